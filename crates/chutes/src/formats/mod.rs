@@ -1,0 +1,257 @@
+//! Board files: reading every supported format, and telling them apart.
+//!
+//! Terms:
+//! - **format**: how a board is written ([`Format`]): a TOML board file, the
+//!   seeds' board array, a LeetCode 909 grid, or a Tycoon grid file.
+//! - **built-in**: a board known by name (`classic`).
+//! - **detection**: choosing the format from the file's extension, then its
+//!   content, when none is forced.
+//! - **position**: the 1-based line and column an error points at ([`Pos`]).
+//!
+//! The library does no I/O: callers read the file and pass its text.
+
+mod array;
+mod leetcode;
+mod scan;
+mod toml_board;
+
+use crate::board::Board;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+pub use toml_board::write_toml;
+
+/// A place in a text: 1-based line and column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Pos {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column in characters, from 1.
+    pub col: usize,
+}
+
+impl Pos {
+    /// The position of byte `offset` in `text` (clamped to the text).
+    pub fn of_offset(text: &str, offset: usize) -> Self {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Self {
+            line,
+            col: before[line_start..].chars().count() + 1,
+        }
+    }
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}", self.line, self.col)
+    }
+}
+
+/// How a board is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// Parlor's TOML board file (docs/board-files.md).
+    Toml,
+    /// The seeds' array: N+1 integers, index 0 ignored, 0 = no jump, else the
+    /// far end.
+    Array,
+    /// LeetCode 909: an n×n JSON grid, boustrophedon from the bottom-left,
+    /// -1 = no jump, start on square 1.
+    Leetcode,
+}
+
+impl Format {
+    /// Every format, in the order detection considers them.
+    pub const ALL: [Self; 3] = [Self::Toml, Self::Leetcode, Self::Array];
+
+    /// The format's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Toml => "toml",
+            Self::Array => "array",
+            Self::Leetcode => "leetcode",
+        }
+    }
+
+    /// What the format is, for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Toml => "a TOML board file",
+            Self::Array => "a board array (N+1 integers)",
+            Self::Leetcode => "a LeetCode 909 grid",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let wanted = s.trim().to_ascii_lowercase();
+        Self::ALL
+            .into_iter()
+            .find(|f| f.name() == wanted)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|f| f.name()).collect();
+                format!("unknown board format '{s}' (expected {})", names.join(", "))
+            })
+    }
+}
+
+/// A board file that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message} (reading {})", pos.map(|p| format!("{p}: ")).unwrap_or_default(), format.describe())]
+pub struct ParseError {
+    /// The format the text was read as.
+    pub format: Format,
+    /// Where the problem is, when it has a place.
+    pub pos: Option<Pos>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ParseError {
+    pub(crate) fn at(format: Format, pos: Pos, message: impl Into<String>) -> Self {
+        Self {
+            format,
+            pos: Some(pos),
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn whole(format: Format, message: impl Into<String>) -> Self {
+        Self {
+            format,
+            pos: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// The board known by `name` (`classic`), if any.
+pub fn builtin(name: &str) -> Option<Board> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "classic" => Some(Board::classic()),
+        _ => None,
+    }
+}
+
+/// The names of the built-in boards.
+pub const BUILTIN_NAMES: [&str; 1] = ["classic"];
+
+/// Guesses the format of `text`, from `file_name`'s extension when it has a
+/// telling one, else from the content.
+pub fn detect(text: &str, file_name: Option<&str>) -> Format {
+    let extension = file_name
+        .and_then(|n| n.rsplit_once('.'))
+        .map(|(_, ext)| ext.to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("toml") => return Format::Toml,
+        Some("json") => return Format::Leetcode,
+        _ => {}
+    }
+    let looks_like_toml = text.lines().any(|line| {
+        let line = line.trim_start();
+        line.strip_prefix("size")
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
+    });
+    if looks_like_toml {
+        return Format::Toml;
+    }
+    let body = text.split_once('=').map_or(text, |(_, rest)| rest);
+    let mut significant = body.chars().filter(|c| !c.is_whitespace());
+    if significant.next() == Some('[') && significant.next() == Some('[') {
+        return Format::Leetcode;
+    }
+    Format::Array
+}
+
+/// Reads a board from `text` in `format`, or in the detected format when
+/// `format` is `None`. `file_name` helps detection and names the board.
+///
+/// # Errors
+/// A [`ParseError`] with the line and column of the first problem: a
+/// malformed number, a wrong count, a square off the board, or any broken
+/// board rule.
+pub fn parse_board(
+    text: &str,
+    format: Option<Format>,
+    file_name: Option<&str>,
+) -> Result<Board, ParseError> {
+    let format = format.unwrap_or_else(|| detect(text, file_name));
+    let board = match format {
+        Format::Toml => toml_board::parse(text)?,
+        Format::Array => array::parse(text)?,
+        Format::Leetcode => leetcode::parse(text)?,
+    };
+    Ok(match (board.name(), file_name) {
+        (None, Some(file)) => {
+            let stem = file.rsplit(['/', '\\']).next().unwrap_or(file);
+            board.with_name(stem)
+        }
+        _ => board,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detection_uses_extension_then_content() {
+        assert_eq!(detect("", Some("b.toml")), Format::Toml);
+        assert_eq!(detect("", Some("B.JSON")), Format::Leetcode);
+        assert_eq!(detect("size = 10\n", None), Format::Toml);
+        assert_eq!(
+            detect("board = [[-1, 2], [-1, -1]]", None),
+            Format::Leetcode
+        );
+        assert_eq!(detect(" [ [-1]]", None), Format::Leetcode);
+        assert_eq!(detect("int board[] = {-1, 0, 0}", None), Format::Array);
+        assert_eq!(detect("-1 0 0 0", None), Format::Array);
+    }
+
+    #[test]
+    fn positions_of_offsets() {
+        let text = "ab\ncdé\nf";
+        assert_eq!(Pos::of_offset(text, 0), Pos { line: 1, col: 1 });
+        assert_eq!(Pos::of_offset(text, 3), Pos { line: 2, col: 1 });
+        assert_eq!(Pos::of_offset(text, 8), Pos { line: 3, col: 1 });
+        assert_eq!(Pos::of_offset(text, 999), Pos { line: 3, col: 2 });
+        assert_eq!(Pos::of_offset(text, 6), Pos { line: 2, col: 3 });
+    }
+
+    #[test]
+    fn formats_parse_from_their_names() {
+        for f in Format::ALL {
+            assert_eq!(f.name().parse::<Format>().unwrap(), f);
+        }
+        let err = "xml".parse::<Format>().unwrap_err();
+        assert!(err.contains("toml"), "{err}");
+    }
+
+    #[test]
+    fn builtins_are_found_by_name() {
+        assert_eq!(builtin("Classic").unwrap(), Board::classic());
+        assert!(builtin("nope").is_none());
+    }
+
+    #[test]
+    fn file_names_name_boards() {
+        let board = parse_board("0 0 0", None, Some("dir/tiny.txt")).unwrap();
+        assert_eq!(board.name(), Some("tiny.txt"));
+    }
+}

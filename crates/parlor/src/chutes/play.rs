@@ -1,0 +1,220 @@
+//! `parlor chutes play`: one game, logged roll by roll.
+
+use crate::common::{BoardArgs, dice_string, print_json, seed_or_fresh};
+use anyhow::{Result, bail};
+use chutes::{Board, Game, GameError, Outcome, PlayerState, Rules, Turn};
+use clap::Args;
+use serde::Serialize;
+use std::io::Write;
+use std::sync::Arc;
+use tabletop::{DiceError, DiceSource, ScriptedDice, SeededDice, parse_rolls};
+
+/// Arguments of `parlor chutes play`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  parlor chutes play                      one player, classic board, a fresh seed
+  parlor chutes play --players 2 --seed 7
+  parlor chutes play --dice 1,6,6,1,4,3,6  the rolls you choose (also: --dice 1661436)
+  parlor chutes play --board my.toml --rules bounce --json")]
+pub struct PlayArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Number of players (1 to 8), taking turns in seat order.
+    #[arg(long, short = 'p', default_value_t = 1)]
+    players: usize,
+    /// Seed for the dice: the same seed replays the same game.
+    #[arg(long, short = 's', conflicts_with = "dice")]
+    seed: Option<u64>,
+    /// The rolls to use, in order: `1,3,6`, `1 3 6` or `136`.
+    #[arg(long, short = 'd', value_name = "ROLLS")]
+    dice: Option<String>,
+    /// Print the whole game as one JSON document.
+    #[arg(long)]
+    json: bool,
+}
+
+/// How the game ended.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum Ending {
+    Won,
+    DiceRanOut,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    board: Option<&'a str>,
+    squares: u32,
+    rules: Rules,
+    players: usize,
+    seed: Option<u64>,
+    ending: Ending,
+    winner: Option<u8>,
+    rolls: u32,
+    dice: String,
+    unused_rolls: usize,
+    turns: &'a [Turn],
+    summary: &'a [PlayerState],
+}
+
+/// Plays the game.
+pub fn run(args: &PlayArgs) -> Result<()> {
+    let (board, rules) = args.board.load()?;
+    let board = Arc::new(board);
+    let mut game = Game::new(board.clone(), rules, args.players)?;
+    let given = args.dice.as_deref().map(parse_rolls).transpose()?;
+    let given_count = given.as_ref().map_or(0, Vec::len);
+    let (seed, mut dice): (Option<u64>, Box<dyn DiceSource>) = match given {
+        Some(rolls) => (None, Box::new(ScriptedDice::new(rolls))),
+        None => {
+            let seed = seed_or_fresh(args.seed);
+            (Some(seed), Box::new(SeededDice::new(seed)))
+        }
+    };
+    let mut turns = Vec::new();
+    let ending = loop {
+        match game.play(dice.as_mut()) {
+            Ok(turn) => {
+                turns.push(turn);
+                if turn.outcome == Outcome::Won {
+                    break Ending::Won;
+                }
+            }
+            Err(GameError::Dice(DiceError::Exhausted { .. })) => break Ending::DiceRanOut,
+            Err(e) => bail!(e),
+        }
+    };
+    let report = Report {
+        board: board.name(),
+        squares: board.size(),
+        rules,
+        players: args.players,
+        seed,
+        ending,
+        winner: game.winner(),
+        rolls: game.rolls(),
+        dice: dice_string(turns.iter().map(|t| t.roll), rules.faces()),
+        unused_rolls: given_count.saturating_sub(turns.len()),
+        turns: &turns,
+        summary: game.players(),
+    };
+    if args.json {
+        print_json(&report)
+    } else {
+        print_log(&report, &board)
+    }
+}
+
+fn print_log(r: &Report<'_>, board: &Board) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    let name = r.board.unwrap_or("unnamed");
+    let who = if r.players == 1 {
+        "1 player".to_string()
+    } else {
+        format!("{} players", r.players)
+    };
+    let source = r
+        .seed
+        .map_or_else(|| "given dice".to_string(), |s| format!("seed {s}"));
+    writeln!(
+        out,
+        "Chutes & Ladders: {name} board ({} squares), {who}, {}, {source}",
+        r.squares, r.rules
+    )?;
+    let width = r.squares.to_string().len().max(4);
+    writeln!(
+        out,
+        "{:>5}  {:<8} {:>4}  {:>width$}    {:>width$}",
+        "roll", "player", "die", "from", "to"
+    )?;
+    for t in r.turns {
+        let what = describe(t, board);
+        let line = format!(
+            "{:>5}  {:<8} {:>4}  {:>width$} -> {:>width$}  {what}",
+            t.number,
+            format!("P{}", t.player),
+            t.roll,
+            t.from,
+            t.to
+        );
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    writeln!(out)?;
+    match (r.ending, r.winner) {
+        (Ending::Won, Some(w)) => {
+            let own = r.summary[usize::from(w - 1)].rolls;
+            if r.players == 1 {
+                writeln!(out, "Player 1 reached {} in {} rolls.", r.squares, r.rolls)?;
+            } else {
+                writeln!(
+                    out,
+                    "Player {w} reached {} first, on their roll {own} ({} rolls in all).",
+                    r.squares, r.rolls
+                )?;
+            }
+        }
+        _ => {
+            let places: Vec<String> = r
+                .summary
+                .iter()
+                .enumerate()
+                .map(|(i, p)| format!("player {} on {}", i + 1, p.square))
+                .collect();
+            writeln!(
+                out,
+                "The given dice ran out after {} rolls and nobody has won: {}.",
+                r.rolls,
+                places.join(", ")
+            )?;
+        }
+    }
+    for (i, p) in r.summary.iter().enumerate() {
+        writeln!(
+            out,
+            "  P{}: on square {}; rolls {}, chutes {}, ladders {}, lost turns {}",
+            i + 1,
+            p.square,
+            p.rolls,
+            p.chutes,
+            p.ladders,
+            p.lost_turns
+        )?;
+    }
+    writeln!(out, "Dice: {}", r.dice)?;
+    if r.unused_rolls > 0 {
+        writeln!(
+            out,
+            "Note: {} given roll(s) were not used; the game was over.",
+            r.unused_rolls
+        )?;
+    }
+    Ok(())
+}
+
+fn describe(t: &Turn, board: &Board) -> String {
+    match (t.outcome, t.jump) {
+        (Outcome::LostTurn, _) => format!(
+            "lost turn: {} + {} passes {}",
+            t.from,
+            t.roll,
+            board.finish()
+        ),
+        (outcome, Some(j)) => {
+            let verb = match j.kind() {
+                chutes::JumpKind::Ladder => "climbs the ladder",
+                chutes::JumpKind::Chute => "slides down the chute",
+            };
+            let win = if outcome == Outcome::Won {
+                ", wins"
+            } else {
+                ""
+            };
+            format!("{verb} {}->{}{win}", j.from, j.to)
+        }
+        (Outcome::Won, None) => "wins".to_string(),
+        (Outcome::Moved, None) if t.landed != t.from + u32::from(t.roll) => {
+            format!("bounces back from {}", board.finish())
+        }
+        (Outcome::Moved, None) => String::new(),
+    }
+}

@@ -1,0 +1,113 @@
+//! What several commands share: reading boards and rules, seeds, output.
+//!
+//! Terms:
+//! - **board argument**: `classic` (a built-in name) or a board file path.
+//! - **seed**: fixed with `--seed`, or drawn from the clock and printed so a
+//!   game can be replayed.
+
+use anyhow::{Context, Result};
+use chutes::formats::{self, Format};
+use chutes::{Board, Overshoot, Rules};
+use clap::Args;
+use std::path::Path;
+
+/// `--board`, `--format`, `--rules` and `--faces`.
+#[derive(Args, Debug, Clone)]
+pub struct BoardArgs {
+    /// `classic`, or a board file (TOML, board array, LeetCode 909 JSON).
+    #[arg(
+        long,
+        short = 'b',
+        default_value = "classic",
+        value_name = "classic|FILE"
+    )]
+    pub board: String,
+    /// Read the board file as this format instead of detecting it.
+    #[arg(long, value_name = "toml|array|leetcode")]
+    pub format: Option<Format>,
+    /// What a roll that would pass the finish does.
+    #[arg(long, default_value = "stay", value_name = "stay|bounce|finish")]
+    pub rules: Overshoot,
+    /// Faces of the die (1 to 64).
+    #[arg(long, default_value_t = 6)]
+    pub faces: u32,
+}
+
+impl BoardArgs {
+    /// The board and rules these arguments name.
+    pub fn load(&self) -> Result<(Board, Rules)> {
+        let board = load_board(&self.board, self.format)?;
+        let rules = Rules::new(self.rules, self.faces)?;
+        Ok((board, rules))
+    }
+}
+
+/// A built-in board by name, or a board file.
+pub fn load_board(source: &str, format: Option<Format>) -> Result<Board> {
+    if format.is_none()
+        && let Some(board) = formats::builtin(source)
+    {
+        return Ok(board);
+    }
+    let path = Path::new(source);
+    let text = std::fs::read_to_string(path).with_context(|| {
+        if path.exists() {
+            format!("cannot read board file {source}")
+        } else {
+            format!(
+                "no board file {source} (and no built-in board of that name; built-in: {})",
+                formats::BUILTIN_NAMES.join(", ")
+            )
+        }
+    })?;
+    let name = path.file_name().and_then(|n| n.to_str());
+    let board = formats::parse_board(&text, format, name)
+        .with_context(|| format!("{source} is not a valid board"))?;
+    Ok(board)
+}
+
+/// The seed to use: the one given, or a fresh one from the clock.
+pub fn seed_or_fresh(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        h.finish() % 1_000_000_000
+    })
+}
+
+/// Rolls as the seeds print them: digits run together for dice up to 9
+/// faces, else comma-separated.
+pub fn dice_string(rolls: impl IntoIterator<Item = u8>, faces: u8) -> String {
+    let rolls = rolls.into_iter().map(|r| r.to_string());
+    if faces <= 9 {
+        rolls.collect()
+    } else {
+        rolls.collect::<Vec<_>>().join(",")
+    }
+}
+
+/// True when `err` is only a closed stdout (as with `| head`).
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    let pipe = Some(std::io::ErrorKind::BrokenPipe);
+    err.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().map(|e| e.kind()) == pipe
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind)
+                == pipe
+    })
+}
+
+/// Prints `value` as pretty JSON on stdout.
+pub fn print_json(value: &impl serde::Serialize) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, value)?;
+    writeln!(out)?;
+    Ok(())
+}

@@ -1,0 +1,75 @@
+//! `parlor`: the command line for every Parlor game.
+//!
+//! Glossary:
+//! - **command**: a game (`chutes`, …) and what to do with it (`play`, …).
+//! - **glue**: this binary parses arguments, calls a library and prints; it
+//!   holds no game rules.
+
+mod chutes;
+mod common;
+
+use clap::{CommandFactory, Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Play, design, solve and draw classic board games.
+#[derive(Parser, Debug)]
+#[command(
+    name = "parlor",
+    version,
+    about,
+    propagate_version = true,
+    after_help = "Examples:\n  parlor chutes play --seed 7\n  parlor chutes board show classic\n  parlor completions bash > /etc/bash_completion.d/parlor"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Chutes & Ladders: play, check boards, analyse.
+    #[command(subcommand)]
+    Chutes(chutes::ChutesCommand),
+    /// Print shell completions for `parlor`.
+    #[command(after_help = "Example:\n  parlor completions zsh > ~/.zfunc/_parlor")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Chutes(cmd) => chutes::run(cmd),
+        Command::Completions { shell } => {
+            let mut command = Cli::command();
+            let mut out = std::io::stdout().lock();
+            clap_complete::generate(shell, &mut command, "parlor", &mut out);
+            out.flush()?;
+            Ok(())
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if common::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

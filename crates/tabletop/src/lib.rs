@@ -1,0 +1,25 @@
+//! What every Parlor game shares.
+//!
+//! Glossary:
+//! - **seed**: a `u64` that fixes every random choice of a game, on every
+//!   machine and every build ([`Rng`]).
+//! - **dice source**: where a game's rolls come from, either seeded
+//!   ([`SeededDice`]) or a given list ([`ScriptedDice`]).
+//! - **geometry**: how numbered squares sit in rows and columns
+//!   ([`Geometry`]); the pictures, the analysis and the browser all use it.
+//! - **atomic write**: a file is replaced whole or not at all
+//!   ([`write_atomic`]).
+//!
+//! This crate is a small addition to the planned layout: the Chutes & Ladders,
+//! Baffle and Tycoon libraries all need seeded randomness and a square ↔ cell
+//! mapping, and none of them should depend on another for it.
+
+mod atomic;
+mod dice;
+mod geometry;
+mod rng;
+
+pub use atomic::write_atomic;
+pub use dice::{DiceError, DiceSource, ScriptedDice, SeededDice, parse_rolls};
+pub use geometry::{Cell, Geometry, GeometryError, Numbering};
+pub use rng::Rng;
