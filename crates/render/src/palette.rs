@@ -1,0 +1,202 @@
+//! The colours every Parlor picture uses, so the three games look like one
+//! product.
+//!
+//! Terms:
+//! - **colour** ([`Colour`]): an opaque sRGB colour, written `#rrggbb`.
+//! - **ink**: text and outlines; **paper**: the light squares behind them.
+//! - **player colour** ([`player`]): one per seat, 8 distinct colours, none of
+//!   them the ladder green or the chute blue.
+//! - **heat** ([`heat`]): a light-to-dark ramp for values from 0 to 1.
+//!
+//! Chutes & Ladders follows seed 000's diagram (ladders green, chutes blue).
+//! Baffle follows seed 002's GUI (entry hole blue, exit hole cyan, found
+//! mirrors red, unfound mirrors magenta when a game is revealed).
+
+use std::fmt;
+
+/// An opaque sRGB colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Colour {
+    /// Red, 0–255.
+    pub r: u8,
+    /// Green, 0–255.
+    pub g: u8,
+    /// Blue, 0–255.
+    pub b: u8,
+}
+
+impl Colour {
+    /// A colour from its red, green and blue parts.
+    pub const fn rgb(r: u8, g: u8, b: u8) -> Self {
+        Self { r, g, b }
+    }
+
+    /// The colour a fraction `t` (0 to 1, clamped) of the way to `other`.
+    pub fn mix(self, other: Colour, t: f64) -> Colour {
+        let t = if t.is_finite() {
+            t.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let lerp = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
+        Colour::rgb(
+            lerp(self.r, other.r),
+            lerp(self.g, other.g),
+            lerp(self.b, other.b),
+        )
+    }
+
+    /// A lighter tint: `t` of the way to white.
+    pub fn tint(self, t: f64) -> Colour {
+        self.mix(WHITE, t)
+    }
+
+    /// Relative luminance (0 black to 1 white), for choosing text colour.
+    pub fn luminance(self) -> f64 {
+        let lin = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(self.r) + 0.7152 * lin(self.g) + 0.0722 * lin(self.b)
+    }
+
+    /// Ink or white, whichever reads better on this colour.
+    pub fn text_on(self) -> Colour {
+        if self.luminance() > 0.35 { INK } else { WHITE }
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{:02x}{:02x}{:02x}", self.r, self.g, self.b)
+    }
+}
+
+/// White.
+pub const WHITE: Colour = Colour::rgb(255, 255, 255);
+/// The picture's background.
+pub const BACKGROUND: Colour = WHITE;
+/// Text, outlines and axes.
+pub const INK: Colour = Colour::rgb(0x22, 0x22, 0x22);
+/// Secondary text (captions, tick labels, square numbers).
+pub const MUTED: Colour = Colour::rgb(0x66, 0x66, 0x66);
+/// Grid lines and light rules.
+pub const RULE: Colour = Colour::rgb(0xbb, 0xbb, 0xbb);
+/// Light squares of a board.
+pub const PAPER: Colour = Colour::rgb(0xfb, 0xf7, 0xec);
+/// Dark squares of a board (alternating with [`PAPER`]).
+pub const PAPER_DARK: Colour = Colour::rgb(0xef, 0xe7, 0xd3);
+
+/// Ladders (seed 000: green).
+pub const LADDER: Colour = Colour::rgb(0x1e, 0x8c, 0x3a);
+/// Chutes (seed 000: blue).
+pub const CHUTE: Colour = Colour::rgb(0x1f, 0x5f, 0xbf);
+/// The start square or start marker.
+pub const START: Colour = Colour::rgb(0xf2, 0xc1, 0x4e);
+/// The finish square.
+pub const FINISH: Colour = Colour::rgb(0xe0, 0x5a, 0x47);
+/// Something to draw the eye to (the winner, a mean line).
+pub const HIGHLIGHT: Colour = Colour::rgb(0xd6, 0x27, 0x28);
+
+/// Bars of a plot.
+pub const BAR: Colour = Colour::rgb(0x4c, 0x78, 0xa8);
+/// A second series over the bars (Monte Carlo over exact).
+pub const BAR_SECOND: Colour = Colour::rgb(0xf5, 0x8f, 0x29);
+/// A curve drawn over bars (a cumulative distribution).
+pub const CURVE: Colour = Colour::rgb(0x2c, 0x2c, 0x2c);
+/// The mean marker of a plot.
+pub const MEAN: Colour = Colour::rgb(0xd6, 0x27, 0x28);
+/// The median marker of a plot.
+pub const MEDIAN: Colour = Colour::rgb(0x7b, 0x3f, 0xb8);
+
+/// Baffle: the hole a beam enters by (seed 002's GUI: blue).
+pub const BAFFLE_ENTRY: Colour = Colour::rgb(0x1f, 0x4f, 0xe0);
+/// Baffle: the hole a beam leaves by (seed 002's GUI: cyan).
+pub const BAFFLE_EXIT: Colour = Colour::rgb(0x00, 0xb5, 0xc8);
+/// Baffle: a mirror the player found (seed 002's GUI: red).
+pub const MIRROR_FOUND: Colour = Colour::rgb(0xd6, 0x27, 0x28);
+/// Baffle: a mirror not found, shown when a game is revealed (magenta).
+pub const MIRROR_UNFOUND: Colour = Colour::rgb(0xc0, 0x26, 0xc0);
+/// Baffle: a beam's path.
+pub const BEAM: Colour = Colour::rgb(0xf0, 0x9a, 0x00);
+
+/// The player colours, seat 1 first: distinct from each other, from the
+/// ladder green and from the chute blue, and dark enough for white numbers.
+pub const PLAYERS: [Colour; 8] = [
+    Colour::rgb(0xd6, 0x27, 0x28), // red
+    Colour::rgb(0x7b, 0x3f, 0xb8), // purple
+    Colour::rgb(0xe0, 0x7b, 0x00), // orange
+    Colour::rgb(0x33, 0x33, 0x33), // charcoal
+    Colour::rgb(0xd0, 0x3a, 0x94), // pink
+    Colour::rgb(0x8c, 0x56, 0x3b), // brown
+    Colour::rgb(0x0f, 0x8f, 0x8f), // teal
+    Colour::rgb(0x80, 0x80, 0x00), // olive
+];
+
+/// The colour of player `seat` (from 1); seats past 8 wrap round.
+pub fn player(seat: usize) -> Colour {
+    PLAYERS[seat.saturating_sub(1) % PLAYERS.len()]
+}
+
+/// A light-to-dark ramp (pale yellow, orange, red, dark red) for `t` from 0
+/// to 1 (clamped): a heat map's colours.
+pub fn heat(t: f64) -> Colour {
+    const STOPS: [Colour; 5] = [
+        Colour::rgb(0xff, 0xfb, 0xe0),
+        Colour::rgb(0xfe, 0xd9, 0x76),
+        Colour::rgb(0xfd, 0x8d, 0x3c),
+        Colour::rgb(0xe3, 0x1a, 0x1c),
+        Colour::rgb(0x80, 0x00, 0x26),
+    ];
+    let t = if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let x = t * (STOPS.len() - 1) as f64;
+    let i = (x.floor() as usize).min(STOPS.len() - 2);
+    STOPS[i].mix(STOPS[i + 1], x - i as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_write_as_hex() {
+        assert_eq!(Colour::rgb(255, 0, 16).to_string(), "#ff0010");
+        assert_eq!(LADDER.mix(WHITE, 1.0), WHITE);
+        assert_eq!(LADDER.mix(WHITE, 0.0), LADDER);
+    }
+
+    #[test]
+    fn players_are_distinct_and_not_the_jump_colours() {
+        for (i, a) in PLAYERS.iter().enumerate() {
+            assert_ne!(*a, LADDER);
+            assert_ne!(*a, CHUTE);
+            assert_eq!(a.text_on(), WHITE, "player {}", i + 1);
+            for b in &PLAYERS[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        assert_eq!(player(1), PLAYERS[0]);
+        assert_eq!(player(9), PLAYERS[0]);
+        assert_eq!(player(0), PLAYERS[0]);
+    }
+
+    #[test]
+    fn heat_runs_light_to_dark() {
+        let mut last = 2.0;
+        for i in 0..=20 {
+            let l = heat(f64::from(i) / 20.0).luminance();
+            assert!(l < last, "step {i}");
+            last = l;
+        }
+        assert_eq!(heat(-1.0), heat(0.0));
+        assert_eq!(heat(f64::NAN), heat(0.0));
+    }
+}
