@@ -1,0 +1,392 @@
+//! Grid files in the seed's text format.
+//!
+//! ```text
+//! <number of ladders>
+//! <start> <end>              one line per ladder
+//! <number of snakes>
+//! <start> <end>              one line per snake
+//! <number of cards>
+//! <card> <cell> [params]     one line per card
+//! ```
+//!
+//! Terms:
+//! - **line error** ([`LineError`]): what was expected on a line and what
+//!   was found, or a rule of the grid that the line breaks.
+//! - **canonical form**: what [`write_grid`] writes: counts and objects in
+//!   cell order, numbers separated by one space, no trailing spaces, `\n`
+//!   after every line. A file in canonical form saves back byte for byte; any
+//!   other legal file saves back as the same lines once each line's
+//!   surrounding whitespace is trimmed and the objects of each section are
+//!   in cell order (the seed's sample is; its `4 51 ` loses only its
+//!   trailing space).
+//!
+//! Blank lines are skipped; `\r\n` line ends are accepted.
+
+use crate::grid::{Grid, GridSpec};
+use crate::objects::{Card, CardKind, Ladder, Snake};
+use crate::rules::{Item, RuleError, validate};
+use std::fmt;
+use std::path::Path;
+
+/// The most entries a section may announce (a grid has 99 cells).
+pub const MAX_COUNT: u32 = 99;
+
+/// What is wrong on a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineProblem {
+    /// The text is not what the format expects there.
+    Syntax(String),
+    /// The line is well formed but breaks a rule of the grid.
+    Rule(RuleError),
+}
+
+/// One problem in a grid file, with its place.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}{}: {}", col.map(|c| format!(", column {c}")).unwrap_or_default(), match problem { LineProblem::Syntax(s) => s.clone(), LineProblem::Rule(r) => r.to_string() })]
+pub struct LineError {
+    /// The 1-based line.
+    pub line: usize,
+    /// The 1-based column (in characters) when the problem is one token.
+    pub col: Option<usize>,
+    /// What is wrong.
+    pub problem: LineProblem,
+}
+
+/// Every problem found in a grid file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct LoadError {
+    /// The problems, by line.
+    pub errors: Vec<LineError>,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.errors.len();
+        write!(f, "{n} problem{}", if n == 1 { "" } else { "s" })?;
+        for e in &self.errors {
+            write!(f, "\n  {e}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A whitespace-separated token and its 1-based column.
+struct Token<'a> {
+    text: &'a str,
+    col: usize,
+}
+
+fn tokens(line: &str) -> Vec<Token<'_>> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None;
+    for (col, (byte, ch)) in line.char_indices().enumerate() {
+        if ch.is_whitespace() {
+            if let Some((b, c)) = start.take() {
+                out.push(Token {
+                    text: &line[b..byte],
+                    col: c + 1,
+                });
+            }
+        } else if start.is_none() {
+            start = Some((byte, col));
+        }
+    }
+    if let Some((b, c)) = start {
+        out.push(Token {
+            text: &line[b..],
+            col: c + 1,
+        });
+    }
+    out
+}
+
+struct Reader<'a> {
+    lines: std::iter::Peekable<Box<dyn Iterator<Item = (usize, &'a str)> + 'a>>,
+    last_line: usize,
+    errors: Vec<LineError>,
+}
+
+impl<'a> Reader<'a> {
+    fn new(text: &'a str) -> Self {
+        let total = text.lines().count();
+        let it: Box<dyn Iterator<Item = (usize, &'a str)> + 'a> = Box::new(
+            text.lines()
+                .enumerate()
+                .map(|(i, l)| (i + 1, l))
+                .filter(|(_, l)| !l.trim().is_empty()),
+        );
+        Self {
+            lines: it.peekable(),
+            last_line: total,
+            errors: Vec::new(),
+        }
+    }
+
+    fn syntax(&mut self, line: usize, col: Option<usize>, message: String) {
+        self.errors.push(LineError {
+            line,
+            col,
+            problem: LineProblem::Syntax(message),
+        });
+    }
+
+    fn eof(&mut self, expected: &str) {
+        let line = self.last_line + 1;
+        self.syntax(
+            line,
+            None,
+            format!("expected {expected}, but the file ends (too few lines)"),
+        );
+    }
+
+    /// A number token, or records why not.
+    fn number(&mut self, line: usize, token: &Token<'_>, what: &str) -> Option<u32> {
+        match token.text.parse::<u32>() {
+            Ok(v) => Some(v),
+            Err(_) => {
+                let found = if token.text.starts_with('-') {
+                    format!("'{}', which is not a whole number 0 or above", token.text)
+                } else if token.text.chars().all(|c| c.is_ascii_digit()) {
+                    format!("'{}', which is far too large", token.text)
+                } else {
+                    format!("'{}', which is not a number", token.text)
+                };
+                self.syntax(line, Some(token.col), format!("expected {what}, found {found}"));
+                None
+            }
+        }
+    }
+
+    /// A count line; `None` stops the parse.
+    fn count(&mut self, what: &str) -> Option<u32> {
+        let expected = format!("the number of {what}");
+        let Some((line, text)) = self.lines.next() else {
+            self.eof(&expected);
+            return None;
+        };
+        let toks = tokens(text);
+        let first = toks.first()?;
+        let n = self.number(line, first, &expected)?;
+        if toks.len() > 1 {
+            self.syntax(
+                line,
+                toks.get(1).map(|t| t.col),
+                format!(
+                    "expected only {expected} on this line, found {} numbers",
+                    toks.len()
+                ),
+            );
+            return None;
+        }
+        if n > MAX_COUNT {
+            self.syntax(
+                line,
+                Some(first.col),
+                format!("{n} {what} is more than a grid of 99 cells can hold"),
+            );
+            return None;
+        }
+        Some(n)
+    }
+
+    /// An entry line of `numbers` numbers; `Err(())` stops the parse (end of
+    /// file), `Ok(None)` means the line was bad and is skipped.
+    #[allow(clippy::result_unit_err)]
+    fn entry(&mut self, what: &str) -> Result<Option<(usize, Vec<(u32, usize)>)>, ()> {
+        let Some((line, text)) = self.lines.next() else {
+            self.eof(what);
+            return Err(());
+        };
+        let mut values = Vec::new();
+        let mut ok = true;
+        for t in tokens(text) {
+            match self.number(line, &t, "a number") {
+                Some(v) => values.push((v, t.col)),
+                None => ok = false,
+            }
+        }
+        Ok(ok.then_some((line, values)))
+    }
+}
+
+/// Reads a grid from the text of a grid file.
+///
+/// # Errors
+/// A [`LoadError`] listing every problem with its line: a missing or bad
+/// count, too few lines, a line with too many or too few numbers, a token
+/// that is not a number, a cell off the grid, any rule of the grid broken,
+/// station prices that disagree, text after the last card.
+pub fn parse_grid(text: &str) -> Result<Grid, LoadError> {
+    let mut r = Reader::new(text);
+    let mut spec = GridSpec::default();
+    let mut ladder_lines = Vec::new();
+    let mut snake_lines = Vec::new();
+    let mut card_lines = Vec::new();
+    let finished = (|| -> Option<()> {
+        for section in 0..2 {
+            let (plural, name) = if section == 0 {
+                ("ladders", "ladder")
+            } else {
+                ("snakes", "snake")
+            };
+            let n = r.count(plural)?;
+            for k in 1..=n {
+                let what = format!("{name} {k} of {n} as `<start> <end>`");
+                let Some((line, values)) = r.entry(&what).ok()? else {
+                    continue;
+                };
+                if values.len() != 2 {
+                    let col = values.get(2).map(|v| v.1);
+                    r.syntax(
+                        line,
+                        col,
+                        format!("expected {what}, found {}", count_numbers(values.len())),
+                    );
+                    continue;
+                }
+                let (start, end) = (values[0].0, values[1].0);
+                if section == 0 {
+                    spec.ladders.push(Ladder::new(start, end));
+                    ladder_lines.push(line);
+                } else {
+                    spec.snakes.push(Snake::new(start, end));
+                    snake_lines.push(line);
+                }
+            }
+        }
+        let n = r.count("cards")?;
+        for k in 1..=n {
+            let what = format!("card {k} of {n} as `<card> <cell> [parameters]`");
+            let Some((line, values)) = r.entry(&what).ok()? else {
+                continue;
+            };
+            if values.len() < 2 {
+                r.syntax(
+                    line,
+                    None,
+                    format!("expected {what}, found {}", count_numbers(values.len())),
+                );
+                continue;
+            }
+            let (number, number_col) = values[0];
+            let params: Vec<u32> = values[2..].iter().map(|v| v.0).collect();
+            match CardKind::from_params(number, &params) {
+                Ok(kind) => {
+                    spec.cards.push(Card::new(values[1].0, kind));
+                    card_lines.push(line);
+                }
+                Err(e) => {
+                    let col = match e {
+                        crate::objects::CardShapeError::Number(_) => Some(number_col),
+                        crate::objects::CardShapeError::Params { .. } => None,
+                    };
+                    r.syntax(line, col, e.to_string());
+                }
+            }
+        }
+        if let Some((line, _)) = r.lines.next() {
+            r.syntax(
+                line,
+                None,
+                format!(
+                    "expected the end of the file after the {n} card{} announced, found more text",
+                    if n == 1 { "" } else { "s" }
+                ),
+            );
+        }
+        Some(())
+    })();
+    let _ = finished;
+    let mut errors = r.errors;
+    for v in validate(&spec) {
+        let line = match v.item {
+            Item::Ladder(i) => ladder_lines.get(i),
+            Item::Snake(i) => snake_lines.get(i),
+            Item::Card(i) => card_lines.get(i),
+        }
+        .copied()
+        .unwrap_or(0);
+        errors.push(LineError {
+            line,
+            col: None,
+            problem: LineProblem::Rule(v.error),
+        });
+    }
+    if !errors.is_empty() {
+        errors.sort_by_key(|e| (e.line, e.col));
+        return Err(LoadError { errors });
+    }
+    Grid::new(&spec).map_err(|e| LoadError {
+        errors: e
+            .violations
+            .into_iter()
+            .map(|v| LineError {
+                line: 0,
+                col: None,
+                problem: LineProblem::Rule(v.error),
+            })
+            .collect(),
+    })
+}
+
+fn count_numbers(n: usize) -> String {
+    match n {
+        0 => "no numbers".into(),
+        1 => "1 number".into(),
+        n => format!("{n} numbers"),
+    }
+}
+
+/// The grid in the file format, canonical form.
+pub fn write_grid(grid: &Grid) -> String {
+    use std::fmt::Write;
+    let spec = grid.to_spec();
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", spec.ladders.len());
+    for l in &spec.ladders {
+        let _ = writeln!(out, "{} {}", l.start, l.end);
+    }
+    let _ = writeln!(out, "{}", spec.snakes.len());
+    for s in &spec.snakes {
+        let _ = writeln!(out, "{} {}", s.start, s.end);
+    }
+    let _ = writeln!(out, "{}", spec.cards.len());
+    for c in &spec.cards {
+        let _ = write!(out, "{} {}", c.number(), c.cell);
+        for p in c.kind.params() {
+            let _ = write!(out, " {p}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Saves `grid` to `path` in the file format, atomically: the file is
+/// replaced whole or not at all.
+///
+/// # Errors
+/// Fails when the file cannot be written; the error names the path.
+pub fn save_grid(grid: &Grid, path: &Path) -> std::io::Result<()> {
+    tabletop::write_atomic(path, write_grid(grid).as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_know_their_columns() {
+        let t = tokens("  4 51 \té 7");
+        let got: Vec<(&str, usize)> = t.iter().map(|t| (t.text, t.col)).collect();
+        assert_eq!(got, vec![("4", 3), ("51", 5), ("é", 9), ("7", 11)]);
+        assert!(tokens("   ").is_empty());
+    }
+
+    #[test]
+    fn an_empty_grid_round_trips() {
+        let text = "0\n0\n0\n";
+        let grid = parse_grid(text).unwrap();
+        assert!(grid.is_empty());
+        assert_eq!(write_grid(&grid), text);
+    }
+}

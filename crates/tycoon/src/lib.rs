@@ -1,0 +1,29 @@
+//! Snakes & Ladders Tycoon: the snakes & ladders / monopoly mix of seed 003.
+//!
+//! Glossary:
+//! - **grid** ([`Grid`]): 9 rows × 11 columns of cells 1–99 (cell 1
+//!   bottom-left, rows left to right, 99 top-right) holding ladders, snakes
+//!   and cards; legal by construction ([`GridSpec`] is the unchecked form).
+//! - **rules** ([`rules`]): the one validator of a grid, used by the
+//!   designer, the file loader and the JSON form.
+//! - **grid file** ([`file`]): the seed's text format.
+//! - **document** ([`design::Document`]): a grid being designed, with undo
+//!   and redo; **edit** ([`design::Edit`]): one change, as data; the
+//!   **clipboard** lives beside the document.
+//! - **game** ([`game::Game`]): four seats playing on a grid; **moves**
+//!   answer the game's pending **decision**, **events** tell what happened.
+//! - **bot** ([`bots`]): chooses a seat's moves.
+//! - **simulation** ([`simulate`]): many bot games on all cores.
+//!
+//! See `docs/tycoon.md` for the rules chosen where the seed is silent.
+
+pub mod cells;
+pub mod file;
+pub mod grid;
+pub mod objects;
+pub mod rules;
+
+pub use file::{LoadError, parse_grid, save_grid, write_grid};
+pub use grid::{Grid, GridError, GridSpec, StationTerms};
+pub use objects::{Card, CardKind, Ladder, Object, Snake};
+pub use rules::{Problem, Rule, RuleError, Violation};
