@@ -18,6 +18,7 @@
 //! See `docs/tycoon.md` for the rules chosen where the seed is silent.
 
 pub mod cells;
+pub mod design;
 pub mod file;
 pub mod grid;
 pub mod objects;
