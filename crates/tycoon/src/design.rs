@@ -243,7 +243,9 @@ pub enum EditError {
     #[error("{0}")]
     Card(#[from] CardShapeError),
     /// A station card without terms, and none on the grid yet.
-    #[error("card {number} needs a price and a fee, as no card {number} is on the grid yet: `card {number} CELL PRICE FEE`")]
+    #[error(
+        "card {number} needs a price and a fee, as no card {number} is on the grid yet: `card {number} CELL PRICE FEE`"
+    )]
     NeedsTerms {
         /// The station number.
         number: u32,
@@ -266,7 +268,9 @@ pub enum EditError {
     #[error("the clipboard is empty: copy or cut an object first")]
     EmptyClipboard,
     /// A pasted snake would end below cell 1.
-    #[error("{object} pasted on cell {cell} would end below cell 1 (a pasted snake keeps its length)")]
+    #[error(
+        "{object} pasted on cell {cell} would end below cell 1 (a pasted snake keeps its length)"
+    )]
     PasteBelow {
         /// The clipboard's object.
         object: Object,

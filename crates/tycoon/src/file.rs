@@ -100,6 +100,16 @@ fn tokens(line: &str) -> Vec<Token<'_>> {
     out
 }
 
+/// One entry line as read.
+enum Entry {
+    /// The line's number and its numbers with their columns.
+    Numbers(usize, Vec<(u32, usize)>),
+    /// A token was not a number (already reported).
+    Bad,
+    /// The file ended (already reported).
+    End,
+}
+
 struct Reader<'a> {
     lines: std::iter::Peekable<Box<dyn Iterator<Item = (usize, &'a str)> + 'a>>,
     last_line: usize,
@@ -151,7 +161,11 @@ impl<'a> Reader<'a> {
                 } else {
                     format!("'{}', which is not a number", token.text)
                 };
-                self.syntax(line, Some(token.col), format!("expected {what}, found {found}"));
+                self.syntax(
+                    line,
+                    Some(token.col),
+                    format!("expected {what}, found {found}"),
+                );
                 None
             }
         }
@@ -189,13 +203,11 @@ impl<'a> Reader<'a> {
         Some(n)
     }
 
-    /// An entry line of `numbers` numbers; `Err(())` stops the parse (end of
-    /// file), `Ok(None)` means the line was bad and is skipped.
-    #[allow(clippy::result_unit_err)]
-    fn entry(&mut self, what: &str) -> Result<Option<(usize, Vec<(u32, usize)>)>, ()> {
+    /// The next entry line's numbers and their columns.
+    fn entry(&mut self, what: &str) -> Entry {
         let Some((line, text)) = self.lines.next() else {
             self.eof(what);
-            return Err(());
+            return Entry::End;
         };
         let mut values = Vec::new();
         let mut ok = true;
@@ -205,7 +217,11 @@ impl<'a> Reader<'a> {
                 None => ok = false,
             }
         }
-        Ok(ok.then_some((line, values)))
+        if ok {
+            Entry::Numbers(line, values)
+        } else {
+            Entry::Bad
+        }
     }
 }
 
@@ -232,8 +248,10 @@ pub fn parse_grid(text: &str) -> Result<Grid, LoadError> {
             let n = r.count(plural)?;
             for k in 1..=n {
                 let what = format!("{name} {k} of {n} as `<start> <end>`");
-                let Some((line, values)) = r.entry(&what).ok()? else {
-                    continue;
+                let (line, values) = match r.entry(&what) {
+                    Entry::Numbers(line, values) => (line, values),
+                    Entry::Bad => continue,
+                    Entry::End => return None,
                 };
                 if values.len() != 2 {
                     let col = values.get(2).map(|v| v.1);
@@ -257,8 +275,10 @@ pub fn parse_grid(text: &str) -> Result<Grid, LoadError> {
         let n = r.count("cards")?;
         for k in 1..=n {
             let what = format!("card {k} of {n} as `<card> <cell> [parameters]`");
-            let Some((line, values)) = r.entry(&what).ok()? else {
-                continue;
+            let (line, values) = match r.entry(&what) {
+                Entry::Numbers(line, values) => (line, values),
+                Entry::Bad => continue,
+                Entry::End => return None,
             };
             if values.len() < 2 {
                 r.syntax(

@@ -210,9 +210,11 @@ impl Grid {
     /// such a card.
     pub fn station_terms(&self, number: u8) -> Option<StationTerms> {
         self.cards().find_map(|c| match c.kind {
-            CardKind::Station { number: n, price, fee } if n == number => {
-                Some(StationTerms { number, price, fee })
-            }
+            CardKind::Station {
+                number: n,
+                price,
+                fee,
+            } if n == number => Some(StationTerms { number, price, fee }),
             _ => None,
         })
     }
@@ -244,6 +246,7 @@ impl Grid {
     }
 
     /// What a cell means in play (internal fast path).
+    #[allow(dead_code)]
     #[inline]
     pub(crate) fn info(&self, cell: u32) -> CellInfo {
         self.table.get(cell as usize).copied().unwrap_or_default()

@@ -440,7 +440,10 @@ mod tests {
             assert!(CardKind::from_params(n, &[1, 2, 3]).is_err());
         }
         let err = CardKind::from_params(9, &[50]).unwrap_err().to_string();
-        assert!(err.contains("price") && err.contains("9 <cell> <price> <fee>"), "{err}");
+        assert!(
+            err.contains("price") && err.contains("9 <cell> <price> <fee>"),
+            "{err}"
+        );
         assert!(matches!(
             CardKind::from_params(13, &[]),
             Err(CardShapeError::Number(13))
@@ -472,7 +475,10 @@ mod tests {
         let c = Object::Card(Card::new(28, CardKind::GoTo { destination: 97 }));
         assert_eq!(
             c.moved_to(40),
-            Some(Object::Card(Card::new(40, CardKind::GoTo { destination: 97 })))
+            Some(Object::Card(Card::new(
+                40,
+                CardKind::GoTo { destination: 97 }
+            )))
         );
         // A malformed ladder (end below start) cannot be moved.
         assert_eq!(Object::Ladder(Ladder::new(32, 10)).moved_to(40), None);

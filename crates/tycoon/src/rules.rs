@@ -77,7 +77,9 @@ impl Rule {
             }
             Self::LaddersDoNotOverlap => "two ladders never overlap",
             Self::SnakesDoNotOverlap => "two snakes never overlap",
-            Self::EndIsNotAStart => "a ladder's or snake's end is not the start of another ladder or snake",
+            Self::EndIsNotAStart => {
+                "a ladder's or snake's end is not the start of another ladder or snake"
+            }
             Self::Amount => "card amounts are 1 to 1000000 coins",
             Self::Destination => "card 6 sends a player to another cell, 1 to 99",
             Self::StationNumber => "stations are cards 9, 10 and 11",
@@ -128,7 +130,10 @@ pub enum RuleError {
         ladder: Ladder,
     },
     /// A ladder starts in the top row.
-    #[error("{ladder} starts in the top row (cells 89 to 99): {}", Rule::LadderNotInTopRow)]
+    #[error(
+        "{ladder} starts in the top row (cells 89 to 99): {}",
+        Rule::LadderNotInTopRow
+    )]
     LadderInTopRow {
         /// The ladder.
         ladder: Ladder,
@@ -140,13 +145,19 @@ pub enum RuleError {
         snake: Snake,
     },
     /// A snake starts in the bottom row.
-    #[error("{snake} starts in the bottom row (cells 1 to 11): {}", Rule::SnakeNotInBottomRow)]
+    #[error(
+        "{snake} starts in the bottom row (cells 1 to 11): {}",
+        Rule::SnakeNotInBottomRow
+    )]
     SnakeInBottomRow {
         /// The snake.
         snake: Snake,
     },
     /// Two objects live on one cell.
-    #[error("cell {cell} would hold both {first} and {second}: {}", Rule::OneObjectPerCell)]
+    #[error(
+        "cell {cell} would hold both {first} and {second}: {}",
+        Rule::OneObjectPerCell
+    )]
     SharedCell {
         /// The cell.
         cell: u32,
@@ -184,7 +195,10 @@ pub enum RuleError {
         to: u32,
     },
     /// An end is another object's start.
-    #[error("{object} ends on cell {cell}, where {other} starts: {}", Rule::EndIsNotAStart)]
+    #[error(
+        "{object} ends on cell {cell}, where {other} starts: {}",
+        Rule::EndIsNotAStart
+    )]
     EndOnStart {
         /// The ladder or snake whose end it is.
         object: Object,
@@ -414,7 +428,8 @@ pub fn validate(spec: &GridSpec) -> Vec<Violation> {
     // Overlaps.
     for (b, &(j, second)) in ladders.iter().enumerate() {
         for &(_, first) in &ladders[..b] {
-            if let Some((column, from, to)) = overlap(first.start, first.end, second.start, second.end)
+            if let Some((column, from, to)) =
+                overlap(first.start, first.end, second.start, second.end)
             {
                 out.push(Violation {
                     item: Item::Ladder(j),
@@ -431,7 +446,8 @@ pub fn validate(spec: &GridSpec) -> Vec<Violation> {
     }
     for (b, &(j, second)) in snakes.iter().enumerate() {
         for &(_, first) in &snakes[..b] {
-            if let Some((column, from, to)) = overlap(first.end, first.start, second.end, second.start)
+            if let Some((column, from, to)) =
+                overlap(first.end, first.start, second.end, second.start)
             {
                 out.push(Violation {
                     item: Item::Snake(j),
@@ -603,10 +619,10 @@ fn check_card(card: Card) -> Vec<RuleError> {
             out.extend(amount(price));
             out.extend(amount(fee));
         }
-        CardKind::GoTo { destination } => {
-            if !cells::on_grid(destination) || destination == card.cell {
-                out.push(RuleError::Destination { card });
-            }
+        CardKind::GoTo { destination }
+            if !cells::on_grid(destination) || destination == card.cell =>
+        {
+            out.push(RuleError::Destination { card });
         }
         _ => {}
     }

@@ -1,6 +1,8 @@
 //! The designer: every edit, refusals that change nothing, undo and redo,
 //! and the clipboard beside the document.
 
+#![allow(clippy::unwrap_used)]
+
 use tycoon::design::{Designer, Edit, EditError};
 use tycoon::{CardKind, Grid, Ladder, Object, Rule, Snake, parse_grid, write_grid};
 
@@ -97,7 +99,10 @@ fn copy_cut_paste_keep_length_and_parameters() {
     let mut d = Designer::new(parse_grid(SAMPLE).unwrap());
     // A ladder keeps its length from its new start cell.
     apply(&mut d, "copy 10").unwrap();
-    assert_eq!(d.clipboard.object, Some(Object::Ladder(Ladder::new(10, 32))));
+    assert_eq!(
+        d.clipboard.object,
+        Some(Object::Ladder(Ladder::new(10, 32)))
+    );
     assert_eq!(apply(&mut d, "paste 14").unwrap(), "pasted ladder 14→36");
     assert_eq!(d.grid().jump_at(14), Some(36));
     // Pasting where it would leave the grid is refused.
@@ -109,12 +114,18 @@ fn copy_cut_paste_keep_length_and_parameters() {
     assert_eq!(apply(&mut d, "paste 40").unwrap(), "pasted snake 40→29");
     apply(&mut d, "copy 85").unwrap();
     let err = refused(&mut d, "paste 45").to_string();
-    assert!(err.contains("snake 85→30") && err.contains("below cell 1"), "{err}");
+    assert!(
+        err.contains("snake 85→30") && err.contains("below cell 1"),
+        "{err}"
+    );
     // A card keeps its parameters.
     apply(&mut d, "copy 28").unwrap();
     apply(&mut d, "paste 40").unwrap_err();
     apply(&mut d, "paste 41").unwrap();
-    assert_eq!(d.grid().card_at(41), Some(CardKind::GoTo { destination: 97 }));
+    assert_eq!(
+        d.grid().card_at(41),
+        Some(CardKind::GoTo { destination: 97 })
+    );
     apply(&mut d, "copy 13").unwrap();
     apply(&mut d, "paste 42").unwrap();
     assert_eq!(d.grid().station_terms(9).unwrap().price, 50);
@@ -134,7 +145,10 @@ fn undo_and_redo_restore_the_document_but_not_the_clipboard() {
     apply(&mut d, "undo").unwrap();
     assert_eq!(*d.grid(), two);
     // The clipboard still holds the cut ladder.
-    assert_eq!(d.clipboard.object, Some(Object::Ladder(Ladder::new(10, 32))));
+    assert_eq!(
+        d.clipboard.object,
+        Some(Object::Ladder(Ladder::new(10, 32)))
+    );
     apply(&mut d, "undo").unwrap();
     assert_eq!(d.grid().counts(), (1, 0, 0));
     apply(&mut d, "redo").unwrap();
@@ -195,5 +209,8 @@ fn cards_may_sit_on_ends_and_edits_serialize() {
         params: vec![50, 10],
     })
     .unwrap();
-    assert_eq!(json, r#"{"edit":"card","number":9,"cell":13,"params":[50,10]}"#);
+    assert_eq!(
+        json,
+        r#"{"edit":"card","number":9,"cell":13,"params":[50,10]}"#
+    );
 }
