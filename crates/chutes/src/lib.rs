@@ -14,6 +14,7 @@
 //!
 //! The library does no I/O; see `docs/rules.md` for the rules chosen.
 
+pub mod analysis;
 pub mod board;
 pub mod formats;
 pub mod game;
