@@ -4,4 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The browser tests drive Debian's headless Chromium through chromedriver;
+# this installs them when missing and does nothing otherwise.
+bash scripts/install-browser.sh
+
 cargo test --workspace --locked "$@"

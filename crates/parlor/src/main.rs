@@ -7,6 +7,7 @@
 
 mod chutes;
 mod common;
+mod serve;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::io::Write;
@@ -19,7 +20,7 @@ use std::process::ExitCode;
     version,
     about,
     propagate_version = true,
-    after_help = "Examples:\n  parlor chutes play --seed 7\n  parlor chutes board show classic\n  parlor completions bash > /etc/bash_completion.d/parlor"
+    after_help = "Examples:\n  parlor chutes play --seed 7\n  parlor chutes board show classic\n  parlor serve\n  parlor completions bash > /etc/bash_completion.d/parlor"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -31,6 +32,8 @@ enum Command {
     /// Chutes & Ladders: play, check boards, analyse.
     #[command(subcommand)]
     Chutes(chutes::ChutesCommand),
+    /// Serve the browser app: play, design and analyse in a browser.
+    Serve(serve::ServeArgs),
     /// Print shell completions for `parlor`.
     #[command(after_help = "Example:\n  parlor completions zsh > ~/.zfunc/_parlor")]
     Completions {
@@ -42,6 +45,7 @@ enum Command {
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Chutes(cmd) => chutes::run(cmd),
+        Command::Serve(args) => serve::run(&args),
         Command::Completions { shell } => {
             let mut command = Cli::command();
             let mut out = std::io::stdout().lock();

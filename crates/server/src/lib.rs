@@ -1,0 +1,177 @@
+//! Parlor's web app: the pages a browser shows and the JSON API they use.
+//!
+//! Terms:
+//! - **router** ([`router`]): every route — the pages, their static assets
+//!   (embedded in the binary), and the API under `/api` (see `docs/api.md`).
+//! - **state** ([`AppState`]): the session stores (live games, uploaded
+//!   boards, design documents) and the data directory, shared by handlers.
+//! - **data directory**: the only place the app writes files (saved grids).
+//!
+//! The server holds no game rules: it turns requests into library moves and
+//! returns the libraries' views. Every bad request gets a 4xx answer with a
+//! JSON body `{"error": "..."}`.
+
+pub mod assets;
+pub mod chutes_api;
+pub mod error;
+pub mod store;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use chutes::Board;
+use error::ApiError;
+use std::net::SocketAddr;
+use std::ops::Deref;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use store::Store;
+
+/// How the app is set up.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where saved grids go (created when first needed).
+    pub data_dir: PathBuf,
+    /// The most sessions of each kind (games of one game, boards, documents)
+    /// kept at once.
+    pub max_sessions: usize,
+    /// How long a session may sit unused before it is dropped.
+    pub idle: Duration,
+    /// The largest request body accepted, in bytes.
+    pub body_limit: usize,
+}
+
+impl Config {
+    /// The defaults, with files under `data_dir`: 1,000 sessions of each
+    /// kind, dropped after 2 hours idle, request bodies up to 1 MiB.
+    pub fn new(data_dir: impl Into<PathBuf>) -> Self {
+        Self {
+            data_dir: data_dir.into(),
+            max_sessions: 1000,
+            idle: Duration::from_secs(2 * 60 * 60),
+            body_limit: 1 << 20,
+        }
+    }
+}
+
+/// What every handler shares.
+pub struct Shared {
+    /// The settings.
+    pub config: Config,
+    /// Uploaded Chutes & Ladders boards.
+    pub boards: Store<Arc<Board>>,
+    /// Live Chutes & Ladders games.
+    pub chutes: chutes_api::ChutesGames,
+}
+
+/// A cheap handle on [`Shared`].
+#[derive(Clone)]
+pub struct AppState(Arc<Shared>);
+
+impl AppState {
+    /// Empty stores for `config`.
+    pub fn new(config: Config) -> Self {
+        let n = config.max_sessions;
+        let idle = config.idle;
+        Self(Arc::new(Shared {
+            boards: Store::new("board", n, idle),
+            chutes: Store::new("game", n, idle),
+            config,
+        }))
+    }
+}
+
+impl Deref for AppState {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// Every route of the app, for `config`.
+pub fn router(config: Config) -> Router {
+    let limit = config.body_limit;
+    let state = AppState::new(config);
+    let api = Router::new()
+        .nest("/chutes", chutes_api::routes())
+        .fallback(api_not_found)
+        .method_not_allowed_fallback(api_method_not_allowed)
+        .layer(axum::middleware::map_response(json_errors));
+    Router::new()
+        .nest("/api", api)
+        .merge(assets::routes())
+        .layer(DefaultBodyLimit::max(limit))
+        .with_state(state)
+}
+
+async fn api_not_found(uri: axum::http::Uri) -> ApiError {
+    ApiError::not_found(format!("no API route /api{}", uri.path()))
+}
+
+async fn api_method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("/api{} does not take {method}", uri.path()),
+    )
+}
+
+/// Turns any plain-text error that axum itself produced (a path that does
+/// not decode, …) into the API's JSON error shape.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let body = axum::body::to_bytes(response.into_body(), 64 * 1024)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&body);
+    let message = if text.trim().is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("request failed")
+            .to_string()
+    } else {
+        text.trim().to_string()
+    };
+    // An error from inside the server is still answered in JSON; its status
+    // is kept so that it is never mistaken for success.
+    let mut out = ApiError::new(status, message).into_response();
+    out.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    out
+}
+
+/// Binds `addr` and serves the app until the process ends. `on_ready` is
+/// called with the bound address (useful with port 0) before serving.
+///
+/// # Errors
+/// Fails when the runtime cannot start or the address cannot be bound.
+pub fn run(
+    addr: SocketAddr,
+    config: Config,
+    on_ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_io()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        on_ready(listener.local_addr()?);
+        serve(listener, config).await
+    })
+}
+
+/// Serves the app on `listener` until the process ends.
+///
+/// # Errors
+/// Fails when accepting connections fails for good.
+pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
+    axum::serve(listener, router(config)).await
+}

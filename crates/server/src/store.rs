@@ -1,0 +1,219 @@
+//! Where live games and uploaded boards are kept: in memory, under
+//! unguessable ids, bounded in number, evicted when idle.
+//!
+//! Terms:
+//! - **id**: 128 random bits from the operating system, as 32 hex digits. It
+//!   is the only key to a session: nobody can list or guess another's.
+//! - **session**: one stored value (a game, a board, a design document).
+//! - **idle**: time since a session was last read or changed. Sessions idle
+//!   longer than the store's limit are dropped; when the store is full, the
+//!   session idle longest makes room for a new one.
+
+use crate::error::ApiError;
+use axum::http::StatusCode;
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// A fresh id: 128 random bits from the operating system, in hex.
+///
+/// # Errors
+/// 503 when the operating system has no randomness to give.
+pub fn fresh_id() -> Result<String, ApiError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("no randomness for an id: {e}"),
+        )
+    })?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A fresh seed for a game's dice, from the operating system.
+///
+/// # Errors
+/// 503 when the operating system has no randomness to give.
+pub fn fresh_seed() -> Result<u64, ApiError> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("no randomness for a seed: {e}"),
+        )
+    })?;
+    // Seeds stay below 2^53 so that JavaScript reads them exactly.
+    Ok(u64::from_le_bytes(bytes) >> 11)
+}
+
+struct Entry<T> {
+    value: T,
+    touched: Instant,
+}
+
+/// Sessions of one kind, keyed by id.
+pub struct Store<T> {
+    kind: &'static str,
+    capacity: usize,
+    idle: Duration,
+    entries: Mutex<HashMap<String, Entry<T>>>,
+}
+
+impl<T> Store<T> {
+    /// A store of at most `capacity` sessions (at least 1), each dropped after
+    /// `idle` without use. `kind` names the sessions in messages ("game").
+    pub fn new(kind: &'static str, capacity: usize, idle: Duration) -> Self {
+        Self {
+            kind,
+            capacity: capacity.max(1),
+            idle,
+            entries: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry<T>>> {
+        // A panic elsewhere cannot leave a map half-updated: recover it.
+        self.entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Stores `value` under a fresh id and returns the id. Drops idle
+    /// sessions first, then the one idle longest if the store is still full.
+    ///
+    /// # Errors
+    /// 503 when no id can be drawn.
+    pub fn insert(&self, value: T) -> Result<String, ApiError> {
+        let id = fresh_id()?;
+        let now = Instant::now();
+        let mut map = self.lock();
+        map.retain(|_, e| now.duration_since(e.touched) <= self.idle);
+        while map.len() >= self.capacity {
+            let oldest = map
+                .iter()
+                .min_by_key(|(_, e)| e.touched)
+                .map(|(k, _)| k.clone());
+            match oldest {
+                Some(k) => map.remove(&k),
+                None => break,
+            };
+        }
+        map.insert(
+            id.clone(),
+            Entry {
+                value,
+                touched: now,
+            },
+        );
+        Ok(id)
+    }
+
+    /// Runs `f` on the session `id` (and marks it used).
+    ///
+    /// # Errors
+    /// 404 when there is no such session (never was, or was evicted).
+    pub fn with<R>(&self, id: &str, f: impl FnOnce(&mut T) -> R) -> Result<R, ApiError> {
+        let now = Instant::now();
+        let mut map = self.lock();
+        match map.get_mut(id) {
+            Some(entry) if now.duration_since(entry.touched) <= self.idle => {
+                entry.touched = now;
+                Ok(f(&mut entry.value))
+            }
+            Some(_) => {
+                map.remove(id);
+                Err(self.missing(id))
+            }
+            None => Err(self.missing(id)),
+        }
+    }
+
+    /// Removes the session `id`; whether it was there.
+    pub fn remove(&self, id: &str) -> bool {
+        self.lock().remove(id).is_some()
+    }
+
+    /// How many sessions are stored (idle ones included until the next
+    /// insert drops them).
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether the store holds no session.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn missing(&self, id: &str) -> ApiError {
+        let shown: String = id.chars().take(40).collect();
+        ApiError::not_found(format!(
+            "no {} '{shown}' (it may have ended after a long idle time; start a new one)",
+            self.kind
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_32_hex_digits_and_differ() {
+        let a = fresh_id().unwrap();
+        let b = fresh_id().unwrap();
+        assert_eq!(a.len(), 32);
+        assert!(a.chars().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn seeds_fit_in_a_javascript_number() {
+        for _ in 0..100 {
+            assert!(fresh_seed().unwrap() < 1 << 53);
+        }
+    }
+
+    #[test]
+    fn sessions_are_found_changed_and_removed() {
+        let store = Store::new("game", 10, Duration::from_secs(60));
+        let id = store.insert(1).unwrap();
+        store.with(&id, |v| *v += 1).unwrap();
+        assert_eq!(store.with(&id, |v| *v).unwrap(), 2);
+        let err = store.with("nope", |v| *v).unwrap_err();
+        assert_eq!(err.status, StatusCode::NOT_FOUND);
+        assert!(err.message.contains("no game 'nope'"), "{}", err.message);
+        assert!(store.remove(&id));
+        assert!(store.is_empty());
+    }
+
+    #[test]
+    fn a_full_store_drops_the_session_idle_longest() {
+        let store = Store::new("game", 3, Duration::from_secs(60));
+        let ids: Vec<String> = (0..3)
+            .map(|i| {
+                std::thread::sleep(Duration::from_millis(2));
+                store.insert(i).unwrap()
+            })
+            .collect();
+        // Use the first, so the second is now the one idle longest.
+        std::thread::sleep(Duration::from_millis(2));
+        store.with(&ids[0], |_| ()).unwrap();
+        let newest = store.insert(3).unwrap();
+        assert_eq!(store.len(), 3);
+        assert!(store.with(&ids[1], |_| ()).is_err());
+        assert!(store.with(&ids[0], |_| ()).is_ok());
+        assert!(store.with(&ids[2], |_| ()).is_ok());
+        assert!(store.with(&newest, |_| ()).is_ok());
+    }
+
+    #[test]
+    fn idle_sessions_expire() {
+        let store = Store::new("game", 10, Duration::ZERO);
+        let id = store.insert(()).unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+        assert_eq!(
+            store.with(&id, |_| ()).unwrap_err().status,
+            StatusCode::NOT_FOUND
+        );
+    }
+}

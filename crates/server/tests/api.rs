@@ -1,0 +1,343 @@
+//! The JSON API through the router: answers, and bad requests answered with
+//! a 4xx and a JSON error, never a 500.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+fn app() -> (Router, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("a temporary data dir");
+    let mut config = server::Config::new(dir.path());
+    config.body_limit = 64 * 1024;
+    (server::router(config), dir)
+}
+
+/// Sends a request; returns the status and the body (JSON, or a string).
+async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .expect("a request");
+    let response = app.clone().oneshot(request).await.expect("an answer");
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    let value = if json {
+        serde_json::from_slice(&bytes).expect("JSON")
+    } else {
+        Value::String(String::from_utf8_lossy(&bytes).into_owned())
+    };
+    (status, value)
+}
+
+async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", uri, Some(&body.to_string())).await
+}
+
+/// A 4xx with a JSON error that says `contains`.
+fn assert_refused(answer: &(StatusCode, Value), status: StatusCode, contains: &str) {
+    assert_eq!(answer.0, status, "{}", answer.1);
+    let message = answer.1["error"].as_str().unwrap_or_else(|| {
+        panic!("a JSON error, not {}", answer.1);
+    });
+    assert!(
+        message.contains(contains),
+        "error {message:?} should contain {contains:?}"
+    );
+}
+
+#[tokio::test]
+async fn pages_and_assets_are_served() {
+    let (app, _dir) = app();
+    for path in ["/", "/chutes"] {
+        let (status, body) = call(&app, "GET", path, None).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert!(body.as_str().unwrap().contains("<!doctype html>"), "{path}");
+    }
+    let (status, body) = call(&app, "GET", "/static/chutes.js", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body.as_str().unwrap().contains("/api/chutes/games"));
+    let (status, _) = call(&app, "GET", "/static/../Cargo.toml", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, body) = call(&app, "GET", "/no/such/page", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body.as_str().unwrap().contains("No such page"));
+}
+
+#[tokio::test]
+async fn a_chutes_game_is_played_roll_by_roll_and_to_the_end() {
+    let (app, _dir) = app();
+    let (status, game) = post(&app, "/api/chutes/games", json!({"players": 2, "seed": 7})).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    let id = game["id"].as_str().unwrap().to_string();
+    assert_eq!(id.len(), 32);
+    assert_eq!(game["seed"], 7);
+    assert_eq!(game["to_move"], 1);
+    assert_eq!(game["players"].as_array().unwrap().len(), 2);
+    assert_eq!(game["board"]["size"], 100);
+
+    // A roll the player chooses, then one from the dice.
+    let (status, played) = post(
+        &app,
+        &format!("/api/chutes/games/{id}/turns"),
+        json!({"roll": 1}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{played}");
+    let turn = &played["played"][0];
+    assert_eq!(turn["from"], 0);
+    assert_eq!(turn["to"], 38, "square 1 has the ladder to 38");
+    assert_eq!(turn["jump"]["kind"], "ladder");
+    assert_eq!(played["game"]["to_move"], 2);
+    let (status, _) = call(&app, "POST", &format!("/api/chutes/games/{id}/turns"), None).await;
+    assert_eq!(status, StatusCode::OK);
+
+    let (status, done) = post(&app, &format!("/api/chutes/games/{id}/finish"), json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    let game = &done["game"];
+    let winner = game["winner"].as_u64().unwrap();
+    assert!(winner == 1 || winner == 2);
+    assert_eq!(game["to_move"], Value::Null);
+    let turns = game["turns"].as_array().unwrap();
+    assert_eq!(turns.len() as u64, game["rolls"].as_u64().unwrap());
+    assert_eq!(turns.last().unwrap()["outcome"], "won");
+    assert_eq!(done["played"].as_array().unwrap().len() + 2, turns.len());
+    assert_eq!(game["players"][winner as usize - 1]["square"], 100);
+
+    // The game is over: more rolls are refused, and the game is unchanged.
+    let again = post(&app, &format!("/api/chutes/games/{id}/turns"), json!({})).await;
+    assert_refused(&again, StatusCode::CONFLICT, "over");
+    let again = post(&app, &format!("/api/chutes/games/{id}/finish"), json!({})).await;
+    assert_refused(&again, StatusCode::CONFLICT, "over");
+    let (_, same) = call(&app, "GET", &format!("/api/chutes/games/{id}"), None).await;
+    assert_eq!(same["rolls"], game["rolls"]);
+
+    // The same seed replays the same game.
+    let (_, other) = post(&app, "/api/chutes/games", json!({"players": 2, "seed": 7})).await;
+    let other_id = other["id"].as_str().unwrap();
+    assert_ne!(other_id, id);
+    post(
+        &app,
+        &format!("/api/chutes/games/{other_id}/turns"),
+        json!({"roll": 1}),
+    )
+    .await;
+    post(
+        &app,
+        &format!("/api/chutes/games/{other_id}/turns"),
+        json!({}),
+    )
+    .await;
+    let (_, replayed) = post(
+        &app,
+        &format!("/api/chutes/games/{other_id}/finish"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(replayed["game"]["turns"], game["turns"]);
+}
+
+#[tokio::test]
+async fn boards_are_uploaded_and_played() {
+    let (app, _dir) = app();
+    let (status, list) = call(&app, "GET", "/api/chutes/boards", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(list["builtin"][0]["id"], "classic");
+    assert_eq!(list["formats"].as_array().unwrap().len(), 3);
+
+    let (status, board) = post(
+        &app,
+        "/api/chutes/boards",
+        json!({"text": "[[-1,-1,-1],[-1,9,-1],[-1,-1,-1]]", "file_name": "C:\\boards\\tiny.json"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{board}");
+    assert_eq!(board["board"]["name"], "tiny.json");
+    assert_eq!(board["board"]["size"], 9);
+    let board_id = board["id"].as_str().unwrap();
+    let (status, again) = call(&app, "GET", &format!("/api/chutes/boards/{board_id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(again["board"], board["board"]);
+
+    let (status, game) = post(
+        &app,
+        "/api/chutes/games",
+        json!({"board": board_id, "overshoot": "bounce"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(game["rules"]["overshoot"], "bounce");
+    let id = game["id"].as_str().unwrap();
+    let (_, done) = post(&app, &format!("/api/chutes/games/{id}/finish"), json!({})).await;
+    assert_eq!(done["game"]["winner"], 1);
+
+    // A file that does not parse: 422 with the line and column.
+    let bad = post(
+        &app,
+        "/api/chutes/boards",
+        json!({"text": "size = 10\nladders = [[3, 99]]\n", "file_name": "bad.toml"}),
+    )
+    .await;
+    assert_refused(&bad, StatusCode::UNPROCESSABLE_ENTITY, "line 2");
+    let bad = post(
+        &app,
+        "/api/chutes/boards",
+        json!({"text": "1 2", "format": "xml"}),
+    )
+    .await;
+    assert_refused(&bad, StatusCode::BAD_REQUEST, "unknown board format");
+}
+
+#[tokio::test]
+async fn a_board_whose_finish_cannot_be_reached_stops_at_the_roll_limit() {
+    let (app, _dir) = app();
+    // Squares 2..=7 all lead back to 1; from 0 or 1 no roll reaches 8.
+    let text = "size = 8\nchutes = [[2,1],[3,1],[4,1],[5,1],[6,1],[7,1]]\n";
+    let (_, board) = post(&app, "/api/chutes/boards", json!({"text": text})).await;
+    let board_id = board["id"].as_str().expect("a board");
+    let (_, game) = post(&app, "/api/chutes/games", json!({"board": board_id})).await;
+    let id = game["id"].as_str().unwrap();
+    let (status, done) = post(&app, &format!("/api/chutes/games/{id}/finish"), json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(done["game"]["stalled"], true);
+    assert_eq!(done["game"]["winner"], Value::Null);
+    assert_eq!(done["game"]["rolls"], server::chutes_api::MAX_ROLLS);
+    let more = post(&app, &format!("/api/chutes/games/{id}/turns"), json!({})).await;
+    assert_refused(&more, StatusCode::CONFLICT, "without a winner");
+}
+
+#[tokio::test]
+async fn bad_requests_get_a_json_error_and_a_4xx() {
+    let (app, _dir) = app();
+    let games = "/api/chutes/games";
+    assert_refused(
+        &call(&app, "POST", games, Some("{\"players\": ")).await,
+        StatusCode::BAD_REQUEST,
+        "bad JSON",
+    );
+    assert_refused(
+        &call(&app, "POST", games, Some("[1,2]")).await,
+        StatusCode::BAD_REQUEST,
+        "bad JSON",
+    );
+    assert_refused(
+        &post(&app, games, json!({"players": "two"})).await,
+        StatusCode::BAD_REQUEST,
+        "bad JSON",
+    );
+    assert_refused(
+        &post(&app, games, json!({"players": 0})).await,
+        StatusCode::BAD_REQUEST,
+        "1 to 4 players",
+    );
+    assert_refused(
+        &post(&app, games, json!({"players": 5})).await,
+        StatusCode::BAD_REQUEST,
+        "1 to 4 players",
+    );
+    assert_refused(
+        &post(&app, games, json!({"colour": "red"})).await,
+        StatusCode::BAD_REQUEST,
+        "unknown field",
+    );
+    assert_refused(
+        &post(&app, games, json!({"overshoot": "wrap"})).await,
+        StatusCode::BAD_REQUEST,
+        "overshoot",
+    );
+    assert_refused(
+        &post(&app, games, json!({"faces": 0})).await,
+        StatusCode::BAD_REQUEST,
+        "faces",
+    );
+    assert_refused(
+        &post(&app, games, json!({"board": "nope"})).await,
+        StatusCode::NOT_FOUND,
+        "no board 'nope'",
+    );
+    assert_refused(
+        &post(&app, games, json!({"seed": -1})).await,
+        StatusCode::BAD_REQUEST,
+        "bad JSON",
+    );
+
+    // Unknown ids, unknown routes, wrong methods.
+    let unknown = "/api/chutes/games/00000000000000000000000000000000";
+    assert_refused(
+        &call(&app, "GET", unknown, None).await,
+        StatusCode::NOT_FOUND,
+        "no game",
+    );
+    assert_refused(
+        &post(&app, &format!("{unknown}/turns"), json!({})).await,
+        StatusCode::NOT_FOUND,
+        "no game",
+    );
+    assert_refused(
+        &call(&app, "DELETE", unknown, None).await,
+        StatusCode::NOT_FOUND,
+        "no game",
+    );
+    assert_refused(
+        &call(&app, "GET", "/api/chutes/nothing", None).await,
+        StatusCode::NOT_FOUND,
+        "no API route /api/chutes/nothing",
+    );
+    assert_refused(
+        &call(&app, "DELETE", games, None).await,
+        StatusCode::METHOD_NOT_ALLOWED,
+        "does not take DELETE",
+    );
+    assert_refused(
+        &call(&app, "GET", "/api/chutes/games/%FF", None).await,
+        StatusCode::BAD_REQUEST,
+        "",
+    );
+
+    // Illegal moves: a roll the die cannot show.
+    let (_, game) = post(&app, games, json!({})).await;
+    let id = game["id"].as_str().unwrap();
+    let turns = format!("/api/chutes/games/{id}/turns");
+    assert_refused(
+        &post(&app, &turns, json!({"roll": 7})).await,
+        StatusCode::BAD_REQUEST,
+        "cannot roll 7",
+    );
+    assert_refused(
+        &post(&app, &turns, json!({"roll": 0})).await,
+        StatusCode::BAD_REQUEST,
+        "cannot roll 0",
+    );
+    let (_, same) = call(&app, "GET", &format!("/api/chutes/games/{id}"), None).await;
+    assert_eq!(same["rolls"], 0, "a refused roll changes nothing");
+
+    // A game ended by its player is gone.
+    let (status, _) = call(&app, "DELETE", &format!("/api/chutes/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_refused(
+        &call(&app, "GET", &format!("/api/chutes/games/{id}"), None).await,
+        StatusCode::NOT_FOUND,
+        "no game",
+    );
+}
+
+#[tokio::test]
+async fn oversized_bodies_are_refused() {
+    let (app, _dir) = app();
+    let text = "0 ".repeat(100 * 1024);
+    let answer = post(&app, "/api/chutes/boards", json!({ "text": text })).await;
+    assert_refused(&answer, StatusCode::PAYLOAD_TOO_LARGE, "too large");
+}

@@ -1,0 +1,323 @@
+//! A small WebDriver client: just the commands the browser tests use, as
+//! JSON over plain HTTP/1.1 to a local `chromedriver`.
+//!
+//! Terms:
+//! - **driver**: the `chromedriver` process, listening on a local port.
+//! - **session**: one browser window the driver controls.
+//! - **element**: a reference to a node of the page, from a CSS selector.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+/// One HTTP request to the driver; returns the status and the JSON body.
+fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, Value), String> {
+    let mut stream =
+        TcpStream::connect(("127.0.0.1", port)).map_err(|e| format!("connect to driver: {e}"))?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .map_err(|e| e.to_string())?;
+    let payload = body.map(Value::to_string).unwrap_or_default();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{payload}",
+        payload.len()
+    );
+    stream
+        .write_all(request.as_bytes())
+        .map_err(|e| format!("send to driver: {e}"))?;
+    let mut reader = BufReader::new(stream);
+    let mut status_line = String::new();
+    reader
+        .read_line(&mut status_line)
+        .map_err(|e| format!("read from driver: {e}"))?;
+    let status: u16 = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("bad status line from driver: {status_line:?}"))?;
+    let mut length: Option<usize> = None;
+    let mut chunked = false;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).map_err(|e| e.to_string())?;
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            let name = name.trim().to_ascii_lowercase();
+            if name == "content-length" {
+                length = value.trim().parse().ok();
+            } else if name == "transfer-encoding" && value.to_ascii_lowercase().contains("chunked")
+            {
+                chunked = true;
+            }
+        }
+    }
+    let mut bytes = Vec::new();
+    if chunked {
+        loop {
+            let mut size = String::new();
+            reader.read_line(&mut size).map_err(|e| e.to_string())?;
+            let n = usize::from_str_radix(size.trim(), 16).map_err(|e| e.to_string())?;
+            if n == 0 {
+                break;
+            }
+            let mut chunk = vec![0; n + 2];
+            reader.read_exact(&mut chunk).map_err(|e| e.to_string())?;
+            bytes.extend_from_slice(&chunk[..n]);
+        }
+    } else if let Some(n) = length {
+        bytes.resize(n, 0);
+        reader.read_exact(&mut bytes).map_err(|e| e.to_string())?;
+    } else {
+        reader.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    }
+    let value = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes).map_err(|e| format!("driver sent bad JSON: {e}"))?
+    };
+    Ok((status, value))
+}
+
+/// Whether a driver answers on `port`.
+pub fn driver_ready(port: u16) -> bool {
+    matches!(http(port, "GET", "/status", None), Ok((200, v)) if v["value"]["ready"] == json!(true))
+}
+
+/// A browser window driven through WebDriver.
+pub struct Session {
+    port: u16,
+    id: String,
+}
+
+/// An element of the page.
+#[derive(Clone, Debug)]
+pub struct Element(String);
+
+impl Session {
+    /// Opens a window of the Chromium at `binary` with `args`.
+    pub fn start(port: u16, binary: &str, args: &[String]) -> Result<Self, String> {
+        let caps = json!({
+            "capabilities": {
+                "alwaysMatch": {
+                    "browserName": "chrome",
+                    "goog:chromeOptions": { "binary": binary, "args": args }
+                }
+            }
+        });
+        let (status, value) = http(port, "POST", "/session", Some(&caps))?;
+        let id = value["value"]["sessionId"]
+            .as_str()
+            .ok_or_else(|| format!("the driver would not start a browser ({status}): {value}"))?;
+        Ok(Self {
+            port,
+            id: id.to_string(),
+        })
+    }
+
+    fn command(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let full = format!("/session/{}{path}", self.id);
+        match http(self.port, method, &full, body.as_ref()) {
+            Ok((200, value)) => value["value"].clone(),
+            Ok((status, value)) => panic!("WebDriver {method} {path} failed ({status}): {value}"),
+            Err(e) => panic!("WebDriver {method} {path}: {e}"),
+        }
+    }
+
+    /// Goes to `url` and waits for the page to load.
+    pub fn goto(&self, url: &str) {
+        self.command("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    /// Sets the window's size in CSS pixels.
+    pub fn set_size(&self, width: u32, height: u32) {
+        self.command(
+            "POST",
+            "/window/rect",
+            Some(json!({ "width": width, "height": height })),
+        );
+    }
+
+    /// The elements that `css` selects now.
+    pub fn find_all(&self, css: &str) -> Vec<Element> {
+        let value = self.command(
+            "POST",
+            "/elements",
+            Some(json!({ "using": "css selector", "value": css })),
+        );
+        value
+            .as_array()
+            .map(|items| {
+                items
+                    .iter()
+                    // An element reference is an object with one key.
+                    .filter_map(|v| v.as_object()?.values().next()?.as_str())
+                    .map(|s| Element(s.to_string()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The first element that `css` selects, waiting for it to appear.
+    pub fn find(&self, css: &str) -> Element {
+        self.wait_for(&format!("an element {css}"), || {
+            self.find_all(css).into_iter().next()
+        })
+    }
+
+    /// Clicks `element`.
+    pub fn click(&self, element: &Element) {
+        self.command(
+            "POST",
+            &format!("/element/{}/click", element.0),
+            Some(json!({})),
+        );
+    }
+
+    /// Clicks the first element `css` selects.
+    pub fn click_css(&self, css: &str) {
+        let element = self.find(css);
+        self.click(&element);
+    }
+
+    /// Types `text` into `element` (for a file input: the file's path).
+    pub fn send_keys(&self, element: &Element, text: &str) {
+        self.command(
+            "POST",
+            &format!("/element/{}/value", element.0),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    /// The visible text of `element`.
+    pub fn text(&self, element: &Element) -> String {
+        self.command("GET", &format!("/element/{}/text", element.0), None)
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// The visible text of the first element `css` selects.
+    pub fn text_css(&self, css: &str) -> String {
+        let element = self.find(css);
+        self.text(&element)
+    }
+
+    /// An attribute of `element`, if it has it.
+    pub fn attr(&self, element: &Element, name: &str) -> Option<String> {
+        self.command(
+            "GET",
+            &format!("/element/{}/attribute/{name}", element.0),
+            None,
+        )
+        .as_str()
+        .map(str::to_string)
+    }
+
+    /// Runs JavaScript in the page and returns its result. `arguments` are
+    /// available to the script as `arguments[0]`, ….
+    pub fn script(&self, script: &str, arguments: Vec<Value>) -> Value {
+        self.command(
+            "POST",
+            "/execute/sync",
+            Some(json!({ "script": script, "args": arguments })),
+        )
+    }
+
+    /// Chooses the option with `value` in the `<select>` `css` selects, as
+    /// a person would (the page hears a change event).
+    pub fn select(&self, css: &str, value: &str) {
+        self.find(css);
+        self.script(
+            "const s = document.querySelector(arguments[0]); s.value = arguments[1]; \
+             s.dispatchEvent(new Event('change', {bubbles: true}));",
+            vec![json!(css), json!(value)],
+        );
+    }
+
+    /// Replaces the text of the input `css` selects.
+    pub fn fill(&self, css: &str, text: &str) {
+        self.find(css);
+        self.script(
+            "const i = document.querySelector(arguments[0]); i.value = arguments[1]; \
+             i.dispatchEvent(new Event('input', {bubbles: true}));",
+            vec![json!(css), json!(text)],
+        );
+    }
+
+    /// A PNG of the window.
+    pub fn screenshot(&self) -> Vec<u8> {
+        let encoded = self.command("GET", "/screenshot", None);
+        decode_base64(encoded.as_str().unwrap_or_default())
+    }
+
+    /// Waits (up to 30 seconds) until `check` gives a value.
+    pub fn wait_for<T>(&self, what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(value) = check() {
+                return value;
+            }
+            if Instant::now() > deadline {
+                let text = self.script("return document.body.innerText;", vec![]);
+                panic!(
+                    "gave up waiting for {what}; the page says:\n{}",
+                    text.as_str().unwrap_or("")
+                );
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits until the first element `css` selects has text containing
+    /// `wanted`; returns its text.
+    pub fn wait_for_text(&self, css: &str, wanted: &str) -> String {
+        self.wait_for(&format!("{css} to say {wanted:?}"), || {
+            let text = self.find_all(css).first().map(|e| self.text(e))?;
+            text.contains(wanted).then_some(text)
+        })
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = http(self.port, "DELETE", &format!("/session/{}", self.id), None);
+    }
+}
+
+/// Standard base64 (with padding) to bytes.
+fn decode_base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| -> Option<u32> {
+        match c {
+            b'A'..=b'Z' => Some(u32::from(c - b'A')),
+            b'a'..=b'z' => Some(u32::from(c - b'a') + 26),
+            b'0'..=b'9' => Some(u32::from(c - b'0') + 52),
+            b'+' => Some(62),
+            b'/' => Some(63),
+            _ => None,
+        }
+    };
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for v in text.bytes().filter_map(value) {
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn base64_decodes() {
+    assert_eq!(decode_base64("aGVsbG8="), b"hello");
+    assert_eq!(decode_base64("aGk="), b"hi");
+    assert_eq!(decode_base64("YWJj"), b"abc");
+}

@@ -1,0 +1,256 @@
+// Chutes & Ladders: choose a board, play roll by roll or watch a whole game.
+// The rules are the server's: this page sends rolls and shows the turns it
+// gets back.
+import { api, el, byId, showError, readFile, sleep } from "/static/common.js";
+
+const ui = {
+  boardSelect: byId("board-select"),
+  boardFile: byId("board-file"),
+  boardInfo: byId("board-info"),
+  boardError: byId("board-error"),
+  players: byId("players"),
+  overshoot: byId("overshoot"),
+  seed: byId("seed"),
+  newGame: byId("new-game"),
+  gameError: byId("game-error"),
+  status: byId("status"),
+  roll: byId("roll"),
+  watch: byId("watch"),
+  skip: byId("skip"),
+  speed: byId("speed"),
+  playersBody: document.querySelector("#players-table tbody"),
+  jumps: byId("jumps"),
+  log: byId("log"),
+};
+
+/** Boards offered, by reference ("classic" or an upload's id). */
+const boards = new Map();
+/** The game as the server last described it. */
+let game = null;
+/** What the page shows: each player's tally, advanced turn by turn. */
+let shown = [];
+let watching = false;
+let skipping = false;
+
+function describeBoard(board) {
+  const ladders = board.jumps.filter((j) => j.kind === "ladder").length;
+  const chutes = board.jumps.filter((j) => j.kind === "chute").length;
+  const name = board.name || "unnamed board";
+  const start = board.start === 0 ? "tokens start off the board" : "tokens start on square 1";
+  return `${name}: ${board.size} squares, ${ladders} ladders, ${chutes} chutes; ${start}.`;
+}
+
+function addBoard(view) {
+  boards.set(view.id, view.board);
+  const label = view.id === "classic" ? "Classic (100 squares)" : `${view.board.name || "uploaded"} (${view.board.size} squares)`;
+  ui.boardSelect.append(el("option", { value: view.id }, label));
+}
+
+function selectedBoard() {
+  return boards.get(ui.boardSelect.value);
+}
+
+function showBoardInfo() {
+  const board = selectedBoard();
+  ui.boardInfo.textContent = board ? describeBoard(board) : "";
+}
+
+async function loadBoards() {
+  const list = await api("GET", "/api/chutes/boards");
+  for (const view of list.builtin) addBoard(view);
+  ui.boardSelect.value = "classic";
+  ui.boardFile.title = "Formats: " + list.formats.map((f) => f.describe).join("; ");
+  showBoardInfo();
+}
+
+async function uploadBoard() {
+  const file = ui.boardFile.files[0];
+  if (!file) return;
+  showError(ui.boardError, "");
+  try {
+    const text = await readFile(file);
+    const view = await api("POST", "/api/chutes/boards", { text, file_name: file.name });
+    addBoard(view);
+    ui.boardSelect.value = view.id;
+    showBoardInfo();
+  } catch (e) {
+    showError(ui.boardError, `${file.name}: ${e.message}`);
+  } finally {
+    ui.boardFile.value = "";
+  }
+}
+
+function jumpText(jump) {
+  return `${jump.from}→${jump.to}`;
+}
+
+function showJumps(board) {
+  const ladders = board.jumps.filter((j) => j.kind === "ladder").map(jumpText);
+  const chutes = board.jumps.filter((j) => j.kind === "chute").map(jumpText);
+  ui.jumps.replaceChildren(
+    el("span", {}, el("strong", {}, "Ladders: "), ladders.join(", ") || "none"),
+    el("br"),
+    el("span", {}, el("strong", {}, "Chutes: "), chutes.join(", ") || "none"),
+  );
+}
+
+function freshTallies(view) {
+  return view.players.map(() => ({ square: view.board.start, rolls: 0, ladders: 0, chutes: 0, lost_turns: 0 }));
+}
+
+/** Advances the shown tallies by one turn the server played. */
+function applyTurn(turn) {
+  const p = shown[turn.player - 1];
+  p.square = turn.to;
+  p.rolls += 1;
+  if (turn.jump && turn.jump.kind === "ladder") p.ladders += 1;
+  if (turn.jump && turn.jump.kind === "chute") p.chutes += 1;
+  if (turn.outcome === "lost_turn") p.lost_turns += 1;
+  ui.log.append(logLine(turn));
+  ui.log.scrollTop = ui.log.scrollHeight;
+}
+
+function logLine(turn) {
+  const who = el("span", {}, el("span", { class: `swatch p${turn.player}` }), `Player ${turn.player}`);
+  let what;
+  let cls = "";
+  if (turn.outcome === "lost_turn") {
+    what = `rolls ${turn.roll}: too far, stays on ${turn.from}`;
+  } else {
+    what = `rolls ${turn.roll}: ${turn.from} → ${turn.landed}`;
+    if (turn.jump) {
+      cls = turn.jump.kind;
+      what += turn.jump.kind === "ladder" ? `, climbs a ladder to ${turn.to}` : `, slides down a chute to ${turn.to}`;
+    }
+    if (turn.outcome === "won") {
+      cls = "won";
+      what += " and wins!";
+    }
+  }
+  return el("li", { class: cls, dataset: { turn: turn.number } }, el("span", { class: "n" }, `#${turn.number}`), who, " ", what);
+}
+
+function showTallies(current, winner) {
+  ui.playersBody.replaceChildren(
+    ...shown.map((p, i) => {
+      const seat = i + 1;
+      const cls = seat === winner ? "winner" : seat === current ? "current" : "";
+      return el(
+        "tr",
+        { class: cls, dataset: { player: seat } },
+        el("td", {}, el("span", { class: `swatch p${seat}` }), `Player ${seat}`, seat === winner ? " ★" : ""),
+        el("td", { class: "square" }, p.square === 0 ? "start" : p.square),
+        el("td", {}, p.rolls),
+        el("td", {}, p.ladders),
+        el("td", {}, p.chutes),
+        el("td", {}, p.lost_turns),
+      );
+    }),
+  );
+}
+
+function showStatus(toMove, winner, rolls) {
+  ui.status.classList.toggle("win", Boolean(winner));
+  if (winner) {
+    ui.status.textContent = `Player ${winner} wins after ${rolls} rolls.`;
+  } else if (game && game.stalled) {
+    ui.status.textContent = `No winner after ${rolls} rolls: this board's finish may be out of reach.`;
+  } else {
+    ui.status.textContent = `Player ${toMove} to roll.`;
+  }
+  ui.status.dataset.winner = winner || "";
+}
+
+function showFinal() {
+  // The server's tallies are the record; the shown ones must agree.
+  shown = game.players.map((p) => ({ ...p }));
+  showTallies(game.to_move, game.winner);
+  showStatus(game.to_move, game.winner, game.rolls);
+  const over = Boolean(game.winner) || game.stalled;
+  ui.roll.disabled = over || watching;
+  ui.watch.disabled = over || watching;
+}
+
+async function newGame() {
+  showError(ui.gameError, "");
+  const body = {
+    board: ui.boardSelect.value,
+    players: Number(ui.players.value),
+    overshoot: ui.overshoot.value,
+  };
+  const seed = ui.seed.value.trim();
+  if (seed !== "") {
+    if (!/^\d+$/.test(seed)) {
+      showError(ui.gameError, "The seed is a whole number (or leave it empty).");
+      return;
+    }
+    body.seed = Number(seed);
+  }
+  try {
+    game = await api("POST", "/api/chutes/games", body);
+  } catch (e) {
+    showError(ui.gameError, e.message);
+    return;
+  }
+  shown = freshTallies(game);
+  ui.log.replaceChildren();
+  showJumps(game.board);
+  ui.seed.placeholder = `random (this game: ${game.seed})`;
+  showFinal();
+}
+
+async function rollOnce() {
+  if (!game) return;
+  showError(ui.gameError, "");
+  try {
+    const result = await api("POST", `/api/chutes/games/${game.id}/turns`, {});
+    game = result.game;
+    for (const turn of result.played) applyTurn(turn);
+  } catch (e) {
+    showError(ui.gameError, e.message);
+  }
+  showFinal();
+}
+
+async function watchToEnd() {
+  if (!game) return;
+  showError(ui.gameError, "");
+  let result;
+  try {
+    result = await api("POST", `/api/chutes/games/${game.id}/finish`, {});
+  } catch (e) {
+    showError(ui.gameError, e.message);
+    return;
+  }
+  game = result.game;
+  watching = true;
+  skipping = false;
+  ui.roll.disabled = true;
+  ui.watch.disabled = true;
+  ui.newGame.disabled = true;
+  ui.skip.hidden = false;
+  for (const turn of result.played) {
+    applyTurn(turn);
+    if (!skipping) {
+      const next = turn.player % shown.length + 1;
+      showTallies(next, turn.outcome === "won" ? turn.player : null);
+      showStatus(next, turn.outcome === "won" ? turn.player : null, turn.number);
+      await sleep(Number(ui.speed.value));
+    }
+  }
+  watching = false;
+  ui.skip.hidden = true;
+  ui.newGame.disabled = false;
+  showFinal();
+}
+
+ui.boardSelect.addEventListener("change", showBoardInfo);
+ui.boardFile.addEventListener("change", uploadBoard);
+ui.newGame.addEventListener("click", newGame);
+ui.roll.addEventListener("click", rollOnce);
+ui.watch.addEventListener("click", watchToEnd);
+ui.skip.addEventListener("click", () => { skipping = true; });
+
+loadBoards()
+  .then(newGame)
+  .catch((e) => showError(ui.boardError, e.message));

@@ -1,0 +1,93 @@
+// What every page shares: calling the API and building elements.
+
+/** An error the API answered with: its message is the server's reason. */
+export class ApiFailure extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * Calls the JSON API. Resolves with the parsed answer; rejects with an
+ * ApiFailure carrying the server's `error` message.
+ */
+export async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (e) {
+    throw new ApiFailure(0, "the server cannot be reached: is `parlor serve` still running?");
+  }
+  const type = response.headers.get("Content-Type") || "";
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
+    if (type.startsWith("application/json")) {
+      const data = await response.json();
+      if (data && data.error) message = data.error;
+    }
+    throw new ApiFailure(response.status, message);
+  }
+  if (response.status === 204) return null;
+  if (type.startsWith("application/json")) return response.json();
+  return response.text();
+}
+
+/** Creates an element: el("button", {class: "x", onclick: f}, "Text", child). */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === "dataset") {
+      Object.assign(node.dataset, value);
+    } else if (value === true) {
+      node.setAttribute(key, "");
+    } else {
+      node.setAttribute(key, String(value));
+    }
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** The element with this id (throws when the page lacks it). */
+export function byId(id) {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`page has no #${id}`);
+  return node;
+}
+
+/** Shows `message` in the error box `box` (empty clears it). */
+export function showError(box, message) {
+  box.textContent = message || "";
+}
+
+/** Reads a file the person chose, as text. */
+export function readFile(file) {
+  return file.text();
+}
+
+/** Starts a download of `text` as a file called `name`. */
+export function download(name, text, type = "text/plain") {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = el("a", { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Waits `ms` milliseconds. */
+export function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
