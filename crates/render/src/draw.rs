@@ -274,6 +274,18 @@ pub fn title(x: f64, y: f64, text: &str, size: f64, max_width: f64) -> Element {
     bold_label(x, y, text, size, Anchor::Middle).class("title")
 }
 
+/// A filled five-pointed star centred on `centre`, its points `r` from it.
+pub fn star(centre: Point, r: f64, colour: Colour) -> Element {
+    let points: Vec<Point> = (0..10)
+        .map(|i| {
+            let radius = if i % 2 == 0 { r } else { r * 0.45 };
+            let angle = std::f64::consts::PI * (f64::from(i) / 5.0 - 0.5);
+            centre.offset(radius * angle.cos(), radius * angle.sin())
+        })
+        .collect();
+    polygon(&points, colour).attr("stroke-linejoin", "round")
+}
+
 /// The head of an arrow pointing at `tip` from direction `from`.
 fn head(from: Point, tip: Point, size: f64, colour: Colour) -> Element {
     let len = from.distance(tip);
@@ -457,6 +469,8 @@ pub enum Swatch {
     Ladder(Colour),
     /// A small arrow.
     Arrow(Colour),
+    /// A five-pointed star.
+    Star(Colour),
 }
 
 /// Swatches with captions, laid out left to right in rows that wrap.
@@ -479,6 +493,21 @@ impl Legend {
     #[must_use]
     pub fn entry(mut self, swatch: Swatch, caption: impl Into<String>) -> Self {
         self.entries.push((swatch, caption.into()));
+        self
+    }
+
+    /// Adds every entry of `other`, after this legend's.
+    #[must_use]
+    pub fn extend_from(mut self, other: &Legend) -> Self {
+        self.entries.extend(other.entries.iter().cloned());
+        self
+    }
+
+    /// This legend without its [`Swatch::Fill`] entries (for a picture
+    /// whose fills mean something else).
+    #[must_use]
+    pub fn without_fills(mut self) -> Self {
+        self.entries.retain(|(s, _)| !matches!(s, Swatch::Fill(_)));
         self
     }
 
@@ -567,6 +596,9 @@ impl Legend {
                 g
             }
             Swatch::Arrow(c) => arrow(left, right, c, s * 0.15),
+            Swatch::Star(c) => {
+                star(Point::new(x + w / 2.0, y), s * 0.6, c).stroke(palette::INK, s * 0.05)
+            }
         }
     }
 

@@ -58,10 +58,12 @@
 //! - A game's module draws through these primitives and lives beside them in
 //!   this crate.
 
+pub mod chutes;
 pub mod draw;
 pub mod font;
 pub mod output;
 pub mod palette;
+pub mod plot;
 pub mod svg;
 
 pub use output::{Format, RenderError, encode, save, to_png};

@@ -104,6 +104,10 @@ pub enum RenderError {
     /// A picture too big or too detailed to draw.
     #[error("{0}")]
     TooBig(String),
+    /// The data given to draw is unusable (a wrong count, a negative or
+    /// non-finite value).
+    #[error("{0}")]
+    Data(String),
     /// The SVG could not be read back for rasterising (a bug in a drawing).
     #[error("cannot rasterise the picture: {0}")]
     Svg(String),
