@@ -246,7 +246,6 @@ impl Grid {
     }
 
     /// What a cell means in play (internal fast path).
-    #[allow(dead_code)]
     #[inline]
     pub(crate) fn info(&self, cell: u32) -> CellInfo {
         self.table.get(cell as usize).copied().unwrap_or_default()

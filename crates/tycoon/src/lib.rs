@@ -17,14 +17,18 @@
 //!
 //! See `docs/tycoon.md` for the rules chosen where the seed is silent.
 
+pub mod bots;
 pub mod cells;
 pub mod design;
 pub mod file;
+pub mod game;
 pub mod grid;
 pub mod objects;
 pub mod rules;
+pub mod simulate;
 
 pub use file::{LoadError, parse_grid, save_grid, write_grid};
+pub use game::{Attack, Decision, Event, Game, GameError, Move, Seat};
 pub use grid::{Grid, GridError, GridSpec, StationTerms};
 pub use objects::{Card, CardKind, Ladder, Object, Snake};
 pub use rules::{Problem, Rule, RuleError, Violation};

@@ -1,0 +1,216 @@
+//! Many bot games on all cores, and what they show about a grid.
+//!
+//! Terms:
+//! - **game seed**: game `i` of a run with seed `S` rolls from
+//!   `Rng::stream(S, i)`, so the totals do not depend on the number of
+//!   threads.
+//! - **tally** ([`Tally`]): wins per seat, games stopped at the turn cap,
+//!   turns, and how often each card fired, each attack was launched, each
+//!   ladder and snake was taken.
+
+use crate::bots::bot_move;
+use crate::game::{Attack, Dice, Event, Game, Move, SEATS, Seat};
+use crate::grid::Grid;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tabletop::Rng;
+
+/// What a run of games is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    /// Games to play.
+    pub games: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Who plays each seat (a person's seat is played by the default bot).
+    pub seats: [Seat; SEATS],
+    /// Turns after which a game stops with no winner.
+    pub turn_cap: u32,
+}
+
+/// Totals over a run of games.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Games played.
+    pub games: u64,
+    /// Wins per seat.
+    pub wins: [u64; SEATS],
+    /// Games that reached the turn cap with no winner.
+    pub stalled: u64,
+    /// Turns in all games.
+    pub turns: u64,
+    /// The shortest game, in turns.
+    pub min_turns: u64,
+    /// The longest game, in turns.
+    pub max_turns: u64,
+    /// Times each card fired (index 0 is card 1).
+    pub cards: [u64; 12],
+    /// Attacks launched: ice, fire, poison, lightning.
+    pub attacks: [u64; 4],
+    /// Ladders climbed.
+    pub ladders: u64,
+    /// Snakes slid down.
+    pub snakes: u64,
+    /// Stations bought.
+    pub stations_bought: u64,
+}
+
+impl Tally {
+    fn add_game(&mut self, game: &Game, events: &[Event]) {
+        self.games += 1;
+        let turns = u64::from(game.turns());
+        self.turns += turns;
+        self.min_turns = if self.games == 1 {
+            turns
+        } else {
+            self.min_turns.min(turns)
+        };
+        self.max_turns = self.max_turns.max(turns);
+        match game.winner() {
+            Some(w) => self.wins[usize::from(w) - 1] += 1,
+            None => self.stalled += 1,
+        }
+        for e in events {
+            self.count(e);
+        }
+    }
+
+    fn count(&mut self, e: &Event) {
+        match *e {
+            Event::Card { card, .. } => self.cards[usize::from(card.clamp(1, 12)) - 1] += 1,
+            Event::Attacked { attack, .. } => {
+                let i = Attack::ALL.iter().position(|a| *a == attack).unwrap_or(0);
+                self.attacks[i] += 1;
+            }
+            Event::Ladder { .. } => self.ladders += 1,
+            Event::Snake { .. } => self.snakes += 1,
+            Event::Bought { .. } => self.stations_bought += 1,
+            _ => {}
+        }
+    }
+
+    fn merge(mut self, other: Self) -> Self {
+        if other.games > 0 {
+            self.min_turns = if self.games == 0 {
+                other.min_turns
+            } else {
+                self.min_turns.min(other.min_turns)
+            };
+        }
+        self.games += other.games;
+        for i in 0..SEATS {
+            self.wins[i] += other.wins[i];
+        }
+        self.stalled += other.stalled;
+        self.turns += other.turns;
+        self.max_turns = self.max_turns.max(other.max_turns);
+        for i in 0..12 {
+            self.cards[i] += other.cards[i];
+        }
+        for i in 0..4 {
+            self.attacks[i] += other.attacks[i];
+        }
+        self.ladders += other.ladders;
+        self.snakes += other.snakes;
+        self.stations_bought += other.stations_bought;
+        self
+    }
+
+    /// The share of games seat `seat` (from 1) won.
+    pub fn win_rate(&self, seat: u8) -> f64 {
+        let wins = self
+            .wins
+            .get(usize::from(seat).wrapping_sub(1))
+            .copied()
+            .unwrap_or(0);
+        ratio(wins, self.games)
+    }
+
+    /// Mean turns per game (all players' turns).
+    pub fn mean_turns(&self) -> f64 {
+        ratio(self.turns, self.games)
+    }
+
+    /// Mean times card `card` (1–12) fired per game.
+    pub fn card_rate(&self, card: u8) -> f64 {
+        let n = self
+            .cards
+            .get(usize::from(card).wrapping_sub(1))
+            .copied()
+            .unwrap_or(0);
+        ratio(n, self.games)
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+/// The seeds for game `index` of a run: the dice's and the bots'.
+pub fn game_seeds(seed: u64, index: u64) -> (u64, u64) {
+    let mut rng = Rng::stream(seed, index);
+    (rng.next_u64(), rng.next_u64())
+}
+
+/// Plays one game to its end with bots in every seat (a person's seat is
+/// played by the default bot), calling `on_events` with each move's events.
+pub fn play_out(game: &mut Game, bot_seed: u64, mut on_events: impl FnMut(&Game, &[Event])) {
+    let mut events = Vec::with_capacity(16);
+    while !game.is_over() {
+        let mv = bot_move(game, bot_seed)
+            .unwrap_or_else(|| crate::bots::Bot::choose(&crate::bots::DefaultBot, game));
+        events.clear();
+        if game.apply_into(mv, &mut events).is_err() {
+            // Bots only answer with legal moves and seeded dice never fail;
+            // stop rather than spin if that ever changes.
+            let _ = game.apply_into(Move::Roll, &mut events);
+            if !game.is_over() {
+                break;
+            }
+        }
+        on_events(game, &events);
+    }
+}
+
+/// Plays `options.games` bot games on `grid` on the current rayon pool.
+pub fn simulate(grid: &Arc<Grid>, options: &Options) -> Tally {
+    (0..options.games)
+        .into_par_iter()
+        .fold(Tally::default, |mut tally, i| {
+            let (dice_seed, bot_seed) = game_seeds(options.seed, i);
+            let mut game = Game::new(grid.clone(), options.seats, Dice::seeded(dice_seed))
+                .with_turn_cap(options.turn_cap);
+            let mut counts = Tally::default();
+            play_out(&mut game, bot_seed, |_, events| {
+                for e in events {
+                    counts.count(e);
+                }
+            });
+            counts.games = 0;
+            tally.add_game(&game, &[]);
+            tally.merge(Tally {
+                games: 0,
+                min_turns: 0,
+                ..counts
+            })
+        })
+        .reduce(Tally::default, Tally::merge)
+}
+
+/// Runs [`simulate`] on `threads` threads (all cores when `None`).
+///
+/// # Errors
+/// Fails when the thread pool cannot be built.
+pub fn simulate_on(
+    grid: &Arc<Grid>,
+    options: &Options,
+    threads: Option<usize>,
+) -> Result<Tally, rayon::ThreadPoolBuildError> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        builder = builder.num_threads(t.max(1));
+    }
+    let pool = builder.build()?;
+    Ok(pool.install(|| simulate(grid, options)))
+}

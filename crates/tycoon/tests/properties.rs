@@ -1,0 +1,191 @@
+//! Property tests: many seeded bot games keep every invariant and end;
+//! random designs stay legal and round-trip.
+
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+use tabletop::Rng;
+use tycoon::design::{Designer, Edit};
+use tycoon::game::{Dice, MAX_ATTACKS};
+use tycoon::simulate::{Options, game_seeds, play_out, simulate_on};
+use tycoon::{Event, Game, Grid, Seat, parse_grid, write_grid};
+
+const SAMPLE: &str = include_str!("data/sample.grid");
+
+fn check_invariants(g: &Game, events: &[Event]) {
+    let mut turns = 0;
+    for (i, p) in g.players().iter().enumerate() {
+        assert!((1..=99).contains(&p.cell), "P{} on {}", i + 1, p.cell);
+        assert!(p.attacks.len() <= MAX_ATTACKS, "{:?}", p.attacks);
+        if p.attacks.len() == 2 {
+            assert_ne!(p.attacks[0], p.attacks[1]);
+        }
+        turns += p.turns;
+    }
+    assert_eq!(turns, g.turns(), "every turn is some player's turn");
+    for n in [9u8, 10, 11] {
+        if let Some(owner) = g.owner(n) {
+            assert!((1..=4).contains(&owner));
+            assert!(g.grid().station_terms(n).is_some());
+        }
+    }
+    let owned: usize = (1..=4).map(|s| g.stations_of(s).len()).sum();
+    let groups = [9u8, 10, 11]
+        .iter()
+        .filter(|&&n| g.owner(n).is_some())
+        .count();
+    assert_eq!(owned, groups, "one owner per station group");
+    match g.winner() {
+        Some(w) => {
+            assert!(g.is_over());
+            assert_eq!(g.player(w).unwrap().cell, 99);
+        }
+        None if g.is_over() => assert!(g.turns() >= g.turn_cap()),
+        None => assert!(!g.legal_moves().is_empty()),
+    }
+    for e in events {
+        if let Event::Moved { to, .. } | Event::Ladder { to, .. } | Event::Snake { to, .. } = *e {
+            assert!((1..=99).contains(&to));
+        }
+    }
+}
+
+#[test]
+fn two_thousand_seeded_bot_games_end_with_a_winner_and_keep_every_invariant() {
+    let grid = Arc::new(parse_grid(SAMPLE).unwrap());
+    let seatings = [
+        [Seat::Bot; 4],
+        [Seat::Random; 4],
+        [Seat::Bot, Seat::Random, Seat::Bot, Seat::Random],
+    ];
+    let mut winners = [0u32; 4];
+    for i in 0..2000u64 {
+        let (dice_seed, bot_seed) = game_seeds(2024, i);
+        let seats = seatings[(i % 3) as usize];
+        let mut g = Game::new(grid.clone(), seats, Dice::seeded(dice_seed));
+        let mut moves = 0u64;
+        play_out(&mut g, bot_seed, |g, events| {
+            moves += 1;
+            check_invariants(g, events);
+            if moves % 97 == 0 {
+                assert_eq!(&Game::from_json(&g.to_json()).unwrap(), g);
+            }
+        });
+        assert!(g.is_over(), "game {i} did not end");
+        let w = g
+            .winner()
+            .unwrap_or_else(|| panic!("game {i} stalled after {} turns", g.turns()));
+        winners[usize::from(w) - 1] += 1;
+    }
+    assert!(winners.iter().all(|&w| w > 100), "{winners:?}");
+}
+
+#[test]
+fn simulation_totals_do_not_depend_on_threads() {
+    let grid = Arc::new(parse_grid(SAMPLE).unwrap());
+    let options = Options {
+        games: 300,
+        seed: 9,
+        seats: [Seat::Bot; 4],
+        turn_cap: tycoon::game::DEFAULT_TURN_CAP,
+    };
+    let one = simulate_on(&grid, &options, Some(1)).unwrap();
+    let two = simulate_on(&grid, &options, Some(2)).unwrap();
+    assert_eq!(one, two);
+    assert_eq!(one.games, 300);
+    assert_eq!(one.wins.iter().sum::<u64>() + one.stalled, 300);
+    assert!(one.min_turns <= one.max_turns && one.min_turns > 0);
+    // The sample grid has cards 1, 4, 6, 8 and 9: only those fire.
+    for card in [2u8, 3, 5, 7, 10, 11, 12] {
+        assert_eq!(one.cards[usize::from(card) - 1], 0, "card {card}");
+    }
+    for card in [1u8, 4, 6, 8, 9] {
+        assert!(one.card_rate(card) > 0.0, "card {card}");
+    }
+    // A different seed gives different totals.
+    let other = simulate_on(
+        &grid,
+        &Options {
+            seed: 10,
+            ..options
+        },
+        Some(2),
+    )
+    .unwrap();
+    assert_ne!(one, other);
+}
+
+fn random_edit(rng: &mut Rng) -> Edit {
+    let cell = |rng: &mut Rng| rng.below(110) as u32;
+    match rng.below(12) {
+        0..=2 => {
+            let start = cell(rng);
+            Edit::Ladder {
+                start,
+                end: start + 11 * (1 + rng.below(4) as u32),
+            }
+        }
+        3..=4 => {
+            let start = cell(rng);
+            Edit::Snake {
+                start,
+                end: start.saturating_sub(11 * (1 + rng.below(4) as u32)),
+            }
+        }
+        5..=7 => {
+            let number = 1 + rng.below(12) as u32;
+            let params = (0..tycoon::CardKind::param_count(number))
+                .map(|_| 1 + rng.below(99) as u32)
+                .collect();
+            Edit::Card {
+                number,
+                cell: cell(rng),
+                params,
+            }
+        }
+        8 => Edit::Copy { cell: cell(rng) },
+        9 => Edit::Paste { cell: cell(rng) },
+        10 => Edit::Delete { cell: cell(rng) },
+        _ => {
+            if rng.below(2) == 0 {
+                Edit::Undo
+            } else {
+                Edit::Redo
+            }
+        }
+    }
+}
+
+#[test]
+fn random_designs_stay_legal_round_trip_and_play_to_an_end() {
+    let mut rng = Rng::new(5);
+    for round in 0..40 {
+        let mut d = Designer::default();
+        let mut accepted = 0;
+        for _ in 0..300 {
+            let edit = random_edit(&mut rng);
+            let before = d.clone();
+            match d.apply(&edit) {
+                Ok(_) => accepted += 1,
+                Err(_) => assert_eq!(d, before, "refused {edit} changed something"),
+            }
+            // The document always holds a legal grid that round-trips.
+            let grid = d.grid();
+            assert_eq!(&Grid::new(&grid.to_spec()).unwrap(), grid);
+        }
+        assert!(
+            accepted > 20,
+            "round {round}: only {accepted} edits accepted"
+        );
+        let grid = d.grid().clone();
+        let text = write_grid(&grid);
+        assert_eq!(parse_grid(&text).unwrap(), grid, "{text}");
+        let json = serde_json::to_string(&grid).unwrap();
+        assert_eq!(serde_json::from_str::<Grid>(&json).unwrap(), grid);
+        // Random grids play to an end (a win, or the turn cap).
+        let mut g =
+            Game::new(Arc::new(grid), [Seat::Random; 4], Dice::seeded(round)).with_turn_cap(3000);
+        play_out(&mut g, round, check_invariants);
+        assert!(g.is_over());
+    }
+}
