@@ -36,6 +36,7 @@ static ASSETS: &[Asset] = &[
     asset!("style.css", "text/css; charset=utf-8"),
     asset!("common.js", JS),
     asset!("chutes.js", JS),
+    asset!("tycoon.js", JS),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
@@ -43,6 +44,7 @@ static ASSETS: &[Asset] = &[
 static PAGES: &[(&str, &str)] = &[
     ("/", include_str!("../web/index.html")),
     ("/chutes", include_str!("../web/chutes.html")),
+    ("/tycoon", include_str!("../web/tycoon.html")),
 ];
 
 /// The routes for the pages and `/static/{file}`.

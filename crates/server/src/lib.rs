@@ -14,7 +14,9 @@
 pub mod assets;
 pub mod chutes_api;
 pub mod error;
+pub mod grids;
 pub mod store;
+pub mod tycoon_api;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -64,6 +66,8 @@ pub struct Shared {
     pub boards: Store<Arc<Board>>,
     /// Live Chutes & Ladders games.
     pub chutes: chutes_api::ChutesGames,
+    /// Tycoon design documents.
+    pub designs: tycoon_api::Designs,
 }
 
 /// A cheap handle on [`Shared`].
@@ -78,6 +82,7 @@ impl AppState {
         Self(Arc::new(Shared {
             boards: Store::new("board", n, idle),
             chutes: Store::new("game", n, idle),
+            designs: Store::new("design", n, idle),
             config,
         }))
     }
@@ -96,6 +101,7 @@ pub fn router(config: Config) -> Router {
     let state = AppState::new(config);
     let api = Router::new()
         .nest("/chutes", chutes_api::routes())
+        .nest("/tycoon", tycoon_api::routes())
         .fallback(api_not_found)
         .method_not_allowed_fallback(api_method_not_allowed)
         .layer(axum::middleware::map_response(json_errors));

@@ -62,7 +62,7 @@ fn assert_refused(answer: &(StatusCode, Value), status: StatusCode, contains: &s
 #[tokio::test]
 async fn pages_and_assets_are_served() {
     let (app, _dir) = app();
-    for path in ["/", "/chutes"] {
+    for path in ["/", "/chutes", "/tycoon"] {
         let (status, body) = call(&app, "GET", path, None).await;
         assert_eq!(status, StatusCode::OK, "{path}");
         assert!(body.as_str().unwrap().contains("<!doctype html>"), "{path}");
@@ -340,4 +340,145 @@ async fn oversized_bodies_are_refused() {
     let text = "0 ".repeat(100 * 1024);
     let answer = post(&app, "/api/chutes/boards", json!({ "text": text })).await;
     assert_refused(&answer, StatusCode::PAYLOAD_TOO_LARGE, "too large");
+}
+
+#[tokio::test]
+async fn a_tycoon_grid_is_designed_saved_and_loaded() {
+    let (app, dir) = app();
+    let (status, design) = post(&app, "/api/tycoon/designs", json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{design}");
+    let id = design["id"].as_str().unwrap().to_string();
+    assert_eq!(design["layout"][0][0], 89, "the top row starts with 89");
+    assert_eq!(design["layout"][8][0], 1, "the bottom row starts with 1");
+    assert_eq!(design["objects"], json!([]));
+    let edits = format!("/api/tycoon/designs/{id}/edits");
+
+    let (status, done) = post(
+        &app,
+        &edits,
+        json!({"edit": "ladder", "start": 10, "end": 32}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    assert_eq!(done["applied"]["summary"], "added ladder 10→32");
+    assert_eq!(done["design"]["can_undo"], true);
+
+    // Refused edits: 422 with the library's reason; nothing changes.
+    let refused = post(&app, &edits, json!({"edit": "snake", "start": 5, "end": 1})).await;
+    assert_refused(&refused, StatusCode::UNPROCESSABLE_ENTITY, "bottom row");
+    let refused = post(&app, &edits, json!({"edit": "paste", "cell": 20})).await;
+    assert_refused(
+        &refused,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "clipboard is empty",
+    );
+    let refused = post(
+        &app,
+        &edits,
+        json!({"edit": "card", "number": 13, "cell": 20}),
+    )
+    .await;
+    assert_refused(&refused, StatusCode::UNPROCESSABLE_ENTITY, "no card 13");
+    let refused = post(&app, &edits, json!({"edit": "fly", "cell": 20})).await;
+    assert_refused(&refused, StatusCode::BAD_REQUEST, "bad JSON");
+
+    // Copy, paste (keeps its length), delete, undo, redo.
+    post(&app, &edits, json!({"edit": "copy", "cell": 10})).await;
+    let (_, pasted) = post(&app, &edits, json!({"edit": "paste", "cell": 20})).await;
+    assert_eq!(pasted["design"]["clipboard"]["text"], "ladder 10→32");
+    assert_eq!(
+        pasted["design"]["grid"]["ladders"][1],
+        json!({"start": 20, "end": 42})
+    );
+    post(&app, &edits, json!({"edit": "delete", "cell": 10})).await;
+    let (_, undone) = post(&app, &edits, json!({"edit": "undo"})).await;
+    assert_eq!(undone["design"]["objects"].as_array().unwrap().len(), 2);
+    assert_eq!(undone["design"]["can_redo"], true);
+    let (_, card) = post(
+        &app,
+        &edits,
+        json!({"edit": "card", "number": 9, "cell": 13, "params": [50, 10]}),
+    )
+    .await;
+    assert_eq!(
+        card["design"]["objects"][1]["describe"],
+        "station: price 50, fee 10"
+    );
+
+    // The file, then save and load it back.
+    let (status, file) = call(&app, "GET", &format!("/api/tycoon/designs/{id}/file"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        file.as_str().unwrap(),
+        card["design"]["file"].as_str().unwrap()
+    );
+    let save = format!("/api/tycoon/designs/{id}/save");
+    let (status, saved) = post(&app, &save, json!({"name": "race one"})).await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    assert_eq!(saved["grids"][0]["name"], "race one");
+    assert!(dir.path().join("grids/race one.grid").is_file());
+    let (_, loaded) = post(&app, "/api/tycoon/designs", json!({"saved": "race one"})).await;
+    assert_eq!(loaded["grid"], card["design"]["grid"]);
+    assert_eq!(loaded["can_undo"], false);
+    let (_, list) = call(&app, "GET", "/api/tycoon/grids", None).await;
+    assert_eq!(list["grids"].as_array().unwrap().len(), 1);
+
+    // Names that could reach outside the grid folder are refused.
+    for name in ["../x", "/etc/passwd", "a/b", "..", "", ".hidden", "a\\b"] {
+        let refused = post(&app, &save, json!({ "name": name })).await;
+        assert_eq!(
+            refused.0,
+            StatusCode::BAD_REQUEST,
+            "{name:?}: {}",
+            refused.1
+        );
+        let refused = post(&app, "/api/tycoon/designs", json!({ "saved": name })).await;
+        assert_eq!(
+            refused.0,
+            StatusCode::BAD_REQUEST,
+            "{name:?}: {}",
+            refused.1
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "only grids/"
+    );
+    let missing = post(&app, "/api/tycoon/designs", json!({"saved": "nothing"})).await;
+    assert_refused(
+        &missing,
+        StatusCode::NOT_FOUND,
+        "no saved grid named 'nothing'",
+    );
+}
+
+#[tokio::test]
+async fn grid_files_are_uploaded_with_their_problems_reported() {
+    let (app, _dir) = app();
+    let sample = "4\n10 32\n16 71\n46 68\n75 86\n4\n34 23\n59 37\n78 56\n85 30\n9\n1 4 50\n9 13 50 10\n8 19 50\n6 28 97\n8 36 50\n4 51 \n9 54 50 10\n9 81 50 10\n1 84 50\n";
+    let (status, design) = post(&app, "/api/tycoon/designs", json!({ "text": sample })).await;
+    assert_eq!(status, StatusCode::OK, "{design}");
+    assert_eq!(design["objects"].as_array().unwrap().len(), 17);
+    let bad = post(
+        &app,
+        "/api/tycoon/designs",
+        json!({"text": "1\n10 5\n0\n0\n"}),
+    )
+    .await;
+    assert_refused(&bad, StatusCode::UNPROCESSABLE_ENTITY, "line 2");
+    let both = post(
+        &app,
+        "/api/tycoon/designs",
+        json!({"text": "0\n0\n0\n", "saved": "x"}),
+    )
+    .await;
+    assert_refused(&both, StatusCode::BAD_REQUEST, "not both");
+    let unknown = call(&app, "GET", "/api/tycoon/designs/abc", None).await;
+    assert_refused(&unknown, StatusCode::NOT_FOUND, "no design 'abc'");
+    let (status, cards) = call(&app, "GET", "/api/tycoon/cards", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(cards[8]["params"], json!(["price", "fee"]));
+    assert_eq!(cards[0]["params"], json!(["coins"]));
+    assert_eq!(cards[1]["params"], json!([]));
 }

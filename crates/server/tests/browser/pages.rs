@@ -109,3 +109,81 @@ fn a_board_file_is_uploaded_and_played() {
     let jumps = b.text_css("#jumps");
     assert!(jumps.contains("3→7") && jumps.contains("9→2"), "{jumps}");
 }
+
+#[test]
+fn a_tycoon_grid_is_designed_saved_and_reloaded() {
+    let b = Browser::open();
+    b.visit("/tycoon");
+    b.wait_for_text("#clipboard", "Clipboard: empty");
+
+    // Add a ladder by clicking its start and end cells, then Add.
+    b.click_css("#palette [data-kind=ladder]");
+    b.click_css("#grid td[data-cell='10']");
+    b.click_css("#grid td[data-cell='32']");
+    b.click_css("#add");
+    b.wait_for_text("#done", "Added ladder 10→32");
+    assert!(b.text_css("#grid td[data-cell='10']").contains("to 32"));
+
+    // A refused edit shows its reason and changes nothing.
+    b.click_css("#palette [data-kind=snake]");
+    b.fill("#start", "5");
+    b.fill("#end", "1");
+    b.click_css("#add");
+    let refusal = b.wait_for_text("#refusal", "Refused");
+    assert!(refusal.contains("bottom row"), "{refusal}");
+
+    // A card with its parameters.
+    b.click_css("#palette [data-kind=card]");
+    b.select("#card-number", "9");
+    b.fill("#card-cell", "13");
+    b.fill("#param-price", "50");
+    b.fill("#param-fee", "10");
+    b.click_css("#add");
+    b.wait_for_text("#done", "Added card 9 on cell 13");
+
+    // Copy the ladder, paste it on cell 20 (it keeps its length: 20→42).
+    b.click_css("#grid td[data-cell='10']");
+    b.click_css("#copy");
+    b.wait_for_text("#clipboard", "ladder 10→32");
+    b.click_css("#grid td[data-cell='20']");
+    b.click_css("#paste");
+    b.wait_for_text("#done", "20→42");
+    assert!(b.text_css("#grid td[data-cell='20']").contains("to 42"));
+
+    // Delete the first ladder, then undo that.
+    b.click_css("#grid td[data-cell='10']");
+    b.click_css("#delete");
+    b.wait_for(" the ladder on 10 to go", || {
+        (!b.text_css("#grid td[data-cell='10']").contains("to 32")).then_some(())
+    });
+    b.click_css("#undo");
+    b.wait_for_text("#grid td[data-cell='10']", "to 32");
+    assert_eq!(b.find_all("#objects li").len(), 3);
+
+    // Save it, start a new grid, and load it back.
+    b.fill("#save-name", "browser test");
+    b.click_css("#save");
+    b.wait_for_text("#file-done", "Saved as “browser test”");
+    assert!(crate::data_dir().join("grids/browser test.grid").is_file());
+    b.screenshot("tycoon-design");
+    b.click_css("#clear");
+    b.wait_for(" an empty grid", || {
+        (b.text_css("#objects") == "nothing yet").then_some(())
+    });
+    b.select("#saved", "browser test");
+    b.click_css("#load");
+    b.wait_for_text("#file-done", "Loaded “browser test”");
+    let objects = b.text_css("#objects");
+    for wanted in [
+        "ladder 10→32",
+        "ladder 20→42",
+        "card 9 on cell 13 (price 50, fee 10)",
+    ] {
+        assert!(objects.contains(wanted), "{wanted} in {objects}");
+    }
+
+    // A bad name is refused with its reason.
+    b.fill("#save-name", "../escape");
+    b.click_css("#save");
+    b.wait_for_text("#file-error", "must start with a letter");
+}

@@ -1,0 +1,179 @@
+//! Saved Tycoon grids: files in the data directory, under safe names.
+//!
+//! Terms:
+//! - **grid name**: what a person calls a saved grid (`my grid`, `race-1`):
+//!   1 to 64 letters, digits, spaces, `-`, `_` or `.`, starting with a letter
+//!   or digit. Nothing else is accepted, so a name can never reach outside the
+//!   grid folder (`..`, `/`, `\`, drive letters are all refused).
+//! - **grid folder**: `DATA_DIR/grids/`; a grid named `x` is the file
+//!   `x.grid` there, in the grid file format, written atomically.
+
+use crate::error::ApiError;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use tycoon::Grid;
+
+/// The longest grid name.
+pub const MAX_NAME: usize = 64;
+
+/// The file extension of saved grids.
+pub const EXTENSION: &str = "grid";
+
+/// A saved grid, as listed.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct SavedGrid {
+    /// Its name.
+    pub name: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
+/// Checks a grid name (a trailing `.grid` is dropped) and returns it.
+///
+/// # Errors
+/// 400 saying what is wrong with the name.
+pub fn check_name(name: &str) -> Result<String, ApiError> {
+    let name = name.trim();
+    let name = name
+        .strip_suffix(".grid")
+        .filter(|n| !n.is_empty())
+        .unwrap_or(name)
+        .trim();
+    let bad = |why: &str| {
+        let shown: String = name.chars().take(MAX_NAME + 10).collect();
+        ApiError::bad_request(format!("the grid name '{shown}' {why}"))
+    };
+    if name.is_empty() {
+        return Err(ApiError::bad_request("a grid needs a name"));
+    }
+    if name.chars().count() > MAX_NAME {
+        return Err(bad(&format!("is longer than {MAX_NAME} characters")));
+    }
+    if !name.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        return Err(bad("must start with a letter or a digit"));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.')))
+    {
+        return Err(bad(&format!(
+            "holds '{c}': use letters, digits, spaces, '-', '_' and '.'"
+        )));
+    }
+    if name.contains("..") {
+        return Err(bad("holds '..'"));
+    }
+    Ok(name.to_string())
+}
+
+/// The grid folder under `data_dir`.
+pub fn folder(data_dir: &Path) -> PathBuf {
+    data_dir.join("grids")
+}
+
+fn path_of(data_dir: &Path, name: &str) -> PathBuf {
+    folder(data_dir).join(format!("{name}.{EXTENSION}"))
+}
+
+/// Saves `grid` as `name` (replacing a grid of that name), atomically.
+/// Returns the checked name.
+///
+/// # Errors
+/// 400 for a bad name; 507 when the folder cannot be made or the file
+/// cannot be written.
+pub fn save(data_dir: &Path, name: &str, grid: &Grid) -> Result<String, ApiError> {
+    let name = check_name(name)?;
+    let dir = folder(data_dir);
+    let storage = |e: std::io::Error| {
+        ApiError::new(
+            axum::http::StatusCode::INSUFFICIENT_STORAGE,
+            format!("cannot save the grid in {}: {e}", dir.display()),
+        )
+    };
+    std::fs::create_dir_all(&dir).map_err(storage)?;
+    tycoon::save_grid(grid, &path_of(data_dir, &name)).map_err(storage)?;
+    Ok(name)
+}
+
+/// The text of the saved grid `name`.
+///
+/// # Errors
+/// 400 for a bad name, 404 when no grid has that name.
+pub fn load_text(data_dir: &Path, name: &str) -> Result<String, ApiError> {
+    let name = check_name(name)?;
+    std::fs::read_to_string(path_of(data_dir, &name))
+        .map_err(|_| ApiError::not_found(format!("no saved grid named '{name}'")))
+}
+
+/// Every saved grid, by name.
+pub fn list(data_dir: &Path) -> Vec<SavedGrid> {
+    let Ok(entries) = std::fs::read_dir(folder(data_dir)) else {
+        return Vec::new();
+    };
+    let mut grids: Vec<SavedGrid> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let path = entry.path();
+            if path.extension()? != EXTENSION {
+                return None;
+            }
+            let name = path.file_stem()?.to_str()?.to_string();
+            check_name(&name).ok().filter(|n| *n == name)?;
+            let bytes = entry.metadata().ok()?.len();
+            Some(SavedGrid { name, bytes })
+        })
+        .collect();
+    grids.sort_by(|a, b| a.name.cmp(&b.name));
+    grids
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn good_names_pass() {
+        assert_eq!(check_name(" my grid ").unwrap(), "my grid");
+        assert_eq!(check_name("race-1.grid").unwrap(), "race-1");
+        assert_eq!(check_name("v1.2_final").unwrap(), "v1.2_final");
+    }
+
+    #[test]
+    fn names_that_could_escape_are_refused() {
+        for bad in [
+            "",
+            "..",
+            "../x",
+            "a/b",
+            "a\\b",
+            "/etc/passwd",
+            "C:x",
+            ".hidden",
+            "a..b",
+            "x\0",
+            "ünïcode",
+            "a\nb",
+        ] {
+            assert!(check_name(bad).is_err(), "{bad:?} should be refused");
+        }
+        let long = "a".repeat(MAX_NAME + 1);
+        assert!(check_name(&long).unwrap_err().message.contains("longer"));
+    }
+
+    #[test]
+    fn grids_are_saved_listed_and_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(list(dir.path()).is_empty());
+        let grid = tycoon::parse_grid("1\n10 32\n0\n0\n").unwrap();
+        assert_eq!(save(dir.path(), "first", &grid).unwrap(), "first");
+        let text = load_text(dir.path(), "first.grid").unwrap();
+        assert_eq!(tycoon::parse_grid(&text).unwrap(), grid);
+        assert!(dir.path().join("grids/first.grid").is_file());
+        let names: Vec<String> = list(dir.path()).into_iter().map(|g| g.name).collect();
+        assert_eq!(names, ["first"]);
+        assert_eq!(
+            load_text(dir.path(), "second").unwrap_err().status,
+            axum::http::StatusCode::NOT_FOUND
+        );
+    }
+}

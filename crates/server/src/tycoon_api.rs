@@ -1,0 +1,305 @@
+//! The Snakes & Ladders Tycoon API: design documents and saved grids.
+//!
+//! Terms:
+//! - **design**: one person's [`tycoon::design::Designer`] (the grid, its
+//!   undo history, and the clipboard beside it), under an id.
+//! - **edit**: the library's [`Edit`] as JSON (`{"edit": "ladder", "start":
+//!   10, "end": 32}`); a refused edit changes nothing and answers 422 with
+//!   the library's reason.
+//! - **saved grid**: a grid file in the data directory (see [`crate::grids`]).
+//!
+//! The rules are the `tycoon` library's: every edit goes through its one
+//! validator; this module only stores documents and files.
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::grids;
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::{Deserialize, Serialize};
+use tycoon::design::{Applied, Designer, Edit};
+use tycoon::{Grid, GridSpec, Object};
+
+/// The store of design documents.
+pub type Designs = crate::store::Store<Designer>;
+
+/// The routes under `/api/tycoon`.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/designs", post(new_design))
+        .route("/designs/{id}", get(design).delete(end_design))
+        .route("/designs/{id}/edits", post(edit))
+        .route("/designs/{id}/file", get(file))
+        .route("/designs/{id}/save", post(save))
+        .route("/grids", get(list_grids))
+        .route("/cards", get(cards))
+}
+
+/// One card number, for the designer's palette.
+#[derive(Serialize)]
+struct CardInfo {
+    number: u8,
+    label: &'static str,
+    /// The parameters the card takes, in file order (from the library's
+    /// usage line, `9 <cell> <price> <fee>`).
+    params: Vec<&'static str>,
+    usage: &'static str,
+}
+
+/// Names for the palette (the rules of each card are the library's).
+const CARD_LABELS: [&str; 12] = [
+    "pay coins",
+    "go to the next ladder",
+    "roll again",
+    "lose the next turn",
+    "go back by the roll",
+    "go to a cell",
+    "send the player ahead back to cell 1",
+    "prison",
+    "station",
+    "station",
+    "station",
+    "give your dearest station away",
+];
+
+async fn cards() -> Json<Vec<CardInfo>> {
+    Json(
+        (1u8..=12)
+            .zip(CARD_LABELS)
+            .map(|(number, label)| {
+                let usage = tycoon::CardKind::usage(number);
+                let params = usage
+                    .split_whitespace()
+                    .skip(2)
+                    .map(|w| w.trim_matches(['<', '>']))
+                    .collect();
+                CardInfo {
+                    number,
+                    label,
+                    params,
+                    usage,
+                }
+            })
+            .collect(),
+    )
+}
+
+/// One object of the grid, for the page.
+#[derive(Serialize)]
+pub struct ObjectView {
+    /// The cell it lives on.
+    pub home: u32,
+    /// The object as data.
+    pub object: Object,
+    /// `ladder 10→32`, `card 9 on cell 13 (price 50, fee 10)`.
+    pub text: String,
+    /// What a card does, for people (empty for ladders and snakes).
+    pub describe: String,
+}
+
+/// What the designer sees.
+#[derive(Serialize)]
+pub struct DesignView {
+    /// The design's id.
+    pub id: String,
+    /// The grid as data (`ladders`, `snakes`, `cards`).
+    pub grid: GridSpec,
+    /// Every object, by the cell it lives on.
+    pub objects: Vec<ObjectView>,
+    /// The cell numbers as drawn, top row first, left to right.
+    pub layout: Vec<Vec<u32>>,
+    /// Whether undo and redo have something to do.
+    pub can_undo: bool,
+    /// See `can_undo`.
+    pub can_redo: bool,
+    /// The object on the clipboard, if any.
+    pub clipboard: Option<ObjectView>,
+    /// The grid in the grid file format.
+    pub file: String,
+}
+
+fn object_view(object: Object) -> ObjectView {
+    ObjectView {
+        home: object.home(),
+        object,
+        text: object.to_string(),
+        describe: match object {
+            Object::Card(card) => card.kind.describe(),
+            _ => String::new(),
+        },
+    }
+}
+
+/// The cell numbers as the grid is drawn, top row first.
+fn layout() -> Vec<Vec<u32>> {
+    let geometry = tycoon::cells::geometry();
+    (0..geometry.rows())
+        .map(|row| {
+            (0..geometry.cols())
+                .filter_map(|col| geometry.square_at(tabletop::Cell { row, col }))
+                .collect()
+        })
+        .collect()
+}
+
+fn view(id: &str, designer: &Designer) -> DesignView {
+    let grid = designer.grid();
+    DesignView {
+        id: id.to_string(),
+        grid: grid.to_spec(),
+        objects: grid.objects().map(object_view).collect(),
+        layout: layout(),
+        can_undo: designer.document.can_undo(),
+        can_redo: designer.document.can_redo(),
+        clipboard: designer.clipboard.object.map(object_view),
+        file: tycoon::write_grid(grid),
+    }
+}
+
+/// `POST /api/tycoon/designs`: `{}` (an empty grid), `{"text": "..."}` (a
+/// grid file's text) or `{"saved": "name"}` (a saved grid).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct NewDesign {
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    saved: Option<String>,
+}
+
+/// The grid a request names: a file's text or a saved grid's name.
+pub(crate) fn grid_from(
+    state: &AppState,
+    text: Option<&str>,
+    saved: Option<&str>,
+) -> Result<Grid, ApiError> {
+    let (text, source) = match (text, saved) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad_request(
+                "give the grid's \"text\" or a \"saved\" grid's name, not both",
+            ));
+        }
+        (Some(text), None) => (text.to_string(), "the grid file".to_string()),
+        (None, Some(name)) => (
+            grids::load_text(&state.config.data_dir, name)?,
+            format!("saved grid '{}'", grids::check_name(name)?),
+        ),
+        (None, None) => return Ok(Grid::empty()),
+    };
+    tycoon::parse_grid(&text).map_err(|e| ApiError::unprocessable(format!("{source}: {e}")))
+}
+
+async fn new_design(
+    State(state): State<AppState>,
+    JsonBody(req): JsonBody<NewDesign>,
+) -> ApiResult<DesignView> {
+    let grid = grid_from(&state, req.text.as_deref(), req.saved.as_deref())?;
+    let id = state.designs.insert(Designer::new(grid))?;
+    Ok(Json(state.designs.with(&id, |d| view(&id, d))?))
+}
+
+async fn design(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<DesignView> {
+    Ok(Json(state.designs.with(&id, |d| view(&id, d))?))
+}
+
+async fn end_design(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<axum::http::StatusCode, ApiError> {
+    if state.designs.remove(&id) {
+        Ok(axum::http::StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::not_found(format!("no design '{id}'")))
+    }
+}
+
+/// An accepted edit and the design after it.
+#[derive(Serialize)]
+pub struct Edited {
+    /// What the edit did.
+    pub applied: Applied,
+    /// The design after it.
+    pub design: DesignView,
+}
+
+async fn edit(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(edit): JsonBody<Edit>,
+) -> ApiResult<Edited> {
+    state
+        .designs
+        .with(&id, |d| {
+            let applied = d
+                .apply(&edit)
+                .map_err(|e| ApiError::unprocessable(format!("{edit}: {e}")))?;
+            Ok(Edited {
+                applied,
+                design: view(&id, d),
+            })
+        })?
+        .map(Json)
+}
+
+async fn file(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = state.designs.with(&id, |d| tycoon::write_grid(d.grid()))?;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_static("attachment; filename=\"tycoon.grid\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// `POST /api/tycoon/designs/{id}/save`: `{"name": "my grid"}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SaveRequest {
+    name: String,
+}
+
+/// Where a grid was saved.
+#[derive(Serialize)]
+struct Saved {
+    name: String,
+    grids: Vec<grids::SavedGrid>,
+}
+
+async fn save(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<SaveRequest>,
+) -> ApiResult<Saved> {
+    let grid = state.designs.with(&id, |d| d.grid().clone())?;
+    let dir = state.config.data_dir.clone();
+    let name = tokio::task::spawn_blocking(move || grids::save(&dir, &req.name, &grid))
+        .await
+        .map_err(|e| ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, e.to_string()))??;
+    Ok(Json(Saved {
+        name,
+        grids: grids::list(&state.config.data_dir),
+    }))
+}
+
+#[derive(Serialize)]
+struct GridList {
+    grids: Vec<grids::SavedGrid>,
+}
+
+async fn list_grids(State(state): State<AppState>) -> Json<GridList> {
+    Json(GridList {
+        grids: grids::list(&state.config.data_dir),
+    })
+}
