@@ -118,13 +118,20 @@ impl Session {
         })
     }
 
-    fn command(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+    fn try_command(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, String> {
         let full = format!("/session/{}{path}", self.id);
         match http(self.port, method, &full, body.as_ref()) {
-            Ok((200, value)) => value["value"].clone(),
-            Ok((status, value)) => panic!("WebDriver {method} {path} failed ({status}): {value}"),
-            Err(e) => panic!("WebDriver {method} {path}: {e}"),
+            Ok((200, value)) => Ok(value["value"].clone()),
+            Ok((status, value)) => Err(format!(
+                "WebDriver {method} {path} failed ({status}): {value}"
+            )),
+            Err(e) => Err(format!("WebDriver {method} {path}: {e}")),
         }
+    }
+
+    fn command(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.try_command(method, path, body)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Goes to `url` and waits for the page to load.
@@ -177,10 +184,18 @@ impl Session {
         );
     }
 
-    /// Clicks the first element `css` selects.
+    /// Clicks the first element `css` selects (finding it again if the page
+    /// redraws it in between).
     pub fn click_css(&self, css: &str) {
-        let element = self.find(css);
-        self.click(&element);
+        self.wait_for(&format!("a click on {css}"), || {
+            let element = self.find(css);
+            let path = format!("/element/{}/click", element.0);
+            match self.try_command("POST", &path, Some(json!({}))) {
+                Ok(_) => Some(()),
+                Err(e) if e.contains("stale element") => None,
+                Err(e) => panic!("{e}"),
+            }
+        });
     }
 
     /// Types `text` into `element` (for a file input: the file's path).
@@ -200,10 +215,20 @@ impl Session {
             .to_string()
     }
 
-    /// The visible text of the first element `css` selects.
+    /// The visible text of the first element `css` selects, waiting for it
+    /// to appear (read in one step, so a redraw cannot get in between).
     pub fn text_css(&self, css: &str) -> String {
-        let element = self.find(css);
-        self.text(&element)
+        self.wait_for(&format!("an element {css}"), || self.text_now(css))
+    }
+
+    /// The visible text of the first element `css` selects, if any now.
+    fn text_now(&self, css: &str) -> Option<String> {
+        self.script(
+            "const e = document.querySelector(arguments[0]); return e ? e.innerText : null;",
+            vec![json!(css)],
+        )
+        .as_str()
+        .map(str::to_string)
     }
 
     /// An attribute of `element`, if it has it.
@@ -276,7 +301,7 @@ impl Session {
     /// `wanted`; returns its text.
     pub fn wait_for_text(&self, css: &str, wanted: &str) -> String {
         self.wait_for(&format!("{css} to say {wanted:?}"), || {
-            let text = self.find_all(css).first().map(|e| self.text(e))?;
+            let text = self.text_now(css)?;
             text.contains(wanted).then_some(text)
         })
     }
