@@ -114,13 +114,21 @@ pub enum RenderError {
     /// PNG encoding failed.
     #[error("cannot encode the PNG: {0}")]
     Png(String),
+    /// The output's directory does not exist.
+    #[error("cannot write {}: the directory {} does not exist", path.display(), dir.display())]
+    NoDirectory {
+        /// The path given.
+        path: PathBuf,
+        /// Its directory.
+        dir: PathBuf,
+    },
     /// The file could not be written; the old file (if any) is untouched.
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}: {reason}", path.display())]
     Write {
         /// The path given.
         path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
+        /// What the system said (such as "permission denied").
+        reason: String,
     },
 }
 
@@ -201,20 +209,22 @@ pub fn save(picture: &Picture, path: &Path, size: Option<u32>) -> Result<Format,
             path: path.to_path_buf(),
         });
     }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(RenderError::NoDirectory {
+            path: path.to_path_buf(),
+            dir: dir.to_path_buf(),
+        });
+    }
     let bytes = encode(picture, format, size)?;
-    tabletop::write_atomic(path, &bytes).map_err(|source| RenderError::Write {
+    tabletop::write_atomic(path, &bytes).map_err(|e| RenderError::Write {
         path: path.to_path_buf(),
-        source: std::io::Error::new(source.kind(), strip_path(&source, path)),
+        reason: e.kind().to_string(),
     })?;
     Ok(format)
-}
-
-/// `write_atomic`'s message without the path it prefixes (we say it once).
-fn strip_path(err: &std::io::Error, path: &Path) -> String {
-    let msg = err.to_string();
-    let prefix = format!("{}: ", path.display());
-    msg.strip_prefix(&prefix)
-        .map_or(msg.clone(), str::to_string)
 }
 
 #[cfg(test)]

@@ -36,7 +36,7 @@ pub struct PlayArgs {
 /// How the game ended.
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-enum Ending {
+pub(crate) enum Ending {
     Won,
     DiceRanOut,
 }
@@ -57,17 +57,36 @@ struct Report<'a> {
     summary: &'a [PlayerState],
 }
 
-/// Plays the game.
-pub fn run(args: &PlayArgs) -> Result<()> {
-    let (board, rules) = args.board.load()?;
-    let board = Arc::new(board);
-    let mut game = Game::new(board.clone(), rules, args.players)?;
-    let given = args.dice.as_deref().map(parse_rolls).transpose()?;
+/// A game played to its end (or until given dice ran out).
+pub(crate) struct Played {
+    /// The game as it ended.
+    pub game: Game,
+    /// Every turn, in order.
+    pub turns: Vec<Turn>,
+    /// The seed, when the dice were seeded.
+    pub seed: Option<u64>,
+    /// How it ended.
+    pub ending: Ending,
+    /// How many rolls `--dice` gave (0 when seeded).
+    pub given: usize,
+}
+
+/// Plays one game with seeded dice (`seed`, or a fresh one) or the rolls in
+/// `dice`: the one game loop shared by `play` and `render`.
+pub(crate) fn play_game(
+    board: Arc<Board>,
+    rules: Rules,
+    players: usize,
+    seed: Option<u64>,
+    dice: Option<&str>,
+) -> Result<Played> {
+    let mut game = Game::new(board, rules, players)?;
+    let given = dice.map(parse_rolls).transpose()?;
     let given_count = given.as_ref().map_or(0, Vec::len);
     let (seed, mut dice): (Option<u64>, Box<dyn DiceSource>) = match given {
         Some(rolls) => (None, Box::new(ScriptedDice::new(rolls))),
         None => {
-            let seed = seed_or_fresh(args.seed);
+            let seed = seed_or_fresh(seed);
             (Some(seed), Box::new(SeededDice::new(seed)))
         }
     };
@@ -84,6 +103,32 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             Err(e) => bail!(e),
         }
     };
+    Ok(Played {
+        game,
+        turns,
+        seed,
+        ending,
+        given: given_count,
+    })
+}
+
+/// Plays the game.
+pub fn run(args: &PlayArgs) -> Result<()> {
+    let (board, rules) = args.board.load()?;
+    let board = Arc::new(board);
+    let Played {
+        game,
+        turns,
+        seed,
+        ending,
+        given: given_count,
+    } = play_game(
+        board.clone(),
+        rules,
+        args.players,
+        args.seed,
+        args.dice.as_deref(),
+    )?;
     let report = Report {
         board: board.name(),
         squares: board.size(),

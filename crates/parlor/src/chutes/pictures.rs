@@ -1,0 +1,296 @@
+//! `parlor chutes render` and `parlor chutes plot`: pictures of boards,
+//! games and analyses, as SVG or PNG.
+//!
+//! Terms:
+//! - **output**: `-o FILE.svg` or `-o FILE.png`; the extension picks the
+//!   format, the file is written whole or not at all.
+//! - **size**: the picture's longer side in pixels (`--size`).
+
+use super::play::{Ending, Played, play_game};
+use crate::common::BoardArgs;
+use anyhow::{Context, Result, bail};
+use chutes::analysis::{self, MarkovOptions};
+use chutes::{Board, Rules};
+use clap::{Args, ValueEnum};
+use render::chutes as pictures;
+use render::{Format, Picture};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The default `--size`.
+const DEFAULT_SIZE: u32 = 1000;
+
+/// `-o` and `--size`.
+#[derive(Args, Debug)]
+struct OutputArgs {
+    /// The picture file to write: `.svg` or `.png`.
+    #[arg(long, short = 'o', value_name = "FILE.svg|FILE.png")]
+    output: PathBuf,
+    /// The picture's longer side in pixels (16 to 8192).
+    #[arg(long, default_value_t = DEFAULT_SIZE, value_name = "PX")]
+    size: u32,
+}
+
+/// Arguments of `parlor chutes render`.
+#[derive(Args, Debug)]
+#[command(after_help = "Without --seed or --dice, draws the board alone.
+
+Examples:
+  parlor chutes render -o board.png                      the classic board
+  parlor chutes render --board my.toml -o my-board.svg   any board file
+  parlor chutes render --seed 7 -o game.png              one player's game, circles numbered by roll
+  parlor chutes render --players 2 --seed 7 -o game2.svg two players, the winner starred
+  parlor chutes render --dice 1661436 -o short.png       the rolls you choose
+  parlor chutes render --heatmap -o heat.png             squares coloured by expected landings")]
+#[command(group(clap::ArgGroup::new("game").args(["seed", "dice"])))]
+pub struct RenderArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+    /// Draw a game played with this seed (the same seed, the same game).
+    #[arg(long, short = 's', conflicts_with = "dice")]
+    seed: Option<u64>,
+    /// Draw a game played with these rolls: `1,3,6`, `1 3 6` or `136`.
+    #[arg(long, short = 'd', value_name = "ROLLS")]
+    dice: Option<String>,
+    /// Players in the drawn game (1 to 8); needs --seed or --dice.
+    #[arg(long, short = 'p', requires = "game")]
+    players: Option<usize>,
+    /// Colour the squares by how often one player lands on each in a game
+    /// (expected landings, exact).
+    #[arg(long, conflicts_with = "game")]
+    heatmap: bool,
+}
+
+/// What `parlor chutes plot` draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlotKind {
+    /// The exact game-length distribution, its cumulative curve, mean and
+    /// median (one player).
+    Distribution,
+    /// Each seat's exact chance to win (2 to 8 players).
+    Seats,
+    /// The board coloured by expected landings per square (one player).
+    Heatmap,
+}
+
+/// Arguments of `parlor chutes plot`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  parlor chutes plot -o lengths.png                       how long a classic game lasts
+  parlor chutes plot --rules bounce -o bounce.svg         under another overshoot rule
+  parlor chutes plot --kind seats --players 4 -o seats.png
+  parlor chutes plot --kind heatmap --board my.toml -o heat.png")]
+pub struct PlotArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+    /// What to plot.
+    #[arg(long, short = 'k', value_enum, default_value_t = PlotKind::Distribution)]
+    kind: PlotKind,
+    /// Players (seats plots: 2 to 8, default 2; other plots are for one
+    /// player's game).
+    #[arg(long, short = 'p')]
+    players: Option<usize>,
+}
+
+/// Draws a board, a game on it, or a heat map.
+pub fn render(args: &RenderArgs) -> Result<()> {
+    let (board, rules) = args.board.load()?;
+    if args.heatmap {
+        let picture = heatmap(&board, &rules)?;
+        return save(
+            &picture,
+            &args.out,
+            &format!("expected landings on the {}", describe(&board)),
+        );
+    }
+    if args.seed.is_none() && args.dice.is_none() {
+        let picture = pictures::board(&board)?;
+        return save(&picture, &args.out, &describe(&board));
+    }
+    let players = args.players.unwrap_or(1);
+    let board = Arc::new(board);
+    let Played {
+        game,
+        turns,
+        seed,
+        ending,
+        ..
+    } = play_game(
+        board.clone(),
+        rules,
+        players,
+        args.seed,
+        args.dice.as_deref(),
+    )?;
+    let source = seed.map_or_else(|| "given dice".to_string(), |s| format!("seed {s}"));
+    let style = pictures::GameStyle {
+        trails: players <= 2,
+        subtitle: Some(format!("{} · {rules} · {source}", describe(&board))),
+    };
+    let picture = pictures::game_with(&board, players, &turns, &style)?;
+    let outcome = match (ending, game.winner()) {
+        (Ending::Won, Some(w)) if players == 1 => {
+            format!("player {w} finished in {} rolls", turns.len())
+        }
+        (Ending::Won, Some(w)) => format!("player {w} won after {} rolls", turns.len()),
+        _ => format!("the dice ran out after {} rolls, no winner", turns.len()),
+    };
+    save(
+        &picture,
+        &args.out,
+        &format!("a game on the {} ({source}): {outcome}", describe(&board)),
+    )
+}
+
+/// Draws a plot.
+pub fn plot(args: &PlotArgs) -> Result<()> {
+    let (board, rules) = args.board.load()?;
+    let facts = format!("{} · {rules}", describe(&board));
+    let (picture, what) = match args.kind {
+        PlotKind::Distribution => {
+            one_player(args.players, "distribution")?;
+            let markov = markov(&board, &rules)?;
+            let d = &markov.distribution;
+            let mut subtitle = facts.clone();
+            if d.never > 0.0 {
+                subtitle.push_str(&format!(" · {:.2}% of games never finish", d.never * 100.0));
+            }
+            let picture = pictures::length_distribution(&pictures::LengthDistribution {
+                probabilities: d.probabilities.clone(),
+                mean: d.mean,
+                median: d.median,
+                title: Some(format!("How long a game lasts: {}", short_name(&board))),
+                subtitle,
+            })?;
+            let mean = d.mean.map_or("no mean (some games never end)".into(), |m| {
+                format!("mean {m:.4} rolls")
+            });
+            (
+                picture,
+                format!(
+                    "the game-length distribution on the {}: {mean}",
+                    describe(&board)
+                ),
+            )
+        }
+        PlotKind::Seats => {
+            let players = args.players.unwrap_or(2);
+            if !(2..=chutes::game::MAX_PLAYERS).contains(&players) {
+                bail!(
+                    "a seats plot needs 2 to {} players, not {players}",
+                    chutes::game::MAX_PLAYERS
+                );
+            }
+            let markov = markov(&board, &rules)?;
+            let odds = analysis::markov::seat_win(&markov.distribution, players)?;
+            let mut subtitle = format!("{facts} · {players} players");
+            if odds.nobody > 1e-9 {
+                subtitle.push_str(&format!(
+                    " · {:.2}% of games never finish",
+                    odds.nobody * 100.0
+                ));
+            }
+            let picture = pictures::seat_wins(&pictures::SeatWins {
+                chances: odds.seat_win.clone(),
+                title: Some(format!(
+                    "Who wins: {players} players, {}",
+                    short_name(&board)
+                )),
+                subtitle,
+            })?;
+            let shares: Vec<String> = odds
+                .seat_win
+                .iter()
+                .enumerate()
+                .map(|(i, p)| format!("seat {} {:.2}%", i + 1, p * 100.0))
+                .collect();
+            (
+                picture,
+                format!(
+                    "seat chances on the {}: {}",
+                    describe(&board),
+                    shares.join(", ")
+                ),
+            )
+        }
+        PlotKind::Heatmap => {
+            one_player(args.players, "heatmap")?;
+            (
+                heatmap(&board, &rules)?,
+                format!("expected landings on the {}", describe(&board)),
+            )
+        }
+    };
+    save(&picture, &args.out, &what)
+}
+
+/// Refuses `--players` other than 1 for one-player plots.
+fn one_player(players: Option<usize>, kind: &str) -> Result<()> {
+    match players {
+        Some(p) if p != 1 => {
+            bail!("the {kind} plot is for one player's game; --players applies to --kind seats")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The exact Markov analysis, with a clear error when no game ends.
+fn markov(board: &Board, rules: &Rules) -> Result<analysis::Markov> {
+    let markov = analysis::markov::analyze(board, rules, &MarkovOptions::default())
+        .with_context(|| format!("cannot analyse the {}", describe(board)))?;
+    if markov.distribution.finish_probability() <= 0.0 {
+        bail!(
+            "on the {} no game ever reaches square {}: there is nothing to plot",
+            describe(board),
+            board.finish()
+        );
+    }
+    Ok(markov)
+}
+
+/// The heat map of expected landings.
+fn heatmap(board: &Board, rules: &Rules) -> Result<Picture> {
+    let markov = markov(board, rules)?;
+    let mean = markov.distribution.mean.map_or(String::new(), |m| {
+        format!(" · a game lasts {m:.2} rolls on average")
+    });
+    let picture = pictures::heatmap(
+        board,
+        &pictures::HeatMap {
+            values: markov.landings,
+            caption: "expected landings per game (one player)".into(),
+            title: Some(format!("Where tokens land: {}", short_name(board))),
+            subtitle: Some(format!("{} · {rules}{mean}", describe(board))),
+        },
+    )?;
+    Ok(picture)
+}
+
+/// "classic board (100 squares)".
+fn describe(board: &Board) -> String {
+    format!("{} ({} squares)", short_name(board), board.size())
+}
+
+/// "classic board" or "unnamed board".
+fn short_name(board: &Board) -> String {
+    match board.name() {
+        Some(n) if !n.trim().is_empty() => format!("{} board", n.trim()),
+        _ => "unnamed board".into(),
+    }
+}
+
+/// Saves the picture and says what was written.
+fn save(picture: &Picture, out: &OutputArgs, what: &str) -> Result<()> {
+    let format = render::save(picture, &out.output, Some(out.size))?;
+    let (w, h) = picture.pixel_size(Some(out.size));
+    let kind = match format {
+        Format::Svg => "SVG",
+        Format::Png => "PNG",
+    };
+    println!("wrote {} ({kind}, {w} × {h}): {what}", out.output.display());
+    Ok(())
+}
