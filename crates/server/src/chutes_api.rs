@@ -18,6 +18,7 @@ use crate::store::fresh_seed;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
+use axum::response::Response;
 use axum::routing::{get, post};
 use chutes::formats::{self, Format};
 use chutes::{Board, Game, GameError, Overshoot, PlayerState, Rules, Turn};
@@ -49,10 +50,12 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/boards", get(list_boards).post(upload_board))
         .route("/boards/{board}", get(board))
+        .route("/boards/{board}/svg", get(board_svg))
         .route("/games", post(new_game))
         .route("/games/{id}", get(game).delete(end_game))
         .route("/games/{id}/turns", post(play_turn))
         .route("/games/{id}/finish", post(finish))
+        .route("/games/{id}/svg", get(game_svg))
 }
 
 /// A board and the reference that names it.
@@ -154,6 +157,28 @@ async fn board(
         id: reference,
         board: (*board).clone(),
     }))
+}
+
+async fn board_svg(
+    State(state): State<AppState>,
+    Path(reference): Path<String>,
+) -> Result<Response, ApiError> {
+    let board = find_board(&state, &reference)?;
+    crate::svg_response(render::chutes::board(&board))
+}
+
+async fn game_svg(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (board, players, turns) = state.chutes.with(&id, |s| {
+        (
+            s.game.board().clone(),
+            s.game.players().len(),
+            s.turns.clone(),
+        )
+    })?;
+    crate::svg_response(render::chutes::game(&board, players, &turns))
 }
 
 /// `POST /api/chutes/games`.

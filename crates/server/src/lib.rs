@@ -154,6 +154,25 @@ async fn json_errors(response: Response) -> Response {
     out
 }
 
+/// A picture from `render` as an SVG answer; a picture `render` refuses (a
+/// board too big to draw) is a 422 with its reason.
+///
+/// # Errors
+/// 422 with the renderer's reason.
+pub fn svg_response(
+    picture: Result<render::Picture, render::RenderError>,
+) -> Result<Response, ApiError> {
+    let picture = picture.map_err(|e| ApiError::unprocessable(format!("cannot draw this: {e}")))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        picture.to_svg(),
+    )
+        .into_response())
+}
+
 /// Binds `addr` and serves the app until the process ends. `on_ready` is
 /// called with the bound address (useful with port 0) before serving.
 ///

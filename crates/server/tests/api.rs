@@ -482,3 +482,35 @@ async fn grid_files_are_uploaded_with_their_problems_reported() {
     assert_eq!(cards[0]["params"], json!(["coins"]));
     assert_eq!(cards[1]["params"], json!([]));
 }
+
+#[tokio::test]
+async fn boards_and_games_are_drawn_as_svg() {
+    let (app, _dir) = app();
+    let (status, svg) = call(&app, "GET", "/api/chutes/boards/classic/svg", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let svg = svg.as_str().unwrap();
+    assert!(svg.contains("<svg"));
+    assert_eq!(svg.matches("class=\"square\"").count(), 100);
+    let (_, game) = post(&app, "/api/chutes/games", json!({"players": 2, "seed": 3})).await;
+    let id = game["id"].as_str().unwrap();
+    post(&app, &format!("/api/chutes/games/{id}/finish"), json!({})).await;
+    let (status, svg) = call(&app, "GET", &format!("/api/chutes/games/{id}/svg"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(svg.as_str().unwrap().contains("data-turn"));
+    // A board too big to draw is refused with the reason.
+    let (_, big) = post(
+        &app,
+        "/api/chutes/boards",
+        json!({"text": "size = 250000\n"}),
+    )
+    .await;
+    let big_id = big["id"].as_str().expect("a big board loads");
+    let refused = call(
+        &app,
+        "GET",
+        &format!("/api/chutes/boards/{big_id}/svg"),
+        None,
+    )
+    .await;
+    assert_refused(&refused, StatusCode::UNPROCESSABLE_ENTITY, "cannot draw");
+}

@@ -20,6 +20,9 @@ const ui = {
   speed: byId("speed"),
   playersBody: document.querySelector("#players-table tbody"),
   jumps: byId("jumps"),
+  board: byId("board"),
+  boardPictureError: byId("board-picture-error"),
+  gamePicture: byId("game-picture"),
   log: byId("log"),
 };
 
@@ -94,6 +97,83 @@ function showJumps(board) {
   );
 }
 
+// The board picture comes from the server (Parlor's renderer); the page only
+// adds one token per player and moves it to the square each turn names,
+// finding squares by their data-square attributes.
+const SVG_NS = "http://www.w3.org/2000/svg";
+let drawnBoard = null;
+let tokens = [];
+
+async function drawBoard(view) {
+  if (drawnBoard === view.board_id) {
+    placeTokens(view.players.length);
+    return;
+  }
+  drawnBoard = view.board_id;
+  ui.board.replaceChildren();
+  showError(ui.boardPictureError, "");
+  try {
+    const svg = await api("GET", `/api/chutes/boards/${encodeURIComponent(view.board_id)}/svg`);
+    ui.board.innerHTML = svg;
+  } catch (e) {
+    showError(ui.boardPictureError, e.message);
+  }
+  placeTokens(view.players.length);
+}
+
+function squareBox(square) {
+  const svg = ui.board.querySelector("svg");
+  if (!svg) return null;
+  const cell = svg.querySelector(`g.square[data-square="${square}"]`);
+  if (cell) return cell.getBBox();
+  // Off the board (square 0): just left of square 1.
+  const first = svg.querySelector('g.square[data-square="1"]');
+  if (!first) return null;
+  const b = first.getBBox();
+  return { x: b.x - b.width * 0.75, y: b.y, width: b.width, height: b.height };
+}
+
+function placeTokens(count) {
+  const svg = ui.board.querySelector("svg");
+  tokens = [];
+  if (!svg) return;
+  svg.querySelector("#tokens")?.remove();
+  const layer = document.createElementNS(SVG_NS, "g");
+  layer.setAttribute("id", "tokens");
+  const size = squareBox(1)?.width || 40;
+  for (let seat = 1; seat <= count; seat++) {
+    const token = document.createElementNS(SVG_NS, "circle");
+    token.setAttribute("r", String(size * 0.16));
+    token.setAttribute("stroke-width", String(size * 0.04));
+    token.setAttribute("class", `token p${seat}`);
+    token.dataset.player = String(seat);
+    layer.append(token);
+    tokens.push(token);
+  }
+  svg.append(layer);
+  shown.forEach((p, i) => moveToken(i + 1, p.square));
+}
+
+function moveToken(seat, square) {
+  const token = tokens[seat - 1];
+  const box = squareBox(square);
+  if (!token || !box) return;
+  // Seats share a square in its four quarters.
+  const dx = (seat % 2 === 1 ? -1 : 1) * box.width * 0.2;
+  const dy = (seat <= 2 ? -1 : 1) * box.height * 0.12 + box.height * 0.08;
+  token.style.transform = `translate(${box.x + box.width / 2 + dx}px, ${box.y + box.height / 2 + dy}px)`;
+  token.dataset.square = String(square);
+}
+
+/** Shows one turn on the board: to the square the count reached, then up or down the jump. */
+async function animateTurn(turn, pause) {
+  if (turn.jump && pause > 0) {
+    moveToken(turn.player, turn.landed);
+    await sleep(pause);
+  }
+  moveToken(turn.player, turn.to);
+}
+
 function freshTallies(view) {
   return view.players.map(() => ({ square: view.board.start, rolls: 0, ladders: 0, chutes: 0, lost_turns: 0 }));
 }
@@ -164,9 +244,12 @@ function showStatus(toMove, winner, rolls) {
 function showFinal() {
   // The server's tallies are the record; the shown ones must agree.
   shown = game.players.map((p) => ({ ...p }));
+  shown.forEach((p, i) => moveToken(i + 1, p.square));
   showTallies(game.to_move, game.winner);
   showStatus(game.to_move, game.winner, game.rolls);
   const over = Boolean(game.winner) || game.stalled;
+  ui.gamePicture.hidden = game.rolls === 0;
+  ui.gamePicture.href = `/api/chutes/games/${game.id}/svg`;
   ui.roll.disabled = over || watching;
   ui.watch.disabled = over || watching;
 }
@@ -195,6 +278,7 @@ async function newGame() {
   shown = freshTallies(game);
   ui.log.replaceChildren();
   showJumps(game.board);
+  await drawBoard(game);
   ui.seed.placeholder = `random (this game: ${game.seed})`;
   showFinal();
 }
@@ -205,7 +289,10 @@ async function rollOnce() {
   try {
     const result = await api("POST", `/api/chutes/games/${game.id}/turns`, {});
     game = result.game;
-    for (const turn of result.played) applyTurn(turn);
+    for (const turn of result.played) {
+      applyTurn(turn);
+      await animateTurn(turn, 300);
+    }
   } catch (e) {
     showError(ui.gameError, e.message);
   }
@@ -231,7 +318,10 @@ async function watchToEnd() {
   ui.skip.hidden = false;
   for (const turn of result.played) {
     applyTurn(turn);
-    if (!skipping) {
+    if (skipping) {
+      moveToken(turn.player, turn.to);
+    } else {
+      await animateTurn(turn, Number(ui.speed.value) / 2);
       const next = turn.player % shown.length + 1;
       showTallies(next, turn.outcome === "won" ? turn.player : null);
       showStatus(next, turn.outcome === "won" ? turn.player : null, turn.number);

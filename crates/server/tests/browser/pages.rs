@@ -54,6 +54,11 @@ fn a_chutes_game_is_played_to_the_end() {
         b.attr(&b.find("#roll"), "disabled").is_some(),
         "no more rolls after the win"
     );
+    // The board is drawn, and the winner's token stands on square 100.
+    assert_eq!(b.find_all("#board svg g.square").len(), 100);
+    let winner_seat = b.attr(&winner, "data-player").expect("a seat");
+    let token = b.find(&format!("#board svg .token[data-player='{winner_seat}']"));
+    assert_eq!(b.attr(&token, "data-square").as_deref(), Some("100"));
     b.screenshot("chutes");
 
     // The same seed replays the same game: compare with the API.
