@@ -36,9 +36,14 @@ fn a_chutes_game_is_played_to_the_end() {
     // Then watch the rest of the game.
     b.select("#speed", "60");
     b.click_css("#watch");
-    let status = b.wait_for_text("#status", "wins after");
+    b.wait_for_text("#status", "wins after");
+    // The show is over when Skip is hidden again.
+    b.wait_for("the end of the show", || {
+        b.attr_css("#skip", "hidden").map(|_| ())
+    });
+    let status = b.text_css("#status");
     let rows = b.find_all("#log li");
-    let last = b.text(rows.last().expect("a log"));
+    let last = b.text_css("#log li:last-child");
     assert!(last.contains("wins!"), "the log ends with the win: {last}");
     // The log has one line per roll, and the status counts them.
     assert!(
@@ -47,18 +52,19 @@ fn a_chutes_game_is_played_to_the_end() {
         rows.len()
     );
     // The winner's row says so and stands on square 100.
-    let winner = b.find("#players-table tr.winner");
-    let square = b.text(&b.find_all("#players-table tr.winner td.square")[0]);
-    assert_eq!(square, "100", "{}", b.text(&winner));
+    let square = b.text_css("#players-table tr.winner td.square");
+    assert_eq!(square, "100");
     assert!(
-        b.attr(&b.find("#roll"), "disabled").is_some(),
+        b.attr_css("#roll", "disabled").is_some(),
         "no more rolls after the win"
     );
     // The board is drawn, and the winner's token stands on square 100.
     assert_eq!(b.find_all("#board svg g.square").len(), 100);
-    let winner_seat = b.attr(&winner, "data-player").expect("a seat");
-    let token = b.find(&format!("#board svg .token[data-player='{winner_seat}']"));
-    assert_eq!(b.attr(&token, "data-square").as_deref(), Some("100"));
+    let winner_seat = b
+        .attr_css("#players-table tr.winner", "data-player")
+        .expect("a seat");
+    let token = format!("#board svg .token[data-player='{winner_seat}']");
+    assert_eq!(b.attr_css(&token, "data-square").as_deref(), Some("100"));
     b.screenshot("chutes");
 
     // The same seed replays the same game: compare with the API.

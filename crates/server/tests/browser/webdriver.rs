@@ -221,6 +221,18 @@ impl Session {
         self.wait_for(&format!("an element {css}"), || self.text_now(css))
     }
 
+    /// An attribute of the first element `css` selects, read in one step
+    /// (`None` when there is no such element or attribute).
+    pub fn attr_css(&self, css: &str, name: &str) -> Option<String> {
+        self.script(
+            "const e = document.querySelector(arguments[0]); \
+             return e ? e.getAttribute(arguments[1]) : null;",
+            vec![json!(css), json!(name)],
+        )
+        .as_str()
+        .map(str::to_string)
+    }
+
     /// The visible text of the first element `css` selects, if any now.
     fn text_now(&self, css: &str) -> Option<String> {
         self.script(
