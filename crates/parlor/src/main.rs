@@ -8,6 +8,7 @@
 mod chutes;
 mod common;
 mod serve;
+mod tycoon;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::io::Write;
@@ -32,6 +33,9 @@ enum Command {
     /// Chutes & Ladders: play, check boards, analyse.
     #[command(subcommand)]
     Chutes(chutes::ChutesCommand),
+    /// Snakes & Ladders Tycoon: check, design, play and simulate grids.
+    #[command(subcommand)]
+    Tycoon(tycoon::TycoonCommand),
     /// Serve the browser app: play, design and analyse in a browser.
     Serve(serve::ServeArgs),
     /// Print shell completions for `parlor`.
@@ -46,6 +50,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Chutes(cmd) => chutes::run(cmd),
         Command::Serve(args) => serve::run(&args),
+        Command::Tycoon(cmd) => tycoon::run(cmd),
         Command::Completions { shell } => {
             let mut command = Cli::command();
             let mut out = std::io::stdout().lock();

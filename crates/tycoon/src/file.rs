@@ -225,6 +225,40 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The seed's sample grid, verbatim (its line `4 51 ` keeps its trailing
+/// space).
+pub const SAMPLE_GRID: &str = include_str!("../tests/data/sample.grid");
+
+/// Reads a grid from either form: the JSON form when the text starts with
+/// `{`, else the grid file format.
+///
+/// # Errors
+/// As [`parse_grid`]; a JSON grid's error names the line and column that
+/// serde reports, and every rule broken.
+pub fn parse_grid_any(text: &str) -> Result<Grid, LoadError> {
+    if !text.trim_start().starts_with('{') {
+        return parse_grid(text);
+    }
+    let spec: GridSpec = serde_json::from_str(text).map_err(|e| LoadError {
+        errors: vec![LineError {
+            line: e.line(),
+            col: Some(e.column()),
+            problem: LineProblem::Syntax(format!("not a JSON grid: {e}")),
+        }],
+    })?;
+    Grid::new(&spec).map_err(|e| LoadError {
+        errors: e
+            .violations
+            .into_iter()
+            .map(|v| LineError {
+                line: 1,
+                col: None,
+                problem: LineProblem::Rule(v.error),
+            })
+            .collect(),
+    })
+}
+
 /// Reads a grid from the text of a grid file.
 ///
 /// # Errors

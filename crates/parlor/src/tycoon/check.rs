@@ -1,0 +1,110 @@
+//! `parlor tycoon check`: validate grid files.
+
+use anyhow::{Result, bail};
+use clap::Args;
+use serde::Serialize;
+use std::io::Write;
+
+/// Arguments of `parlor tycoon check`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  parlor tycoon check my.grid
+  parlor tycoon check sample grids/*.grid
+  parlor tycoon check my.grid --json")]
+pub struct CheckArgs {
+    /// Grid files (or `sample`).
+    #[arg(required = true, value_name = "GRID")]
+    grids: Vec<String>,
+    /// Print the results as JSON (the grid, or every problem).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Checked {
+    file: String,
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grid: Option<tycoon::Grid>,
+    problems: Vec<ProblemLine>,
+}
+
+#[derive(Serialize)]
+struct ProblemLine {
+    line: usize,
+    col: Option<usize>,
+    rule: Option<tycoon::Rule>,
+    cells: Vec<u32>,
+    message: String,
+}
+
+/// Runs the check.
+pub fn run(args: &CheckArgs) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    let mut bad = 0;
+    let mut results = Vec::new();
+    for name in &args.grids {
+        match super::load_grid(name) {
+            Ok(grid) => {
+                if !args.json {
+                    writeln!(out, "ok: {name}: {grid}")?;
+                    for line in super::describe(&grid) {
+                        writeln!(out, "  {line}")?;
+                    }
+                }
+                results.push(Checked {
+                    file: name.clone(),
+                    ok: true,
+                    grid: Some(grid),
+                    problems: Vec::new(),
+                });
+            }
+            Err(e) => {
+                bad += 1;
+                let problems = e
+                    .downcast_ref::<tycoon::LoadError>()
+                    .map(|le| {
+                        le.errors
+                            .iter()
+                            .map(|p| {
+                                let (rule, cells) = match &p.problem {
+                                    tycoon::file::LineProblem::Rule(r) => {
+                                        (Some(r.rule()), r.cells())
+                                    }
+                                    tycoon::file::LineProblem::Syntax(_) => (None, Vec::new()),
+                                };
+                                ProblemLine {
+                                    line: p.line,
+                                    col: p.col,
+                                    rule,
+                                    cells,
+                                    message: p.to_string(),
+                                }
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if !args.json {
+                    eprintln!("error: {e:#}");
+                }
+                results.push(Checked {
+                    file: name.clone(),
+                    ok: false,
+                    grid: None,
+                    problems,
+                });
+            }
+        }
+    }
+    if args.json {
+        crate::common::print_json(&results)?;
+    }
+    if bad > 0 {
+        bail!(
+            "{bad} of {} grid file{} not valid",
+            args.grids.len(),
+            if args.grids.len() == 1 { " is" } else { "s are" }
+        );
+    }
+    Ok(())
+}

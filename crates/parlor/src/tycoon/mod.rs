@@ -1,0 +1,98 @@
+//! `parlor tycoon …`: Snakes & Ladders Tycoon commands.
+//!
+//! Terms:
+//! - **grid argument**: `sample` (the seed's sample grid), or a grid file in
+//!   the seed's format or the JSON form.
+
+mod check;
+mod edit;
+mod play;
+mod simulate;
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+use std::path::Path;
+use tycoon::Grid;
+
+/// Snakes & Ladders Tycoon commands.
+#[derive(Subcommand, Debug)]
+pub enum TycoonCommand {
+    /// Check grid files: a summary, or every problem with its line.
+    Check(check::CheckArgs),
+    /// Design a grid by edits and write it (only if every edit is accepted).
+    Edit(edit::EditArgs),
+    /// Play one four-player game to the end; people answer at the terminal.
+    Play(play::PlayArgs),
+    /// Play many bot games on all cores and report what they show.
+    Simulate(simulate::SimulateArgs),
+}
+
+/// Runs a Tycoon command.
+pub fn run(cmd: TycoonCommand) -> Result<()> {
+    match cmd {
+        TycoonCommand::Check(args) => check::run(&args),
+        TycoonCommand::Edit(args) => edit::run(&args),
+        TycoonCommand::Play(args) => play::run(&args),
+        TycoonCommand::Simulate(args) => simulate::run(&args),
+    }
+}
+
+/// The grid a grid argument names: `sample`, or a file.
+pub fn load_grid(source: &str) -> Result<Grid> {
+    if source.eq_ignore_ascii_case("sample") && !Path::new(source).exists() {
+        return Ok(tycoon::parse_grid(tycoon::SAMPLE_GRID)?);
+    }
+    let text = std::fs::read_to_string(source).with_context(|| {
+        if Path::new(source).exists() {
+            format!("cannot read grid file {source}")
+        } else {
+            format!("no grid file {source} (the seed's sample grid is `sample`)")
+        }
+    })?;
+    tycoon::parse_grid_any(&text).with_context(|| format!("{source} is not a valid grid"))
+}
+
+/// Writes `grid` to `path`, atomically: JSON when the name ends in `.json`,
+/// else the grid file format.
+pub fn save_grid(grid: &Grid, path: &Path) -> Result<()> {
+    let is_json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let bytes = if is_json {
+        let mut text = serde_json::to_string_pretty(grid)?;
+        text.push('\n');
+        text.into_bytes()
+    } else {
+        tycoon::write_grid(grid).into_bytes()
+    };
+    tabletop::write_atomic(path, &bytes)?;
+    Ok(())
+}
+
+/// A one-paragraph description of a grid.
+pub fn describe(grid: &Grid) -> Vec<String> {
+    let mut lines = Vec::new();
+    let ladders: Vec<String> = grid
+        .ladders()
+        .map(|l| format!("{}→{}", l.start, l.end))
+        .collect();
+    let snakes: Vec<String> = grid
+        .snakes()
+        .map(|s| format!("{}→{}", s.start, s.end))
+        .collect();
+    if !ladders.is_empty() {
+        lines.push(format!("ladders: {}", ladders.join(", ")));
+    }
+    if !snakes.is_empty() {
+        lines.push(format!("snakes:  {}", snakes.join(", ")));
+    }
+    for card in grid.cards() {
+        lines.push(format!(
+            "card {:>2} on {:>2}: {}",
+            card.number(),
+            card.cell,
+            card.kind.describe()
+        ));
+    }
+    lines
+}

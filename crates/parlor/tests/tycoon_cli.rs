@@ -1,0 +1,211 @@
+//! The real `parlor` binary: `tycoon check|edit|play|simulate|render`.
+
+#![allow(clippy::unwrap_used)]
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn parlor_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run parlor");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn parlor(args: &[&str]) -> Output {
+    parlor_with_input(args, "")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = parlor(args);
+    assert!(out.status.success(), "{args:?} failed: {}", stderr(&out));
+    stdout(&out)
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = parlor(args);
+    assert!(!out.status.success(), "{args:?} should fail: {}", stdout(&out));
+    stderr(&out)
+}
+
+fn sample() -> String {
+    format!("{}/../tycoon/tests/data/sample.grid", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn check_summarises_a_good_grid() {
+    let out = ok(&["tycoon", "check", &sample()]);
+    assert!(out.starts_with("ok: "), "{out}");
+    assert!(out.contains("4 ladders, 4 snakes, 9 cards"), "{out}");
+    assert!(out.contains("card  6 on 28: go to cell 97"), "{out}");
+    let out = ok(&["tycoon", "check", "sample", "--json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["ok"], true);
+    assert_eq!(v[0]["grid"]["ladders"][0]["end"], 32);
+}
+
+#[test]
+fn check_lists_every_problem_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.grid");
+    std::fs::write(&bad, "2\n10 3x\n1 12\n1\n5 2\n2\n9 4 50 10\n9 6 60 10\n").unwrap();
+    let err = fails(&["tycoon", "check", bad.to_str().unwrap()]);
+    for says in [
+        "4 problems",
+        "line 2, column 4: expected a number, found '3x'",
+        "line 3: ladder 1→12 lives on cell 1",
+        "line 5: snake 5→2 starts in the bottom row",
+        "line 8: card 9 on cell 6 (price 60, fee 10) disagrees",
+    ] {
+        assert!(err.contains(says), "{says}: {err}");
+    }
+    let out = parlor(&["tycoon", "check", bad.to_str().unwrap(), "--json"]);
+    assert!(!out.status.success());
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v[0]["ok"], false);
+    assert_eq!(v[0]["problems"].as_array().unwrap().len(), 4);
+    assert_eq!(v[0]["problems"][1]["rule"], "not-first-or-last");
+    let err = fails(&["tycoon", "check", "no-such.grid"]);
+    assert!(err.contains("no grid file no-such.grid"), "{err}");
+}
+
+#[test]
+fn edit_writes_only_when_every_edit_is_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("mine.grid");
+    let o = out.to_str().unwrap();
+    let printed = ok(&[
+        "tycoon", "edit", "new", "-o", o, "--do", "ladder 10 32", "--do", "snake 34 23", "--do",
+        "card 9 13 50 10", "--do", "copy 10", "--do", "paste 14", "--do", "card 9 40",
+    ]);
+    assert!(printed.contains("5. paste 14: pasted ladder 14→36"), "{printed}");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "2\n10 32\n14 36\n1\n34 23\n2\n9 13 50 10\n9 40 50 10\n"
+    );
+    // A refused edit leaves OUT as it was, and says why.
+    let before = std::fs::read_to_string(&out).unwrap();
+    let err = fails(&["tycoon", "edit", o, "-o", o, "--do", "delete 14", "--do", "ladder 21 43"]);
+    assert!(err.contains("edit 2 `ladder 21 43` refused") && err.contains("overlap"), "{err}");
+    assert!(err.contains("was not written"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), before);
+    let err = fails(&["tycoon", "edit", o, "-o", o, "--do", "wiggle 3"]);
+    assert!(err.contains("unknown edit 'wiggle'"), "{err}");
+    // Undo and redo work inside one run.
+    ok(&["tycoon", "edit", o, "-o", o, "--do", "delete 14", "--do", "undo", "--do", "redo"]);
+    assert!(!std::fs::read_to_string(&out).unwrap().contains("14 36"));
+}
+
+#[test]
+fn edit_with_no_edits_saves_the_sample_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("copy.grid");
+    ok(&["tycoon", "edit", &sample(), "-o", out.to_str().unwrap()]);
+    let original = std::fs::read_to_string(sample()).unwrap();
+    let saved = std::fs::read_to_string(&out).unwrap();
+    let trimmed: Vec<&str> = original.lines().map(str::trim_end).collect();
+    assert_eq!(saved.lines().collect::<Vec<_>>(), trimmed);
+    // The JSON form, and reading it back.
+    let json = dir.path().join("copy.json");
+    ok(&["tycoon", "edit", "sample", "-o", json.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&json).unwrap();
+    assert!(text.trim_start().starts_with('{'));
+    let back = ok(&["tycoon", "check", json.to_str().unwrap()]);
+    assert!(back.contains("4 ladders, 4 snakes, 9 cards"), "{back}");
+}
+
+#[test]
+fn play_runs_a_bot_game_to_the_end_and_replays_from_its_seed() {
+    let a = ok(&["tycoon", "play", "sample", "--seed", "3", "--json"]);
+    let b = ok(&["tycoon", "play", "sample", "--seed", "3", "--json"]);
+    assert_eq!(a, b);
+    let v: Value = serde_json::from_str(&a).unwrap();
+    assert_eq!(v["ending"], "won");
+    let winner = v["winner"].as_u64().unwrap();
+    assert!((1..=4).contains(&winner));
+    assert!(v["turns"].as_u64().unwrap() > 10);
+    assert_eq!(v["players"][winner as usize - 1]["cell"], 99);
+    let text = ok(&["tycoon", "play", "sample", "--seed", "3", "--seats", "random"]);
+    assert!(text.contains("wins after"), "{text}");
+    assert!(text.contains("P1 (random): cell"), "{text}");
+}
+
+#[test]
+fn people_answer_on_stdin_and_games_save_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let s = save.to_str().unwrap();
+    let out = parlor_with_input(
+        &["tycoon", "play", "sample", "--seats", "human,bot,bot,bot", "--seed", "5", "--save", s],
+        "roll\nnonsense\nroll\nhelp\nbuy\nquit\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = stdout(&out);
+    assert!(log.contains("P1 rolls 1; P1 moves 1 -> 2"), "{log}");
+    assert!(log.contains("Stopped after 8 turns"), "{log}");
+    let err = stderr(&out);
+    assert!(err.contains("unknown move 'nonsense'"), "{err}");
+    assert!(err.contains("legal now: recharge, attack ice 2"), "{err}");
+    assert!(err.contains("does not answer"), "{err}");
+    // Resume: P1 recharges, then the script ends.
+    let out = parlor_with_input(&["tycoon", "play", "--resume", s, "--json"], "recharge\n");
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("the input ended while waiting for P1"), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["moves"][0]["move"], "recharge");
+    assert_eq!(v["ending"], "input_ended");
+}
+
+#[test]
+fn given_dice_can_run_out() {
+    let out = ok(&["tycoon", "play", "sample", "--dice", "6,6,6,6", "--json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ending"], "dice_ran_out");
+    assert_eq!(v["winner"], Value::Null);
+    assert_eq!(v["turns"], 4);
+    let err = fails(&["tycoon", "play", "sample", "--seats", "bot,bot"]);
+    assert!(err.contains("give 4"), "{err}");
+}
+
+#[test]
+fn simulate_reports_win_rates_lengths_and_cards_independent_of_threads() {
+    let one = ok(&["tycoon", "simulate", "sample", "--games", "400", "--threads", "1", "--json"]);
+    let two = ok(&["tycoon", "simulate", "sample", "--games", "400", "--threads", "2", "--json"]);
+    let a: Value = serde_json::from_str(&one).unwrap();
+    let b: Value = serde_json::from_str(&two).unwrap();
+    assert_eq!(a["tally"], b["tally"]);
+    let rates: f64 = a["win_rate"].as_array().unwrap().iter().map(|r| r.as_f64().unwrap()).sum();
+    assert!((rates - 1.0).abs() < 1e-9);
+    assert!(a["mean_turns"].as_f64().unwrap() > 20.0);
+    let text = ok(&["tycoon", "simulate", "sample", "--games", "300"]);
+    for says in ["wins by seat:", "game length: mean", "card  6:", "attacks per game"] {
+        assert!(text.contains(says), "{says}: {text}");
+    }
+}
+
+#[test]
+fn help_has_examples() {
+    for cmd in ["check", "edit", "play", "simulate"] {
+        let out = ok(&["tycoon", cmd, "--help"]);
+        assert!(out.contains("Examples:") || out.contains("Example:"), "{cmd}: {out}");
+    }
+}
