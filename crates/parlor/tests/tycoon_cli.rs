@@ -43,12 +43,19 @@ fn ok(args: &[&str]) -> String {
 
 fn fails(args: &[&str]) -> String {
     let out = parlor(args);
-    assert!(!out.status.success(), "{args:?} should fail: {}", stdout(&out));
+    assert!(
+        !out.status.success(),
+        "{args:?} should fail: {}",
+        stdout(&out)
+    );
     stderr(&out)
 }
 
 fn sample() -> String {
-    format!("{}/../tycoon/tests/data/sample.grid", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/../tycoon/tests/data/sample.grid",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 #[test]
@@ -94,24 +101,67 @@ fn edit_writes_only_when_every_edit_is_accepted() {
     let out = dir.path().join("mine.grid");
     let o = out.to_str().unwrap();
     let printed = ok(&[
-        "tycoon", "edit", "new", "-o", o, "--do", "ladder 10 32", "--do", "snake 34 23", "--do",
-        "card 9 13 50 10", "--do", "copy 10", "--do", "paste 14", "--do", "card 9 40",
+        "tycoon",
+        "edit",
+        "new",
+        "-o",
+        o,
+        "--do",
+        "ladder 10 32",
+        "--do",
+        "snake 34 23",
+        "--do",
+        "card 9 13 50 10",
+        "--do",
+        "copy 10",
+        "--do",
+        "paste 14",
+        "--do",
+        "card 9 40",
     ]);
-    assert!(printed.contains("5. paste 14: pasted ladder 14→36"), "{printed}");
+    assert!(
+        printed.contains("5. paste 14: pasted ladder 14→36"),
+        "{printed}"
+    );
     assert_eq!(
         std::fs::read_to_string(&out).unwrap(),
         "2\n10 32\n14 36\n1\n34 23\n2\n9 13 50 10\n9 40 50 10\n"
     );
     // A refused edit leaves OUT as it was, and says why.
     let before = std::fs::read_to_string(&out).unwrap();
-    let err = fails(&["tycoon", "edit", o, "-o", o, "--do", "delete 14", "--do", "ladder 21 43"]);
-    assert!(err.contains("edit 2 `ladder 21 43` refused") && err.contains("overlap"), "{err}");
+    let err = fails(&[
+        "tycoon",
+        "edit",
+        o,
+        "-o",
+        o,
+        "--do",
+        "delete 14",
+        "--do",
+        "ladder 21 43",
+    ]);
+    assert!(
+        err.contains("edit 2 `ladder 21 43` refused") && err.contains("overlap"),
+        "{err}"
+    );
     assert!(err.contains("was not written"), "{err}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), before);
     let err = fails(&["tycoon", "edit", o, "-o", o, "--do", "wiggle 3"]);
     assert!(err.contains("unknown edit 'wiggle'"), "{err}");
     // Undo and redo work inside one run.
-    ok(&["tycoon", "edit", o, "-o", o, "--do", "delete 14", "--do", "undo", "--do", "redo"]);
+    ok(&[
+        "tycoon",
+        "edit",
+        o,
+        "-o",
+        o,
+        "--do",
+        "delete 14",
+        "--do",
+        "undo",
+        "--do",
+        "redo",
+    ]);
     assert!(!std::fs::read_to_string(&out).unwrap().contains("14 36"));
 }
 
@@ -144,7 +194,9 @@ fn play_runs_a_bot_game_to_the_end_and_replays_from_its_seed() {
     assert!((1..=4).contains(&winner));
     assert!(v["turns"].as_u64().unwrap() > 10);
     assert_eq!(v["players"][winner as usize - 1]["cell"], 99);
-    let text = ok(&["tycoon", "play", "sample", "--seed", "3", "--seats", "random"]);
+    let text = ok(&[
+        "tycoon", "play", "sample", "--seed", "3", "--seats", "random",
+    ]);
     assert!(text.contains("wins after"), "{text}");
     assert!(text.contains("P1 (random): cell"), "{text}");
 }
@@ -155,7 +207,17 @@ fn people_answer_on_stdin_and_games_save_and_resume() {
     let save = dir.path().join("game.json");
     let s = save.to_str().unwrap();
     let out = parlor_with_input(
-        &["tycoon", "play", "sample", "--seats", "human,bot,bot,bot", "--seed", "5", "--save", s],
+        &[
+            "tycoon",
+            "play",
+            "sample",
+            "--seats",
+            "human,bot,bot,bot",
+            "--seed",
+            "5",
+            "--save",
+            s,
+        ],
         "roll\nnonsense\nroll\nhelp\nbuy\nquit\n",
     );
     assert!(out.status.success(), "{}", stderr(&out));
@@ -169,7 +231,11 @@ fn people_answer_on_stdin_and_games_save_and_resume() {
     // Resume: P1 recharges, then the script ends.
     let out = parlor_with_input(&["tycoon", "play", "--resume", s, "--json"], "recharge\n");
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("the input ended while waiting for P1"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the input ended while waiting for P1"),
+        "{}",
+        stderr(&out)
+    );
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["moves"][0]["move"], "recharge");
     assert_eq!(v["ending"], "input_ended");
@@ -188,16 +254,44 @@ fn given_dice_can_run_out() {
 
 #[test]
 fn simulate_reports_win_rates_lengths_and_cards_independent_of_threads() {
-    let one = ok(&["tycoon", "simulate", "sample", "--games", "400", "--threads", "1", "--json"]);
-    let two = ok(&["tycoon", "simulate", "sample", "--games", "400", "--threads", "2", "--json"]);
+    let one = ok(&[
+        "tycoon",
+        "simulate",
+        "sample",
+        "--games",
+        "400",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let two = ok(&[
+        "tycoon",
+        "simulate",
+        "sample",
+        "--games",
+        "400",
+        "--threads",
+        "2",
+        "--json",
+    ]);
     let a: Value = serde_json::from_str(&one).unwrap();
     let b: Value = serde_json::from_str(&two).unwrap();
     assert_eq!(a["tally"], b["tally"]);
-    let rates: f64 = a["win_rate"].as_array().unwrap().iter().map(|r| r.as_f64().unwrap()).sum();
+    let rates: f64 = a["win_rate"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_f64().unwrap())
+        .sum();
     assert!((rates - 1.0).abs() < 1e-9);
     assert!(a["mean_turns"].as_f64().unwrap() > 20.0);
     let text = ok(&["tycoon", "simulate", "sample", "--games", "300"]);
-    for says in ["wins by seat:", "game length: mean", "card  6:", "attacks per game"] {
+    for says in [
+        "wins by seat:",
+        "game length: mean",
+        "card  6:",
+        "attacks per game",
+    ] {
         assert!(text.contains(says), "{says}: {text}");
     }
 }
@@ -206,6 +300,9 @@ fn simulate_reports_win_rates_lengths_and_cards_independent_of_threads() {
 fn help_has_examples() {
     for cmd in ["check", "edit", "play", "simulate"] {
         let out = ok(&["tycoon", cmd, "--help"]);
-        assert!(out.contains("Examples:") || out.contains("Example:"), "{cmd}: {out}");
+        assert!(
+            out.contains("Examples:") || out.contains("Example:"),
+            "{cmd}: {out}"
+        );
     }
 }

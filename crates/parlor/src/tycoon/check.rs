@@ -103,7 +103,11 @@ pub fn run(args: &CheckArgs) -> Result<()> {
         bail!(
             "{bad} of {} grid file{} not valid",
             args.grids.len(),
-            if args.grids.len() == 1 { " is" } else { "s are" }
+            if args.grids.len() == 1 {
+                " is"
+            } else {
+                "s are"
+            }
         );
     }
     Ok(())

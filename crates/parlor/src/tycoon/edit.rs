@@ -39,12 +39,12 @@ pub struct EditArgs {
 
 /// Runs the edits and writes the result.
 pub fn run(args: &EditArgs) -> Result<()> {
-    let grid = if args.grid.eq_ignore_ascii_case("new") && !std::path::Path::new(&args.grid).exists()
-    {
-        tycoon::Grid::empty()
-    } else {
-        super::load_grid(&args.grid)?
-    };
+    let grid =
+        if args.grid.eq_ignore_ascii_case("new") && !std::path::Path::new(&args.grid).exists() {
+            tycoon::Grid::empty()
+        } else {
+            super::load_grid(&args.grid)?
+        };
     let mut designer = Designer::new(grid);
     let mut out = std::io::stdout().lock();
     let out_name = args.out.display();

@@ -14,7 +14,8 @@ use tycoon::{Event, Game, GameError, Move, Seat};
 
 /// Arguments of `parlor tycoon play`.
 #[derive(Args, Debug)]
-#[command(after_help = "Seats: human, bot (the default bot), random (the random bot), in seat
+#[command(
+    after_help = "Seats: human, bot (the default bot), random (the random bot), in seat
 order; one name fills all four. People answer at the terminal (or a script on
 stdin), one move a line: roll, recharge, attack ice|fire|poison PLAYER,
 attack lightning, buy, pass, pay, stay; `help` lists the legal moves, `quit`
@@ -25,7 +26,8 @@ Examples:
   parlor tycoon play my.grid --seats human,bot,bot,bot --seed 7
   parlor tycoon play sample --seed 3 --json
   parlor tycoon play sample --seats human,human,bot,bot --save game.json
-  parlor tycoon play --resume game.json")]
+  parlor tycoon play --resume game.json"
+)]
 pub struct PlayArgs {
     /// The grid: a file or `sample` (not needed with --resume).
     #[arg(value_name = "GRID", required_unless_present = "resume")]
@@ -209,7 +211,11 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         Ending::InputEnded => bail!(
             "the input ended while waiting for P{}{}",
             game.current().unwrap_or(0),
-            if args.save.is_some() { " (the game was saved)" } else { "" }
+            if args.save.is_some() {
+                " (the game was saved)"
+            } else {
+                ""
+            }
         ),
         _ => Ok(()),
     }
@@ -246,7 +252,8 @@ fn ask(game: &Game, input: &mut impl BufRead) -> Result<Answer> {
             "" => continue,
             "quit" | "q" | "exit" => return Ok(Answer::Quit),
             "help" | "?" => {
-                let legal: Vec<String> = game.legal_moves().iter().map(ToString::to_string).collect();
+                let legal: Vec<String> =
+                    game.legal_moves().iter().map(ToString::to_string).collect();
                 eprintln!("legal now: {}", legal.join(", "));
                 eprintln!("moves: {MOVE_FORMS}; quit stops");
                 continue;

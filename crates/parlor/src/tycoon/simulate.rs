@@ -13,13 +13,15 @@ use tycoon::simulate::{Options, Tally, simulate_on};
 
 /// Arguments of `parlor tycoon simulate`.
 #[derive(Args, Debug)]
-#[command(after_help = "Game i of a run rolls from stream i of the seed, so the totals do not
+#[command(
+    after_help = "Game i of a run rolls from stream i of the seed, so the totals do not
 depend on --threads. A human seat is played by the default bot.
 
 Examples:
   parlor tycoon simulate sample --games 100000
   parlor tycoon simulate my.grid --games 20000 --seed 7 --seats bot,random,random,random
-  parlor tycoon simulate sample --games 10000 --json")]
+  parlor tycoon simulate sample --games 10000 --json"
+)]
 pub struct SimulateArgs {
     /// The grid: a file or `sample`.
     #[arg(value_name = "GRID")]
