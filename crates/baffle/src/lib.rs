@@ -1,0 +1,31 @@
+//! Baffle, the laser box (seed 002): a square box hides two-sided mirrors;
+//! beams shot in through numbered edge holes come out elsewhere, and the
+//! player works out where the mirrors are.
+//!
+//! Glossary:
+//! - **box**, **size**, **cell**, **hole**, **side** ([`geometry`]): an
+//!   `n × n` box with holes numbered round its edge as in the seed's picture.
+//! - **mirror**, **layout** ([`layout`]): `/` or `\` in some cells.
+//! - **beam** ([`beam`]): the one tracer, from an entry hole to an exit hole
+//!   through the cells it crosses.
+//! - **game** ([`game`]): shots, guesses, score, win and reveal, as a state
+//!   machine over moves ([`Move`]) returning events ([`Event`]); a
+//!   player's [`View`] never holds an unfound mirror while the game is on.
+//! - **text** ([`text`]): the box printed in the seed's style.
+//! - **solver** ([`solve`]): from the shots seen, exactly how many layouts
+//!   remain, which cells are certain, and the most telling next shot.
+//!
+//! The library does no I/O. See `docs/baffle.md` for the rules chosen.
+
+pub mod beam;
+pub mod game;
+pub mod geometry;
+pub mod layout;
+pub mod solve;
+pub mod text;
+
+pub use beam::{Beam, Exit, Step, trace};
+pub use game::{Event, Game, Move, MoveError, Origin, Score, Setup, SetupError, Status, View};
+pub use geometry::{Cell, Dir, GeometryError, Side, Sides, Size};
+pub use layout::{Layout, LayoutError, Mirror, Placed};
+pub use solve::{Evidence, Solution, SolveError, SolveOptions, solve};

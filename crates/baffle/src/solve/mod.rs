@@ -1,0 +1,846 @@
+//! The solver: what the shots so far prove.
+//!
+//! Terms:
+//! - **evidence** ([`Evidence`]): box size, mirror count `k`, sides, the
+//!   shots seen (entry and exit), the mirrors found, and the wrong guesses.
+//!   [`crate::View::evidence`] gives it for a game.
+//! - **consistent layout**: exactly `k` mirrors, agreeing with every shot
+//!   and guess. The solver counts them exactly ([`Solution::layouts`]).
+//! - **certain**: true in every consistent layout: a cell that certainly
+//!   holds a given mirror, or is certainly empty.
+//! - **unreachable**: a cell that no beam from an allowed hole crosses, in
+//!   any consistent layout: no shot can ever tell what it holds. Found
+//!   mirrors and cells ruled out by guesses are not listed.
+//! - **expected layouts** of a candidate shot: if it came out at `e` in
+//!   `c_e` of the `N` consistent layouts, `Σ c_e² / N` layouts would be left
+//!   on average. The best next shot leaves the fewest.
+//! - **method** ([`Method`]): exact (every consistent layout weighed) while
+//!   there are at most [`SolveOptions::exact_limit`] of them, else
+//!   estimated from a uniform sample of them.
+//!
+//! How: see [`search`]: backtracking along the beams, deciding only cells
+//! a beam crosses, with the cells no beam decided filled in combinatorially
+//! ([`count`]). The shots' holes pair up (a beam from `h` leaving at `e`
+//! means a beam from `e` leaves at `h`), so each pair is walked once.
+
+pub mod count;
+pub mod search;
+
+use crate::geometry::{Cell, GeometryError, Sides, Size};
+use crate::layout::{LayoutError, Mirror, Placed, check_mirror_count};
+use count::Weights;
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
+use search::{
+    ALL, Aborted, BACK, EMPTY, Engine, Leaf, Problem, SLASH, Shot, UNDECIDED, Visitor, bit,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use tabletop::Rng;
+
+/// What a player knows.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// Box size `n`.
+    pub size: usize,
+    /// Mirrors hidden, `k`.
+    pub mirrors: usize,
+    /// The sides beams may enter by.
+    #[serde(default)]
+    pub sides: Sides,
+    /// Shots seen: (entry hole, exit hole).
+    #[serde(default)]
+    pub shots: Vec<(usize, usize)>,
+    /// Mirrors found.
+    #[serde(default)]
+    pub found: Vec<Placed>,
+    /// Wrong guesses: the cell does not hold that mirror.
+    #[serde(default)]
+    pub not: Vec<Placed>,
+}
+
+/// How hard to try.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolveOptions {
+    /// The next-shot advice and the unreachable cells are exact while the
+    /// consistent layouts number at most this.
+    pub exact_limit: u64,
+    /// Layouts sampled above that.
+    pub samples: usize,
+    /// Seed of the sample.
+    pub seed: u64,
+    /// Cell steps the counting search may take before giving up.
+    pub step_limit: u64,
+    /// Whether to advise a next shot (and find unreachable cells).
+    pub advice: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        Self {
+            exact_limit: 10_000_000,
+            samples: 4000,
+            seed: 0,
+            step_limit: 4_000_000_000,
+            advice: true,
+        }
+    }
+}
+
+/// Why the solver cannot answer. Contradictory evidence is not an error:
+/// it has 0 consistent layouts.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// Bad size or mirror count.
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
+    /// A hole or cell that the box does not have.
+    #[error("shot {entry}:{exit}: {error}")]
+    Shot {
+        /// Entry given.
+        entry: usize,
+        /// Exit given.
+        exit: usize,
+        /// What is wrong.
+        error: GeometryError,
+    },
+    /// A shot from a side the game does not shoot from.
+    #[error(
+        "shot {entry}:{exit}: hole {entry} is on the {side} side, but beams enter only from the left and top (holes 0 to {last})"
+    )]
+    Side {
+        /// Entry given.
+        entry: usize,
+        /// Exit given.
+        exit: usize,
+        /// The entry's side.
+        side: crate::geometry::Side,
+        /// The last hole one may shoot into.
+        last: usize,
+    },
+    /// A guessed cell outside the box.
+    #[error("guess {placed}: {error}")]
+    Guess {
+        /// The guess.
+        placed: Placed,
+        /// What is wrong.
+        error: GeometryError,
+    },
+    /// The search would take too long.
+    #[error(
+        "too many cases to search ({steps} steps): take more shots, or use a smaller box or fewer mirrors"
+    )]
+    TooHard {
+        /// Steps taken before stopping.
+        steps: u64,
+    },
+}
+
+/// How the next-shot advice was worked out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "snake_case")]
+pub enum Method {
+    /// Every consistent layout weighed.
+    Exact,
+    /// Estimated from a uniform sample of consistent layouts.
+    Sampled {
+        /// Layouts in the sample.
+        samples: usize,
+    },
+}
+
+/// One possible exit of a candidate shot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExitOdds {
+    /// The exit hole.
+    pub exit: usize,
+    /// The share of consistent layouts in which the beam leaves here.
+    pub share: f64,
+    /// How many layouts that is (exact method only).
+    #[serde(with = "decimal_opt")]
+    pub layouts: Option<BigUint>,
+}
+
+/// What a shot not yet fired would tell.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShotOdds {
+    /// The hole to shoot into.
+    pub hole: usize,
+    /// Consistent layouts left on average after it.
+    pub expected_layouts: f64,
+    /// Its possible exits, likeliest first.
+    pub exits: Vec<ExitOdds>,
+}
+
+/// What one cell may hold, as shares of the consistent layouts.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellOdds {
+    /// The cell.
+    #[serde(flatten)]
+    pub cell: Cell,
+    /// Share of layouts in which it is empty.
+    pub empty: f64,
+    /// Share with `/`.
+    pub slash: f64,
+    /// Share with `\`.
+    pub backslash: f64,
+}
+
+/// What the evidence proves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Solution {
+    /// Box size.
+    pub size: usize,
+    /// Mirrors.
+    pub mirrors: usize,
+    /// Sides.
+    pub sides: Sides,
+    /// The exact number of consistent layouts (a decimal string in JSON).
+    #[serde(with = "decimal")]
+    pub layouts: BigUint,
+    /// Cells that certainly hold a given mirror (found mirrors included).
+    pub certain_mirrors: Vec<Placed>,
+    /// Cells that are certainly empty.
+    pub certain_empty: Vec<Cell>,
+    /// Cells no allowed shot can ever reach.
+    pub unreachable: Vec<Cell>,
+    /// Every cell's odds, row by row (empty when there are no layouts).
+    pub cells: Vec<CellOdds>,
+    /// How the advice and the unreachable cells were worked out (`None`
+    /// when not asked for or there are no layouts).
+    pub method: Option<Method>,
+    /// The shot that leaves the fewest layouts on average; `None` when no
+    /// shot can tell the layouts apart (or none are left).
+    pub best_next_shot: Option<ShotOdds>,
+    /// Every shot not yet fired, best first.
+    pub candidates: Vec<ShotOdds>,
+}
+
+mod decimal {
+    use num_bigint::BigUint;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+    pub fn serialize<S: Serializer>(v: &BigUint, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&v.to_string())
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BigUint, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(D::Error::custom)
+    }
+}
+
+mod decimal_opt {
+    use num_bigint::BigUint;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+    #[allow(clippy::ref_option)]
+    pub fn serialize<S: Serializer>(v: &Option<BigUint>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => s.serialize_str(&v.to_string()),
+            None => s.serialize_none(),
+        }
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<BigUint>, D::Error> {
+        let s = Option::<String>::deserialize(d)?;
+        s.map(|s| s.parse().map_err(D::Error::custom)).transpose()
+    }
+}
+
+/// The checked evidence: the problem, the shot pairs, and the candidate
+/// holes; `None` for the problem when the evidence contradicts itself.
+struct Checked {
+    size: Size,
+    problem: Option<Problem>,
+    pairs: Vec<(usize, usize)>,
+    candidates: Vec<usize>,
+}
+
+fn check(ev: &Evidence) -> Result<Checked, SolveError> {
+    let size = Size::new(ev.size).map_err(LayoutError::from)?;
+    check_mirror_count(size, ev.mirrors)?;
+    let holes = size.holes();
+    let mut partner = vec![None; holes];
+    let mut pairs = Vec::new();
+    let mut contradiction = false;
+    for &(entry, exit) in &ev.shots {
+        for h in [entry, exit] {
+            size.check_hole(h)
+                .map_err(|error| SolveError::Shot { entry, exit, error })?;
+        }
+        if let Some(side) = size.side(entry)
+            && !ev.sides.allows(side)
+        {
+            return Err(SolveError::Side {
+                entry,
+                exit,
+                side,
+                last: 2 * size.n() - 1,
+            });
+        }
+        if entry == exit {
+            contradiction = true;
+            continue;
+        }
+        match (partner[entry], partner[exit]) {
+            (None, None) => {
+                partner[entry] = Some(exit);
+                partner[exit] = Some(entry);
+                pairs.push((entry, exit));
+            }
+            (Some(e), _) if e == exit => {}
+            _ => contradiction = true,
+        }
+    }
+    let cells = size.cells();
+    let mut dom = vec![ALL; cells];
+    for p in &ev.found {
+        let cell = size
+            .check_cell(p.cell)
+            .map_err(|error| SolveError::Guess { placed: *p, error })?;
+        dom[size.index(cell)] &= bit(search::code_of(Some(p.mirror)));
+    }
+    for p in &ev.not {
+        let cell = size
+            .check_cell(p.cell)
+            .map_err(|error| SolveError::Guess { placed: *p, error })?;
+        dom[size.index(cell)] &= !bit(search::code_of(Some(p.mirror)));
+    }
+    // A found mirror ruled out by a wrong guess, or two found mirrors in one
+    // cell, leave a cell nothing.
+    contradiction |= dom.contains(&0);
+    let mut pre = vec![UNDECIDED; cells];
+    let (mut pre_mirrors, mut base_a, mut base_b) = (0, 0, 0);
+    for (i, &d) in dom.iter().enumerate() {
+        if d.count_ones() == 1 {
+            let code = d.trailing_zeros() as u8;
+            pre[i] = code;
+            pre_mirrors += usize::from(code != EMPTY);
+        } else if d == ALL {
+            base_a += 1;
+        } else {
+            base_b += 1;
+        }
+    }
+    contradiction |= pre_mirrors > ev.mirrors;
+    let candidates = size
+        .shootable(ev.sides)
+        .filter(|&h| partner[h].is_none())
+        .collect();
+    // Deflected shots first: they need mirrors, which the budget limits.
+    pairs.sort_by_key(|&(h, e)| size.opposite(h) == Some(e));
+    let problem = (!contradiction).then_some(Problem {
+        size,
+        k: ev.mirrors,
+        dom,
+        pre,
+        pre_mirrors,
+        base_a,
+        base_b,
+    });
+    Ok(Checked {
+        size,
+        problem,
+        pairs,
+        candidates,
+    })
+}
+
+/// Leaves grouped by their completions key, with per-cell tallies.
+struct Tally {
+    cells: usize,
+    keys: HashMap<(usize, usize, usize), usize>,
+    key_list: Vec<(usize, usize, usize)>,
+    counts: Vec<u64>,
+    decided: Vec<u64>,
+    reach: Vec<u64>,
+    /// For each open shot: leaves by (exit, a, b, r).
+    exits: Vec<HashMap<(usize, usize, usize, usize), u64>>,
+}
+
+impl Tally {
+    fn new(cells: usize, open: usize) -> Self {
+        Self {
+            cells,
+            keys: HashMap::new(),
+            key_list: Vec::new(),
+            counts: Vec::new(),
+            decided: Vec::new(),
+            reach: vec![0; cells.div_ceil(64)],
+            exits: vec![HashMap::new(); open],
+        }
+    }
+}
+
+impl Visitor for Tally {
+    fn leaf(&mut self, leaf: &Leaf<'_>) {
+        let key = (leaf.free_a, leaf.free_b, leaf.r);
+        let id = *self.keys.entry(key).or_insert_with(|| {
+            self.key_list.push(key);
+            self.counts.push(0);
+            self.decided.resize(self.decided.len() + self.cells * 3, 0);
+            self.key_list.len() - 1
+        });
+        self.counts[id] += 1;
+        let base = id * self.cells * 3;
+        for &c in leaf.trail {
+            self.decided[base + c * 3 + usize::from(leaf.state[c] - 1)] += 1;
+        }
+        for (r, d) in self.reach.iter_mut().zip(leaf.decided) {
+            *r |= d;
+        }
+    }
+
+    fn open_leaf(&mut self, candidate: usize, leaf: &Leaf<'_>) {
+        let exit = leaf.open_exit.unwrap_or(usize::MAX);
+        if let Some(counts) = self.exits.get_mut(candidate) {
+            *counts
+                .entry((exit, leaf.free_a, leaf.free_b, leaf.r))
+                .or_insert(0) += 1;
+        }
+        for (r, d) in self.reach.iter_mut().zip(leaf.decided) {
+            *r |= d;
+        }
+    }
+}
+
+/// Picks the leaves that hold given positions of the running total of
+/// layouts, and fills each into a whole layout at random.
+struct Sampler<'w> {
+    weights: &'w mut Weights,
+    targets: Vec<BigUint>,
+    next: usize,
+    cumulative: BigUint,
+    rng: Rng,
+    dom: Vec<u8>,
+    samples: Vec<Vec<u8>>,
+}
+
+impl Visitor for Sampler<'_> {
+    fn leaf(&mut self, leaf: &Leaf<'_>) {
+        if self.next >= self.targets.len() {
+            return;
+        }
+        let w = self.weights.completions(leaf.free_a, leaf.free_b, leaf.r);
+        let upper = &self.cumulative + &w;
+        while self.next < self.targets.len() && self.targets[self.next] < upper {
+            let sample = complete(leaf, &self.dom, self.weights, &mut self.rng);
+            self.samples.push(sample);
+            self.next += 1;
+        }
+        self.cumulative = upper;
+    }
+}
+
+/// A uniformly random completion of a leaf: `r` mirrors among its free
+/// cells.
+fn complete(leaf: &Leaf<'_>, dom: &[u8], weights: &mut Weights, rng: &mut Rng) -> Vec<u8> {
+    let (a, b, r) = (leaf.free_a, leaf.free_b, leaf.r);
+    let mut state = leaf.state.to_vec();
+    // How many of the r mirrors go to type-A cells: i with weight
+    // C(a, i)·2^i·C(b, r − i).
+    let options: Vec<(usize, f64)> = (r.saturating_sub(b)..=r.min(a))
+        .map(|i| {
+            let w = (weights.binomial(a, i) * weights.binomial(b, r - i)) << i;
+            (i, w.to_f64().unwrap_or(f64::MAX))
+        })
+        .collect();
+    let total: f64 = options.iter().map(|o| o.1).sum();
+    let mut x = rng.unit_f64() * total;
+    let mut in_a = options.last().map_or(0, |o| o.0);
+    for &(i, w) in &options {
+        if x < w {
+            in_a = i;
+            break;
+        }
+        x -= w;
+    }
+    let mut free_a: Vec<usize> = Vec::with_capacity(a);
+    let mut free_b: Vec<usize> = Vec::with_capacity(b);
+    for (i, &v) in leaf.state.iter().enumerate() {
+        if v == UNDECIDED {
+            if dom[i] == ALL {
+                free_a.push(i);
+            } else {
+                free_b.push(i);
+            }
+        }
+    }
+    for cell in &free_a {
+        state[*cell] = EMPTY;
+    }
+    for cell in &free_b {
+        state[*cell] = EMPTY;
+    }
+    for j in 0..in_a.min(free_a.len()) {
+        let pick = j + rng.below((free_a.len() - j) as u64) as usize;
+        free_a.swap(j, pick);
+        state[free_a[j]] = if rng.below(2) == 0 { SLASH } else { BACK };
+    }
+    let in_b = r - in_a;
+    for j in 0..in_b.min(free_b.len()) {
+        let pick = j + rng.below((free_b.len() - j) as u64) as usize;
+        free_b.swap(j, pick);
+        state[free_b[j]] = if dom[free_b[j]] & bit(SLASH) != 0 {
+            SLASH
+        } else {
+            BACK
+        };
+    }
+    state
+}
+
+fn random_below(limit: &BigUint, rng: &mut Rng) -> BigUint {
+    let bits = limit.bits();
+    if bits == 0 {
+        return BigUint::zero();
+    }
+    let words = bits.div_ceil(64) as usize;
+    loop {
+        let mut digits: Vec<u64> = (0..words).map(|_| rng.next_u64()).collect();
+        let extra = words as u64 * 64 - bits;
+        if let Some(top) = digits.last_mut() {
+            *top >>= extra;
+        }
+        let mut bytes = Vec::with_capacity(words * 8);
+        for d in &digits {
+            bytes.extend_from_slice(&d.to_le_bytes());
+        }
+        let x = BigUint::from_bytes_le(&bytes);
+        if &x < limit {
+            return x;
+        }
+    }
+}
+
+fn shots_of(pairs: &[(usize, usize)]) -> Vec<Shot> {
+    pairs
+        .iter()
+        .map(|&(entry, exit)| Shot {
+            entry,
+            target: Some(exit),
+        })
+        .collect()
+}
+
+/// What the evidence proves: the exact number of consistent layouts, the
+/// certain cells, every cell's odds, the unreachable cells and the best next
+/// shot.
+///
+/// # Errors
+/// Fails on a bad size or mirror count, a hole or cell outside the box, a
+/// shot from a side the game does not shoot from, and when the search would
+/// pass `options.step_limit` (possible only with many mirrors and few
+/// shots). Contradictory evidence is not an error: it has 0 layouts.
+pub fn solve(ev: &Evidence, options: &SolveOptions) -> Result<Solution, SolveError> {
+    let checked = check(ev)?;
+    let size = checked.size;
+    let mut solution = Solution {
+        size: size.n(),
+        mirrors: ev.mirrors,
+        sides: ev.sides,
+        layouts: BigUint::zero(),
+        certain_mirrors: Vec::new(),
+        certain_empty: Vec::new(),
+        unreachable: Vec::new(),
+        cells: Vec::new(),
+        method: None,
+        best_next_shot: None,
+        candidates: Vec::new(),
+    };
+    let Some(problem) = &checked.problem else {
+        return Ok(solution);
+    };
+    let mut weights = Weights::default();
+    let shots = shots_of(&checked.pairs);
+    let mut engine = Engine::new(
+        problem,
+        shots.clone(),
+        Tally::new(size.cells(), 0),
+        options.step_limit,
+    );
+    engine.run().map_err(|Aborted| SolveError::TooHard {
+        steps: engine.steps(),
+    })?;
+    let steps_used = engine.steps();
+    let tally = engine.into_visitor();
+    let (total, marginals) = marginals(problem, &tally, &mut weights);
+    solution.layouts = total.clone();
+    if total.is_zero() {
+        return Ok(solution);
+    }
+    let total_f = total.to_f64().unwrap_or(f64::MAX);
+    for (i, m) in marginals.iter().enumerate() {
+        let cell = size.cell(i);
+        if m[0] == total {
+            solution.certain_empty.push(cell);
+        }
+        for (j, mirror) in [(1, Mirror::Slash), (2, Mirror::Backslash)] {
+            if m[j] == total {
+                solution.certain_mirrors.push(Placed::new(cell, mirror));
+            }
+        }
+        let share = |x: &BigUint| x.to_f64().unwrap_or(0.0) / total_f;
+        solution.cells.push(CellOdds {
+            cell,
+            empty: share(&m[0]),
+            slash: share(&m[1]),
+            backslash: share(&m[2]),
+        });
+    }
+    if !options.advice {
+        return Ok(solution);
+    }
+    let mut reach = tally.reach.clone();
+    let exact = total <= BigUint::from(options.exact_limit)
+        && exact_advice(
+            problem,
+            &shots,
+            &checked.candidates,
+            &total,
+            &mut weights,
+            &mut reach,
+            options.step_limit.saturating_sub(steps_used),
+            &mut solution,
+        )
+        .is_ok();
+    if exact {
+        solution.method = Some(Method::Exact);
+    } else {
+        reach.clone_from(&tally.reach);
+        sampled_advice(
+            problem,
+            &shots,
+            &checked.candidates,
+            &total,
+            &mut weights,
+            &mut reach,
+            options,
+            &mut solution,
+        )?;
+    }
+    solution.unreachable = (0..size.cells())
+        .filter(|&i| problem.pre[i] == UNDECIDED && reach[i / 64] & (1 << (i % 64)) == 0)
+        .map(|i| size.cell(i))
+        .collect();
+    rank(&mut solution);
+    Ok(solution)
+}
+
+/// The exact number of layouts and, for each cell, the layouts in which it
+/// is empty, `/` and `\`.
+fn marginals(p: &Problem, tally: &Tally, weights: &mut Weights) -> (BigUint, Vec<[BigUint; 3]>) {
+    let cells = p.size.cells();
+    let mut total = BigUint::zero();
+    let mut marg: Vec<[BigUint; 3]> = vec![Default::default(); cells];
+    for (id, &(a, b, r)) in tally.key_list.iter().enumerate() {
+        let count = tally.counts[id];
+        let w = weights.completions(a, b, r);
+        total += &w * count;
+        // A free cell's layouts: by its own value, the rest filled.
+        let wa_empty = if a > 0 {
+            weights.completions(a - 1, b, r)
+        } else {
+            BigUint::zero()
+        };
+        let wa_mirror = if a > 0 && r > 0 {
+            weights.completions(a - 1, b, r - 1)
+        } else {
+            BigUint::zero()
+        };
+        let wb_empty = if b > 0 {
+            weights.completions(a, b - 1, r)
+        } else {
+            BigUint::zero()
+        };
+        let wb_mirror = if b > 0 && r > 0 {
+            weights.completions(a, b - 1, r - 1)
+        } else {
+            BigUint::zero()
+        };
+        let base = id * cells * 3;
+        for (c, m) in marg.iter_mut().enumerate() {
+            if p.pre[c] != UNDECIDED {
+                continue;
+            }
+            let dec = &tally.decided[base + c * 3..base + c * 3 + 3];
+            let free = count - dec.iter().sum::<u64>();
+            for v in 0..3 {
+                if dec[v] > 0 {
+                    m[v] += &w * dec[v];
+                }
+            }
+            if free > 0 {
+                if p.dom[c] == ALL {
+                    m[0] += &wa_empty * free;
+                    m[1] += &wa_mirror * free;
+                    m[2] += &wa_mirror * free;
+                } else {
+                    m[0] += &wb_empty * free;
+                    let v = if p.dom[c] & bit(SLASH) != 0 { 1 } else { 2 };
+                    m[v] += &wb_mirror * free;
+                }
+            }
+        }
+    }
+    for (c, m) in marg.iter_mut().enumerate() {
+        match p.pre[c] {
+            EMPTY => m[0].clone_from(&total),
+            SLASH => m[1].clone_from(&total),
+            BACK => m[2].clone_from(&total),
+            _ => {}
+        }
+    }
+    (total, marg)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn exact_advice(
+    p: &Problem,
+    shots: &[Shot],
+    candidates: &[usize],
+    total: &BigUint,
+    weights: &mut Weights,
+    reach: &mut [u64],
+    steps: u64,
+    solution: &mut Solution,
+) -> Result<(), Aborted> {
+    let tally = Tally::new(p.size.cells(), candidates.len());
+    let mut engine = Engine::new(p, shots.to_vec(), tally, steps).with_open(candidates.to_vec());
+    engine.run()?;
+    let tally = engine.into_visitor();
+    for (r, t) in reach.iter_mut().zip(&tally.reach) {
+        *r |= t;
+    }
+    let total_f = total.to_f64().unwrap_or(f64::MAX);
+    let mut out = Vec::new();
+    for (&hole, counts) in candidates.iter().zip(&tally.exits) {
+        let mut by_exit: HashMap<usize, BigUint> = HashMap::new();
+        for (&(exit, a, b, r), &count) in counts {
+            *by_exit.entry(exit).or_default() += weights.completions(a, b, r) * count;
+        }
+        let mut exits: Vec<ExitOdds> = by_exit
+            .into_iter()
+            .map(|(exit, layouts)| ExitOdds {
+                exit,
+                share: layouts.to_f64().unwrap_or(0.0) / total_f,
+                layouts: Some(layouts),
+            })
+            .collect();
+        let squares: BigUint = exits
+            .iter()
+            .filter_map(|e| e.layouts.as_ref())
+            .map(|l| l * l)
+            .sum();
+        let expected = ratio(&squares, total);
+        exits.sort_by(|x, y| y.layouts.cmp(&x.layouts).then(x.exit.cmp(&y.exit)));
+        out.push((
+            squares,
+            ShotOdds {
+                hole,
+                expected_layouts: expected,
+                exits,
+            },
+        ));
+    }
+    // Exact ranking: by Σ c², then by hole.
+    out.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.hole.cmp(&y.1.hole)));
+    solution.candidates = out.into_iter().map(|(_, s)| s).collect();
+    Ok(())
+}
+
+/// `x / y` as a float, for numbers too big for floats one at a time.
+fn ratio(x: &BigUint, y: &BigUint) -> f64 {
+    let shift = x.bits().max(y.bits()).saturating_sub(1000);
+    let (xs, ys) = (x >> shift, y >> shift);
+    xs.to_f64().unwrap_or(f64::MAX) / ys.to_f64().unwrap_or(f64::MAX)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn sampled_advice(
+    p: &Problem,
+    shots: &[Shot],
+    candidates: &[usize],
+    total: &BigUint,
+    weights: &mut Weights,
+    reach: &mut [u64],
+    options: &SolveOptions,
+    solution: &mut Solution,
+) -> Result<(), SolveError> {
+    let mut rng = Rng::stream(options.seed, 1);
+    let count = options.samples.max(1);
+    let mut targets: Vec<BigUint> = (0..count).map(|_| random_below(total, &mut rng)).collect();
+    targets.sort();
+    let sampler = Sampler {
+        weights,
+        targets,
+        next: 0,
+        cumulative: BigUint::zero(),
+        rng: Rng::stream(options.seed, 2),
+        dom: p.dom.clone(),
+        samples: Vec::with_capacity(count),
+    };
+    let mut engine = Engine::new(p, shots.to_vec(), sampler, options.step_limit);
+    engine.run().map_err(|Aborted| SolveError::TooHard {
+        steps: engine.steps(),
+    })?;
+    let samples = engine.into_visitor().samples;
+    let size = p.size;
+    let allowed: Vec<usize> = size.shootable(solution.sides).collect();
+    let mut exits_of: Vec<HashMap<usize, usize>> = vec![HashMap::new(); candidates.len()];
+    for state in &samples {
+        let at = |i: usize| search::mirror_of(state[i]);
+        for &hole in &allowed {
+            let mark = |i: usize, _, _| reach[i / 64] |= 1 << (i % 64);
+            let Ok(exit) = crate::beam::walk(size, hole, at, mark) else {
+                continue;
+            };
+            if let Ok(j) = candidates.binary_search(&hole) {
+                *exits_of[j].entry(exit.hole).or_insert(0) += 1;
+            }
+        }
+    }
+    let n = samples.len().max(1) as f64;
+    let total_f = total.to_f64().unwrap_or(f64::MAX);
+    let mut out: Vec<(u64, ShotOdds)> = candidates
+        .iter()
+        .zip(exits_of)
+        .map(|(&hole, counts)| {
+            let squares: u64 = counts.values().map(|&c| (c as u64) * (c as u64)).sum();
+            let mut exits: Vec<ExitOdds> = counts
+                .into_iter()
+                .map(|(exit, c)| ExitOdds {
+                    exit,
+                    share: c as f64 / n,
+                    layouts: None,
+                })
+                .collect();
+            exits.sort_by(|x, y| y.share.total_cmp(&x.share).then(x.exit.cmp(&y.exit)));
+            let expected = total_f * squares as f64 / (n * n);
+            (
+                squares,
+                ShotOdds {
+                    hole,
+                    expected_layouts: expected,
+                    exits,
+                },
+            )
+        })
+        .collect();
+    out.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.hole.cmp(&y.1.hole)));
+    solution.candidates = out.into_iter().map(|(_, s)| s).collect();
+    solution.method = Some(Method::Sampled {
+        samples: samples.len(),
+    });
+    Ok(())
+}
+
+/// The best next shot: the first candidate, unless no candidate can tell
+/// any layouts apart (every one has a single possible exit).
+fn rank(solution: &mut Solution) {
+    solution.best_next_shot = solution
+        .candidates
+        .first()
+        .filter(|c| c.exits.len() > 1)
+        .cloned();
+}
+
+#[cfg(test)]
+mod tests;

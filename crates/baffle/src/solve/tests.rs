@@ -1,0 +1,488 @@
+//! The solver against brute force: every layout of small boxes enumerated.
+
+use super::*;
+use crate::layout::Layout;
+
+/// Every layout of exactly `k` mirrors in a box of `n`.
+fn all_layouts(n: usize, k: usize) -> Vec<Layout> {
+    fn rec(size: Size, k: usize, from: usize, placed: &mut Vec<Placed>, out: &mut Vec<Layout>) {
+        if placed.len() == k {
+            out.push(Layout::new(size, placed).unwrap());
+            return;
+        }
+        for i in from..size.cells() {
+            for m in [Mirror::Slash, Mirror::Backslash] {
+                placed.push(Placed::new(size.cell(i), m));
+                rec(size, k, i + 1, placed, out);
+                placed.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    rec(Size::new(n).unwrap(), k, 0, &mut Vec::new(), &mut out);
+    out
+}
+
+fn consistent(l: &Layout, ev: &Evidence) -> bool {
+    ev.shots
+        .iter()
+        .all(|&(h, e)| l.trace(h).map(|b| b.exit) == Ok(e))
+        && ev.found.iter().all(|p| l.get(p.cell) == Some(p.mirror))
+        && ev.not.iter().all(|p| l.get(p.cell) != Some(p.mirror))
+}
+
+struct Brute {
+    count: u64,
+    certain_mirrors: Vec<Placed>,
+    certain_empty: Vec<Cell>,
+    unreachable: Vec<Cell>,
+    /// For each candidate hole, exit → layouts.
+    exits: HashMap<usize, HashMap<usize, u64>>,
+}
+
+fn brute(layouts: &[Layout], ev: &Evidence) -> Brute {
+    let size = Size::new(ev.size).unwrap();
+    let ok: Vec<&Layout> = layouts.iter().filter(|l| consistent(l, ev)).collect();
+    let shot_holes: Vec<usize> = ev.shots.iter().flat_map(|&(h, e)| [h, e]).collect();
+    let allowed: Vec<usize> = size.shootable(ev.sides).collect();
+    let mut exits: HashMap<usize, HashMap<usize, u64>> = HashMap::new();
+    let mut reached = vec![false; size.cells()];
+    for l in &ok {
+        for &h in &allowed {
+            let b = l.trace(h).unwrap();
+            for s in &b.path {
+                reached[size.index(s.cell)] = true;
+            }
+            if !shot_holes.contains(&h) {
+                *exits.entry(h).or_default().entry(b.exit).or_insert(0) += 1;
+            }
+        }
+    }
+    let known: Vec<Cell> = ev
+        .found
+        .iter()
+        .map(|p| p.cell)
+        .chain(ev.not.iter().map(|p| p.cell).filter(|c| {
+            // Both mirrors ruled out: known empty.
+            ev.not.iter().filter(|q| q.cell == *c).count() == 2
+        }))
+        .collect();
+    let mut certain_mirrors = Vec::new();
+    let mut certain_empty = Vec::new();
+    let mut unreachable = Vec::new();
+    if !ok.is_empty() {
+        for (i, &reached) in reached.iter().enumerate() {
+            let cell = size.cell(i);
+            let first = ok[0].get(cell);
+            if ok.iter().all(|l| l.get(cell) == first) {
+                match first {
+                    Some(m) => certain_mirrors.push(Placed::new(cell, m)),
+                    None => certain_empty.push(cell),
+                }
+            }
+            if !reached && !known.contains(&cell) {
+                unreachable.push(cell);
+            }
+        }
+    }
+    Brute {
+        count: ok.len() as u64,
+        certain_mirrors,
+        certain_empty,
+        unreachable,
+        exits,
+    }
+}
+
+fn compare(layouts: &[Layout], ev: &Evidence) {
+    let b = brute(layouts, ev);
+    let s = solve(ev, &SolveOptions::default()).unwrap();
+    assert_eq!(s.layouts, BigUint::from(b.count), "{ev:?}");
+    if b.count == 0 {
+        assert!(s.best_next_shot.is_none());
+        return;
+    }
+    assert_eq!(s.certain_mirrors, b.certain_mirrors, "{ev:?}");
+    assert_eq!(s.certain_empty, b.certain_empty, "{ev:?}");
+    assert_eq!(s.method, Some(Method::Exact));
+    assert_eq!(s.unreachable, b.unreachable, "{ev:?}");
+    assert_eq!(s.candidates.len(), b.exits.len(), "{ev:?}");
+    for c in &s.candidates {
+        let want = &b.exits[&c.hole];
+        assert_eq!(c.exits.len(), want.len(), "hole {} {ev:?}", c.hole);
+        for e in &c.exits {
+            assert_eq!(
+                e.layouts,
+                Some(BigUint::from(want[&e.exit])),
+                "hole {} {ev:?}",
+                c.hole
+            );
+        }
+        let squares: u64 = want.values().map(|x| x * x).sum();
+        let expected = squares as f64 / b.count as f64;
+        assert!((c.expected_layouts - expected).abs() < 1e-9 * expected.max(1.0));
+    }
+    // Odds add up, and match the certain cells.
+    for odds in &s.cells {
+        let sum = odds.empty + odds.slash + odds.backslash;
+        assert!((sum - 1.0).abs() < 1e-9, "{odds:?}");
+    }
+}
+
+fn random_evidence(truth: &Layout, k: usize, sides: Sides, rng: &mut Rng) -> Evidence {
+    let size = truth.size();
+    let allowed: Vec<usize> = size.shootable(sides).collect();
+    let shots = (0..rng.below(6))
+        .map(|_| {
+            let h = allowed[rng.below(allowed.len() as u64) as usize];
+            (h, truth.trace(h).unwrap().exit)
+        })
+        .collect();
+    let mirrors: Vec<Placed> = truth.mirrors().collect();
+    let mut found = Vec::new();
+    let mut not = Vec::new();
+    if rng.below(3) == 0 {
+        found.push(mirrors[rng.below(mirrors.len() as u64) as usize]);
+    }
+    if rng.below(3) == 0 {
+        let cell = size.cell(rng.below(size.cells() as u64) as usize);
+        let m = if rng.below(2) == 0 {
+            Mirror::Slash
+        } else {
+            Mirror::Backslash
+        };
+        if truth.get(cell) != Some(m) {
+            not.push(Placed::new(cell, m));
+        }
+    }
+    Evidence {
+        size: size.n(),
+        mirrors: k,
+        sides,
+        shots,
+        found,
+        not,
+    }
+}
+
+#[test]
+fn counts_match_brute_force_on_four_by_four() {
+    let mut rng = Rng::new(5);
+    for k in 1..=3 {
+        let layouts = all_layouts(4, k);
+        assert_eq!(layouts.len() as u64, [32, 480, 4480][k - 1]);
+        for trial in 0..40 {
+            let truth = &layouts[rng.below(layouts.len() as u64) as usize];
+            let sides = if trial % 2 == 0 {
+                Sides::All
+            } else {
+                Sides::LeftTop
+            };
+            let ev = random_evidence(truth, k, sides, &mut rng);
+            compare(&layouts, &ev);
+        }
+    }
+}
+
+#[test]
+fn counts_match_brute_force_on_five_by_five() {
+    let mut rng = Rng::new(7);
+    let layouts = all_layouts(5, 2);
+    for trial in 0..30 {
+        let truth = &layouts[rng.below(layouts.len() as u64) as usize];
+        let sides = if trial % 3 == 0 {
+            Sides::LeftTop
+        } else {
+            Sides::All
+        };
+        let ev = random_evidence(truth, 2, sides, &mut rng);
+        compare(&layouts, &ev);
+    }
+}
+
+#[test]
+fn every_shot_of_a_dense_four_by_four() {
+    // Four mirrors (69,888 layouts): all 16 shots of some layouts, and
+    // half of them, with wrong guesses.
+    let layouts = all_layouts(4, 4);
+    let mut rng = Rng::new(11);
+    for trial in 0..6 {
+        let truth = &layouts[rng.below(layouts.len() as u64) as usize];
+        let size = truth.size();
+        let shots: Vec<(usize, usize)> = (0..size.holes())
+            .filter(|h| trial < 3 || h % 2 == 0)
+            .map(|h| (h, truth.trace(h).unwrap().exit))
+            .collect();
+        let ev = Evidence {
+            size: 4,
+            mirrors: 4,
+            sides: Sides::All,
+            shots,
+            found: Vec::new(),
+            not: Vec::new(),
+        };
+        compare(&layouts, &ev);
+    }
+}
+
+#[test]
+fn contradictions_have_no_layouts() {
+    let base = Evidence {
+        size: 10,
+        mirrors: 5,
+        ..Evidence::default()
+    };
+    let cases = [
+        vec![(7, 7)],
+        vec![(7, 22), (7, 23)],
+        vec![(7, 22), (5, 22)],
+        // An odd pairing: 7 leaves at 22, but the beam from 22 leaves at 5.
+        vec![(7, 22), (22, 5)],
+    ];
+    for shots in cases {
+        let ev = Evidence {
+            shots: shots.clone(),
+            ..base.clone()
+        };
+        let s = solve(&ev, &SolveOptions::default()).unwrap();
+        assert_eq!(s.layouts, BigUint::zero(), "{shots:?}");
+        assert!(s.best_next_shot.is_none());
+    }
+    // One mirror cannot send every left beam elsewhere than across.
+    let ev = Evidence {
+        size: 4,
+        mirrors: 1,
+        shots: vec![(0, 4), (1, 5), (2, 6)],
+        ..Evidence::default()
+    };
+    assert_eq!(
+        solve(&ev, &SolveOptions::default()).unwrap().layouts,
+        BigUint::zero()
+    );
+    // More mirrors found than the box holds.
+    let p = |r, c| Placed::new(Cell::new(r, c), Mirror::Slash);
+    let ev = Evidence {
+        size: 4,
+        mirrors: 1,
+        found: vec![p(0, 0), p(1, 1)],
+        ..Evidence::default()
+    };
+    assert_eq!(
+        solve(&ev, &SolveOptions::default()).unwrap().layouts,
+        BigUint::zero()
+    );
+    // A found mirror guessed wrong.
+    let ev = Evidence {
+        size: 4,
+        mirrors: 1,
+        found: vec![p(0, 0)],
+        not: vec![p(0, 0)],
+        ..Evidence::default()
+    };
+    assert_eq!(
+        solve(&ev, &SolveOptions::default()).unwrap().layouts,
+        BigUint::zero()
+    );
+}
+
+#[test]
+fn bad_evidence_is_an_error() {
+    let ok = Evidence {
+        size: 10,
+        mirrors: 5,
+        ..Evidence::default()
+    };
+    let bad = |ev: Evidence| {
+        solve(&ev, &SolveOptions::default())
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(
+        bad(Evidence {
+            size: 3,
+            ..ok.clone()
+        })
+        .contains("4 to 26")
+    );
+    assert!(
+        bad(Evidence {
+            mirrors: 0,
+            ..ok.clone()
+        })
+        .contains("1 to 50")
+    );
+    assert!(
+        bad(Evidence {
+            shots: vec![(40, 1)],
+            ..ok.clone()
+        })
+        .contains("no hole 40")
+    );
+    assert!(
+        bad(Evidence {
+            shots: vec![(1, 44)],
+            ..ok.clone()
+        })
+        .contains("no hole 44")
+    );
+    let e = bad(Evidence {
+        shots: vec![(24, 1)],
+        sides: Sides::LeftTop,
+        ..ok.clone()
+    });
+    assert!(e.contains("right side"), "{e}");
+    let e = bad(Evidence {
+        found: vec![Placed::new(Cell::new(10, 1), Mirror::Slash)],
+        ..ok
+    });
+    assert!(e.contains("no cell <10,1>"), "{e}");
+}
+
+#[test]
+fn the_fixed_game_is_solved_by_all_its_shots() {
+    let l = Layout::fixed();
+    let shots: Vec<(usize, usize)> = (0..40).map(|h| (h, l.trace(h).unwrap().exit)).collect();
+    let ev = Evidence {
+        size: 10,
+        mirrors: 5,
+        sides: Sides::All,
+        shots,
+        ..Evidence::default()
+    };
+    let s = solve(&ev, &SolveOptions::default()).unwrap();
+    assert_eq!(s.layouts, BigUint::from(1u32));
+    assert_eq!(s.certain_mirrors, l.mirrors().collect::<Vec<_>>());
+    assert_eq!(s.certain_empty.len(), 95);
+    assert!(s.best_next_shot.is_none());
+    assert!(s.candidates.is_empty());
+}
+
+#[test]
+fn no_shots_is_pure_counting() {
+    let ev = Evidence {
+        size: 10,
+        mirrors: 5,
+        ..Evidence::default()
+    };
+    let s = solve(&ev, &SolveOptions::default()).unwrap();
+    assert_eq!(s.layouts, BigUint::from(75_287_520u64 * 32));
+    assert!(matches!(s.method, Some(Method::Sampled { .. })));
+    assert!(s.best_next_shot.is_some());
+    // The largest box: C(676, 338)·2^338.
+    let ev = Evidence {
+        size: 26,
+        mirrors: 338,
+        ..Evidence::default()
+    };
+    let opts = SolveOptions {
+        samples: 50,
+        ..SolveOptions::default()
+    };
+    let s = solve(&ev, &opts).unwrap();
+    let mut w = Weights::default();
+    assert_eq!(s.layouts, w.completions(676, 0, 338));
+    assert!(s.layouts.to_string().len() > 300);
+    let json = serde_json::to_value(&s).unwrap();
+    assert_eq!(
+        json["layouts"].as_str(),
+        Some(s.layouts.to_string().as_str())
+    );
+}
+
+#[test]
+fn sampled_advice_agrees_with_exact() {
+    // Few shots on 6 × 6 with 3 mirrors: exact, then sampled by setting the
+    // exact limit to 0; the best shots' expected layouts agree within the
+    // sampling error.
+    let truth = Layout::seeded(Size::new(6).unwrap(), 3, 4).unwrap();
+    let ev = Evidence {
+        size: 6,
+        mirrors: 3,
+        shots: vec![
+            (2, truth.trace(2).unwrap().exit),
+            (7, truth.trace(7).unwrap().exit),
+        ],
+        ..Evidence::default()
+    };
+    let exact = solve(&ev, &SolveOptions::default()).unwrap();
+    assert_eq!(exact.method, Some(Method::Exact));
+    let sampled = solve(
+        &ev,
+        &SolveOptions {
+            exact_limit: 0,
+            samples: 20_000,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(sampled.method, Some(Method::Sampled { samples: 20_000 }));
+    assert_eq!(sampled.layouts, exact.layouts);
+    for c in &exact.candidates {
+        let s = sampled
+            .candidates
+            .iter()
+            .find(|x| x.hole == c.hole)
+            .unwrap();
+        let rel = (s.expected_layouts - c.expected_layouts).abs() / c.expected_layouts;
+        assert!(
+            rel < 0.05,
+            "hole {}: {} vs {}",
+            c.hole,
+            s.expected_layouts,
+            c.expected_layouts
+        );
+    }
+}
+
+#[test]
+fn too_hard_searches_stop_with_an_error() {
+    let truth = Layout::seeded(Size::new(26).unwrap(), 300, 1).unwrap();
+    let ev = Evidence {
+        size: 26,
+        mirrors: 300,
+        shots: vec![
+            (0, truth.trace(0).unwrap().exit),
+            (30, truth.trace(30).unwrap().exit),
+        ],
+        ..Evidence::default()
+    };
+    let opts = SolveOptions {
+        step_limit: 1_000_000,
+        ..SolveOptions::default()
+    };
+    let e = solve(&ev, &opts).unwrap_err();
+    assert!(matches!(e, SolveError::TooHard { .. }), "{e}");
+}
+
+#[test]
+fn unreachable_cells_match_brute_force() {
+    // Left and top only: layouts in which some cell lies on no beam from
+    // the left or top, with every left and top shot (and some of them) seen.
+    let mut tested = 0;
+    for k in [3, 4] {
+        let layouts = all_layouts(4, k);
+        let mut rng = Rng::new(k as u64);
+        let mut tries = 0;
+        while tested < 6 * (k - 2) && tries < 20_000 {
+            tries += 1;
+            let truth = &layouts[rng.below(layouts.len() as u64) as usize];
+            let shots: Vec<(usize, usize)> = (0..8)
+                .filter(|_| rng.below(4) != 0)
+                .map(|h| (h, truth.trace(h).unwrap().exit))
+                .collect();
+            let ev = Evidence {
+                size: 4,
+                mirrors: k,
+                sides: Sides::LeftTop,
+                shots,
+                ..Evidence::default()
+            };
+            if brute(&layouts, &ev).unreachable.is_empty() {
+                continue;
+            }
+            compare(&layouts, &ev);
+            tested += 1;
+        }
+    }
+    assert_eq!(tested, 12, "too few layouts with hidden cells were found");
+}
