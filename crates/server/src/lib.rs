@@ -68,6 +68,8 @@ pub struct Shared {
     pub chutes: chutes_api::ChutesGames,
     /// Tycoon design documents.
     pub designs: tycoon_api::Designs,
+    /// Live Tycoon games.
+    pub tycoon: tycoon_api::TycoonGames,
 }
 
 /// A cheap handle on [`Shared`].
@@ -83,6 +85,7 @@ impl AppState {
             boards: Store::new("board", n, idle),
             chutes: Store::new("game", n, idle),
             designs: Store::new("design", n, idle),
+            tycoon: Store::new("game", n, idle),
             config,
         }))
     }

@@ -14,6 +14,7 @@
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::grids;
+use crate::store::fresh_seed;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
@@ -21,8 +22,10 @@ use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use tycoon::design::{Applied, Designer, Edit};
-use tycoon::{Grid, GridSpec, Object};
+use tycoon::game::{Dice, SEATS, View};
+use tycoon::{Event, Game, GameError, Grid, GridSpec, Move, Object, Seat};
 
 /// The store of design documents.
 pub type Designs = crate::store::Store<Designer>;
@@ -36,6 +39,10 @@ pub fn routes() -> Router<AppState> {
         .route("/designs/{id}/file", get(file))
         .route("/designs/{id}/save", post(save))
         .route("/grids", get(list_grids))
+        .route("/games", post(new_game))
+        .route("/games/{id}", get(game).delete(end_game))
+        .route("/games/{id}/moves", post(play_move))
+        .route("/games/{id}/bots", post(play_bots))
         .route("/cards", get(cards))
 }
 
@@ -302,4 +309,252 @@ async fn list_grids(State(state): State<AppState>) -> Json<GridList> {
     Json(GridList {
         grids: grids::list(&state.config.data_dir),
     })
+}
+
+/// The store of live Tycoon games.
+pub type TycoonGames = crate::store::Store<TycoonSession>;
+
+/// A live game: the library's game, its seed and its event log.
+pub struct TycoonSession {
+    game: Game,
+    seed: u64,
+    events: Vec<Event>,
+}
+
+/// The most events a view carries (the newest); the page keeps the rest.
+pub const LOG_TAIL: usize = 300;
+
+/// The most bot moves one request plays.
+pub const MAX_BOT_MOVES: usize = 5_000;
+
+/// `POST /api/tycoon/games`: the grid (a design's, a saved grid, a file's
+/// text, or empty), who sits where, and a seed.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    #[serde(default)]
+    design: Option<String>,
+    #[serde(default)]
+    saved: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default = "default_seats")]
+    seats: [Seat; SEATS],
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+fn default_seats() -> [Seat; SEATS] {
+    [Seat::Human, Seat::Bot, Seat::Bot, Seat::Bot]
+}
+
+/// An event and its line for the log.
+#[derive(Serialize)]
+pub struct EventView {
+    /// The event as data.
+    #[serde(flatten)]
+    pub event: Event,
+    /// Its line, for people.
+    pub text: String,
+}
+
+/// A legal move: as data (to send back) and as text.
+#[derive(Serialize)]
+pub struct MoveView {
+    /// The move, to send to `/moves` as it is.
+    #[serde(rename = "move")]
+    pub mv: Move,
+    /// `roll`, `attack ice 2`, …
+    pub text: String,
+}
+
+/// What the players see of a game.
+#[derive(Serialize)]
+pub struct GameView {
+    /// The game's id.
+    pub id: String,
+    /// The seed of its dice.
+    pub seed: u64,
+    /// The library's view: players (cell, wallet, turns, effects, stations,
+    /// attacks left), station owners, whose turn, the decision awaited, the
+    /// winner.
+    #[serde(flatten)]
+    pub view: View,
+    /// The decision awaited, in words.
+    pub prompt: Option<String>,
+    /// The moves that answer it.
+    pub moves: Vec<MoveView>,
+    /// Whether the seat to answer is a bot.
+    pub bot_to_move: bool,
+    /// The grid's objects.
+    pub objects: Vec<ObjectView>,
+    /// The cell numbers as drawn, top row first.
+    pub layout: Vec<Vec<u32>>,
+    /// How many events the game has had.
+    pub event_count: usize,
+    /// The newest events (at most [`LOG_TAIL`]).
+    pub log: Vec<EventView>,
+}
+
+fn event_view(event: Event) -> EventView {
+    EventView {
+        text: event.to_string(),
+        event,
+    }
+}
+
+fn game_view(id: &str, s: &TycoonSession) -> GameView {
+    let view = s.game.view();
+    let bot_to_move = view
+        .current
+        .and_then(|seat| s.game.seats().get(usize::from(seat) - 1).copied())
+        .is_some_and(|seat| seat != Seat::Human);
+    let from = s.events.len().saturating_sub(LOG_TAIL);
+    GameView {
+        id: id.to_string(),
+        seed: s.seed,
+        prompt: view.pending.map(|d| d.prompt()),
+        moves: s
+            .game
+            .legal_moves()
+            .into_iter()
+            .map(|mv| MoveView {
+                text: mv.to_string(),
+                mv,
+            })
+            .collect(),
+        bot_to_move,
+        objects: s.game.grid().objects().map(object_view).collect(),
+        layout: layout(),
+        event_count: s.events.len(),
+        log: s.events[from..].iter().copied().map(event_view).collect(),
+        view,
+    }
+}
+
+async fn new_game(
+    State(state): State<AppState>,
+    JsonBody(req): JsonBody<NewGame>,
+) -> ApiResult<GameView> {
+    let grid = match &req.design {
+        Some(id) => {
+            if req.saved.is_some() || req.text.is_some() {
+                return Err(ApiError::bad_request(
+                    "give one of \"design\", \"saved\" or \"text\"",
+                ));
+            }
+            state.designs.with(id, |d| d.grid().clone())?
+        }
+        None => grid_from(&state, req.text.as_deref(), req.saved.as_deref())?,
+    };
+    let seed = match req.seed {
+        Some(seed) => seed,
+        None => fresh_seed()?,
+    };
+    let session = TycoonSession {
+        game: Game::new(Arc::new(grid), req.seats, Dice::seeded(seed)),
+        seed,
+        events: Vec::new(),
+    };
+    let id = state.tycoon.insert(session)?;
+    Ok(Json(state.tycoon.with(&id, |s| game_view(&id, s))?))
+}
+
+async fn game(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<GameView> {
+    Ok(Json(state.tycoon.with(&id, |s| game_view(&id, s))?))
+}
+
+async fn end_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<axum::http::StatusCode, ApiError> {
+    if state.tycoon.remove(&id) {
+        Ok(axum::http::StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::not_found(format!("no game '{id}'")))
+    }
+}
+
+/// Moves played by one request: their events and the game after them.
+#[derive(Serialize)]
+pub struct Played {
+    /// The events of the moves played, in order.
+    pub events: Vec<EventView>,
+    /// The game after them.
+    pub game: GameView,
+}
+
+fn refused(e: GameError) -> ApiError {
+    match e {
+        GameError::Over { .. } => ApiError::conflict(e.to_string()),
+        _ => ApiError::unprocessable(e.to_string()),
+    }
+}
+
+async fn play_move(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(mv): JsonBody<Move>,
+) -> ApiResult<Played> {
+    state
+        .tycoon
+        .with(&id, |s| {
+            if let Some(seat) = s.game.current()
+                && s.game.seats().get(usize::from(seat) - 1) != Some(&Seat::Human)
+            {
+                return Err(ApiError::conflict(format!(
+                    "player {seat} is a bot: let the bots play (POST …/bots)"
+                )));
+            }
+            let events = s.game.apply(mv).map_err(refused)?;
+            s.events.extend_from_slice(&events);
+            Ok(Played {
+                events: events.into_iter().map(event_view).collect(),
+                game: game_view(&id, s),
+            })
+        })?
+        .map(Json)
+}
+
+/// `POST /api/tycoon/games/{id}/bots`: `{"limit": n}` plays at most `n`
+/// bot moves (default: until a person must answer or the game ends).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BotsRequest {
+    #[serde(default)]
+    limit: Option<usize>,
+}
+
+async fn play_bots(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<BotsRequest>,
+) -> ApiResult<Played> {
+    let limit = req.limit.unwrap_or(MAX_BOT_MOVES).min(MAX_BOT_MOVES);
+    state
+        .tycoon
+        .with(&id, |s| {
+            if s.game.is_over() {
+                return Err(refused(GameError::Over {
+                    winner: s.game.winner(),
+                }));
+            }
+            let mut events = Vec::new();
+            for _ in 0..limit {
+                let Some(mv) = tycoon::bots::bot_move(&s.game, s.seed) else {
+                    break;
+                };
+                if let Err(e) = s.game.apply_into(mv, &mut events) {
+                    // Moves already played stay played, and logged.
+                    s.events.extend_from_slice(&events);
+                    return Err(refused(e));
+                }
+            }
+            s.events.extend_from_slice(&events);
+            Ok(Played {
+                events: events.into_iter().map(event_view).collect(),
+                game: game_view(&id, s),
+            })
+        })?
+        .map(Json)
 }

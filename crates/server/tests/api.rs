@@ -514,3 +514,97 @@ async fn boards_and_games_are_drawn_as_svg() {
     .await;
     assert_refused(&refused, StatusCode::UNPROCESSABLE_ENTITY, "cannot draw");
 }
+
+#[tokio::test]
+async fn a_tycoon_game_is_played_by_a_person_and_bots() {
+    let (app, _dir) = app();
+    let sample = include_str!("../../tycoon/tests/data/sample.grid");
+    let (status, game) = post(
+        &app,
+        "/api/tycoon/games",
+        json!({"text": sample, "seats": ["human", "bot", "random", "bot"], "seed": 5}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    let id = game["id"].as_str().unwrap().to_string();
+    assert_eq!(game["seed"], 5);
+    assert_eq!(game["current"], 1);
+    assert_eq!(game["bot_to_move"], false);
+    assert_eq!(game["players"].as_array().unwrap().len(), 4);
+    assert_eq!(game["players"][0]["coins"], 100);
+    assert_eq!(
+        game["moves"],
+        json!([{"move": {"move": "roll"}, "text": "roll"}])
+    );
+    assert_eq!(game["objects"].as_array().unwrap().len(), 17);
+
+    // Only the pending decision's answers are accepted.
+    let moves = format!("/api/tycoon/games/{id}/moves");
+    let wrong = post(&app, &moves, json!({"move": "buy"})).await;
+    assert_refused(&wrong, StatusCode::UNPROCESSABLE_ENTITY, "does not answer");
+    let wrong = post(&app, &moves, json!({"move": "teleport"})).await;
+    assert_refused(&wrong, StatusCode::BAD_REQUEST, "bad JSON");
+    let (status, rolled) = post(&app, &moves, json!({"move": "roll"})).await;
+    assert_eq!(status, StatusCode::OK, "{rolled}");
+    assert!(!rolled["events"].as_array().unwrap().is_empty());
+    assert!(rolled["events"][0]["text"].is_string());
+
+    // A person cannot move for a bot.
+    if rolled["game"]["bot_to_move"] == true {
+        let refused = post(&app, &moves, json!({"move": "roll"})).await;
+        assert_refused(&refused, StatusCode::CONFLICT, "is a bot");
+    }
+
+    // Bots play until the person must answer again (or the game ends).
+    let bots = format!("/api/tycoon/games/{id}/bots");
+    let (status, after) = post(&app, &bots, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    let g = &after["game"];
+    assert!(
+        g["over"] == true || (g["current"] == 1 && g["bot_to_move"] == false),
+        "{g}"
+    );
+
+    // Four bots play a whole game.
+    let (_, all_bots) = post(
+        &app,
+        "/api/tycoon/games",
+        json!({"text": sample, "seats": ["bot", "bot", "bot", "bot"], "seed": 9}),
+    )
+    .await;
+    let bots = format!(
+        "/api/tycoon/games/{}/bots",
+        all_bots["id"].as_str().unwrap()
+    );
+    let (_, one) = post(&app, &bots, json!({"limit": 1})).await;
+    assert_eq!(
+        one["game"]["event_count"].as_u64().unwrap() as usize,
+        one["events"].as_array().unwrap().len()
+    );
+    let (_, done) = post(&app, &bots, json!({})).await;
+    let g = &done["game"];
+    assert_eq!(g["over"], true, "{g}");
+    let winner = g["winner"].as_u64().expect("a winner");
+    assert_eq!(g["players"][winner as usize - 1]["cell"], 99);
+    assert_eq!(g["log"].as_array().unwrap().last().unwrap()["event"], "won");
+    assert!(g["log"].as_array().unwrap().len() <= server::tycoon_api::LOG_TAIL);
+    let over = post(&app, &bots, json!({})).await;
+    assert_refused(&over, StatusCode::CONFLICT, "over");
+
+    // Games on a design's grid, and refusals.
+    let (_, design) = post(&app, "/api/tycoon/designs", json!({})).await;
+    let (status, on_design) =
+        post(&app, "/api/tycoon/games", json!({"design": design["id"]})).await;
+    assert_eq!(status, StatusCode::OK, "{on_design}");
+    let unknown = post(&app, "/api/tycoon/games", json!({"design": "nope"})).await;
+    assert_refused(&unknown, StatusCode::NOT_FOUND, "no design");
+    let bad = post(
+        &app,
+        "/api/tycoon/games",
+        json!({"seats": ["human", "bot"]}),
+    )
+    .await;
+    assert_refused(&bad, StatusCode::BAD_REQUEST, "bad JSON");
+    let missing = call(&app, "GET", "/api/tycoon/games/abc", None).await;
+    assert_refused(&missing, StatusCode::NOT_FOUND, "no game");
+}

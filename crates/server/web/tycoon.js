@@ -1,7 +1,7 @@
 // Snakes & Ladders Tycoon: design a grid (and play it). Every edit is sent to
 // the server, whose library checks it against the grid's rules; a refused
 // edit comes back with its reason, shown beside the grid.
-import { api, el, byId, showError, readFile } from "/static/common.js";
+import { api, el, byId, showError, readFile, sleep } from "/static/common.js";
 
 const ui = {
   kinds: [...document.querySelectorAll("#palette [data-kind]")],
@@ -65,20 +65,23 @@ function cardShort(o) {
   return `C${c.card}` + (params.length ? ` ${params.join("/")}` : "");
 }
 
-function drawGrid() {
+/**
+ * Draws a grid's cells in `table`: numbers, objects, the ends of ladders and
+ * snakes; `extra(cell)` may add children (tokens) to a cell.
+ */
+function drawCells(table, layout, objects, { selectedCell = null, onClick = null, extra = null } = {}) {
+  const homes = new Map(objects.map((o) => [o.home, o]));
   const ends = new Map();
-  for (const o of design.objects) {
-    if (o.object.object === "ladder" || o.object.object === "snake") {
-      ends.set(o.object.end, o);
-    }
+  for (const o of objects) {
+    if (o.object.object === "ladder" || o.object.object === "snake") ends.set(o.object.end, o);
   }
-  ui.grid.replaceChildren(
-    ...design.layout.map((row) =>
+  table.replaceChildren(
+    ...layout.map((row) =>
       el(
         "tr",
         {},
         ...row.map((cell) => {
-          const o = objectAt(cell);
+          const o = homes.get(cell);
           const end = ends.get(cell);
           const classes = [];
           let mark = null;
@@ -89,19 +92,29 @@ function drawGrid() {
             else mark = cardShort(o);
           }
           if (end) classes.push(`${end.object.object}-end`);
-          if (cell === 99) classes.push("goal");
-          if (cell === selected) classes.push("selected");
+          if (cell === layout[0][layout[0].length - 1]) classes.push("goal");
+          if (cell === selectedCell) classes.push("selected");
           return el(
             "td",
-            { class: classes.join(" "), dataset: { cell }, title: o ? o.text + (o.describe ? `: ${o.describe}` : "") : `cell ${cell}`, onclick: () => clickCell(cell) },
+            {
+              class: classes.join(" "),
+              dataset: { cell },
+              title: o ? o.text + (o.describe ? `: ${o.describe}` : "") : `cell ${cell}`,
+              onclick: onClick ? () => onClick(cell) : null,
+            },
             el("span", { class: "num" }, cell),
             mark && el("span", { class: "obj" }, mark),
             end && el("span", { class: "end" }, `${end.object.object} from ${end.home}`),
+            extra && extra(cell),
           );
         }),
       ),
     ),
   );
+}
+
+function drawGrid() {
+  drawCells(ui.grid, design.layout, design.objects, { selectedCell: selected, onClick: clickCell });
 }
 
 function showDesign() {
@@ -192,7 +205,7 @@ function addObject() {
 async function listSaved(select) {
   const { grids } = await api("GET", "/api/tycoon/grids");
   ui.saved.replaceChildren(...grids.map((g) => el("option", { value: g.name }, g.name)));
-  if (grids.length === 0) ui.saved.append(el("option", { value: "", disabled: true }, "none saved yet"));
+  if (grids.length === 0) ui.saved.append(el("option", { value: "", disabled: true, selected: true }, "none saved yet"));
   if (select) ui.saved.value = select;
   ui.load.disabled = grids.length === 0;
 }
@@ -254,5 +267,196 @@ ui.clear.addEventListener("click", () => edit({ edit: "clear" }));
 ui.save.addEventListener("click", saveGrid);
 ui.load.addEventListener("click", () => ui.saved.value && openDesign({ saved: ui.saved.value }, `“${ui.saved.value}”`));
 ui.upload.addEventListener("change", uploadGrid);
+
+// ---- Play mode ----
+
+const play = {
+  section: byId("play"),
+  designSection: byId("design"),
+  tabDesign: byId("tab-design"),
+  tabPlay: byId("tab-play"),
+  grid: byId("play-grid"),
+  seats: byId("seats"),
+  seed: byId("play-seed"),
+  start: byId("start-game"),
+  error: byId("play-error"),
+  speed: byId("bot-speed"),
+  status: byId("play-status"),
+  decision: byId("decision"),
+  moveError: byId("move-error"),
+  table: byId("play-grid-table"),
+  wallets: document.querySelector("#wallets tbody"),
+  effects: byId("effects"),
+  stations: byId("stations"),
+  log: byId("play-log"),
+};
+
+let game = null;
+let botsRunning = false;
+
+function showTab(which) {
+  const playing = which === "play";
+  play.section.hidden = !playing;
+  play.designSection.hidden = playing;
+  play.tabDesign.setAttribute("aria-selected", String(!playing));
+  play.tabPlay.setAttribute("aria-selected", String(playing));
+  if (playing) fillGridChoices();
+}
+
+async function fillGridChoices() {
+  const { grids } = await api("GET", "/api/tycoon/grids");
+  const current = play.grid.value;
+  play.grid.replaceChildren(
+    el("option", { value: "design" }, "The grid being designed"),
+    ...grids.map((g) => el("option", { value: `saved:${g.name}` }, `Saved: ${g.name}`)),
+    el("option", { value: "empty" }, "An empty grid"),
+  );
+  if ([...play.grid.options].some((o) => o.value === current)) play.grid.value = current;
+}
+
+function seatChoices() {
+  play.seats.replaceChildren(
+    ...[1, 2, 3, 4].flatMap((seat) => [
+      el("label", { for: `seat-${seat}` }, el("span", { class: `swatch p${seat}` }), `Player ${seat}`),
+      el(
+        "select",
+        { id: `seat-${seat}` },
+        el("option", { value: "human", selected: seat === 1 }, "a person"),
+        el("option", { value: "bot", selected: seat !== 1 }, "a bot"),
+        el("option", { value: "random" }, "a random bot"),
+      ),
+    ]),
+  );
+}
+
+async function startGame() {
+  showError(play.error, "");
+  showError(play.moveError, "");
+  const body = { seats: [1, 2, 3, 4].map((s) => byId(`seat-${s}`).value) };
+  const source = play.grid.value;
+  if (source === "design") body.design = design.id;
+  else if (source.startsWith("saved:")) body.saved = source.slice(6);
+  const seed = play.seed.value.trim();
+  if (seed !== "") {
+    if (!/^\d+$/.test(seed)) {
+      showError(play.error, "The seed is a whole number (or leave it empty).");
+      return;
+    }
+    body.seed = Number(seed);
+  }
+  try {
+    game = await api("POST", "/api/tycoon/games", body);
+  } catch (e) {
+    showError(play.error, e.message);
+    return;
+  }
+  play.log.replaceChildren();
+  appendLog(game.log);
+  play.seed.placeholder = `random (this game: ${game.seed})`;
+  showGame();
+  runBots();
+}
+
+function appendLog(events) {
+  for (const e of events) {
+    const cls = e.event === "won" ? "won" : e.event === "ladder" ? "ladder" : e.event === "snake" ? "chute" : "";
+    play.log.append(el("li", { class: cls, dataset: { event: e.event } }, e.text));
+  }
+  while (play.log.children.length > 1000) play.log.firstChild.remove();
+  play.log.scrollTop = play.log.scrollHeight;
+}
+
+function effectsOf(p) {
+  const parts = [];
+  if (p.lost_turns) parts.push(`loses ${p.lost_turns} turn${p.lost_turns > 1 ? "s" : ""}`);
+  if (p.fire_turns) parts.push(`burning ${p.fire_turns} turn${p.fire_turns > 1 ? "s" : ""}`);
+  if (p.poison_turns) parts.push(`poisoned ${p.poison_turns} turn${p.poison_turns > 1 ? "s" : ""}`);
+  return parts;
+}
+
+function showGame() {
+  const kinds = { human: "person", bot: "bot", random: "random bot" };
+  drawCells(play.table, game.layout, game.objects, {
+    extra: (cell) => {
+      const here = game.players.filter((p) => p.cell === cell);
+      if (here.length === 0) return null;
+      return el("span", { class: "tokens" }, ...here.map((p) => el("span", { class: `token p${p.seat}`, dataset: { player: p.seat } }, p.seat)));
+    },
+  });
+  play.wallets.replaceChildren(
+    ...game.players.map((p) =>
+      el(
+        "tr",
+        { class: p.seat === game.winner ? "winner" : p.seat === game.current ? "current" : "", dataset: { player: p.seat } },
+        el("td", {}, el("span", { class: `swatch p${p.seat}` }), `P${p.seat} `, el("span", { class: "note" }, kinds[p.kind] || p.kind)),
+        el("td", { class: "cell" }, p.cell),
+        el("td", { class: "coins" }, p.coins),
+        el("td", {}, p.turns),
+      ),
+    ),
+  );
+  play.effects.replaceChildren(
+    ...game.players.map((p) => {
+      const effects = effectsOf(p);
+      const attacks = p.attacks_left.length ? `attacks left: ${p.attacks_left.join(", ")}` : "no attacks left";
+      return el("p", {}, el("span", { class: `swatch p${p.seat}` }), `P${p.seat}: `, [...effects, attacks].join("; "));
+    }),
+  );
+  play.stations.replaceChildren(
+    ...game.owners.map((o) => el("li", {}, `Station ${o.station} (price ${o.price}, fee ${o.fee}): `, o.owner ? `owned by P${o.owner}` : "for sale")),
+  );
+  if (game.owners.length === 0) play.stations.append(el("li", {}, "none on this grid"));
+  play.status.classList.toggle("win", Boolean(game.winner));
+  if (game.over) {
+    play.status.textContent = game.winner ? `Player ${game.winner} wins after ${game.turns} turns.` : `No winner after ${game.turns} turns.`;
+  } else {
+    play.status.textContent = `Turn ${game.turns + 1}. ${game.prompt}`;
+  }
+  play.status.dataset.winner = game.winner || "";
+  play.decision.replaceChildren(
+    ...(game.over || game.bot_to_move
+      ? []
+      : game.moves.map((m) => el("button", { class: m.text === "roll" ? "" : "secondary", dataset: { move: m.text }, onclick: () => sendMove(m.move) }, m.text))),
+  );
+}
+
+async function sendMove(move) {
+  showError(play.moveError, "");
+  try {
+    const result = await api("POST", `/api/tycoon/games/${game.id}/moves`, move);
+    game = result.game;
+    appendLog(result.events);
+  } catch (e) {
+    showError(play.moveError, e.message);
+  }
+  showGame();
+  runBots();
+}
+
+async function runBots() {
+  if (botsRunning) return;
+  botsRunning = true;
+  try {
+    while (game && !game.over && game.bot_to_move) {
+      const pause = Number(play.speed.value);
+      const id = game.id;
+      const result = await api("POST", `/api/tycoon/games/${id}/bots`, pause === 0 ? {} : { limit: 1 });
+      if (!game || game.id !== id) break;
+      game = result.game;
+      appendLog(result.events);
+      showGame();
+      if (pause > 0) await sleep(pause);
+    }
+  } catch (e) {
+    showError(play.moveError, e.message);
+  } finally {
+    botsRunning = false;
+  }
+}
+
+play.tabDesign.addEventListener("click", () => showTab("design"));
+play.tabPlay.addEventListener("click", () => showTab("play"));
+play.start.addEventListener("click", startGame);
+seatChoices();
 
 start().catch((e) => refuse(e.message));

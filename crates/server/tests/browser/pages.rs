@@ -198,3 +198,54 @@ fn a_tycoon_grid_is_designed_saved_and_reloaded() {
     b.click_css("#save");
     b.wait_for_text("#file-error", "must start with a letter");
 }
+
+#[test]
+fn a_tycoon_game_with_bots_is_played_to_the_end() {
+    let b = Browser::open();
+    b.visit("/tycoon");
+    b.wait_for_text("#clipboard", "Clipboard: empty");
+    // The seed's sample grid, uploaded in design mode, is the grid played.
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tycoon/tests/data/sample.grid")
+        .canonicalize()
+        .expect("the seed's sample grid");
+    let upload = b.find("#upload");
+    b.send_keys(&upload, &sample.display().to_string());
+    b.wait_for_text("#file-done", "Loaded “sample.grid”");
+
+    b.click_css("#tab-play");
+    b.wait_for_text("#play-grid", "The grid being designed");
+    // A person in seat 1: the page offers the decision as buttons.
+    b.fill("#play-seed", "11");
+    b.click_css("#start-game");
+    b.wait_for_text("#play-status", "P1: roll");
+    b.click_css("#decision button[data-move='roll']");
+    b.wait_for("the bots to hand back to player 1", || {
+        let text = b.text_css("#play-status");
+        (text.contains("P1") && b.find_all("#decision button").len() > 0 || text.contains("wins"))
+            .then_some(())
+    });
+    assert!(
+        b.find_all("#play-log li").len() >= 4,
+        "the log shows the turns"
+    );
+
+    // Four bots, at once: a whole game.
+    for seat in 1..=4 {
+        b.select(&format!("#seat-{seat}"), "bot");
+    }
+    b.select("#bot-speed", "0");
+    b.click_css("#start-game");
+    let status = b.wait_for_text("#play-status", "wins after");
+    let winner = b.attr_css("#play-status", "data-winner").expect("a winner");
+    let cell = b.text_css(&format!("#wallets tr[data-player='{winner}'] td.cell"));
+    assert_eq!(cell, "99", "{status}");
+    let last = b.text_css("#play-log li:last-child");
+    assert!(last.contains("wins") || last.contains("won"), "{last}");
+    assert!(
+        b.find_all("#decision button").is_empty(),
+        "no decision after the end"
+    );
+    assert_eq!(b.find_all("#play-grid-table td").len(), 99);
+    b.screenshot("tycoon-play");
+}
