@@ -222,8 +222,9 @@ fn a_tycoon_game_with_bots_is_played_to_the_end() {
     b.click_css("#decision button[data-move='roll']");
     b.wait_for("the bots to hand back to player 1", || {
         let text = b.text_css("#play-status");
-        (text.contains("P1") && b.find_all("#decision button").len() > 0 || text.contains("wins"))
-            .then_some(())
+        ((text.contains("P1") && !b.find_all("#decision button").is_empty())
+            || text.contains("wins"))
+        .then_some(())
     });
     assert!(
         b.find_all("#play-log li").len() >= 4,
