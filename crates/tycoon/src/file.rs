@@ -229,6 +229,34 @@ impl<'a> Reader<'a> {
 /// space).
 pub const SAMPLE_GRID: &str = include_str!("../tests/data/sample.grid");
 
+/// True when `text` has the grid file's line structure: a count, that many
+/// lines of two numbers, a count, that many lines of two numbers, a count,
+/// that many lines of two to four numbers, and nothing after (blank lines
+/// aside). Values are not checked; this is for telling formats apart.
+pub fn looks_like_grid_file(text: &str) -> bool {
+    let mut lines = text
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|t| !t.is_empty());
+    let numbers = |t: &[&str]| t.iter().all(|w| w.parse::<u32>().is_ok());
+    for widths in [2..=2, 2..=2, 2..=4] {
+        let count = match lines.next() {
+            Some(t) if t.len() == 1 && numbers(&t) => t[0].parse::<u32>().unwrap_or(u32::MAX),
+            _ => return false,
+        };
+        if count > MAX_COUNT {
+            return false;
+        }
+        for _ in 0..count {
+            match lines.next() {
+                Some(t) if widths.contains(&t.len()) && numbers(&t) => {}
+                _ => return false,
+            }
+        }
+    }
+    lines.next().is_none()
+}
+
 /// Reads a grid from either form: the JSON form when the text starts with
 /// `{`, else the grid file format.
 ///
@@ -434,6 +462,18 @@ mod tests {
         let got: Vec<(&str, usize)> = t.iter().map(|t| (t.text, t.col)).collect();
         assert_eq!(got, vec![("4", 3), ("51", 5), ("é", 9), ("7", 11)]);
         assert!(tokens("   ").is_empty());
+    }
+
+    #[test]
+    fn the_line_structure_is_recognised() {
+        assert!(looks_like_grid_file(SAMPLE_GRID));
+        assert!(looks_like_grid_file("0\n0\n0\n"));
+        assert!(looks_like_grid_file("1\n10 32\n0\n1\n4 51\n"));
+        assert!(!looks_like_grid_file("0 0 0"));
+        assert!(!looks_like_grid_file("1\n10 32\n0\n"));
+        assert!(!looks_like_grid_file("0\n0\n0\n5\n"));
+        assert!(!looks_like_grid_file("size = 10"));
+        assert!(!looks_like_grid_file("0, 0, 0, 0"));
     }
 
     #[test]

@@ -27,7 +27,9 @@ pub mod objects;
 pub mod rules;
 pub mod simulate;
 
-pub use file::{LoadError, SAMPLE_GRID, parse_grid, parse_grid_any, save_grid, write_grid};
+pub use file::{
+    LoadError, SAMPLE_GRID, looks_like_grid_file, parse_grid, parse_grid_any, save_grid, write_grid,
+};
 pub use game::{Attack, Decision, Event, Game, GameError, Move, Seat};
 pub use grid::{Grid, GridError, GridSpec, StationTerms};
 pub use objects::{Card, CardKind, Ladder, Object, Snake};

@@ -14,6 +14,7 @@ mod array;
 mod leetcode;
 mod scan;
 mod toml_board;
+mod tycoon_grid;
 
 use crate::board::Board;
 use serde::{Deserialize, Serialize};
@@ -66,11 +67,14 @@ pub enum Format {
     /// LeetCode 909: an n×n JSON grid, boustrophedon from the bottom-left,
     /// -1 = no jump, start on square 1.
     Leetcode,
+    /// A Snakes & Ladders Tycoon grid file (seed 003): its ladders and
+    /// snakes on 99 squares, 9 × 11 row-major, start on square 1.
+    Tycoon,
 }
 
 impl Format {
     /// Every format, in the order detection considers them.
-    pub const ALL: [Self; 3] = [Self::Toml, Self::Leetcode, Self::Array];
+    pub const ALL: [Self; 4] = [Self::Toml, Self::Leetcode, Self::Tycoon, Self::Array];
 
     /// The format's name on the command line.
     pub fn name(self) -> &'static str {
@@ -78,6 +82,7 @@ impl Format {
             Self::Toml => "toml",
             Self::Array => "array",
             Self::Leetcode => "leetcode",
+            Self::Tycoon => "tycoon",
         }
     }
 
@@ -87,6 +92,7 @@ impl Format {
             Self::Toml => "a TOML board file",
             Self::Array => "a board array (N+1 integers)",
             Self::Leetcode => "a LeetCode 909 grid",
+            Self::Tycoon => "a Tycoon grid file",
         }
     }
 }
@@ -161,6 +167,7 @@ pub fn detect(text: &str, file_name: Option<&str>) -> Format {
     match extension.as_deref() {
         Some("toml") => return Format::Toml,
         Some("json") => return Format::Leetcode,
+        Some("grid") => return Format::Tycoon,
         _ => {}
     }
     let looks_like_toml = text.lines().any(|line| {
@@ -175,6 +182,9 @@ pub fn detect(text: &str, file_name: Option<&str>) -> Format {
     let mut significant = body.chars().filter(|c| !c.is_whitespace());
     if significant.next() == Some('[') && significant.next() == Some('[') {
         return Format::Leetcode;
+    }
+    if tycoon::looks_like_grid_file(text) {
+        return Format::Tycoon;
     }
     Format::Array
 }
@@ -196,6 +206,7 @@ pub fn parse_board(
         Format::Toml => toml_board::parse(text)?,
         Format::Array => array::parse(text)?,
         Format::Leetcode => leetcode::parse(text)?,
+        Format::Tycoon => tycoon_grid::parse(text)?,
     };
     Ok(match (board.name(), file_name) {
         (None, Some(file)) => {
@@ -222,6 +233,9 @@ mod tests {
         assert_eq!(detect(" [ [-1]]", None), Format::Leetcode);
         assert_eq!(detect("int board[] = {-1, 0, 0}", None), Format::Array);
         assert_eq!(detect("-1 0 0 0", None), Format::Array);
+        assert_eq!(detect("", Some("my.GRID")), Format::Tycoon);
+        assert_eq!(detect(tycoon::SAMPLE_GRID, None), Format::Tycoon);
+        assert_eq!(detect("0\n0\n0\n", Some("empty")), Format::Tycoon);
     }
 
     #[test]
