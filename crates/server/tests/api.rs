@@ -156,7 +156,7 @@ async fn boards_are_uploaded_and_played() {
     let (status, list) = call(&app, "GET", "/api/chutes/boards", None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list["builtin"][0]["id"], "classic");
-    assert_eq!(list["formats"].as_array().unwrap().len(), 3);
+    assert_eq!(list["formats"].as_array().unwrap().len(), 4);
 
     let (status, board) = post(
         &app,
