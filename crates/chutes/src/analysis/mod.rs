@@ -25,6 +25,7 @@
 pub mod chain;
 pub mod exact;
 pub mod markov;
+pub mod shortest;
 
 pub use chain::{Chain, Move, Reach};
 pub use markov::{JumpStats, LengthDistribution, Markov, MarkovOptions, SeatOdds};
