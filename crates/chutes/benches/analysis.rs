@@ -2,6 +2,7 @@
 //!
 //! Run with `cargo bench -p chutes --bench analysis`.
 
+use chutes::analysis::simulate::{SimOptions, simulate};
 use chutes::analysis::{exact, markov};
 use chutes::{Board, Rules};
 use std::time::Instant;
@@ -26,6 +27,22 @@ fn main() {
     let moments = time("exact mean and variance, classic", 5, || {
         exact::moments(&board, &rules)
     });
+    for threads in [1, 2] {
+        let options = SimOptions {
+            games: 20_000_000,
+            players: 1,
+            seed: 1,
+            threads,
+        };
+        let t = Instant::now();
+        let r = simulate(&board, &rules, &options, &|_| {});
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "simulate {threads} thread(s): {:.2}M games/s {:?}",
+            2e7 / s / 1e6,
+            r.ok().and_then(|r| r.mean())
+        );
+    }
     if let (Ok(d), Ok(m)) = (dist, moments) {
         println!("mean {:?} (exact {})", d.mean, m.mean_f64());
     }

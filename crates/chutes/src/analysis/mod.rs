@@ -24,8 +24,12 @@
 
 pub mod chain;
 pub mod exact;
+mod fast;
 pub mod markov;
+pub mod min_throws;
+pub mod search;
 pub mod shortest;
+pub mod simulate;
 
 pub use chain::{Chain, Move, Reach};
 pub use markov::{JumpStats, LengthDistribution, Markov, MarkovOptions, SeatOdds};
@@ -64,6 +68,9 @@ pub enum AnalysisError {
         /// What cannot be computed.
         what: &'static str,
     },
+    /// The worker threads could not be started.
+    #[error("cannot start the worker threads: {0}")]
+    Threads(String),
     /// An exact computation too large to attempt.
     #[error("{0}")]
     TooLarge(String),
