@@ -1,5 +1,6 @@
 //! `parlor chutes …`: Chutes & Ladders commands.
 
+mod analysis;
 mod board;
 mod pictures;
 mod play;
@@ -19,6 +20,16 @@ pub enum ChutesCommand {
     /// Plot the game-length distribution, seat chances or a heat map, as SVG
     /// or PNG.
     Plot(pictures::PlotArgs),
+    /// The seeds' random search for short games, beside the exact answer.
+    Search(analysis::SearchArgs),
+    /// The exact shortest games: length, dice sequences, distinct routes.
+    Shortest(analysis::ShortestArgs),
+    /// The exact game-length distribution, seats' chances, squares and jumps.
+    Analyze(analysis::AnalyzeArgs),
+    /// Monte Carlo on all cores, beside the exact mean.
+    Simulate(analysis::SimulateArgs),
+    /// Seed 004: the fewest throws when the player chooses every roll.
+    MinThrows(analysis::MinThrowsArgs),
 }
 
 /// Runs a Chutes & Ladders command.
@@ -28,5 +39,10 @@ pub fn run(cmd: ChutesCommand) -> anyhow::Result<()> {
         ChutesCommand::Board(cmd) => board::run(cmd),
         ChutesCommand::Render(args) => pictures::render(&args),
         ChutesCommand::Plot(args) => pictures::plot(&args),
+        ChutesCommand::Search(args) => analysis::search(&args),
+        ChutesCommand::Shortest(args) => analysis::shortest(&args),
+        ChutesCommand::Analyze(args) => analysis::analyze(&args),
+        ChutesCommand::Simulate(args) => analysis::simulate(&args),
+        ChutesCommand::MinThrows(args) => analysis::min_throws_cmd(&args),
     }
 }

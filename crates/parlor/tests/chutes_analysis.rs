@@ -1,0 +1,309 @@
+//! The real `parlor` binary: `chutes search|shortest|analyze|simulate|min-throws`.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn parlor(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(args)
+        .output()
+        .expect("run parlor")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = parlor(args);
+    assert!(out.status.success(), "{args:?} failed: {}", stderr(&out));
+    assert!(
+        stderr(&out).is_empty(),
+        "no progress bar without a terminal: {}",
+        stderr(&out)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn json(args: &[&str]) -> Value {
+    let text = ok(args);
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: {e}\n{text}"))
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = parlor(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(out.stdout.is_empty(), "errors go to stderr only");
+    stderr(&out)
+}
+
+fn data(name: &str) -> String {
+    format!("{}/../chutes/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The classic board's exact mean (see docs/analysis.md).
+const CLASSIC_MEAN: &str = "225837582538403273407117496273279920181931269186581786048583/5757472998140039232950575874628786131130999406013041613400";
+
+#[test]
+fn shortest_classic_is_7_rolls() {
+    let text = ok(&["chutes", "shortest"]);
+    assert!(text.contains("7 rolls"), "{text}");
+    assert!(text.contains("423"), "{text}");
+    let doc = json(&["chutes", "shortest", "--json"]);
+    assert_eq!(doc["rolls"], 7);
+    assert_eq!(doc["sequences"], 423);
+    assert_eq!(doc["routes"], 7);
+    assert_eq!(doc["dice"].as_array().unwrap().len(), 7);
+    assert_eq!(doc["path"][6]["to"], 100);
+}
+
+#[test]
+fn shortest_with_two_chutes_and_lists() {
+    let doc = json(&[
+        "chutes", "shortest", "--chutes", "2", "--json", "--list", "--limit", "3",
+    ]);
+    assert_eq!(doc["rolls"], 7);
+    assert_eq!(doc["sequences"], 8);
+    assert_eq!(doc["routes"], 1);
+    assert_eq!(doc["route_list"].as_array().unwrap().len(), 1);
+    assert_eq!(doc["sequence_list"].as_array().unwrap().len(), 3);
+    let chutes = doc["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["jump"]["kind"] == "chute")
+        .count();
+    assert_eq!(chutes, 2);
+    let text = ok(&["chutes", "shortest", "--list"]);
+    assert!(
+        text.contains("Routes:") && text.contains("ladder 80->100"),
+        "{text}"
+    );
+}
+
+#[test]
+fn shortest_says_when_no_game_qualifies() {
+    let board = data("analysis-ladders-only.toml");
+    let text = ok(&["chutes", "shortest", "--board", &board, "--chutes", "1"]);
+    assert!(text.contains("there is no shortest game"), "{text}");
+    let doc = json(&[
+        "chutes", "shortest", "--board", &board, "--chutes", "1", "--json",
+    ]);
+    assert_eq!(doc["rolls"], Value::Null);
+    assert_eq!(doc["sequences"], 0);
+}
+
+#[test]
+fn counts_above_2_pow_53_are_strings() {
+    let board = data("analysis-wide.toml");
+    let doc = json(&[
+        "chutes", "shortest", "--board", &board, "--faces", "64", "--json",
+    ]);
+    assert_eq!(doc["rolls"], 20);
+    // C(82, 19): the ways to spread the 63 missing pips over 20 rolls.
+    assert_eq!(doc["sequences"], "1971038235969316800");
+}
+
+#[test]
+fn analyze_matches_the_published_mean() {
+    let doc = json(&["chutes", "analyze", "--exact", "--players", "3", "--json"]);
+    let mean = doc["mean"].as_f64().unwrap();
+    assert!((mean - 39.2251).abs() < 5e-5, "{mean}");
+    assert_eq!(doc["mean_exact"], CLASSIC_MEAN);
+    assert_eq!(doc["median"], 32);
+    assert_eq!(doc["mode"], 22);
+    assert_eq!(doc["shortest"], 7);
+    let seats: Vec<f64> = doc["seat_win"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(seats.len(), 3);
+    assert!((seats.iter().sum::<f64>() - 1.0).abs() < 1e-10);
+    assert!(seats[0] > seats[1] && seats[1] > seats[2]);
+    assert!(doc["mean_rounds"].as_f64().unwrap() > 7.0);
+    assert_eq!(doc["landings"].as_array().unwrap().len(), 101);
+    assert_eq!(doc["jumps"].as_array().unwrap().len(), 19);
+    let text = ok(&["chutes", "analyze", "--exact"]);
+    assert!(
+        text.contains("mean 39.2251") && text.contains(CLASSIC_MEAN),
+        "{text}"
+    );
+}
+
+#[test]
+fn analyze_says_when_games_never_end() {
+    let text = ok(&[
+        "chutes",
+        "analyze",
+        "--board",
+        &data("analysis-walled.toml"),
+    ]);
+    assert!(text.contains("No game ever ends"), "{text}");
+    let doc = json(&[
+        "chutes",
+        "analyze",
+        "--board",
+        &data("analysis-trap.toml"),
+        "--exact",
+        "--json",
+    ]);
+    let never = doc["never"].as_f64().unwrap();
+    assert!(never > 0.0 && never < 1.0, "{never}");
+    assert_eq!(doc["mean"], Value::Null);
+    assert_eq!(doc["mean_exact"], Value::Null);
+    assert!(doc["exact_error"].as_str().unwrap().contains("infinite"));
+}
+
+#[test]
+fn simulate_is_the_same_on_any_thread_count() {
+    let run = |threads: &str| {
+        let mut doc = json(&[
+            "chutes",
+            "simulate",
+            "--games",
+            "300000",
+            "--seed",
+            "9",
+            "--threads",
+            threads,
+            "--json",
+        ]);
+        let obj = doc.as_object_mut().unwrap();
+        for timing in ["seconds", "games_per_second", "threads"] {
+            assert!(obj.remove(timing).is_some(), "{timing}");
+        }
+        doc
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert_eq!(one["games"], 300000);
+    let ci = one["ci95"].as_array().unwrap();
+    let exact = one["exact_mean"].as_f64().unwrap();
+    assert!(ci[0].as_f64().unwrap() < exact && exact < ci[1].as_f64().unwrap());
+    let text = ok(&[
+        "chutes",
+        "simulate",
+        "--games",
+        "100000",
+        "--seed",
+        "1",
+        "--players",
+        "2",
+    ]);
+    assert!(
+        text.contains("games/s") && text.contains("seat 2 wins"),
+        "{text}"
+    );
+}
+
+#[test]
+fn search_finds_records_and_states_the_exact_answer() {
+    let text = ok(&["chutes", "search", "--seed", "1", "--games", "100000"]);
+    assert!(
+        text.contains(
+            "Exact answer (breadth-first search): 7 rolls; 423 dice sequences, 7 distinct routes"
+        ),
+        "{text}"
+    );
+    let doc = json(&[
+        "chutes",
+        "search",
+        "--seed",
+        "3",
+        "--chutes",
+        "2",
+        "--games",
+        "400000",
+        "--all-shortest",
+        "--json",
+    ]);
+    let records = doc["records"].as_array().unwrap();
+    assert!(!records.is_empty());
+    let lengths: Vec<u64> = records
+        .iter()
+        .map(|r| r["rolls"].as_u64().unwrap())
+        .collect();
+    assert!(lengths.windows(2).all(|w| w[1] < w[0]));
+    assert_eq!(doc["exact"]["rolls"], 7);
+    assert_eq!(doc["exact"]["sequences"], 8);
+    // Replaying the last record through `play` gives the same game.
+    let last = records.last().unwrap();
+    let dice = last["dice"].as_str().unwrap();
+    let play = json(&["chutes", "play", "--dice", dice, "--json"]);
+    assert_eq!(play["rolls"], last["rolls"]);
+    assert_eq!(play["summary"][0]["chutes"], 2);
+}
+
+#[test]
+fn min_throws_answers_the_published_examples() {
+    let doc = json(&[
+        "chutes",
+        "min-throws",
+        "--leetcode",
+        &data("leetcode-example-1.json"),
+        "--json",
+    ]);
+    assert_eq!(doc["throws"], 4);
+    let doc = json(&[
+        "chutes",
+        "min-throws",
+        "--leetcode",
+        "[[-1,-1],[-1,3]]",
+        "--json",
+    ]);
+    assert_eq!(doc["throws"], 1);
+    let pairs = "3 22 5 8 11 26 20 29 27 1 21 9 17 4 19 7";
+    let text = ok(&[
+        "chutes",
+        "min-throws",
+        "--pairs",
+        pairs,
+        "--size",
+        "30",
+        "--start",
+        "1",
+    ]);
+    assert!(text.contains("Fewest throws: 3"), "{text}");
+    let doc = json(&[
+        "chutes",
+        "min-throws",
+        "--pairs",
+        pairs,
+        "--size",
+        "30",
+        "--json",
+    ]);
+    assert_eq!(doc["throws"], 3);
+    assert_eq!(doc["squares_after"].as_array().unwrap().last().unwrap(), 30);
+    let doc = json(&["chutes", "min-throws", "--json"]);
+    assert_eq!(doc["throws"], 7);
+}
+
+#[test]
+fn min_throws_reports_an_unfinishable_board() {
+    let board = data("analysis-walled.toml");
+    let doc = json(&["chutes", "min-throws", "--board", &board, "--json"]);
+    assert_eq!(doc["throws"], Value::Null);
+    let text = ok(&["chutes", "min-throws", "--board", &board]);
+    assert!(text.contains("cannot be reached"), "{text}");
+}
+
+#[test]
+fn bad_input_is_refused_with_a_reason() {
+    let err = fails(&["chutes", "min-throws", "--pairs", "3 22 5", "--size", "30"]);
+    assert!(err.contains("even count"), "{err}");
+    let err = fails(&["chutes", "min-throws", "--pairs", "3 40", "--size", "30"]);
+    assert!(err.contains("pair #1"), "{err}");
+    let err = fails(&["chutes", "min-throws", "--leetcode", "[[-1,-1],[-1]]"]);
+    assert!(err.contains("row 2"), "{err}");
+    let err = fails(&["chutes", "analyze", "--players", "9"]);
+    assert!(err.contains("9 players"), "{err}");
+    let err = fails(&["chutes", "analyze", "--tail", "2"]);
+    assert!(err.contains("tail"), "{err}");
+    let err = fails(&["chutes", "simulate", "--games", "0"]);
+    assert!(err.contains("--games"), "{err}");
+    let err = fails(&["chutes", "shortest", "--board", "no-such-board.toml"]);
+    assert!(err.contains("no-such-board.toml"), "{err}");
+}
