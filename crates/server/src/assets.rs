@@ -36,6 +36,7 @@ static ASSETS: &[Asset] = &[
     asset!("style.css", "text/css; charset=utf-8"),
     asset!("common.js", JS),
     asset!("chutes.js", JS),
+    asset!("baffle.js", JS),
     asset!("tycoon.js", JS),
     asset!("favicon.svg", "image/svg+xml"),
 ];
@@ -44,6 +45,7 @@ static ASSETS: &[Asset] = &[
 static PAGES: &[(&str, &str)] = &[
     ("/", include_str!("../web/index.html")),
     ("/chutes", include_str!("../web/chutes.html")),
+    ("/baffle", include_str!("../web/baffle.html")),
     ("/tycoon", include_str!("../web/tycoon.html")),
 ];
 

@@ -12,6 +12,7 @@
 //! JSON body `{"error": "..."}`.
 
 pub mod assets;
+pub mod baffle_api;
 pub mod chutes_api;
 pub mod error;
 pub mod grids;
@@ -70,6 +71,8 @@ pub struct Shared {
     pub designs: tycoon_api::Designs,
     /// Live Tycoon games.
     pub tycoon: tycoon_api::TycoonGames,
+    /// Live Baffle games.
+    pub baffle: baffle_api::BaffleGames,
 }
 
 /// A cheap handle on [`Shared`].
@@ -86,6 +89,7 @@ impl AppState {
             chutes: Store::new("game", n, idle),
             designs: Store::new("design", n, idle),
             tycoon: Store::new("game", n, idle),
+            baffle: Store::new("game", n, idle),
             config,
         }))
     }
@@ -103,6 +107,7 @@ pub fn router(config: Config) -> Router {
     let limit = config.body_limit;
     let state = AppState::new(config);
     let api = Router::new()
+        .nest("/baffle", baffle_api::routes())
         .nest("/chutes", chutes_api::routes())
         .nest("/tycoon", tycoon_api::routes())
         .fallback(api_not_found)

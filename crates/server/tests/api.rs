@@ -608,3 +608,180 @@ async fn a_tycoon_game_is_played_by_a_person_and_bots() {
     let missing = call(&app, "GET", "/api/tycoon/games/abc", None).await;
     assert_refused(&missing, StatusCode::NOT_FOUND, "no game");
 }
+
+/// Every `{"row", "col"}` object anywhere in `value`.
+fn cells_in(value: &Value, out: &mut Vec<(u64, u64)>) {
+    match value {
+        Value::Object(map) => {
+            if let (Some(r), Some(c)) = (
+                map.get("row").and_then(Value::as_u64),
+                map.get("col").and_then(Value::as_u64),
+            ) {
+                out.push((r, c));
+            }
+            map.values().for_each(|v| cells_in(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| cells_in(v, out)),
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn the_fixed_baffle_game_is_played_and_hides_its_mirrors() {
+    let (app, _dir) = app();
+    // The seed's fixed game: <0,9>=\ <4,2>=/ <6,0>=\ <8,2>=/ <8,7>=\.
+    let fixed: [(u64, u64, &str); 5] = [
+        (0, 9, "\\"),
+        (4, 2, "/"),
+        (6, 0, "\\"),
+        (8, 2, "/"),
+        (8, 7, "\\"),
+    ];
+    let (status, game) = post(&app, "/api/baffle/games", json!({"fixed": true})).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    let id = game["id"].as_str().unwrap().to_string();
+    assert_eq!(game["size"], 10);
+    assert_eq!(game["mirrors"], 5);
+    assert_eq!(game["holes"].as_array().unwrap().len(), 40);
+    assert_eq!(
+        game["holes"][7],
+        json!({"hole": 7, "side": "left", "at": 2, "shootable": true})
+    );
+    assert_eq!(
+        game["holes"][22],
+        json!({"hole": 22, "side": "right", "at": 2, "shootable": true})
+    );
+
+    let mut answers = vec![game.clone()];
+    let shots = format!("/api/baffle/games/{id}/shots");
+    let guesses = format!("/api/baffle/games/{id}/guesses");
+    // The seed's checks: 7 → 22, 5 → 12, 1 → 24.
+    for (hole, exit) in [(7, 22), (5, 12), (1, 24)] {
+        let (status, answer) = post(&app, &shots, json!({ "hole": hole })).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(answer["exit"], exit, "hole {hole}");
+        answers.push(answer);
+    }
+    // A wrong guess, then the five mirrors; the last one wins.
+    let (_, wrong) = post(&app, &guesses, json!({"row": 3, "col": 2, "mirror": "/"})).await;
+    assert_eq!(wrong["right"], false);
+    assert_eq!(wrong["score"]["total"], 5);
+    answers.push(wrong);
+    let again = post(&app, &guesses, json!({"row": 0, "col": 9, "mirror": "\\"})).await;
+    assert_eq!(again.1["right"], true);
+    let refused = post(&app, &guesses, json!({"row": 0, "col": 9, "mirror": "\\"})).await;
+    assert_refused(&refused, StatusCode::UNPROCESSABLE_ENTITY, "already found");
+    answers.push(again.1);
+    let (_, view) = call(&app, "GET", &format!("/api/baffle/games/{id}"), None).await;
+    answers.push(view);
+
+    // Nothing sent so far names a cell the player has not found or guessed.
+    let mut shown = Vec::new();
+    for answer in &answers {
+        assert_eq!(answer["revealed"], Value::Null);
+        assert!(
+            answer["shots"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|s| s["path"].is_null() && s["deflections"].is_null())
+        );
+        cells_in(answer, &mut shown);
+    }
+    for cell in shown {
+        assert!(
+            cell == (3, 2) || cell == (0, 9),
+            "a response named cell {cell:?}"
+        );
+    }
+
+    for &(row, col, mirror) in &fixed[1..] {
+        let (status, answer) = post(
+            &app,
+            &guesses,
+            json!({"row": row, "col": col, "mirror": mirror}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(answer["right"], true);
+    }
+    let (_, done) = call(&app, "GET", &format!("/api/baffle/games/{id}"), None).await;
+    assert_eq!(done["status"], "won");
+    assert_eq!(
+        done["score"],
+        json!({"shots": 3, "wrong_guesses": 1, "total": 5})
+    );
+    assert_eq!(done["revealed"].as_array().unwrap().len(), 5);
+    let more = post(&app, &shots, json!({"hole": 3})).await;
+    assert_refused(&more, StatusCode::CONFLICT, "over");
+}
+
+#[tokio::test]
+async fn random_baffle_games_hide_their_seed_until_the_end() {
+    let (app, _dir) = app();
+    let (status, game) = post(
+        &app,
+        "/api/baffle/games",
+        json!({"seed": 42, "sides": "left-top"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(
+        game["seed"],
+        Value::Null,
+        "the seed would give the layout away"
+    );
+    assert_eq!(game["origin"], "seeded");
+    assert_eq!(game["shootable"].as_array().unwrap().len(), 20);
+    let id = game["id"].as_str().unwrap();
+    let side = post(
+        &app,
+        &format!("/api/baffle/games/{id}/shots"),
+        json!({"hole": 25}),
+    )
+    .await;
+    assert_refused(&side, StatusCode::UNPROCESSABLE_ENTITY, "left and top");
+    let hole = post(
+        &app,
+        &format!("/api/baffle/games/{id}/shots"),
+        json!({"hole": 40}),
+    )
+    .await;
+    assert_refused(&hole, StatusCode::UNPROCESSABLE_ENTITY, "no hole 40");
+    let cell = post(
+        &app,
+        &format!("/api/baffle/games/{id}/guesses"),
+        json!({"row": 10, "col": 0, "mirror": "/"}),
+    )
+    .await;
+    assert_refused(&cell, StatusCode::UNPROCESSABLE_ENTITY, "no cell");
+    let bad = post(
+        &app,
+        &format!("/api/baffle/games/{id}/guesses"),
+        json!({"row": 1, "col": 0, "mirror": "|"}),
+    )
+    .await;
+    assert_refused(&bad, StatusCode::BAD_REQUEST, "bad JSON");
+
+    let (_, hint) = post(&app, &format!("/api/baffle/games/{id}/hint"), json!({})).await;
+    assert!(
+        hint["advice"].as_str().unwrap().contains("layouts"),
+        "{hint}"
+    );
+
+    let (_, quit) = post(&app, &format!("/api/baffle/games/{id}/quit"), json!({})).await;
+    assert_eq!(quit["status"], "quit");
+    assert_eq!(quit["seed"], 42);
+    let revealed = quit["revealed"].as_array().unwrap();
+    assert_eq!(revealed.len(), 5);
+    assert!(revealed.iter().all(|m| m["found"] == false));
+    let hint = post(&app, &format!("/api/baffle/games/{id}/hint"), json!({})).await;
+    assert_refused(&hint, StatusCode::CONFLICT, "over");
+
+    let bad = post(&app, "/api/baffle/games", json!({"fixed": true, "seed": 3})).await;
+    assert_refused(&bad, StatusCode::BAD_REQUEST, "fixed game");
+    let bad = post(&app, "/api/baffle/games", json!({"size": 40})).await;
+    assert_eq!(bad.0, StatusCode::BAD_REQUEST, "{}", bad.1);
+    let missing = post(&app, "/api/baffle/games/nope/shots", json!({"hole": 1})).await;
+    assert_refused(&missing, StatusCode::NOT_FOUND, "no game");
+}

@@ -250,3 +250,95 @@ fn a_tycoon_game_with_bots_is_played_to_the_end() {
     assert_eq!(b.find_all("#play-grid-table td").len(), 99);
     b.screenshot("tycoon-play");
 }
+
+/// Marks `<row,col>` with `mirror` by clicking the cell (once for `/`,
+/// twice for `\`), then makes the guess.
+fn guess(b: &Browser, row: u32, col: u32, mirror: char) {
+    let css = format!("#box button.cell[data-row='{row}'][data-col='{col}']");
+    let clicks = if mirror == '/' { 1 } else { 2 };
+    for _ in 0..clicks {
+        b.click_css(&css);
+    }
+    b.wait_for_text(&css, &mirror.to_string());
+    b.click_css("#make-guess");
+}
+
+#[test]
+fn the_fixed_baffle_game_is_solved() {
+    let b = Browser::open();
+    b.visit("/baffle");
+    b.wait_for_text("#status", "first game");
+    assert_eq!(b.find_all("#box button.hole").len(), 40);
+    assert_eq!(b.find_all("#box button.cell").len(), 100);
+
+    // The seed's check: hole 7 comes out at 22, undeflected.
+    b.click_css("#box button.hole[data-hole='7']");
+    b.wait_for_text("#status", "The beam into 7 comes out at 22");
+    let exit = b
+        .attr_css("#box button.hole[data-hole='22']", "class")
+        .unwrap_or_default();
+    assert!(
+        exit.contains("exit"),
+        "hole 22 is shown as the exit: {exit}"
+    );
+    let entry = b
+        .attr_css("#box button.hole[data-hole='7']", "class")
+        .unwrap_or_default();
+    assert!(
+        entry.contains("entry"),
+        "hole 7 is shown as the entry: {entry}"
+    );
+    b.click_css("#box button.hole[data-hole='5']");
+    b.wait_for_text("#status", "comes out at 12");
+    assert_eq!(b.text_css("#shots"), "2");
+
+    // A cell cycles / → \ → empty.
+    let cell = "#box button.cell[data-row='3'][data-col='3']";
+    b.click_css(cell);
+    b.wait_for_text(cell, "/");
+    b.click_css(cell);
+    b.wait_for_text(cell, "\\");
+    b.click_css(cell);
+    b.wait_for("the mark to clear", || {
+        b.text_css(cell).is_empty().then_some(())
+    });
+
+    // A hint from the solver.
+    b.click_css("#hint");
+    b.wait_for_text("#hint-text", "layouts");
+
+    // One wrong guess (+2), then the five mirrors of the fixed game.
+    guess(&b, 3, 3, '/');
+    b.wait_for_text("#status", "Wrong");
+    assert_eq!(b.text_css("#guesses"), "2");
+    for (row, col, mirror) in [(0, 9, '\\'), (4, 2, '/'), (6, 0, '\\'), (8, 2, '/')] {
+        guess(&b, row, col, mirror);
+        b.wait_for_text("#status", "Right");
+    }
+    guess(&b, 8, 7, '\\');
+    let status = b.wait_for_text("#status", "Every mirror found");
+    assert!(
+        status.contains("Final score 4"),
+        "2 shots + 2 for one wrong guess: {status}"
+    );
+    assert_eq!(b.text_css("#score"), "4");
+    assert_eq!(b.find_all("#box button.cell.found").len(), 5);
+    assert!(
+        b.attr_css("#new-game", "hidden").is_none(),
+        "New Game is offered"
+    );
+    b.screenshot("baffle");
+
+    // New Game: a random game; Quit shows the mirrors in magenta.
+    b.fill("#seed", "42");
+    b.click_css("#new-game");
+    b.wait_for_text("#status", "Shoot a beam");
+    assert!(
+        b.find_all("#box button.cell.unfound, #box button.cell.found")
+            .is_empty()
+    );
+    b.click_css("#quit");
+    b.wait_for_text("#status", "Given up");
+    assert_eq!(b.find_all("#box button.cell.unfound").len(), 5);
+    b.screenshot("baffle-quit");
+}

@@ -1,0 +1,330 @@
+//! The Baffle API: games of the laser box, shot by shot, guess by guess.
+//!
+//! Terms:
+//! - **view**: the library's [`baffle::View`] — what the player may see. It
+//!   never holds an unfound mirror, a beam's path or a deflection count while
+//!   the game is on; neither does anything else this module sends (the seed
+//!   of a random game is withheld until the game ends, as it would give the
+//!   layout away).
+//! - **hole place**: where a hole sits round the box, for drawing: its side
+//!   and its place along that side (from the top for left and right, from
+//!   the left for top and bottom), worked out by the library's geometry.
+//! - **hint**: the library's solver run on the view's evidence alone (shots
+//!   seen, mirrors found, wrong guesses).
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::store::fresh_seed;
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use baffle::{Cell, Event, Game, Mirror, Move, MoveError, Setup, Side, Sides, Size, View};
+use serde::{Deserialize, Serialize};
+
+/// The store of live Baffle games.
+pub type BaffleGames = crate::store::Store<Game>;
+
+/// The routes under `/api/baffle`.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/games", post(new_game))
+        .route("/games/{id}", get(game).delete(end_game))
+        .route("/games/{id}/shots", post(shoot))
+        .route("/games/{id}/guesses", post(guess))
+        .route("/games/{id}/quit", post(quit))
+        .route("/games/{id}/hint", post(hint))
+}
+
+/// Where a hole sits round the box.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HolePlace {
+    /// The hole's number.
+    pub hole: usize,
+    /// Its side.
+    pub side: Side,
+    /// Its place along the side: from the top (left, right sides) or from
+    /// the left (top, bottom sides), 0-based.
+    pub at: usize,
+    /// Whether beams may be shot into it in this game.
+    pub shootable: bool,
+}
+
+/// What the player sees of a game.
+#[derive(Serialize)]
+pub struct GameView {
+    /// The game's id.
+    pub id: String,
+    /// The library's view.
+    #[serde(flatten)]
+    pub view: View,
+    /// Every hole's place round the box.
+    pub holes: Vec<HolePlace>,
+    /// `fixed` (the seed's first game), `seeded` or `given`.
+    pub origin: &'static str,
+    /// The seed of a random game: only once the game is over.
+    pub seed: Option<u64>,
+    /// Every event so far, for the log, in words.
+    pub log: Vec<String>,
+}
+
+/// A move's answer: what it did and the game after it.
+#[derive(Serialize)]
+pub struct Answer {
+    /// The shot's exit hole (shots only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit: Option<usize>,
+    /// Whether the guess was right (guesses only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub right: Option<bool>,
+    /// The move's events.
+    pub events: Vec<Event>,
+    /// The game after it.
+    #[serde(flatten)]
+    pub game: GameView,
+}
+
+fn hole_places(game: &Game) -> Vec<HolePlace> {
+    let size: Size = game.size();
+    let n = size.n();
+    let sides = game.sides();
+    (0..size.holes())
+        .filter_map(|hole| {
+            let side = size.side(hole)?;
+            let (index, _) = size.entry(hole)?;
+            let cell = size.cell(index);
+            let at = match side {
+                Side::Left | Side::Right => cell.row,
+                Side::Top | Side::Bottom => cell.col,
+            } as usize;
+            debug_assert!(at < n);
+            Some(HolePlace {
+                hole,
+                side,
+                at,
+                shootable: sides.allows(side),
+            })
+        })
+        .collect()
+}
+
+/// Every event of `game` so far, in words, replayed from its moves.
+fn log(game: &Game) -> Vec<String> {
+    let Ok(mut replay) = Game::new(game.setup().clone()) else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    for &mv in game.moves() {
+        if let Ok(events) = replay.apply(mv) {
+            lines.extend(events.iter().map(ToString::to_string));
+        }
+    }
+    lines
+}
+
+fn game_view(id: &str, game: &Game) -> GameView {
+    let view = game.view();
+    let over = view.status.is_over();
+    let (origin, seed) = match &game.setup().origin {
+        baffle::Origin::Fixed => ("fixed", None),
+        baffle::Origin::Seeded { seed } => ("seeded", over.then_some(*seed)),
+        baffle::Origin::Given { .. } => ("given", None),
+    };
+    GameView {
+        id: id.to_string(),
+        holes: hole_places(game),
+        origin,
+        seed,
+        log: log(game),
+        view,
+    }
+}
+
+/// `POST /api/baffle/games`: `{"fixed": true}` (the seed's first game) or
+/// `{"seed": S}`, or neither (a random game from a fresh seed); `size`,
+/// `mirrors` (random games) and `sides` (`all` or `left-top`) optional.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    #[serde(default)]
+    fixed: bool,
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    size: Option<usize>,
+    #[serde(default)]
+    mirrors: Option<usize>,
+    #[serde(default)]
+    sides: Sides,
+}
+
+async fn new_game(
+    State(state): State<AppState>,
+    JsonBody(req): JsonBody<NewGame>,
+) -> ApiResult<GameView> {
+    let setup = if req.fixed {
+        if req.seed.is_some() || req.size.is_some() || req.mirrors.is_some() {
+            return Err(ApiError::bad_request(
+                "the fixed game is the seed's 10 × 10 box with 5 mirrors: \
+                 give no seed, size or mirrors with it",
+            ));
+        }
+        Setup::fixed(req.sides)
+    } else {
+        let seed = match req.seed {
+            Some(seed) => seed,
+            None => fresh_seed()?,
+        };
+        Setup::seeded(
+            req.size.unwrap_or(baffle::geometry::DEFAULT_SIZE),
+            req.mirrors.unwrap_or(5),
+            req.sides,
+            seed,
+        )
+    };
+    let game = Game::new(setup).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let id = state.baffle.insert(game)?;
+    Ok(Json(state.baffle.with(&id, |g| game_view(&id, g))?))
+}
+
+async fn game(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<GameView> {
+    Ok(Json(state.baffle.with(&id, |g| game_view(&id, g))?))
+}
+
+async fn end_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<axum::http::StatusCode, ApiError> {
+    if state.baffle.remove(&id) {
+        Ok(axum::http::StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::not_found(format!("no game '{id}'")))
+    }
+}
+
+fn refused(e: MoveError) -> ApiError {
+    match e {
+        MoveError::Over { .. } => ApiError::conflict(e.to_string()),
+        _ => ApiError::unprocessable(e.to_string()),
+    }
+}
+
+fn play(state: &AppState, id: &str, mv: Move) -> ApiResult<Answer> {
+    state
+        .baffle
+        .with(id, |g| {
+            let events = g.apply(mv).map_err(refused)?;
+            let exit = events.iter().find_map(|e| match e {
+                Event::Shot { exit, .. } => Some(*exit),
+                _ => None,
+            });
+            let right = events.iter().find_map(|e| match e {
+                Event::Guess { right, .. } => Some(*right),
+                _ => None,
+            });
+            Ok(Answer {
+                exit,
+                right,
+                events,
+                game: game_view(id, g),
+            })
+        })?
+        .map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Shot {
+    hole: usize,
+}
+
+async fn shoot(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(shot): JsonBody<Shot>,
+) -> ApiResult<Answer> {
+    play(&state, &id, Move::Shoot { hole: shot.hole })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Guess {
+    row: u32,
+    col: u32,
+    mirror: Mirror,
+}
+
+async fn guess(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(guess): JsonBody<Guess>,
+) -> ApiResult<Answer> {
+    play(
+        &state,
+        &id,
+        Move::Guess {
+            cell: Cell::new(guess.row, guess.col),
+            mirror: guess.mirror,
+        },
+    )
+}
+
+async fn quit(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Answer> {
+    play(&state, &id, Move::Quit)
+}
+
+/// What the solver says from the player's evidence.
+#[derive(Serialize)]
+struct Hint {
+    /// The solver's whole answer.
+    #[serde(flatten)]
+    solution: baffle::Solution,
+    /// One sentence for the page.
+    advice: String,
+}
+
+async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Hint> {
+    let evidence = state.baffle.with(&id, |g| {
+        let view = g.view();
+        (!view.status.is_over()).then(|| view.evidence())
+    })?;
+    let evidence =
+        evidence.ok_or_else(|| ApiError::conflict("the game is over: no hint needed"))?;
+    let options = baffle::SolveOptions {
+        exact_limit: 200_000,
+        samples: 2000,
+        step_limit: 200_000_000,
+        ..baffle::SolveOptions::default()
+    };
+    let found = evidence.found.len();
+    let solution = tokio::task::spawn_blocking(move || baffle::solve(&evidence, &options))
+        .await
+        .map_err(|e| ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?
+        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let layouts = solution.layouts.to_string();
+    let mut advice = if layouts == "1" {
+        "Only one layout fits what you have seen: every mirror can be worked out.".to_string()
+    } else {
+        format!("{layouts} layouts of the mirrors fit what you have seen.")
+    };
+    // The solver counts the mirrors found among the certain ones.
+    let certain = solution.certain_mirrors.len().saturating_sub(found);
+    if certain > 0 {
+        advice.push_str(&format!(
+            " {certain} mirror{} not yet found {} certain.",
+            if certain == 1 { "" } else { "s" },
+            if certain == 1 { "is" } else { "are" }
+        ));
+    }
+    match &solution.best_next_shot {
+        Some(best) => advice.push_str(&format!(
+            " The most telling shot is hole {} (about {:.0} layouts left after it).",
+            best.hole, best.expected_layouts
+        )),
+        None if layouts != "1" => {
+            advice.push_str(" No shot can tell the rest apart: guess.");
+        }
+        None => {}
+    }
+    Ok(Json(Hint { solution, advice }))
+}
