@@ -143,6 +143,11 @@ struct Tally {
 
 fn game_title(board: &Board, seats: usize, rolls: usize, winner: Option<u8>) -> String {
     let name = board_name(board);
+    let mut chars = name.chars();
+    let name: String = chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
     match winner {
         Some(_) if seats == 1 => format!("{name}: a game of {rolls} rolls"),
         Some(w) => format!("{name}: player {w} wins after {rolls} rolls"),
@@ -172,7 +177,11 @@ fn game_legend(board: &Board, seats: usize, tallies: &[Tally], winner: Option<u8
             caption.push_str(&format!(", {} lost", t.lost));
         }
         if winner == Some(seat as u8) {
-            caption.push_str(" — winner");
+            caption.push_str(if seats == 1 {
+                " — finished"
+            } else {
+                " — winner"
+            });
         }
         let caption = if seats == 1 {
             caption.replacen("player 1: ", "", 1)
@@ -184,7 +193,7 @@ fn game_legend(board: &Board, seats: usize, tallies: &[Tally], winner: Option<u8
     let board_entries = board_legend(board);
     let mut legend = legend.extend_from(&board_entries);
     if winner.is_some() {
-        legend = legend.entry(Swatch::Star(palette::START), "finished");
+        legend = legend.entry(Swatch::Star(palette::START), "reached the finish");
     }
     legend
 }
