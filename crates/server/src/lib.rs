@@ -13,6 +13,7 @@
 
 pub mod assets;
 pub mod baffle_api;
+pub mod chutes_analysis;
 pub mod chutes_api;
 pub mod error;
 pub mod grids;
@@ -108,7 +109,10 @@ pub fn router(config: Config) -> Router {
     let state = AppState::new(config);
     let api = Router::new()
         .nest("/baffle", baffle_api::routes())
-        .nest("/chutes", chutes_api::routes())
+        .nest(
+            "/chutes",
+            chutes_api::routes().merge(chutes_analysis::routes()),
+        )
         .nest("/tycoon", tycoon_api::routes())
         .fallback(api_not_found)
         .method_not_allowed_fallback(api_method_not_allowed)

@@ -785,3 +785,111 @@ async fn random_baffle_games_hide_their_seed_until_the_end() {
     let missing = post(&app, "/api/baffle/games/nope/shots", json!({"hole": 1})).await;
     assert_refused(&missing, StatusCode::NOT_FOUND, "no game");
 }
+
+#[tokio::test]
+async fn a_board_is_analysed_exactly() {
+    let (app, _dir) = app();
+    let (status, a) = call(
+        &app,
+        "GET",
+        "/api/chutes/boards/classic/analysis?players=2",
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    // The published mean for the classic board (a roll past 100 is lost).
+    assert!(
+        (a["mean"].as_f64().unwrap() - 39.225).abs() < 0.001,
+        "{}",
+        a["mean"]
+    );
+    assert_eq!(a["shortest"], 7);
+    let seats: Vec<f64> = a["seats"]["seat_win"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(seats.len(), 2);
+    assert!(
+        seats[0] > seats[1] && (seats[0] + seats[1] - 1.0).abs() < 1e-9,
+        "{seats:?}"
+    );
+
+    let (status, s) = call(&app, "GET", "/api/chutes/boards/classic/shortest", None).await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(s["rolls"], 7);
+    let (_, two) = call(
+        &app,
+        "GET",
+        "/api/chutes/boards/classic/shortest?chutes=2",
+        None,
+    )
+    .await;
+    assert_eq!(two["rolls"], 7);
+    assert_eq!(two["constraint"]["chutes"], 2);
+    assert!(!two["route_list"].as_array().unwrap().is_empty());
+
+    for kind in ["distribution", "seats", "heatmap"] {
+        let (status, svg) = call(
+            &app,
+            "GET",
+            &format!("/api/chutes/boards/classic/plots/{kind}?overshoot=bounce"),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{kind}: {svg}");
+        assert!(svg.as_str().unwrap().contains("<svg"), "{kind}");
+    }
+    let bad = call(&app, "GET", "/api/chutes/boards/classic/plots/pie", None).await;
+    assert_refused(&bad, StatusCode::NOT_FOUND, "no plot 'pie'");
+    let bad = call(
+        &app,
+        "GET",
+        "/api/chutes/boards/classic/analysis?players=9",
+        None,
+    )
+    .await;
+    assert_refused(&bad, StatusCode::BAD_REQUEST, "2 to 4 players");
+    let bad = call(
+        &app,
+        "GET",
+        "/api/chutes/boards/classic/analysis?faces=x",
+        None,
+    )
+    .await;
+    assert_eq!(bad.0, StatusCode::BAD_REQUEST);
+    assert!(bad.1["error"].is_string(), "{}", bad.1);
+    let bad = call(
+        &app,
+        "GET",
+        "/api/chutes/boards/classic/shortest?colour=red",
+        None,
+    )
+    .await;
+    assert_eq!(bad.0, StatusCode::BAD_REQUEST);
+    // A board whose finish cannot be reached has nothing to analyse.
+    let text = "size = 8\nchutes = [[2,1],[3,1],[4,1],[5,1],[6,1],[7,1]]\n";
+    let (_, board) = post(&app, "/api/chutes/boards", json!({"text": text})).await;
+    let id = board["id"].as_str().unwrap();
+    let dead = call(
+        &app,
+        "GET",
+        &format!("/api/chutes/boards/{id}/analysis"),
+        None,
+    )
+    .await;
+    assert_refused(
+        &dead,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "no game ever reaches",
+    );
+    let (_, none) = call(
+        &app,
+        "GET",
+        &format!("/api/chutes/boards/{id}/shortest"),
+        None,
+    )
+    .await;
+    assert_eq!(none["rolls"], Value::Null);
+}

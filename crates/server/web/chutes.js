@@ -334,6 +334,146 @@ async function watchToEnd() {
   showFinal();
 }
 
+// ---- Analysis: the server's exact figures and pictures of the chosen board ----
+
+const an = {
+  tabPlay: byId("tab-play"),
+  tabAnalysis: byId("tab-analysis"),
+  section: byId("analysis"),
+  status: byId("analysis-status"),
+  error: byId("analysis-error"),
+  figures: byId("figures"),
+  seats: byId("seat-table"),
+  distribution: byId("plot-distribution"),
+  seatPlot: byId("plot-seats"),
+  heatmap: byId("plot-heatmap"),
+  chutes: byId("k-chutes"),
+  ladders: byId("k-ladders"),
+  find: byId("find-shortest"),
+  shortestError: byId("shortest-error"),
+  summary: byId("shortest-summary"),
+  routes: byId("routes"),
+};
+let analysing = false;
+
+function showTab(which) {
+  analysing = which === "analysis";
+  for (const node of document.querySelectorAll(".play-only")) node.hidden = analysing;
+  for (const node of document.querySelectorAll(".analysis-only")) node.hidden = !analysing;
+  an.tabPlay.setAttribute("aria-selected", String(!analysing));
+  an.tabAnalysis.setAttribute("aria-selected", String(analysing));
+  if (analysing) analyse();
+}
+
+function rulesQuery(extra = {}) {
+  const q = new URLSearchParams({ overshoot: ui.overshoot.value, ...extra });
+  return q.toString();
+}
+
+function boardPath() {
+  return `/api/chutes/boards/${encodeURIComponent(ui.boardSelect.value)}`;
+}
+
+const pct = (p) => `${(100 * p).toFixed(2)}%`;
+
+async function loadPlot(box, kind, extra) {
+  box.replaceChildren();
+  try {
+    box.innerHTML = await api("GET", `${boardPath()}/plots/${kind}?${rulesQuery(extra)}`);
+  } catch (e) {
+    box.replaceChildren(el("p", { class: "error" }, e.message));
+  }
+}
+
+async function analyse() {
+  showError(an.error, "");
+  const players = Math.max(2, Number(ui.players.value));
+  an.status.textContent = "Analysing…";
+  let a;
+  try {
+    a = await api("GET", `${boardPath()}/analysis?${rulesQuery({ players })}`);
+  } catch (e) {
+    an.status.textContent = "";
+    showError(an.error, e.message);
+    return;
+  }
+  const board = selectedBoard();
+  an.status.textContent = `${board && board.name ? board.name : "This board"}: exact figures for the overshoot rule “${a.rules.overshoot}”.`;
+  const row = (name, value) => el("tr", {}, el("th", {}, name), el("td", {}, value));
+  const rolls = (n) => (n === null || n === undefined ? "—" : `${n} rolls`);
+  an.figures.replaceChildren(
+    row("Mean length", a.mean === null ? "— (some games never end)" : `${a.mean.toFixed(3)} rolls`),
+    row("Standard deviation", a.sd === null ? "—" : a.sd.toFixed(3)),
+    row("Median", rolls(a.median)),
+    row("Most likely", rolls(a.mode)),
+    row("Shortest possible", rolls(a.shortest)),
+    row("95% of games within", rolls(a.percentiles.p95)),
+    row("No chute or ladder at all", pct(a.no_jump)),
+    row("Never ends", pct(a.never)),
+  );
+  an.figures.dataset.mean = a.mean === null ? "" : String(a.mean);
+  an.seats.replaceChildren(
+    el("tr", {}, el("th", {}, `${a.seats.players} players`), el("th", {}, "Chance to win")),
+    ...a.seats.seat_win.map((p, i) =>
+      el("tr", { dataset: { seat: i + 1 } }, el("td", {}, el("span", { class: `swatch p${i + 1}` }), `Seat ${i + 1}`), el("td", {}, pct(p))),
+    ),
+  );
+  await Promise.all([
+    loadPlot(an.distribution, "distribution", {}),
+    loadPlot(an.seatPlot, "seats", { players }),
+    loadPlot(an.heatmap, "heatmap", {}),
+  ]);
+  findShortest();
+}
+
+async function findShortest() {
+  showError(an.shortestError, "");
+  an.summary.textContent = "Searching…";
+  an.routes.replaceChildren();
+  const extra = {};
+  for (const [key, input] of [["chutes", an.chutes], ["ladders", an.ladders]]) {
+    const v = input.value.trim();
+    if (v !== "") extra[key] = v;
+  }
+  let s;
+  try {
+    s = await api("GET", `${boardPath()}/shortest?${rulesQuery(extra)}`);
+  } catch (e) {
+    an.summary.textContent = "";
+    showError(an.shortestError, e.message);
+    return;
+  }
+  const what = [
+    s.constraint.chutes !== null ? `exactly ${s.constraint.chutes} chute${s.constraint.chutes === 1 ? "" : "s"}` : "",
+    s.constraint.ladders !== null ? `exactly ${s.constraint.ladders} ladder${s.constraint.ladders === 1 ? "" : "s"}` : "",
+  ].filter(Boolean).join(" and ");
+  const scope = what ? `The shortest game with ${what}` : "The shortest game";
+  if (s.rolls === null) {
+    an.summary.textContent = `${scope}: there is none on this board.`;
+    an.summary.dataset.rolls = "";
+    return;
+  }
+  const routes = s.routes === null ? `routes not counted (${s.routes_error})` : `${s.routes} distinct route${s.routes === "1" ? "" : "s"}`;
+  an.summary.textContent = `${scope} takes ${s.rolls} rolls: ${s.sequences} dice sequence${s.sequences === "1" ? "" : "s"}, ${routes}. For example: ${s.example.join(" ")}.`;
+  an.summary.dataset.rolls = String(s.rolls);
+  an.routes.replaceChildren(
+    ...s.route_list.map((r) =>
+      el(
+        "li",
+        {},
+        r.jumps.length ? r.jumps.map((j) => `${j.kind} ${j.from}→${j.to}`).join(", ") : "no chute or ladder",
+        el("span", { class: "note" }, ` — ${r.sequences} sequence${r.sequences === "1" ? "" : "s"}, e.g. ${r.example.join(" ")}`),
+      ),
+    ),
+  );
+}
+
+an.tabPlay.addEventListener("click", () => showTab("play"));
+an.tabAnalysis.addEventListener("click", () => showTab("analysis"));
+an.find.addEventListener("click", findShortest);
+for (const input of [ui.overshoot, ui.players]) input.addEventListener("change", () => analysing && analyse());
+
+ui.boardSelect.addEventListener("change", () => analysing && analyse());
 ui.boardSelect.addEventListener("change", showBoardInfo);
 ui.boardFile.addEventListener("change", uploadBoard);
 ui.newGame.addEventListener("click", newGame);

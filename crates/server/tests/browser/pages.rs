@@ -342,3 +342,45 @@ fn the_fixed_baffle_game_is_solved() {
     assert_eq!(b.find_all("#box button.cell.unfound").len(), 5);
     b.screenshot("baffle-quit");
 }
+
+#[test]
+fn the_chutes_analysis_shows_the_exact_figures() {
+    let b = Browser::open();
+    b.visit("/chutes");
+    b.wait_for_text("#status", "Player 1 to roll");
+    b.click_css("#tab-analysis");
+    b.wait_for_text("#analysis-status", "exact figures");
+    // The classic board's mean game length: 39.225 rolls (the published
+    // figure for Milton Bradley's board, a roll past 100 lost).
+    let figures = b.wait_for_text("#figures", "Mean length");
+    assert!(figures.contains("39.225 rolls"), "{figures}");
+    assert_eq!(
+        b.text_css("#figures tr:nth-child(5) th"),
+        "Shortest possible"
+    );
+    assert_eq!(b.text_css("#figures tr:nth-child(5) td"), "7 rolls");
+    let seats = b.text_css("#seat-table");
+    assert!(
+        seats.contains("Seat 1") && seats.contains("Seat 2"),
+        "{seats}"
+    );
+    for plot in [
+        "#plot-distribution svg",
+        "#plot-seats svg",
+        "#plot-heatmap svg",
+    ] {
+        b.find(plot);
+    }
+    // The shortest game on the classic board: 7 rolls.
+    let summary = b.wait_for_text("#shortest-summary", "takes");
+    assert!(
+        summary.starts_with("The shortest game takes 7 rolls"),
+        "{summary}"
+    );
+    // The exactly-k-chutes variant (seed 000: exactly two chutes).
+    b.fill("#k-chutes", "2");
+    b.click_css("#find-shortest");
+    let two = b.wait_for_text("#shortest-summary", "exactly 2 chutes takes");
+    assert!(!b.find_all("#routes li").is_empty(), "{two}");
+    b.screenshot("chutes-analysis");
+}
