@@ -377,6 +377,86 @@ fn the_distribution_plot_marks_the_known_mean_and_median() {
 }
 
 #[test]
+fn the_histogram_is_reproducible_and_overlays_the_exact_chances() {
+    let dir = tmp();
+    let a = path(&dir, "a.svg");
+    let b = path(&dir, "b.svg");
+    let said = ok(&[
+        "chutes",
+        "plot",
+        "--kind",
+        "histogram",
+        "--games",
+        "20000",
+        "--seed",
+        "5",
+        "-o",
+        s(&a),
+    ]);
+    assert!(
+        said.contains("20000 simulated games") && said.contains("seed 5"),
+        "{said}"
+    );
+    ok(&[
+        "chutes",
+        "plot",
+        "--kind",
+        "histogram",
+        "--games",
+        "20000",
+        "--seed",
+        "5",
+        "-o",
+        s(&b),
+    ]);
+    let text = std::fs::read_to_string(&a).unwrap();
+    assert_eq!(
+        text,
+        std::fs::read_to_string(&b).unwrap(),
+        "a seed gives the same picture"
+    );
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let counted: u64 = doc
+        .descendants()
+        .filter_map(|n| n.attribute("data-count"))
+        .map(|c| c.parse::<u64>().unwrap())
+        .sum();
+    // Nearly all games are within the lengths shown (99.5% of the exact mass).
+    assert!(counted > 19_800 && counted <= 20_000, "{counted}");
+    let exact = doc.descendants().find(|n| has_class(*n, "exact")).unwrap();
+    let first = exact.children().find(|c| c.has_tag_name("circle")).unwrap();
+    assert_eq!(first.attribute("data-length"), Some("7"));
+    // Several players: rolls by all, no exact overlay.
+    let c = path(&dir, "c.png");
+    ok(&[
+        "chutes",
+        "plot",
+        "--kind",
+        "histogram",
+        "--players",
+        "3",
+        "--games",
+        "5000",
+        "--seed",
+        "1",
+        "-o",
+        s(&c),
+    ]);
+    assert_eq!(png_size(&c).0, 1000);
+    let err = fails(&[
+        "chutes",
+        "plot",
+        "--kind",
+        "histogram",
+        "--games",
+        "0",
+        "-o",
+        s(&c),
+    ]);
+    assert!(err.contains("at least 1"), "{err}");
+}
+
+#[test]
 fn the_seats_plot_has_a_bar_per_seat() {
     let dir = tmp();
     let svg = path(&dir, "seats.svg");

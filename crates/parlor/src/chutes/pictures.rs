@@ -9,7 +9,7 @@
 use super::play::{Ending, Played, play_game};
 use crate::common::BoardArgs;
 use anyhow::{Context, Result, bail};
-use chutes::analysis::{self, MarkovOptions};
+use chutes::analysis::{self, MarkovOptions, simulate};
 use chutes::{Board, Rules};
 use clap::{Args, ValueEnum};
 use render::chutes as pictures;
@@ -69,6 +69,9 @@ pub enum PlotKind {
     /// The exact game-length distribution, its cumulative curve, mean and
     /// median (one player).
     Distribution,
+    /// A Monte Carlo histogram of game lengths over the exact distribution
+    /// (the exact one drawn for one player).
+    Histogram,
     /// Each seat's exact chance to win (2 to 8 players).
     Seats,
     /// The board coloured by expected landings per square (one player).
@@ -80,6 +83,7 @@ pub enum PlotKind {
 #[command(after_help = "Examples:
   parlor chutes plot -o lengths.png                       how long a classic game lasts
   parlor chutes plot --rules bounce -o bounce.svg         under another overshoot rule
+  parlor chutes plot --kind histogram --games 100000 --seed 1 -o sim.png
   parlor chutes plot --kind seats --players 4 -o seats.png
   parlor chutes plot --kind heatmap --board my.toml -o heat.png")]
 pub struct PlotArgs {
@@ -90,10 +94,16 @@ pub struct PlotArgs {
     /// What to plot.
     #[arg(long, short = 'k', value_enum, default_value_t = PlotKind::Distribution)]
     kind: PlotKind,
-    /// Players (seats plots: 2 to 8, default 2; other plots are for one
-    /// player's game).
+    /// Players (seats: 2 to 8, default 2; histogram: 1 to 8, default 1;
+    /// distribution and heatmap are for one player's game).
     #[arg(long, short = 'p')]
     players: Option<usize>,
+    /// Games to simulate for the histogram.
+    #[arg(long, default_value_t = 100_000)]
+    games: u64,
+    /// Seed of the simulated games (a fresh one, printed, when absent).
+    #[arg(long, short = 's')]
+    seed: Option<u64>,
 }
 
 /// Draws a board, a game on it, or a heat map.
@@ -177,6 +187,7 @@ pub fn plot(args: &PlotArgs) -> Result<()> {
                 ),
             )
         }
+        PlotKind::Histogram => histogram(args, &board, &rules, &facts)?,
         PlotKind::Seats => {
             let players = args.players.unwrap_or(2);
             if !(2..=chutes::game::MAX_PLAYERS).contains(&players) {
@@ -226,6 +237,71 @@ pub fn plot(args: &PlotArgs) -> Result<()> {
         }
     };
     save(&picture, &args.out, &what)
+}
+
+/// The Monte Carlo histogram, with the exact distribution for one player.
+fn histogram(
+    args: &PlotArgs,
+    board: &Board,
+    rules: &Rules,
+    facts: &str,
+) -> Result<(Picture, String)> {
+    let players = args.players.unwrap_or(1);
+    if !(1..=chutes::game::MAX_PLAYERS).contains(&players) {
+        bail!(
+            "a histogram needs 1 to {} players, not {players}",
+            chutes::game::MAX_PLAYERS
+        );
+    }
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let seed = crate::common::seed_or_fresh(args.seed);
+    let options = simulate::SimOptions {
+        games: args.games,
+        players,
+        seed,
+        threads: 0,
+    };
+    let result = simulate::simulate(board, rules, &options, &|_| {})
+        .with_context(|| format!("cannot simulate games on the {}", describe(board)))?;
+    if result.finished() == 0 {
+        bail!(
+            "on the {} none of the {} simulated games reached square {}: there is nothing to plot",
+            describe(board),
+            result.games,
+            board.finish()
+        );
+    }
+    let exact = if players == 1 {
+        Some(markov(board, rules)?.distribution.probabilities)
+    } else {
+        None
+    };
+    let mut subtitle = format!("{facts} · seed {seed}");
+    if players > 1 {
+        subtitle.push_str(&format!(" · {players} players, rolls by all"));
+    }
+    if result.unfinished > 0 {
+        subtitle.push_str(&format!(" · {} games never finish", result.unfinished));
+    }
+    let picture = pictures::length_histogram(&pictures::LengthHistogram {
+        counts: result.histogram.clone(),
+        exact,
+        title: Some(format!("Simulated game lengths: {}", short_name(board))),
+        subtitle,
+    })?;
+    let mean = result
+        .mean()
+        .map_or(String::new(), |m| format!(", mean {m:.4} rolls"));
+    Ok((
+        picture,
+        format!(
+            "{} simulated games on the {} (seed {seed}){mean}",
+            result.games,
+            describe(board)
+        ),
+    ))
 }
 
 /// Refuses `--players` other than 1 for one-player plots.
