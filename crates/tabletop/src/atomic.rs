@@ -4,6 +4,9 @@
 //! - **atomic write**: the bytes go to a temporary file beside the target,
 //!   are flushed to disk, and the temporary file is renamed over the target.
 //!   A reader sees the old file or the new one, never half of either.
+//! - **permissions**: a replaced file keeps its permissions; a new file gets
+//!   the usual `rw-r--r--` (0644 on Unix), not the temporary file's private
+//!   `rw-------`.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -31,10 +34,30 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(named)?;
+    if let Some(permissions) = permissions_for(path) {
+        tmp.as_file().set_permissions(permissions).map_err(named)?;
+    }
     tmp.write_all(bytes).map_err(named)?;
     tmp.as_file().sync_all().map_err(named)?;
     tmp.persist(path).map_err(|e| named(e.error))?;
     Ok(())
+}
+
+/// The permissions the written file should have: the old file's, or 0644 on
+/// Unix (elsewhere the temporary file's own are fine).
+fn permissions_for(path: &Path) -> Option<std::fs::Permissions> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        return Some(meta.permissions());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(std::fs::Permissions::from_mode(0o644))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -53,6 +76,20 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(leftovers.len(), 1, "{leftovers:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn new_files_are_readable_and_old_permissions_are_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("picture.svg");
+        write_atomic(&path, b"one").unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o644);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(mode(&path), 0o600);
     }
 
     #[test]
