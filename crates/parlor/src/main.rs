@@ -5,6 +5,7 @@
 //! - **glue**: this binary parses arguments, calls a library and prints; it
 //!   holds no game rules.
 
+mod baffle;
 mod chutes;
 mod common;
 mod serve;
@@ -33,6 +34,9 @@ enum Command {
     /// Chutes & Ladders: play, check boards, analyse.
     #[command(subcommand)]
     Chutes(chutes::ChutesCommand),
+    /// Baffle, the laser box: play, trace beams, solve from shots, draw.
+    #[command(subcommand)]
+    Baffle(baffle::BaffleCommand),
     /// Snakes & Ladders Tycoon: check, design, play and simulate grids.
     #[command(subcommand)]
     Tycoon(tycoon::TycoonCommand),
@@ -49,6 +53,7 @@ enum Command {
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Chutes(cmd) => chutes::run(cmd),
+        Command::Baffle(cmd) => baffle::run(cmd),
         Command::Serve(args) => serve::run(&args),
         Command::Tycoon(cmd) => tycoon::run(cmd),
         Command::Completions { shell } => {

@@ -29,7 +29,7 @@ pub mod search;
 use crate::geometry::{Cell, GeometryError, Sides, Size};
 use crate::layout::{LayoutError, Mirror, Placed, check_mirror_count};
 use count::Weights;
-use num_bigint::BigUint;
+pub use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use search::{
     ALL, Aborted, BACK, EMPTY, Engine, Leaf, Problem, SLASH, Shot, UNDECIDED, Visitor, bit,
@@ -81,7 +81,7 @@ impl Default for SolveOptions {
             exact_limit: 10_000_000,
             samples: 4000,
             seed: 0,
-            step_limit: 4_000_000_000,
+            step_limit: 1_000_000_000,
             advice: true,
         }
     }
@@ -343,28 +343,131 @@ fn check(ev: &Evidence) -> Result<Checked, SolveError> {
     })
 }
 
+/// A fast hasher for packed integer keys (the multiply of FxHash).
+#[derive(Default, Clone, Copy)]
+struct PackedHasher(u64);
+
+impl std::hash::Hasher for PackedHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+type PackedMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<PackedHasher>>;
+
+/// `(exit, a, b, r)` in one word (each part below 2^16).
+fn pack(exit: usize, a: usize, b: usize, r: usize) -> u64 {
+    let p = |x: usize| (x as u64) & 0xffff;
+    p(exit) << 48 | p(a) << 32 | p(b) << 16 | p(r)
+}
+
+fn unpack(key: u64) -> (usize, usize, usize, usize) {
+    let p = |shift: u32| ((key >> shift) & 0xffff) as usize;
+    (p(48), p(32), p(16), p(0))
+}
+
+/// Open-shot leaves counted by (exit, a, b, r): a dense table when the box
+/// has no type-B cells and the table is small, else a hash map.
+#[derive(Clone)]
+enum OpenCounts {
+    Dense {
+        a_span: usize,
+        r_span: usize,
+        counts: Vec<u64>,
+    },
+    Sparse(PackedMap<u64>),
+}
+
+impl OpenCounts {
+    /// The most entries a dense table may have (all candidates together).
+    const DENSE_LIMIT: usize = 8_000_000;
+
+    fn for_problem(p: &Problem, candidates: usize) -> Vec<Self> {
+        let (holes, a_span, r_span) = (p.size.holes(), p.base_a + 1, p.k + 1);
+        let entries = holes * a_span * r_span;
+        if p.base_b == 0 && entries.saturating_mul(candidates) <= Self::DENSE_LIMIT {
+            vec![
+                Self::Dense {
+                    a_span,
+                    r_span,
+                    counts: vec![0; entries],
+                };
+                candidates
+            ]
+        } else {
+            vec![Self::Sparse(PackedMap::default()); candidates]
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, exit: usize, a: usize, b: usize, r: usize) {
+        match self {
+            Self::Dense {
+                a_span,
+                r_span,
+                counts,
+            } => {
+                if let Some(c) = counts.get_mut((exit * *a_span + a) * *r_span + r) {
+                    *c += 1;
+                }
+            }
+            Self::Sparse(map) => *map.entry(pack(exit, a, b, r)).or_insert(0) += 1,
+        }
+    }
+
+    fn entries(&self) -> Vec<((usize, usize, usize, usize), u64)> {
+        match self {
+            Self::Dense {
+                a_span,
+                r_span,
+                counts,
+            } => counts
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c > 0)
+                .map(|(i, &c)| {
+                    let (r, rest) = (i % r_span, i / r_span);
+                    ((rest / a_span, rest % a_span, 0, r), c)
+                })
+                .collect(),
+            Self::Sparse(map) => map.iter().map(|(&k, &c)| (unpack(k), c)).collect(),
+        }
+    }
+}
+
 /// Leaves grouped by their completions key, with per-cell tallies.
 struct Tally {
     cells: usize,
-    keys: HashMap<(usize, usize, usize), usize>,
+    keys: PackedMap<usize>,
     key_list: Vec<(usize, usize, usize)>,
     counts: Vec<u64>,
     decided: Vec<u64>,
     reach: Vec<u64>,
     /// For each open shot: leaves by (exit, a, b, r).
-    exits: Vec<HashMap<(usize, usize, usize, usize), u64>>,
+    exits: Vec<OpenCounts>,
 }
 
 impl Tally {
-    fn new(cells: usize, open: usize) -> Self {
+    fn new(cells: usize, exits: Vec<OpenCounts>) -> Self {
         Self {
             cells,
-            keys: HashMap::new(),
+            keys: PackedMap::default(),
             key_list: Vec::new(),
             counts: Vec::new(),
             decided: Vec::new(),
             reach: vec![0; cells.div_ceil(64)],
-            exits: vec![HashMap::new(); open],
+            exits,
         }
     }
 }
@@ -372,12 +475,15 @@ impl Tally {
 impl Visitor for Tally {
     fn leaf(&mut self, leaf: &Leaf<'_>) {
         let key = (leaf.free_a, leaf.free_b, leaf.r);
-        let id = *self.keys.entry(key).or_insert_with(|| {
-            self.key_list.push(key);
-            self.counts.push(0);
-            self.decided.resize(self.decided.len() + self.cells * 3, 0);
-            self.key_list.len() - 1
-        });
+        let id = *self
+            .keys
+            .entry(pack(0, key.0, key.1, key.2))
+            .or_insert_with(|| {
+                self.key_list.push(key);
+                self.counts.push(0);
+                self.decided.resize(self.decided.len() + self.cells * 3, 0);
+                self.key_list.len() - 1
+            });
         self.counts[id] += 1;
         let base = id * self.cells * 3;
         for &c in leaf.trail {
@@ -391,9 +497,7 @@ impl Visitor for Tally {
     fn open_leaf(&mut self, candidate: usize, leaf: &Leaf<'_>) {
         let exit = leaf.open_exit.unwrap_or(usize::MAX);
         if let Some(counts) = self.exits.get_mut(candidate) {
-            *counts
-                .entry((exit, leaf.free_a, leaf.free_b, leaf.r))
-                .or_insert(0) += 1;
+            counts.add(exit, leaf.free_a, leaf.free_b, leaf.r);
         }
         for (r, d) in self.reach.iter_mut().zip(leaf.decided) {
             *r |= d;
@@ -553,7 +657,7 @@ pub fn solve(ev: &Evidence, options: &SolveOptions) -> Result<Solution, SolveErr
     let mut engine = Engine::new(
         problem,
         shots.clone(),
-        Tally::new(size.cells(), 0),
+        Tally::new(size.cells(), Vec::new()),
         options.step_limit,
     );
     engine.run().map_err(|Aborted| SolveError::TooHard {
@@ -702,7 +806,7 @@ fn exact_advice(
     steps: u64,
     solution: &mut Solution,
 ) -> Result<(), Aborted> {
-    let tally = Tally::new(p.size.cells(), candidates.len());
+    let tally = Tally::new(p.size.cells(), OpenCounts::for_problem(p, candidates.len()));
     let mut engine = Engine::new(p, shots.to_vec(), tally, steps).with_open(candidates.to_vec());
     engine.run()?;
     let tally = engine.into_visitor();
@@ -713,7 +817,7 @@ fn exact_advice(
     let mut out = Vec::new();
     for (&hole, counts) in candidates.iter().zip(&tally.exits) {
         let mut by_exit: HashMap<usize, BigUint> = HashMap::new();
-        for (&(exit, a, b, r), &count) in counts {
+        for ((exit, a, b, r), count) in counts.entries() {
             *by_exit.entry(exit).or_default() += weights.completions(a, b, r) * count;
         }
         let mut exits: Vec<ExitOdds> = by_exit

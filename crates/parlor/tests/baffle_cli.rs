@@ -1,0 +1,389 @@
+//! The real `parlor` binary: `baffle play`, `trace`, `solve`, `render`.
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn parlor(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run parlor")
+}
+
+fn parlor_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run parlor");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write the script");
+    child.wait_with_output().expect("wait for parlor")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = parlor(args);
+    assert!(out.status.success(), "{args:?} failed: {}", stderr(&out));
+    stdout(&out)
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = parlor(args);
+    assert!(
+        !out.status.success(),
+        "{args:?} should fail: {}",
+        stdout(&out)
+    );
+    assert!(
+        stdout(&out).is_empty(),
+        "errors go to stderr only: {}",
+        stdout(&out)
+    );
+    stderr(&out)
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(args)).expect("JSON output")
+}
+
+const FIXED_LAYOUT: &str = "\
+.........\\
+..........
+..........
+..........
+../.......
+..........
+\\.........
+..........
+../....\\..
+..........
+";
+
+/// The seed's printed box, byte for byte.
+const SEED_BOX: &str = r"10 11 12 13 14 15 16 17 18 19
+9 . . . . . . . . . \ 20
+8 . . . . . . . . . . 21
+7 . . . . . . . . . . 22
+6 . . . . . . . . . . 23
+5 . . / . . . . . . . 24
+4 . . . . . . . . . . 25
+3 \ . . . . . . . . . 26
+2 . . . . . . . . . . 27
+1 . . / . . . . \ . . 28
+0 . . . . . . . . . . 29
+39 38 37 36 35 34 33 32 31 30
+";
+
+#[test]
+fn trace_gives_the_seed_checks() {
+    let v = json(&["baffle", "trace", "7", "5", "1", "--json"]);
+    let rows: Vec<(u64, u64, u64)> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["hole"].as_u64().unwrap(),
+                r["exit"].as_u64().unwrap(),
+                r["deflections"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(rows, [(7, 22, 0), (5, 12, 1), (1, 24, 2)]);
+    let text = ok(&["baffle", "trace", "--fixed", "1"]);
+    assert!(text.contains(SEED_BOX), "{text}");
+    assert!(
+        text.contains("   1    24            2  <8,2>/ <4,2>/"),
+        "{text}"
+    );
+}
+
+#[test]
+fn trace_every_hole_and_layout_files() {
+    let all = json(&["baffle", "trace", "--json"]);
+    let all = all.as_array().unwrap();
+    assert_eq!(all.len(), 40);
+    // Beams pair the holes.
+    for r in all {
+        let (h, e) = (r["hole"].as_u64().unwrap(), r["exit"].as_u64().unwrap());
+        assert_ne!(h, e);
+        assert_eq!(all[e as usize]["exit"].as_u64(), Some(h));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fixed.txt");
+    std::fs::write(&file, FIXED_LAYOUT).unwrap();
+    let from_file = json(&[
+        "baffle",
+        "trace",
+        "--layout",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(&from_file, &Value::Array(all.clone()));
+    // A box with no mirror traces too.
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "....\n....\n....\n....\n").unwrap();
+    let v = json(&[
+        "baffle",
+        "trace",
+        "--layout",
+        empty.to_str().unwrap(),
+        "0",
+        "--json",
+    ]);
+    assert_eq!(v[0]["exit"], 11);
+}
+
+#[test]
+fn malformed_layout_files_say_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "....\n..x.\n....\n....\n").unwrap();
+    let e = fails(&["baffle", "trace", "--layout", bad.to_str().unwrap()]);
+    assert!(
+        e.contains("bad.txt is not a valid layout: line 2, column 3: 'x'"),
+        "{e}"
+    );
+    std::fs::write(&bad, "....\n...\n....\n....\n").unwrap();
+    let e = fails(&["baffle", "trace", "--layout", bad.to_str().unwrap()]);
+    assert!(e.contains("line 2: 3 cells"), "{e}");
+    std::fs::write(&bad, "....\n....\n....\n").unwrap();
+    let e = fails(&["baffle", "trace", "--layout", bad.to_str().unwrap()]);
+    assert!(e.contains("square"), "{e}");
+    let e = fails(&["baffle", "trace", "--layout", "/no/such/file.txt"]);
+    assert!(e.contains("no layout file /no/such/file.txt"), "{e}");
+    let e = fails(&["baffle", "trace", "40"]);
+    assert!(e.contains("no hole 40"), "{e}");
+    let e = fails(&["baffle", "trace", "--fixed", "--size", "12"]);
+    assert!(e.contains("fixed game is 10×10"), "{e}");
+    let e = fails(&["baffle", "trace", "--seed", "1", "--size", "30"]);
+    assert!(e.contains("4 to 26"), "{e}");
+    let e = fails(&["baffle", "trace", "--seed", "1", "--mirrors", "51"]);
+    assert!(e.contains("1 to 50 mirrors"), "{e}");
+}
+
+#[test]
+fn play_reads_a_script_and_wins_the_fixed_game() {
+    let script = "shoot 7\n5\nguess 4 2 /\nguess 4 2 /\nguess 3 3 \\\nguess 0 9 \\\nguess 6 0 \\\nguess 8 2 /\nguess <8,7>=\\\nshoot 1\n";
+    let out = parlor_with_input(&["baffle", "play"], script);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        text.starts_with("Baffle: 10×10 box, 5 mirrors hidden (the seed's fixed first game)."),
+        "{text}"
+    );
+    for want in [
+        "> shoot 7\nThe beam into 7 comes out at 22. Score 1.",
+        "> 5\nThe beam into 5 comes out at 12. Score 2.",
+        "Right: <4,2> holds /. Score 2.",
+        "Refused: the mirror at <4,2> (/) is already found.",
+        "Wrong: <3,3> does not hold \\ (+2). Score 4.",
+        "Every mirror found. Final score 4 (2 shots, 1 wrong guess).",
+        "Won: every mirror found.",
+        "> shoot 1\nRefused: the game is over (won); start a new one.",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in\n{text}");
+    }
+    // After the win the box shows every mirror as the seed prints it.
+    assert!(text.contains(SEED_BOX), "{text}");
+}
+
+#[test]
+fn play_quits_with_a_reveal_and_starts_new_games() {
+    let out = parlor_with_input(
+        &[
+            "baffle",
+            "play",
+            "--seed",
+            "5",
+            "--size",
+            "6",
+            "--mirrors",
+            "3",
+        ],
+        "shoot 2\nquit\nnew\nshow\nexit\nshoot 1\n",
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        text.contains("6×6 box, 3 mirrors hidden (random, seed 5)"),
+        "{text}"
+    );
+    assert!(text.contains("Game given up with score 1"), "{text}");
+    assert!(text.contains("Given up. Not found:"), "{text}");
+    // `new` follows the seed, so a session replays.
+    assert!(text.contains("(random, seed 6)"), "{text}");
+    // `exit` stops reading: the last line is never played.
+    assert!(!text.contains("> shoot 1"), "{text}");
+    let again = parlor_with_input(
+        &[
+            "baffle",
+            "play",
+            "--seed",
+            "5",
+            "--size",
+            "6",
+            "--mirrors",
+            "3",
+        ],
+        "shoot 2\nquit\nnew\nshow\nexit\nshoot 1\n",
+    );
+    assert_eq!(stdout(&again), text);
+}
+
+#[test]
+fn play_explains_bad_commands_and_refusals() {
+    let out = parlor_with_input(
+        &["baffle", "play", "--sides", "left-top"],
+        "jump 3\nshoot 24\nguess 10 1 /\nshoot\nhint\nhelp\n",
+    );
+    let text = stdout(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("2 lines of the script were not understood"),
+        "{}",
+        stderr(&out)
+    );
+    for want in [
+        "I don't understand 'jump 3': unknown word. Type help for the commands.",
+        "Refused: hole 24 is on the right side; in this game beams enter only from the left and top (holes 0 to 19).",
+        "Refused: there is no cell <10,1>: rows and columns run from 0 to 9.",
+        "layouts of 5 mirrors fit what you know.",
+        "Best next shot:",
+        "Score: +1 a shot, +2 a wrong guess",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in\n{text}");
+    }
+    assert!(
+        text.contains("I don't understand 'shoot': say which hole"),
+        "{text}"
+    );
+}
+
+#[test]
+fn play_saves_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let s = save.to_str().unwrap();
+    let out = parlor_with_input(&["baffle", "play", "--save", s], "shoot 7\nguess 4 2 /\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    assert_eq!(saved["moves"].as_array().unwrap().len(), 2);
+    let out = parlor_with_input(&["baffle", "play", "--resume", s], "show\n");
+    let text = stdout(&out);
+    assert!(text.contains("Shots: 7->22"), "{text}");
+    assert!(text.contains("Found 1 of 5 mirrors. Score 1"), "{text}");
+    std::fs::write(&save, "{\"setup\": 3}").unwrap();
+    let out = parlor_with_input(&["baffle", "play", "--resume", s], "");
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("is not a saved Baffle game"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn solve_counts_and_advises() {
+    let v = json(&["baffle", "solve", "--shots", "7:22 5:12 1:24", "--json"]);
+    assert_eq!(v["layouts"], "533685");
+    assert!(v["certain_mirrors"].as_array().unwrap().is_empty());
+    assert_eq!(v["certain_empty"].as_array().unwrap().len(), 10);
+    assert_eq!(v["method"]["method"], "exact");
+    let best = &v["best_next_shot"];
+    assert!(best["hole"].as_u64().is_some(), "{v}");
+    assert!(best["expected_layouts"].as_f64().unwrap() < 533_685.0);
+    // Every shot of the fixed game: one layout, the seed's.
+    let all: Vec<String> = json(&["baffle", "trace", "--json"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| format!("{}:{}", r["hole"], r["exit"]))
+        .collect();
+    let v = json(&["baffle", "solve", "--shots", &all.join(" "), "--json"]);
+    assert_eq!(v["layouts"], "1");
+    let mirrors: Vec<String> = v["certain_mirrors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            format!(
+                "<{},{}>={}",
+                m["row"],
+                m["col"],
+                m["mirror"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        mirrors,
+        ["<0,9>=\\", "<4,2>=/", "<6,0>=\\", "<8,2>=/", "<8,7>=\\"]
+    );
+    assert_eq!(v["best_next_shot"], Value::Null);
+    let text = ok(&["baffle", "solve", "--shots", "7:22 5:12 1:24"]);
+    assert!(text.contains("Consistent layouts: 533685"), "{text}");
+    assert!(text.contains("7 . . . . . . . . . . 22"), "{text}");
+    assert!(text.contains("(exact)"), "{text}");
+}
+
+#[test]
+fn solve_uses_guesses_and_says_when_it_samples() {
+    let v = json(&[
+        "baffle", "solve", "--shots", "5:12", "--found", "4,2,/", "--wrong", "<0,0>=\\", "--json",
+    ]);
+    let few = v["layouts"].as_str().unwrap().parse::<u64>().unwrap();
+    let v2 = json(&["baffle", "solve", "--shots", "5:12", "--json"]);
+    let many = v2["layouts"].as_str().unwrap().parse::<u64>().unwrap();
+    assert!(few < many);
+    assert_eq!(v2["method"]["method"], "sampled");
+    let text = ok(&["baffle", "solve", "--shots", "5:12"]);
+    assert!(
+        text.contains("estimated from 4000 sampled layouts"),
+        "{text}"
+    );
+}
+
+#[test]
+fn solve_contradictions_and_errors() {
+    let v = json(&["baffle", "solve", "--shots", "7:22 7:23", "--json"]);
+    assert_eq!(v["layouts"], "0");
+    assert_eq!(v["best_next_shot"], Value::Null);
+    let text = ok(&["baffle", "solve", "--shots", "7:7"]);
+    assert!(text.contains("Consistent layouts: 0."), "{text}");
+    let e = fails(&["baffle", "solve", "--shots", "7-22"]);
+    assert!(e.contains("'7-22' is not a shot: write ENTRY:EXIT"), "{e}");
+    let e = fails(&["baffle", "solve", "--shots", "7:44"]);
+    assert!(e.contains("no hole 44"), "{e}");
+    let e = fails(&["baffle", "solve", "--shots", "30:9", "--sides", "left-top"]);
+    assert!(e.contains("hole 30 is on the bottom side"), "{e}");
+    let e = fails(&["baffle", "solve", "--found", "4,2"]);
+    assert!(e.contains("--found 4,2: write ROW,COL,MIRROR"), "{e}");
+    let e = fails(&["baffle", "solve", "--size", "3"]);
+    assert!(e.contains("4 to 26"), "{e}");
+    let e = fails(&["baffle", "solve", "--sides", "bottom"]);
+    assert!(e.contains("all or left-top"), "{e}");
+}
+
+#[test]
+fn every_command_has_examples() {
+    for cmd in ["play", "trace", "solve"] {
+        let help = ok(&["baffle", cmd, "--help"]);
+        assert!(help.contains("Examples:"), "{cmd}: {help}");
+    }
+}
