@@ -19,13 +19,15 @@ use super::chain::{Chain, Reach};
 use crate::board::JumpKind;
 use tabletop::Rng;
 
-/// Dice drawn k at a time from one 64-bit word, without bias.
+/// Dice drawn k at a time from one 64-bit word, without bias. The digits
+/// come out in the order the words are drawn, however they are taken.
 #[derive(Clone, Debug)]
 pub(crate) struct Batch {
     base: u64,
     k: usize,
     threshold: u64,
-    buf: [u8; 64],
+    buf: [u8; 128],
+    len: usize,
     next: usize,
 }
 
@@ -43,43 +45,63 @@ impl Batch {
             base,
             k,
             threshold: m.wrapping_neg() % m,
-            buf: [0; 64],
-            next: 64,
+            buf: [0; 128],
+            len: 0,
+            next: 0,
         }
     }
 
-    /// Digits per batch.
+    /// Digits per word.
     #[cfg(test)]
     pub(crate) fn per_word(&self) -> usize {
         self.k
     }
 
+    /// Keeps the digits not yet taken and draws words until the buffer is
+    /// nearly full.
     #[inline(never)]
     fn refill(&mut self, rng: &mut Rng) {
-        loop {
+        self.buf.copy_within(self.next..self.len, 0);
+        self.len -= self.next;
+        self.next = 0;
+        while self.len + self.k <= self.buf.len() {
             let mut x = rng.next_u64();
-            for slot in &mut self.buf[..self.k] {
+            let mut digits = [0u8; 64];
+            for slot in &mut digits[..self.k] {
                 let m = u128::from(x) * u128::from(self.base);
                 *slot = (m >> 64) as u8;
                 x = m as u64;
             }
+            // Lemire: a word whose low part falls under 2^64 mod B^k would
+            // favour some digit strings; draw another.
             if x >= self.threshold {
-                break;
+                self.buf[self.len..self.len + self.k].copy_from_slice(&digits[..self.k]);
+                self.len += self.k;
             }
         }
-        self.next = 64 - self.k;
-        self.buf.copy_within(0..self.k, self.next);
+    }
+
+    /// Makes sure `n` digits (at most 64) can be taken with [`Batch::take`].
+    #[inline(always)]
+    pub(crate) fn ensure(&mut self, n: usize, rng: &mut Rng) {
+        if self.len - self.next < n {
+            self.refill(rng);
+        }
+    }
+
+    /// The next digit, after [`Batch::ensure`] (0 if none was ensured).
+    #[inline(always)]
+    pub(crate) fn take(&mut self) -> usize {
+        let d = self.buf.get(self.next).copied().unwrap_or(0);
+        self.next += 1;
+        usize::from(d)
     }
 
     /// The next digit, `0..base`.
     #[inline(always)]
     pub(crate) fn digit(&mut self, rng: &mut Rng) -> usize {
-        if self.next >= 64 {
-            self.refill(rng);
-        }
-        let d = self.buf[self.next];
-        self.next += 1;
-        usize::from(d)
+        self.ensure(1, rng);
+        self.take()
     }
 }
 

@@ -28,8 +28,9 @@
 //! Method: the distribution of the token's square is pushed forward one roll
 //! at a time through [`Chain`] (sparse: a window of squares holding
 //! probability, O(window × faces) per roll; no matrix is ever formed).
-//! Probabilities under 1e-300 at the window's edges are dropped to keep it
-//! small (their total is far below any figure reported).
+//! At each roll, squares at the window's edges holding together less than
+//! 1e-18 are dropped, which keeps the window to where the probability is
+//! (the total dropped is reported as `dropped`; it is far below the tail).
 
 use super::AnalysisError;
 use super::chain::{Chain, Reach};
@@ -42,8 +43,8 @@ use serde::Serialize;
 pub const DEFAULT_TAIL: f64 = 1e-12;
 /// The most rolls tabulated unless asked otherwise.
 pub const DEFAULT_MAX_ROLLS: u32 = 1_000_000;
-/// Probabilities this small at the edges of the window are dropped.
-const PRUNE: f64 = 1e-300;
+/// Probability dropped at most per roll at the window's edges.
+const DROP_PER_ROLL: f64 = 1e-18;
 
 /// How far to tabulate.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -93,6 +94,9 @@ pub struct LengthDistribution {
     /// Probability still in play after the last roll tabulated (under the
     /// tail asked for).
     pub tail: f64,
+    /// Probability dropped at the edges of the window (at most 1e-18 per
+    /// roll; see the module's method).
+    pub dropped: f64,
     /// Mean length E[T]; `None` when some games never end.
     pub mean: Option<f64>,
     /// Standard deviation of T; `None` when some games never end.
@@ -316,44 +320,40 @@ pub fn analyze_chain(
     let finish_slot = n;
     let trap_slot = n + 1;
     // Where a regular landing on l leaves its probability.
-    let target: Vec<usize> = (0..=n)
-        .map(|l| {
-            let t = chain.land_to(l as u32);
-            if reach.is_dead(t) {
-                trap_slot
-            } else {
-                t as usize
-            }
-        })
-        .collect();
-    let slot = |t: u32| -> usize {
+    let slot = |t: u32| -> u32 {
         if reach.is_dead(t) {
-            trap_slot
+            trap_slot as u32
         } else {
-            t as usize
+            t
         }
     };
-    let exceptions: Vec<Vec<(usize, usize, bool)>> = (0..n)
+    // Where a regular landing on l leaves its probability.
+    let target: Vec<u32> = (0..=n).map(|l| slot(chain.land_to(l as u32))).collect();
+    let regular: Vec<u8> = (0..n).map(|s| chain.regular(s as u32)).collect();
+    // States with exceptional rolls (the overshoot region) keep their moves:
+    // (where to, square landed on, lost turn).
+    let first_exception = regular
+        .iter()
+        .position(|&k| usize::from(k) < f)
+        .unwrap_or(n);
+    let exceptions: Vec<Vec<(u32, u32, bool)>> = (first_exception..n)
         .map(|s| {
             chain
                 .exceptions(s as u32)
-                .map(|(_, m)| (m.landed as usize, slot(m.to), m.lost))
+                .map(|(_, m)| (slot(m.to), m.landed, m.lost))
                 .collect()
         })
-        .collect();
-    let regular: Vec<usize> = (0..n)
-        .map(|s| usize::from(chain.regular(s as u32)))
         .collect();
 
     let mut p = vec![0.0f64; n + 2];
     let mut q = vec![0.0f64; n + 2];
-    let mut land = vec![0.0f64; n + 2];
+    let mut land = vec![0.0f64; n + f + 2];
     let mut visits = vec![0.0f64; n + 1];
-    let mut landings = vec![0.0f64; n + 1];
     let inv = 1.0 / f as f64;
 
     let start = chain.start() as usize;
     let mut never = 0.0;
+    let mut dropped = 0.0;
     let (mut lo, mut hi);
     if reach.is_dead(chain.start()) {
         never = 1.0;
@@ -377,7 +377,7 @@ pub fn analyze_chain(
             });
         }
         rolls += 1;
-        // Push one roll.
+        // Push one roll: regular rolls spread 1/f to the next squares.
         let land_hi = (hi + f).min(n);
         let mut new_lo = usize::MAX;
         let mut new_hi = 0usize;
@@ -389,54 +389,66 @@ pub fn analyze_chain(
             p[s] = 0.0;
             visits[s] += m;
             let w = m * inv;
-            let k = regular[s];
-            for cell in &mut land[s + 1..=s + k] {
-                *cell += w;
-            }
-            for &(landed, to, lost) in &exceptions[s] {
-                if !lost {
-                    landings[landed] += w;
+            let k = usize::from(regular[s]);
+            if k == f {
+                for cell in &mut land[s + 1..=s + f] {
+                    *cell += w;
                 }
-                q[to] += w;
-                if to < n {
-                    new_lo = new_lo.min(to);
-                    new_hi = new_hi.max(to);
+            } else {
+                for cell in &mut land[s + 1..=s + k] {
+                    *cell += w;
+                }
+            }
+            if s >= first_exception {
+                for &(to, _, _) in &exceptions[s - first_exception] {
+                    let to = to as usize;
+                    q[to] += w;
+                    if to < n {
+                        new_lo = new_lo.min(to);
+                        new_hi = new_hi.max(to);
+                    }
                 }
             }
         }
+        // Then each landing square sends its probability on (up a ladder,
+        // down a chute, or nowhere).
         for l in lo + 1..=land_hi {
             let v = land[l];
-            if v == 0.0 {
-                continue;
-            }
             land[l] = 0.0;
-            landings[l] += v;
-            let t = target[l];
+            let t = target[l] as usize;
             q[t] += v;
-            if t < n {
+            if t != l && t < n && v != 0.0 {
                 new_lo = new_lo.min(t);
                 new_hi = new_hi.max(t);
             }
+        }
+        if lo < n {
+            new_lo = new_lo.min(lo + 1);
+            new_hi = new_hi.max(land_hi.min(n - 1));
         }
         let finished = q[finish_slot];
         q[finish_slot] = 0.0;
         never += q[trap_slot];
         q[trap_slot] = 0.0;
         probabilities.push(finished);
-        if new_lo > new_hi {
+        // Drop vanishing probability (and the empty squares) at the edges.
+        let mut gone = 0.0;
+        while new_lo < new_hi && gone + q[new_lo] < DROP_PER_ROLL {
+            gone += q[new_lo];
+            q[new_lo] = 0.0;
+            new_lo += 1;
+        }
+        while new_hi > new_lo && gone + q[new_hi] < DROP_PER_ROLL {
+            gone += q[new_hi];
+            q[new_hi] = 0.0;
+            new_hi -= 1;
+        }
+        dropped += gone;
+        if new_lo > new_hi || (new_lo == new_hi && q[new_lo] == 0.0) {
             remaining = 0.0;
             lo = 1;
             hi = 0;
         } else {
-            // Drop vanishing probability at the edges.
-            while new_lo < new_hi && q[new_lo] < PRUNE {
-                q[new_lo] = 0.0;
-                new_lo += 1;
-            }
-            while new_hi > new_lo && q[new_hi] < PRUNE {
-                q[new_hi] = 0.0;
-                new_hi -= 1;
-            }
             remaining = q[new_lo..=new_hi].iter().sum();
             lo = new_lo;
             hi = new_hi;
@@ -444,7 +456,27 @@ pub fn analyze_chain(
         survival.push(remaining + never);
         std::mem::swap(&mut p, &mut q);
     }
-    let distribution = summarize(probabilities, survival, never, remaining);
+    // Landings: each visit to s sends 1/f of a landing to each square its
+    // rolls reach.
+    let mut landings = vec![0.0f64; n + 1];
+    for (s, &v) in visits.iter().enumerate().take(n) {
+        if v == 0.0 {
+            continue;
+        }
+        let w = v * inv;
+        for cell in &mut landings[s + 1..=s + usize::from(regular[s])] {
+            *cell += w;
+        }
+        if s >= first_exception {
+            for &(_, landed, lost) in &exceptions[s - first_exception] {
+                if !lost {
+                    landings[landed as usize] += w;
+                }
+            }
+        }
+    }
+    let mut distribution = summarize(probabilities, survival, never, remaining);
+    distribution.dropped = dropped;
     let (jumps, no_jump) = jump_stats(board, chain, reach, &landings);
     Ok(Markov {
         distribution,
@@ -512,6 +544,7 @@ fn summarize(
         survival,
         never,
         tail,
+        dropped: 0.0,
         mean,
         sd,
         median: None,

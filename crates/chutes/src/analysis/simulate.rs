@@ -228,49 +228,64 @@ pub(crate) fn in_pool<T: Send>(
 /// Games played side by side by [`solo_pairs`], to overlap their lookups.
 const LANES: usize = 4;
 
-/// One player, two rolls per lookup, [`LANES`] games at a time (each lane
-/// starts a new game when its game ends, until the chunk's games are all
-/// started).
+/// One player, two rolls per lookup, [`LANES`] games side by side: a lane
+/// starts the next game as soon as its game ends; when every game has been
+/// started, the lanes still playing finish in lane order.
 fn solo_pairs(table: &PairTable, games: u64, rng: &mut Rng, out: &mut SimResult) {
     let mut dice = Batch::new(table.base as u64);
     let end = table.end;
     let next = &table.next[..];
+    let lanes = LANES.min(games as usize);
     let mut pos = [table.start_index; LANES];
     let mut rolls = [0u32; LANES];
-    let mut live = [false; LANES];
-    let mut started = 0u64;
-    for lane in live.iter_mut() {
-        if started < games {
-            *lane = true;
-            started += 1;
+    let mut won = 0u64;
+    let mut end_game = |position: u32, length: u32, out: &mut SimResult| {
+        if position == end {
+            out.record(length);
+            won += 1;
+        } else {
+            out.unfinished += 1;
+        }
+    };
+    let mut done: [bool; LANES] = std::array::from_fn(|lane| lane >= lanes);
+    if lanes == LANES {
+        let mut to_start = games - LANES as u64;
+        'all: loop {
+            dice.ensure(LANES, rng);
+            for lane in 0..LANES {
+                let e = next
+                    .get(pos[lane] as usize + dice.take())
+                    .copied()
+                    .unwrap_or(end * 2);
+                pos[lane] = e >> 1;
+                rolls[lane] += 2 - (e & 1);
+                if pos[lane] >= end {
+                    end_game(pos[lane], rolls[lane], out);
+                    pos[lane] = table.start_index;
+                    rolls[lane] = 0;
+                    if to_start == 0 {
+                        done[lane] = true;
+                        break 'all;
+                    }
+                    to_start -= 1;
+                }
+            }
         }
     }
-    let mut won = 0u64;
-    let mut running = live.iter().filter(|&&l| l).count();
-    while running > 0 {
-        for lane in 0..LANES {
-            if !live[lane] {
-                continue;
-            }
-            let d = dice.digit(rng);
-            let e = next.get(pos[lane] as usize + d).copied().unwrap_or(end * 2);
+    for lane in 0..LANES {
+        if done[lane] {
+            continue;
+        }
+        loop {
+            let e = next
+                .get(pos[lane] as usize + dice.digit(rng))
+                .copied()
+                .unwrap_or(end * 2);
             pos[lane] = e >> 1;
             rolls[lane] += 2 - (e & 1);
             if pos[lane] >= end {
-                if pos[lane] == end {
-                    out.record(rolls[lane]);
-                    won += 1;
-                } else {
-                    out.unfinished += 1;
-                }
-                pos[lane] = table.start_index;
-                rolls[lane] = 0;
-                if started < games {
-                    started += 1;
-                } else {
-                    live[lane] = false;
-                    running -= 1;
-                }
+                end_game(pos[lane], rolls[lane], out);
+                break;
             }
         }
     }
