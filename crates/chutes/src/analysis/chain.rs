@@ -190,6 +190,29 @@ impl Chain {
         (self.regular(s).saturating_add(1)..=self.faces).map(move |r| (r, self.step(s, r)))
     }
 
+    /// The fewest rolls from the start to the finish (plain breadth-first
+    /// search), `None` when it cannot be reached.
+    pub fn shortest_rolls(&self) -> Option<u32> {
+        let n = self.finish as usize;
+        let mut dist = vec![u32::MAX; n + 1];
+        let mut queue = VecDeque::from([self.start]);
+        dist[self.start as usize] = 0;
+        while let Some(s) = queue.pop_front() {
+            let d = dist[s as usize];
+            if s == self.finish {
+                return Some(d);
+            }
+            for r in 1..=self.faces {
+                let t = self.step(s, r).to as usize;
+                if t <= n && dist[t] == u32::MAX {
+                    dist[t] = d + 1;
+                    queue.push_back(t as u32);
+                }
+            }
+        }
+        None
+    }
+
     /// Which states can be reached from the start, and which of those can
     /// never reach the finish.
     pub fn reach(&self) -> Reach {

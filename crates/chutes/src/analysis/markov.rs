@@ -107,7 +107,8 @@ pub struct LengthDistribution {
     pub mode: Option<u32>,
     /// Percentiles 25, 50, 75, 95 and 99.
     pub percentiles: Percentiles,
-    /// The shortest possible game (the first n with P(T = n) > 0).
+    /// The shortest possible game (by breadth-first search: on a long board
+    /// P(T = n) can be too small for a float there).
     pub shortest: Option<u32>,
 }
 
@@ -477,6 +478,9 @@ pub fn analyze_chain(
     }
     let mut distribution = summarize(probabilities, survival, never, remaining);
     distribution.dropped = dropped;
+    // The first n with P(T = n) > 0 may underflow on a long board: ask the
+    // breadth-first search.
+    distribution.shortest = chain.shortest_rolls();
     let (jumps, no_jump) = jump_stats(board, chain, reach, &landings);
     Ok(Markov {
         distribution,

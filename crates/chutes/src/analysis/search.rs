@@ -322,7 +322,7 @@ mod tests {
         for r in &one.records {
             assert_eq!(replay(&b, &r.dice).map(|x| x.0), Some(r.rolls));
         }
-        // 200,000 games find the 7-roll games (about 1 in 1,600 games).
+        // 200,000 games find the 7-roll games (about 1 game in 660).
         assert_eq!(one.shortest, Some(7));
         let exact = shortest(&b, &rules, Constraint::NONE).unwrap();
         let all = exact.routes(usize::MAX);
