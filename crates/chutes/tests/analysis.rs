@@ -14,8 +14,12 @@ use serde_json::Value;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 fn known() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/analysis-known.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/analysis-known.json"
+    );
+    let text = std::fs::read_to_string(path).expect("read analysis-known.json");
+    serde_json::from_str(&text).expect("analysis-known.json is JSON")
 }
 
 /// Every sequence of `len` dice on the classic board: how many finish at
@@ -67,21 +71,33 @@ fn classic_shortest_games_match_enumeration_of_all_6_pow_7_sequences() {
     assert_eq!(total, k["shortest_sequences"].as_u64().unwrap());
     assert_eq!(routes as u64, k["shortest_routes"].as_u64().unwrap());
     let games = ShortestGames::new(&board, &rules, Constraint::NONE).unwrap();
-    assert_eq!(games.rolls(), Some(k["shortest_rolls"].as_u64().unwrap() as u32));
+    assert_eq!(
+        games.rolls(),
+        Some(k["shortest_rolls"].as_u64().unwrap() as u32)
+    );
     assert_eq!(games.sequences(), &BigUint::from(total));
     assert_eq!(games.route_count().unwrap(), BigUint::from(routes));
     // Seed 000: exactly two chutes.
     let (two, two_routes) = &seven[&2];
     assert_eq!(*two, k["two_chutes_sequences"].as_u64().unwrap());
-    assert_eq!(two_routes.len() as u64, k["two_chutes_routes"].as_u64().unwrap());
+    assert_eq!(
+        two_routes.len() as u64,
+        k["two_chutes_routes"].as_u64().unwrap()
+    );
     let constraint = Constraint {
         chutes: Some(2),
         ladders: None,
     };
     let games = ShortestGames::new(&board, &rules, constraint).unwrap();
-    assert_eq!(games.rolls(), Some(k["two_chutes_rolls"].as_u64().unwrap() as u32));
+    assert_eq!(
+        games.rolls(),
+        Some(k["two_chutes_rolls"].as_u64().unwrap() as u32)
+    );
     assert_eq!(games.sequences(), &BigUint::from(*two));
-    assert_eq!(games.route_count().unwrap(), BigUint::from(two_routes.len()));
+    assert_eq!(
+        games.route_count().unwrap(),
+        BigUint::from(two_routes.len())
+    );
 }
 
 #[test]
@@ -94,7 +110,11 @@ fn classic_distribution_matches_the_published_mean_and_enumeration() {
     assert!((mean - k["mean_published"].as_f64().unwrap()).abs() < 5e-5);
     let fraction = exact::moments(&board, &rules).unwrap();
     assert_eq!(fraction.mean_text(), k["mean_exact"].as_str().unwrap());
-    assert!((fraction.mean_f64() - mean).abs() < 1e-10, "{} vs {mean}", fraction.mean_f64());
+    assert!(
+        (fraction.mean_f64() - mean).abs() < 1e-10,
+        "{} vs {mean}",
+        fraction.mean_f64()
+    );
     // The seeds' C baseline over 10M games lands within 4 standard errors.
     let sim = k["seed_sim_mean_10m_games"].as_f64().unwrap();
     let se = fraction.sd_f64() / 1e7f64.sqrt();
@@ -162,7 +182,7 @@ fn tiled(blocks: u32) -> Board {
         jumps,
         geometry: None,
     })
-    .unwrap()
+    .expect("the tiled board is valid")
 }
 
 /// Plain breadth-first search over squares (the GeeksforGeeks method).
@@ -231,10 +251,20 @@ fn unfinishable_boards_and_cycles_end_everywhere() {
         name: None,
         size: 20,
         start: 0,
-        jumps: [(3, 9), (9, 3), (2, 16), (10, 8), (11, 8), (12, 8), (13, 8), (14, 8), (15, 8)]
-            .iter()
-            .map(|&(a, b)| Jump::new(a, b))
-            .collect(),
+        jumps: [
+            (3, 9),
+            (9, 3),
+            (2, 16),
+            (10, 8),
+            (11, 8),
+            (12, 8),
+            (13, 8),
+            (14, 8),
+            (15, 8),
+        ]
+        .iter()
+        .map(|&(a, b)| Jump::new(a, b))
+        .collect(),
         geometry: None,
     };
     let board = Board::new(spec).unwrap();
