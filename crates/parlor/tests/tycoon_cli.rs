@@ -306,3 +306,61 @@ fn help_has_examples() {
         );
     }
 }
+
+#[test]
+fn render_draws_grids_and_games_as_svg_or_png() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("grid.svg");
+    let out = ok(&["tycoon", "render", "sample", "-o", svg.to_str().unwrap()]);
+    assert!(out.contains("(SVG,"), "{out}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(text.matches("class=\"cell\"").count(), 99);
+    assert!(text.contains("data-cell=\"99\""));
+    let png = dir.path().join("end.png");
+    ok(&[
+        "tycoon",
+        "render",
+        "sample",
+        "--seed",
+        "7",
+        "-o",
+        png.to_str().unwrap(),
+        "--size",
+        "300",
+    ]);
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    // A saved game is drawn with its tokens.
+    let save = dir.path().join("game.json");
+    ok(&[
+        "tycoon",
+        "play",
+        "sample",
+        "--dice",
+        "3,4",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let game_svg = dir.path().join("game.svg");
+    ok(&[
+        "tycoon",
+        "render",
+        "--game",
+        save.to_str().unwrap(),
+        "-o",
+        game_svg.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&game_svg).unwrap();
+    assert_eq!(text.matches("class=\"token\"").count(), 4);
+    assert!(
+        text.contains("data-player=\"1\" data-cell=\"4\""),
+        "P1 moved 1 -> 4"
+    );
+    let err = fails(&[
+        "tycoon",
+        "render",
+        "sample",
+        "-o",
+        dir.path().join("x.gif").to_str().unwrap(),
+    ]);
+    assert!(err.contains("gif") || err.contains("extension"), "{err}");
+}

@@ -65,6 +65,7 @@ pub mod output;
 pub mod palette;
 pub mod plot;
 pub mod svg;
+pub mod tycoon;
 
 pub use output::{Format, RenderError, encode, save, to_png};
 pub use palette::Colour;

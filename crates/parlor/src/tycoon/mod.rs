@@ -7,6 +7,7 @@
 mod check;
 mod edit;
 mod play;
+mod render;
 mod simulate;
 
 use anyhow::{Context, Result};
@@ -25,6 +26,8 @@ pub enum TycoonCommand {
     Play(play::PlayArgs),
     /// Play many bot games on all cores and report what they show.
     Simulate(simulate::SimulateArgs),
+    /// Draw a grid, or a game on it, as SVG or PNG.
+    Render(render::RenderArgs),
 }
 
 /// Runs a Tycoon command.
@@ -34,6 +37,7 @@ pub fn run(cmd: TycoonCommand) -> Result<()> {
         TycoonCommand::Edit(args) => edit::run(&args),
         TycoonCommand::Play(args) => play::run(&args),
         TycoonCommand::Simulate(args) => simulate::run(&args),
+        TycoonCommand::Render(args) => render::run(&args),
     }
 }
 
