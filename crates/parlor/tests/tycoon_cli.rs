@@ -68,6 +68,17 @@ fn check_summarises_a_good_grid() {
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v[0]["ok"], true);
     assert_eq!(v[0]["grid"]["ladders"][0]["end"], 32);
+    assert_eq!(v[0]["reachable"], true);
+    // A legal grid that can never be won gets a warning, not an error.
+    let dir = tempfile::tempdir().unwrap();
+    let walled = dir.path().join("walled.grid");
+    let snakes: String = (93..=98).map(|c| format!("{c} {}\n", c - 88)).collect();
+    std::fs::write(&walled, format!("0\n6\n{snakes}0\n")).unwrap();
+    let out = ok(&["tycoon", "check", walled.to_str().unwrap()]);
+    assert!(
+        out.contains("warning: no rolls lead from cell 1 to cell 99"),
+        "{out}"
+    );
 }
 
 #[test]

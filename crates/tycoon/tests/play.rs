@@ -797,3 +797,124 @@ fn a_grid_that_cannot_be_won_stops_at_the_turn_cap() {
     assert_eq!(g.turns(), 400);
     assert_eq!(last.last(), Some(&Event::Stalled { turns: 400 }));
 }
+
+#[test]
+fn lost_turns_from_several_effects_add_up() {
+    // P1 stays in prison (3 turns), then P2 ices P1: four turns to lose.
+    let g = grid(&[], &[], &[(8, 5, &[30])]);
+    let mut g = game(
+        &g,
+        &[4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+    );
+    play(&mut g, "roll");
+    play(&mut g, "stay");
+    let mut g = tweak(&g, |v| set(v, 2, "turns", serde_json::json!(2)));
+    play(&mut g, "attack ice 1");
+    assert_eq!(g.player(1).unwrap().lost_turns, 4);
+    let mut lost = 0;
+    while g.player(1).unwrap().lost_turns > 0 {
+        if g.current() == Some(1) {
+            let e = play(&mut g, "roll");
+            assert!(matches!(e[1], Event::TurnLost { player: 1, .. }), "{e:?}");
+            lost += 1;
+        } else {
+            step(&mut g);
+        }
+    }
+    assert_eq!(lost, 4);
+    assert_eq!(cell(&g, 1), 5);
+}
+
+#[test]
+fn fire_and_poison_from_two_attackers_last_twice_as_long() {
+    let g = on_recharge_turn(&[1; 40]);
+    let mut g = tweak(&g, |v| {
+        set(v, 2, "turns", serde_json::json!(2));
+        set(v, 4, "fire_turns", serde_json::json!(3));
+    });
+    play(&mut g, "attack fire 4");
+    play(&mut g, "attack poison 4");
+    assert_eq!(g.player(4).unwrap().fire_turns, 6);
+    assert_eq!(g.player(4).unwrap().poison_turns, 5);
+    let mut g = tweak(&g, |v| set(v, 4, "poison_turns", serde_json::json!(5 + 5)));
+    // Each of P4's next six turns burns 20 (not 40).
+    let start = coins(&g, 4);
+    let mut burned = 0;
+    while g.player(4).unwrap().fire_turns > 0 {
+        let e = step(&mut g);
+        burned += e
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::Burned {
+                        player: 4,
+                        coins: 20,
+                        ..
+                    }
+                )
+            })
+            .count();
+    }
+    assert_eq!(burned, 6);
+    assert!(
+        coins(&g, 4) <= start - 120 + 60,
+        "recharges aside, 120 burned"
+    );
+    assert_eq!(g.player(4).unwrap().poison_turns, 4);
+}
+
+#[test]
+fn station_11_and_station_10_are_separate_groups() {
+    let g = grid(
+        &[],
+        &[],
+        &[(11, 5, &[40, 7]), (10, 7, &[30, 3]), (11, 9, &[40, 7])],
+    );
+    let mut g = game(&g, &[4, 6, 8 - 2]);
+    play(&mut g, "roll");
+    play(&mut g, "buy");
+    assert_eq!((g.owner(11), g.owner(10)), (Some(1), None));
+    let e = play(&mut g, "roll");
+    // P2 stops on 7: station 10 is for sale although P1 owns 11.
+    assert!(e.contains(&Event::ForSale {
+        player: 2,
+        station: 10,
+        price: 30
+    }));
+    play(&mut g, "buy");
+    // P3 on 7 pays P2 station 10's fee; P1 owns both cards 11.
+    let e = play(&mut g, "roll");
+    assert!(e.contains(&Event::Paid {
+        player: 3,
+        coins: 3,
+        to: Some(2)
+    }));
+    assert_eq!(g.stations_of(1), vec![11]);
+    assert_eq!(g.stations_of(2), vec![10]);
+}
+
+#[test]
+fn reachability_of_cell_99_is_known() {
+    assert!(tycoon::game::can_reach_last(&grid(&[], &[], &[])));
+    assert!(tycoon::game::can_reach_last(&Arc::new(
+        tycoon::parse_grid(tycoon::SAMPLE_GRID).unwrap()
+    )));
+    let snakes: Vec<(u32, u32)> = (93..=98).map(|c| (c, c - 88)).collect();
+    assert!(!tycoon::game::can_reach_last(&grid(&[], &snakes, &[])));
+    // A ladder to 99 opens it again; so does card 6 to 99.
+    assert!(tycoon::game::can_reach_last(&grid(
+        &[(88, 99)],
+        &snakes,
+        &[]
+    )));
+    assert!(tycoon::game::can_reach_last(&grid(
+        &[],
+        &snakes,
+        &[(6, 50, &[99])]
+    )));
+    assert_eq!(
+        tycoon::game::landing(&grid(&[(10, 32)], &[], &[]), 6, 4),
+        32
+    );
+}

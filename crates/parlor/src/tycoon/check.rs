@@ -24,6 +24,9 @@ pub struct CheckArgs {
 struct Checked {
     file: String,
     ok: bool,
+    /// Whether cell 99 can be reached from cell 1 at all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reachable: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     grid: Option<tycoon::Grid>,
     problems: Vec<ProblemLine>,
@@ -46,15 +49,23 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     for name in &args.grids {
         match super::load_grid(name) {
             Ok(grid) => {
+                let reachable = tycoon::game::can_reach_last(&std::sync::Arc::new(grid.clone()));
                 if !args.json {
                     writeln!(out, "ok: {name}: {grid}")?;
                     for line in super::describe(&grid) {
                         writeln!(out, "  {line}")?;
                     }
+                    if !reachable {
+                        writeln!(
+                            out,
+                            "  warning: no rolls lead from cell 1 to cell 99, so no game on this grid can be won (games stop at the turn cap)"
+                        )?;
+                    }
                 }
                 results.push(Checked {
                     file: name.clone(),
                     ok: true,
+                    reachable: Some(reachable),
                     grid: Some(grid),
                     problems: Vec::new(),
                 });
@@ -90,6 +101,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
                 results.push(Checked {
                     file: name.clone(),
                     ok: false,
+                    reachable: None,
                     grid: None,
                     problems,
                 });

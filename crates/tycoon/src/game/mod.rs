@@ -1015,6 +1015,41 @@ impl Game {
     }
 }
 
+/// Where a token on `from` ends up after a move of `counts` on `grid`: the
+/// move, then the jumps and cards that follow (the same code as play; card 3's
+/// extra roll and any choice are not followed).
+pub fn landing(grid: &Arc<Grid>, from: u32, counts: u8) -> u32 {
+    let mut game = Game::new(grid.clone(), [Seat::Bot; SEATS], Dice::scripted(Vec::new()));
+    game.players[0].cell = from.clamp(FIRST, LAST);
+    let mut events = Vec::new();
+    game.take_move(counts.max(1), false, &mut events);
+    game.players[0].cell
+}
+
+/// True when some sequence of rolls takes a token from cell 1 to cell 99 on
+/// `grid` (coins, attacks and other players aside). When it is false no
+/// game on the grid can be won: every game stops at the turn cap.
+pub fn can_reach_last(grid: &Arc<Grid>) -> bool {
+    let mut seen = [false; LAST as usize + 1];
+    let mut todo = vec![FIRST];
+    seen[FIRST as usize] = true;
+    while let Some(cell) = todo.pop() {
+        for counts in 1..=FACES {
+            let to = landing(grid, cell, counts);
+            if to == LAST {
+                return true;
+            }
+            if let Some(slot) = seen.get_mut(to as usize)
+                && !*slot
+            {
+                *slot = true;
+                todo.push(to);
+            }
+        }
+    }
+    false
+}
+
 /// The saved form of a game (JSON).
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
