@@ -382,8 +382,83 @@ fn solve_contradictions_and_errors() {
 
 #[test]
 fn every_command_has_examples() {
-    for cmd in ["play", "trace", "solve"] {
+    for cmd in ["play", "trace", "solve", "render"] {
         let help = ok(&["baffle", cmd, "--help"]);
         assert!(help.contains("Examples:"), "{cmd}: {help}");
     }
+}
+
+#[test]
+fn render_draws_the_view_with_data_attributes() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("box.svg");
+    let s = svg.to_str().unwrap();
+    let out = parlor(&[
+        "baffle", "render", "--shots", "7 5 1", "--guess", "4,2,/", "-o", s,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("well-formed SVG");
+    let with = |attr: &str| {
+        doc.descendants()
+            .filter(|n| n.attribute(attr).is_some())
+            .count()
+    };
+    assert_eq!(with("data-hole"), 40 + 6, "40 holes and 6 shot numbers");
+    assert_eq!(
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some("cell"))
+            .count(),
+        100
+    );
+    let class = |c: &str| {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some(c))
+            .count()
+    };
+    assert_eq!(class("mirror found"), 1);
+    assert_eq!(
+        class("mirror unfound"),
+        0,
+        "no hidden mirror before the end"
+    );
+    assert_eq!(class("beam"), 0, "no beam path before the end");
+    // Revealed: every mirror and every beam.
+    let png = dir.path().join("box.png");
+    let p = png.to_str().unwrap();
+    let out = parlor(&[
+        "baffle", "render", "--shots", "7 5 1", "--guess", "4,2,/", "--reveal", "-o", p, "--px",
+        "300",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let reader = decoder.read_info().unwrap();
+    assert_eq!(reader.info().width.max(reader.info().height), 300);
+    let out = parlor(&["baffle", "render", "--shots", "7 5 1", "--reveal", "-o", s]);
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(text.matches("class=\"mirror unfound\"").count(), 5);
+    assert_eq!(text.matches("class=\"beam\"").count(), 3);
+}
+
+#[test]
+fn render_refuses_bad_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.svg");
+    let o = out.to_str().unwrap();
+    let e = fails(&[
+        "baffle", "render", "--shots", "24", "--sides", "left-top", "-o", o,
+    ]);
+    assert!(e.contains("cannot shoot into 24"), "{e}");
+    assert!(e.contains("only from the left and top"), "{e}");
+    let e = fails(&["baffle", "render", "--shots", "x", "-o", o]);
+    assert!(e.contains("'x' is not a hole number"), "{e}");
+    let e = fails(&[
+        "baffle",
+        "render",
+        "-o",
+        dir.path().join("x.gif").to_str().unwrap(),
+    ]);
+    assert!(e.contains("gif") || e.contains("extension"), "{e}");
+    assert!(!out.exists());
 }

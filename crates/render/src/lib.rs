@@ -58,6 +58,7 @@
 //! - A game's module draws through these primitives and lives beside them in
 //!   this crate.
 
+pub mod baffle;
 pub mod chutes;
 pub mod draw;
 pub mod font;

@@ -6,6 +6,7 @@
 //!   size (`--size`) and mirror count (`--mirrors`) for seeded boxes.
 
 mod play;
+mod render;
 mod solve;
 mod trace;
 
@@ -23,6 +24,8 @@ pub enum BaffleCommand {
     Trace(trace::TraceArgs),
     /// What shots prove: consistent layouts, certain cells, best next shot.
     Solve(solve::SolveArgs),
+    /// Draw the box, its shots and mirrors as SVG or PNG.
+    Render(render::RenderArgs),
 }
 
 /// Runs a Baffle command.
@@ -31,6 +34,7 @@ pub fn run(cmd: BaffleCommand) -> Result<()> {
         BaffleCommand::Play(args) => play::run(&args),
         BaffleCommand::Trace(args) => trace::run(&args),
         BaffleCommand::Solve(args) => solve::run(&args),
+        BaffleCommand::Render(args) => render::run(&args),
     }
 }
 
