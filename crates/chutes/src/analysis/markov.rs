@@ -346,8 +346,13 @@ pub fn analyze_chain(
         })
         .collect();
 
-    let mut p = vec![0.0f64; n + 2];
-    let mut q = vec![0.0f64; n + 2];
+    // `p[o + s]` is the probability on state s before a roll (o zeros in
+    // front, so a landing square can read its f sources without a check);
+    // `q` receives the next roll's; slots N and N+1 collect the finish and
+    // the dead squares.
+    let o = f;
+    let mut p = vec![0.0f64; o + n + 2];
+    let mut q = vec![0.0f64; o + n + 2];
     let mut land = vec![0.0f64; n + f + 2];
     let mut visits = vec![0.0f64; n + 1];
     let inv = 1.0 / f as f64;
@@ -361,7 +366,7 @@ pub fn analyze_chain(
         lo = 1;
         hi = 0;
     } else {
-        p[start] = 1.0;
+        p[o + start] = 1.0;
         lo = start;
         hi = start;
     }
@@ -378,46 +383,51 @@ pub fn analyze_chain(
             });
         }
         rolls += 1;
-        // Push one roll: regular rolls spread 1/f to the next squares.
         let land_hi = (hi + f).min(n);
         let mut new_lo = usize::MAX;
         let mut new_hi = 0usize;
-        for s in lo..=hi {
-            let m = p[s];
+        for (v, &x) in visits[lo..=hi].iter_mut().zip(&p[o + lo..=o + hi]) {
+            *v += x;
+        }
+        // States with exceptional rolls (near the finish) push their
+        // probability, and leave the others to be pulled.
+        for s in lo.max(first_exception)..=hi {
+            let m = p[o + s];
             if m == 0.0 {
                 continue;
             }
-            p[s] = 0.0;
-            visits[s] += m;
-            let w = m * inv;
-            let k = usize::from(regular[s]);
-            if k == f {
-                for cell in &mut land[s + 1..=s + f] {
-                    *cell += w;
-                }
-            } else {
-                for cell in &mut land[s + 1..=s + k] {
-                    *cell += w;
-                }
+            p[o + s] = 0.0;
+            for cell in &mut land[s + 1..=s + usize::from(regular[s])] {
+                *cell += m;
             }
-            if s >= first_exception {
-                for &(to, _, _) in &exceptions[s - first_exception] {
-                    let to = to as usize;
-                    q[to] += w;
-                    if to < n {
-                        new_lo = new_lo.min(to);
-                        new_hi = new_hi.max(to);
-                    }
+            let w = m * inv;
+            for &(to, _, _) in &exceptions[s - first_exception] {
+                let to = to as usize;
+                q[o + to] += w;
+                if to < n {
+                    new_lo = new_lo.min(to);
+                    new_hi = new_hi.max(to);
                 }
             }
         }
-        // Then each landing square sends its probability on (up a ladder,
-        // down a chute, or nowhere).
+        // Every other state's rolls 1..=f are regular: a landing square l
+        // receives 1/f of the probability on each of l−f..l−1.
+        if lo < n {
+            for j in 1..=f {
+                let sources = &p[o + lo + 1 - j..=o + land_hi - j];
+                for (cell, &x) in land[lo + 1..=land_hi].iter_mut().zip(sources) {
+                    *cell += x;
+                }
+            }
+        }
+        p[o + lo..=o + hi].fill(0.0);
+        // Each landing square sends its probability on (up a ladder, down a
+        // chute, or nowhere).
         for l in lo + 1..=land_hi {
-            let v = land[l];
+            let v = land[l] * inv;
             land[l] = 0.0;
             let t = target[l] as usize;
-            q[t] += v;
+            q[o + t] += v;
             if t != l && t < n && v != 0.0 {
                 new_lo = new_lo.min(t);
                 new_hi = new_hi.max(t);
@@ -427,30 +437,33 @@ pub fn analyze_chain(
             new_lo = new_lo.min(lo + 1);
             new_hi = new_hi.max(land_hi.min(n - 1));
         }
-        let finished = q[finish_slot];
-        q[finish_slot] = 0.0;
-        never += q[trap_slot];
-        q[trap_slot] = 0.0;
+        let finished = q[o + finish_slot];
+        q[o + finish_slot] = 0.0;
+        never += q[o + trap_slot];
+        q[o + trap_slot] = 0.0;
         probabilities.push(finished);
         // Drop vanishing probability (and the empty squares) at the edges.
         let mut gone = 0.0;
-        while new_lo < new_hi && gone + q[new_lo] < DROP_PER_ROLL {
-            gone += q[new_lo];
-            q[new_lo] = 0.0;
+        while new_lo < new_hi && gone + q[o + new_lo] < DROP_PER_ROLL {
+            gone += q[o + new_lo];
+            q[o + new_lo] = 0.0;
             new_lo += 1;
         }
-        while new_hi > new_lo && gone + q[new_hi] < DROP_PER_ROLL {
-            gone += q[new_hi];
-            q[new_hi] = 0.0;
+        while new_hi > new_lo && gone + q[o + new_hi] < DROP_PER_ROLL {
+            gone += q[o + new_hi];
+            q[o + new_hi] = 0.0;
             new_hi -= 1;
         }
         dropped += gone;
-        if new_lo > new_hi || (new_lo == new_hi && q[new_lo] == 0.0) {
+        if new_lo > new_hi || (new_lo == new_hi && q[o + new_lo] == 0.0) {
+            if new_lo == new_hi {
+                q[o + new_lo] = 0.0;
+            }
             remaining = 0.0;
             lo = 1;
             hi = 0;
         } else {
-            remaining = q[new_lo..=new_hi].iter().sum();
+            remaining = q[o + new_lo..=o + new_hi].iter().sum();
             lo = new_lo;
             hi = new_hi;
         }
