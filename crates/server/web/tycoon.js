@@ -251,6 +251,7 @@ async function start() {
   showCardParams();
   await listSaved();
   await openDesign({});
+  document.body.dataset.ready = "true";
 }
 
 for (const b of ui.kinds) b.addEventListener("click", () => setKind(b.dataset.kind));

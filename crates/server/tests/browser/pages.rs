@@ -125,7 +125,7 @@ fn a_board_file_is_uploaded_and_played() {
 fn a_tycoon_grid_is_designed_saved_and_reloaded() {
     let b = Browser::open();
     b.visit("/tycoon");
-    b.wait_for_text("#clipboard", "Clipboard: empty");
+    b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
 
     // Add a ladder by clicking its start and end cells, then Add.
     b.click_css("#palette [data-kind=ladder]");
@@ -203,7 +203,7 @@ fn a_tycoon_grid_is_designed_saved_and_reloaded() {
 fn a_tycoon_game_with_bots_is_played_to_the_end() {
     let b = Browser::open();
     b.visit("/tycoon");
-    b.wait_for_text("#clipboard", "Clipboard: empty");
+    b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
     // The seed's sample grid, uploaded in design mode, is the grid played.
     let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tycoon/tests/data/sample.grid")
