@@ -762,6 +762,18 @@ fn bad_saves_are_refused_with_a_reason() {
         ),
         (Box::new(|v| v["version"] = serde_json::json!(9)), "version"),
         (
+            Box::new(|v| set(v, 1, "coins", serde_json::json!(i64::MIN))),
+            "coins",
+        ),
+        (
+            Box::new(|v| set(v, 3, "lost_turns", serde_json::json!(u32::MAX))),
+            "counter",
+        ),
+        (
+            Box::new(|v| v["turn_cap"] = serde_json::json!(u32::MAX)),
+            "turn cap",
+        ),
+        (
             Box::new(|v| v["grid"]["ladders"] = serde_json::json!([{"start": 10, "end": 20}])),
             "column",
         ),

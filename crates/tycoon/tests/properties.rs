@@ -189,3 +189,104 @@ fn random_designs_stay_legal_round_trip_and_play_to_an_end() {
         assert!(g.is_over());
     }
 }
+
+/// Numbers that tend to break things.
+const NASTY: [i64; 12] = [0, 1, -1, 2, 9, 11, 12, 99, 100, 255, i64::MAX, i64::MIN];
+
+#[test]
+fn no_input_makes_the_library_panic() {
+    let mut rng = Rng::new(77);
+    // Grid files with tokens replaced, dropped or doubled.
+    let words: Vec<&str> = SAMPLE.split_whitespace().collect();
+    for _ in 0..3000 {
+        let mut text = String::new();
+        for (i, w) in words.iter().enumerate() {
+            match rng.below(12) {
+                0 => text.push_str(&NASTY[rng.below(12) as usize].to_string()),
+                1 => {}
+                2 => text.push_str("x"),
+                _ => text.push_str(w),
+            }
+            text.push(if rng.below(5) == 0 || i % 2 == 1 {
+                '\n'
+            } else {
+                ' '
+            });
+        }
+        if let Ok(grid) = tycoon::parse_grid(&text) {
+            assert_eq!(parse_grid(&write_grid(&grid)).unwrap(), grid);
+        }
+        let _ = tycoon::parse_grid_any(&text);
+    }
+    // Edits and moves from random words and numbers.
+    let verbs = [
+        "ladder", "snake", "card", "station", "copy", "cut", "paste", "delete", "clear", "undo",
+        "redo", "attack", "ice", "roll", "buy", "pay",
+    ];
+    let mut d = Designer::new(parse_grid(SAMPLE).unwrap());
+    let mut g = Game::new(
+        Arc::new(parse_grid(SAMPLE).unwrap()),
+        [Seat::Human; 4],
+        Dice::seeded(3),
+    );
+    for _ in 0..5000 {
+        let mut text = verbs[rng.below(verbs.len() as u64) as usize].to_string();
+        for _ in 0..rng.below(5) {
+            text.push(' ');
+            text.push_str(&NASTY[rng.below(12) as usize].to_string());
+        }
+        if let Ok(edit) = text.parse::<Edit>() {
+            let _ = d.apply(&edit);
+        }
+        if let Ok(mv) = text.parse::<tycoon::Move>() {
+            let _ = g.apply(mv);
+        }
+    }
+    // Saved games with numbers replaced.
+    let mut base = Game::new(
+        Arc::new(parse_grid(SAMPLE).unwrap()),
+        [Seat::Bot; 4],
+        Dice::seeded(8),
+    );
+    for _ in 0..30 {
+        let mv = tycoon::bots::bot_move(&base, 8).unwrap();
+        base.apply(mv).unwrap();
+    }
+    let json = base.to_json();
+    let digits: Vec<(usize, usize)> = {
+        let bytes = json.as_bytes();
+        let mut spans = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i].is_ascii_digit() {
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                spans.push((start, i));
+            } else {
+                i += 1;
+            }
+        }
+        spans
+    };
+    for _ in 0..2000 {
+        let (a, b) = digits[rng.below(digits.len() as u64) as usize];
+        let text = format!(
+            "{}{}{}",
+            &json[..a],
+            NASTY[rng.below(12) as usize],
+            &json[b..]
+        );
+        if let Ok(mut g) = Game::from_json(&text) {
+            for _ in 0..50 {
+                match tycoon::bots::bot_move(&g, 1) {
+                    Some(mv) => {
+                        let _ = g.apply(mv);
+                    }
+                    None => break,
+                }
+            }
+        }
+    }
+}

@@ -56,6 +56,12 @@ pub const POISON_TURNS: u32 = 5;
 pub const LIGHTNING_COINS: u32 = 20;
 /// Turns in all after which a game stops with no winner, by default.
 pub const DEFAULT_TURN_CAP: u32 = 10_000;
+/// The largest turn cap a game accepts.
+pub const MAX_TURN_CAP: u32 = 1_000_000_000;
+/// The largest wallet (either way) a saved game may hold.
+pub const MAX_SAVED_COINS: i64 = 1_000_000_000_000_000;
+/// The largest turn counter or effect counter a saved game may hold.
+pub const MAX_SAVED_COUNT: u32 = MAX_TURN_CAP;
 
 /// One player's state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -322,9 +328,9 @@ impl Game {
         }
     }
 
-    /// The same game with a different turn cap (at least 1).
+    /// The same game with a different turn cap (1 to [`MAX_TURN_CAP`]).
     pub fn with_turn_cap(mut self, cap: u32) -> Self {
-        self.turn_cap = cap.max(1);
+        self.turn_cap = cap.clamp(1, MAX_TURN_CAP);
         self
     }
 
@@ -618,7 +624,10 @@ impl Game {
                         to: None,
                     });
                 } else {
-                    self.players[usize::from(self.current)].lost_turns += PRISON_TURNS;
+                    self.players[usize::from(self.current)].lost_turns = self.players
+                        [usize::from(self.current)]
+                    .lost_turns
+                    .saturating_add(PRISON_TURNS);
                     events.push(Event::WillLoseTurns {
                         player,
                         turns: PRISON_TURNS,
@@ -631,6 +640,12 @@ impl Game {
             (Decision::PayOrStay { .. }, _) => return Err(wrong("must choose: pay or stay")),
         }
         Ok(())
+    }
+
+    fn add_lost_turns(&mut self, index: usize, turns: u32) {
+        if let Some(p) = self.players.get_mut(index) {
+            p.lost_turns = p.lost_turns.saturating_add(turns);
+        }
     }
 
     fn check_attack(
@@ -719,15 +734,20 @@ impl Game {
         let t = target.map(|t| usize::from(t) - 1);
         match (attack, t) {
             (Attack::Ice, Some(t)) => {
-                self.players[t].lost_turns += 1;
+                self.add_lost_turns(t, 1);
                 events.push(Event::WillLoseTurns {
                     player: t as u8 + 1,
                     turns: 1,
                     reason: LostReason::Ice,
                 });
             }
-            (Attack::Fire, Some(t)) => self.players[t].fire_turns += FIRE_TURNS,
-            (Attack::Poison, Some(t)) => self.players[t].poison_turns += POISON_TURNS,
+            (Attack::Fire, Some(t)) => {
+                self.players[t].fire_turns = self.players[t].fire_turns.saturating_add(FIRE_TURNS);
+            }
+            (Attack::Poison, Some(t)) => {
+                self.players[t].poison_turns =
+                    self.players[t].poison_turns.saturating_add(POISON_TURNS);
+            }
             (Attack::Lightning, _) => {
                 for (i, p) in self.players.iter_mut().enumerate() {
                     if i != usize::from(self.current) {
@@ -852,7 +872,10 @@ impl Game {
                     None
                 }
                 CardKind::LoseTurn => {
-                    self.players[usize::from(self.current)].lost_turns += 1;
+                    self.players[usize::from(self.current)].lost_turns = self.players
+                        [usize::from(self.current)]
+                    .lost_turns
+                    .saturating_add(1);
                     events.push(Event::WillLoseTurns {
                         player,
                         turns: 1,
@@ -871,7 +894,10 @@ impl Game {
                         self.phase = Phase::Prison { fee };
                         events.push(Event::PrisonChoice { player, fee });
                     } else {
-                        self.players[usize::from(self.current)].lost_turns += PRISON_TURNS;
+                        self.players[usize::from(self.current)].lost_turns = self.players
+                            [usize::from(self.current)]
+                        .lost_turns
+                        .saturating_add(PRISON_TURNS);
                         events.push(Event::CannotPayPrison { player, fee });
                         events.push(Event::WillLoseTurns {
                             player,
@@ -1104,7 +1130,27 @@ impl TryFrom<GameSave> for Game {
         if !(1..=SEATS as u8).contains(&s.current) {
             return bad(format!("current player {} is not 1 to 4", s.current));
         }
+        if s.turn_cap > MAX_TURN_CAP || s.turns > MAX_SAVED_COUNT {
+            return bad(format!(
+                "turn cap {} or turns {} beyond {MAX_TURN_CAP}",
+                s.turn_cap, s.turns
+            ));
+        }
         for (i, p) in s.players.iter().enumerate() {
+            if !(-MAX_SAVED_COINS..=MAX_SAVED_COINS).contains(&p.coins) {
+                return bad(format!(
+                    "player {} holds {} coins, beyond ±{MAX_SAVED_COINS}",
+                    i + 1,
+                    p.coins
+                ));
+            }
+            let counts = [p.turns, p.lost_turns, p.fire_turns, p.poison_turns];
+            if counts.iter().any(|&c| c > MAX_SAVED_COUNT) {
+                return bad(format!(
+                    "player {} has a counter beyond {MAX_SAVED_COUNT}",
+                    i + 1
+                ));
+            }
             if !crate::cells::on_grid(p.cell) {
                 return bad(format!(
                     "player {} is on cell {}, off the grid",
@@ -1188,7 +1234,7 @@ impl TryFrom<GameSave> for Game {
             extra_roll: s.extra_roll,
             turns: s.turns,
             moves: s.moves,
-            turn_cap: s.turn_cap.max(1),
+            turn_cap: s.turn_cap.clamp(1, MAX_TURN_CAP),
             winner: s.winner,
             dice: s.dice,
         })
