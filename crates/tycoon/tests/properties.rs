@@ -204,7 +204,7 @@ fn no_input_makes_the_library_panic() {
             match rng.below(12) {
                 0 => text.push_str(&NASTY[rng.below(12) as usize].to_string()),
                 1 => {}
-                2 => text.push_str("x"),
+                2 => text.push('x'),
                 _ => text.push_str(w),
             }
             text.push(if rng.below(5) == 0 || i % 2 == 1 {
