@@ -52,11 +52,50 @@ pub struct LineError {
     pub problem: LineProblem,
 }
 
+/// A file problem in a form for an API or `--json`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FileProblem {
+    /// The 1-based line.
+    pub line: usize,
+    /// The 1-based column, when the problem is one token.
+    pub col: Option<usize>,
+    /// The grid rule broken, for a well-formed line that breaks one.
+    pub rule: Option<crate::rules::Rule>,
+    /// The cells involved (for a rule).
+    pub cells: Vec<u32>,
+    /// The whole message, with its line.
+    pub message: String,
+}
+
+impl LineError {
+    /// This problem in a form for an API.
+    pub fn to_problem(&self) -> FileProblem {
+        let (rule, cells) = match &self.problem {
+            LineProblem::Rule(r) => (Some(r.rule()), r.cells()),
+            LineProblem::Syntax(_) => (None, Vec::new()),
+        };
+        FileProblem {
+            line: self.line,
+            col: self.col,
+            rule,
+            cells,
+            message: self.to_string(),
+        }
+    }
+}
+
 /// Every problem found in a grid file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub struct LoadError {
     /// The problems, by line.
     pub errors: Vec<LineError>,
+}
+
+impl LoadError {
+    /// Every problem in a form for an API.
+    pub fn problems(&self) -> Vec<FileProblem> {
+        self.errors.iter().map(LineError::to_problem).collect()
+    }
 }
 
 impl fmt::Display for LoadError {

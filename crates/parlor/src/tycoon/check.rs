@@ -29,16 +29,7 @@ struct Checked {
     reachable: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     grid: Option<tycoon::Grid>,
-    problems: Vec<ProblemLine>,
-}
-
-#[derive(Serialize)]
-struct ProblemLine {
-    line: usize,
-    col: Option<usize>,
-    rule: Option<tycoon::Rule>,
-    cells: Vec<u32>,
-    message: String,
+    problems: Vec<tycoon::file::FileProblem>,
 }
 
 /// Runs the check.
@@ -74,26 +65,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
                 bad += 1;
                 let problems = e
                     .downcast_ref::<tycoon::LoadError>()
-                    .map(|le| {
-                        le.errors
-                            .iter()
-                            .map(|p| {
-                                let (rule, cells) = match &p.problem {
-                                    tycoon::file::LineProblem::Rule(r) => {
-                                        (Some(r.rule()), r.cells())
-                                    }
-                                    tycoon::file::LineProblem::Syntax(_) => (None, Vec::new()),
-                                };
-                                ProblemLine {
-                                    line: p.line,
-                                    col: p.col,
-                                    rule,
-                                    cells,
-                                    message: p.to_string(),
-                                }
-                            })
-                            .collect()
-                    })
+                    .map(tycoon::LoadError::problems)
                     .unwrap_or_default();
                 if !args.json {
                     eprintln!("error: {e:#}");
