@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use tabletop::{DiceError, parse_rolls};
 use tycoon::bots::bot_move;
-use tycoon::game::{DEFAULT_TURN_CAP, Dice, MOVE_FORMS, PlayerView, SEATS, StationOwner};
+use tycoon::game::{DEFAULT_TURN_CAP, Decision, Dice, MOVE_FORMS, PlayerView, SEATS, StationOwner};
 use tycoon::{Event, Game, GameError, Move, Seat};
 
 /// Arguments of `parlor tycoon play`.
@@ -239,6 +239,15 @@ fn ask(game: &Game, input: &mut impl BufRead) -> Result<Answer> {
         .map(|(i, p)| format!("P{} on {} with {} coins", i + 1, p.cell, p.coins))
         .collect();
     eprintln!("[{}]", status.join(" | "));
+    if let Decision::RechargeOrAttack { player } = decision
+        && let Some(me) = game.player(player)
+    {
+        let left: Vec<String> = me.attacks_left().iter().map(ToString::to_string).collect();
+        eprintln!(
+            "attacks left: {} (ice, fire and poison name a player)",
+            left.join(", ")
+        );
+    }
     loop {
         eprint!("{} > ", decision.prompt());
         std::io::stderr().flush()?;
