@@ -277,7 +277,8 @@ impl fmt::Display for Event {
                 left,
             } => write!(
                 f,
-                "P{player} burns: -{coins} coins ({left} burning turns left)"
+                "P{player} burns: -{coins} coins ({left} burning turn{} left)",
+                if left == 1 { "" } else { "s" }
             ),
             Self::TurnLost { player, left } => write!(
                 f,
