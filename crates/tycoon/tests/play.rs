@@ -930,3 +930,22 @@ fn reachability_of_cell_99_is_known() {
         32
     );
 }
+
+#[test]
+fn the_seeds_worked_example_of_a_recharge() {
+    // Seed 003: "He rolls the dice to get 5 ... in his next turn he gets 2
+    // ... in his third turn he rolls 4. Then, 40 coins are added to his
+    // wallet, and he will not move." The seed counts from step 0; RULES.md
+    // puts every token on cell 1, so 5 and 2 reach cells 6 and 8.
+    let mut g = game(&grid(&[], &[], &[]), &[5, 1, 1, 1, 2, 1, 1, 1, 4]);
+    for _ in 0..8 {
+        play(&mut g, "roll");
+    }
+    assert_eq!((cell(&g, 1), coins(&g, 1)), (8, 100));
+    let e = play(&mut g, "recharge");
+    assert!(e.contains(&Event::Recharged {
+        player: 1,
+        coins: 40
+    }));
+    assert_eq!((cell(&g, 1), coins(&g, 1)), (8, 140));
+}
