@@ -55,6 +55,18 @@ pub struct ShortestArgs {
 /// The most routes `shortest --list` prints.
 const MAX_LISTED_ROUTES: usize = 10_000;
 
+/// The most rolls of a game printed one per line (the dice string and
+/// `--json` always have them all).
+const MAX_PATH_LINES: usize = 200;
+
+fn rolls_text(n: u32) -> String {
+    if n == 1 {
+        "1 roll".into()
+    } else {
+        format!("{n} rolls")
+    }
+}
+
 /// Arguments of `parlor chutes analyze`.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
@@ -362,15 +374,16 @@ pub fn shortest(args: &ShortestArgs) -> Result<()> {
     };
     writeln!(
         out,
-        "The {scope} on {}: {rolls} rolls.",
-        board_line(&board, &rules)
+        "The {scope} on {}: {}.",
+        board_line(&board, &rules),
+        rolls_text(rolls)
     )?;
     writeln!(
         out,
         "\nOne of them: dice {}",
         dice_string(dice.iter().copied(), rules.faces())
     )?;
-    for (i, s) in path.iter().enumerate() {
+    for (i, s) in path.iter().enumerate().take(MAX_PATH_LINES) {
         writeln!(
             out,
             "  roll {:>3}: {}  {}",
@@ -379,9 +392,17 @@ pub fn shortest(args: &ShortestArgs) -> Result<()> {
             step_text(s, board.finish())
         )?;
     }
+    if path.len() > MAX_PATH_LINES {
+        writeln!(
+            out,
+            "  … the first {MAX_PATH_LINES} of {} rolls are shown (--json has the whole path).",
+            path.len()
+        )?;
+    }
     writeln!(
         out,
-        "\nDice sequences of {rolls} rolls that play it: {} (of {}^{rolls}).",
+        "\nDice sequences of {} that play it: {} (of {}^{rolls}).",
+        rolls_text(rolls),
         big_text(games.sequences()),
         rules.faces()
     )?;
@@ -665,6 +686,15 @@ pub fn simulate(args: &SimulateArgs) -> Result<()> {
         .as_ref()
         .and_then(|d| markov::seat_win(d, args.players).ok());
     let exact_mean = odds.as_ref().and_then(|o| o.mean_rolls);
+    if let Some(mean) = exact_mean {
+        let rolls = mean * args.games as f64;
+        if rolls > 5e10 {
+            eprintln!(
+                "note: about {rolls:.1e} rolls to play, at roughly 10^9 rolls per second per thread: \
+                 this takes a while (Ctrl-C stops it)"
+            );
+        }
+    }
     let bar = progress_bar(args.games, "simulating");
     let started = Instant::now();
     let result = simulate::simulate(&board, &rules, &options, &|n| bar.inc(n))?;
@@ -928,11 +958,11 @@ fn print_search(
         Some(s) => writeln!(out, "Shortest found: {s} rolls ({:.3} s).", seconds)?,
         None => writeln!(
             out,
-            "No game {} was found ({:.3} s).",
+            "{} ({:.3} s).",
             if what.is_empty() {
-                "ended".to_string()
+                "No game ended".to_string()
             } else {
-                format!("with {what}")
+                format!("No game with {what} was found")
             },
             seconds
         )?,
