@@ -281,7 +281,7 @@ fn progress_bar(total: u64, what: &str) -> ProgressBar {
     }
     let bar = ProgressBar::new(total);
     let style = ProgressStyle::with_template(&format!(
-        "{what} {{bar:40}} {{human_pos}}/{{human_len}} games, {{per_sec}}, {{eta}} left"
+        "{what} {{bar:40}} {{human_pos}}/{{human_len}} games, {{elapsed}} so far, {{eta}} left"
     ))
     .unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style);
