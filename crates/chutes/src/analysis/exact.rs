@@ -2,11 +2,11 @@
 //! length as fractions p/q, and counts of dice sequences.
 //!
 //! Terms:
-//! - **expected rolls** E[s]: the mean number of rolls to finish from state
-//!   `s`; E[N] = 0 and E[s] = 1 + (1/f) Σ_r E[to(s, r)].
+//! - **expected rolls** E\[s\]: the mean number of rolls to finish from state
+//!   `s`; E\[N\] = 0 and E\[s\] = 1 + (1/f) Σ_r E\[to(s, r)\].
 //! - **backward move**: a roll from `s` that ends below `s` (a chute, or a
 //!   bounce); its end is an **anchor**.
-//! - **anchor elimination**: states are solved from N downwards, each E[s]
+//! - **anchor elimination**: states are solved from N downwards, each E\[s\]
 //!   kept as an affine function of the anchors' unknown values (a lost turn
 //!   only divides by f − (lost rolls)); then one small linear system over
 //!   the anchors is solved. On the classic board that is 10 unknowns, not
@@ -36,9 +36,9 @@ pub const MAX_WORK: f64 = 1e10;
 /// The exact mean and variance of one player's game length.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExactMoments {
-    /// E[T] as a reduced fraction.
+    /// E\[T\] as a reduced fraction.
     pub mean: BigRational,
-    /// Var[T] as a reduced fraction.
+    /// Var\[T\] as a reduced fraction.
     pub variance: BigRational,
 }
 
@@ -279,7 +279,7 @@ impl<'a> System<'a> {
         }
     }
 
-    /// E[T] and E[T²] modulo `p`, or `None` when M is singular modulo p.
+    /// E\[T\] and E\[T²\] modulo `p`, or `None` when M is singular modulo p.
     fn solve_mod(&self, p: u64) -> Option<(u64, u64)> {
         let chain = self.chain;
         let m = self.anchors.len();

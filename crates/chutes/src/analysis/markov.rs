@@ -97,7 +97,7 @@ pub struct LengthDistribution {
     /// Probability dropped at the edges of the window (at most 1e-18 per
     /// roll; see the module's method).
     pub dropped: f64,
-    /// Mean length E[T]; `None` when some games never end.
+    /// Mean length E\[T\]; `None` when some games never end.
     pub mean: Option<f64>,
     /// Standard deviation of T; `None` when some games never end.
     pub sd: Option<f64>,
