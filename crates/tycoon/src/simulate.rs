@@ -57,7 +57,9 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn add_game(&mut self, game: &Game, events: &[Event]) {
+    /// Adds a finished game's length and result (its events were counted
+    /// as they happened).
+    fn finish_game(&mut self, game: &Game) {
         self.games += 1;
         let turns = u64::from(game.turns());
         self.turns += turns;
@@ -70,9 +72,6 @@ impl Tally {
         match game.winner() {
             Some(w) => self.wins[usize::from(w) - 1] += 1,
             None => self.stalled += 1,
-        }
-        for e in events {
-            self.count(e);
         }
     }
 
@@ -181,19 +180,13 @@ pub fn simulate(grid: &Arc<Grid>, options: &Options) -> Tally {
             let (dice_seed, bot_seed) = game_seeds(options.seed, i);
             let mut game = Game::new(grid.clone(), options.seats, Dice::seeded(dice_seed))
                 .with_turn_cap(options.turn_cap);
-            let mut counts = Tally::default();
             play_out(&mut game, bot_seed, |_, events| {
                 for e in events {
-                    counts.count(e);
+                    tally.count(e);
                 }
             });
-            counts.games = 0;
-            tally.add_game(&game, &[]);
-            tally.merge(Tally {
-                games: 0,
-                min_turns: 0,
-                ..counts
-            })
+            tally.finish_game(&game);
+            tally
         })
         .reduce(Tally::default, Tally::merge)
 }

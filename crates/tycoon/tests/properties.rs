@@ -102,6 +102,24 @@ fn simulation_totals_do_not_depend_on_threads() {
     for card in [1u8, 4, 6, 8, 9] {
         assert!(one.card_rate(card) > 0.0, "card {card}");
     }
+    // The same games played one by one give the same totals.
+    let mut wins = [0u64; 4];
+    let mut cards = [0u64; 12];
+    let mut turns = 0u64;
+    for i in 0..300 {
+        let (dice_seed, bot_seed) = game_seeds(9, i);
+        let mut g = Game::new(grid.clone(), [Seat::Bot; 4], Dice::seeded(dice_seed));
+        play_out(&mut g, bot_seed, |_, events| {
+            for e in events {
+                if let Event::Card { card, .. } = e {
+                    cards[usize::from(*card) - 1] += 1;
+                }
+            }
+        });
+        wins[usize::from(g.winner().unwrap()) - 1] += 1;
+        turns += u64::from(g.turns());
+    }
+    assert_eq!((one.wins, one.cards, one.turns), (wins, cards, turns));
     // A different seed gives different totals.
     let other = simulate_on(
         &grid,
