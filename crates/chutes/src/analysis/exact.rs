@@ -142,10 +142,20 @@ pub fn moments_chain(chain: &Chain, reach: &Reach) -> Result<ExactMoments, Analy
     let mut prime = 1u64 << 62;
     let mut mean = None;
     let mut variance = None;
+    let mut skipped = 0;
     while mean.is_none() || variance.is_none() {
         prime = previous_prime(prime);
         let Some((e, v)) = system.solve_mod(prime) else {
-            continue; // p divides det M: try the next prime
+            // p divides det M: try the next prime (a nonzero det has fewer
+            // prime factors this large than the bound allows).
+            skipped += 1;
+            if skipped > 64 {
+                return Err(AnalysisError::TooLarge(
+                    "the system of expected rolls is singular (this is a bug: please report it)"
+                        .into(),
+                ));
+            }
+            continue;
         };
         let var_mod = sub_mod(v, mul_mod(e, e, prime), prime);
         if mean.is_none() {
