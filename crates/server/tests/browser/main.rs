@@ -71,6 +71,10 @@ fn start_harness() -> Harness {
             panic!("the browser tests need chromedriver, which is missing: {install}")
         });
 
+    // Chromium may still be writing a profile as its window closes, so a
+    // profile is not always removed at once: clear them all at each start.
+    let _ = std::fs::remove_dir_all(profiles_dir());
+    std::fs::create_dir_all(profiles_dir()).expect("a folder for browser profiles");
     let data_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-data");
     let _ = std::fs::remove_dir_all(&data_dir);
     std::fs::create_dir_all(&data_dir).expect("a data dir for the test server");
@@ -114,6 +118,11 @@ fn start_harness() -> Harness {
     }
 }
 
+/// Where the browsers' fresh profiles go.
+fn profiles_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-profiles")
+}
+
 fn harness() -> &'static Harness {
     static HARNESS: OnceLock<Harness> = OnceLock::new();
     HARNESS.get_or_init(start_harness)
@@ -121,7 +130,10 @@ fn harness() -> &'static Harness {
 
 /// One browser window on the app; tests take turns holding one.
 pub struct Browser {
+    // Fields drop in this order: the window closes, then its profile is
+    // removed, then the next test may start.
     session: Session,
+    _profile: tempfile::TempDir,
     base: String,
     _turn: MutexGuard<'static, ()>,
 }
@@ -134,8 +146,7 @@ impl Browser {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let h = harness();
-        let profile = tempfile::tempdir().expect("a temporary browser profile");
-        let profile = profile.keep();
+        let profile = tempfile::tempdir_in(profiles_dir()).expect("a browser profile");
         let args: Vec<String> = [
             "--headless",
             "--no-sandbox",
@@ -151,13 +162,14 @@ impl Browser {
         ]
         .iter()
         .map(|s| (*s).to_string())
-        .chain([format!("--user-data-dir={}", profile.display())])
+        .chain([format!("--user-data-dir={}", profile.path().display())])
         .collect();
         let session = Session::start(h.driver_port, &h.chromium, &args)
             .unwrap_or_else(|e| panic!("cannot open Chromium: {e}"));
         session.set_size(1400, 1000);
         Self {
             session,
+            _profile: profile,
             base: h.base.clone(),
             _turn: turn,
         }
