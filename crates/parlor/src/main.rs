@@ -37,7 +37,7 @@ enum Command {
     /// Baffle, the laser box: play, trace beams, solve from shots, draw.
     #[command(subcommand)]
     Baffle(baffle::BaffleCommand),
-    /// Snakes & Ladders Tycoon: check, design, play and simulate grids.
+    /// Snakes & Ladders Tycoon: check, design, play, simulate and draw grids.
     #[command(subcommand)]
     Tycoon(tycoon::TycoonCommand),
     /// Serve the browser app: play, design and analyse in a browser.
