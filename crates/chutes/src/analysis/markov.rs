@@ -826,6 +826,70 @@ mod tests {
         assert!(seat_win(&d, 0).is_err() && seat_win(&d, 9).is_err());
     }
 
+    /// The real interleaved game as one Markov chain over (every token's
+    /// square, whose turn), pushed until nothing is left in play: P(seat i
+    /// wins) without assuming the players independent.
+    fn joint_seat_win(b: &Board, rules: &Rules, players: usize) -> (Vec<f64>, f64) {
+        let n = b.finish() as usize;
+        let states = (n + 1).pow(players as u32);
+        let mut mass = vec![vec![0.0f64; states]; players];
+        let start = (0..players).fold(0, |acc, _| acc * (n + 1) + b.start() as usize);
+        mass[0][start] = 1.0;
+        let mut wins = vec![0.0; players];
+        let mut rolls = 0.0;
+        let inv = 1.0 / f64::from(rules.faces());
+        for _ in 0..20_000 {
+            rolls += mass.iter().flatten().sum::<f64>();
+            let mut next = vec![vec![0.0f64; states]; players];
+            let mut left = 0.0;
+            for (turn, layer) in mass.iter().enumerate() {
+                let place = (n + 1).pow((players - 1 - turn) as u32);
+                for (code, &m) in layer.iter().enumerate() {
+                    if m == 0.0 {
+                        continue;
+                    }
+                    let square = code / place % (n + 1);
+                    for r in 1..=rules.faces() {
+                        let to = rules.step(b, square as u32, r).to as usize;
+                        if to == n {
+                            wins[turn] += m * inv;
+                        } else {
+                            let moved = code - square * place + to * place;
+                            next[(turn + 1) % players][moved] += m * inv;
+                            left += m * inv;
+                        }
+                    }
+                }
+            }
+            mass = next;
+            if left < 1e-15 {
+                break;
+            }
+        }
+        (wins, rolls)
+    }
+
+    #[test]
+    fn seat_odds_equal_the_interleaved_game() {
+        let b = board(12, 0, &[(3, 8), (10, 2), (5, 1)]);
+        for o in [Overshoot::Stay, Overshoot::Bounce, Overshoot::Finish] {
+            let rules = Rules::new(o, 6).unwrap();
+            let d = distribution(&b, &rules, 1e-14).unwrap();
+            for players in [2, 3] {
+                let odds = seat_win(&d, players).unwrap();
+                let (joint, rolls) = joint_seat_win(&b, &rules, players);
+                for (a, j) in odds.seat_win.iter().zip(&joint) {
+                    assert!((a - j).abs() < 1e-11, "{o}, {players} players: {a} vs {j}");
+                }
+                let mean_rolls = odds.mean_rolls.unwrap();
+                assert!(
+                    (mean_rolls - rolls).abs() < 1e-9,
+                    "{o}: {mean_rolls} vs {rolls}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn bad_tails_are_refused() {
         for t in [0.0, 1.0, -1.0, f64::NAN] {
