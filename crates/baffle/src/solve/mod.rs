@@ -306,35 +306,15 @@ fn check(ev: &Evidence) -> Result<Checked, SolveError> {
     // A found mirror ruled out by a wrong guess, or two found mirrors in one
     // cell, leave a cell nothing.
     contradiction |= dom.contains(&0);
-    let mut pre = vec![UNDECIDED; cells];
-    let (mut pre_mirrors, mut base_a, mut base_b) = (0, 0, 0);
-    for (i, &d) in dom.iter().enumerate() {
-        if d.count_ones() == 1 {
-            let code = d.trailing_zeros() as u8;
-            pre[i] = code;
-            pre_mirrors += usize::from(code != EMPTY);
-        } else if d == ALL {
-            base_a += 1;
-        } else {
-            base_b += 1;
-        }
-    }
-    contradiction |= pre_mirrors > ev.mirrors;
+    let problem = Problem::new(size, ev.mirrors, dom);
+    contradiction |= problem.pre_mirrors > ev.mirrors;
     let candidates = size
         .shootable(ev.sides)
         .filter(|&h| partner[h].is_none())
         .collect();
     // Deflected shots first: they need mirrors, which the budget limits.
     pairs.sort_by_key(|&(h, e)| size.opposite(h) == Some(e));
-    let problem = (!contradiction).then_some(Problem {
-        size,
-        k: ev.mirrors,
-        dom,
-        pre,
-        pre_mirrors,
-        base_a,
-        base_b,
-    });
+    let problem = (!contradiction).then_some(problem);
     Ok(Checked {
         size,
         problem,
@@ -377,71 +357,94 @@ fn unpack(key: u64) -> (usize, usize, usize, usize) {
     (p(48), p(32), p(16), p(0))
 }
 
-/// Open-shot leaves counted by (exit, a, b, r): a dense table when the box
-/// has no type-B cells and the table is small, else a hash map.
-#[derive(Clone)]
+/// Open-shot leaves counted by candidate and (exit, a, b, r): a dense table
+/// when the box has no type-B cells and the table is small (laid out so the
+/// leaves of one search leaf fall close together), else hash maps.
 enum OpenCounts {
     Dense {
+        holes: usize,
+        candidates: usize,
         a_span: usize,
         r_span: usize,
         counts: Vec<u64>,
     },
-    Sparse(PackedMap<u64>),
+    Sparse(Vec<PackedMap<u64>>),
 }
 
 impl OpenCounts {
-    /// The most entries a dense table may have (all candidates together).
+    /// The most entries a dense table may have.
     const DENSE_LIMIT: usize = 8_000_000;
 
-    fn for_problem(p: &Problem, candidates: usize) -> Vec<Self> {
+    fn for_problem(p: &Problem, candidates: usize) -> Self {
         let (holes, a_span, r_span) = (p.size.holes(), p.base_a + 1, p.k + 1);
-        let entries = holes * a_span * r_span;
-        if p.base_b == 0 && entries.saturating_mul(candidates) <= Self::DENSE_LIMIT {
-            vec![
-                Self::Dense {
-                    a_span,
-                    r_span,
-                    counts: vec![0; entries],
-                };
-                candidates
-            ]
+        let entries = holes
+            .saturating_mul(a_span)
+            .saturating_mul(r_span)
+            .saturating_mul(candidates);
+        if p.base_b == 0 && entries <= Self::DENSE_LIMIT {
+            Self::Dense {
+                holes,
+                candidates,
+                a_span,
+                r_span,
+                counts: vec![0; entries],
+            }
         } else {
-            vec![Self::Sparse(PackedMap::default()); candidates]
+            Self::Sparse(vec![PackedMap::default(); candidates])
         }
     }
 
     #[inline]
-    fn add(&mut self, exit: usize, a: usize, b: usize, r: usize) {
+    fn add(&mut self, candidate: usize, exit: usize, a: usize, b: usize, r: usize) {
         match self {
             Self::Dense {
+                holes,
+                candidates,
+                r_span,
+                counts,
+                ..
+            } => {
+                let i = ((a * *r_span + r) * *candidates + candidate) * *holes + exit;
+                if let Some(c) = counts.get_mut(i) {
+                    *c += 1;
+                }
+            }
+            Self::Sparse(maps) => {
+                if let Some(map) = maps.get_mut(candidate) {
+                    *map.entry(pack(exit, a, b, r)).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+
+    /// Candidate `j`'s counts by (exit, a, b, r).
+    fn entries(&self, j: usize) -> Vec<((usize, usize, usize, usize), u64)> {
+        match self {
+            Self::Dense {
+                holes,
+                candidates,
                 a_span,
                 r_span,
                 counts,
             } => {
-                if let Some(c) = counts.get_mut((exit * *a_span + a) * *r_span + r) {
-                    *c += 1;
+                let mut out = Vec::new();
+                for a in 0..*a_span {
+                    for r in 0..*r_span {
+                        let base = ((a * r_span + r) * candidates + j) * holes;
+                        for exit in 0..*holes {
+                            let c = counts.get(base + exit).copied().unwrap_or(0);
+                            if c > 0 {
+                                out.push(((exit, a, 0, r), c));
+                            }
+                        }
+                    }
                 }
+                out
             }
-            Self::Sparse(map) => *map.entry(pack(exit, a, b, r)).or_insert(0) += 1,
-        }
-    }
-
-    fn entries(&self) -> Vec<((usize, usize, usize, usize), u64)> {
-        match self {
-            Self::Dense {
-                a_span,
-                r_span,
-                counts,
-            } => counts
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| **c > 0)
-                .map(|(i, &c)| {
-                    let (r, rest) = (i % r_span, i / r_span);
-                    ((rest / a_span, rest % a_span, 0, r), c)
-                })
-                .collect(),
-            Self::Sparse(map) => map.iter().map(|(&k, &c)| (unpack(k), c)).collect(),
+            Self::Sparse(maps) => maps
+                .get(j)
+                .map(|m| m.iter().map(|(&k, &c)| (unpack(k), c)).collect())
+                .unwrap_or_default(),
         }
     }
 }
@@ -454,12 +457,12 @@ struct Tally {
     counts: Vec<u64>,
     decided: Vec<u64>,
     reach: Vec<u64>,
-    /// For each open shot: leaves by (exit, a, b, r).
-    exits: Vec<OpenCounts>,
+    /// Open-shot leaves by candidate and (exit, a, b, r).
+    exits: OpenCounts,
 }
 
 impl Tally {
-    fn new(cells: usize, exits: Vec<OpenCounts>) -> Self {
+    fn new(cells: usize, exits: OpenCounts) -> Self {
         Self {
             cells,
             keys: PackedMap::default(),
@@ -496,9 +499,8 @@ impl Visitor for Tally {
 
     fn open_leaf(&mut self, candidate: usize, leaf: &Leaf<'_>) {
         let exit = leaf.open_exit.unwrap_or(usize::MAX);
-        if let Some(counts) = self.exits.get_mut(candidate) {
-            counts.add(exit, leaf.free_a, leaf.free_b, leaf.r);
-        }
+        self.exits
+            .add(candidate, exit, leaf.free_a, leaf.free_b, leaf.r);
         for (r, d) in self.reach.iter_mut().zip(leaf.decided) {
             *r |= d;
         }
@@ -657,7 +659,7 @@ pub fn solve(ev: &Evidence, options: &SolveOptions) -> Result<Solution, SolveErr
     let mut engine = Engine::new(
         problem,
         shots.clone(),
-        Tally::new(size.cells(), Vec::new()),
+        Tally::new(size.cells(), OpenCounts::Sparse(Vec::new())),
         options.step_limit,
     );
     engine.run().map_err(|Aborted| SolveError::TooHard {
@@ -815,9 +817,9 @@ fn exact_advice(
     }
     let total_f = total.to_f64().unwrap_or(f64::MAX);
     let mut out = Vec::new();
-    for (&hole, counts) in candidates.iter().zip(&tally.exits) {
+    for (j, &hole) in candidates.iter().enumerate() {
         let mut by_exit: HashMap<usize, BigUint> = HashMap::new();
-        for ((exit, a, b, r), count) in counts.entries() {
+        for ((exit, a, b, r), count) in tally.exits.entries(j) {
             *by_exit.entry(exit).or_default() += weights.completions(a, b, r) * count;
         }
         let mut exits: Vec<ExitOdds> = by_exit

@@ -21,7 +21,9 @@
 //!   decided since can save at most one turn, once, because the beam has
 //!   already used one of its two pairs of sides), so a branch is cut when the
 //!   mirrors used when the map was made plus the distance exceed `k`. When
-//!   only the mirrors used now would exceed `k`, the map is remade.
+//!   only the mirrors used now would exceed `k`, the map is remade (unless
+//!   at most one mirror is left: then walking on costs less). Maps made at a
+//!   node serve every node below it, for every shot.
 //! - **budget**: the search counts cell steps and stops with [`Aborted`]
 //!   past its limit, so no input makes it run without end.
 
@@ -83,12 +85,63 @@ pub struct Problem {
     pub base_a: usize,
     /// Undecided cells whose domain is empty and one mirror.
     pub base_b: usize,
+    /// [`Size::advance`] for every cell and heading, remembered: the next
+    /// cell, or [`EXIT`] plus the hole the beam leaves by.
+    next: Vec<u32>,
 }
 
+/// Marks a [`Problem`] step that leaves the box.
+const EXIT: u32 = 1 << 31;
+
 impl Problem {
+    /// The problem of a box of `size` with `k` mirrors whose cells may take
+    /// the values in `dom` (domain bits; a single value pre-decides a cell).
+    pub fn new(size: Size, k: usize, dom: Vec<u8>) -> Self {
+        let mut pre = vec![UNDECIDED; dom.len()];
+        let (mut pre_mirrors, mut base_a, mut base_b) = (0, 0, 0);
+        for (i, &d) in dom.iter().enumerate() {
+            if d.count_ones() == 1 {
+                let code = d.trailing_zeros() as u8;
+                pre[i] = code;
+                pre_mirrors += usize::from(code != EMPTY);
+            } else if d == ALL {
+                base_a += 1;
+            } else {
+                base_b += 1;
+            }
+        }
+        let next = (0..size.cells() * 4)
+            .map(|s| match size.advance(s / 4, Dir::ALL[s % 4]) {
+                Ok(cell) => cell as u32,
+                Err(hole) => EXIT | hole as u32,
+            })
+            .collect();
+        Self {
+            size,
+            k,
+            dom,
+            pre,
+            pre_mirrors,
+            base_a,
+            base_b,
+            next,
+        }
+    }
+
     /// Whether a cell that is not pre-decided is of type B.
     pub fn is_type_b(&self, idx: usize) -> bool {
         self.dom[idx] != ALL
+    }
+
+    /// One step of a beam (see [`Size::advance`]).
+    #[inline]
+    pub fn step(&self, idx: usize, dir: Dir) -> Result<usize, usize> {
+        let v = self.next[idx * 4 + dir.index()];
+        if v & EXIT == 0 {
+            Ok(v as usize)
+        } else {
+            Err((v & !EXIT) as usize)
+        }
     }
 }
 
@@ -160,7 +213,6 @@ pub struct Engine<'p, V> {
     open_exit: Option<usize>,
     frames: Vec<Frame>,
     pool: Vec<Vec<u16>>,
-    ldist: Vec<u16>,
     queue: VecDeque<(u32, bool)>,
     open: Vec<usize>,
     in_open: Option<usize>,
@@ -188,7 +240,6 @@ impl<'p, V: Visitor> Engine<'p, V> {
             open_exit: None,
             frames: Vec::new(),
             pool: Vec::new(),
-            ldist: Vec::new(),
             queue: VecDeque::new(),
             open: Vec::new(),
             in_open: None,
@@ -229,8 +280,7 @@ impl<'p, V: Visitor> Engine<'p, V> {
     }
 
     fn follow(&self, hole: usize) -> Follow {
-        let size = self.p.size;
-        let Some((mut idx, mut dir)) = size.entry(hole) else {
+        let Some((mut idx, mut dir)) = self.p.size.entry(hole) else {
             return Follow::Exit(hole);
         };
         loop {
@@ -239,7 +289,7 @@ impl<'p, V: Visitor> Engine<'p, V> {
                 return Follow::Open(idx, dir);
             }
             dir = dir.turn(mirror_of(v));
-            match size.advance(idx, dir) {
+            match self.p.step(idx, dir) {
                 Ok(next) => idx = next,
                 Err(exit) => return Follow::Exit(exit),
             }
@@ -293,28 +343,11 @@ impl<'p, V: Visitor> Engine<'p, V> {
                     {
                         return Ok(());
                     }
-                    self.push_frame(s, t);
-                    let d = self
-                        .frames
-                        .last()
-                        .map_or(INF, |f| f.dist[idx * 4 + dir.index()]);
-                    if d == INF {
+                    let Some(d) = self.bound(s, t, idx, dir) else {
                         return Ok(());
-                    }
+                    };
                     if best.is_none_or(|b| d > b.3) {
-                        if best.is_some() {
-                            // Keep only the chosen shot's map.
-                            let last = self.frames.pop();
-                            let len = self.frames.len();
-                            self.pop_frames(len - 1);
-                            if let Some(f) = last {
-                                self.frames.push(f);
-                            }
-                        }
                         best = Some((idx, dir, s, d));
-                    } else {
-                        let len = self.frames.len();
-                        self.pop_frames(len - 1);
                     }
                 }
             }
@@ -370,7 +403,6 @@ impl<'p, V: Visitor> Engine<'p, V> {
     }
 
     fn walk(&mut self, s: usize, mut idx: usize, mut dir: Dir) -> Result<(), Aborted> {
-        let size = self.p.size;
         loop {
             self.steps += 1;
             if self.steps > self.limit {
@@ -381,7 +413,7 @@ impl<'p, V: Visitor> Engine<'p, V> {
                 return self.branch(s, idx, dir);
             }
             dir = dir.turn(mirror_of(v));
-            match size.advance(idx, dir) {
+            match self.p.step(idx, dir) {
                 Ok(next) => idx = next,
                 Err(exit) => return self.finish_shot(s, exit),
             }
@@ -432,14 +464,7 @@ impl<'p, V: Visitor> Engine<'p, V> {
     fn branch(&mut self, s: usize, idx: usize, dir: Dir) -> Result<(), Aborted> {
         let target = self.shots[s].target;
         let base = self.frames.len();
-        if let Some(t) = target
-            && self.frames.last().map(|f| f.shot) != Some(s)
-        {
-            self.push_frame(s, t);
-        }
-        let own = self.frames.len();
         let dom = self.p.dom[idx];
-        let size = self.p.size;
         let mut result = Ok(());
         for code in [EMPTY, SLASH, BACK] {
             if dom & bit(code) == 0 || (code != EMPTY && self.used >= self.p.k) {
@@ -448,9 +473,9 @@ impl<'p, V: Visitor> Engine<'p, V> {
             let out = dir.turn(mirror_of(code));
             self.set(idx, code);
             if self.p.k - self.used <= self.free_a + self.free_b {
-                let next = size.advance(idx, out);
+                let next = self.p.step(idx, out);
                 let go = match (next, target) {
-                    (Ok(nx), Some(t)) => self.bound_ok(s, t, nx, out),
+                    (Ok(nx), Some(t)) => self.bound(s, t, nx, out).is_some(),
                     (Err(h), Some(t)) => h == t,
                     (_, None) => true,
                 };
@@ -460,34 +485,42 @@ impl<'p, V: Visitor> Engine<'p, V> {
                         Err(h) => self.finish_shot(s, h),
                     };
                 }
-                self.pop_frames(own);
+                // Maps made for this choice do not hold for the next one.
+                self.pop_frames(base);
             }
             self.unset(idx, code);
             if result.is_err() {
                 break;
             }
         }
-        self.pop_frames(base);
         result
     }
 
-    fn bound_ok(&mut self, s: usize, target: usize, idx: usize, dir: Dir) -> bool {
+    /// A lower bound on the mirrors still to place for shot `s`, entering
+    /// `idx` heading `dir`, to reach `target`; `None` when it cannot within
+    /// the budget. Uses the latest distance map of the shot (made at this
+    /// node or above it), and makes one when there is none or when only the
+    /// mirrors used since would cut.
+    fn bound(&mut self, s: usize, target: usize, idx: usize, dir: Dir) -> Option<u16> {
         let state = idx * 4 + dir.index();
-        let Some(frame) = self.frames.last() else {
-            return true;
-        };
-        let d = frame.dist[state];
-        if d == INF {
-            return false;
+        let k = self.p.k;
+        if let Some(f) = self.frames.iter().rev().find(|f| f.shot == s) {
+            let d = f.dist[state];
+            if d == INF {
+                return None;
+            }
+            if self.used + usize::from(d) <= k {
+                return Some(d);
+            }
+            // With at most one mirror left the walk itself is cheaper than a
+            // new map: let it find out.
+            if k - self.used <= 1 {
+                return Some(d);
+            }
         }
-        if self.used + usize::from(d) <= self.p.k {
-            return true;
-        }
-        // The map may be stale: remake it for the cells decided now.
         self.push_frame(s, target);
-        self.frames.last().is_some_and(|f| {
-            f.dist[state] != INF && self.used + usize::from(f.dist[state]) <= self.p.k
-        })
+        let d = self.frames.last().map_or(INF, |f| f.dist[state]);
+        (d != INF && self.used + usize::from(d) <= k).then_some(d)
     }
 
     fn pop_frames(&mut self, len: usize) {
@@ -498,66 +531,74 @@ impl<'p, V: Visitor> Engine<'p, V> {
         }
     }
 
-    /// Pushes the distance map to `target` for the cells decided now:
-    /// entries above the mirrors still allowed are [`INF`].
+    /// Pushes the distance map to `target` for the cells decided now: for a
+    /// beam entering a cell with a heading, the fewest mirrors still to place
+    /// to leave by `target` ([`INF`] above the mirrors still allowed). A 0-1
+    /// breadth-first search backwards from the target.
     fn push_frame(&mut self, shot: usize, target: usize) {
-        let size = self.p.size;
-        let n4 = size.cells() * 4;
-        let budget = (self.p.k - self.used).min(usize::from(INF - 1)) as u16;
+        let p = self.p;
+        let n4 = p.size.cells() * 4;
+        let budget = (p.k - self.used).min(usize::from(INF - 1)) as u16;
         let mut dist = self.pool.pop().unwrap_or_default();
         dist.clear();
         dist.resize(n4, INF);
-        self.ldist.clear();
-        self.ldist.resize(n4, INF);
         self.queue.clear();
-        if let Some((c0, h0)) = size.entry(target) {
-            let l0 = c0 * 4 + h0.reverse().index();
-            self.ldist[l0] = 0;
-            self.queue.push_back((l0 as u32, true));
+        // Relax every way into `cell` that leaves it heading `out`, at `d`
+        // plus the cost of the cell's value.
+        let relax = |dist: &mut Vec<u16>,
+                     queue: &mut VecDeque<(u32, bool)>,
+                     state: &[u8],
+                     cell: usize,
+                     out: Dir,
+                     d: u16| {
+            let v = state[cell];
+            let options = if v == UNDECIDED { p.dom[cell] } else { bit(v) };
+            for code in [EMPTY, SLASH, BACK] {
+                if options & bit(code) == 0 {
+                    continue;
+                }
+                let cost = u16::from(v == UNDECIDED && code != EMPTY);
+                let nd = d + cost;
+                let din = PREIMAGE[out.index()][usize::from(code)];
+                let e = cell * 4 + din.index();
+                if nd <= budget && nd < dist[e] {
+                    dist[e] = nd;
+                    if cost == 0 {
+                        queue.push_front((e as u32, false));
+                    } else {
+                        queue.push_back((e as u32, false));
+                    }
+                }
+            }
+        };
+        if let Some((c0, h0)) = p.size.entry(target) {
+            relax(&mut dist, &mut self.queue, &self.state, c0, h0.reverse(), 0);
         }
-        while let Some((st, is_leave)) = self.queue.pop_front() {
+        while let Some((st, _)) = self.queue.pop_front() {
             let st = st as usize;
             self.steps += 1;
             let (cell, heading) = (st / 4, Dir::ALL[st % 4]);
-            if is_leave {
-                let d = self.ldist[st];
-                // Which headings into `cell` leave it with `heading`.
-                let v = self.state[cell];
-                let options = if v == UNDECIDED {
-                    self.p.dom[cell]
-                } else {
-                    bit(v)
-                };
-                for code in [EMPTY, SLASH, BACK] {
-                    if options & bit(code) == 0 {
-                        continue;
-                    }
-                    let m = mirror_of(code);
-                    let din = heading.reverse().turn(m).reverse();
-                    let cost = u16::from(v == UNDECIDED && code != EMPTY);
-                    let nd = d + cost;
-                    let e = cell * 4 + din.index();
-                    if nd <= budget && nd < dist[e] {
-                        dist[e] = nd;
-                        if cost == 0 {
-                            self.queue.push_front((e as u32, false));
-                        } else {
-                            self.queue.push_back((e as u32, false));
-                        }
-                    }
-                }
-            } else {
+            // The cell behind, which the beam left with this heading.
+            if let Ok(prev) = p.step(cell, heading.reverse()) {
                 let d = dist[st];
-                // The cell behind, left with the same heading.
-                if let Ok(prev) = size.advance(cell, heading.reverse()) {
-                    let l = prev * 4 + heading.index();
-                    if d < self.ldist[l] {
-                        self.ldist[l] = d;
-                        self.queue.push_front((l as u32, true));
-                    }
-                }
+                relax(&mut dist, &mut self.queue, &self.state, prev, heading, d);
             }
         }
         self.frames.push(Frame { shot, dist });
     }
 }
+
+/// `PREIMAGE[out][value]`: the heading into a cell holding `value` that
+/// leaves it heading `out` (two-sided mirrors are reversible).
+const PREIMAGE: [[Dir; 4]; 4] = {
+    let mut table = [[Dir::North; 4]; 4];
+    let mut o = 0;
+    while o < 4 {
+        let out = Dir::ALL[o];
+        table[o][EMPTY as usize] = out;
+        table[o][SLASH as usize] = out.reverse().turn(mirror_of(SLASH)).reverse();
+        table[o][BACK as usize] = out.reverse().turn(mirror_of(BACK)).reverse();
+        o += 1;
+    }
+    table
+};
