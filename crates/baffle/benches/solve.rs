@@ -56,6 +56,7 @@ fn main() {
     let mut bands: Vec<(usize, Vec<Duration>)> = (0..=8).map(|b| (b * 5, Vec::new())).collect();
     let mut slowest = (Duration::ZERO, String::new(), Vec::new());
     let mut slowest_wall = Duration::ZERO;
+    let mut most_steps = 0;
     let mut named = Vec::new();
     let started = Instant::now();
     for (name, shots) in &subsets {
@@ -79,6 +80,7 @@ fn main() {
             println!("{name}: error {solution:?}");
             continue;
         };
+        most_steps = most_steps.max(solution.steps);
         if !name.starts_with("random") {
             named.push((
                 name.clone(),
@@ -127,6 +129,8 @@ fn main() {
         ms(slowest.0),
         slowest.2
     );
+    println!("  slowest single run of all: {:.3} ms", ms(slowest_wall));
+    println!("  most search steps of any solve: {most_steps}");
     println!("  total {:.2} s", started.elapsed().as_secs_f64());
 }
 

@@ -81,7 +81,7 @@ impl Default for SolveOptions {
             exact_limit: 10_000_000,
             samples: 4000,
             seed: 0,
-            step_limit: 1_000_000_000,
+            step_limit: 300_000_000,
             advice: true,
         }
     }
@@ -214,6 +214,8 @@ pub struct Solution {
     pub best_next_shot: Option<ShotOdds>,
     /// Every shot not yet fired, best first.
     pub candidates: Vec<ShotOdds>,
+    /// Cell steps the searches took (a measure of the work done).
+    pub steps: u64,
 }
 
 mod decimal {
@@ -650,6 +652,7 @@ pub fn solve(ev: &Evidence, options: &SolveOptions) -> Result<Solution, SolveErr
         method: None,
         best_next_shot: None,
         candidates: Vec::new(),
+        steps: 0,
     };
     let Some(problem) = &checked.problem else {
         return Ok(solution);
@@ -666,6 +669,7 @@ pub fn solve(ev: &Evidence, options: &SolveOptions) -> Result<Solution, SolveErr
         steps: engine.steps(),
     })?;
     let steps_used = engine.steps();
+    solution.steps = steps_used;
     let tally = engine.into_visitor();
     let (total, marginals) = marginals(problem, &tally, &mut weights);
     solution.layouts = total.clone();
@@ -810,7 +814,9 @@ fn exact_advice(
 ) -> Result<(), Aborted> {
     let tally = Tally::new(p.size.cells(), OpenCounts::for_problem(p, candidates.len()));
     let mut engine = Engine::new(p, shots.to_vec(), tally, steps).with_open(candidates.to_vec());
-    engine.run()?;
+    let run = engine.run();
+    solution.steps += engine.steps();
+    run?;
     let tally = engine.into_visitor();
     for (r, t) in reach.iter_mut().zip(&tally.reach) {
         *r |= t;
@@ -887,6 +893,7 @@ fn sampled_advice(
     engine.run().map_err(|Aborted| SolveError::TooHard {
         steps: engine.steps(),
     })?;
+    solution.steps += engine.steps();
     let samples = engine.into_visitor().samples;
     let size = p.size;
     let allowed: Vec<usize> = size.shootable(solution.sides).collect();
