@@ -14,7 +14,7 @@ use std::path::Path;
 /// `--board`, `--format`, `--rules` and `--faces`.
 #[derive(Args, Debug, Clone)]
 pub struct BoardArgs {
-    /// `classic`, or a board file (TOML, board array, LeetCode 909 JSON).
+    /// `classic`, or a board file (TOML, board array, LeetCode 909 JSON, Tycoon grid).
     #[arg(
         long,
         short = 'b',
@@ -23,7 +23,7 @@ pub struct BoardArgs {
     )]
     pub board: String,
     /// Read the board file as this format instead of detecting it.
-    #[arg(long, value_name = "toml|array|leetcode")]
+    #[arg(long, value_name = "toml|array|leetcode|tycoon")]
     pub format: Option<Format>,
     /// What a roll that would pass the finish does.
     #[arg(long, default_value = "stay", value_name = "stay|bounce|finish")]

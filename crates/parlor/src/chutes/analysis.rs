@@ -161,7 +161,7 @@ pub struct MinThrowsArgs {
     #[arg(long, short = 'b', value_name = "classic|FILE", conflicts_with_all = ["leetcode", "pairs"])]
     board: Option<String>,
     /// Read the --board file as this format instead of detecting it.
-    #[arg(long, value_name = "toml|array|leetcode", requires = "board")]
+    #[arg(long, value_name = "toml|array|leetcode|tycoon", requires = "board")]
     format: Option<Format>,
     /// A LeetCode 909 grid: the JSON itself, or a file holding it.
     #[arg(long, value_name = "JSON|FILE", conflicts_with = "pairs")]

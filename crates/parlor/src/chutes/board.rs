@@ -20,7 +20,7 @@ pub enum BoardCommand {
         /// `classic`, or a board file.
         board: String,
         /// Read the file as this format instead of detecting it.
-        #[arg(long, value_name = "toml|array|leetcode")]
+        #[arg(long, value_name = "toml|array|leetcode|tycoon")]
         format: Option<Format>,
         /// How to print it.
         #[arg(long = "as", value_enum, default_value_t = ShowAs::Text)]
@@ -33,7 +33,7 @@ pub enum BoardCommand {
         #[arg(required = true)]
         boards: Vec<String>,
         /// Read the files as this format instead of detecting it.
-        #[arg(long, value_name = "toml|array|leetcode")]
+        #[arg(long, value_name = "toml|array|leetcode|tycoon")]
         format: Option<Format>,
     },
 }
