@@ -681,7 +681,33 @@ pub fn simulate(args: &SimulateArgs) -> Result<()> {
         threads: args.threads,
     };
     // The exact figures to set beside the sample.
-    let dist = markov::distribution(&board, &rules, markov::DEFAULT_TAIL).ok();
+    // The exact figures beside the sample (bounded: a board whose games run
+    // past 100,000 rolls goes without them).
+    let beside = MarkovOptions {
+        tail: markov::DEFAULT_TAIL,
+        max_rolls: 100_000,
+    };
+    let dist = markov::analyze(&board, &rules, &beside).map(|m| m.distribution);
+    let why_no_exact = match &dist {
+        Ok(d) if d.never > 0.0 => "infinite: some games never end".to_string(),
+        Ok(_) => String::new(),
+        Err(e) => format!("not computed ({e})"),
+    };
+    let dist = dist.ok();
+    // With games that never end, the mean of the games that do.
+    let finished_mean = dist
+        .as_ref()
+        .filter(|d| d.never > 0.0 && args.players == 1)
+        .and_then(|d| {
+            let ended: f64 = d.probabilities.iter().sum();
+            let sum: f64 = d
+                .probabilities
+                .iter()
+                .enumerate()
+                .map(|(n, p)| n as f64 * p)
+                .sum();
+            (ended > 0.0).then(|| sum / ended)
+        });
     let odds = dist
         .as_ref()
         .and_then(|d| markov::seat_win(d, args.players).ok());
@@ -720,6 +746,7 @@ pub fn simulate(args: &SimulateArgs) -> Result<()> {
             "sd": result.sd(),
             "ci95": result.ci95().map(|(a, b)| [a, b]),
             "exact_mean": exact_mean,
+            "exact_mean_of_finished": finished_mean,
             "mean_rounds": result.mean_rounds(),
             "exact_mean_rounds": odds.as_ref().and_then(|o| o.mean_rounds),
             "seat_wins": result.seat_wins,
@@ -733,7 +760,7 @@ pub fn simulate(args: &SimulateArgs) -> Result<()> {
         &board,
         &rules,
         &result,
-        exact_mean,
+        (exact_mean, &why_no_exact, finished_mean),
         odds.as_ref(),
         seconds,
         threads,
@@ -744,7 +771,7 @@ fn print_simulation(
     board: &Board,
     rules: &Rules,
     r: &SimResult,
-    exact_mean: Option<f64>,
+    (exact_mean, why_no_exact, finished_mean): (Option<f64>, &str, Option<f64>),
     odds: Option<&SeatOdds>,
     seconds: f64,
     threads: usize,
@@ -781,7 +808,20 @@ fn print_simulation(
                         "outside"
                     }
                 )?,
-                None => writeln!(out, "  exact mean: not finite on this board")?,
+                None => {
+                    writeln!(out, "  exact mean: {why_no_exact}")?;
+                    if let Some(e) = finished_mean {
+                        writeln!(
+                            out,
+                            "  exact mean of the games that end {e:.4} ({} the interval)",
+                            if lo <= e && e <= hi {
+                                "inside"
+                            } else {
+                                "outside"
+                            }
+                        )?;
+                    }
+                }
             }
             if let Some(sd) = r.sd() {
                 writeln!(out, "  sd {sd:.4}")?;
