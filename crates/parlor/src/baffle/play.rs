@@ -233,7 +233,12 @@ fn hint(out: &mut impl Write, game: &Game) -> Result<()> {
         )?;
         return Ok(());
     }
-    let solution = match solve(&view.evidence(), &SolveOptions::default()) {
+    // A hint should come in about a second; bigger searches say so.
+    let options = SolveOptions {
+        step_limit: 100_000_000,
+        ..SolveOptions::default()
+    };
+    let solution = match solve(&view.evidence(), &options) {
         Ok(s) => s,
         Err(e) => {
             writeln!(out, "No hint: {e}.")?;
