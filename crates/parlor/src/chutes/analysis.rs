@@ -585,12 +585,32 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<()> {
         "\n  Squares rolled from most often (expected rolls made there): {}",
         top.join(", ")
     )?;
+    if board.size() <= MAX_SQUARE_TABLE {
+        writeln!(
+            out,
+            "\n  Expected landings per square (rolls whose count reaches it, before any jump):"
+        )?;
+        for row in m.landings[1..].chunks(10).enumerate() {
+            let (i, values) = row;
+            let cells: Vec<String> = values.iter().map(|v| format!("{v:>6.3}")).collect();
+            writeln!(
+                out,
+                "    {:>5}-{:<5} {}",
+                i * 10 + 1,
+                i * 10 + values.len(),
+                cells.join(" ")
+            )?;
+        }
+    }
     writeln!(
         out,
         "  (--json has every square's expected visits and landings.)"
     )?;
     Ok(())
 }
+
+/// Boards up to this many squares get the landings table in text.
+const MAX_SQUARE_TABLE: u32 = 400;
 
 /// Roll counts worth a line in the P(game ≤ n) table: the shortest, then
 /// round numbers (a step of 1, 2 or 5 × 10^k, at most 20 lines) up to the
