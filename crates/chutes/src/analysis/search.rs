@@ -79,6 +79,9 @@ pub struct FoundRoute {
     pub games: u64,
     /// Its first sequence (in dice order).
     pub example: Vec<u8>,
+    /// Every distinct sequence seen for it, in dice order, each with the
+    /// number of games that rolled it.
+    pub seen: Vec<(Vec<u8>, u64)>,
 }
 
 /// What the search found.
@@ -267,14 +270,20 @@ fn group_routes(chain: &Chain, ties: &HashMap<&[u8], u64>) -> Vec<FoundRoute> {
             sequences: 0,
             games: 0,
             example: dice.to_vec(),
+            seen: Vec::new(),
         });
         entry.sequences += 1;
         entry.games += n;
-        if dice < entry.example.as_slice() {
-            entry.example = dice.to_vec();
+        entry.seen.push((dice.to_vec(), n));
+    }
+    let mut routes: Vec<FoundRoute> = by_route.into_values().collect();
+    for route in &mut routes {
+        route.seen.sort_unstable();
+        if let Some((first, _)) = route.seen.first() {
+            route.example = first.clone();
         }
     }
-    by_route.into_values().collect()
+    routes
 }
 
 #[cfg(test)]

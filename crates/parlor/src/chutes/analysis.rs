@@ -52,6 +52,9 @@ pub struct ShortestArgs {
     json: bool,
 }
 
+/// The most tied sequences `search --all-shortest` prints per route.
+const MAX_TIES_PER_ROUTE: usize = 50;
+
 /// The most routes `shortest --list` prints.
 const MAX_LISTED_ROUTES: usize = 10_000;
 
@@ -1056,13 +1059,31 @@ fn print_search(
                 .unwrap_or_default();
             writeln!(
                 out,
-                "  {:>3}. {}  — {} sequence(s){of} seen in {} game(s), e.g. {}",
+                "  {:>3}. {}  — {} sequence(s){of} seen in {} game(s):",
                 i + 1,
                 route_text(&r.jumps),
                 int_text(r.sequences),
                 int_text(r.games),
-                dice_string(r.example.iter().copied(), rules.faces())
             )?;
+            for (dice, games) in r.seen.iter().take(MAX_TIES_PER_ROUTE) {
+                writeln!(
+                    out,
+                    "         {}{}",
+                    dice_string(dice.iter().copied(), rules.faces()),
+                    if *games > 1 {
+                        format!("  ({} games)", int_text(*games))
+                    } else {
+                        String::new()
+                    }
+                )?;
+            }
+            if r.seen.len() > MAX_TIES_PER_ROUTE {
+                writeln!(
+                    out,
+                    "         … and {} more (--json lists them all)",
+                    int_text((r.seen.len() - MAX_TIES_PER_ROUTE) as u64)
+                )?;
+            }
         }
     }
     let exact_text = match exact.rolls() {
