@@ -263,6 +263,24 @@ impl Board {
         })
     }
 
+    /// A board of `size` squares starting at `start`, with jumps given as
+    /// `(from, to)` pairs, in the default picture layout.
+    ///
+    /// # Errors
+    /// As [`Board::new`]: the first board rule the values break.
+    pub fn from_jumps(size: u32, start: u32, jumps: &[(u32, u32)]) -> Result<Self, BoardError> {
+        Self::new(BoardSpec {
+            name: None,
+            size,
+            start,
+            jumps: jumps
+                .iter()
+                .map(|&(from, to)| Jump::new(from, to))
+                .collect(),
+            geometry: None,
+        })
+    }
+
     /// The classic Milton Bradley board of the seeds (RULES.md §1): 100
     /// squares, start off the board, 9 ladders and 10 chutes.
     pub fn classic() -> Self {
@@ -397,6 +415,12 @@ impl Board {
             geometry: Some(self.geometry),
         }
     }
+}
+
+/// A valid board for unit tests (panics on an invalid one: tests only).
+#[cfg(test)]
+pub(crate) fn test_board(size: u32, start: u32, jumps: &[(u32, u32)]) -> Board {
+    Board::from_jumps(size, start, jumps).expect("a valid test board")
 }
 
 fn check_jump(jump: Jump, size: u32, start: u32) -> Result<(), BoardError> {

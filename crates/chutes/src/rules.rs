@@ -235,18 +235,8 @@ fn bounce(reach: u64, finish: u32, start: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::BoardSpec;
 
-    fn board(size: u32, start: u32, jumps: &[(u32, u32)]) -> Board {
-        Board::new(BoardSpec {
-            name: None,
-            size,
-            start,
-            jumps: jumps.iter().map(|&(a, b)| Jump::new(a, b)).collect(),
-            geometry: None,
-        })
-        .unwrap()
-    }
+    use crate::board::test_board as board;
 
     fn rules(o: Overshoot) -> Rules {
         Rules::new(o, 6).unwrap()

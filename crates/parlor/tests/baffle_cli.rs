@@ -1,62 +1,9 @@
 //! The real `parlor` binary: `baffle play`, `trace`, `solve`, `render`.
 
+mod common;
+
+use common::*;
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn parlor(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run parlor")
-}
-
-fn parlor_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run parlor");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write the script");
-    child.wait_with_output().expect("wait for parlor")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = parlor(args);
-    assert!(out.status.success(), "{args:?} failed: {}", stderr(&out));
-    stdout(&out)
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = parlor(args);
-    assert!(
-        !out.status.success(),
-        "{args:?} should fail: {}",
-        stdout(&out)
-    );
-    assert!(
-        stdout(&out).is_empty(),
-        "errors go to stderr only: {}",
-        stdout(&out)
-    );
-    stderr(&out)
-}
 
 fn json(args: &[&str]) -> Value {
     serde_json::from_str(&ok(args)).expect("JSON output")

@@ -1,18 +1,9 @@
 //! The real `parlor` binary: `chutes search|shortest|analyze|simulate|min-throws`.
 
+mod common;
+
+use common::*;
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn parlor(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(args)
-        .output()
-        .expect("run parlor")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 fn ok(args: &[&str]) -> String {
     let out = parlor(args);
@@ -23,22 +14,6 @@ fn ok(args: &[&str]) -> String {
         stderr(&out)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn json(args: &[&str]) -> Value {
-    let text = ok(args);
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: {e}\n{text}"))
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = parlor(args);
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(out.stdout.is_empty(), "errors go to stderr only");
-    stderr(&out)
-}
-
-fn data(name: &str) -> String {
-    format!("{}/../chutes/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// The classic board's exact mean (see docs/analysis.md).
@@ -83,7 +58,7 @@ fn shortest_with_two_chutes_and_lists() {
 
 #[test]
 fn shortest_says_when_no_game_qualifies() {
-    let board = data("analysis-ladders-only.toml");
+    let board = chutes_data("analysis-ladders-only.toml");
     let text = ok(&["chutes", "shortest", "--board", &board, "--chutes", "1"]);
     assert!(text.contains("there is no shortest game"), "{text}");
     let doc = json(&[
@@ -95,7 +70,7 @@ fn shortest_says_when_no_game_qualifies() {
 
 #[test]
 fn counts_above_2_pow_53_are_strings() {
-    let board = data("analysis-wide.toml");
+    let board = chutes_data("analysis-wide.toml");
     let doc = json(&[
         "chutes", "shortest", "--board", &board, "--faces", "64", "--json",
     ]);
@@ -138,14 +113,14 @@ fn analyze_says_when_games_never_end() {
         "chutes",
         "analyze",
         "--board",
-        &data("analysis-walled.toml"),
+        &chutes_data("analysis-walled.toml"),
     ]);
     assert!(text.contains("No game ever ends"), "{text}");
     let doc = json(&[
         "chutes",
         "analyze",
         "--board",
-        &data("analysis-trap.toml"),
+        &chutes_data("analysis-trap.toml"),
         "--exact",
         "--json",
     ]);
@@ -242,7 +217,7 @@ fn min_throws_answers_the_published_examples() {
         "chutes",
         "min-throws",
         "--leetcode",
-        &data("leetcode-example-1.json"),
+        &chutes_data("leetcode-example-1.json"),
         "--json",
     ]);
     assert_eq!(doc["throws"], 4);
@@ -283,7 +258,7 @@ fn min_throws_answers_the_published_examples() {
 
 #[test]
 fn min_throws_reports_an_unfinishable_board() {
-    let board = data("analysis-walled.toml");
+    let board = chutes_data("analysis-walled.toml");
     let doc = json(&["chutes", "min-throws", "--board", &board, "--json"]);
     assert_eq!(doc["throws"], Value::Null);
     let text = ok(&["chutes", "min-throws", "--board", &board]);

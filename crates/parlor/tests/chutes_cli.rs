@@ -1,43 +1,9 @@
 //! The real `parlor` binary: `chutes play`, `chutes board`, `completions`.
 
+mod common;
+
+use common::*;
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn parlor(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(args)
-        .output()
-        .expect("run parlor")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = parlor(args);
-    assert!(out.status.success(), "{args:?} failed: {}", stderr(&out));
-    stdout(&out)
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = parlor(args);
-    assert!(
-        !out.status.success(),
-        "{args:?} should fail: {}",
-        stdout(&out)
-    );
-    assert!(stdout(&out).is_empty(), "errors go to stderr only");
-    stderr(&out)
-}
-
-fn data(name: &str) -> String {
-    format!("{}/../chutes/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
-}
 
 #[test]
 fn play_logs_a_seeded_game_and_replays_it() {
@@ -178,17 +144,17 @@ fn overshoot_rules_and_faces_are_selectable() {
 
 #[test]
 fn play_reads_board_files() {
-    let toml = data("classic.toml");
+    let toml = chutes_data("classic.toml");
     let from_file = ok(&["chutes", "play", "--board", &toml, "--seed", "5"]);
     let builtin = ok(&["chutes", "play", "--seed", "5"]);
     assert_eq!(
         from_file.lines().skip(1).collect::<Vec<_>>(),
         builtin.lines().skip(1).collect::<Vec<_>>()
     );
-    let leet = data("leetcode-example-2.json");
+    let leet = chutes_data("leetcode-example-2.json");
     let out = ok(&["chutes", "play", "--board", &leet, "--dice", "1"]);
     assert!(out.contains("climbs the ladder 2->3"), "{out}");
-    let array = data("seed001.c.txt");
+    let array = chutes_data("seed001.c.txt");
     assert!(
         ok(&[
             "chutes", "play", "--board", &array, "--format", "array", "--seed", "2"
@@ -216,7 +182,7 @@ fn bad_arguments_fail_with_clear_messages() {
     assert!(err.contains("1 to 64 faces"), "{err}");
     let err = fails(&["chutes", "play", "--board", "/no/such/board.toml"]);
     assert!(err.contains("no board file /no/such/board.toml"), "{err}");
-    let bad = data("bad-duplicate.toml");
+    let bad = chutes_data("bad-duplicate.toml");
     let err = fails(&["chutes", "play", "--board", &bad]);
     assert!(
         err.contains("line 3, column 20: square 5 starts two jumps"),
@@ -250,7 +216,7 @@ fn board_show_prints_text_toml_and_json() {
             "chutes",
             "board",
             "show",
-            &data("leetcode-example-1.json"),
+            &chutes_data("leetcode-example-1.json"),
             "--as",
             "toml",
         ]),
@@ -272,12 +238,12 @@ fn board_show_prints_text_toml_and_json() {
 
 #[test]
 fn board_check_reports_every_file() {
-    let good = data("classic.toml");
+    let good = chutes_data("classic.toml");
     let out = ok(&["chutes", "board", "check", &good, "classic"]);
     assert_eq!(out.lines().count(), 2);
     assert!(out.starts_with("ok: "), "{out}");
-    let bad_range = data("bad-range.txt");
-    let bad_count = data("bad-count.json");
+    let bad_range = chutes_data("bad-range.txt");
+    let bad_count = chutes_data("bad-count.json");
     let out = parlor(&["chutes", "board", "check", &good, &bad_range, &bad_count]);
     assert!(!out.status.success());
     assert_eq!(stdout(&out).lines().count(), 1);

@@ -4,35 +4,13 @@
 // failed test.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use chutes::Board;
+use common::*;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn parlor(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(args)
-        .output()
-        .expect("run parlor")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = parlor(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = parlor(args);
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(out.stdout.is_empty(), "errors go to stderr only");
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 fn tmp() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()

@@ -2,54 +2,10 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
+use common::*;
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn parlor_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run parlor");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn parlor(args: &[&str]) -> Output {
-    parlor_with_input(args, "")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = parlor(args);
-    assert!(out.status.success(), "{args:?} failed: {}", stderr(&out));
-    stdout(&out)
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = parlor(args);
-    assert!(
-        !out.status.success(),
-        "{args:?} should fail: {}",
-        stdout(&out)
-    );
-    stderr(&out)
-}
 
 fn sample() -> String {
     format!(

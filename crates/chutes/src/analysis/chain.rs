@@ -328,19 +328,9 @@ impl Reach {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::BoardSpec;
     use crate::rules::Overshoot;
 
-    pub(crate) fn board(size: u32, start: u32, jumps: &[(u32, u32)]) -> Board {
-        Board::new(BoardSpec {
-            name: None,
-            size,
-            start,
-            jumps: jumps.iter().map(|&(a, b)| Jump::new(a, b)).collect(),
-            geometry: None,
-        })
-        .unwrap()
-    }
+    pub(crate) use crate::board::test_board as board;
 
     #[test]
     fn every_move_is_what_rules_step_says() {

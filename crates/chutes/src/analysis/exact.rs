@@ -609,19 +609,9 @@ pub fn probability_within(board: &Board, rules: &Rules, rolls: u32) -> BigRation
 mod tests {
     use super::*;
     use crate::analysis::markov;
-    use crate::board::{BoardSpec, Jump};
     use crate::rules::Overshoot;
 
-    fn board(size: u32, start: u32, jumps: &[(u32, u32)]) -> Board {
-        Board::new(BoardSpec {
-            name: None,
-            size,
-            start,
-            jumps: jumps.iter().map(|&(a, b)| Jump::new(a, b)).collect(),
-            geometry: None,
-        })
-        .unwrap()
-    }
+    use crate::board::test_board as board;
 
     fn ratio(p: i64, q: i64) -> BigRational {
         BigRational::new(BigInt::from(p), BigInt::from(q))

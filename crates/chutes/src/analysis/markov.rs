@@ -717,19 +717,9 @@ fn solve_dense(mut a: Vec<Vec<f64>>, mut rhs: Vec<f64>) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::BoardSpec;
     use crate::rules::Overshoot;
 
-    fn board(size: u32, start: u32, jumps: &[(u32, u32)]) -> Board {
-        Board::new(BoardSpec {
-            name: None,
-            size,
-            start,
-            jumps: jumps.iter().map(|&(a, b)| Jump::new(a, b)).collect(),
-            geometry: None,
-        })
-        .unwrap()
-    }
+    use crate::board::test_board as board;
 
     #[test]
     fn classic_mean_is_the_published_39_2251() {

@@ -511,20 +511,10 @@ pub fn shortest(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::BoardSpec;
     use crate::rules::Overshoot;
     use tabletop::Rng;
 
-    fn board(size: u32, start: u32, jumps: &[(u32, u32)]) -> Board {
-        Board::new(BoardSpec {
-            name: None,
-            size,
-            start,
-            jumps: jumps.iter().map(|&(a, b)| Jump::new(a, b)).collect(),
-            geometry: None,
-        })
-        .unwrap()
-    }
+    use crate::board::test_board as board;
 
     /// Brute force: every dice sequence up to `depth` rolls, played through
     /// Rules::step; the shortest that meets the constraint, how many

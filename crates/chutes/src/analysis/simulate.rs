@@ -341,7 +341,6 @@ fn several(table: &Table, players: usize, games: u64, rng: &mut Rng, out: &mut S
 mod tests {
     use super::*;
     use crate::analysis::{exact, markov};
-    use crate::board::{BoardSpec, Jump};
 
     fn quiet(_: u64) {}
 
@@ -395,14 +394,7 @@ mod tests {
     #[test]
     fn unfinishable_games_end_at_once() {
         let jumps = [(9, 8), (10, 8), (11, 8), (12, 8), (13, 8), (14, 8), (2, 16)];
-        let b = Board::new(BoardSpec {
-            name: None,
-            size: 20,
-            start: 0,
-            jumps: jumps.iter().map(|&(a, b)| Jump::new(a, b)).collect(),
-            geometry: None,
-        })
-        .unwrap();
+        let b = Board::from_jumps(20, 0, &jumps).unwrap();
         let rules = Rules::default();
         for players in [1, 2] {
             let options = SimOptions {

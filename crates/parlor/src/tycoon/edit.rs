@@ -46,7 +46,9 @@ pub fn run(args: &EditArgs) -> Result<()> {
             super::load_grid(&args.grid)?
         };
     let mut designer = Designer::new(grid);
-    let mut out = std::io::stdout().lock();
+    // The log is printed only once the grid is written, so a refused edit
+    // leaves nothing on stdout that looks like work done.
+    let mut log = Vec::with_capacity(args.edits.len());
     let out_name = args.out.display();
     for (i, text) in args.edits.iter().enumerate() {
         let n = i + 1;
@@ -55,11 +57,15 @@ pub fn run(args: &EditArgs) -> Result<()> {
             Err(e) => bail!("edit {n}: {e}\n(edits: {EDIT_FORMS}); {out_name} was not written"),
         };
         match designer.apply(&edit) {
-            Ok(applied) => writeln!(out, "{n}. {edit}: {}", applied.summary)?,
+            Ok(applied) => log.push(format!("{n}. {edit}: {}", applied.summary)),
             Err(e) => bail!("edit {n} `{edit}` refused: {e}; {out_name} was not written"),
         }
     }
     super::save_grid(designer.grid(), &args.out)?;
+    let mut out = std::io::stdout().lock();
+    for line in &log {
+        writeln!(out, "{line}")?;
+    }
     writeln!(out, "wrote {out_name}: {}", designer.grid())?;
     Ok(())
 }

@@ -291,9 +291,11 @@ impl Session {
         decode_base64(encoded.as_str().unwrap_or_default())
     }
 
-    /// Waits (up to 30 seconds) until `check` gives a value.
+    /// Waits (up to 90 seconds: a loaded CI machine runs a debug-build server
+    /// slowly; a passing wait returns as soon as the condition holds) until
+    /// `check` gives a value.
     pub fn wait_for<T>(&self, what: &str, mut check: impl FnMut() -> Option<T>) -> T {
-        let deadline = Instant::now() + Duration::from_secs(30);
+        let deadline = Instant::now() + Duration::from_secs(90);
         loop {
             if let Some(value) = check() {
                 return value;
