@@ -46,53 +46,10 @@ pub fn routes() -> Router<AppState> {
         .route("/cards", get(cards))
 }
 
-/// One card number, for the designer's palette.
-#[derive(Serialize)]
-struct CardInfo {
-    number: u8,
-    label: &'static str,
-    /// The parameters the card takes, in file order (from the library's
-    /// usage line, `9 <cell> <price> <fee>`).
-    params: Vec<&'static str>,
-    usage: &'static str,
-}
-
-/// Names for the palette (the rules of each card are the library's).
-const CARD_LABELS: [&str; 12] = [
-    "pay coins",
-    "go to the next ladder",
-    "roll again",
-    "lose the next turn",
-    "go back by the roll",
-    "go to a cell",
-    "send the player ahead back to cell 1",
-    "prison",
-    "station",
-    "station",
-    "station",
-    "give your dearest station away",
-];
-
-async fn cards() -> Json<Vec<CardInfo>> {
-    Json(
-        (1u8..=12)
-            .zip(CARD_LABELS)
-            .map(|(number, label)| {
-                let usage = tycoon::CardKind::usage(number);
-                let params = usage
-                    .split_whitespace()
-                    .skip(2)
-                    .map(|w| w.trim_matches(['<', '>']))
-                    .collect();
-                CardInfo {
-                    number,
-                    label,
-                    params,
-                    usage,
-                }
-            })
-            .collect(),
-    )
+/// Every card number with its name, parameters and file line, for the
+/// designer's palette (the library's own table).
+async fn cards() -> Json<&'static [tycoon::CardInfo]> {
+    Json(&tycoon::CARDS)
 }
 
 /// One object of the grid, for the page.

@@ -247,7 +247,7 @@ async function uploadGrid() {
 
 async function start() {
   cards = await api("GET", "/api/tycoon/cards");
-  ui.cardNumber.replaceChildren(...cards.map((c) => el("option", { value: c.number }, `${c.number} · ${c.label}`)));
+  ui.cardNumber.replaceChildren(...cards.map((c) => el("option", { value: c.number }, `${c.number} · ${c.name}`)));
   showCardParams();
   await listSaved();
   await openDesign({});

@@ -32,5 +32,5 @@ pub use file::{
 };
 pub use game::{Attack, Decision, Event, Game, GameError, Move, Seat};
 pub use grid::{Grid, GridError, GridSpec, StationTerms};
-pub use objects::{Card, CardKind, Ladder, Object, Snake};
+pub use objects::{CARDS, Card, CardInfo, CardKind, Ladder, Object, Snake};
 pub use rules::{Problem, Rule, RuleError, Violation};

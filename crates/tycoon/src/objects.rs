@@ -107,6 +107,109 @@ pub enum CardKind {
     GiveStation,
 }
 
+/// What a card number is, in one place: its short name, its parameters by
+/// name in file order, how its file line is written, and what it needs in
+/// words. The designer's palette (CLI help, the browser) reads this table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct CardInfo {
+    /// The card number, 1 to 12.
+    pub number: u8,
+    /// A short name for a palette.
+    pub name: &'static str,
+    /// Its parameters in file order (`["price", "fee"]`).
+    pub params: &'static [&'static str],
+    /// How its file line is written (`9 <cell> <price> <fee>`).
+    pub usage: &'static str,
+    /// What it needs, in words (for error messages).
+    #[serde(skip)]
+    pub needs: &'static str,
+}
+
+/// Every card number, 1 to 12, in order.
+pub const CARDS: [CardInfo; 12] = {
+    const NONE: &str = "takes no parameters";
+    const fn card(
+        number: u8,
+        name: &'static str,
+        params: &'static [&'static str],
+        usage: &'static str,
+        needs: &'static str,
+    ) -> CardInfo {
+        CardInfo {
+            number,
+            name,
+            params,
+            usage,
+            needs,
+        }
+    }
+    [
+        card(
+            1,
+            "pay coins",
+            &["coins"],
+            "1 <cell> <coins>",
+            "takes one parameter, the coins to take",
+        ),
+        card(2, "go to the next ladder", &[], "2 <cell>", NONE),
+        card(3, "roll again", &[], "3 <cell>", NONE),
+        card(4, "lose the next turn", &[], "4 <cell>", NONE),
+        card(5, "go back by the roll", &[], "5 <cell>", NONE),
+        card(
+            6,
+            "go to a cell",
+            &["destination"],
+            "6 <cell> <destination>",
+            "takes one parameter, the destination cell",
+        ),
+        card(
+            7,
+            "send the player ahead back to cell 1",
+            &[],
+            "7 <cell>",
+            NONE,
+        ),
+        card(
+            8,
+            "prison",
+            &["fee"],
+            "8 <cell> <fee>",
+            "takes one parameter, the coins to leave prison",
+        ),
+        card(
+            9,
+            "station",
+            &["price", "fee"],
+            "9 <cell> <price> <fee>",
+            "takes two parameters, the station's price and fee",
+        ),
+        card(
+            10,
+            "station",
+            &["price", "fee"],
+            "10 <cell> <price> <fee>",
+            "takes two parameters, the station's price and fee",
+        ),
+        card(
+            11,
+            "station",
+            &["price", "fee"],
+            "11 <cell> <price> <fee>",
+            "takes two parameters, the station's price and fee",
+        ),
+        card(12, "give your dearest station away", &[], "12 <cell>", NONE),
+    ]
+};
+
+impl CardInfo {
+    /// The entry for card `number` (card 12's for numbers outside 1 to 12,
+    /// which no validated card has).
+    pub fn of(number: u8) -> &'static CardInfo {
+        let index = usize::from(number.clamp(1, 12)) - 1;
+        &CARDS[index]
+    }
+}
+
 /// Why a card number and parameters do not make a card.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CardShapeError {
@@ -158,31 +261,12 @@ impl CardKind {
 
     /// How a card of `number` is written: `CELL` then its parameters.
     pub fn usage(number: u8) -> &'static str {
-        match number {
-            1 => "1 <cell> <coins>",
-            6 => "6 <cell> <destination>",
-            8 => "8 <cell> <fee>",
-            9 => "9 <cell> <price> <fee>",
-            10 => "10 <cell> <price> <fee>",
-            11 => "11 <cell> <price> <fee>",
-            2 => "2 <cell>",
-            3 => "3 <cell>",
-            4 => "4 <cell>",
-            5 => "5 <cell>",
-            7 => "7 <cell>",
-            _ => "12 <cell>",
-        }
+        CardInfo::of(number).usage
     }
 
     /// What card `number` needs, in words.
     fn needs(number: u8) -> &'static str {
-        match number {
-            1 => "takes one parameter, the coins to take",
-            6 => "takes one parameter, the destination cell",
-            8 => "takes one parameter, the coins to leave prison",
-            9..=11 => "takes two parameters, the station's price and fee",
-            _ => "takes no parameters",
-        }
+        CardInfo::of(number).needs
     }
 
     /// Builds card `number` from its parameters in file order. Values are
@@ -223,11 +307,10 @@ impl CardKind {
 
     /// The number of parameters card `number` takes (0 for unknown numbers).
     pub fn param_count(number: u32) -> usize {
-        match number {
-            1 | 6 | 8 => 1,
-            9..=11 => 2,
-            _ => 0,
-        }
+        u8::try_from(number)
+            .ok()
+            .filter(|n| (1..=12).contains(n))
+            .map_or(0, |n| CardInfo::of(n).params.len())
     }
 
     /// A short description of what the card does, for people.
@@ -421,6 +504,22 @@ impl fmt::Display for Object {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_card_table_matches_what_each_card_accepts() {
+        for info in CARDS {
+            let n = u32::from(info.number);
+            let params = vec![5; info.params.len()];
+            let card = CardKind::from_params(n, &params).unwrap();
+            assert_eq!(card.number(), info.number);
+            assert_eq!(card.params().len(), info.params.len());
+            assert_eq!(CardKind::param_count(n), info.params.len());
+            assert!(CardKind::from_params(n, &[5; 3]).is_err());
+            assert!(info.usage.starts_with(&format!("{n} <cell>")));
+            assert_eq!(info.usage.split_whitespace().count(), 2 + info.params.len());
+        }
+        assert_eq!(CardKind::param_count(13), 0);
+    }
 
     #[test]
     fn cards_build_from_their_parameters() {
