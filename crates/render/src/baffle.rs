@@ -3,7 +3,8 @@
 //! Terms:
 //! - **box**: the `n × n` cells, each a `<rect class="cell" data-row
 //!   data-col>`, with the holes round it, each a `<g class="hole"
-//!   data-hole data-side data-shootable>` holding its number.
+//!   data-hole data-side data-shootable>` holding its number; a hole some
+//!   shot entered by also has the class `entry`, one a shot left by `exit`.
 //! - **shot**: a numbered shot; its entry hole is filled blue and its exit
 //!   hole cyan (seed 002's GUI), and its number is written beside both, so
 //!   every shot can be told apart (`<text class="shot-number" data-hole
@@ -507,9 +508,16 @@ fn holes(frame: &Frame, view: &View) -> Element {
         if !shootable {
             title.push_str(", not shot into in this game");
         }
+        // The page finds a hole's part in the shots by its classes.
+        let class = match (entry, exit) {
+            (true, true) => "hole entry exit",
+            (true, false) => "hole entry",
+            (false, true) => "hole exit",
+            (false, false) => "hole",
+        };
         g.push(
             group()
-                .class("hole")
+                .class(class)
                 .data("hole", hole)
                 .data("side", side.to_string())
                 .data("shootable", shootable.to_string())
@@ -583,6 +591,23 @@ mod tests {
         assert!(svg.contains(&palette::BAFFLE_EXIT.to_string()));
         assert_eq!(count(&svg, "class=\"shot-number\""), 4);
         assert!(svg.contains("data-hole=\"22\" data-shots=\"1\""), "{svg}");
+        // Shots 7 → 22 and 5 → 12: their holes say which end they are.
+        assert!(svg.contains("class=\"hole entry\" data-hole=\"7\""));
+        assert!(svg.contains("class=\"hole exit\" data-hole=\"22\""));
+        assert!(svg.contains("class=\"hole exit\" data-hole=\"12\""));
+        assert_eq!(count(&svg, "class=\"hole entry\""), 2);
+        assert_eq!(count(&svg, "class=\"hole exit\""), 2);
+        assert_eq!(count(&svg, "class=\"hole\""), 36);
+    }
+
+    #[test]
+    fn a_hole_both_entered_and_left_by_has_both_classes() {
+        // 1 → 24, and back: 24 → 1.
+        let g = play(Setup::default(), &["shoot 1", "shoot 24"]);
+        let svg = view(&g.view()).unwrap().to_svg();
+        assert!(svg.contains("class=\"hole entry exit\" data-hole=\"1\""));
+        assert!(svg.contains("class=\"hole entry exit\" data-hole=\"24\""));
+        assert_eq!(count(&svg, "class=\"hole\""), 38);
     }
 
     #[test]

@@ -11,6 +11,10 @@
 //!   the left for top and bottom), worked out by the library's geometry.
 //! - **hint**: the library's solver run on the view's evidence alone (shots
 //!   seen, mirrors found, wrong guesses).
+//! - **picture**: `render`'s drawing of the view (never of the game), so it
+//!   shows no more than the view: no unfound mirror and no beam path while
+//!   the game is on. The hint's picture adds the solver's odds, which come
+//!   from the evidence too.
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
@@ -34,6 +38,7 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/guesses", post(guess))
         .route("/games/{id}/quit", post(quit))
         .route("/games/{id}/hint", post(hint))
+        .route("/games/{id}/svg", get(picture))
 }
 
 /// Where a hole sits round the box.
@@ -281,15 +286,42 @@ struct Hint {
     solution: baffle::Solution,
     /// One sentence for the page.
     advice: String,
+    /// The box drawn with each cell tinted by its odds of a mirror.
+    svg: String,
+}
+
+/// The picture's title: which game this is (a random game's seed only once
+/// it is over, as in the view).
+fn title(game: &Game) -> String {
+    match &game.setup().origin {
+        baffle::Origin::Fixed => "Baffle: the original's first game".to_string(),
+        baffle::Origin::Seeded { seed } if game.view().status.is_over() => {
+            format!("Baffle: a random game, seed {seed}")
+        }
+        baffle::Origin::Seeded { .. } => "Baffle: a random game".to_string(),
+        baffle::Origin::Given { .. } => "Baffle".to_string(),
+    }
+}
+
+/// `GET /api/baffle/games/{id}/svg`: the player's view as `render` draws it.
+async fn picture(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<axum::response::Response, ApiError> {
+    let (view, title) = state.baffle.with(&id, |g| (g.view(), title(g)))?;
+    let style = render::baffle::BaffleStyle {
+        title: Some(title),
+        ..render::baffle::BaffleStyle::default()
+    };
+    crate::svg_response(render::baffle::view_with(&view, &style))
 }
 
 async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Hint> {
-    let evidence = state.baffle.with(&id, |g| {
-        let view = g.view();
-        (!view.status.is_over()).then(|| view.evidence())
-    })?;
-    let evidence =
-        evidence.ok_or_else(|| ApiError::conflict("the game is over: no hint needed"))?;
+    let (view, title) = state.baffle.with(&id, |g| (g.view(), title(g)))?;
+    if view.status.is_over() {
+        return Err(ApiError::conflict("the game is over: no hint needed"));
+    }
+    let evidence = view.evidence();
     let options = baffle::SolveOptions {
         exact_limit: 200_000,
         samples: 2000,
@@ -326,5 +358,21 @@ async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
         }
         None => {}
     }
-    Ok(Json(Hint { solution, advice }))
+    let style = render::baffle::BaffleStyle {
+        title: Some(title),
+        subtitle: Some(format!(
+            "{layouts} layout{} fit{} the evidence: each cell tinted by its chance of a mirror",
+            if layouts == "1" { "" } else { "s" },
+            if layouts == "1" { "s" } else { "" },
+        )),
+        odds: Some(solution.cells.clone()),
+    };
+    let svg = render::baffle::view_with(&view, &style)
+        .map_err(|e| ApiError::unprocessable(format!("cannot draw this: {e}")))?
+        .to_svg();
+    Ok(Json(Hint {
+        solution,
+        advice,
+        svg,
+    }))
 }

@@ -7,6 +7,9 @@
 //!   10, "end": 32}`); a refused edit changes nothing and answers 422 with
 //!   the library's reason.
 //! - **saved grid**: a grid file in the data directory (see [`crate::grids`]).
+//! - **picture**: `render`'s drawing of a design's grid, or of a game on its
+//!   grid (tokens, station owners, the players panel), titled with the
+//!   grid's name as the page calls it (`?name=`).
 //!
 //! The rules are the `tycoon` library's: every edit goes through its one
 //! validator; this module only stores documents and files.
@@ -17,7 +20,7 @@ use crate::grids;
 use crate::store::fresh_seed;
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -37,12 +40,14 @@ pub fn routes() -> Router<AppState> {
         .route("/designs/{id}", get(design).delete(end_design))
         .route("/designs/{id}/edits", post(edit))
         .route("/designs/{id}/file", get(file))
+        .route("/designs/{id}/svg", get(design_svg))
         .route("/designs/{id}/save", post(save))
         .route("/grids", get(list_grids))
         .route("/games", post(new_game))
         .route("/games/{id}", get(game).delete(end_game))
         .route("/games/{id}/moves", post(play_move))
         .route("/games/{id}/bots", post(play_bots))
+        .route("/games/{id}/svg", get(game_svg))
         .route("/cards", get(cards))
 }
 
@@ -207,6 +212,60 @@ async fn edit(
             })
         })?
         .map(Json)
+}
+
+/// The longest name a picture's title takes.
+pub const MAX_PICTURE_NAME: usize = 80;
+
+/// `?name=my grid`: what the picture calls the grid.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PictureQuery {
+    #[serde(default)]
+    name: Option<String>,
+}
+
+impl PictureQuery {
+    /// The name to draw, or `default`; a name too long for a title is
+    /// refused.
+    fn name(self, default: &str) -> Result<String, ApiError> {
+        let name = self.name.map(|n| n.trim().to_string());
+        match name {
+            Some(n) if n.chars().count() > MAX_PICTURE_NAME => Err(ApiError::bad_request(format!(
+                "a picture's name is at most {MAX_PICTURE_NAME} characters"
+            ))),
+            Some(n) if !n.is_empty() => Ok(n),
+            _ => Ok(default.to_string()),
+        }
+    }
+}
+
+/// `GET /api/tycoon/designs/{id}/svg`: the design's grid as `render` draws
+/// it.
+async fn design_svg(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<PictureQuery>,
+) -> Result<Response, ApiError> {
+    let name = query.name("a new grid")?;
+    let picture = state
+        .designs
+        .with(&id, |d| render::tycoon::grid(d.grid(), &name))?;
+    crate::svg_response(Ok(picture))
+}
+
+/// `GET /api/tycoon/games/{id}/svg`: the game on its grid as `render` draws
+/// it.
+async fn game_svg(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<PictureQuery>,
+) -> Result<Response, ApiError> {
+    let name = query.name("this grid")?;
+    let picture = state
+        .tycoon
+        .with(&id, |s| render::tycoon::game(&s.game, &name))?;
+    crate::svg_response(Ok(picture))
 }
 
 async fn file(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {

@@ -893,3 +893,212 @@ async fn a_board_is_analysed_exactly() {
     .await;
     assert_eq!(none["rolls"], Value::Null);
 }
+
+/// The value of attribute `name` in the tag `tag` (`<g class="x" ...>`).
+fn attr_of<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!(" {name}=\"");
+    let start = tag.find(&key)? + key.len();
+    let len = tag[start..].find('"')?;
+    Some(&tag[start..start + len])
+}
+
+/// Every element of `svg` that draws a mirror: its class, row, column and
+/// mirror (`data-mirror`).
+fn drawn_mirrors(svg: &str) -> Vec<(String, u64, u64, String)> {
+    svg.split('<')
+        .filter_map(|tag| {
+            let tag = tag.split('>').next()?;
+            let mirror = attr_of(tag, "data-mirror")?;
+            Some((
+                attr_of(tag, "class")?.to_string(),
+                attr_of(tag, "data-row")?.parse().ok()?,
+                attr_of(tag, "data-col")?.parse().ok()?,
+                mirror.to_string(),
+            ))
+        })
+        .collect()
+}
+
+async fn svg_of(app: &Router, uri: &str) -> String {
+    let (status, svg) = call(app, "GET", uri, None).await;
+    assert_eq!(status, StatusCode::OK, "{uri}: {svg}");
+    let svg = svg.as_str().expect("an SVG document").to_string();
+    assert!(svg.contains("<svg"), "{uri}: {svg}");
+    svg
+}
+
+#[tokio::test]
+async fn baffle_pictures_show_only_what_the_player_has_seen() {
+    let (app, _dir) = app();
+    let (_, game) = post(&app, "/api/baffle/games", json!({"fixed": true})).await;
+    let id = game["id"].as_str().unwrap().to_string();
+    let picture = format!("/api/baffle/games/{id}/svg");
+    let shots = format!("/api/baffle/games/{id}/shots");
+    let guesses = format!("/api/baffle/games/{id}/guesses");
+
+    let first = svg_of(&app, &picture).await;
+    assert_eq!(first.matches("class=\"cell\"").count(), 100);
+    assert_eq!(first.matches("class=\"hole\"").count(), 40);
+    assert!(first.contains(">Baffle: the original's first game<"));
+    let mut pictures = vec![first];
+    for hole in [7, 5, 1] {
+        post(&app, &shots, json!({ "hole": hole })).await;
+        pictures.push(svg_of(&app, &picture).await);
+    }
+    let last = pictures.last().unwrap();
+    assert!(
+        last.contains("class=\"hole entry\" data-hole=\"7\""),
+        "{last}"
+    );
+    assert!(
+        last.contains("class=\"hole exit\" data-hole=\"22\""),
+        "{last}"
+    );
+    post(&app, &guesses, json!({"row": 3, "col": 2, "mirror": "/"})).await;
+    pictures.push(svg_of(&app, &picture).await);
+    post(&app, &guesses, json!({"row": 0, "col": 9, "mirror": "\\"})).await;
+    pictures.push(svg_of(&app, &picture).await);
+
+    // Before the end, a picture draws the mirror found and the wrong guess,
+    // and no other mirror, and no beam.
+    for svg in &pictures {
+        assert!(!svg.contains("mirror unfound"));
+        assert!(!svg.contains("class=\"beam\""));
+        for (class, row, col, mirror) in drawn_mirrors(svg) {
+            assert!(
+                (class == "mirror found" && (row, col) == (0, 9) && mirror == "\\")
+                    || (class == "guess-wrong" && (row, col) == (3, 2) && mirror == "/"),
+                "a picture drew {class} at <{row},{col}>"
+            );
+        }
+    }
+    assert_eq!(drawn_mirrors(pictures.last().unwrap()).len(), 2);
+
+    // The hint's picture adds the odds, and draws as certain exactly the
+    // mirrors the solver proved from the evidence.
+    let (status, hint) = post(&app, &format!("/api/baffle/games/{id}/hint"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    let svg = hint["svg"].as_str().expect("the hint's picture");
+    assert_eq!(svg.matches("data-mirror-odds=").count(), 100);
+    assert!(!svg.contains("mirror unfound") && !svg.contains("class=\"beam\""));
+    let mut certain: Vec<(u64, u64, String)> = hint["certain_mirrors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["row"].as_u64().unwrap(),
+                m["col"].as_u64().unwrap(),
+                m["mirror"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let mut drawn: Vec<(u64, u64, String)> = drawn_mirrors(svg)
+        .into_iter()
+        .filter(|(class, ..)| class == "certain")
+        .map(|(_, r, c, m)| (r, c, m))
+        .collect();
+    certain.sort();
+    drawn.sort();
+    assert_eq!(drawn, certain);
+    for (class, row, col, _) in drawn_mirrors(svg) {
+        assert!(
+            class == "certain" || (row, col) == (0, 9) || (row, col) == (3, 2),
+            "the hint's picture drew {class} at <{row},{col}>"
+        );
+    }
+
+    // Once won, every mirror is drawn found, with every beam.
+    for (row, col, mirror) in [(4, 2, "/"), (6, 0, "\\"), (8, 2, "/"), (8, 7, "\\")] {
+        post(
+            &app,
+            &guesses,
+            json!({"row": row, "col": col, "mirror": mirror}),
+        )
+        .await;
+    }
+    let won = svg_of(&app, &picture).await;
+    assert_eq!(won.matches("class=\"mirror found\"").count(), 5);
+    assert_eq!(won.matches("class=\"beam\"").count(), 3);
+
+    // A random game given up: its unfound mirrors in their own class, and
+    // its seed in the title once it is over (not before).
+    let (_, random) = post(&app, "/api/baffle/games", json!({"seed": 42})).await;
+    let rid = random["id"].as_str().unwrap();
+    let picture = format!("/api/baffle/games/{rid}/svg");
+    assert!(!svg_of(&app, &picture).await.contains("seed 42"));
+    post(&app, &format!("/api/baffle/games/{rid}/quit"), json!({})).await;
+    let quit = svg_of(&app, &picture).await;
+    assert_eq!(quit.matches("class=\"mirror unfound\"").count(), 5);
+    assert!(quit.contains("seed 42"));
+
+    let missing = call(&app, "GET", "/api/baffle/games/nope/svg", None).await;
+    assert_refused(&missing, StatusCode::NOT_FOUND, "no game");
+}
+
+#[tokio::test]
+async fn tycoon_designs_and_games_are_drawn_as_svg() {
+    let (app, _dir) = app();
+    let (_, design) = post(&app, "/api/tycoon/designs", json!({})).await;
+    let id = design["id"].as_str().unwrap().to_string();
+    let picture = format!("/api/tycoon/designs/{id}/svg");
+    let empty = svg_of(&app, &picture).await;
+    assert_eq!(empty.matches("class=\"cell\"").count(), 99);
+    assert!(empty.contains("data-cell=\"1\" data-row=\"8\" data-col=\"0\""));
+    assert!(empty.contains("Tycoon: a new grid"));
+    let edits = format!("/api/tycoon/designs/{id}/edits");
+    post(
+        &app,
+        &edits,
+        json!({"edit": "ladder", "start": 10, "end": 32}),
+    )
+    .await;
+    post(
+        &app,
+        &edits,
+        json!({"edit": "card", "number": 9, "cell": 13, "params": [50, 10]}),
+    )
+    .await;
+    let svg = svg_of(&app, &format!("{picture}?name=my%20grid")).await;
+    assert!(svg.contains("Tycoon: my grid"));
+    assert!(svg.contains("class=\"ladder\" data-start=\"10\" data-end=\"32\""));
+    assert!(svg.contains("data-cell=\"13\" data-row=\"7\" data-col=\"1\" data-card=\"9\""));
+    let long = "x".repeat(server::tycoon_api::MAX_PICTURE_NAME + 1);
+    let refused = call(&app, "GET", &format!("{picture}?name={long}"), None).await;
+    assert_refused(&refused, StatusCode::BAD_REQUEST, "at most");
+    let refused = call(&app, "GET", &format!("{picture}?size=3"), None).await;
+    assert_eq!(refused.0, StatusCode::BAD_REQUEST, "{}", refused.1);
+    assert!(refused.1["error"].is_string(), "{}", refused.1);
+
+    // A game on the design: tokens on cell 1, then a whole game of bots.
+    let (_, game) = post(
+        &app,
+        "/api/tycoon/games",
+        json!({"design": id, "seats": ["bot", "bot", "bot", "bot"], "seed": 4}),
+    )
+    .await;
+    let gid = game["id"].as_str().unwrap();
+    let picture = format!("/api/tycoon/games/{gid}/svg?name=my%20grid");
+    let start = svg_of(&app, &picture).await;
+    assert!(start.contains("a game on my grid"));
+    assert_eq!(start.matches("class=\"token\"").count(), 4);
+    assert_eq!(
+        start
+            .matches("data-cell=\"1\" data-current=\"true\"")
+            .count(),
+        1
+    );
+    let (_, done) = post(&app, &format!("/api/tycoon/games/{gid}/bots"), json!({})).await;
+    let winner = done["game"]["winner"].as_u64().expect("a winner");
+    let end = svg_of(&app, &picture).await;
+    assert!(
+        end.contains(&format!("data-player=\"{winner}\" data-cell=\"99\"")),
+        "{end}"
+    );
+    assert!(end.contains(&format!("P{winner} won after")));
+
+    let missing = call(&app, "GET", "/api/tycoon/games/nope/svg", None).await;
+    assert_refused(&missing, StatusCode::NOT_FOUND, "no game");
+    let missing = call(&app, "GET", "/api/tycoon/designs/nope/svg", None).await;
+    assert_refused(&missing, StatusCode::NOT_FOUND, "no design");
+}

@@ -251,15 +251,49 @@ fn a_tycoon_game_with_bots_is_played_to_the_end() {
     b.screenshot("tycoon-play");
 }
 
+/// Waits until `css` selects exactly `n` elements.
+fn wait_for_count(b: &Browser, css: &str, n: usize) {
+    b.wait_for(&format!("{n} of {css}"), || {
+        (b.find_all(css).len() == n).then_some(())
+    });
+}
+
+/// The text of the first SVG element `css` selects (SVG elements have no
+/// `innerText`), waiting for it to appear.
+fn svg_text(b: &Browser, css: &str) -> String {
+    b.wait_for(&format!("the SVG element {css}"), || {
+        b.script(
+            "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
+            vec![serde_json::json!(css)],
+        )
+        .as_str()
+        .map(str::to_string)
+    })
+}
+
+/// WebDriver's codes for keys that type no character.
+const ENTER: &str = "\u{E007}";
+const ARROW_UP: &str = "\u{E013}";
+const ARROW_RIGHT: &str = "\u{E014}";
+const DELETE: &str = "\u{E017}";
+
+/// A cell of the Baffle box: the picture's `<rect class="cell">`.
+fn baffle_cell(row: u32, col: u32) -> String {
+    format!("#box svg rect.cell[data-row='{row}'][data-col='{col}']")
+}
+
 /// Marks `<row,col>` with `mirror` by clicking the cell (once for `/`,
 /// twice for `\`), then makes the guess.
 fn guess(b: &Browser, row: u32, col: u32, mirror: char) {
-    let css = format!("#box button.cell[data-row='{row}'][data-col='{col}']");
+    let css = baffle_cell(row, col);
     let clicks = if mirror == '/' { 1 } else { 2 };
     for _ in 0..clicks {
         b.click_css(&css);
     }
-    b.wait_for_text(&css, &mirror.to_string());
+    let marked = mirror.to_string();
+    b.wait_for(&format!("{css} marked {mirror}"), || {
+        (b.attr_css(&css, "data-mark").as_deref() == Some(marked.as_str())).then_some(())
+    });
     b.click_css("#make-guess");
 }
 
@@ -268,52 +302,88 @@ fn the_fixed_baffle_game_is_solved() {
     let b = Browser::open();
     b.visit("/baffle");
     b.wait_for_text("#status", "first game");
-    assert_eq!(b.find_all("#box button.hole").len(), 40);
-    assert_eq!(b.find_all("#box button.cell").len(), 100);
+    // The box is render's picture: holes and cells found by their data.
+    wait_for_count(&b, "#box svg g.hole[data-hole][data-side]", 40);
+    assert_eq!(
+        b.find_all("#box svg rect.cell[data-row][data-col]").len(),
+        100
+    );
+    assert_eq!(
+        b.find_all("#box svg g.hole[data-shootable='true'][role='button']")
+            .len(),
+        40,
+        "every hole is a button"
+    );
+    assert_eq!(b.find_all("#box svg rect.cell[tabindex='0']").len(), 1);
+    let title = svg_text(&b, "#box svg > title");
+    assert!(title.contains("first game"), "{title}");
 
-    // The seed's check: hole 7 comes out at 22, undeflected.
-    b.click_css("#box button.hole[data-hole='7']");
+    // The seed's check: hole 7 comes out at 22, undeflected; the picture
+    // shows 7 as the entry (blue) and 22 as the exit (cyan).
+    b.click_css("#box svg g.hole[data-hole='7']");
     b.wait_for_text("#status", "The beam into 7 comes out at 22");
-    let exit = b
-        .attr_css("#box button.hole[data-hole='22']", "class")
-        .unwrap_or_default();
-    assert!(
-        exit.contains("exit"),
-        "hole 22 is shown as the exit: {exit}"
-    );
+    wait_for_count(&b, "#box svg g.hole.exit[data-hole='22']", 1);
     let entry = b
-        .attr_css("#box button.hole[data-hole='7']", "class")
+        .attr_css("#box svg g.hole[data-hole='7']", "class")
         .unwrap_or_default();
-    assert!(
-        entry.contains("entry"),
-        "hole 7 is shown as the entry: {entry}"
-    );
-    b.click_css("#box button.hole[data-hole='5']");
+    assert!(entry.contains("entry"), "hole 7 is the entry: {entry}");
+    let fill = b
+        .attr_css("#box svg g.hole[data-hole='22'] > rect", "fill")
+        .unwrap_or_default();
+    assert_eq!(fill, "#00b5c8", "the exit is cyan");
+    b.click_css("#box svg g.hole[data-hole='5']");
     b.wait_for_text("#status", "comes out at 12");
+    wait_for_count(&b, "#box svg g.hole.exit[data-hole='12']", 1);
     assert_eq!(b.text_css("#shots"), "2");
+    // The last shot is outlined.
+    wait_for_count(&b, "#box svg g.hole.last", 2);
 
-    // A cell cycles / → \ → empty.
-    let cell = "#box button.cell[data-row='3'][data-col='3']";
-    b.click_css(cell);
-    b.wait_for_text(cell, "/");
-    b.click_css(cell);
-    b.wait_for_text(cell, "\\");
-    b.click_css(cell);
-    b.wait_for("the mark to clear", || {
-        b.text_css(cell).is_empty().then_some(())
-    });
-
-    // A hint from the solver.
+    // A hint from the solver: the advised hole is outlined, and the odds
+    // can be drawn on the box.
     b.click_css("#hint");
-    b.wait_for_text("#hint-text", "layouts");
+    let advice = b.wait_for_text("#hint-text", "layouts");
+    wait_for_count(&b, "#box svg g.hole.advised", 1);
+    let advised = b
+        .attr_css("#box svg g.hole.advised", "data-hole")
+        .unwrap_or_default();
+    assert!(advice.contains(&format!("hole {advised}")), "{advice}");
+    b.click_css("#odds");
+    wait_for_count(&b, "#box svg rect.cell[data-mirror-odds]", 100);
+    b.screenshot("baffle-hint");
+    b.click_css("#odds");
+    wait_for_count(&b, "#box svg rect.cell[data-mirror-odds]", 0);
+
+    // A cell cycles / → \ → empty, drawn as a mark over the picture.
+    let cell = baffle_cell(3, 3);
+    for wanted in ["/", "\\"] {
+        b.click_css(&cell);
+        b.wait_for(&format!("the mark {wanted}"), || {
+            (b.attr_css(&cell, "data-mark").as_deref() == Some(wanted)).then_some(())
+        });
+        assert_eq!(
+            b.attr_css("#box svg .marks line.mark", "data-mark")
+                .as_deref(),
+            Some(wanted)
+        );
+    }
+    b.click_css(&cell);
+    b.wait_for("the mark to clear", || {
+        b.attr_css(&cell, "data-mark").is_none().then_some(())
+    });
+    assert!(b.find_all("#box svg .marks").is_empty());
 
     // One wrong guess (+2), then the five mirrors of the fixed game.
     guess(&b, 3, 3, '/');
     b.wait_for_text("#status", "Wrong");
     assert_eq!(b.text_css("#guesses"), "2");
-    for (row, col, mirror) in [(0, 9, '\\'), (4, 2, '/'), (6, 0, '\\'), (8, 2, '/')] {
+    wait_for_count(&b, "#box svg g.guess-wrong[data-row='3'][data-col='3']", 1);
+    for (i, (row, col, mirror)) in [(0, 9, '\\'), (4, 2, '/'), (6, 0, '\\'), (8, 2, '/')]
+        .into_iter()
+        .enumerate()
+    {
         guess(&b, row, col, mirror);
         b.wait_for_text("#status", "Right");
+        wait_for_count(&b, "#box svg g.mirror.found", i + 1);
     }
     guess(&b, 8, 7, '\\');
     let status = b.wait_for_text("#status", "Every mirror found");
@@ -322,24 +392,64 @@ fn the_fixed_baffle_game_is_solved() {
         "2 shots + 2 for one wrong guess: {status}"
     );
     assert_eq!(b.text_css("#score"), "4");
-    assert_eq!(b.find_all("#box button.cell.found").len(), 5);
+    wait_for_count(&b, "#box svg g.mirror.found", 5);
+    wait_for_count(&b, "#box svg g.beam", 2);
+    let facts = svg_text(&b, "#box svg .subtitle");
+    assert!(
+        facts.contains("score 4") && facts.contains("won"),
+        "{facts}"
+    );
+    assert!(
+        b.find_all("#box svg [role='button']").is_empty(),
+        "nothing to click once the game is over"
+    );
     assert!(
         b.attr_css("#new-game", "hidden").is_none(),
         "New Game is offered"
     );
     b.screenshot("baffle");
 
-    // New Game: a random game; Quit shows the mirrors in magenta.
+    // New Game: a random game, played from the keyboard; Quit shows the
+    // mirrors in magenta.
     b.fill("#seed", "42");
     b.click_css("#new-game");
     b.wait_for_text("#status", "Shoot a beam");
-    assert!(
-        b.find_all("#box button.cell.unfound, #box button.cell.found")
-            .is_empty()
-    );
+    wait_for_count(&b, "#box svg g.hole.entry", 0);
+    assert!(b.find_all("#box svg g.mirror").is_empty());
+    // The holes are one stop for Tab (hole 0); up the left side is hole 1.
+    let first = b.find("#box svg g.hole[tabindex='0']");
+    assert_eq!(b.attr(&first, "data-hole").as_deref(), Some("0"));
+    b.send_keys(&first, ARROW_UP);
+    b.wait_for("hole 1 to take the focus", || {
+        let focused = b.script(
+            "return document.activeElement.getAttribute('data-hole');",
+            vec![],
+        );
+        (focused.as_str() == Some("1")).then_some(())
+    });
+    let one = b.find("#box svg g.hole[data-hole='1']");
+    b.send_keys(&one, ENTER);
+    b.wait_for_text("#status", "The beam into 1 comes out at");
+    wait_for_count(&b, "#box svg g.hole.entry[data-hole='1']", 1);
+    // The cells are one stop too: → moves to <0,1>, "/" marks it, Delete
+    // clears it.
+    let corner = b.find("#box svg rect.cell[tabindex='0']");
+    b.send_keys(&corner, ARROW_RIGHT);
+    let next = baffle_cell(0, 1);
+    b.wait_for("<0,1> to take the focus", || {
+        (b.attr_css(&next, "tabindex").as_deref() == Some("0")).then_some(())
+    });
+    b.send_keys(&b.find(&next), "/");
+    b.wait_for("the mark / from the keyboard", || {
+        (b.attr_css(&next, "data-mark").as_deref() == Some("/")).then_some(())
+    });
+    b.send_keys(&b.find(&next), DELETE);
+    b.wait_for("the mark to clear", || {
+        b.attr_css(&next, "data-mark").is_none().then_some(())
+    });
     b.click_css("#quit");
     b.wait_for_text("#status", "Given up");
-    assert_eq!(b.find_all("#box button.cell.unfound").len(), 5);
+    wait_for_count(&b, "#box svg g.mirror.unfound", 5);
     b.screenshot("baffle-quit");
 }
 
