@@ -1,7 +1,37 @@
 // Snakes & Ladders Tycoon: design a grid (and play it). Every edit is sent to
 // the server, whose library checks it against the grid's rules; a refused
-// edit comes back with its reason, shown beside the grid.
+// edit comes back with its reason, shown beside the grid. The grid and the
+// game are Parlor's own pictures (render's SVG): this page finds the cells in
+// them by their data-cell attributes and makes them clickable.
 import { api, el, byId, showError, readFile, sleep } from "/static/common.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Inlines an SVG picture in `box`, sized by the page rather than by itself. */
+function inline(box, svg) {
+  box.innerHTML = svg;
+  const picture = box.querySelector("svg");
+  if (picture) {
+    picture.removeAttribute("width");
+    picture.removeAttribute("height");
+  }
+  return picture;
+}
+
+/** The rectangle of a cell group (`<g class="cell">`): its first `<rect>`. */
+function cellBox(group) {
+  const rect = group.querySelector("rect");
+  return ["x", "y", "width", "height"].map((a) => Number(rect.getAttribute(a)));
+}
+
+/** A rectangle `inset` inside a cell, with `cls`, for a layer over the picture. */
+function ring(group, cls, inset) {
+  const [x, y, w, h] = cellBox(group);
+  const r = document.createElementNS(SVG_NS, "rect");
+  const attrs = { x: x + inset, y: y + inset, width: w - 2 * inset, height: h - 2 * inset, rx: 3, class: cls };
+  for (const [k, v] of Object.entries(attrs)) r.setAttribute(k, String(v));
+  return r;
+}
 
 const ui = {
   kinds: [...document.querySelectorAll("#palette [data-kind]")],
@@ -24,6 +54,7 @@ const ui = {
   refusal: byId("refusal"),
   done: byId("done"),
   grid: byId("grid"),
+  gridError: byId("grid-error"),
   clipboard: byId("clipboard"),
   saveName: byId("save-name"),
   save: byId("save"),
@@ -44,6 +75,12 @@ let cards = [];
 let kind = "ladder";
 let selected = null;
 let fillNext = null;
+/** What the pictures call the grid being designed. */
+let designName = "a new grid";
+/** The cell the keyboard rests on in the grid. */
+let focusCell = 1;
+/** Each drawing is numbered so that a late answer cannot replace a newer one. */
+let drawingGrid = 0;
 
 function say(message) {
   showError(ui.refusal, "");
@@ -59,62 +96,64 @@ function objectAt(cell) {
   return design ? design.objects.find((o) => o.home === cell) : undefined;
 }
 
-function cardShort(o) {
-  const c = o.object;
-  const params = ["coins", "destination", "price", "fee"].filter((k) => c[k] !== undefined).map((k) => c[k]);
-  return `C${c.card}` + (params.length ? ` ${params.join("/")}` : "");
+function cellEl(box, cell) {
+  return box.querySelector(`svg g.cell[data-cell="${cell}"]`);
 }
 
-/**
- * Draws a grid's cells in `table`: numbers, objects, the ends of ladders and
- * snakes; `extra(cell)` may add children (tokens) to a cell.
- */
-function drawCells(table, layout, objects, { selectedCell = null, onClick = null, extra = null } = {}) {
-  const homes = new Map(objects.map((o) => [o.home, o]));
-  const ends = new Map();
-  for (const o of objects) {
-    if (o.object.object === "ladder" || o.object.object === "snake") ends.set(o.object.end, o);
+/** Fetches the design's picture and shows it, with the selection. */
+async function drawGrid() {
+  const number = ++drawingGrid;
+  const path = `/api/tycoon/designs/${design.id}/svg?name=${encodeURIComponent(designName)}`;
+  let svg;
+  try {
+    svg = await api("GET", path);
+  } catch (e) {
+    if (number === drawingGrid) showError(ui.gridError, e.message);
+    return;
   }
-  table.replaceChildren(
-    ...layout.map((row) =>
-      el(
-        "tr",
-        {},
-        ...row.map((cell) => {
-          const o = homes.get(cell);
-          const end = ends.get(cell);
-          const classes = [];
-          let mark = null;
-          if (o) {
-            classes.push(o.object.object);
-            if (o.object.object === "ladder") mark = `▲ to ${o.object.end}`;
-            else if (o.object.object === "snake") mark = `▼ to ${o.object.end}`;
-            else mark = cardShort(o);
-          }
-          if (end) classes.push(`${end.object.object}-end`);
-          if (cell === layout[0][layout[0].length - 1]) classes.push("goal");
-          if (cell === selectedCell) classes.push("selected");
-          return el(
-            "td",
-            {
-              class: classes.join(" "),
-              dataset: { cell },
-              title: o ? o.text + (o.describe ? `: ${o.describe}` : "") : `cell ${cell}`,
-              onclick: onClick ? () => onClick(cell) : null,
-            },
-            el("span", { class: "num" }, cell),
-            mark && el("span", { class: "obj" }, mark),
-            end && el("span", { class: "end" }, `${end.object.object} from ${end.home}`),
-            extra && extra(cell),
-          );
-        }),
-      ),
-    ),
-  );
+  if (number !== drawingGrid) return;
+  showError(ui.gridError, "");
+  const hadFocus = ui.grid.contains(document.activeElement);
+  const picture = inline(ui.grid, svg);
+  if (!picture) return;
+  for (const g of picture.querySelectorAll("g.cell")) {
+    const cell = Number(g.dataset.cell);
+    g.setAttribute("role", "button");
+    g.setAttribute("tabindex", cell === focusCell ? "0" : "-1");
+    g.setAttribute("aria-label", g.querySelector("title")?.textContent || `cell ${cell}`);
+  }
+  showSelected();
+  if (hadFocus) cellEl(ui.grid, focusCell)?.focus();
 }
 
-function drawGrid() {
-  drawCells(ui.grid, design.layout, design.objects, { selectedCell: selected, onClick: clickCell });
+/** Marks the selected cell: a class on its group, and a ring over the picture. */
+function showSelected() {
+  const picture = ui.grid.querySelector("svg");
+  if (!picture) return;
+  for (const g of picture.querySelectorAll("g.cell.selected")) {
+    g.classList.remove("selected");
+    g.setAttribute("aria-pressed", "false");
+  }
+  picture.querySelector("g.selection")?.remove();
+  const group = selected ? cellEl(ui.grid, selected) : null;
+  if (!group) return;
+  group.classList.add("selected");
+  group.setAttribute("aria-pressed", "true");
+  const layer = document.createElementNS(SVG_NS, "g");
+  layer.setAttribute("class", "selection");
+  layer.append(ring(group, "selection-ring", 2.5));
+  picture.append(layer);
+}
+
+/** A dashed ring round the cell the keyboard is on. */
+function showFocus(group) {
+  const picture = ui.grid.querySelector("svg");
+  picture?.querySelector("g.focus")?.remove();
+  if (!picture || !group || !group.matches(":focus-visible")) return;
+  const layer = document.createElementNS(SVG_NS, "g");
+  layer.setAttribute("class", "focus");
+  layer.append(ring(group, "focus-ring", 6));
+  picture.append(layer);
 }
 
 function showDesign() {
@@ -159,13 +198,14 @@ function showCardParams() {
 
 function clickCell(cell) {
   selected = cell;
+  focusCell = cell;
   // Fill the palette field the person is on (the start or cell by default).
   let field = fillNext;
   if (!field || field.closest("[hidden]")) field = kind === "card" ? ui.cardCell : ui.start;
   field.value = cell;
   if (field === ui.start) fillNext = ui.end;
   else if (field === ui.end) fillNext = ui.start;
-  drawGrid();
+  showSelected();
   showSelection();
 }
 
@@ -217,16 +257,19 @@ async function saveGrid() {
     const result = await api("POST", `/api/tycoon/designs/${design.id}/save`, { name: ui.saveName.value });
     await listSaved(result.name);
     ui.fileDone.textContent = `Saved as “${result.name}”.`;
+    designName = result.name;
+    drawGrid();
   } catch (e) {
     showError(ui.fileError, e.message);
   }
 }
 
-async function openDesign(body, what) {
+async function openDesign(body, what, name) {
   showError(ui.fileError, "");
   ui.fileDone.textContent = "";
   try {
     design = await api("POST", "/api/tycoon/designs", body);
+    designName = name || "a new grid";
     selected = null;
     say("");
     showDesign();
@@ -240,7 +283,7 @@ async function uploadGrid() {
   const file = ui.upload.files[0];
   if (!file) return;
   const text = await readFile(file);
-  await openDesign({ text }, `“${file.name}”`);
+  await openDesign({ text }, `“${file.name}”`, file.name.replace(/\.[^.]*$/, ""));
   if (!ui.fileError.textContent) ui.saveName.value = file.name.replace(/\.[^.]*$/, "");
   ui.upload.value = "";
 }
@@ -264,9 +307,65 @@ ui.paste.addEventListener("click", () => edit({ edit: "paste", cell: selected })
 ui.del.addEventListener("click", () => edit({ edit: "delete", cell: selected }));
 ui.undo.addEventListener("click", () => edit({ edit: "undo" }));
 ui.redo.addEventListener("click", () => edit({ edit: "redo" }));
-ui.clear.addEventListener("click", () => edit({ edit: "clear" }));
+ui.clear.addEventListener("click", () => {
+  designName = "a new grid";
+  edit({ edit: "clear" });
+});
+
+// Mouse and keyboard on the grid.
+ui.grid.addEventListener("click", (event) => {
+  const group = event.target.closest("g.cell");
+  if (group) clickCell(Number(group.dataset.cell));
+});
+ui.grid.addEventListener("focusin", (event) => showFocus(event.target.closest("g.cell")));
+ui.grid.addEventListener("focusout", () => showFocus(null));
+ui.grid.addEventListener("keydown", (event) => {
+  const group = event.target.closest?.("g.cell");
+  if (!group) return;
+  const cell = Number(group.dataset.cell);
+  const ctrl = event.ctrlKey || event.metaKey;
+  const key = event.key.toLowerCase();
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  const object = objectAt(cell);
+  // Copy, cut, paste and delete act on the cell the keyboard is on, which
+  // they select (without filling the palette, as a click would).
+  const select = () => {
+    selected = cell;
+    showSelected();
+    showSelection();
+  };
+  let handled = true;
+  if (event.key === "Enter" || event.key === " ") clickCell(cell);
+  else if (moves[event.key]) {
+    const [dr, dc] = moves[event.key];
+    const next = ui.grid.querySelector(
+      `svg g.cell[data-row="${Number(group.dataset.row) + dr}"][data-col="${Number(group.dataset.col) + dc}"]`,
+    );
+    if (next) {
+      focusCell = Number(next.dataset.cell);
+      group.setAttribute("tabindex", "-1");
+      next.setAttribute("tabindex", "0");
+      next.focus();
+    }
+  } else if ((event.key === "Delete" || event.key === "Backspace") && object) {
+    select();
+    edit({ edit: "delete", cell });
+  } else if (ctrl && key === "c" && object) {
+    select();
+    edit({ edit: "copy", cell });
+  } else if (ctrl && key === "x" && object) {
+    select();
+    edit({ edit: "cut", cell });
+  } else if (ctrl && key === "v" && design.clipboard) {
+    select();
+    edit({ edit: "paste", cell });
+  } else if (ctrl && key === "z" && !event.shiftKey && design.can_undo) edit({ edit: "undo" });
+  else if (ctrl && (key === "y" || (key === "z" && event.shiftKey)) && design.can_redo) edit({ edit: "redo" });
+  else handled = false;
+  if (handled) event.preventDefault();
+});
 ui.save.addEventListener("click", saveGrid);
-ui.load.addEventListener("click", () => ui.saved.value && openDesign({ saved: ui.saved.value }, `“${ui.saved.value}”`));
+ui.load.addEventListener("click", () => ui.saved.value && openDesign({ saved: ui.saved.value }, `“${ui.saved.value}”`, ui.saved.value));
 ui.upload.addEventListener("change", uploadGrid);
 
 // ---- Play mode ----
@@ -285,7 +384,8 @@ const play = {
   status: byId("play-status"),
   decision: byId("decision"),
   moveError: byId("move-error"),
-  table: byId("play-grid-table"),
+  picture: byId("play-picture"),
+  pictureError: byId("picture-error"),
   wallets: document.querySelector("#wallets tbody"),
   effects: byId("effects"),
   stations: byId("stations"),
@@ -294,6 +394,9 @@ const play = {
 
 let game = null;
 let botsRunning = false;
+/** What the game's picture calls its grid. */
+let gameName = "this grid";
+let drawingGame = 0;
 
 function showTab(which) {
   const playing = which === "play";
@@ -335,8 +438,14 @@ async function startGame() {
   showError(play.moveError, "");
   const body = { seats: [1, 2, 3, 4].map((s) => byId(`seat-${s}`).value) };
   const source = play.grid.value;
-  if (source === "design") body.design = design.id;
-  else if (source.startsWith("saved:")) body.saved = source.slice(6);
+  let name = "an empty grid";
+  if (source === "design") {
+    body.design = design.id;
+    name = designName;
+  } else if (source.startsWith("saved:")) {
+    body.saved = source.slice(6);
+    name = body.saved;
+  }
   const seed = play.seed.value.trim();
   if (seed !== "") {
     if (!/^\d+$/.test(seed)) {
@@ -351,6 +460,7 @@ async function startGame() {
     showError(play.error, e.message);
     return;
   }
+  gameName = name;
   play.log.replaceChildren();
   appendLog(game.log);
   play.seed.placeholder = `random (this game: ${game.seed})`;
@@ -375,15 +485,25 @@ function effectsOf(p) {
   return parts;
 }
 
+/** Fetches the game's picture (tokens, station owners) and shows it. */
+async function drawGame() {
+  const number = ++drawingGame;
+  const path = `/api/tycoon/games/${game.id}/svg?name=${encodeURIComponent(gameName)}`;
+  let svg;
+  try {
+    svg = await api("GET", path);
+  } catch (e) {
+    if (number === drawingGame) showError(play.pictureError, e.message);
+    return;
+  }
+  if (number !== drawingGame) return;
+  showError(play.pictureError, "");
+  inline(play.picture, svg);
+}
+
 function showGame() {
   const kinds = { human: "person", bot: "bot", random: "random bot" };
-  drawCells(play.table, game.layout, game.objects, {
-    extra: (cell) => {
-      const here = game.players.filter((p) => p.cell === cell);
-      if (here.length === 0) return null;
-      return el("span", { class: "tokens" }, ...here.map((p) => el("span", { class: `token p${p.seat}`, dataset: { player: p.seat } }, p.seat)));
-    },
-  });
+  drawGame();
   play.wallets.replaceChildren(
     ...game.players.map((p) =>
       el(

@@ -198,6 +198,7 @@ impl Browser {
             .unwrap_or(1000)
             .clamp(600, 2400) as u32;
         self.session.set_size(1400, height + 140);
+        self.session.pointer_away();
         let png = self.session.screenshot();
         assert!(png.starts_with(b"\x89PNG"), "a screenshot is a PNG");
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");

@@ -285,6 +285,21 @@ impl Session {
         );
     }
 
+    /// Moves the mouse to the window's top-left corner, so that nothing on
+    /// the page shows a hover.
+    pub fn pointer_away(&self) {
+        self.command(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{
+                "type": "pointer",
+                "id": "mouse",
+                "parameters": { "pointerType": "mouse" },
+                "actions": [{ "type": "pointerMove", "duration": 0, "x": 0, "y": 0, "origin": "viewport" }]
+            }]})),
+        );
+    }
+
     /// A PNG of the window.
     pub fn screenshot(&self) -> Vec<u8> {
         let encoded = self.command("GET", "/screenshot", None);
