@@ -67,7 +67,16 @@ pub struct BaffleStyle {
     /// Tint each cell by its chance of holding a mirror (the solver's
     /// [`baffle::Solution::cells`]), and draw the certain mirrors.
     pub odds: Option<Vec<CellOdds>>,
+    /// Keep the box in place from shot to shot: leave room round it for
+    /// [`STEADY_BADGE`] beside a hole even before any shot, so that a page
+    /// redrawing the picture after each shot does not see the box shrink
+    /// or move as shot numbers appear (a longer list still widens it).
+    pub steady: bool,
 }
+
+/// The shot numbers a [`BaffleStyle::steady`] picture leaves room for
+/// beside each hole.
+pub const STEADY_BADGE: &str = "88,88";
 
 /// The picture of a player's view with the game's facts as subtitle.
 ///
@@ -133,7 +142,7 @@ pub fn view_with(view: &View, style: &BaffleStyle) -> Result<Picture, RenderErro
     let cell = (BOX_SPAN / n as f64).min(MAX_CELL);
     let marker = cell * 0.78;
     // Round the box: a ring for the holes, and one for the shot numbers.
-    let ring = cell * 1.1 + badge_room(view, cell);
+    let ring = cell * 1.1 + badge_room(view, cell, style.steady);
     let box_w = cell * n as f64;
     let width = (box_w + 2.0 * ring + 2.0 * MARGIN).max(MIN_WIDTH);
     let inner = width - 2.0 * MARGIN;
@@ -178,13 +187,19 @@ pub fn view_with(view: &View, style: &BaffleStyle) -> Result<Picture, RenderErro
     Ok(picture)
 }
 
-/// Room for the longest list of shot numbers beside one hole.
-fn badge_room(view: &View, cell: f64) -> f64 {
+/// Room for the longest list of shot numbers beside one hole (at least
+/// [`STEADY_BADGE`] when `steady`).
+fn badge_room(view: &View, cell: f64, steady: bool) -> f64 {
     let size = badge_size(cell);
+    let least = if steady {
+        font::text_width(STEADY_BADGE, size, true)
+    } else {
+        0.0
+    };
     let longest = (0..4 * view.size)
         .map(|h| badge_text(view, h))
         .map(|t| font::text_width(&t, size, true))
-        .fold(0.0, f64::max);
+        .fold(least, f64::max);
     longest.max(size) + cell * 0.3
 }
 
@@ -665,6 +680,55 @@ mod tests {
                 "the hole shot twice lists both shots"
             );
         }
+    }
+
+    /// The box's place in the picture: the `x` and `y` of cell <0,0>.
+    fn box_corner(svg: &str) -> String {
+        let at = svg.find("data-row=\"0\" data-col=\"0\"").unwrap();
+        let tag = &svg[svg[..at].rfind('<').unwrap()..at];
+        let x = tag
+            .split(" x=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        let y = tag
+            .split(" y=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        format!("{x},{y}")
+    }
+
+    #[test]
+    fn a_steady_box_stays_in_place_as_shots_are_numbered() {
+        let steady = BaffleStyle {
+            steady: true,
+            ..BaffleStyle::default()
+        };
+        // 1 → 24 and 24 → 1 put "1,2" beside two holes; then holes 5 to
+        // 14: shot 3 is 5 → 12 and shot 10 is 12 → 5, so holes 5 and 12
+        // list "3,10".
+        let mut moves = vec!["shoot 1".to_string(), "shoot 24".to_string()];
+        moves.extend((5..15).map(|h| format!("shoot {h}")));
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let before = play(Setup::default(), &[]);
+        let after = play(Setup::default(), &moves);
+        let (p0, p1) = (
+            view_with(&before.view(), &steady).unwrap(),
+            view_with(&after.view(), &steady).unwrap(),
+        );
+        let longest = (0..40).map(|h| badge_text(&after.view(), h).len()).max();
+        assert_eq!(longest, Some(4), "holes 5 and 12 list \"3,10\"");
+        assert!((p0.width() - p1.width()).abs() < 1e-9);
+        assert_eq!(box_corner(&p0.to_svg()), box_corner(&p1.to_svg()));
+        // Without it, the picture is as tight as its numbers allow.
+        let plain = view(&before.view()).unwrap();
+        assert!(plain.width() < p0.width());
+        assert_ne!(box_corner(&plain.to_svg()), box_corner(&p0.to_svg()));
     }
 
     #[test]

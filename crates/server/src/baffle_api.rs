@@ -311,6 +311,7 @@ async fn picture(
     let (view, title) = state.baffle.with(&id, |g| (g.view(), title(g)))?;
     let style = render::baffle::BaffleStyle {
         title: Some(title),
+        steady: true,
         ..render::baffle::BaffleStyle::default()
     };
     crate::svg_response(render::baffle::view_with(&view, &style))
@@ -366,6 +367,7 @@ async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
             if layouts == "1" { "s" } else { "" },
         )),
         odds: Some(solution.cells.clone()),
+        steady: true,
     };
     let svg = render::baffle::view_with(&view, &style)
         .map_err(|e| ApiError::unprocessable(format!("cannot draw this: {e}")))?

@@ -111,6 +111,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         title: Some(format!("Baffle: {}", describe(game.setup()))),
         subtitle: None,
         odds,
+        ..BaffleStyle::default()
     };
     let picture = view_with(&game.view(), &style)?;
     render::save(&picture, &args.output, Some(args.px))
