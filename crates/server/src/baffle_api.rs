@@ -39,6 +39,7 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/quit", post(quit))
         .route("/games/{id}/hint", post(hint))
         .route("/games/{id}/svg", get(picture))
+        .route("/preview.svg", get(preview))
 }
 
 /// Where a hole sits round the box.
@@ -301,6 +302,18 @@ fn title(game: &Game) -> String {
         baffle::Origin::Seeded { .. } => "Baffle: a random game".to_string(),
         baffle::Origin::Given { .. } => "Baffle".to_string(),
     }
+}
+
+/// `GET /api/baffle/preview.svg`: a fresh fixed game as its player sees it
+/// (no mirrors: nothing is found yet), for the home page.
+async fn preview() -> Result<axum::response::Response, ApiError> {
+    let game =
+        Game::new(baffle::Setup::default()).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let style = render::baffle::BaffleStyle {
+        title: Some("Baffle".to_string()),
+        ..render::baffle::BaffleStyle::default()
+    };
+    crate::svg_response(render::baffle::view_with(&game.view(), &style))
 }
 
 /// `GET /api/baffle/games/{id}/svg`: the player's view as `render` draws it.

@@ -49,6 +49,7 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/bots", post(play_bots))
         .route("/games/{id}/svg", get(game_svg))
         .route("/cards", get(cards))
+        .route("/sample.svg", get(sample_svg))
 }
 
 /// Every card number with its name, parameters and file line, for the
@@ -252,6 +253,13 @@ async fn design_svg(
         .designs
         .with(&id, |d| render::tycoon::grid(d.grid(), &name))?;
     crate::svg_response(Ok(picture))
+}
+
+/// `GET /api/tycoon/sample.svg`: the seed's sample grid, for the home page.
+async fn sample_svg() -> Result<Response, ApiError> {
+    let grid = tycoon::parse_grid(tycoon::SAMPLE_GRID)
+        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    crate::svg_response(Ok(render::tycoon::grid(&grid, "the seed's sample grid")))
 }
 
 /// `GET /api/tycoon/games/{id}/svg`: the game on its grid as `render` draws

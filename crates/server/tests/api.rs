@@ -1102,3 +1102,30 @@ async fn tycoon_designs_and_games_are_drawn_as_svg() {
     let missing = call(&app, "GET", "/api/tycoon/designs/nope/svg", None).await;
     assert_refused(&missing, StatusCode::NOT_FOUND, "no design");
 }
+
+#[tokio::test]
+async fn the_home_page_pictures_are_served() {
+    let (app, _dir) = app();
+    let baffle = svg_of(&app, "/api/baffle/preview.svg").await;
+    assert_eq!(
+        baffle.matches("data-hole=").count(),
+        40,
+        "every hole is drawn"
+    );
+    assert!(
+        drawn_mirrors(&baffle).is_empty(),
+        "the preview shows no mirror"
+    );
+    let tycoon = svg_of(&app, "/api/tycoon/sample.svg").await;
+    assert_eq!(tycoon.matches("class=\"cell\"").count(), 99);
+    let (status, home) = call(&app, "GET", "/", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let home = home.as_str().unwrap();
+    for src in [
+        "/api/chutes/boards/classic/svg",
+        "/api/baffle/preview.svg",
+        "/api/tycoon/sample.svg",
+    ] {
+        assert!(home.contains(src), "the home page shows {src}");
+    }
+}
