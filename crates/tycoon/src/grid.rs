@@ -9,6 +9,7 @@
 //! - **station terms** ([`StationTerms`]): the one price and fee of a station
 //!   number on a grid.
 
+use crate::bots::outlook::OutlookCache;
 use crate::cells::{self, LAST};
 use crate::objects::{Card, CardKind, Ladder, Object, STATION_NUMBERS, Snake};
 use crate::rules::{self, Problem, Violation};
@@ -88,6 +89,8 @@ pub struct Grid {
     objects: BTreeMap<u32, Object>,
     table: Vec<CellInfo>,
     next_ladder: Vec<Option<Ladder>>,
+    /// The bots' figures for this grid, worked out on first use.
+    outlook: OutlookCache,
 }
 
 impl Default for Grid {
@@ -145,6 +148,7 @@ impl Grid {
             objects,
             table,
             next_ladder,
+            outlook: OutlookCache::default(),
         }
     }
 
@@ -247,8 +251,17 @@ impl Grid {
 
     /// What a cell means in play (internal fast path).
     #[inline]
-    pub(crate) fn info(&self, cell: u32) -> CellInfo {
-        self.table.get(cell as usize).copied().unwrap_or_default()
+    pub(crate) fn info(&self, cell: u32) -> &CellInfo {
+        const NOTHING: CellInfo = CellInfo {
+            jump: None,
+            card: None,
+        };
+        self.table.get(cell as usize).unwrap_or(&NOTHING)
+    }
+
+    /// Where the bots' figures for this grid are kept once worked out.
+    pub(crate) fn outlook_cache(&self) -> &OutlookCache {
+        &self.outlook
     }
 
     /// The cell's column (0 = left) and row from the top (0 = top row), for

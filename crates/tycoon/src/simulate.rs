@@ -9,7 +9,7 @@
 //!   ladder and snake was taken.
 
 use crate::bots::bot_move;
-use crate::game::{Attack, Dice, Event, Game, Move, SEATS, Seat};
+use crate::game::{Attack, Decision, Dice, Event, Game, Move, SEATS, Seat};
 use crate::grid::Grid;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -156,9 +156,15 @@ pub fn game_seeds(seed: u64, index: u64) -> (u64, u64) {
 /// played by the default bot), calling `on_events` with each move's events.
 pub fn play_out(game: &mut Game, bot_seed: u64, mut on_events: impl FnMut(&Game, &[Event])) {
     let mut events = Vec::with_capacity(16);
-    while !game.is_over() {
-        let mv = bot_move(game, bot_seed)
-            .unwrap_or_else(|| crate::bots::Bot::choose(&crate::bots::DefaultBot, game));
+    while let Some(pending) = game.pending() {
+        // Taking a turn has one answer whoever plays (every bot rolls, the
+        // random bot too: it is its only legal move): no need to ask.
+        let mv = if matches!(pending, Decision::Roll { .. }) {
+            Move::Roll
+        } else {
+            bot_move(game, bot_seed)
+                .unwrap_or_else(|| crate::bots::Bot::choose(&crate::bots::DefaultBot, game))
+        };
         events.clear();
         if game.apply_into(mv, &mut events).is_err() {
             // Bots only answer with legal moves and seeded dice never fail;

@@ -95,6 +95,12 @@ impl Player {
         }
     }
 
+    /// True while this player may still launch an attack (fewer than two
+    /// used): [`Player::attacks_left`] is not empty, without building it.
+    pub fn has_attack_left(&self) -> bool {
+        self.attacks.len() < MAX_ATTACKS
+    }
+
     /// The attacks this player may still launch (none once two are used).
     pub fn attacks_left(&self) -> Vec<Attack> {
         if self.attacks.len() >= MAX_ATTACKS {
@@ -427,7 +433,7 @@ impl Game {
                 let turn = if me.lost_turns > 0 {
                     TurnKind::Lost
                 } else if next % RECHARGE_EVERY == 0 {
-                    if !me.attacks_left().is_empty() {
+                    if me.has_attack_left() {
                         return Some(Decision::RechargeOrAttack { player });
                     }
                     TurnKind::Recharge
