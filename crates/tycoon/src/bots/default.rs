@@ -74,7 +74,7 @@ impl Tuning {
     /// The weights the default bot plays with.
     pub const DEFAULT: Self = Self {
         risk_turns: 1.5,
-        risk_coins: 120.0,
+        risk_coins: 80.0,
         race_turns: 5.0,
         hold_ice: 0.15,
         hold_last: 0.3,
@@ -96,7 +96,7 @@ pub struct DefaultBot;
 
 impl Bot for DefaultBot {
     fn choose(&self, game: &Game) -> Move {
-        choose(game, &Tuning::DEFAULT)
+        choose(game, &DEFAULT_WEIGHTS)
     }
 }
 
@@ -106,11 +106,53 @@ pub struct TunedBot(pub Tuning);
 
 impl Bot for TunedBot {
     fn choose(&self, game: &Game) -> Move {
-        choose(game, &self.0)
+        choose(game, &Weights::new(self.0))
     }
 }
 
-fn choose(game: &Game, tuning: &Tuning) -> Move {
+/// A [`Tuning`] with the figures derived from it, worked out once (for the
+/// default bot, at compile time: divisions cost, decisions are many).
+struct Weights {
+    t: Tuning,
+    /// 1 / `risk_coins`.
+    per_risk_coin: f32,
+    /// The smallest wallet with no general risk.
+    risk_free: i64,
+    /// `race_turns` in moves (a move takes 1.5 turns).
+    race_moves: f32,
+    /// 1 / `race_turns`.
+    per_race_turn: f32,
+    /// 1 / (4 `race_moves`).
+    per_four_race_moves: f32,
+}
+
+impl Weights {
+    const fn new(t: Tuning) -> Self {
+        let risk_coins = if t.risk_coins > 1.0 {
+            t.risk_coins
+        } else {
+            1.0
+        };
+        let race_turns = if t.race_turns > 0.01 {
+            t.race_turns
+        } else {
+            0.01
+        };
+        Self {
+            t,
+            per_risk_coin: 1.0 / risk_coins,
+            risk_free: risk_coins as i64 + 1,
+            race_moves: race_turns / 1.5,
+            per_race_turn: 1.0 / race_turns,
+            per_four_race_moves: 1.5 / (4.0 * race_turns),
+        }
+    }
+}
+
+const DEFAULT_WEIGHTS: Weights = Weights::new(Tuning::DEFAULT);
+
+fn choose(game: &Game, weights: &Weights) -> Move {
+    let tuning = &weights.t;
     let Some(decision) = game.pending() else {
         return Move::Roll;
     };
@@ -128,7 +170,7 @@ fn choose(game: &Game, tuning: &Tuning) -> Move {
                 Move::Pass
             }
         }
-        Decision::RechargeOrAttack { player } => recharge_or_attack(game, player, tuning),
+        Decision::RechargeOrAttack { player } => recharge_or_attack(game, player, weights),
     }
 }
 
@@ -275,28 +317,15 @@ struct Hits {
 struct Table<'a> {
     game: &'a Game,
     outlook: &'a Outlook,
-    t: &'a Tuning,
-    /// 1 / `t.risk_coins` (a multiplication is cheaper than a division).
-    per_risk_coin: f32,
-    /// The smallest wallet with no general risk.
-    risk_free: i64,
-    /// [`Tuning::race_turns`] in moves (a move takes 1.5 turns).
-    race_moves: f32,
-    /// 1 / (4 `race_moves`).
-    per_four_race_moves: f32,
+    w: &'a Weights,
 }
 
 impl<'a> Table<'a> {
-    fn new(game: &'a Game, t: &'a Tuning) -> Self {
-        let risk_coins = t.risk_coins.max(1.0);
+    fn new(game: &'a Game, w: &'a Weights) -> Self {
         Self {
             game,
             outlook: Outlook::of(game.grid()),
-            t,
-            per_risk_coin: 1.0 / risk_coins,
-            risk_free: risk_coins as i64 + 1,
-            race_moves: t.race_turns.max(0.01) / 1.5,
-            per_four_race_moves: 1.5 / (4.0 * t.race_turns.max(0.01)),
+            w,
         }
     }
 
@@ -305,8 +334,8 @@ impl<'a> Table<'a> {
     /// running already): `m − m²/4r` up to `2r` moves, `r` beyond, `r` the
     /// race's spread in moves. Gains (below zero) count in full.
     fn felt(&self, moves: f32) -> f32 {
-        let m = moves.min(2.0 * self.race_moves);
-        m - m * m.max(0.0) * self.per_four_race_moves
+        let m = moves.min(2.0 * self.w.race_moves);
+        m - m * m.max(0.0) * self.w.per_four_race_moves
     }
 
     /// What stopping a move that wins with `faces` of 6 is worth: the
@@ -322,7 +351,7 @@ impl<'a> Table<'a> {
             1.791_76,
             3.583_52,
         ];
-        self.race_moves * MINUS_LN_MISS[usize::from(faces.min(6))]
+        self.w.race_moves * MINUS_LN_MISS[usize::from(faces.min(6))]
     }
 
     /// The rows of the bill-risk table for player `seat` on `cell`: the
@@ -353,9 +382,9 @@ impl<'a> Table<'a> {
             - i64::from(FIRE_COINS) * i64::from(p.fire_turns + change.fire);
         // (1 - x)² down to 0 at x = 1, its tangent 1 - 2x below 0 (with
         // y = 1 - x: y² less (y - 1)² once y > 1; no branch, for speed).
-        let y = 1.0 - (coins as f32 * self.per_risk_coin).clamp(-50.0, 1.0);
+        let y = 1.0 - (coins as f32 * self.w.per_risk_coin).clamp(-50.0, 1.0);
         let over = (y - 1.0).max(0.0);
-        let general = self.t.risk_turns * (y * y - over * over);
+        let general = self.w.t.risk_turns * (y * y - over * over);
         general + bills.risk(coins) + missed_moves(p, change)
     }
 
@@ -398,7 +427,7 @@ impl<'a> Table<'a> {
     fn safe(&self, p: &Player, here: &CellOutlook, coins: i64) -> bool {
         let low = p.coins - coins - i64::from(FIRE_COINS) * i64::from(p.fire_turns);
         let due = i64::from(here.largest_due) + 20;
-        low >= due.max(self.risk_free).max(1)
+        low >= due.max(self.w.risk_free).max(1)
     }
 
     /// A player's own turns to go (see the module's terms).
@@ -422,7 +451,7 @@ impl<'a> Table<'a> {
     /// module's terms).
     fn chances(&self, times: [f32; SEATS]) -> [f32; SEATS] {
         let best = times.iter().copied().fold(f32::INFINITY, f32::min);
-        let per_race_turn = 1.5 / self.race_moves;
+        let per_race_turn = self.w.per_race_turn;
         // chance_i = (1 / g_i) / Σ (1 / g_k), with g = growth of the time
         // behind the best; times the product of all g, one division.
         let [g0, g1, g2, g3] = times;
@@ -498,7 +527,7 @@ impl Scene<'_> {
     /// (or is not) `urgent`: nothing in an emergency; the last attack is
     /// kept for one; otherwise ice is.
     fn hold(&self, attack: Attack, urgent: bool) -> f32 {
-        let t = self.table.t;
+        let t = &self.table.w.t;
         if urgent {
             0.0
         } else if self.last {
@@ -511,14 +540,15 @@ impl Scene<'_> {
     }
 }
 
-fn recharge_or_attack(game: &Game, seat: u8, t: &Tuning) -> Move {
+fn recharge_or_attack(game: &Game, seat: u8, weights: &Weights) -> Move {
+    let t = &weights.t;
     let Some(me) = game.player(seat) else {
         return Move::Recharge;
     };
     if me.attacks.len() >= MAX_ATTACKS {
         return Move::Recharge;
     }
-    let table = Table::new(game, t);
+    let table = Table::new(game, weights);
     let outlook = table.outlook;
     let players = game.players();
     let unused = |a: Attack| !me.attacks.contains(&a);
@@ -721,7 +751,7 @@ mod tests {
             [crate::Seat::Bot; SEATS],
             crate::game::Dice::seeded(1),
         );
-        let table = Table::new(&game, &Tuning::DEFAULT);
+        let table = Table::new(&game, &DEFAULT_WEIGHTS);
         // race_turns 5 = 10/3 moves: felt(m) = m − 0.075 m², flat from 20/3.
         let r = 10.0 / 3.0;
         assert!((table.felt(1.0) - (1.0 - 1.0 / (4.0 * r))).abs() < 1e-5);
