@@ -111,3 +111,16 @@ pub fn print_json(value: &impl serde::Serialize) -> Result<()> {
     writeln!(out)?;
     Ok(())
 }
+
+/// Saves `picture` to `path` (SVG or PNG by its extension, `size` pixels on
+/// the longer side) and says on stdout what was written.
+pub fn save_picture(picture: &render::Picture, path: &Path, size: u32, what: &str) -> Result<()> {
+    let format = render::save(picture, path, Some(size))?;
+    let (w, h) = picture.pixel_size(Some(size));
+    let kind = match format {
+        render::Format::Svg => "SVG",
+        render::Format::Png => "PNG",
+    };
+    println!("wrote {} ({kind}, {w} × {h}): {what}", path.display());
+    Ok(())
+}

@@ -24,6 +24,7 @@
 
 use crate::RenderError;
 use crate::draw::{self, Anchor, Grid, Legend, PathData, Point, Swatch};
+use crate::draw::{LEGEND_SIZE as LEGEND, MARGIN, SUBTITLE_SIZE as SUBTITLE, TITLE_SIZE as TITLE};
 use crate::font;
 use crate::palette::{self, Colour};
 use crate::svg::{Element, Picture, group};
@@ -35,16 +36,8 @@ use tabletop::Cell as GridCell;
 const BOX_SPAN: f64 = 620.0;
 /// The largest cell (boxes up to 11 × 11 get it).
 const MAX_CELL: f64 = 56.0;
-/// Outer margin.
-const MARGIN: f64 = 20.0;
 /// The narrowest picture.
 const MIN_WIDTH: f64 = 560.0;
-/// Title size.
-const TITLE: f64 = 24.0;
-/// Subtitle size.
-const SUBTITLE: f64 = 14.0;
-/// Legend caption size.
-const LEGEND: f64 = 13.0;
 
 /// Beam colours, shot by shot (cycling): the beam orange first, then colours
 /// distinct from it, from the entry blue, the exit cyan and the mirror reds.

@@ -17,6 +17,15 @@
 
 use crate::font;
 use crate::palette::{self, Colour};
+
+/// The outer margin of every game picture, in user units.
+pub const MARGIN: f64 = 20.0;
+/// The title's text size in every game picture.
+pub const TITLE_SIZE: f64 = 24.0;
+/// The subtitle's text size in every game picture.
+pub const SUBTITLE_SIZE: f64 = 14.0;
+/// The legend captions' text size in every game picture.
+pub const LEGEND_SIZE: f64 = 13.0;
 use crate::svg::{Element, group, num};
 use tabletop::Cell;
 

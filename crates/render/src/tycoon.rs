@@ -18,6 +18,7 @@
 //!   back (turns to lose, fire, poison), and what the game waits for.
 
 use crate::draw::{self, Anchor, Grid, Legend, PathData, Point, Rect, Swatch};
+use crate::draw::{LEGEND_SIZE as LEGEND, MARGIN, SUBTITLE_SIZE as SUBTITLE, TITLE_SIZE as TITLE};
 use crate::font;
 use crate::palette::{self, Colour};
 use crate::svg::{Element, Picture, group};
@@ -26,14 +27,6 @@ use tycoon::{CardKind, Game, Ladder, Snake};
 
 /// A cell's side in user units.
 const CELL: f64 = 64.0;
-/// Outer margin.
-const MARGIN: f64 = 20.0;
-/// Title size.
-const TITLE: f64 = 24.0;
-/// Subtitle size.
-const SUBTITLE: f64 = 14.0;
-/// Legend caption size.
-const LEGEND: f64 = 13.0;
 /// Players panel line height.
 const PANEL_LINE: f64 = 22.0;
 

@@ -201,11 +201,8 @@ async fn end_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<axum::http::StatusCode, ApiError> {
-    if state.baffle.remove(&id) {
-        Ok(axum::http::StatusCode::NO_CONTENT)
-    } else {
-        Err(ApiError::not_found(format!("no game '{id}'")))
-    }
+    state.baffle.remove(&id)?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
 }
 
 fn refused(e: MoveError) -> ApiError {

@@ -307,11 +307,8 @@ async fn end_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<axum::http::StatusCode, ApiError> {
-    if state.chutes.remove(&id) {
-        Ok(axum::http::StatusCode::NO_CONTENT)
-    } else {
-        Err(ApiError::not_found(format!("no game '{id}'")))
-    }
+    state.chutes.remove(&id)?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
 }
 
 fn with_session<R>(

@@ -128,9 +128,15 @@ impl<T> Store<T> {
         }
     }
 
-    /// Removes the session `id`; whether it was there.
-    pub fn remove(&self, id: &str) -> bool {
-        self.lock().remove(id).is_some()
+    /// Removes the session `id`.
+    ///
+    /// # Errors
+    /// A 404 naming the kind of session when there is no session `id`.
+    pub fn remove(&self, id: &str) -> Result<(), ApiError> {
+        match self.lock().remove(id) {
+            Some(_) => Ok(()),
+            None => Err(self.missing(id)),
+        }
     }
 
     /// How many sessions are stored (idle ones included until the next
@@ -182,8 +188,10 @@ mod tests {
         let err = store.with("nope", |v| *v).unwrap_err();
         assert_eq!(err.status, StatusCode::NOT_FOUND);
         assert!(err.message.contains("no game 'nope'"), "{}", err.message);
-        assert!(store.remove(&id));
+        store.remove(&id).unwrap();
         assert!(store.is_empty());
+        let again = store.remove(&id).unwrap_err();
+        assert_eq!(again.status, StatusCode::NOT_FOUND);
     }
 
     #[test]

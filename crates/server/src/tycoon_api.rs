@@ -180,11 +180,8 @@ async fn end_design(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<axum::http::StatusCode, ApiError> {
-    if state.designs.remove(&id) {
-        Ok(axum::http::StatusCode::NO_CONTENT)
-    } else {
-        Err(ApiError::not_found(format!("no design '{id}'")))
-    }
+    state.designs.remove(&id)?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
 }
 
 /// An accepted edit and the design after it.
@@ -492,11 +489,8 @@ async fn end_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<axum::http::StatusCode, ApiError> {
-    if state.tycoon.remove(&id) {
-        Ok(axum::http::StatusCode::NO_CONTENT)
-    } else {
-        Err(ApiError::not_found(format!("no game '{id}'")))
-    }
+    state.tycoon.remove(&id)?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
 }
 
 /// Moves played by one request: their events and the game after them.

@@ -114,8 +114,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         ..BaffleStyle::default()
     };
     let picture = view_with(&game.view(), &style)?;
-    render::save(&picture, &args.output, Some(args.px))
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
-    eprintln!("Wrote {}.", args.output.display());
-    Ok(())
+    let what = format!("Baffle box ({})", describe(game.setup()));
+    crate::common::save_picture(&picture, &args.output, args.px, &what)
+        .with_context(|| format!("cannot write {}", args.output.display()))
 }

@@ -12,8 +12,8 @@ use anyhow::{Context, Result, bail};
 use chutes::analysis::{self, MarkovOptions, simulate};
 use chutes::{Board, Rules};
 use clap::{Args, ValueEnum};
+use render::Picture;
 use render::chutes as pictures;
-use render::{Format, Picture};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -361,12 +361,5 @@ fn short_name(board: &Board) -> String {
 
 /// Saves the picture and says what was written.
 fn save(picture: &Picture, out: &OutputArgs, what: &str) -> Result<()> {
-    let format = render::save(picture, &out.output, Some(out.size))?;
-    let (w, h) = picture.pixel_size(Some(out.size));
-    let kind = match format {
-        Format::Svg => "SVG",
-        Format::Png => "PNG",
-    };
-    println!("wrote {} ({kind}, {w} × {h}): {what}", out.output.display());
-    Ok(())
+    crate::common::save_picture(picture, &out.output, out.size, what)
 }

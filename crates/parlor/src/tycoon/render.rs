@@ -2,7 +2,6 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use render::Format;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tycoon::game::{Dice, SEATS};
@@ -76,15 +75,5 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         }
         (None, None) => anyhow::bail!("give a GRID or --game SAVE.json"),
     };
-    let format = render::save(&picture, &args.output, Some(args.size))?;
-    let (w, h) = picture.pixel_size(Some(args.size));
-    let kind = match format {
-        Format::Svg => "SVG",
-        Format::Png => "PNG",
-    };
-    println!(
-        "wrote {} ({kind}, {w} × {h}): {what}",
-        args.output.display()
-    );
-    Ok(())
+    crate::common::save_picture(&picture, &args.output, args.size, &what)
 }

@@ -9,7 +9,9 @@
 
 use super::{MAX_SIDE, MAX_SQUARES};
 use crate::RenderError;
+pub(super) use crate::draw::LEGEND_SIZE as LEGEND;
 use crate::draw::{self, Anchor, Grid, Legend, PathData, Point, Rect, Swatch};
+use crate::draw::{MARGIN, SUBTITLE_SIZE as SUBTITLE, TITLE_SIZE as TITLE};
 use crate::font;
 use crate::palette::{self, Colour};
 use crate::svg::{Element, Picture, group};
@@ -20,16 +22,8 @@ use tabletop::Geometry;
 const BOARD_SPAN: f64 = 720.0;
 /// The largest cell, in user units (a 10 × 10 board).
 const MAX_CELL: f64 = 72.0;
-/// Outer margin.
-const MARGIN: f64 = 20.0;
 /// The narrowest picture (so titles and legends have room).
 const MIN_WIDTH: f64 = 520.0;
-/// Title size.
-const TITLE: f64 = 24.0;
-/// Subtitle size.
-const SUBTITLE: f64 = 14.0;
-/// Legend caption size.
-pub(super) const LEGEND: f64 = 13.0;
 
 /// A board's squares: the cells, and their numbers to draw on top.
 pub(super) struct Squares {
