@@ -438,6 +438,16 @@ fn labels(g: &tycoon::Grid, layout: &Layout) -> Element {
 }
 
 /// Each player's token, in a fixed slot per seat.
+/// `1 turn`, `3 turns`.
+fn turns(n: impl Into<u64>) -> String {
+    let n = n.into();
+    if n == 1 {
+        "1 turn".to_string()
+    } else {
+        format!("{n} turns")
+    }
+}
+
 fn tokens(game: &Game, layout: &Layout) -> Element {
     let mut out = group().class("tokens");
     for (i, p) in game.players().iter().enumerate() {
@@ -530,7 +540,7 @@ fn panel(game: &Game, x: f64, top: f64, width: f64) -> Element {
             format!("P{seat} ({})", game.seats()[i]),
             format!("cell {}", p.cell),
             format!("{} coins", p.coins),
-            format!("{} turns", p.turns),
+            turns(p.turns),
         ];
         if !stations.is_empty() {
             let s: Vec<String> = stations.iter().map(ToString::to_string).collect();
@@ -541,7 +551,7 @@ fn panel(game: &Game, x: f64, top: f64, width: f64) -> Element {
             parts.push(format!("used {}", a.join(", ")));
         }
         if p.lost_turns > 0 {
-            parts.push(format!("{} turns to lose", p.lost_turns));
+            parts.push(format!("{} to lose", turns(p.lost_turns)));
         }
         if p.fire_turns > 0 {
             parts.push(format!("burning {}", p.fire_turns));
@@ -584,6 +594,13 @@ mod tests {
 
     fn count(svg: &str, needle: &str) -> usize {
         svg.matches(needle).count()
+    }
+
+    #[test]
+    fn turn_counts_agree_in_number() {
+        assert_eq!(turns(0u32), "0 turns");
+        assert_eq!(turns(1u32), "1 turn");
+        assert_eq!(turns(2u32), "2 turns");
     }
 
     #[test]
