@@ -147,6 +147,64 @@ fn tail_note(subtitle: &str, last: usize, beyond: f64) -> String {
     }
 }
 
+/// A vertical axis of chances from 0 to a round value above `peak`, its
+/// ticks labelled in per cent.
+struct PercentAxis {
+    ticks: Vec<f64>,
+    step: f64,
+    top: f64,
+    /// Width of the widest tick label.
+    label_width: f64,
+}
+
+impl PercentAxis {
+    fn new(peak: f64, default_step: f64, default_top: f64) -> Self {
+        let ticks = nice_ticks(0.0, peak, 5);
+        let step = ticks.get(1).map_or(default_step, |t| t - ticks[0]);
+        let top = ticks.last().copied().unwrap_or(default_top);
+        let labels: Vec<String> = ticks.iter().map(|&t| format_percent(t, step)).collect();
+        let label_width = label_width(labels.iter().map(String::as_str));
+        Self {
+            ticks,
+            step,
+            top,
+            label_width,
+        }
+    }
+
+    fn label(&self, t: f64) -> String {
+        format_percent(t, self.step)
+    }
+}
+
+/// Axes for game lengths `first..=last` (one bar per length) against
+/// `y`, drawn on `chart` with their titles.
+fn length_axes(
+    chart: &mut Chart,
+    first: usize,
+    last: usize,
+    y: &PercentAxis,
+    y_title: &str,
+) -> Axes {
+    let (x_lo, x_hi) = (first as f64 - 0.5, last as f64 + 0.5);
+    let axes = Axes::new(chart.area, (x_lo, x_hi), (0.0, y.top));
+    let x_ticks: Vec<f64> = nice_ticks(first as f64, last as f64, 10)
+        .into_iter()
+        .filter(|t| *t >= x_lo && *t <= x_hi)
+        .collect();
+    let x_step = x_ticks.windows(2).next().map_or(1.0, |w| w[1] - w[0]);
+    chart.picture.push(axes.draw(
+        &x_ticks,
+        |t| format_tick(t, x_step),
+        &y.ticks,
+        |t| y.label(t),
+    ));
+    chart
+        .picture
+        .push(axes.titles("game length (rolls)", y_title, y.label_width));
+    axes
+}
+
 /// Bars of `P(length = n)`, the cumulative chance as a curve against a
 /// right-hand axis, and the mean and median marked.
 ///
@@ -160,10 +218,7 @@ pub fn length_distribution(d: &LengthDistribution) -> Result<Picture, RenderErro
     let mean = d.mean.unwrap_or_else(|| mean_of(p, total));
     let median = d.median.unwrap_or_else(|| median_of(p, total));
     let peak = p.iter().copied().fold(0.0, f64::max);
-    let y_ticks = nice_ticks(0.0, peak, 5);
-    let y_step = y_ticks.get(1).map_or(0.01, |t| t - y_ticks[0]);
-    let y_top = y_ticks.last().copied().unwrap_or(peak);
-    let y_labels: Vec<String> = y_ticks.iter().map(|&t| format_percent(t, y_step)).collect();
+    let y = PercentAxis::new(peak, 0.01, peak);
     let legend = Legend::new(13.0)
         .entry(
             Swatch::Fill(palette::BAR),
@@ -186,27 +241,10 @@ pub fn length_distribution(d: &LengthDistribution) -> Result<Picture, RenderErro
         &title,
         &subtitle,
         &legend,
-        label_width(y_labels.iter().map(String::as_str)),
+        y.label_width,
         label_width(["100%"]),
     );
-    let (x_lo, x_hi) = (first as f64 - 0.5, last as f64 + 0.5);
-    let axes = Axes::new(chart.area, (x_lo, x_hi), (0.0, y_top));
-    let x_ticks: Vec<f64> = nice_ticks(first as f64, last as f64, 10)
-        .into_iter()
-        .filter(|t| *t >= x_lo && *t <= x_hi)
-        .collect();
-    let x_step = x_ticks.windows(2).next().map_or(1.0, |w| w[1] - w[0]);
-    chart.picture.push(axes.draw(
-        &x_ticks,
-        |t| format_tick(t, x_step),
-        &y_ticks,
-        |t| format_percent(t, y_step),
-    ));
-    chart.picture.push(axes.titles(
-        "game length (rolls)",
-        "chance",
-        label_width(y_labels.iter().map(String::as_str)),
-    ));
+    let axes = length_axes(&mut chart, first, last, &y, "chance");
     let mut bars = group().class("bars");
     for (n, &v) in p.iter().enumerate().take(last + 1).skip(first) {
         bars.push(
@@ -220,7 +258,7 @@ pub fn length_distribution(d: &LengthDistribution) -> Result<Picture, RenderErro
     // Cumulative curve against the right axis.
     let cum_scale = Scale::new(0.0, 1.0, axes.area.y + axes.area.h, axes.area.y);
     let mut acc: f64 = p.iter().take(first).sum();
-    let mut points = vec![Point::new(axes.x.at(x_lo), cum_scale.at(acc))];
+    let mut points = vec![Point::new(axes.x.at(first as f64 - 0.5), cum_scale.at(acc))];
     for &v in p.iter().take(last + 1).skip(first) {
         acc += v;
         points.push(Point::new(0.0, cum_scale.at(acc)));
@@ -284,10 +322,7 @@ pub fn length_histogram(h: &LengthHistogram) -> Result<Picture, RenderError> {
             .fold(0.0, f64::max)
     });
     let peak = shares.iter().copied().fold(0.0, f64::max).max(shown_exact);
-    let y_ticks = nice_ticks(0.0, peak, 5);
-    let y_step = y_ticks.get(1).map_or(0.01, |t| t - y_ticks[0]);
-    let y_top = y_ticks.last().copied().unwrap_or(peak);
-    let y_labels: Vec<String> = y_ticks.iter().map(|&t| format_percent(t, y_step)).collect();
+    let y = PercentAxis::new(peak, 0.01, peak);
     let sim_mean = mean_of(&shares, 1.0);
     let mut legend = Legend::new(13.0).entry(
         Swatch::Fill(palette::BAR_SECOND),
@@ -311,27 +346,10 @@ pub fn length_histogram(h: &LengthHistogram) -> Result<Picture, RenderError> {
         &title,
         &subtitle,
         &legend,
-        label_width(y_labels.iter().map(String::as_str)),
+        y.label_width,
         0.0,
     );
-    let (x_lo, x_hi) = (first as f64 - 0.5, last as f64 + 0.5);
-    let axes = Axes::new(chart.area, (x_lo, x_hi), (0.0, y_top));
-    let x_ticks: Vec<f64> = nice_ticks(first as f64, last as f64, 10)
-        .into_iter()
-        .filter(|t| *t >= x_lo && *t <= x_hi)
-        .collect();
-    let x_step = x_ticks.windows(2).next().map_or(1.0, |w| w[1] - w[0]);
-    chart.picture.push(axes.draw(
-        &x_ticks,
-        |t| format_tick(t, x_step),
-        &y_ticks,
-        |t| format_percent(t, y_step),
-    ));
-    chart.picture.push(axes.titles(
-        "game length (rolls)",
-        "share of games",
-        label_width(y_labels.iter().map(String::as_str)),
-    ));
+    let axes = length_axes(&mut chart, first, last, &y, "share of games");
     let mut bars = group().class("bars");
     for n in first..=last {
         let v = shares.get(n).copied().unwrap_or(0.0);
@@ -390,10 +408,7 @@ pub fn seat_wins(s: &SeatWins) -> Result<Picture, RenderError> {
         .copied()
         .fold(0.0, f64::max)
         .max(1.0 / n as f64);
-    let y_ticks = nice_ticks(0.0, peak * 1.12, 5);
-    let y_step = y_ticks.get(1).map_or(0.1, |t| t - y_ticks[0]);
-    let y_top = y_ticks.last().copied().unwrap_or(1.0);
-    let y_labels: Vec<String> = y_ticks.iter().map(|&t| format_percent(t, y_step)).collect();
+    let y = PercentAxis::new(peak * 1.12, 0.1, 1.0);
     let fair = 1.0 / n as f64;
     let legend = Legend::new(13.0).entry(
         Swatch::Dashed(palette::MUTED),
@@ -406,22 +421,17 @@ pub fn seat_wins(s: &SeatWins) -> Result<Picture, RenderError> {
         &title,
         &s.subtitle,
         &legend,
-        label_width(y_labels.iter().map(String::as_str)),
+        y.label_width,
         0.0,
     );
-    let axes = Axes::new(chart.area, (0.5, n as f64 + 0.5), (0.0, y_top));
+    let axes = Axes::new(chart.area, (0.5, n as f64 + 0.5), (0.0, y.top));
     let seats: Vec<f64> = (1..=n).map(|i| i as f64).collect();
-    chart.picture.push(axes.draw(
-        &seats,
-        |t| format!("seat {t:.0}"),
-        &y_ticks,
-        |t| format_percent(t, y_step),
-    ));
-    chart.picture.push(axes.titles(
-        "seat (1 rolls first)",
-        "chance to win",
-        label_width(y_labels.iter().map(String::as_str)),
-    ));
+    chart
+        .picture
+        .push(axes.draw(&seats, |t| format!("seat {t:.0}"), &y.ticks, |t| y.label(t)));
+    chart
+        .picture
+        .push(axes.titles("seat (1 rolls first)", "chance to win", y.label_width));
     let mut bars = group().class("bars");
     for (i, &c) in s.chances.iter().enumerate() {
         let x = (i + 1) as f64;
