@@ -14,10 +14,12 @@
 //! - **text** ([`text`]): the box printed in the seed's style.
 //! - **solver** ([`solve`]): from the shots seen, exactly how many layouts
 //!   remain, which cells are certain, and the most telling next shot.
+//! - **bot** ([`bot`]): plays a game with the solver, as a player would.
 //!
 //! The library does no I/O. See `docs/baffle.md` for the rules chosen.
 
 pub mod beam;
+pub mod bot;
 pub mod game;
 pub mod geometry;
 pub mod layout;

@@ -34,7 +34,7 @@ enum Command {
     /// Chutes & Ladders: play, check boards, analyse.
     #[command(subcommand)]
     Chutes(chutes::ChutesCommand),
-    /// Baffle, the laser box: play, trace beams, solve from shots, draw.
+    /// Baffle, the laser box: play, trace beams, solve from shots, let the bot play, draw.
     #[command(subcommand)]
     Baffle(baffle::BaffleCommand),
     /// Snakes & Ladders Tycoon: check, design, play, simulate and draw grids.

@@ -5,6 +5,7 @@
 //!   (`--fixed`), a seed (`--seed`), or a layout file (`--layout`), with the
 //!   size (`--size`) and mirror count (`--mirrors`) for seeded boxes.
 
+mod bot;
 mod play;
 mod render;
 mod solve;
@@ -26,6 +27,8 @@ pub enum BaffleCommand {
     Solve(solve::SolveArgs),
     /// Draw the box, its shots and mirrors as SVG or PNG.
     Render(render::RenderArgs),
+    /// Let the solver play: a box move by move, or the scores of many.
+    Bot(bot::BotArgs),
 }
 
 /// Runs a Baffle command.
@@ -35,6 +38,7 @@ pub fn run(cmd: BaffleCommand) -> Result<()> {
         BaffleCommand::Trace(args) => trace::run(&args),
         BaffleCommand::Solve(args) => solve::run(&args),
         BaffleCommand::Render(args) => render::run(&args),
+        BaffleCommand::Bot(args) => bot::run(&args),
     }
 }
 

@@ -3,6 +3,7 @@
 use super::{BoxArgs, describe};
 use crate::common::seed_or_fresh;
 use anyhow::{Context, Result, bail};
+use baffle::bot::{BotError, BotOptions, decide};
 use baffle::solve::{Method, SolveOptions, solve};
 use baffle::text::view_text;
 use baffle::{Event, Game, Move, Origin, Setup, Sides};
@@ -17,6 +18,7 @@ use std::path::PathBuf;
   guess R C /   guess that row R, column C holds / (or \\)
   show        the box, your shots, guesses and score
   hint        what your shots prove, and the most telling next shot
+  bot         let the bot (the solver) make the next move
   quit        give up: every mirror is shown
   new         a new random game
   help        this list
@@ -56,6 +58,7 @@ const HELP: &str = "Commands:
   guess R C /    guess that row R, column C holds / (or \\); rows and columns from 0 at the top-left
   show           the box, your shots, guesses and score
   hint           what your shots prove, and the most telling next shot
+  bot            let the bot (the solver) make the next move, and say why
   quit           give up: every mirror is shown
   new            a new random game
   exit           leave
@@ -167,6 +170,7 @@ fn command(out: &mut impl Write, s: &mut Session, text: &str) -> Result<Step> {
         "help" | "?" | "h" if alone => writeln!(out, "{HELP}")?,
         "show" | "box" | "board" | "look" if alone => write!(out, "{}", view_text(&s.game.view()))?,
         "hint" | "solve" if alone => hint(out, &s.game)?,
+        "bot" | "auto" if alone => bot_move(out, s)?,
         "new" if alone => new_game(out, s)?,
         "exit" | "bye" | "leave" if alone => return Ok(Step::Exit),
         _ => {
@@ -210,6 +214,23 @@ fn play_move(out: &mut impl Write, s: &mut Session, mv: Move) -> Result<()> {
         }
     }
     Ok(())
+}
+
+fn bot_move(out: &mut impl Write, s: &mut Session) -> Result<()> {
+    match decide(&s.game.view(), &BotOptions::default()) {
+        Ok(d) => {
+            writeln!(out, "The bot: {} ({}).", d.mv, d.reason)?;
+            play_move(out, s, d.mv)
+        }
+        Err(BotError::Over) => {
+            writeln!(out, "The game is over; type new for another.")?;
+            Ok(())
+        }
+        Err(e) => {
+            writeln!(out, "The bot cannot move: {e}.")?;
+            Ok(())
+        }
+    }
 }
 
 fn new_game(out: &mut impl Write, s: &mut Session) -> Result<()> {

@@ -1,0 +1,334 @@
+//! A bot that plays Baffle with the solver.
+//!
+//! Terms:
+//! - **decision** ([`Decision`]): the move the bot makes on a [`View`] and
+//!   why ([`Reason`]). The bot sees only what a player sees.
+//! - **policy**, in order:
+//!   1. guess a mirror the shots prove and that is not yet found (free);
+//!   2. guess the likeliest mirror when its chance is over one half: a wrong
+//!      guess costs 2, so such a guess costs less than a shot on average,
+//!      and it teaches as much as a shot whichever way it goes;
+//!   3. shoot the solver's best next shot (the one that leaves the fewest
+//!      consistent layouts on average);
+//!   4. when no shot can tell the layouts apart, guess the likeliest mirror;
+//!   5. while the solver finds the box too hard (many mirrors, few shots),
+//!      explore: shoot the first hole whose exit is not yet known.
+//! - **options** ([`BotOptions`]): the solver's options, and the chance
+//!   above which a guess is preferred to a shot.
+
+use crate::game::{Event, Game, Move, MoveError, View};
+use crate::layout::{Mirror, Placed};
+use crate::solve::{Solution, SolveError, SolveOptions, solve};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why the bot made a move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Reason {
+    /// The shots prove this mirror.
+    Certain,
+    /// The likeliest mirror, with this chance of being right.
+    Likely {
+        /// The share of consistent layouts holding it.
+        chance: f64,
+    },
+    /// The shot that leaves the fewest layouts on average.
+    BestShot {
+        /// Consistent layouts before the shot.
+        layouts: String,
+        /// Layouts left on average after it.
+        expected_layouts: f64,
+    },
+    /// No shot can tell the layouts apart; the likeliest mirror.
+    OnlyGuesses {
+        /// The share of consistent layouts holding it.
+        chance: f64,
+    },
+    /// Too many cases for the solver yet: a hole whose exit is unknown.
+    Explore,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Certain => write!(f, "the shots prove it"),
+            Self::Likely { chance } => {
+                write!(f, "{:.0}% likely, cheaper than a shot", 100.0 * chance)
+            }
+            Self::BestShot {
+                layouts,
+                expected_layouts,
+            } => write!(
+                f,
+                "{layouts} layouts fit; this shot leaves {expected_layouts:.1} on average"
+            ),
+            Self::OnlyGuesses { chance } => write!(
+                f,
+                "no shot tells the layouts apart; {:.0}% likely",
+                100.0 * chance
+            ),
+            Self::Explore => write!(f, "too many cases to weigh yet; an unknown exit"),
+        }
+    }
+}
+
+/// A move and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Decision {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: Move,
+    /// Why.
+    pub reason: Reason,
+}
+
+/// How the bot thinks.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BotOptions {
+    /// The solver's options.
+    pub solve: SolveOptions,
+    /// A mirror at least this likely is guessed rather than shot for.
+    pub guess_above: f64,
+}
+
+impl Default for BotOptions {
+    fn default() -> Self {
+        Self {
+            solve: SolveOptions {
+                // About a second at most per move; beyond that, explore.
+                step_limit: 100_000_000,
+                ..SolveOptions::default()
+            },
+            guess_above: 0.5,
+        }
+    }
+}
+
+/// Why the bot cannot move.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BotError {
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// The solver failed for a reason other than the size of the search.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// Every exit is known and the solver still finds the box too hard.
+    #[error("every exit is known, but there are still too many cases to weigh")]
+    TooHard,
+    /// The view contradicts itself (no layout fits it): not a real game.
+    #[error("no layout fits these shots and guesses")]
+    Contradiction,
+    /// A move the bot chose was refused (a bug, reported rather than hidden).
+    #[error("the game refused the bot's move {mv}: {error}")]
+    Refused {
+        /// The move.
+        mv: Move,
+        /// Why.
+        error: MoveError,
+    },
+}
+
+/// The bot's move on `view`.
+///
+/// # Errors
+/// [`BotError`] when the game is over or the solver cannot help.
+pub fn decide(view: &View, options: &BotOptions) -> Result<Decision, BotError> {
+    if view.status.is_over() {
+        return Err(BotError::Over);
+    }
+    match solve(&view.evidence(), &options.solve) {
+        Ok(solution) => from_solution(view, &solution, options),
+        Err(SolveError::TooHard { .. }) => explore(view),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn from_solution(
+    view: &View,
+    solution: &Solution,
+    options: &BotOptions,
+) -> Result<Decision, BotError> {
+    if solution.layouts == 0u32.into() {
+        return Err(BotError::Contradiction);
+    }
+    if let Some(p) = solution
+        .certain_mirrors
+        .iter()
+        .find(|p| !view.found.contains(p))
+    {
+        return Ok(guess(*p, Reason::Certain));
+    }
+    let likeliest = likeliest(view, solution);
+    if let Some((p, chance)) = likeliest
+        && chance > options.guess_above
+    {
+        return Ok(guess(p, Reason::Likely { chance }));
+    }
+    if let Some(best) = &solution.best_next_shot {
+        return Ok(Decision {
+            mv: Move::Shoot { hole: best.hole },
+            reason: Reason::BestShot {
+                layouts: solution.layouts.to_string(),
+                expected_layouts: best.expected_layouts,
+            },
+        });
+    }
+    match likeliest {
+        Some((p, chance)) => Ok(guess(p, Reason::OnlyGuesses { chance })),
+        None => Err(BotError::Contradiction),
+    }
+}
+
+fn guess(p: Placed, reason: Reason) -> Decision {
+    Decision {
+        mv: Move::Guess {
+            cell: p.cell,
+            mirror: p.mirror,
+        },
+        reason,
+    }
+}
+
+/// The mirror not yet found that the most consistent layouts hold (the
+/// first in row order on a tie).
+fn likeliest(view: &View, solution: &Solution) -> Option<(Placed, f64)> {
+    let mut best: Option<(Placed, f64)> = None;
+    for odds in &solution.cells {
+        if view.found.iter().any(|f| f.cell == odds.cell) {
+            continue;
+        }
+        for (mirror, chance) in [
+            (Mirror::Slash, odds.slash),
+            (Mirror::Backslash, odds.backslash),
+        ] {
+            if chance > 0.0 && best.is_none_or(|(_, c)| chance > c) {
+                best = Some((Placed::new(odds.cell, mirror), chance));
+            }
+        }
+    }
+    best
+}
+
+/// The first shootable hole whose exit is not known yet (a beam is
+/// reversible, so a shot from `h` out at `e` also tells where `e` leads).
+fn explore(view: &View) -> Result<Decision, BotError> {
+    let known = |h: usize| view.shots.iter().any(|s| s.hole == h || s.exit == h);
+    view.shootable
+        .iter()
+        .copied()
+        .find(|&h| !known(h))
+        .map(|hole| Decision {
+            mv: Move::Shoot { hole },
+            reason: Reason::Explore,
+        })
+        .ok_or(BotError::TooHard)
+}
+
+/// Plays `game` to its end with the bot, calling `each` with every decision
+/// and the events it caused.
+///
+/// # Errors
+/// [`BotError`] when the bot cannot move; the game keeps every move made
+/// before.
+pub fn play(
+    game: &mut Game,
+    options: &BotOptions,
+    mut each: impl FnMut(&Decision, &[Event]),
+) -> Result<(), BotError> {
+    while !game.status().is_over() {
+        let decision = decide(&game.view(), options)?;
+        let events = game
+            .apply(decision.mv)
+            .map_err(|error| BotError::Refused {
+                mv: decision.mv,
+                error,
+            })?;
+        each(&decision, &events);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Setup, Status};
+    use crate::geometry::Sides;
+
+    fn finished(setup: Setup) -> Game {
+        let mut game = Game::new(setup).unwrap();
+        let mut moves = 0;
+        play(&mut game, &BotOptions::default(), |_, _| moves += 1).unwrap();
+        assert_eq!(moves, game.moves().len());
+        game
+    }
+
+    #[test]
+    fn solves_the_fixed_game() {
+        let game = finished(Setup::fixed(Sides::All));
+        assert_eq!(game.status(), Status::Won);
+        assert_eq!(game.view().found.len(), 5);
+        // Every guess it made while certain was right; the score is what
+        // the moves cost.
+        let score = game.score();
+        assert_eq!(score.total, score.shots + 2 * score.wrong_guesses);
+        assert!(score.shots < 20, "{score:?}");
+    }
+
+    #[test]
+    fn wins_seeded_games_on_both_kinds_of_box() {
+        for seed in 0..6 {
+            for sides in [Sides::All, Sides::LeftTop] {
+                let game = finished(Setup::seeded(6, 3, sides, seed));
+                assert_eq!(game.status(), Status::Won, "seed {seed}, {sides:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn guesses_what_is_certain_before_shooting() {
+        let mut game = Game::new(Setup::fixed(Sides::All)).unwrap();
+        // A guess the shots prove is never wrong.
+        let options = BotOptions::default();
+        play(&mut game, &options, |d, events| {
+            if d.reason == Reason::Certain {
+                assert!(
+                    events
+                        .iter()
+                        .any(|e| matches!(e, Event::Guess { right: true, .. })),
+                    "{d:?} {events:?}"
+                );
+            }
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn explores_when_the_solver_gives_up() {
+        let mut game = Game::new(Setup::fixed(Sides::All)).unwrap();
+        // Hole 0 comes out at 29, hole 1 at 24: the next unknown exit is 2.
+        game.apply(Move::Shoot { hole: 0 }).unwrap();
+        game.apply(Move::Shoot { hole: 1 }).unwrap();
+        let options = BotOptions {
+            solve: SolveOptions {
+                step_limit: 1,
+                ..SolveOptions::default()
+            },
+            ..BotOptions::default()
+        };
+        let d = decide(&game.view(), &options).unwrap();
+        assert_eq!(d.reason, Reason::Explore);
+        assert_eq!(d.mv, Move::Shoot { hole: 2 });
+    }
+
+    #[test]
+    fn a_finished_game_has_no_move() {
+        let mut game = Game::new(Setup::fixed(Sides::All)).unwrap();
+        game.apply(Move::Quit).unwrap();
+        assert_eq!(
+            decide(&game.view(), &BotOptions::default()),
+            Err(BotError::Over)
+        );
+    }
+}

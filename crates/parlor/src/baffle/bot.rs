@@ -1,0 +1,236 @@
+//! `parlor baffle bot`: the solver plays a box, or many, and shows how.
+
+use super::{BoxArgs, describe};
+use crate::common::{print_json, seed_or_fresh};
+use anyhow::{Context, Result, bail};
+use baffle::bot::{BotOptions, Decision, play};
+use baffle::text::view_text;
+use baffle::{Event, Game, Score, Setup, Sides};
+use clap::Args;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `parlor baffle bot`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "The bot sees only what a player sees. It guesses every mirror the shots
+prove, guesses a mirror more likely than not (a wrong guess costs 2, a shot
+1), and otherwise shoots the solver's best next shot; where the solver finds
+too many cases it shoots holes whose exits are still unknown.
+
+Examples:
+  parlor baffle bot                          the seed's fixed first game, move by move
+  parlor baffle bot --seed 7 --sides left-top --save game.json
+  parlor baffle bot --games 200 --seed 1     200 random boxes: the bot's scores
+  parlor baffle bot --size 6 --mirrors 3 --games 1000 --json"
+)]
+pub struct BotArgs {
+    #[command(flatten)]
+    source: BoxArgs,
+    /// Which sides beams may be shot from.
+    #[arg(long, default_value = "all", value_name = "all|left-top")]
+    sides: Sides,
+    /// Play this many random boxes (seeds S, S+1, …) and report the scores.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    games: u32,
+    /// Threads for --games (default: every core).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// Write the finished game (JSON) here, for `play --resume` or `render --game`.
+    #[arg(long, value_name = "FILE", conflicts_with = "games")]
+    save: Option<PathBuf>,
+    /// Guess a mirror at least this likely rather than shoot (0 to 1; 1
+    /// guesses only what the shots prove, or when no shot can help).
+    #[arg(long, default_value_t = 0.5, value_name = "P")]
+    guess_above: f64,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+impl BotArgs {
+    fn options(&self) -> Result<BotOptions> {
+        if !(0.0..=1.0).contains(&self.guess_above) {
+            bail!(
+                "--guess-above must be between 0 and 1, not {}",
+                self.guess_above
+            );
+        }
+        Ok(BotOptions {
+            guess_above: self.guess_above,
+            ..BotOptions::default()
+        })
+    }
+}
+
+/// One move the bot made, for JSON.
+#[derive(Serialize)]
+struct Turn<'a> {
+    #[serde(flatten)]
+    decision: &'a Decision,
+    events: &'a [Event],
+}
+
+/// Plays.
+pub fn run(args: &BotArgs) -> Result<()> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let options = args.options()?;
+    if args.games > 1 {
+        return many(args, &options);
+    }
+    let setup = args.source.setup(args.sides, || seed_or_fresh(None))?;
+    let mut game = Game::new(setup)?;
+    let mut turns: Vec<(Decision, Vec<Event>)> = Vec::new();
+    let played = play(&mut game, &options, |d, events| {
+        turns.push((d.clone(), events.to_vec()));
+    });
+    if let Some(path) = &args.save {
+        let json = serde_json::to_string_pretty(&game)?;
+        tabletop::write_atomic(path, json.as_bytes())
+            .with_context(|| format!("cannot save the game to {}", path.display()))?;
+        eprintln!("Game saved to {}.", path.display());
+    }
+    played.context("the bot could not go on")?;
+    if args.json {
+        let turns: Vec<Turn<'_>> = turns
+            .iter()
+            .map(|(decision, events)| Turn { decision, events })
+            .collect();
+        return print_json(&serde_json::json!({
+            "setup": game.setup(),
+            "moves": turns,
+            "status": game.status(),
+            "score": game.score(),
+        }));
+    }
+    let mut out = std::io::stdout().lock();
+    let setup = game.setup();
+    writeln!(
+        out,
+        "The bot plays Baffle {n}×{n}, {k} mirrors ({}), beams from {}.",
+        describe(setup),
+        sides_text(setup.sides),
+        n = setup.size,
+        k = setup.mirrors,
+    )?;
+    for (i, (decision, events)) in turns.iter().enumerate() {
+        let said: Vec<String> = events
+            .iter()
+            .filter(|e| matches!(e, Event::Shot { .. } | Event::Guess { .. }))
+            .map(ToString::to_string)
+            .collect();
+        writeln!(
+            out,
+            "{:>3}  {:<12} {}  ({})",
+            i + 1,
+            decision.mv.to_string(),
+            said.join(" "),
+            decision.reason
+        )?;
+    }
+    writeln!(out)?;
+    write!(out, "{}", view_text(&game.view()))?;
+    Ok(())
+}
+
+fn sides_text(sides: Sides) -> &'static str {
+    match sides {
+        Sides::All => "all four sides",
+        Sides::LeftTop => "the left and top",
+    }
+}
+
+/// What many bot games scored.
+#[derive(Serialize)]
+struct Scores {
+    games: u32,
+    first_seed: u64,
+    size: usize,
+    mirrors: usize,
+    sides: Sides,
+    mean_score: f64,
+    mean_shots: f64,
+    mean_wrong_guesses: f64,
+    best: usize,
+    worst: usize,
+    /// Games by score.
+    scores: BTreeMap<usize, u32>,
+}
+
+fn many(args: &BotArgs, options: &BotOptions) -> Result<()> {
+    if args.source.fixed || args.source.layout.is_some() {
+        bail!("--games plays random boxes: give --seed (or nothing), not --fixed or --layout");
+    }
+    let first_seed = seed_or_fresh(args.source.seed);
+    let size = args.source.size.unwrap_or(baffle::geometry::DEFAULT_SIZE);
+    let mirrors = args.source.mirrors.unwrap_or(baffle::layout::FIXED.len());
+    // Check the box once, before starting any thread.
+    Game::new(Setup::seeded(size, mirrors, args.sides, first_seed))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("cannot start the threads")?;
+    let results: Vec<Result<Score>> = pool.install(|| {
+        (0..u64::from(args.games))
+            .into_par_iter()
+            .map(|i| {
+                let seed = first_seed.wrapping_add(i);
+                let mut game = Game::new(Setup::seeded(size, mirrors, args.sides, seed))?;
+                play(&mut game, options, |_, _| {})
+                    .with_context(|| format!("the bot could not finish seed {seed}"))?;
+                Ok(game.score())
+            })
+            .collect()
+    });
+    let scores: Vec<Score> = results.into_iter().collect::<Result<_>>()?;
+    let n = f64::from(args.games);
+    let mean = |f: fn(&Score) -> usize| scores.iter().map(|s| f(s) as f64).sum::<f64>() / n;
+    let mut by_score = BTreeMap::new();
+    for s in &scores {
+        *by_score.entry(s.total).or_insert(0u32) += 1;
+    }
+    let report = Scores {
+        games: args.games,
+        first_seed,
+        size,
+        mirrors,
+        sides: args.sides,
+        mean_score: mean(|s| s.total),
+        mean_shots: mean(|s| s.shots),
+        mean_wrong_guesses: mean(|s| s.wrong_guesses),
+        best: scores.iter().map(|s| s.total).min().unwrap_or(0),
+        worst: scores.iter().map(|s| s.total).max().unwrap_or(0),
+        scores: by_score,
+    };
+    if args.json {
+        return print_json(&report);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "The bot played {} random boxes {n}×{n} with {k} mirrors, beams from {} (seeds {} to {}).",
+        report.games,
+        sides_text(report.sides),
+        first_seed,
+        first_seed.wrapping_add(u64::from(args.games) - 1),
+        n = size,
+        k = mirrors,
+    )?;
+    writeln!(
+        out,
+        "Every mirror found in every game. Mean score {:.2}: {:.2} shots, {:.2} wrong guesses; best {}, worst {}.",
+        report.mean_score, report.mean_shots, report.mean_wrong_guesses, report.best, report.worst
+    )?;
+    writeln!(out, "\nscore  games")?;
+    let widest = report.scores.values().copied().max().unwrap_or(1);
+    for (score, count) in &report.scores {
+        let bar = "#".repeat((40 * count).div_ceil(widest) as usize);
+        writeln!(out, "{score:>5}  {count:>5}  {bar}")?;
+    }
+    Ok(())
+}
