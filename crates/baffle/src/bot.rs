@@ -12,11 +12,18 @@
 //!      consistent layouts on average);
 //!   4. when no shot can tell the layouts apart, guess the likeliest mirror;
 //!   5. while the solver finds the box too hard (many mirrors, few shots),
-//!      explore: shoot the first hole whose exit is not yet known.
+//!      explore: shoot the first hole whose exit is not yet known;
+//!   6. when every exit is known and the solver still finds it too hard,
+//!      guess the mirror that alone explains the most shots: a **one-turn
+//!      explanation** of a shot is a cell and mirror that, with the mirrors
+//!      found and no other, send its beam out at the exit seen. Each right
+//!      guess takes a mirror off the search's budget, until it can count.
 //! - **options** ([`BotOptions`]): the solver's options, and the chance
 //!   above which a guess is preferred to a shot.
 
+use crate::beam::walk;
 use crate::game::{Event, Game, Move, MoveError, View};
+use crate::geometry::Size;
 use crate::layout::{Mirror, Placed};
 use crate::solve::{Solution, SolveError, SolveOptions, solve};
 use serde::{Deserialize, Serialize};
@@ -47,6 +54,12 @@ pub enum Reason {
     },
     /// Too many cases for the solver yet: a hole whose exit is unknown.
     Explore,
+    /// Too many cases for the solver, every exit known: the mirror that
+    /// alone explains the most shots.
+    Explains {
+        /// The shots it explains with one turn.
+        shots: usize,
+    },
 }
 
 impl fmt::Display for Reason {
@@ -69,6 +82,11 @@ impl fmt::Display for Reason {
                 100.0 * chance
             ),
             Self::Explore => write!(f, "too many cases to weigh yet; an unknown exit"),
+            Self::Explains { shots } => write!(
+                f,
+                "too many cases to weigh; alone it explains {shots} shot{}",
+                if *shots == 1 { "" } else { "s" }
+            ),
         }
     }
 }
@@ -114,8 +132,11 @@ pub enum BotError {
     /// The solver failed for a reason other than the size of the search.
     #[error(transparent)]
     Solve(#[from] SolveError),
-    /// Every exit is known and the solver still finds the box too hard.
-    #[error("every exit is known, but there are still too many cases to weigh")]
+    /// Every exit is known, the solver still finds the box too hard, and
+    /// no untried mirror explains a shot alone.
+    #[error(
+        "every exit is known, but there are still too many cases to weigh and no single mirror explains a shot"
+    )]
     TooHard,
     /// The view contradicts itself (no layout fits it): not a real game.
     #[error("no layout fits these shots and guesses")]
@@ -223,7 +244,54 @@ fn explore(view: &View) -> Result<Decision, BotError> {
             mv: Move::Shoot { hole },
             reason: Reason::Explore,
         })
+        .or_else(|| best_explanation(view).map(|(p, shots)| guess(p, Reason::Explains { shots })))
         .ok_or(BotError::TooHard)
+}
+
+/// The mirror, not found and not guessed wrong, that is a one-turn
+/// explanation of the most shots (the first in row order on a tie).
+fn best_explanation(view: &View) -> Option<(Placed, usize)> {
+    let size = Size::new(view.size).ok()?;
+    let evidence = view.evidence();
+    let mut found = vec![None; size.cells()];
+    for p in &view.found {
+        if let Some(slot) = found.get_mut(size.index(p.cell)) {
+            *slot = Some(p.mirror);
+        }
+    }
+    let mut best: Option<(Placed, usize)> = None;
+    for index in 0..size.cells() {
+        if found.get(index).copied().flatten().is_some() {
+            continue;
+        }
+        let cell = size.cell(index);
+        for mirror in [Mirror::Slash, Mirror::Backslash] {
+            let placed = Placed::new(cell, mirror);
+            if evidence.not.contains(&placed) {
+                continue;
+            }
+            let mirror_at = |i: usize| {
+                if i == index {
+                    Some(mirror)
+                } else {
+                    found.get(i).copied().flatten()
+                }
+            };
+            let explained = view
+                .shots
+                .iter()
+                .filter(|s| {
+                    let mut crossed = false;
+                    let exit = walk(size, s.hole, mirror_at, |i, _, _| crossed |= i == index);
+                    crossed && exit.is_ok_and(|e| e.hole == s.exit)
+                })
+                .count();
+            if explained > 0 && best.is_none_or(|(_, b)| explained > b) {
+                best = Some((placed, explained));
+            }
+        }
+    }
+    best
 }
 
 /// Plays `game` to its end with the bot, calling `each` with every decision
@@ -239,12 +307,10 @@ pub fn play(
 ) -> Result<(), BotError> {
     while !game.status().is_over() {
         let decision = decide(&game.view(), options)?;
-        let events = game
-            .apply(decision.mv)
-            .map_err(|error| BotError::Refused {
-                mv: decision.mv,
-                error,
-            })?;
+        let events = game.apply(decision.mv).map_err(|error| BotError::Refused {
+            mv: decision.mv,
+            error,
+        })?;
         each(&decision, &events);
     }
     Ok(())
@@ -320,6 +386,54 @@ mod tests {
         let d = decide(&game.view(), &options).unwrap();
         assert_eq!(d.reason, Reason::Explore);
         assert_eq!(d.mv, Move::Shoot { hole: 2 });
+    }
+
+    #[test]
+    fn guesses_the_best_single_explanation_when_the_search_is_too_big() {
+        // The fixed game with every exit known but a solver that gives up
+        // at once: the bot guesses mirrors that explain shots on their own.
+        let mut game = Game::new(Setup::fixed(Sides::All)).unwrap();
+        for hole in 0..40 {
+            if !game.view().shots.iter().any(|s| s.exit == hole) {
+                game.apply(Move::Shoot { hole }).unwrap();
+            }
+        }
+        let options = BotOptions {
+            solve: SolveOptions {
+                step_limit: 1,
+                ..SolveOptions::default()
+            },
+            ..BotOptions::default()
+        };
+        let d = decide(&game.view(), &options).unwrap();
+        let Reason::Explains { shots } = d.reason else {
+            panic!("{d:?}");
+        };
+        // <4,2>=/ alone sends 5 out at 12 and 12 out at 5 (and more).
+        assert!(shots >= 2, "{d:?}");
+        let events = game.apply(d.mv).unwrap();
+        assert!(
+            matches!(events[0], Event::Guess { right: true, .. }),
+            "{d:?} {events:?}"
+        );
+    }
+
+    #[test]
+    fn plays_boxes_too_big_to_count_to_the_end() {
+        // 10 mirrors on 8 × 8 with a small step budget: the bot explores,
+        // guesses single explanations, and counts once enough is found.
+        let mut game = Game::new(Setup::seeded(8, 10, Sides::All, 3)).unwrap();
+        let options = BotOptions {
+            solve: SolveOptions {
+                step_limit: 2_000_000,
+                ..SolveOptions::default()
+            },
+            ..BotOptions::default()
+        };
+        let mut reasons = Vec::new();
+        play(&mut game, &options, |d, _| reasons.push(d.reason.clone())).unwrap();
+        assert_eq!(game.status(), Status::Won);
+        assert!(reasons.contains(&Reason::Explore), "{reasons:?}");
     }
 
     #[test]
