@@ -28,17 +28,16 @@ pub struct SavedGrid {
     pub bytes: u64,
 }
 
-/// Checks a grid name (a trailing `.grid` is dropped) and returns it.
+/// Checks a grid name (trailing `.grid`s are dropped, so that `x.grid.grid`
+/// is the grid `x`, never a file the list cannot name) and returns it.
 ///
 /// # Errors
 /// 400 saying what is wrong with the name.
 pub fn check_name(name: &str) -> Result<String, ApiError> {
-    let name = name.trim();
-    let name = name
-        .strip_suffix(".grid")
-        .filter(|n| !n.is_empty())
-        .unwrap_or(name)
-        .trim();
+    let mut name = name.trim();
+    while let Some(stem) = name.strip_suffix(".grid").filter(|n| !n.trim().is_empty()) {
+        name = stem.trim();
+    }
     let bad = |why: &str| {
         let shown: String = name.chars().take(MAX_NAME + 10).collect();
         ApiError::bad_request(format!("the grid name '{shown}' {why}"))
@@ -136,6 +135,8 @@ mod tests {
         assert_eq!(check_name(" my grid ").unwrap(), "my grid");
         assert_eq!(check_name("race-1.grid").unwrap(), "race-1");
         assert_eq!(check_name("v1.2_final").unwrap(), "v1.2_final");
+        assert_eq!(check_name("x.grid.grid").unwrap(), "x");
+        assert_eq!(check_name("x .grid").unwrap(), "x");
     }
 
     #[test]
@@ -169,8 +170,18 @@ mod tests {
         let text = load_text(dir.path(), "first.grid").unwrap();
         assert_eq!(tycoon::parse_grid(&text).unwrap(), grid);
         assert!(dir.path().join("grids/first.grid").is_file());
+        // A name saved is a name listed, and loads what was saved under it.
+        assert_eq!(
+            save(dir.path(), "second.grid.grid", &grid).unwrap(),
+            "second"
+        );
         let names: Vec<String> = list(dir.path()).into_iter().map(|g| g.name).collect();
-        assert_eq!(names, ["first"]);
+        assert_eq!(names, ["first", "second"]);
+        assert_eq!(
+            tycoon::parse_grid(&load_text(dir.path(), "second").unwrap()).unwrap(),
+            grid
+        );
+        std::fs::remove_file(dir.path().join("grids/second.grid")).unwrap();
         assert_eq!(
             load_text(dir.path(), "second").unwrap_err().status,
             axum::http::StatusCode::NOT_FOUND
