@@ -18,7 +18,7 @@
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::store::fresh_seed;
+use crate::store::seed_or_fresh;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
@@ -177,10 +177,7 @@ async fn new_game(
         }
         Setup::fixed(req.sides)
     } else {
-        let seed = match req.seed {
-            Some(seed) => seed,
-            None => fresh_seed()?,
-        };
+        let seed = seed_or_fresh(req.seed)?;
         Setup::seeded(
             req.size.unwrap_or(baffle::geometry::DEFAULT_SIZE),
             req.mirrors.unwrap_or(5),

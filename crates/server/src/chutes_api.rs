@@ -14,7 +14,7 @@
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::store::fresh_seed;
+use crate::store::seed_or_fresh;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
@@ -284,10 +284,7 @@ async fn new_game(
     let board = find_board(&state, &req.board)?;
     let game =
         Game::new(board, rules, req.players).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let seed = match req.seed {
-        Some(seed) => seed,
-        None => fresh_seed()?,
-    };
+    let seed = seed_or_fresh(req.seed)?;
     let session = ChutesSession {
         game,
         dice: SeededDice::new(seed),

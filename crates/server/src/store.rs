@@ -46,6 +46,25 @@ pub fn fresh_seed() -> Result<u64, ApiError> {
     Ok(u64::from_le_bytes(bytes) >> 11)
 }
 
+/// The largest seed a request may give: seeds stay below 2^53 so that
+/// JavaScript, which reads every JSON number as a double, reads them exactly.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// The seed a request gave, or a fresh one when it gave none.
+///
+/// # Errors
+/// 400 for a seed above [`MAX_SEED`] (a page could not show or replay it);
+/// 503 as [`fresh_seed`].
+pub fn seed_or_fresh(seed: Option<u64>) -> Result<u64, ApiError> {
+    match seed {
+        Some(seed) if seed > MAX_SEED => Err(ApiError::bad_request(format!(
+            "a seed is a whole number from 0 to {MAX_SEED} (below 2^53), not {seed}"
+        ))),
+        Some(seed) => Ok(seed),
+        None => fresh_seed(),
+    }
+}
+
 struct Entry<T> {
     value: T,
     touched: Instant,

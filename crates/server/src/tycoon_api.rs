@@ -17,7 +17,7 @@
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::grids;
-use crate::store::fresh_seed;
+use crate::store::seed_or_fresh;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, Query, State};
@@ -468,10 +468,7 @@ async fn new_game(
         }
         None => grid_from(&state, req.text.as_deref(), req.saved.as_deref())?,
     };
-    let seed = match req.seed {
-        Some(seed) => seed,
-        None => fresh_seed()?,
-    };
+    let seed = seed_or_fresh(req.seed)?;
     let session = TycoonSession {
         game: Game::new(Arc::new(grid), req.seats, Dice::seeded(seed)),
         seed,

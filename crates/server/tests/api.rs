@@ -1129,3 +1129,50 @@ async fn the_home_page_pictures_are_served() {
         assert!(home.contains(src), "the home page shows {src}");
     }
 }
+
+#[tokio::test]
+async fn seeds_a_page_cannot_read_exactly_are_refused() {
+    let (app, _dir) = app();
+    let biggest = (1u64 << 53) - 1;
+    for uri in [
+        "/api/chutes/games",
+        "/api/baffle/games",
+        "/api/tycoon/games",
+    ] {
+        let (status, view) = post(&app, uri, json!({ "seed": biggest })).await;
+        assert_eq!(status, StatusCode::OK, "{uri}: {view}");
+        for seed in [1u64 << 53, u64::MAX] {
+            let answer = post(&app, uri, json!({ "seed": seed })).await;
+            assert_refused(&answer, StatusCode::BAD_REQUEST, "below 2^53");
+        }
+    }
+}
+
+/// The library's search recurses once per roll; a long shortest game must
+/// be answered, not overflow a worker's stack and take the server down.
+#[tokio::test]
+async fn long_shortest_games_do_not_overflow_the_stack() {
+    let (app, _dir) = app();
+    let (status, body) = call(
+        &app,
+        "GET",
+        "/api/chutes/boards/classic/shortest?chutes=5000",
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["rolls"], 5007);
+    let (status, board) = post(
+        &app,
+        "/api/chutes/boards",
+        json!({"text": "size = 100000\n", "file_name": "long.toml"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{board}");
+    let id = board["id"].as_str().unwrap();
+    let uri = format!("/api/chutes/boards/{id}/shortest?faces=1");
+    let (status, body) = call(&app, "GET", &uri, None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["rolls"], 100_000);
+    assert_eq!(body["sequences"], "1");
+}
