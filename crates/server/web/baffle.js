@@ -4,7 +4,7 @@
 // this page finds the holes and cells in it by their data attributes and
 // makes them clickable. The marks a person makes before guessing are this
 // page's own (UI state), drawn in a layer over the picture.
-import { api, el, byId, showError } from "/static/common.js";
+import { api, el, byId, showError, readSeed } from "/static/common.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -317,11 +317,8 @@ function toggleOdds() {
 
 function nextGameBody() {
   const body = { sides: ui.sides.value };
-  const seed = ui.seed.value.trim();
-  if (seed !== "") {
-    if (!/^\d+$/.test(seed)) throw new Error("The seed is a whole number (or leave it empty).");
-    body.seed = Number(seed);
-  }
+  const seed = readSeed(ui.seed.value);
+  if (seed !== undefined) body.seed = seed;
   return body;
 }
 

@@ -1,7 +1,7 @@
 // Chutes & Ladders: choose a board, play roll by roll or watch a whole game.
 // The rules are the server's: this page sends rolls and shows the turns it
 // gets back.
-import { api, el, byId, showError, readFile, sleep } from "/static/common.js";
+import { api, el, byId, showError, readFile, sleep, readSeed } from "/static/common.js";
 
 const ui = {
   boardSelect: byId("board-select"),
@@ -261,13 +261,12 @@ async function newGame() {
     players: Number(ui.players.value),
     overshoot: ui.overshoot.value,
   };
-  const seed = ui.seed.value.trim();
-  if (seed !== "") {
-    if (!/^\d+$/.test(seed)) {
-      showError(ui.gameError, "The seed is a whole number (or leave it empty).");
-      return;
-    }
-    body.seed = Number(seed);
+  try {
+    const seed = readSeed(ui.seed.value);
+    if (seed !== undefined) body.seed = seed;
+  } catch (e) {
+    showError(ui.gameError, e.message);
+    return;
   }
   try {
     game = await api("POST", "/api/chutes/games", body);

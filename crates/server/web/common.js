@@ -87,6 +87,25 @@ export function download(name, text, type = "text/plain") {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** The largest seed: JavaScript reads whole numbers exactly only below 2^53. */
+export const MAX_SEED = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Reads a seed box: undefined when it is empty (a fresh seed), else the
+ * whole number typed. Throws an Error saying what is wrong, for the page to
+ * show beside the box.
+ */
+export function readSeed(text) {
+  const seed = text.trim();
+  if (seed === "") return undefined;
+  if (!/^\d+$/.test(seed)) throw new Error("The seed is a whole number (or leave it empty).");
+  const value = Number(seed);
+  if (!Number.isSafeInteger(value)) {
+    throw new Error(`The seed is a whole number from 0 to ${MAX_SEED} (or leave it empty).`);
+  }
+  return value;
+}
+
 /** Waits `ms` milliseconds. */
 export function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,7 +3,7 @@
 // edit comes back with its reason, shown beside the grid. The grid and the
 // game are Parlor's own pictures (render's SVG): this page finds the cells in
 // them by their data-cell attributes and makes them clickable.
-import { api, el, byId, showError, readFile, sleep } from "/static/common.js";
+import { api, el, byId, showError, readFile, sleep, readSeed } from "/static/common.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -446,13 +446,12 @@ async function startGame() {
     body.saved = source.slice(6);
     name = body.saved;
   }
-  const seed = play.seed.value.trim();
-  if (seed !== "") {
-    if (!/^\d+$/.test(seed)) {
-      showError(play.error, "The seed is a whole number (or leave it empty).");
-      return;
-    }
-    body.seed = Number(seed);
+  try {
+    const seed = readSeed(play.seed.value);
+    if (seed !== undefined) body.seed = seed;
+  } catch (e) {
+    showError(play.error, e.message);
+    return;
   }
   try {
     game = await api("POST", "/api/tycoon/games", body);

@@ -602,3 +602,34 @@ fn the_chutes_analysis_shows_the_exact_figures() {
     assert!(!b.find_all("#routes li").is_empty(), "{two}");
     b.screenshot("chutes-analysis");
 }
+
+/// A seed JavaScript cannot hold exactly is refused beside its box, in
+/// words, on every page that takes one (it used to reach the server rounded,
+/// or as a float serde named in its own terms).
+#[test]
+fn a_seed_too_big_for_a_page_is_refused_beside_its_box() {
+    let b = Browser::open();
+    let too_big = "99999999999999999999";
+    let wanted = "from 0 to 9007199254740991";
+
+    b.visit("/chutes");
+    b.wait_for_text("#status", "Player 1 to roll");
+    b.fill("#seed", too_big);
+    b.click_css("#new-game");
+    b.wait_for_text("#game-error", wanted);
+
+    b.visit("/baffle");
+    b.wait_for_text("#status", "first game");
+    b.click_css("#quit");
+    b.wait_for_text("#status", "Given up");
+    b.fill("#seed", too_big);
+    b.click_css("#new-game");
+    b.wait_for_text("#error", wanted);
+
+    b.visit("/tycoon");
+    b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
+    b.click_css("#tab-play");
+    b.fill("#play-seed", too_big);
+    b.click_css("#start-game");
+    b.wait_for_text("#play-error", wanted);
+}
