@@ -110,8 +110,40 @@ where
         };
         serde_json::from_slice(text)
             .map(JsonBody)
-            .map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))
+            .map_err(|e| ApiError::bad_request(format!("bad JSON body: {}", in_words(&e))))
     }
+}
+
+/// serde's message with Rust's type names said in words: `expected u32`
+/// becomes `expected a whole number from 0 to 4294967295`, `expected struct
+/// Shot` becomes `expected a JSON object`.
+fn in_words(error: &serde_json::Error) -> String {
+    let mut text = error.to_string();
+    let numbers = [
+        ("usize", u64::MAX),
+        ("u64", u64::MAX),
+        ("u32", u64::from(u32::MAX)),
+        ("u16", u64::from(u16::MAX)),
+        ("u8", u64::from(u8::MAX)),
+    ];
+    for (name, max) in numbers {
+        let rust = format!("expected {name}");
+        if let Some(at) = text.find(&rust) {
+            let end = at + rust.len();
+            // Only the whole word: `u8` must not match inside `u80`.
+            if !text[end..].starts_with(|c: char| c.is_ascii_alphanumeric()) {
+                text.replace_range(at..end, &format!("expected a whole number from 0 to {max}"));
+            }
+        }
+    }
+    if let Some(at) = text.find("expected struct ") {
+        let name_start = at + "expected struct ".len();
+        let name_end = text[name_start..]
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .map_or(text.len(), |n| name_start + n);
+        text.replace_range(at..name_end, "expected a JSON object");
+    }
+    text
 }
 
 #[cfg(test)]
@@ -124,5 +156,37 @@ mod tests {
         assert_eq!(e.status, StatusCode::NOT_FOUND);
         assert_eq!(e.to_string(), "404 Not Found: no game abc");
         assert_eq!(ApiError::bad_request("x").status, StatusCode::BAD_REQUEST);
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Shot {
+        hole: u32,
+        small: Option<u8>,
+    }
+
+    fn refusal(json: &str) -> String {
+        let e = serde_json::from_str::<Shot>(json).unwrap_err();
+        in_words(&e)
+    }
+
+    #[test]
+    fn serde_messages_say_rust_types_in_words() {
+        let big = refusal(r#"{"hole": 99999999999}"#);
+        assert!(
+            big.contains("expected a whole number from 0 to 4294967295"),
+            "{big}"
+        );
+        assert!(!big.contains("u32"), "{big}");
+        let negative = refusal(r#"{"hole": -1}"#);
+        assert!(
+            negative.contains("integer `-1`, expected a whole number from 0 to"),
+            "{negative}"
+        );
+        let small = refusal(r#"{"hole": 1, "small": 300}"#);
+        assert!(small.contains("from 0 to 255"), "{small}");
+        let array = refusal("null");
+        assert!(array.contains("expected a JSON object"), "{array}");
+        assert!(!array.contains("Shot"), "{array}");
     }
 }
