@@ -283,25 +283,41 @@ impl ShortestGames {
             return out;
         }
         let start = self.id(self.chain.start(), 0, 0);
+        if self.square(start) == self.chain.finish() {
+            out.push(Vec::new());
+            return out;
+        }
+        // Depth first in dice order, on an explicit stack: a shortest game
+        // may be a million rolls long. `dice` holds one roll per frame
+        // below the top.
         let mut dice = Vec::new();
-        self.list_from(start, &mut dice, limit, &mut out);
+        let mut stack = vec![self.edges(start)];
+        while let Some(edges) = stack.last_mut() {
+            if out.len() >= limit {
+                break;
+            }
+            match edges.next() {
+                Some((r, v, _)) if self.square(v) == self.chain.finish() => {
+                    dice.push(r);
+                    out.push(dice.clone());
+                    dice.pop();
+                }
+                Some((r, v, _)) => {
+                    dice.push(r);
+                    stack.push(self.edges(v));
+                }
+                None => {
+                    stack.pop();
+                    dice.pop();
+                }
+            }
+        }
         out
     }
 
-    fn list_from(&self, u: u32, dice: &mut Vec<u8>, limit: usize, out: &mut Vec<Vec<u8>>) {
-        if self.square(u) == self.chain.finish() {
-            out.push(dice.clone());
-            return;
-        }
-        let edges: Vec<(u8, u32)> = self.forward(u).map(|(r, v, _)| (r, v)).collect();
-        for (r, v) in edges {
-            if out.len() >= limit {
-                return;
-            }
-            dice.push(r);
-            self.list_from(v, dice, limit, out);
-            dice.pop();
-        }
+    /// The moves on from `u` along shortest games, in dice order.
+    fn edges(&self, u: u32) -> std::vec::IntoIter<(u8, u32, Move)> {
+        self.forward(u).collect::<Vec<_>>().into_iter()
     }
 
     /// From a set of states that share a route so far: does the route end
@@ -405,25 +421,45 @@ impl ShortestGames {
         if self.rolls.is_none() || limit == 0 {
             return out;
         }
-        let start = vec![self.id(self.chain.start(), 0, 0)];
+        // Depth first over route prefixes, on an explicit stack (a route
+        // may take thousands of jumps). `jumps` holds one jump per frame
+        // below the top.
         let mut jumps = Vec::new();
-        self.routes_from(&start, &mut jumps, limit, &mut out);
+        let start = [self.id(self.chain.start(), 0, 0)];
+        let mut stack = vec![self.route_step(&start, &jumps, limit, &mut out)];
+        while let Some(next) = stack.last_mut() {
+            if out.len() >= limit {
+                break;
+            }
+            match next.next() {
+                Some((jump, targets)) => {
+                    jumps.push(jump);
+                    let frame = self.route_step(&targets, &jumps, limit, &mut out);
+                    stack.push(frame);
+                }
+                None => {
+                    stack.pop();
+                    jumps.pop();
+                }
+            }
+        }
         out
     }
 
-    fn routes_from(&self, set: &[u32], jumps: &mut Vec<Jump>, limit: usize, out: &mut Vec<Route>) {
+    /// Records the route `jumps` if it ends at `set`, and returns the jumps
+    /// that continue it.
+    fn route_step(
+        &self,
+        set: &[u32],
+        jumps: &[Jump],
+        limit: usize,
+        out: &mut Vec<Route>,
+    ) -> std::collections::btree_map::IntoIter<Jump, Vec<u32>> {
         let (accept, next) = self.closure(set);
         if accept && out.len() < limit {
-            out.push(self.route(jumps.clone()));
+            out.push(self.route(jumps.to_vec()));
         }
-        for (jump, targets) in next {
-            if out.len() >= limit {
-                return;
-            }
-            jumps.push(jump);
-            self.routes_from(&targets, jumps, limit, out);
-            jumps.pop();
-        }
+        next.into_iter()
     }
 
     /// Counts and finds the first sequence of one route.
@@ -453,9 +489,7 @@ impl ShortestGames {
             }
             layer = next;
         }
-        let mut example = Vec::new();
-        let mut dead = HashSet::new();
-        self.route_example(start, 0, &jumps, &mut example, &mut dead);
+        let example = self.route_example(start, &jumps);
         Route {
             jumps,
             sequences,
@@ -463,35 +497,40 @@ impl ShortestGames {
         }
     }
 
-    fn route_example(
-        &self,
-        u: u32,
-        i: usize,
-        jumps: &[Jump],
-        dice: &mut Vec<u8>,
-        dead: &mut HashSet<(u32, usize)>,
-    ) -> bool {
-        if self.square(u) == self.chain.finish() {
-            return i == jumps.len();
+    /// The first sequence (in dice order) from `start` that takes exactly
+    /// `jumps`, or none. Depth first on an explicit stack; states known to
+    /// lead nowhere are remembered as dead.
+    fn route_example(&self, start: u32, jumps: &[Jump]) -> Vec<u8> {
+        if self.square(start) == self.chain.finish() {
+            return Vec::new();
         }
-        if dead.contains(&(u, i)) {
-            return false;
-        }
-        let edges: Vec<(u8, u32, Move)> = self.forward(u).collect();
-        for (r, v, m) in edges {
+        let mut dead: HashSet<(u32, usize)> = HashSet::new();
+        let mut dice = Vec::new();
+        let mut stack = vec![(start, 0, self.edges(start))];
+        while let Some((u, i, edges)) = stack.last_mut() {
+            let (u, i) = (*u, *i);
+            let Some((r, v, m)) = edges.next() else {
+                dead.insert((u, i));
+                stack.pop();
+                dice.pop();
+                continue;
+            };
             let j = match m.jump_taken() {
                 None => i,
                 Some(jump) if jumps.get(i) == Some(&jump) => i + 1,
                 Some(_) => continue,
             };
-            dice.push(r);
-            if self.route_example(v, j, jumps, dice, dead) {
-                return true;
+            if self.square(v) == self.chain.finish() {
+                if j == jumps.len() {
+                    dice.push(r);
+                    return dice;
+                }
+            } else if !dead.contains(&(v, j)) {
+                dice.push(r);
+                stack.push((v, j, self.edges(v)));
             }
-            dice.pop();
         }
-        dead.insert((u, i));
-        false
+        Vec::new()
     }
 }
 
@@ -673,6 +712,38 @@ mod tests {
             ladders: Some(2),
         };
         assert_eq!(shortest(&b, &Rules::default(), k).unwrap().rolls(), None);
+    }
+
+    #[test]
+    fn games_far_longer_than_the_stack_is_deep_are_listed() {
+        // A one-faced die on 200,000 squares: one game, 200,000 rolls. The
+        // listings walk it on explicit stacks (a test thread's stack is
+        // 2 MiB: one frame per roll would overflow it).
+        let rules = Rules::new(Overshoot::Stay, 1).unwrap();
+        let games = shortest(&board(200_000, 0, &[]), &rules, Constraint::default()).unwrap();
+        assert_eq!(games.rolls(), Some(200_000));
+        let list = games.sequences_list(3);
+        assert_eq!(list.len(), 1);
+        assert_eq!(list[0].len(), 200_000);
+        assert!(list[0].iter().all(|&r| r == 1));
+        let routes = games.routes(3);
+        assert_eq!(routes.len(), 1);
+        assert_eq!(routes[0].example.len(), 200_000);
+        assert_eq!(routes[0].sequences, BigUint::one());
+        // And a route of 2,000 jumps: a chute back one square, taken 2,000
+        // times.
+        let k = Constraint {
+            chutes: Some(2_000),
+            ladders: None,
+        };
+        // Two faces: from 2, a 1 lands on 3 and slides back to 2; a 2 goes on.
+        let rules = Rules::new(Overshoot::Stay, 2).unwrap();
+        let games = shortest(&board(6, 0, &[(3, 2)]), &rules, k).unwrap();
+        // 0 -> 2 takes one roll (a 2), each chute one roll, 2 -> 4 -> 6 two.
+        assert_eq!(games.rolls(), Some(1 + 2_000 + 2));
+        let routes = games.routes(1);
+        assert_eq!(routes[0].jumps.len(), 2_000);
+        assert_eq!(routes[0].example.len(), 1 + 2_000 + 2);
     }
 
     #[test]
