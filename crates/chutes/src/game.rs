@@ -8,6 +8,7 @@
 //! - **record**: board, rules, players and rolls; a game replays exactly from
 //!   its record ([`Game::replay`]).
 
+use crate::analysis::Reach;
 use crate::board::{Board, Jump, JumpKind};
 use crate::rules::{Outcome, Rules, Step};
 use serde::{Deserialize, Serialize};
@@ -251,6 +252,14 @@ impl Game {
         self.winner
     }
 
+    /// The game can never end: no one has won and every token stands on a
+    /// dead square of `reach` (from [`crate::analysis::Chain::reach`] on this
+    /// game's board and rules), so no roll can ever bring one to the finish.
+    /// A loop that plays until someone wins must stop here.
+    pub fn stuck(&self, reach: &Reach) -> bool {
+        self.winner.is_none() && self.players.iter().all(|p| reach.is_dead(p.square))
+    }
+
     /// Plays the next player's turn with `roll`.
     ///
     /// # Errors
@@ -459,6 +468,34 @@ mod tests {
         let (again, replayed) = Game::replay(classic(), Rules::default(), 2, &rolls).unwrap();
         assert_eq!(replayed, turns);
         assert_eq!(again, game);
+    }
+
+    #[test]
+    fn a_game_whose_tokens_are_all_trapped_is_stuck() {
+        use crate::analysis::Chain;
+        // 1 climbs to 9, next to the finish; 3 to 8 slide back to 2, so a
+        // token on 2 can never leave the squares 2 to 8.
+        let board = Arc::new(
+            Board::from_jumps(
+                10,
+                0,
+                &[(1, 9), (3, 2), (4, 2), (5, 2), (6, 2), (7, 2), (8, 2)],
+            )
+            .unwrap(),
+        );
+        let rules = Rules::default();
+        let reach = Chain::new(&board, &rules).reach();
+        let mut game = Game::new(board, rules, 2).unwrap();
+        assert!(!game.stuck(&reach), "both on the start square");
+        game.play_roll(2).unwrap();
+        assert_eq!(game.players()[0].square, 2);
+        assert!(!game.stuck(&reach), "player 2 can still finish");
+        game.play_roll(2).unwrap();
+        assert!(game.stuck(&reach), "both tokens trapped on 2");
+        // A won game is over, not stuck.
+        let (won, _) = Game::replay(game.board().clone(), rules, 1, &[1, 1]).unwrap();
+        assert_eq!(won.winner(), Some(1));
+        assert!(!won.stuck(&reach));
     }
 
     #[test]

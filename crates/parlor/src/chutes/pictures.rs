@@ -147,6 +147,10 @@ pub fn render(args: &RenderArgs) -> Result<()> {
             format!("player {w} finished in {} rolls", turns.len())
         }
         (Ending::Won, Some(w)) => format!("player {w} won after {} rolls", turns.len()),
+        (Ending::Stuck, _) => format!(
+            "stopped after {} rolls, no winner: the game can never end",
+            turns.len()
+        ),
         _ => format!("the dice ran out after {} rolls, no winner", turns.len()),
     };
     save(

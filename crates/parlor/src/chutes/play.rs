@@ -2,6 +2,7 @@
 
 use crate::common::{BoardArgs, dice_string, print_json, seed_or_fresh};
 use anyhow::{Result, bail};
+use chutes::analysis::Chain;
 use chutes::{Board, Game, GameError, Outcome, PlayerState, Rules, Turn};
 use clap::Args;
 use serde::Serialize;
@@ -39,6 +40,9 @@ pub struct PlayArgs {
 pub(crate) enum Ending {
     Won,
     DiceRanOut,
+    /// Every token stands on a square from which the finish cannot be
+    /// reached: the game would never end.
+    Stuck,
 }
 
 #[derive(Serialize)]
@@ -80,6 +84,7 @@ pub(crate) fn play_game(
     seed: Option<u64>,
     dice: Option<&str>,
 ) -> Result<Played> {
+    let reach = Chain::new(&board, &rules).reach();
     let mut game = Game::new(board, rules, players)?;
     let given = dice.map(parse_rolls).transpose()?;
     let given_count = given.as_ref().map_or(0, Vec::len);
@@ -92,6 +97,9 @@ pub(crate) fn play_game(
     };
     let mut turns = Vec::new();
     let ending = loop {
+        if game.stuck(&reach) {
+            break Ending::Stuck;
+        }
         match game.play(dice.as_mut()) {
             Ok(turn) => {
                 turns.push(turn);
@@ -198,19 +206,31 @@ fn print_log(r: &Report<'_>, board: &Board) -> Result<()> {
                 )?;
             }
         }
-        _ => {
+        (ending, _) => {
             let places: Vec<String> = r
                 .summary
                 .iter()
                 .enumerate()
                 .map(|(i, p)| format!("player {} on {}", i + 1, p.square))
                 .collect();
+            let why = if ending == Ending::Stuck {
+                "Stopped"
+            } else {
+                "The given dice ran out"
+            };
             writeln!(
                 out,
-                "The given dice ran out after {} rolls and nobody has won: {}.",
+                "{why} after {} rolls and nobody has won: {}.",
                 r.rolls,
                 places.join(", ")
             )?;
+            if ending == Ending::Stuck {
+                writeln!(
+                    out,
+                    "The game can never end: from every token's square the finish {} cannot be reached.",
+                    r.squares
+                )?;
+            }
         }
     }
     for (i, p) in r.summary.iter().enumerate() {

@@ -1,0 +1,79 @@
+//! Hostile input found by auditing the CLI: each test pins one fix.
+//!
+//! Terms: **within** runs a command that must finish before a deadline (a
+//! hang is a failure, not a stuck test run).
+
+mod common;
+
+use common::*;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `parlor ARGS`, failing the test if it has not finished in 60 s.
+fn within(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run parlor");
+    let start = Instant::now();
+    while child.try_wait().expect("poll parlor").is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("{args:?} did not finish in 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("wait for parlor")
+}
+
+/// A file in a fresh temporary directory holding `text`.
+fn temp_file(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    (dir, path)
+}
+
+#[test]
+fn play_stops_when_no_token_can_ever_finish() {
+    // A one-faced die on the classic board walks into the chute 47 -> 26
+    // and round again: no game ends, so play must stop, not run forever.
+    let out = within(&["chutes", "play", "--faces", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("The game can never end"), "{text}");
+    // Square 2 is a trap: 3 to 8 slide back to it.
+    let (_dir, board) = temp_file(
+        "trap.toml",
+        "size = 10\nchutes = [[3,2],[4,2],[5,2],[6,2],[7,2],[8,2]]\nladders = [[1,9]]\n",
+    );
+    let board = board.to_str().expect("utf-8 path");
+    let out = within(&[
+        "chutes",
+        "play",
+        "--board",
+        board,
+        "--players",
+        "2",
+        "--dice",
+        "2,2,1,1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["ending"], "stuck");
+    assert_eq!(v["rolls"], 2);
+    assert_eq!(v["unused_rolls"], 2);
+    let out = within(&["chutes", "play", "--board", board, "--seed", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let svg = dir.path().join("game.svg");
+    let svg = svg.to_str().expect("utf-8 path");
+    let out = within(&["chutes", "render", "--faces", "1", "--seed", "1", "-o", svg]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("can never end"), "{}", stdout(&out));
+}
