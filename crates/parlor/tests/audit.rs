@@ -77,3 +77,92 @@ fn play_stops_when_no_token_can_ever_finish() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("can never end"), "{}", stdout(&out));
 }
+
+/// Starts `parlor ARGS` and checks it is still running (not crashed) after
+/// two seconds; then stops it.
+fn keeps_running(args: &[&str]) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run parlor");
+    std::thread::sleep(Duration::from_secs(2));
+    let status = child.try_wait().expect("poll parlor");
+    let _ = child.kill();
+    let out = child.wait_with_output().expect("wait for parlor");
+    assert!(
+        status.is_none(),
+        "{args:?} ended early ({status:?}): {}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn huge_game_counts_run_in_bounded_memory() {
+    // Both used to allocate a result per 65,536 games up front and abort.
+    let most = u64::MAX.to_string();
+    keeps_running(&[
+        "chutes",
+        "simulate",
+        "--games",
+        &most,
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    keeps_running(&[
+        "chutes",
+        "search",
+        "--games",
+        &most,
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+    ]);
+}
+
+#[test]
+fn absurd_thread_counts_are_refused() {
+    let err = fails(&["chutes", "simulate", "--games", "10", "--threads", "100000"]);
+    assert!(err.contains("at most 256"), "{err}");
+    let err = fails(&["chutes", "search", "--games", "10", "--threads", "100000"]);
+    assert!(err.contains("at most 256"), "{err}");
+}
+
+#[test]
+fn tycoon_simulate_clamps_absurd_thread_counts() {
+    // 100,000 threads used to be started (and took minutes); the tally does
+    // not depend on the threads, so the count is clamped.
+    let out = within(&[
+        "tycoon",
+        "simulate",
+        "sample",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+        "--threads",
+        "100000",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let many: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let out = within(&[
+        "tycoon",
+        "simulate",
+        "sample",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let one: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(many, one);
+}

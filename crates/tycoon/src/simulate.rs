@@ -197,7 +197,12 @@ pub fn simulate(grid: &Arc<Grid>, options: &Options) -> Tally {
         .reduce(Tally::default, Tally::merge)
 }
 
-/// Runs [`simulate`] on `threads` threads (all cores when `None`).
+/// The most worker threads [`simulate_on`] starts; more are clamped to it.
+pub const MAX_THREADS: usize = 256;
+
+/// Runs [`simulate`] on `threads` threads (all cores when `None`; 0 means 1
+/// and more than [`MAX_THREADS`] means [`MAX_THREADS`]: the tally does not
+/// depend on the threads).
 ///
 /// # Errors
 /// Fails when the thread pool cannot be built.
@@ -208,7 +213,7 @@ pub fn simulate_on(
 ) -> Result<Tally, rayon::ThreadPoolBuildError> {
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
-        builder = builder.num_threads(t.max(1));
+        builder = builder.num_threads(t.clamp(1, MAX_THREADS));
     }
     let pool = builder.build()?;
     Ok(pool.install(|| simulate(grid, options)))

@@ -120,7 +120,8 @@ struct ChunkFind {
 /// `progress(games just done)` after each chunk.
 ///
 /// # Errors
-/// [`AnalysisError::Threads`] when the thread pool cannot be built.
+/// [`AnalysisError::Threads`] when the thread pool cannot be built or
+/// more than [`super::simulate::MAX_THREADS`] threads are asked for.
 pub fn search(
     board: &Board,
     rules: &Rules,
@@ -131,47 +132,64 @@ pub fn search(
     let reach = chain.reach();
     let table = Table::new(&chain, &reach);
     let chunks = options.games.div_ceil(CHUNK);
-    let run = || {
-        (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let games = CHUNK.min(options.games - c * CHUNK);
-                let mut rng = Rng::stream(options.seed, c);
-                let found = search_chunk(&table, options, c * CHUNK, games, &mut rng);
-                progress(games);
-                found
-            })
-            .collect::<Vec<_>>()
-    };
-    let parts = in_pool(options.threads, run)?;
     let mut records: Vec<Record> = Vec::new();
-    for part in &parts {
-        for r in &part.records {
-            if records.last().is_none_or(|last| r.rolls < last.rolls) {
-                records.push(r.clone());
-            }
-        }
-    }
-    let shortest = records.last().map(|r| r.rolls);
-    let mut ties: HashMap<&[u8], u64> = HashMap::new();
+    // With `all_shortest`: the ties of the shortest length seen so far.
+    let mut tie_length: Option<u32> = None;
+    let mut ties: HashMap<Vec<u8>, u64> = HashMap::new();
     let mut tied_games = 0;
     let mut ties_complete = true;
-    if options.all_shortest {
-        for part in parts
-            .iter()
-            .filter(|p| p.best.is_some() && p.best == shortest)
-        {
-            tied_games += part.tied_games;
-            ties_complete &= !part.overflow;
-            for (dice, &n) in &part.ties {
-                if ties.len() < MAX_TIES || ties.contains_key(dice.as_slice()) {
-                    *ties.entry(dice).or_default() += n;
-                } else {
-                    ties_complete = false;
-                }
+    let mut merge = |part: ChunkFind| {
+        for r in part.records {
+            if records.last().is_none_or(|last| r.rolls < last.rolls) {
+                records.push(r);
             }
         }
-    }
+        let Some(best) = part.best.filter(|_| options.all_shortest) else {
+            return;
+        };
+        if tie_length.is_some_and(|t| best > t) {
+            return;
+        }
+        if tie_length.is_none_or(|t| best < t) {
+            tie_length = Some(best);
+            ties.clear();
+            tied_games = 0;
+            ties_complete = true;
+        }
+        tied_games += part.tied_games;
+        ties_complete &= !part.overflow;
+        for (dice, n) in part.ties {
+            if ties.len() < MAX_TIES || ties.contains_key(&dice) {
+                *ties.entry(dice).or_default() += n;
+            } else {
+                ties_complete = false;
+            }
+        }
+    };
+    // Chunks run a batch at a time, each batch merged in chunk order before
+    // the next starts, so memory stays bounded however many games are asked
+    // for (and the result still does not depend on the threads).
+    let run = || {
+        let batch = (rayon::current_num_threads() as u64 * 8).max(64);
+        let mut first = 0;
+        while first < chunks {
+            let last = chunks.min(first + batch);
+            let parts: Vec<ChunkFind> = (first..last)
+                .into_par_iter()
+                .map(|c| {
+                    let games = CHUNK.min(options.games - c * CHUNK);
+                    let mut rng = Rng::stream(options.seed, c);
+                    let found = search_chunk(&table, options, c * CHUNK, games, &mut rng);
+                    progress(games);
+                    found
+                })
+                .collect();
+            parts.into_iter().for_each(&mut merge);
+            first = last;
+        }
+    };
+    in_pool(options.threads, run)?;
+    let shortest = records.last().map(|r| r.rolls);
     let routes = group_routes(&chain, &ties);
     Ok(SearchResult {
         games: options.games,
@@ -255,9 +273,9 @@ fn search_chunk(
 }
 
 /// Groups tied sequences by the jumps they take.
-fn group_routes(chain: &Chain, ties: &HashMap<&[u8], u64>) -> Vec<FoundRoute> {
+fn group_routes(chain: &Chain, ties: &HashMap<Vec<u8>, u64>) -> Vec<FoundRoute> {
     let mut by_route: BTreeMap<Vec<Jump>, FoundRoute> = BTreeMap::new();
-    for (&dice, &n) in ties {
+    for (dice, &n) in ties {
         let mut at = chain.start();
         let mut jumps = Vec::new();
         for &r in dice {

@@ -22,6 +22,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 use tabletop::Rng;
 
+/// The most worker threads a simulation or search takes (0 means all cores).
+pub const MAX_THREADS: usize = 256;
+
 /// Games per chunk (each chunk has its own random stream).
 pub const CHUNK: u64 = 1 << 16;
 
@@ -167,7 +170,8 @@ impl SimResult {
 ///
 /// # Errors
 /// [`AnalysisError::Players`] unless 1 to 8 players;
-/// [`AnalysisError::Threads`] when the thread pool cannot be built.
+/// [`AnalysisError::Threads`] when the thread pool cannot be built or
+/// more than [`MAX_THREADS`] threads are asked for.
 pub fn simulate(
     board: &Board,
     rules: &Rules,
@@ -200,14 +204,17 @@ pub fn simulate(
                 progress(games);
                 out
             })
-            .collect::<Vec<_>>()
+            // Summed as they come (sums do not depend on the order), so
+            // memory stays the same however many games are asked for.
+            .reduce(
+                || SimResult::empty(options),
+                |mut total, part| {
+                    total.add(&part);
+                    total
+                },
+            )
     };
-    let parts = in_pool(options.threads, run)?;
-    let mut total = SimResult::empty(options);
-    for part in &parts {
-        total.add(part);
-    }
-    Ok(total)
+    in_pool(options.threads, run)
 }
 
 /// Runs `f` on a pool of `threads` threads (rayon's own pool when 0).
@@ -217,6 +224,11 @@ pub(crate) fn in_pool<T: Send>(
 ) -> Result<T, AnalysisError> {
     if threads == 0 {
         return Ok(f());
+    }
+    if threads > MAX_THREADS {
+        return Err(AnalysisError::Threads(format!(
+            "{threads} threads asked for; at most {MAX_THREADS}"
+        )));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -419,5 +431,21 @@ mod tests {
             ..SimOptions::default()
         };
         assert!(simulate(&Board::classic(), &Rules::default(), &options, &quiet).is_err());
+    }
+
+    #[test]
+    fn absurd_thread_counts_are_refused_not_spawned() {
+        let options = SimOptions {
+            games: 10,
+            threads: 100_000,
+            ..SimOptions::default()
+        };
+        let err = simulate(&Board::classic(), &Rules::default(), &options, &quiet).unwrap_err();
+        assert!(err.to_string().contains("at most 256"), "{err}");
+        let options = SimOptions {
+            threads: MAX_THREADS,
+            ..options
+        };
+        assert!(simulate(&Board::classic(), &Rules::default(), &options, &quiet).is_ok());
     }
 }
