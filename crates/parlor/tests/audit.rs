@@ -166,3 +166,19 @@ fn tycoon_simulate_clamps_absurd_thread_counts() {
     let one: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(many, one);
 }
+
+#[test]
+fn write_errors_say_what_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("no/such/out.png");
+    let missing = missing.to_str().expect("utf-8 path");
+    let err = fails(&["baffle", "render", "--shots", "7", "-o", missing]);
+    assert_eq!(err.matches("cannot write").count(), 1, "{err}");
+    let grid = dir.path().join("no/such/my.grid");
+    let grid = grid.to_str().expect("utf-8 path");
+    let err = fails(&["tycoon", "edit", "new", "-o", grid, "--do", "ladder 10 32"]);
+    assert!(err.contains("does not exist"), "{err}");
+    assert!(!err.contains(".parlor-"), "names the temporary file: {err}");
+    let err = fails(&["chutes", "min-throws", "--pairs", "3 22", "--size", "2"]);
+    assert_eq!(err.matches("not inside the board").count(), 1, "{err}");
+}

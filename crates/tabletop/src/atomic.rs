@@ -29,11 +29,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
             format!("{}: not a file name", path.display()),
         ));
     }
+    // The temporary file's name means nothing to the user: say which
+    // directory could not take a new file, and why.
     let mut tmp = tempfile::Builder::new()
         .prefix(".parlor-")
         .suffix(".tmp")
         .tempfile_in(dir)
-        .map_err(named)?;
+        .map_err(|e| {
+            let why = if dir.is_dir() {
+                format!("cannot create a file in {}: {}", dir.display(), e.kind())
+            } else {
+                format!("the directory {} does not exist", dir.display())
+            };
+            io::Error::new(e.kind(), format!("{}: {why}", path.display()))
+        })?;
     if let Some(permissions) = permissions_for(path) {
         tmp.as_file().set_permissions(permissions).map_err(named)?;
     }
@@ -98,5 +107,7 @@ mod tests {
         let path = dir.path().join("no/such/dir/out.txt");
         let err = write_atomic(&path, b"x").unwrap_err().to_string();
         assert!(err.contains("out.txt"), "{err}");
+        assert!(err.ends_with("no/such/dir does not exist"), "{err}");
+        assert!(!err.contains(".parlor-"), "names the temporary file: {err}");
     }
 }

@@ -87,14 +87,15 @@ pub enum PairsError {
         count: usize,
     },
     /// The pairs break a board rule.
-    #[error("pair #{index} ({jump}): {source}")]
+    #[error("pair #{index} ({jump}): {rule}")]
     Board {
         /// 1-based pair number.
         index: usize,
         /// The pair.
         jump: Jump,
-        /// The rule broken.
-        source: BoardError,
+        /// The rule broken (not an error `source`: the message already says
+        /// it, and a chain printing sources would say it twice).
+        rule: BoardError,
     },
     /// The size or start breaks a board rule.
     #[error(transparent)]
@@ -139,7 +140,7 @@ pub fn board_from_pairs(text: &str, size: u32, start: u32) -> Result<Board, Pair
         Some(jump) => PairsError::Board {
             index: jumps.iter().position(|&j| j == jump).unwrap_or(0) + 1,
             jump,
-            source: e,
+            rule: e,
         },
         None => PairsError::Setup(e),
     })
@@ -230,6 +231,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.starts_with("pair #2 (ladder 5→40)"), "{err}");
+        // Said once, also where error chains are printed (as the CLI does).
+        let err = board_from_pairs("3 22 5 40", 30, 1).unwrap_err();
+        assert!(std::error::Error::source(&err).is_none());
         assert!(matches!(
             board_from_pairs("", 1, 0),
             Err(PairsError::Setup(BoardError::Size(1)))

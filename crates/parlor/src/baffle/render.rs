@@ -116,5 +116,4 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let picture = view_with(&game.view(), &style)?;
     let what = format!("Baffle box ({})", describe(game.setup()));
     crate::common::save_picture(&picture, &args.output, args.px, &what)
-        .with_context(|| format!("cannot write {}", args.output.display()))
 }
