@@ -182,3 +182,25 @@ fn write_errors_say_what_once() {
     let err = fails(&["chutes", "min-throws", "--pairs", "3 22", "--size", "2"]);
     assert_eq!(err.matches("not inside the board").count(), 1, "{err}");
 }
+
+#[test]
+fn a_corrupted_tycoon_save_is_refused_saying_why_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("game.json");
+    let save = save.to_str().expect("utf-8 path");
+    ok(&[
+        "tycoon", "play", "sample", "--seed", "7", "--seats", "bot", "--save", save,
+    ]);
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(save).expect("saved")).expect("json");
+    v["current"] = serde_json::json!(9);
+    std::fs::write(save, v.to_string()).expect("write");
+    for args in [
+        ["tycoon", "play", "--resume", save].as_slice(),
+        ["tycoon", "render", "--game", save, "-o", "unused.svg"].as_slice(),
+    ] {
+        let err = fails(args);
+        assert!(err.contains("current player 9 is not 1 to 4"), "{err}");
+        assert_eq!(err.matches("saved game").count(), 1, "{err}");
+    }
+}

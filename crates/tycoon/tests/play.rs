@@ -783,6 +783,7 @@ fn bad_saves_are_refused_with_a_reason() {
         change(&mut v);
         let err = Game::from_json(&v.to_string()).unwrap_err().to_string();
         assert!(err.contains(says), "{says}: {err}");
+        assert_eq!(err.matches("not a valid saved game").count(), 1, "{err}");
     }
     assert!(Game::from_json("{").is_err());
 }

@@ -107,8 +107,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read saved game {}", path.display()))?;
-            let game = Game::from_json(&text)
-                .with_context(|| format!("{} is not a saved game", path.display()))?;
+            let game = Game::from_json(&text).with_context(|| path.display().to_string())?;
             (game, path.display().to_string())
         }
         None => {

@@ -44,8 +44,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         (Some(path), _) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read saved game {}", path.display()))?;
-            let game = Game::from_json(&text)
-                .with_context(|| format!("{} is not a saved game", path.display()))?;
+            let game = Game::from_json(&text).with_context(|| path.display().to_string())?;
             let name = path.file_name().map_or_else(
                 || "a saved game".into(),
                 |n| n.to_string_lossy().into_owned(),

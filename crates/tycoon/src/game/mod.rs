@@ -1255,7 +1255,12 @@ impl Serialize for Game {
 
 impl<'de> Deserialize<'de> for Game {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Game::try_from(GameSave::deserialize(d)?).map_err(serde::de::Error::custom)
+        // A save's own problem is said bare: `from_json` (or whoever reads
+        // it) says once that it is not a valid saved game.
+        Game::try_from(GameSave::deserialize(d)?).map_err(|e| match e {
+            GameError::Save(why) => serde::de::Error::custom(why),
+            other => serde::de::Error::custom(other),
+        })
     }
 }
 
