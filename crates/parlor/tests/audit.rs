@@ -204,3 +204,38 @@ fn a_corrupted_tycoon_save_is_refused_saying_why_once() {
         assert_eq!(err.matches("saved game").count(), 1, "{err}");
     }
 }
+
+#[test]
+fn a_heat_map_of_a_huge_board_is_refused_before_the_analysis() {
+    // The picture refuses a million squares; the analysis (minutes in a
+    // debug build) used to run first.
+    let (_dir, board) = temp_file("big.toml", "size = 1000000\n");
+    let board = board.to_str().expect("utf-8 path");
+    let out = within(&[
+        "chutes",
+        "render",
+        "--board",
+        board,
+        "--heatmap",
+        "-o",
+        "unused.svg",
+    ]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("up to 10000 squares"), "{err}");
+    let out = within(&[
+        "chutes",
+        "plot",
+        "--kind",
+        "heatmap",
+        "--board",
+        board,
+        "-o",
+        "unused.svg",
+    ]);
+    assert!(
+        stderr(&out).contains("up to 10000 squares"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -334,6 +334,7 @@ fn markov(board: &Board, rules: &Rules) -> Result<analysis::Markov> {
 
 /// The heat map of expected landings.
 fn heatmap(board: &Board, rules: &Rules) -> Result<Picture> {
+    pictures::check_drawable(board)?;
     let markov = markov(board, rules)?;
     let mean = markov.distribution.mean.map_or(String::new(), |m| {
         format!(" · a game lasts {m:.2} rolls on average")

@@ -109,7 +109,10 @@ mod tests {
             Some(Geometry::new(1, 300, Numbering::RowMajor).unwrap()),
         );
         assert!(board(&long).is_err());
+        assert!(super::super::check_drawable(&long).is_err());
+        assert!(super::super::check_drawable(&Board::empty(1_000_000)).is_err());
         let b = Board::empty(10_000);
+        assert!(super::super::check_drawable(&b).is_ok());
         let p = board(&b).unwrap();
         assert_eq!(
             p.descendants()

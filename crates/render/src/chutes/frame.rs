@@ -319,7 +319,7 @@ fn chute(a: Point, b: Point, cell: f64) -> Element {
 }
 
 /// Refuses boards too big to draw.
-fn check_size(board: &Board, geometry: Geometry) -> Result<(), RenderError> {
+pub(super) fn check_size(board: &Board, geometry: Geometry) -> Result<(), RenderError> {
     let (rows, cols) = (geometry.rows(), geometry.cols());
     if board.size() > MAX_SQUARES || rows > MAX_SIDE || cols > MAX_SIDE {
         return Err(RenderError::TooBig(format!(

@@ -38,6 +38,16 @@ pub use plots::{
     LengthDistribution, LengthHistogram, SeatWins, length_distribution, length_histogram, seat_wins,
 };
 
+/// Refuses a board too big to draw, so a caller can say so before it
+/// analyses a board no picture will show (a heat map of a million squares).
+///
+/// # Errors
+/// [`crate::RenderError::TooBig`] beyond [`MAX_SQUARES`] squares or
+/// [`MAX_SIDE`] rows or columns.
+pub fn check_drawable(board: &chutes::Board) -> Result<(), crate::RenderError> {
+    frame::check_size(board, board.geometry())
+}
+
 /// The most squares a board picture draws.
 pub const MAX_SQUARES: u32 = 10_000;
 /// The most rows or columns a board picture draws.
