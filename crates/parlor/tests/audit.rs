@@ -239,3 +239,13 @@ fn a_heat_map_of_a_huge_board_is_refused_before_the_analysis() {
         stderr(&out)
     );
 }
+
+#[test]
+fn baffle_solve_says_what_a_tiny_sample_shows() {
+    // One sampled layout of a billion cannot prove that no shot helps.
+    let out = ok(&["baffle", "solve", "--shots", "7:22", "--samples", "0"]);
+    assert!(!out.contains("No shot can tell"), "{out}");
+    assert!(out.contains("sampled layout"), "{out}");
+    let help = ok(&["baffle", "solve", "--help"]);
+    assert!(!help.contains("\\\""), "escaped quotes in help: {help}");
+}

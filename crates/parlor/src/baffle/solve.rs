@@ -25,7 +25,7 @@ Examples:
   parlor baffle solve --size 6 --mirrors 3 --shots \"2:19\""
 )]
 pub struct SolveArgs {
-    /// The shots seen: \"ENTRY:EXIT ENTRY:EXIT ...\".
+    /// The shots seen: "ENTRY:EXIT ENTRY:EXIT ...".
     #[arg(long, default_value = "", value_name = "SHOTS")]
     shots: String,
     /// Box size n, 4 to 26.
@@ -230,6 +230,10 @@ fn print_text(ev: &Evidence, s: &Solution) -> Result<()> {
         (None, _) if s.layouts == 1u32.into() => {
             writeln!(out, "The layout is determined: no shot is needed.")?
         }
+        (None, Some(Method::Sampled { samples })) => writeln!(
+            out,
+            "No shot told the {samples} sampled layout(s) apart; take more --samples for advice."
+        )?,
         (None, _) => writeln!(out, "No shot can tell the remaining layouts apart.")?,
     }
     Ok(())
