@@ -246,6 +246,8 @@ fn baffle_solve_says_what_a_tiny_sample_shows() {
     let out = ok(&["baffle", "solve", "--shots", "7:22", "--samples", "0"]);
     assert!(!out.contains("No shot can tell"), "{out}");
     assert!(out.contains("sampled layout"), "{out}");
-    let help = ok(&["baffle", "solve", "--help"]);
-    assert!(!help.contains("\\\""), "escaped quotes in help: {help}");
+    for command in ["solve", "render"] {
+        let help = ok(&["baffle", command, "--help"]);
+        assert!(!help.contains("\\\""), "escaped quotes in help: {help}");
+    }
 }

@@ -39,7 +39,7 @@ pub struct RenderArgs {
     /// and guesses).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fixed", "seed", "layout", "size", "mirrors", "shots", "guess"])]
     game: Option<PathBuf>,
-    /// Holes to shoot into, in order: \"7 5 1\" (or 7,5,1).
+    /// Holes to shoot into, in order: "7 5 1" (or 7,5,1).
     #[arg(long, default_value = "", value_name = "HOLES")]
     shots: String,
     /// A guess, after the shots: ROW,COL,MIRROR (4,2,/); repeat for more.

@@ -26,7 +26,7 @@ pub enum BoardCommand {
         #[arg(long = "as", value_enum, default_value_t = ShowAs::Text)]
         show_as: ShowAs,
     },
-    /// Check board files; print every problem with its line and column.
+    /// Check board files: ok with a summary, or the first problem in each with its line and column.
     #[command(after_help = "Example:\n  parlor chutes board check boards/*.toml")]
     Check {
         /// Board files (or built-in names).
