@@ -251,3 +251,19 @@ fn baffle_solve_says_what_a_tiny_sample_shows() {
         assert!(!help.contains("\\\""), "escaped quotes in help: {help}");
     }
 }
+
+#[test]
+fn tycoon_edit_lists_the_edit_forms_once() {
+    let err = fails(&["tycoon", "edit", "new", "-o", "unused.grid", "--do", ""]);
+    assert_eq!(err.matches("ladder START END").count(), 1, "{err}");
+    let err = fails(&[
+        "tycoon",
+        "edit",
+        "new",
+        "-o",
+        "unused.grid",
+        "--do",
+        "ladder x 3",
+    ]);
+    assert_eq!(err.matches("ladder START END").count(), 1, "{err}");
+}

@@ -121,10 +121,13 @@ impl FromStr for Edit {
         let verb = verb.to_ascii_lowercase();
         let mut numbers = Vec::new();
         for w in words {
-            numbers.push(
-                w.parse::<u32>()
-                    .map_err(|_| fail(format!("'{w}' is not a whole number")))?,
-            );
+            numbers.push(w.parse::<u32>().map_err(|_| {
+                fail(if w.bytes().all(|b| b.is_ascii_digit()) {
+                    format!("'{w}' is far too large for a cell or a number of coins")
+                } else {
+                    format!("'{w}' is not a whole number")
+                })
+            })?);
         }
         let want = |n: usize, form: &str| {
             if numbers.len() == n {
@@ -570,6 +573,7 @@ mod tests {
             ("", "empty"),
             ("ladder 10", "ladder START END"),
             ("ladder 10 x", "'x'"),
+            ("ladder 999999999999 1", "far too large"),
             ("jump 3 4", "unknown edit 'jump'"),
             ("card 9", "card NUMBER CELL"),
             ("undo 2", "`undo`"),

@@ -54,6 +54,10 @@ pub fn run(args: &EditArgs) -> Result<()> {
         let n = i + 1;
         let edit: Edit = match text.parse() {
             Ok(e) => e,
+            // The forms are shown once: an empty edit's message has them.
+            Err(e) if e.to_string().contains(EDIT_FORMS) => {
+                bail!("edit {n}: {e}; {out_name} was not written")
+            }
             Err(e) => bail!("edit {n}: {e}\n(edits: {EDIT_FORMS}); {out_name} was not written"),
         };
         match designer.apply(&edit) {
