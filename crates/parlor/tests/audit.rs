@@ -267,3 +267,14 @@ fn tycoon_edit_lists_the_edit_forms_once() {
     ]);
     assert_eq!(err.matches("ladder START END").count(), 1, "{err}");
 }
+
+#[test]
+fn simulate_prints_no_empty_histogram_when_no_game_ends() {
+    let out = ok(&[
+        "chutes", "simulate", "--faces", "1", "--games", "10", "--seed", "1",
+    ]);
+    assert!(out.contains("no game ended"), "{out}");
+    assert!(!out.contains("Histogram"), "{out}");
+    let out = ok(&["chutes", "simulate", "--games", "10", "--seed", "1"]);
+    assert!(out.contains("Histogram"), "{out}");
+}

@@ -882,6 +882,10 @@ fn print_simulation(
         "  {} games/s ({seconds:.3} s)",
         int_text((r.games as f64 / seconds.max(1e-9)) as u64)
     )?;
+    if r.finished() == 0 {
+        // "no game ended" was said above: no empty histogram.
+        return Ok(());
+    }
     writeln!(out, "\n  Histogram of game length ({what}):")?;
     for line in histogram_lines(&r.histogram, r.finished()) {
         writeln!(out, "  {line}")?;
