@@ -58,8 +58,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tycoon(cmd) => tycoon::run(cmd),
         Command::Completions { shell } => {
             let mut command = Cli::command();
+            // Written whole by us: clap_complete panics when its own write
+            // fails, as it does when the reader goes away (`| head`).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "parlor", &mut script);
             let mut out = std::io::stdout().lock();
-            clap_complete::generate(shell, &mut command, "parlor", &mut out);
+            out.write_all(&script)?;
             out.flush()?;
             Ok(())
         }

@@ -278,3 +278,20 @@ fn simulate_prints_no_empty_histogram_when_no_game_ends() {
     let out = ok(&["chutes", "simulate", "--games", "10", "--seed", "1"]);
     assert!(out.contains("Histogram"), "{out}");
 }
+
+#[test]
+fn completions_into_a_closed_pipe_do_not_panic() {
+    // As `parlor completions bash | head -1` does: the reader goes away.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(["completions", "bash"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run parlor");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait for parlor");
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(out.status.code(), Some(101), "{err}");
+}
