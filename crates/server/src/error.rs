@@ -95,6 +95,10 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let content_type = req
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).to_ascii_lowercase());
         let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
             let status = rejection.status();
             if status == StatusCode::PAYLOAD_TOO_LARGE {
@@ -106,12 +110,31 @@ where
         let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
             b"{}"
         } else {
+            // A body must say it is JSON: a form or a text/plain post, which
+            // any web page may send here without asking, is refused.
+            if !content_type.as_deref().is_some_and(is_json_type) {
+                return Err(ApiError::new(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    format!(
+                        "a request body is JSON, sent with Content-Type: application/json (not {})",
+                        content_type.as_deref().unwrap_or("no Content-Type")
+                    ),
+                ));
+            }
             &bytes
         };
         serde_json::from_slice(text)
             .map(JsonBody)
             .map_err(|e| ApiError::bad_request(format!("bad JSON body: {}", in_words(&e))))
     }
+}
+
+/// `application/json`, with or without parameters (`; charset=utf-8`).
+fn is_json_type(content_type: &str) -> bool {
+    content_type
+        .split(';')
+        .next()
+        .is_some_and(|media| media.trim() == "application/json")
 }
 
 /// serde's message with Rust's type names said in words: `expected u32`

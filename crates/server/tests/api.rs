@@ -1176,3 +1176,47 @@ async fn long_shortest_games_do_not_overflow_the_stack() {
     assert_eq!(body["rolls"], 100_000);
     assert_eq!(body["sequences"], "1");
 }
+
+/// A body must come as JSON: a form or text/plain post (which any web page
+/// may send to this server without the browser asking first) is refused.
+#[tokio::test]
+async fn bodies_not_sent_as_json_are_refused() {
+    let (app, _dir) = app();
+    let send = |content_type: Option<&'static str>, body: &'static str| {
+        let app = app.clone();
+        async move {
+            let mut request = Request::builder().method("POST").uri("/api/baffle/games");
+            if let Some(t) = content_type {
+                request = request.header(header::CONTENT_TYPE, t);
+            }
+            let request = request.body(Body::from(body)).expect("a request");
+            let response = app.oneshot(request).await.expect("an answer");
+            let status = response.status();
+            let bytes = response
+                .into_body()
+                .collect()
+                .await
+                .expect("a body")
+                .to_bytes();
+            let value: Value = serde_json::from_slice(&bytes).expect("JSON");
+            (status, value)
+        }
+    };
+    for (content_type, what) in [
+        (Some("text/plain"), "not text/plain"),
+        (Some("application/x-www-form-urlencoded"), "urlencoded"),
+        (None, "no Content-Type"),
+    ] {
+        let answer = send(content_type, r#"{"fixed": true}"#).await;
+        assert_refused(&answer, StatusCode::UNSUPPORTED_MEDIA_TYPE, what);
+    }
+    let (status, view) = send(
+        Some("application/json; charset=utf-8"),
+        r#"{"fixed": true}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    // An empty body needs no type: it is read as {}.
+    let (status, view) = send(None, "").await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+}
