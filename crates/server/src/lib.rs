@@ -119,6 +119,12 @@ pub fn router(config: Config) -> Router {
         .layer(axum::middleware::map_response(json_errors));
     Router::new()
         .nest("/api", api)
+        // `nest` leaves `/api/` itself to the pages' fallback: answer it as
+        // the API does, in JSON.
+        .route(
+            "/api/",
+            axum::routing::any(|| async { ApiError::not_found("no API route /api/") }),
+        )
         .merge(assets::routes())
         .layer(DefaultBodyLimit::max(limit))
         .with_state(state)

@@ -72,6 +72,16 @@ async fn pages_and_assets_are_served() {
     assert!(body.as_str().unwrap().contains("/api/chutes/games"));
     let (status, _) = call(&app, "GET", "/static/../Cargo.toml", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+    // Anything under /api answers in JSON, even /api/ itself.
+    for path in [
+        "/api",
+        "/api/",
+        "/api/nope",
+        "/api/chutes/boards/classic/plots/",
+    ] {
+        let answer = call(&app, "GET", path, None).await;
+        assert_refused(&answer, StatusCode::NOT_FOUND, "no API route");
+    }
     let (status, body) = call(&app, "GET", "/no/such/page", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(body.as_str().unwrap().contains("No such page"));
