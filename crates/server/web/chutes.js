@@ -179,14 +179,30 @@ function freshTallies(view) {
 }
 
 /** Advances the shown tallies by one turn the server played. */
-function applyTurn(turn) {
+function tallyTurn(turn) {
   const p = shown[turn.player - 1];
   p.square = turn.to;
   p.rolls += 1;
   if (turn.jump && turn.jump.kind === "ladder") p.ladders += 1;
   if (turn.jump && turn.jump.kind === "chute") p.chutes += 1;
   if (turn.outcome === "lost_turn") p.lost_turns += 1;
-  ui.log.append(logLine(turn));
+}
+
+/** Tallies one turn and logs it. */
+function applyTurn(turn) {
+  applyTurns([turn]);
+}
+
+/**
+ * Tallies turns and logs them with one append and one scroll: a game that
+ * stalls plays 20,000 rolls, and laying the log out after each line would
+ * freeze the page.
+ */
+function applyTurns(turns) {
+  turns.forEach(tallyTurn);
+  const lines = document.createDocumentFragment();
+  for (const turn of turns) lines.append(logLine(turn));
+  ui.log.append(lines);
   ui.log.scrollTop = ui.log.scrollHeight;
 }
 
@@ -315,17 +331,20 @@ async function watchToEnd() {
   ui.watch.disabled = true;
   ui.newGame.disabled = true;
   ui.skip.hidden = false;
-  for (const turn of result.played) {
-    applyTurn(turn);
+  const played = result.played;
+  for (let i = 0; i < played.length; i++) {
     if (skipping) {
-      moveToken(turn.player, turn.to);
-    } else {
-      await animateTurn(turn, Number(ui.speed.value) / 2);
-      const next = turn.player % shown.length + 1;
-      showTallies(next, turn.outcome === "won" ? turn.player : null);
-      showStatus(next, turn.outcome === "won" ? turn.player : null, turn.number);
-      await sleep(Number(ui.speed.value));
+      // The rest at once; showFinal puts the tokens where they ended.
+      applyTurns(played.slice(i));
+      break;
     }
+    const turn = played[i];
+    applyTurn(turn);
+    await animateTurn(turn, Number(ui.speed.value) / 2);
+    const next = turn.player % shown.length + 1;
+    showTallies(next, turn.outcome === "won" ? turn.player : null);
+    showStatus(next, turn.outcome === "won" ? turn.player : null, turn.number);
+    await sleep(Number(ui.speed.value));
   }
   watching = false;
   ui.skip.hidden = true;

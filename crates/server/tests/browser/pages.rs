@@ -633,3 +633,34 @@ fn a_seed_too_big_for_a_page_is_refused_beside_its_box() {
     b.click_css("#start-game");
     b.wait_for_text("#play-error", wanted);
 }
+
+/// A board whose finish no roll reaches: the server stops the game at its
+/// roll limit, and skipping the show logs all 20,000 rolls at once without
+/// freezing the page (it laid the log out after every line).
+#[test]
+fn a_stalled_game_is_skipped_to_its_end() {
+    let b = Browser::open();
+    b.visit("/chutes");
+    b.wait_for_text("#status", "Player 1 to roll");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let trap = dir.path().join("trap.toml");
+    // From 13 a six-faced die cannot jump over 14 to 19, which all lead back.
+    std::fs::write(
+        &trap,
+        "size = 20\nchutes = [[14, 1], [15, 1], [16, 1], [17, 1], [18, 1], [19, 1]]\n",
+    )
+    .expect("a file");
+    let input = b.find("#board-file");
+    b.send_keys(&input, &trap.display().to_string());
+    b.wait_for_text("#board-info", "trap.toml: 20 squares");
+    b.click_css("#new-game");
+    b.wait_for_text("#status", "Player 1 to roll");
+    b.click_css("#watch");
+    b.wait_for("the Skip button", || {
+        b.attr_css("#skip", "hidden").is_none().then_some(())
+    });
+    b.click_css("#skip");
+    b.wait_for_text("#status", "No winner after 20000 rolls");
+    assert_eq!(b.find_all("#log li").len(), 20_000);
+    assert!(b.attr_css("#roll", "disabled").is_some());
+}
