@@ -76,6 +76,11 @@ fn play_stops_when_no_token_can_ever_finish() {
     let out = within(&["chutes", "render", "--faces", "1", "--seed", "1", "-o", svg]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("can never end"), "{}", stdout(&out));
+    let picture = std::fs::read_to_string(svg).expect("svg written");
+    assert!(
+        picture.contains("this game can never end"),
+        "the picture says so too"
+    );
 }
 
 /// Starts `parlor ARGS` and checks it is still running (not crashed) after

@@ -139,7 +139,15 @@ pub fn render(args: &RenderArgs) -> Result<()> {
     let source = seed.map_or_else(|| "given dice".to_string(), |s| format!("seed {s}"));
     let style = pictures::GameStyle {
         trails: players <= 2,
-        subtitle: Some(format!("{} · {rules} · {source}", describe(&board))),
+        subtitle: Some(format!(
+            "{} · {rules} · {source}{}",
+            describe(&board),
+            if ending == Ending::Stuck {
+                " · this game can never end"
+            } else {
+                ""
+            }
+        )),
     };
     let picture = pictures::game_with(&board, players, &turns, &style)?;
     let outcome = match (ending, game.winner()) {
