@@ -92,30 +92,6 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?
 }
 
-/// The stack of the thread that runs the shortest-games search: the
-/// library walks routes and rolls recursively, one frame per roll, so a long
-/// game (a big board with a one-faced die, or `?chutes=5000`) needs far more
-/// than a pool thread's 2 MiB. Only the pages touched are ever backed by
-/// memory.
-pub const SHORTEST_STACK: usize = 1 << 30;
-
-/// Runs `work` on a thread of its own with a [`SHORTEST_STACK`] stack.
-async fn deep_blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    blocking(move || {
-        let busy = |e: String| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e);
-        std::thread::Builder::new()
-            .name("shortest".to_string())
-            .stack_size(SHORTEST_STACK)
-            .spawn(work)
-            .map_err(|e| busy(format!("cannot start the search: {e}")))?
-            .join()
-            .map_err(|_| busy("the search failed".to_string()))?
-    })
-    .await
-}
-
 fn markov_of(board: &Board, rules: &Rules) -> Result<Markov, ApiError> {
     let markov =
         markov::analyze(board, rules, &MarkovOptions::default()).map_err(analysis_error)?;
@@ -220,7 +196,7 @@ async fn shortest(
         chutes: params.chutes,
         ladders: params.ladders,
     };
-    let answer = deep_blocking(move || {
+    let answer = blocking(move || {
         let games = ShortestGames::new(&board, &rules, constraint).map_err(analysis_error)?;
         let routes = games.route_count();
         let route_list = if routes.is_ok() {

@@ -1158,8 +1158,9 @@ async fn seeds_a_page_cannot_read_exactly_are_refused() {
     }
 }
 
-/// The library's search recurses once per roll; a long shortest game must
-/// be answered, not overflow a worker's stack and take the server down.
+/// A shortest game thousands of rolls or jumps long is answered on a pool
+/// thread's stack (the library walks games on explicit stacks), not by
+/// overflowing it and taking the server down.
 #[tokio::test]
 async fn long_shortest_games_do_not_overflow_the_stack() {
     let (app, _dir) = app();
