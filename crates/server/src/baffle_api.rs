@@ -11,6 +11,9 @@
 //!   the left for top and bottom), worked out by the library's geometry.
 //! - **hint**: the library's solver run on the view's evidence alone (shots
 //!   seen, mirrors found, wrong guesses).
+//! - **bot move**: the library's bot ([`baffle::bot::decide`]) asked for one
+//!   move on the view (never the hidden layout) and the move applied, as if
+//!   the player had made it; the answer says which move and why.
 //! - **picture**: `render`'s drawing of the view (never of the game), so it
 //!   shows no more than the view: no unfound mirror and no beam path while
 //!   the game is on. The hint's picture adds the solver's odds, which come
@@ -23,6 +26,7 @@ use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
+use baffle::bot::{BotError, BotOptions, Decision, decide};
 use baffle::{Cell, Event, Game, Mirror, Move, MoveError, Setup, Side, Sides, Size, View};
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +42,7 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/guesses", post(guess))
         .route("/games/{id}/quit", post(quit))
         .route("/games/{id}/hint", post(hint))
+        .route("/games/{id}/bot", post(bot_move))
         .route("/games/{id}/svg", get(picture))
         .route("/preview.svg", get(preview))
 }
@@ -210,26 +215,39 @@ fn refused(e: MoveError) -> ApiError {
 }
 
 fn play(state: &AppState, id: &str, mv: Move) -> ApiResult<Answer> {
-    state
-        .baffle
-        .with(id, |g| {
-            let events = g.apply(mv).map_err(refused)?;
-            let exit = events.iter().find_map(|e| match e {
-                Event::Shot { exit, .. } => Some(*exit),
-                _ => None,
-            });
-            let right = events.iter().find_map(|e| match e {
-                Event::Guess { right, .. } => Some(*right),
-                _ => None,
-            });
-            Ok(Answer {
-                exit,
-                right,
-                events,
-                game: game_view(id, g),
-            })
-        })?
-        .map(Json)
+    play_after(state, id, mv, None).map(Json)
+}
+
+/// Plays `mv` on game `id`; with `after`, only if the game has had exactly
+/// that many moves (the bot's move was chosen on the view after them).
+fn play_after(
+    state: &AppState,
+    id: &str,
+    mv: Move,
+    after: Option<usize>,
+) -> Result<Answer, ApiError> {
+    state.baffle.with(id, |g| {
+        if after.is_some_and(|n| n != g.moves().len()) && !g.status().is_over() {
+            return Err(ApiError::conflict(
+                "the game moved on while the bot was thinking: ask it again",
+            ));
+        }
+        let events = g.apply(mv).map_err(refused)?;
+        let exit = events.iter().find_map(|e| match e {
+            Event::Shot { exit, .. } => Some(*exit),
+            _ => None,
+        });
+        let right = events.iter().find_map(|e| match e {
+            Event::Guess { right, .. } => Some(*right),
+            _ => None,
+        });
+        Ok(Answer {
+            exit,
+            right,
+            events,
+            game: game_view(id, g),
+        })
+    })?
 }
 
 #[derive(Deserialize)]
@@ -384,4 +402,90 @@ async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
         advice,
         svg,
     }))
+}
+
+/// The bot's move: its JSON form and reason, and both in words.
+#[derive(Serialize)]
+struct BotMove {
+    /// The library's decision: `move` and `reason` (tagged by `kind`).
+    #[serde(flatten)]
+    decision: Decision,
+    /// The move's text form (`shoot 7`, `guess 4 2 /`).
+    move_text: String,
+    /// Why, in one sentence.
+    reason_text: String,
+}
+
+/// A bot move's answer: the move's answer, and the bot's decision.
+#[derive(Serialize)]
+struct BotAnswer {
+    /// What the bot did and why.
+    bot: BotMove,
+    /// What a shot or guess answers.
+    #[serde(flatten)]
+    answer: Answer,
+}
+
+fn bot_refused(e: BotError) -> ApiError {
+    match e {
+        BotError::Over
+        | BotError::Refused {
+            error: MoveError::Over { .. },
+            ..
+        } => ApiError::conflict(format!("{e}: the bot has no move to make")),
+        _ => ApiError::unprocessable(format!("the bot cannot move: {e}")),
+    }
+}
+
+/// `POST /api/baffle/games/{id}/bot`: the bot's move on the player's view,
+/// played.
+async fn bot_move(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<BotAnswer> {
+    let (view, moves) = state.baffle.with(&id, |g| (g.view(), g.moves().len()))?;
+    if view.status.is_over() {
+        return Err(bot_refused(BotError::Over));
+    }
+    // The solve may take about a second: off the async workers.
+    let decision = tokio::task::spawn_blocking(move || decide(&view, &BotOptions::default()))
+        .await
+        .map_err(|e| ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?
+        .map_err(bot_refused)?;
+    let answer = play_after(&state, &id, decision.mv, Some(moves))?;
+    Ok(Json(BotAnswer {
+        bot: BotMove {
+            move_text: decision.mv.to_string(),
+            reason_text: decision.reason.to_string(),
+            decision,
+        },
+        answer,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::StatusCode;
+
+    #[test]
+    fn bot_errors_are_a_409_after_the_end_and_a_422_otherwise() {
+        let over = bot_refused(BotError::Over);
+        assert_eq!(over.status, StatusCode::CONFLICT);
+        assert!(over.message.contains("over"), "{}", over.message);
+        let refused = bot_refused(BotError::Refused {
+            mv: Move::Quit,
+            error: MoveError::Over {
+                status: baffle::Status::Won,
+            },
+        });
+        assert_eq!(refused.status, StatusCode::CONFLICT);
+        let hard = bot_refused(BotError::TooHard);
+        assert_eq!(hard.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            hard.message.contains("too many cases"),
+            "the library's reason is kept: {}",
+            hard.message
+        );
+        let odd = bot_refused(BotError::Contradiction);
+        assert_eq!(odd.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(odd.message.contains("no layout fits"), "{}", odd.message);
+    }
 }

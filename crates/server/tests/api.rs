@@ -727,6 +727,63 @@ async fn the_fixed_baffle_game_is_played_and_hides_its_mirrors() {
 }
 
 #[tokio::test]
+async fn the_bot_plays_the_fixed_baffle_game_move_by_move() {
+    let (app, _dir) = app();
+    let (_, game) = post(&app, "/api/baffle/games", json!({"fixed": true})).await;
+    let id = game["id"].as_str().unwrap().to_string();
+    let bot = format!("/api/baffle/games/{id}/bot");
+    let mut moves = Vec::new();
+    let mut last = game;
+    while last["status"] == "playing" {
+        assert!(moves.len() < 60, "the bot should win the fixed game");
+        let (status, answer) = post(&app, &bot, json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let decision = &answer["bot"];
+        let kind = decision["move"]["move"].as_str().unwrap().to_string();
+        let reason = decision["reason"]["kind"].as_str().unwrap();
+        let text = decision["move_text"].as_str().unwrap();
+        assert!(!decision["reason_text"].as_str().unwrap().is_empty());
+        // The answer is a shot's or a guess's, for the move the bot made.
+        match kind.as_str() {
+            "shoot" => {
+                let hole = &decision["move"]["hole"];
+                assert_eq!(text, format!("shoot {hole}"));
+                assert_eq!(answer["shots"].as_array().unwrap().last().unwrap()["hole"], *hole);
+                assert!(answer["exit"].is_u64(), "{answer}");
+                assert!(
+                    ["best_shot", "explore"].contains(&reason),
+                    "a shot because {reason}"
+                );
+            }
+            "guess" => {
+                assert!(text.starts_with("guess "), "{text}");
+                assert!(answer["right"].is_boolean(), "{answer}");
+            }
+            other => panic!("the bot made the move {other}"),
+        }
+        // Nothing names a mirror the player has not found.
+        assert_eq!(answer["revealed"].is_null(), answer["status"] == "playing");
+        moves.push(text.to_string());
+        last = answer;
+    }
+    // The bot's known result on the fixed game: 12 shots, no wrong guess.
+    assert_eq!(last["status"], "won");
+    assert_eq!(
+        last["score"],
+        json!({"shots": 12, "wrong_guesses": 0, "total": 12}),
+        "{moves:?}"
+    );
+    assert_eq!(last["found"].as_array().unwrap().len(), 5);
+    assert_eq!(moves.len(), 17, "{moves:?}");
+    let more = post(&app, &bot, json!({})).await;
+    assert_refused(&more, StatusCode::CONFLICT, "over");
+    let missing = post(&app, "/api/baffle/games/nope/bot", json!({})).await;
+    assert_refused(&missing, StatusCode::NOT_FOUND, "no game");
+    let get = call(&app, "GET", &bot, None).await;
+    assert_eq!(get.0, StatusCode::METHOD_NOT_ALLOWED, "{}", get.1);
+}
+
+#[tokio::test]
 async fn random_baffle_games_hide_their_seed_until_the_end() {
     let (app, _dir) = app();
     let (status, game) = post(

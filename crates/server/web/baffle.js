@@ -22,6 +22,8 @@ const ui = {
   hint: byId("hint"),
   odds: byId("odds"),
   hintText: byId("hint-text"),
+  botMove: byId("bot-move"),
+  botFinish: byId("bot-finish"),
   error: byId("error"),
   sides: byId("sides"),
   seed: byId("seed"),
@@ -41,6 +43,11 @@ let showOdds = false;
 /** Where keyboard focus rests in the ring of holes and among the cells. */
 let focusHole = null;
 let focusCell = { row: 0, col: 0 };
+/** Whether the bot is playing on by itself ("Bot finishes"), and whether a bot move is awaited. */
+let botRunning = false;
+let botThinking = false;
+/** The pause between the bot's moves when it plays on, so that each can be seen. */
+const BOT_PAUSE_MS = 400;
 /** Each drawing of the box is numbered so that a late answer cannot replace a newer one. */
 let drawing = 0;
 
@@ -175,7 +182,11 @@ function show() {
   ui.makeGuess.disabled = over() || !(mark && mark.mirror);
   ui.quit.hidden = over();
   ui.newGame.hidden = !over();
-  ui.hint.disabled = over();
+  ui.hint.disabled = over() || botRunning;
+  ui.botMove.disabled = over() || botRunning || botThinking;
+  ui.botFinish.disabled = over() && !botRunning;
+  ui.botFinish.textContent = botRunning ? "Stop the bot" : "Bot finishes";
+  ui.botFinish.setAttribute("aria-pressed", String(botRunning));
   ui.odds.hidden = !hintSvg || over();
   ui.odds.setAttribute("aria-pressed", String(showOdds));
   ui.odds.textContent = showOdds ? "Hide the odds" : "Show the odds";
@@ -244,7 +255,7 @@ async function move(path, body) {
 }
 
 async function shoot(hole) {
-  if (over()) return;
+  if (over() || botRunning) return;
   focusHole = hole;
   const answer = await move("shots", { hole });
   if (answer) {
@@ -268,7 +279,7 @@ function cycle(row, col) {
 }
 
 async function makeGuess() {
-  if (!mark || !mark.mirror) return;
+  if (!mark || !mark.mirror || botRunning) return;
   const guess = { row: mark.row, col: mark.col, mirror: mark.mirror };
   const answer = await move("guesses", guess);
   if (answer) {
@@ -310,6 +321,62 @@ async function hint() {
   show();
 }
 
+/** The bot's move in words: what it did, what came of it, and why. */
+function botText(answer) {
+  const { bot } = answer;
+  const m = bot.move;
+  let did;
+  if (m.move === "shoot") {
+    did = `Bot: shoots hole ${m.hole}; the beam comes out at ${answer.exit}.`;
+  } else if (m.move === "guess") {
+    did = `Bot: guesses <${m.row},${m.col}> holds ${m.mirror}: ${answer.right ? "right" : "wrong (+2)"}.`;
+  } else {
+    did = `Bot: ${bot.move_text}.`;
+  }
+  const why = ` Why: ${bot.reason_text}.`;
+  return over() ? `${did}${why} ${statusText()}` : `${did}${why}`;
+}
+
+/** Asks the bot for one move and plays it; answers whether it moved. */
+async function botStep() {
+  if (over() || botThinking) return false;
+  botThinking = true;
+  ui.botMove.disabled = true;
+  const id = game.id;
+  const answer = await move("bot", {});
+  botThinking = false;
+  if (!answer || answer.id !== id) {
+    show();
+    return false;
+  }
+  mark = null;
+  if (answer.bot.move.move === "shoot") {
+    lastShot = { hole: answer.bot.move.hole, exit: answer.exit };
+    focusHole = answer.bot.move.hole;
+  }
+  say(botText(answer));
+  show();
+  return true;
+}
+
+/** "Bot finishes": the bot plays move after move until the game ends or it is stopped. */
+async function botFinish() {
+  if (botRunning) {
+    botRunning = false;
+    show();
+    return;
+  }
+  if (over()) return;
+  botRunning = true;
+  show();
+  while (botRunning && !over()) {
+    if (!(await botStep())) break;
+    if (botRunning && !over()) await new Promise((resolve) => setTimeout(resolve, BOT_PAUSE_MS));
+  }
+  botRunning = false;
+  show();
+}
+
 function toggleOdds() {
   showOdds = !showOdds;
   show();
@@ -325,7 +392,7 @@ function nextGameBody() {
 // ---- Mouse and keyboard on the box ----
 
 ui.box.addEventListener("click", (event) => {
-  if (over()) return;
+  if (over() || botRunning) return;
   const hole = event.target.closest("g.hole");
   if (hole && hole.dataset.shootable === "true") {
     shoot(Number(hole.dataset.hole));
@@ -405,6 +472,8 @@ ui.newGame.addEventListener("click", () => {
   }
 });
 ui.hint.addEventListener("click", hint);
+ui.botMove.addEventListener("click", botStep);
+ui.botFinish.addEventListener("click", botFinish);
 ui.odds.addEventListener("click", toggleOdds);
 
 // The first game is the original's fixed one.

@@ -561,6 +561,87 @@ fn the_fixed_baffle_game_is_solved() {
     b.screenshot("baffle-quit");
 }
 
+/// The status line, read in one step.
+fn status_now(b: &Browser) -> String {
+    b.script(
+        "return document.getElementById('status').innerText;",
+        vec![],
+    )
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// The bot plays the fixed game one press of Bot move at a time, saying
+/// each move and why; its known result there is 12 shots and no wrong
+/// guess. Then Bot finishes plays a random game on, and stops when asked.
+#[test]
+fn the_bot_solves_the_fixed_baffle_game() {
+    let b = Browser::open();
+    b.visit("/baffle");
+    b.wait_for_text("#status", "first game");
+    wait_for_count(&b, "#box svg g.hole[data-hole]", 40);
+    let mut presses = 0;
+    while !status_now(&b).contains("Every mirror found") {
+        presses += 1;
+        assert!(presses <= 40, "the bot should win the fixed game");
+        let before = status_now(&b);
+        b.wait_for("Bot move to be enabled", || {
+            b.attr_css("#bot-move", "disabled").is_none().then_some(())
+        });
+        b.click_css("#bot-move");
+        let said = b.wait_for("the bot's move to be said", || {
+            let now = status_now(&b);
+            (now != before && now.starts_with("Bot: ")).then_some(now)
+        });
+        assert!(said.contains("Why: "), "{said}");
+        assert!(
+            said.contains("shoots hole") || said.contains("guesses <"),
+            "{said}"
+        );
+        assert!(!said.contains(": wrong"), "the bot guesses no mirror wrong: {said}");
+        // The page redraws as after a shot or a guess: the counters follow.
+        let shots: usize = b.text_css("#shots").parse().unwrap_or(0);
+        assert_eq!(b.find_all("#shot-list li").len(), shots);
+    }
+    let status = status_now(&b);
+    assert!(status.contains("Final score 12"), "{status}");
+    assert_eq!(presses, 17, "12 shots and 5 right guesses");
+    assert_eq!(b.text_css("#score"), "12");
+    assert_eq!(b.text_css("#shots"), "12");
+    assert_eq!(b.text_css("#guesses"), "0");
+    b.wait_for_text("#found", "Mirrors found: 5 of 5");
+    wait_for_count(&b, "#box svg g.mirror.found", 5);
+    assert!(
+        b.attr_css("#bot-move", "disabled").is_some(),
+        "no bot move once the game is over"
+    );
+    assert!(b.attr_css("#bot-finish", "disabled").is_some());
+    b.screenshot("baffle-bot");
+
+    // Bot finishes on a random game: stopped after a move, the game waits
+    // for the person; pressed again, the bot plays it to the end.
+    b.fill("#seed", "42");
+    b.click_css("#new-game");
+    b.wait_for_text("#status", "Shoot a beam");
+    b.click_css("#bot-finish");
+    b.wait_for_text("#bot-finish", "Stop the bot");
+    b.wait_for_text("#status", "Bot: ");
+    b.click_css("#bot-finish");
+    b.wait_for_text("#bot-finish", "Bot finishes");
+    // A move asked for before the stop may still land; then nothing more.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let stopped = b.text_css("#log");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert_eq!(b.text_css("#log"), stopped, "the bot stopped");
+    assert!(status_now(&b).starts_with("Bot: "));
+    assert!(b.attr_css("#bot-move", "disabled").is_none());
+    b.click_css("#bot-finish");
+    b.wait_for_text("#status", "Every mirror found");
+    b.wait_for_text("#bot-finish", "Bot finishes");
+    wait_for_count(&b, "#box svg g.mirror.found", 5);
+}
+
 #[test]
 fn the_chutes_analysis_shows_the_exact_figures() {
     let b = Browser::open();
