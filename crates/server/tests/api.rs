@@ -748,7 +748,10 @@ async fn the_bot_plays_the_fixed_baffle_game_move_by_move() {
             "shoot" => {
                 let hole = &decision["move"]["hole"];
                 assert_eq!(text, format!("shoot {hole}"));
-                assert_eq!(answer["shots"].as_array().unwrap().last().unwrap()["hole"], *hole);
+                assert_eq!(
+                    answer["shots"].as_array().unwrap().last().unwrap()["hole"],
+                    *hole
+                );
                 assert!(answer["exit"].is_u64(), "{answer}");
                 assert!(
                     ["best_shot", "explore"].contains(&reason),

@@ -599,7 +599,10 @@ fn the_bot_solves_the_fixed_baffle_game() {
             said.contains("shoots hole") || said.contains("guesses <"),
             "{said}"
         );
-        assert!(!said.contains(": wrong"), "the bot guesses no mirror wrong: {said}");
+        assert!(
+            !said.contains(": wrong"),
+            "the bot guesses no mirror wrong: {said}"
+        );
         // The page redraws as after a shot or a guess: the counters follow.
         let shots: usize = b.text_css("#shots").parse().unwrap_or(0);
         assert_eq!(b.find_all("#shot-list li").len(), shots);
