@@ -224,9 +224,9 @@ fn facts(view: &View) -> String {
         baffle::Status::Quit => "given up, mirrors revealed".to_string(),
     };
     format!(
-        "{0}×{0}, {1} mirrors, beams from {2} · {3} shot{4} · found {5} of {1} · score {6} · {status}",
+        "{0}×{0}, {1}, beams from {2} · {3} shot{4} · found {5} of {6} · score {7} · {status}",
         view.size,
-        view.mirrors,
+        tabletop::count(view.mirrors as u64, "mirror", "mirrors"),
         match view.sides {
             baffle::Sides::All => "all sides",
             baffle::Sides::LeftTop => "left and top",
@@ -234,6 +234,7 @@ fn facts(view: &View) -> String {
         view.shots.len(),
         if view.shots.len() == 1 { "" } else { "s" },
         view.found.len(),
+        view.mirrors,
         view.score.total,
     )
 }

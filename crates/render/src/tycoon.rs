@@ -119,7 +119,12 @@ fn legend(g: &tycoon::Grid, game: Option<&Game>) -> Legend {
 
 fn subtitle(g: &tycoon::Grid, game: Option<&Game>) -> String {
     let (l, s, c) = g.counts();
-    let mut text = format!("{l} ladders · {s} snakes · {c} cards");
+    let mut text = format!(
+        "{} · {} · {}",
+        tabletop::count(l as u64, "ladder", "ladders"),
+        tabletop::count(s as u64, "snake", "snakes"),
+        tabletop::count(c as u64, "card", "cards")
+    );
     let stations: Vec<String> = g
         .stations()
         .iter()
@@ -440,12 +445,7 @@ fn labels(g: &tycoon::Grid, layout: &Layout) -> Element {
 /// Each player's token, in a fixed slot per seat.
 /// `1 turn`, `3 turns`.
 fn turns(n: impl Into<u64>) -> String {
-    let n = n.into();
-    if n == 1 {
-        "1 turn".to_string()
-    } else {
-        format!("{n} turns")
-    }
+    tabletop::count(n.into(), "turn", "turns")
 }
 
 fn tokens(game: &Game, layout: &Layout) -> Element {
@@ -493,8 +493,8 @@ fn tokens(game: &Game, layout: &Layout) -> Element {
 /// What the game waits for, in words.
 fn status(game: &Game) -> String {
     match (game.winner(), game.pending()) {
-        (Some(w), _) => format!("P{w} won after {} turns", game.turns()),
-        (None, None) => format!("nobody won: stopped after {} turns", game.turns()),
+        (Some(w), _) => format!("P{w} won after {}", turns(game.turns())),
+        (None, None) => format!("nobody won: stopped after {}", turns(game.turns())),
         (None, Some(d)) => match d {
             Decision::Roll { player, turn } => match turn {
                 TurnKind::Move => format!("P{player} to roll"),
@@ -539,7 +539,11 @@ fn panel(game: &Game, x: f64, top: f64, width: f64) -> Element {
         let mut parts = vec![
             format!("P{seat} ({})", game.seats()[i]),
             format!("cell {}", p.cell),
-            format!("{} coins", p.coins),
+            format!(
+                "{} {}",
+                p.coins,
+                tabletop::plural(p.coins.unsigned_abs(), "coin", "coins")
+            ),
             turns(p.turns),
         ];
         if !stations.is_empty() {

@@ -9,6 +9,8 @@
 //!   ([`Geometry`]); the pictures, the analysis and the browser all use it.
 //! - **atomic write**: a file is replaced whole or not at all
 //!   ([`write_atomic`]).
+//! - **count**: a number and its noun, "1 roll" or "2 rolls" ([`count`],
+//!   [`plural`]), so every game's text agrees in number.
 //!
 //! This crate is a small addition to the planned layout: the Chutes & Ladders,
 //! Baffle and Tycoon libraries all need seeded randomness and a square ↔ cell
@@ -18,8 +20,10 @@ mod atomic;
 mod dice;
 mod geometry;
 mod rng;
+mod words;
 
 pub use atomic::write_atomic;
 pub use dice::{DiceError, DiceSource, ScriptedDice, SeededDice, parse_rolls};
 pub use geometry::{Cell, Geometry, GeometryError, Numbering};
 pub use rng::Rng;
+pub use words::{count, plural};

@@ -112,11 +112,11 @@ pub fn run(args: &BotArgs) -> Result<()> {
     let setup = game.setup();
     writeln!(
         out,
-        "The bot plays Baffle {n}×{n}, {k} mirrors ({}), beams from {}.",
+        "The bot plays Baffle {n}×{n}, {k} ({}), beams from {}.",
         describe(setup),
         sides_text(setup.sides),
         n = setup.size,
-        k = setup.mirrors,
+        k = tabletop::count(setup.mirrors as u64, "mirror", "mirrors"),
     )?;
     for (i, (decision, events)) in turns.iter().enumerate() {
         let said: Vec<String> = events
@@ -213,13 +213,13 @@ fn many(args: &BotArgs, options: &BotOptions) -> Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "The bot played {} random boxes {n}×{n} with {k} mirrors, beams from {} (seeds {} to {}).",
-        report.games,
+        "The bot played {} {n}×{n} with {k}, beams from {} (seeds {} to {}).",
+        tabletop::count(report.games.into(), "random box", "random boxes"),
         sides_text(report.sides),
         first_seed,
         first_seed.wrapping_add(u64::from(args.games) - 1),
         n = size,
-        k = mirrors,
+        k = tabletop::count(mirrors as u64, "mirror", "mirrors"),
     )?;
     writeln!(
         out,

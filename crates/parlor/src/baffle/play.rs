@@ -144,8 +144,8 @@ fn intro(out: &mut impl Write, s: &Session) -> Result<()> {
     };
     writeln!(
         out,
-        "Baffle: {n}×{n} box, {} mirrors hidden ({}). Shoot beams {holes}.",
-        view.mirrors,
+        "Baffle: {n}×{n} box, {} hidden ({}). Shoot beams {holes}.",
+        tabletop::count(view.mirrors as u64, "mirror", "mirrors"),
         describe(s.game.setup())
     )?;
     write!(out, "{}", view_text(&view))?;
@@ -269,10 +269,11 @@ fn hint(out: &mut impl Write, game: &Game) -> Result<()> {
     let layouts = solution.layouts.to_string();
     writeln!(
         out,
-        "{} layout{} of {} mirrors fit what you know.",
+        "{} {} of {} {} what you know.",
         layouts,
-        if layouts == "1" { "" } else { "s" },
-        view.mirrors
+        if layouts == "1" { "layout" } else { "layouts" },
+        tabletop::count(view.mirrors as u64, "mirror", "mirrors"),
+        if layouts == "1" { "fits" } else { "fit" }
     )?;
     let unfound: Vec<String> = solution
         .certain_mirrors

@@ -138,8 +138,8 @@ fn print_text(ev: &Evidence, s: &Solution) -> Result<()> {
     let shots: Vec<String> = ev.shots.iter().map(|(h, e)| format!("{h}:{e}")).collect();
     writeln!(
         out,
-        "Baffle {n}×{n}, {} mirrors, beams from {}; {} shot{}{}{}",
-        ev.mirrors,
+        "Baffle {n}×{n}, {}, beams from {}; {} shot{}{}{}",
+        tabletop::count(ev.mirrors as u64, "mirror", "mirrors"),
         match ev.sides {
             Sides::All => "all sides",
             Sides::LeftTop => "the left and top",
@@ -158,8 +158,8 @@ fn print_text(ev: &Evidence, s: &Solution) -> Result<()> {
     if s.layouts == 0u32.into() {
         writeln!(
             out,
-            "Consistent layouts: 0. The shots and guesses contradict each other (or need more than {} mirrors).",
-            ev.mirrors
+            "Consistent layouts: 0. The shots and guesses contradict each other (or need more than {}).",
+            tabletop::count(ev.mirrors as u64, "mirror", "mirrors")
         )?;
         return Ok(());
     }
@@ -174,7 +174,11 @@ fn print_text(ev: &Evidence, s: &Solution) -> Result<()> {
             mirrors.join(" ")
         }
     )?;
-    writeln!(out, "Certainly empty: {} cells", s.certain_empty.len())?;
+    writeln!(
+        out,
+        "Certainly empty: {}",
+        tabletop::count(s.certain_empty.len() as u64, "cell", "cells")
+    )?;
     let unreachable_how = match s.method {
         Some(Method::Sampled { samples }) => format!(" (estimated from {samples} sampled layouts)"),
         _ => String::new(),

@@ -23,6 +23,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
+use tabletop::{count, plural};
 
 /// Arguments of `parlor chutes shortest`.
 #[derive(Args, Debug)]
@@ -63,11 +64,7 @@ const MAX_LISTED_ROUTES: usize = 10_000;
 const MAX_PATH_LINES: usize = 200;
 
 fn rolls_text(n: u32) -> String {
-    if n == 1 {
-        "1 roll".into()
-    } else {
-        format!("{n} rolls")
-    }
+    count(n.into(), "roll", "rolls")
 }
 
 /// Arguments of `parlor chutes analyze`.
@@ -802,9 +799,10 @@ fn print_simulation(
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "Monte Carlo on {}: {} games, {} player{}, seed {}, {threads} thread{}.",
+        "Monte Carlo on {}: {} {}, {} player{}, seed {}, {threads} thread{}.",
         board_line(board, rules),
         int_text(r.games),
+        plural(r.games, "game", "games"),
         r.players,
         if r.players == 1 { "" } else { "s" },
         r.seed,
@@ -856,8 +854,9 @@ fn print_simulation(
     if r.unfinished > 0 {
         writeln!(
             out,
-            "  {} game(s) can never end (every token on a dead square): left out of the mean",
-            int_text(r.unfinished)
+            "  {} {} never end (every token on a dead square): left out of the mean",
+            int_text(r.unfinished),
+            plural(r.unfinished, "game can", "games can")
         )?;
     }
     if r.players > 1 {
@@ -1015,14 +1014,15 @@ fn print_search(
     for r in &found.records {
         writeln!(
             out,
-            "  game {:>width$}: {:>4} rolls  {}",
+            "  game {:>width$}: {:>4} {:<5} {}",
             r.game,
             r.rolls,
+            plural(r.rolls.into(), "roll", "rolls"),
             dice_string(r.dice.iter().copied(), rules.faces())
         )?;
     }
     match found.shortest {
-        Some(s) => writeln!(out, "Shortest found: {s} rolls ({:.3} s).", seconds)?,
+        Some(s) => writeln!(out, "Shortest found: {} ({:.3} s).", rolls_text(s), seconds)?,
         None => writeln!(
             out,
             "{} ({:.3} s).",
@@ -1037,9 +1037,11 @@ fn print_search(
     if args.all_shortest && found.shortest.is_some() {
         writeln!(
             out,
-            "\nGames as short as that: {} game(s), {} distinct dice sequence(s){}, {} route(s):",
+            "\nGames as short as that: {} {}, {} distinct dice {}{}, {}:",
             int_text(found.tied_games),
+            plural(found.tied_games, "game", "games"),
             int_text(found.tied_sequences),
+            plural(found.tied_sequences, "sequence", "sequences"),
             if found.ties_complete {
                 String::new()
             } else {
@@ -1048,7 +1050,7 @@ fn print_search(
                     int_text(search::MAX_TIES as u64)
                 )
             },
-            found.routes.len()
+            count(found.routes.len() as u64, "route", "routes")
         )?;
         let exact_list = if exact.rolls() == found.shortest {
             exact.routes(MAX_LISTED_ROUTES)
@@ -1063,11 +1065,13 @@ fn print_search(
                 .unwrap_or_default();
             writeln!(
                 out,
-                "  {:>3}. {}  — {} sequence(s){of} seen in {} game(s):",
+                "  {:>3}. {}  — {} {}{of} seen in {} {}:",
                 i + 1,
                 route_text(&r.jumps),
                 int_text(r.sequences),
+                plural(r.sequences, "sequence", "sequences"),
                 int_text(r.games),
+                plural(r.games, "game", "games"),
             )?;
             for (dice, games) in r.seen.iter().take(MAX_TIES_PER_ROUTE) {
                 writeln!(
@@ -1092,7 +1096,8 @@ fn print_search(
     }
     let exact_text = match exact.rolls() {
         Some(n) => format!(
-            "{n} rolls; {} dice sequence{}, {} distinct route{}",
+            "{}; {} dice sequence{}, {} distinct route{}",
+            rolls_text(n),
             big_text(exact.sequences()),
             if exact.sequences() == &BigUint::from(1u8) {
                 ""
@@ -1115,8 +1120,8 @@ fn print_search(
         }
         (Some(f), Some(e)) => writeln!(
             out,
-            "The search's best is {} roll(s) longer than the true shortest: try more --games.",
-            f - e
+            "The search's best is {} longer than the true shortest: try more --games.",
+            rolls_text(f - e)
         )?,
         _ => {}
     }
@@ -1187,9 +1192,15 @@ pub fn min_throws_cmd(args: &MinThrowsArgs) -> Result<()> {
     }
     writeln!(
         out,
-        "({} of the {}^{throws} sequences of {throws} throws finish.)",
+        "({} of the {}^{throws} sequences of {} {}.)",
         big_text(&m.sequences),
-        rules.faces()
+        rules.faces(),
+        count(throws.into(), "throw", "throws"),
+        if m.sequences == BigUint::from(1u8) {
+            "finishes"
+        } else {
+            "finish"
+        }
     )?;
     Ok(())
 }

@@ -6,7 +6,7 @@ use chutes::formats::{Format, write_toml};
 use chutes::{Board, JumpKind};
 use clap::{Subcommand, ValueEnum};
 use std::io::Write;
-use tabletop::Cell;
+use tabletop::{Cell, count};
 
 /// Board file commands.
 #[derive(Subcommand, Debug)]
@@ -91,7 +91,7 @@ pub fn run(cmd: BoardCommand) -> Result<()> {
 fn summary(board: &Board) -> String {
     let g = board.geometry();
     format!(
-        "{} squares ({} × {}, {}), start {}, {} ladders, {} chutes",
+        "{} squares ({} × {}, {}), start {}, {}, {}",
         board.size(),
         g.rows(),
         g.cols(),
@@ -101,8 +101,8 @@ fn summary(board: &Board) -> String {
         } else {
             "on square 1".to_string()
         },
-        board.ladders().count(),
-        board.chutes().count()
+        count(board.ladders().count() as u64, "ladder", "ladders"),
+        count(board.chutes().count() as u64, "chute", "chutes")
     )
 }
 

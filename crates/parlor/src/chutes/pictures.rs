@@ -16,6 +16,7 @@ use render::Picture;
 use render::chutes as pictures;
 use std::path::PathBuf;
 use std::sync::Arc;
+use tabletop::{count, plural};
 
 /// The default `--size`.
 const DEFAULT_SIZE: u32 = 1000;
@@ -150,16 +151,14 @@ pub fn render(args: &RenderArgs) -> Result<()> {
         )),
     };
     let picture = pictures::game_with(&board, players, &turns, &style)?;
+    let rolls = count(turns.len() as u64, "roll", "rolls");
     let outcome = match (ending, game.winner()) {
-        (Ending::Won, Some(w)) if players == 1 => {
-            format!("player {w} finished in {} rolls", turns.len())
+        (Ending::Won, Some(w)) if players == 1 => format!("player {w} finished in {rolls}"),
+        (Ending::Won, Some(w)) => format!("player {w} won after {rolls}"),
+        (Ending::Stuck, _) => {
+            format!("stopped after {rolls}, no winner: the game can never end")
         }
-        (Ending::Won, Some(w)) => format!("player {w} won after {} rolls", turns.len()),
-        (Ending::Stuck, _) => format!(
-            "stopped after {} rolls, no winner: the game can never end",
-            turns.len()
-        ),
-        _ => format!("the dice ran out after {} rolls, no winner", turns.len()),
+        _ => format!("the dice ran out after {rolls}, no winner"),
     };
     save(
         &picture,
@@ -279,9 +278,13 @@ fn histogram(
         .with_context(|| format!("cannot simulate games on the {}", describe(board)))?;
     if result.finished() == 0 {
         bail!(
-            "on the {} none of the {} simulated games reached square {}: there is nothing to plot",
+            "on the {} {} reached square {}: there is nothing to plot",
             describe(board),
-            result.games,
+            if result.games == 1 {
+                "the one simulated game never".to_string()
+            } else {
+                format!("none of the {} simulated games", result.games)
+            },
             board.finish()
         );
     }
@@ -295,7 +298,11 @@ fn histogram(
         subtitle.push_str(&format!(" · {players} players, rolls by all"));
     }
     if result.unfinished > 0 {
-        subtitle.push_str(&format!(" · {} games never finish", result.unfinished));
+        subtitle.push_str(&format!(
+            " · {} never {}",
+            count(result.unfinished, "game", "games"),
+            plural(result.unfinished, "finishes", "finish")
+        ));
     }
     let picture = pictures::length_histogram(&pictures::LengthHistogram {
         counts: result.histogram.clone(),
@@ -309,8 +316,8 @@ fn histogram(
     Ok((
         picture,
         format!(
-            "{} simulated games on the {} (seed {seed}){mean}",
-            result.games,
+            "{} on the {} (seed {seed}){mean}",
+            count(result.games, "simulated game", "simulated games"),
             describe(board)
         ),
     ))

@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 use std::io::Write;
 use std::sync::Arc;
-use tabletop::{DiceError, DiceSource, ScriptedDice, SeededDice, parse_rolls};
+use tabletop::{DiceError, DiceSource, ScriptedDice, SeededDice, count, parse_rolls};
 
 /// Arguments of `parlor chutes play`.
 #[derive(Args, Debug)]
@@ -197,12 +197,18 @@ fn print_log(r: &Report<'_>, board: &Board) -> Result<()> {
         (Ending::Won, Some(w)) => {
             let own = r.summary[usize::from(w - 1)].rolls;
             if r.players == 1 {
-                writeln!(out, "Player 1 reached {} in {} rolls.", r.squares, r.rolls)?;
+                writeln!(
+                    out,
+                    "Player 1 reached {} in {}.",
+                    r.squares,
+                    count(r.rolls.into(), "roll", "rolls")
+                )?;
             } else {
                 writeln!(
                     out,
-                    "Player {w} reached {} first, on their roll {own} ({} rolls in all).",
-                    r.squares, r.rolls
+                    "Player {w} reached {} first, on their roll {own} ({} in all).",
+                    r.squares,
+                    count(r.rolls.into(), "roll", "rolls")
                 )?;
             }
         }
@@ -220,8 +226,8 @@ fn print_log(r: &Report<'_>, board: &Board) -> Result<()> {
             };
             writeln!(
                 out,
-                "{why} after {} rolls and nobody has won: {}.",
-                r.rolls,
+                "{why} after {} and nobody has won: {}.",
+                count(r.rolls.into(), "roll", "rolls"),
                 places.join(", ")
             )?;
             if ending == Ending::Stuck {

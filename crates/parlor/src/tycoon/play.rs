@@ -7,7 +7,7 @@ use serde::Serialize;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
-use tabletop::{DiceError, parse_rolls};
+use tabletop::{DiceError, count, parse_rolls, plural};
 use tycoon::bots::bot_move;
 use tycoon::game::{DEFAULT_TURN_CAP, Decision, Dice, MOVE_FORMS, PlayerView, SEATS, StationOwner};
 use tycoon::{Event, Game, GameError, Move, Seat};
@@ -284,20 +284,20 @@ fn ask(game: &Game, input: &mut impl BufRead) -> Result<Answer> {
 
 fn print_summary(out: &mut impl Write, r: &Report<'_>) -> Result<()> {
     writeln!(out)?;
+    let turns = count(r.turns.into(), "turn", "turns");
     match (r.ending, r.winner) {
-        (Ending::Won, Some(w)) => writeln!(out, "P{w} wins after {} turns in all.", r.turns)?,
+        (Ending::Won, Some(w)) => writeln!(out, "P{w} wins after {turns} in all.")?,
         (Ending::Stalled, _) => writeln!(
             out,
-            "Nobody won: the game stopped at the turn cap after {} turns.",
-            r.turns
+            "Nobody won: the game stopped at the turn cap after {turns}."
         )?,
         (Ending::DiceRanOut, _) => writeln!(
             out,
-            "The given dice ran out after {} rolls ({} turns); nobody has won.",
-            r.rolls, r.turns
+            "The given dice ran out after {} ({turns}); nobody has won.",
+            count(r.rolls, "roll", "rolls")
         )?,
-        (Ending::Quit, _) => writeln!(out, "Stopped after {} turns.", r.turns)?,
-        _ => writeln!(out, "The input ended after {} turns.", r.turns)?,
+        (Ending::Quit, _) => writeln!(out, "Stopped after {turns}.")?,
+        _ => writeln!(out, "The input ended after {turns}.")?,
     }
     for p in &r.players {
         let stations = if p.stations.is_empty() {
@@ -321,8 +321,13 @@ fn print_summary(out: &mut impl Write, r: &Report<'_>) -> Result<()> {
         };
         writeln!(
             out,
-            "  P{} ({}): cell {}, {} coins, {} turns, stations: {stations}, attacks: {attacks}",
-            p.seat, p.kind, p.state.cell, p.state.coins, p.state.turns
+            "  P{} ({}): cell {}, {} {}, {}, stations: {stations}, attacks: {attacks}",
+            p.seat,
+            p.kind,
+            p.state.cell,
+            p.state.coins,
+            plural(p.state.coins.unsigned_abs(), "coin", "coins"),
+            count(p.state.turns.into(), "turn", "turns")
         )?;
     }
     Ok(())

@@ -7,6 +7,7 @@ use serde::Serialize;
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
+use tabletop::count;
 use tycoon::Seat;
 use tycoon::game::{DEFAULT_TURN_CAP, SEATS};
 use tycoon::simulate::{Options, Tally, simulate_on};
@@ -91,8 +92,8 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     let tally = simulate_on(&grid, &options, args.threads)?;
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
-        "{} games in {secs:.2} s ({:.0} games/s)",
-        tally.games,
+        "{} in {secs:.2} s ({:.0} games/s)",
+        count(tally.games, "game", "games"),
         tally.games as f64 / secs.max(1e-9)
     );
     let present: Vec<u8> = {
@@ -123,8 +124,8 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     let seat_names: Vec<String> = seats.iter().map(ToString::to_string).collect();
     writeln!(
         out,
-        "{} games on {} ({}), seats {}, seed {}",
-        tally.games,
+        "{} on {} ({}), seats {}, seed {}",
+        count(tally.games, "game", "games"),
         args.grid,
         grid,
         seat_names.join(", "),
@@ -136,17 +137,18 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         let margin = 1.96 * (p * (1.0 - p) / n).sqrt();
         writeln!(
             out,
-            "  P{seat}: {:>6.2}% ± {:.2}  ({} games)",
+            "  P{seat}: {:>6.2}% ± {:.2}  ({})",
             100.0 * p,
             100.0 * margin,
-            tally.wins[usize::from(seat) - 1]
+            count(tally.wins[usize::from(seat) - 1], "game", "games")
         )?;
     }
     if tally.stalled > 0 {
         writeln!(
             out,
-            "  stopped at the turn cap ({}) with no winner: {} games",
-            args.turn_cap, tally.stalled
+            "  stopped at the turn cap ({}) with no winner: {}",
+            args.turn_cap,
+            count(tally.stalled, "game", "games")
         )?;
     }
     writeln!(

@@ -148,11 +148,13 @@ fn game_title(board: &Board, seats: usize, rolls: usize, winner: Option<u8>) -> 
         .next()
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default();
+    let n = rolls;
+    let rolls = tabletop::count(n as u64, "roll", "rolls");
     match winner {
-        Some(_) if seats == 1 => format!("{name}: a game of {rolls} rolls"),
-        Some(w) => format!("{name}: player {w} wins after {rolls} rolls"),
-        None if rolls == 0 => format!("{name}: no rolls yet"),
-        None => format!("{name}: {rolls} rolls, no winner yet"),
+        Some(_) if seats == 1 => format!("{name}: a game of {rolls}"),
+        Some(w) => format!("{name}: player {w} wins after {rolls}"),
+        None if n == 0 => format!("{name}: no rolls yet"),
+        None => format!("{name}: {rolls}, no winner yet"),
     }
 }
 

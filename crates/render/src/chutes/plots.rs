@@ -134,7 +134,8 @@ fn median_of(p: &[f64], total: f64) -> u32 {
 fn tail_note(subtitle: &str, last: usize, beyond: f64) -> String {
     if beyond > 1e-12 {
         let note = format!(
-            "games longer than {last} rolls ({}) not shown",
+            "games longer than {} ({}) not shown",
+            tabletop::count(last as u64, "roll", "rolls"),
             format_percent(beyond, if beyond < 0.001 { 0.0001 } else { 0.001 })
         );
         if subtitle.is_empty() {
@@ -251,7 +252,11 @@ pub fn length_distribution(d: &LengthDistribution) -> Result<Picture, RenderErro
             axes.bar(n as f64, v, 0.8, palette::BAR)
                 .data("length", n)
                 .data("p", format!("{v}"))
-                .title(format!("{n} rolls: {}", format_percent(v, 0.0001))),
+                .title(format!(
+                    "{}: {}",
+                    tabletop::count(n as u64, "roll", "rolls"),
+                    format_percent(v, 0.0001)
+                )),
         );
     }
     chart.picture.push(bars);
@@ -362,7 +367,9 @@ pub fn length_histogram(h: &LengthHistogram) -> Result<Picture, RenderError> {
                 .data("length", n)
                 .data("count", count)
                 .title(format!(
-                    "{n} rolls: {count} games ({})",
+                    "{}: {} ({})",
+                    tabletop::count(n as u64, "roll", "rolls"),
+                    tabletop::count(count, "game", "games"),
                     format_percent(v, 0.0001)
                 )),
         );

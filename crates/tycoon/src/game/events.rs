@@ -329,8 +329,16 @@ impl fmt::Display for Event {
                 write!(f, "P{player} draws card {card} on cell {cell}")
             }
             Self::Paid { player, coins, to } => match to {
-                Some(o) => write!(f, "P{player} pays P{o} {coins} coins"),
-                None => write!(f, "P{player} pays {coins} coins"),
+                Some(o) => write!(
+                    f,
+                    "P{player} pays P{o} {}",
+                    tabletop::count(coins.into(), "coin", "coins")
+                ),
+                None => write!(
+                    f,
+                    "P{player} pays {}",
+                    tabletop::count(coins.into(), "coin", "coins")
+                ),
             },
             Self::NoLadderAhead { player } => write!(f, "P{player}: no ladder ahead"),
             Self::ExtraRoll { player } => write!(f, "P{player} rolls again"),
@@ -403,11 +411,43 @@ impl fmt::Display for Event {
                 "P{player} is back on cell {cell}, already reached this turn: the chain stops"
             ),
             Self::Won { player, turns } => {
-                write!(f, "P{player} reaches 99 and wins after {turns} turns")
+                let turns = tabletop::count(turns.into(), "turn", "turns");
+                write!(f, "P{player} reaches 99 and wins after {turns}")
             }
             Self::Stalled { turns } => {
-                write!(f, "nobody has won after {turns} turns: the game stops")
+                let turns = tabletop::count(turns.into(), "turn", "turns");
+                write!(f, "nobody has won after {turns}: the game stops")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_of_one_are_singular() {
+        let paid = |coins, to| Event::Paid {
+            player: 1,
+            coins,
+            to,
+        };
+        assert_eq!(paid(1, None).to_string(), "P1 pays 1 coin");
+        assert_eq!(paid(1, Some(2)).to_string(), "P1 pays P2 1 coin");
+        assert_eq!(paid(5, None).to_string(), "P1 pays 5 coins");
+        let won = Event::Won {
+            player: 3,
+            turns: 1,
+        };
+        assert_eq!(won.to_string(), "P3 reaches 99 and wins after 1 turn");
+        assert_eq!(
+            Event::Stalled { turns: 1 }.to_string(),
+            "nobody has won after 1 turn: the game stops"
+        );
+        assert_eq!(
+            Event::Stalled { turns: 2 }.to_string(),
+            "nobody has won after 2 turns: the game stops"
+        );
     }
 }

@@ -1,0 +1,208 @@
+//! Wording and consistency across commands, found by auditing the CLI: each
+//! test pins one fix.
+//!
+//! Terms: **one-roll board** is a 2-square board, where a game, a shortest
+//! game and a throw count can all be exactly 1.
+
+mod common;
+
+use common::*;
+use std::path::PathBuf;
+
+/// A file in a fresh temporary directory holding `text`.
+fn temp_file(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    (dir, path)
+}
+
+/// Fails on any "1 <plural>" (e.g. "1 rolls") in `text`.
+fn no_one_plural(text: &str, what: &str) {
+    for noun in [
+        "rolls",
+        "throws",
+        "games",
+        "turns",
+        "ladders",
+        "chutes",
+        "snakes",
+        "cards",
+        "mirrors",
+        "cells",
+        "coins",
+        "routes",
+        "sequences",
+        "boxes",
+    ] {
+        for (at, _) in text.match_indices(&format!("1 {noun}")) {
+            let before = text[..at].chars().next_back();
+            assert!(
+                // "21 rolls", "1,001 games", "P1 rolls 3" are fine.
+                before.is_some_and(|c| c.is_ascii_alphanumeric() || c == ',' || c == '.'),
+                "{what}: \"1 {noun}\" in:\n{text}"
+            );
+        }
+        assert!(!text.contains(&format!("{noun}(s)")), "{what}: in\n{text}");
+    }
+}
+
+#[test]
+fn chutes_counts_of_one_are_singular() {
+    let (_dir, two) = temp_file("two.toml", "size = 2\n");
+    let two = two.to_str().expect("utf-8 path");
+    let (_dir3, one_each) = temp_file(
+        "one.toml",
+        "size = 9\nladders = [[2, 8]]\nchutes = [[7, 3]]\n",
+    );
+    let one_each = one_each.to_str().expect("utf-8 path");
+
+    let text = ok(&["chutes", "play", "--board", two, "--seed", "1"]);
+    assert!(text.contains("Player 1 reached 2 in 1 roll."), "{text}");
+    no_one_plural(&text, "play");
+    let text = ok(&[
+        "chutes",
+        "play",
+        "--board",
+        two,
+        "--players",
+        "2",
+        "--seed",
+        "1",
+    ]);
+    assert!(text.contains("(1 roll in all)"), "{text}");
+    let text = ok(&["chutes", "play", "--board", two, "--dice", "1"]);
+    assert!(text.contains("ran out after 1 roll and"), "{text}");
+
+    let text = ok(&[
+        "chutes",
+        "search",
+        "--board",
+        two,
+        "--seed",
+        "1",
+        "--games",
+        "10",
+        "--all-shortest",
+    ]);
+    assert!(text.contains("Shortest found: 1 roll ("), "{text}");
+    assert!(
+        text.contains("Exact answer (breadth-first search): 1 roll;"),
+        "{text}"
+    );
+    no_one_plural(&text, "search");
+
+    let text = ok(&["chutes", "min-throws", "--board", two]);
+    assert!(
+        text.contains("(1 of the 6^1 sequences of 1 throw finishes.)"),
+        "{text}"
+    );
+    let text = ok(&[
+        "chutes", "simulate", "--board", two, "--games", "1", "--seed", "1",
+    ]);
+    assert!(text.contains(": 1 game, 1 player,"), "{text}");
+    no_one_plural(&text, "simulate");
+
+    for args in [
+        &["chutes", "board", "check", one_each][..],
+        &["chutes", "board", "show", one_each],
+    ] {
+        let text = ok(args);
+        assert!(text.contains("1 ladder, 1 chute"), "{text}");
+    }
+}
+
+#[test]
+fn chutes_picture_messages_say_one_roll() {
+    let (dir, two) = temp_file("two.toml", "size = 2\n");
+    let two = two.to_str().expect("utf-8 path");
+    let svg = dir.path().join("game.svg");
+    let svg = svg.to_str().expect("utf-8 path");
+    let text = ok(&["chutes", "render", "--board", two, "--seed", "1", "-o", svg]);
+    assert!(text.contains("player 1 finished in 1 roll"), "{text}");
+    let picture = std::fs::read_to_string(svg).expect("the picture");
+    assert!(picture.contains("a game of 1 roll<"), "{picture}");
+    no_one_plural(&picture, "the game picture");
+    let text = ok(&[
+        "chutes",
+        "plot",
+        "--kind",
+        "histogram",
+        "--board",
+        two,
+        "--games",
+        "1",
+        "--seed",
+        "1",
+        "-o",
+        svg,
+    ]);
+    assert!(text.contains("1 simulated game on"), "{text}");
+    let picture = std::fs::read_to_string(svg).expect("the picture");
+    no_one_plural(&picture, "the histogram");
+}
+
+#[test]
+fn tycoon_counts_of_one_are_singular() {
+    let text = ok(&["tycoon", "play", "sample", "--seats", "bot", "--dice", "3"]);
+    assert!(
+        text.contains("The given dice ran out after 1 roll (1 turn); nobody has won."),
+        "{text}"
+    );
+    assert!(text.contains(", 1 turn, stations"), "{text}");
+    no_one_plural(&text, "tycoon play");
+    let text = ok(&[
+        "tycoon", "simulate", "sample", "--games", "1", "--seed", "1",
+    ]);
+    assert!(text.starts_with("1 game on sample"), "{text}");
+    assert!(text.contains("(1 game)"), "{text}");
+    no_one_plural(&text, "tycoon simulate");
+    let (dir, grid) = temp_file("one.grid", "1\n10 32\n1\n34 23\n1\n9 13 50 10\n");
+    let grid = grid.to_str().expect("utf-8 path");
+    let svg = dir.path().join("grid.svg");
+    let svg = svg.to_str().expect("utf-8 path");
+    ok(&["tycoon", "render", grid, "-o", svg]);
+    let picture = std::fs::read_to_string(svg).expect("the picture");
+    assert!(picture.contains("1 ladder · 1 snake · 1 card"), "{picture}");
+}
+
+#[test]
+fn baffle_counts_of_one_are_singular() {
+    let text = ok(&[
+        "baffle",
+        "solve",
+        "--size",
+        "4",
+        "--mirrors",
+        "1",
+        "--shots",
+        "0:15",
+    ]);
+    assert!(text.contains("Baffle 4×4, 1 mirror, beams"), "{text}");
+    no_one_plural(&text, "baffle solve");
+    let text = ok(&[
+        "baffle",
+        "bot",
+        "--size",
+        "4",
+        "--mirrors",
+        "1",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+    ]);
+    assert!(text.contains("with 1 mirror,"), "{text}");
+    no_one_plural(&text, "baffle bot");
+    let text = ok(&[
+        "baffle",
+        "bot",
+        "--size",
+        "4",
+        "--mirrors",
+        "1",
+        "--seed",
+        "1",
+    ]);
+    assert!(text.contains("4×4, 1 mirror ("), "{text}");
+}
