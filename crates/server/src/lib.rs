@@ -6,6 +6,10 @@
 //! - **state** ([`AppState`]): the session stores (live games, uploaded
 //!   boards, design documents) and the data directory, shared by handlers.
 //! - **data directory**: the only place the app writes files (saved grids).
+//! - **Host check** ([`host`]): a server listening on a loopback address
+//!   answers only requests addressed to `localhost`, `127.x.x.x` or `[::1]`
+//!   (403 otherwise), so that a web page cannot reach it by pointing its own
+//!   name at this machine (DNS rebinding).
 //!
 //! The server holds no game rules: it turns requests into library moves and
 //! returns the libraries' views. Every bad request gets a 4xx answer with a
@@ -17,6 +21,7 @@ pub mod chutes_analysis;
 pub mod chutes_api;
 pub mod error;
 pub mod grids;
+pub mod host;
 pub mod store;
 pub mod tycoon_api;
 
@@ -45,17 +50,23 @@ pub struct Config {
     pub idle: Duration,
     /// The largest request body accepted, in bytes.
     pub body_limit: usize,
+    /// The address the server listens on, when known ([`run`] and [`serve`]
+    /// set it). On a loopback address the router checks every request's
+    /// Host ([`host`]); on another address, or when unknown, it does not.
+    pub listen: Option<SocketAddr>,
 }
 
 impl Config {
     /// The defaults, with files under `data_dir`: 1,000 sessions of each
-    /// kind, dropped after 2 hours idle, request bodies up to 1 MiB.
+    /// kind, dropped after 2 hours idle, request bodies up to 1 MiB, the
+    /// listening address unknown (no Host check until [`serve`] sets it).
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         Self {
             data_dir: data_dir.into(),
             max_sessions: 1000,
             idle: Duration::from_secs(2 * 60 * 60),
             body_limit: 1 << 20,
+            listen: None,
         }
     }
 }
@@ -106,6 +117,7 @@ impl Deref for AppState {
 /// Every route of the app, for `config`.
 pub fn router(config: Config) -> Router {
     let limit = config.body_limit;
+    let guarded = config.listen.filter(|&addr| host::is_guarded(addr));
     let state = AppState::new(config);
     let api = Router::new()
         .nest("/baffle", baffle_api::routes())
@@ -117,7 +129,7 @@ pub fn router(config: Config) -> Router {
         .fallback(api_not_found)
         .method_not_allowed_fallback(api_method_not_allowed)
         .layer(axum::middleware::map_response(json_errors));
-    Router::new()
+    let app = Router::new()
         .nest("/api", api)
         // `nest` leaves `/api/` itself to the pages' fallback: answer it as
         // the API does, in JSON.
@@ -127,7 +139,11 @@ pub fn router(config: Config) -> Router {
         )
         .merge(assets::routes())
         .layer(DefaultBodyLimit::max(limit))
-        .with_state(state)
+        .with_state(state);
+    match guarded {
+        Some(addr) => app.layer(axum::middleware::from_fn_with_state(addr, host::guard)),
+        None => app,
+    }
 }
 
 async fn api_not_found(uri: axum::http::Uri) -> ApiError {
@@ -211,10 +227,16 @@ pub fn run(
     })
 }
 
-/// Serves the app on `listener` until the process ends.
+/// Serves the app on `listener` until the process ends, checking Hosts
+/// when it listens on a loopback address ([`host`]).
 ///
 /// # Errors
-/// Fails when accepting connections fails for good.
+/// Fails when the listener's address cannot be read, or accepting
+/// connections fails for good.
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
+    let config = Config {
+        listen: Some(listener.local_addr()?),
+        ..config
+    };
     axum::serve(listener, router(config)).await
 }

@@ -1,0 +1,207 @@
+//! The Host check against DNS rebinding: a server on a loopback address
+//! answers only requests addressed to a loopback name; one exposed on a
+//! network address answers every name.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+use tower::ServiceExt;
+
+fn app(listen: Option<&str>) -> (Router, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("a temporary data dir");
+    let mut config = server::Config::new(dir.path());
+    config.listen = listen.map(|a| a.parse().expect("an address"));
+    (server::router(config), dir)
+}
+
+/// Sends `method uri` with `host` (none: no Host header); returns the
+/// status, the Content-Type and the body.
+async fn call(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    host: Option<&str>,
+) -> (StatusCode, String, String) {
+    let mut request = Request::builder().method(method).uri(uri);
+    if let Some(host) = host {
+        request = request.header(header::HOST, host);
+    }
+    let body = if method == "POST" {
+        request = request.header(header::CONTENT_TYPE, "application/json");
+        Body::from(r#"{"fixed": true}"#)
+    } else {
+        Body::empty()
+    };
+    let response = app
+        .clone()
+        .oneshot(request.body(body).expect("a request"))
+        .await
+        .expect("an answer");
+    let status = response.status();
+    let kind = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .unwrap_or_default();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    (status, kind, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+const LOOPBACK_HOSTS: [&str; 8] = [
+    "127.0.0.1:8080",
+    "127.0.0.1",
+    "127.8.9.10:1234",
+    "localhost:8080",
+    "LOCALHOST",
+    "Localhost:80",
+    "[::1]:8080",
+    "[::1]",
+];
+
+const OTHER_HOSTS: [&str; 8] = [
+    "evil.example",
+    "evil.example:8080",
+    "127.0.0.1.evil.example:8080",
+    "localhost.evil.example",
+    "0.0.0.0:8080",
+    "192.168.1.20:8080",
+    "[::2]:8080",
+    "localhost:8080:8080",
+];
+
+#[tokio::test]
+async fn a_loopback_server_answers_loopback_hosts_only() {
+    let (app, _dir) = app(Some("127.0.0.1:8080"));
+    for host in LOOPBACK_HOSTS {
+        let (status, _, body) = call(&app, "GET", "/baffle", Some(host)).await;
+        assert_eq!(status, StatusCode::OK, "{host}: {body}");
+        let (status, _, body) = call(&app, "POST", "/api/baffle/games", Some(host)).await;
+        assert_eq!(status, StatusCode::OK, "{host}: {body}");
+    }
+    for host in OTHER_HOSTS {
+        // The API: a JSON error that says why and how to get in.
+        for (method, uri) in [
+            ("POST", "/api/baffle/games"),
+            ("GET", "/api/tycoon/grids"),
+            ("GET", "/api/no-such-route"),
+        ] {
+            let (status, kind, body) = call(&app, method, uri, Some(host)).await;
+            assert_eq!(status, StatusCode::FORBIDDEN, "{host} {uri}: {body}");
+            assert!(kind.starts_with("application/json"), "{kind}");
+            let json: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+            let error = json["error"].as_str().expect("an error message");
+            assert!(error.contains("http://127.0.0.1:8080/"), "{error}");
+            assert!(error.contains("--addr"), "{error}");
+            assert!(error.contains(&format!("{host:?}")), "{error}");
+        }
+        // A page: the same reason in plain text.
+        for uri in ["/", "/tycoon", "/static/baffle.js", "/no-such-page"] {
+            let (status, kind, body) = call(&app, "GET", uri, Some(host)).await;
+            assert_eq!(status, StatusCode::FORBIDDEN, "{host} {uri}: {body}");
+            assert!(kind.starts_with("text/plain"), "{kind}");
+            assert!(body.contains("Open http://127.0.0.1:8080/"), "{body}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_absolute_request_target_is_checked_too() {
+    let (app, _dir) = app(Some("127.0.0.1:8080"));
+    let (status, _, body) = call(
+        &app,
+        "GET",
+        "http://evil.example:8080/",
+        Some("127.0.0.1:8080"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, _, body) = call(&app, "GET", "http://localhost:8080/", None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+#[tokio::test]
+async fn a_request_without_a_host_is_answered() {
+    // Browsers always send a Host; a request without one comes from a
+    // program that can reach the port anyway.
+    let (app, _dir) = app(Some("127.0.0.1:8080"));
+    let (status, _, body) = call(&app, "GET", "/", None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+#[tokio::test]
+async fn an_ipv6_loopback_server_is_checked_and_named_in_the_refusal() {
+    let (app, _dir) = app(Some("[::1]:9000"));
+    let (status, _, body) = call(&app, "GET", "/api/tycoon/grids", Some("[::1]:9000")).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _, body) = call(&app, "GET", "/", Some("evil.example:9000")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert!(body.contains("http://[::1]:9000/"), "{body}");
+}
+
+#[tokio::test]
+async fn a_server_exposed_on_purpose_answers_any_host() {
+    for listen in [Some("0.0.0.0:8080"), Some("192.168.1.20:8080"), None] {
+        let (app, _dir) = app(listen);
+        for host in OTHER_HOSTS.iter().chain(&LOOPBACK_HOSTS) {
+            let (status, _, body) = call(&app, "POST", "/api/baffle/games", Some(host)).await;
+            assert_eq!(status, StatusCode::OK, "{listen:?} {host}: {body}");
+        }
+    }
+}
+
+/// Sends raw `request` to `addr`; returns the whole answer.
+fn raw(addr: SocketAddr, request: &str) -> String {
+    let mut stream = TcpStream::connect(addr).expect("a connection");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a timeout");
+    stream.write_all(request.as_bytes()).expect("the request sent");
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// The real server, over TCP: `run` knows it listens on 127.0.0.1 and
+/// checks the Host.
+#[test]
+fn the_served_app_checks_the_host_it_is_reached_by() {
+    let dir = tempfile::tempdir().expect("a temporary data dir");
+    let config = server::Config::new(dir.path());
+    let (tx, rx) = std::sync::mpsc::channel::<SocketAddr>();
+    std::thread::spawn(move || {
+        let addr: SocketAddr = "127.0.0.1:0".parse().expect("an address");
+        let _ = server::run(addr, config, move |bound| {
+            let _ = tx.send(bound);
+        });
+    });
+    let addr = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the server to start");
+    let port = addr.port();
+
+    let evil = raw(
+        addr,
+        &format!("GET /api/tycoon/grids HTTP/1.1\r\nHost: evil.example:{port}\r\nConnection: close\r\n\r\n"),
+    );
+    assert!(evil.starts_with("HTTP/1.1 403"), "{evil}");
+    assert!(evil.contains(&format!("http://127.0.0.1:{port}/")), "{evil}");
+
+    let good = raw(
+        addr,
+        &format!("GET /api/tycoon/grids HTTP/1.1\r\nHost: localhost:{port}\r\nConnection: close\r\n\r\n"),
+    );
+    assert!(good.starts_with("HTTP/1.1 200"), "{good}");
+
+    // HTTP/1.0 without a Host: answered.
+    let old = raw(addr, "GET / HTTP/1.0\r\n\r\n");
+    assert!(old.starts_with("HTTP/1.0 200"), "{old}");
+}
