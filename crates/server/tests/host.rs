@@ -164,7 +164,9 @@ fn raw(addr: SocketAddr, request: &str) -> String {
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
         .expect("a timeout");
-    stream.write_all(request.as_bytes()).expect("the request sent");
+    stream
+        .write_all(request.as_bytes())
+        .expect("the request sent");
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer);
     String::from_utf8_lossy(&answer).into_owned()
@@ -190,14 +192,21 @@ fn the_served_app_checks_the_host_it_is_reached_by() {
 
     let evil = raw(
         addr,
-        &format!("GET /api/tycoon/grids HTTP/1.1\r\nHost: evil.example:{port}\r\nConnection: close\r\n\r\n"),
+        &format!(
+            "GET /api/tycoon/grids HTTP/1.1\r\nHost: evil.example:{port}\r\nConnection: close\r\n\r\n"
+        ),
     );
     assert!(evil.starts_with("HTTP/1.1 403"), "{evil}");
-    assert!(evil.contains(&format!("http://127.0.0.1:{port}/")), "{evil}");
+    assert!(
+        evil.contains(&format!("http://127.0.0.1:{port}/")),
+        "{evil}"
+    );
 
     let good = raw(
         addr,
-        &format!("GET /api/tycoon/grids HTTP/1.1\r\nHost: localhost:{port}\r\nConnection: close\r\n\r\n"),
+        &format!(
+            "GET /api/tycoon/grids HTTP/1.1\r\nHost: localhost:{port}\r\nConnection: close\r\n\r\n"
+        ),
     );
     assert!(good.starts_with("HTTP/1.1 200"), "{good}");
 
