@@ -121,7 +121,10 @@ fn chutes_picture_messages_say_one_roll() {
     let text = ok(&["chutes", "render", "--board", two, "--seed", "1", "-o", svg]);
     assert!(text.contains("player 1 finished in 1 roll"), "{text}");
     let picture = std::fs::read_to_string(svg).expect("the picture");
-    assert!(picture.contains("a game of 1 roll<"), "{picture}");
+    assert!(
+        picture.contains("A game of 1 roll: two.toml board<"),
+        "{picture}"
+    );
     no_one_plural(&picture, "the game picture");
     let text = ok(&[
         "chutes",

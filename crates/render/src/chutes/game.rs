@@ -141,20 +141,18 @@ struct Tally {
     lost: u32,
 }
 
+/// "Player 2 wins after 30 rolls: classic board". The outcome comes first
+/// (as in the plots' "How long a game lasts: classic board"), so the
+/// board's name, often a file name, is written as it is.
 fn game_title(board: &Board, seats: usize, rolls: usize, winner: Option<u8>) -> String {
     let name = board_name(board);
-    let mut chars = name.chars();
-    let name: String = chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default();
     let n = rolls;
     let rolls = tabletop::count(n as u64, "roll", "rolls");
     match winner {
-        Some(_) if seats == 1 => format!("{name}: a game of {rolls}"),
-        Some(w) => format!("{name}: player {w} wins after {rolls}"),
-        None if n == 0 => format!("{name}: no rolls yet"),
-        None => format!("{name}: {rolls}, no winner yet"),
+        Some(_) if seats == 1 => format!("A game of {rolls}: {name}"),
+        Some(w) => format!("Player {w} wins after {rolls}: {name}"),
+        None if n == 0 => format!("No rolls yet: {name}"),
+        None => format!("{rolls}, no winner yet: {name}"),
     }
 }
 
@@ -519,9 +517,9 @@ mod tests {
             assert_eq!(winners, 1);
             let w = turns.last().unwrap().player;
             assert!(pic.to_svg().contains(&if players == 1 {
-                format!("a game of {} rolls", turns.len())
+                format!("A game of {} rolls: ", turns.len())
             } else {
-                format!("player {w} wins after {} rolls", turns.len())
+                format!("Player {w} wins after {} rolls: ", turns.len())
             }));
         }
     }
@@ -547,6 +545,29 @@ mod tests {
     }
 
     #[test]
+    fn a_file_name_in_the_title_is_written_as_it_is() {
+        let board = Board::new(chutes::BoardSpec {
+            name: Some("trap.toml".into()),
+            size: 10,
+            ..Default::default()
+        })
+        .unwrap();
+        let (_, turns) =
+            Game::replay(Arc::new(board.clone()), Rules::default(), 1, &[4, 5, 1]).unwrap();
+        let svg = game(&board, 1, &turns).unwrap().to_svg();
+        assert!(
+            svg.contains("<title>A game of 3 rolls: trap.toml board</title>"),
+            "{svg}"
+        );
+        assert!(!svg.contains("Trap.toml"));
+        let svg = game(&board, 1, &turns[..1]).unwrap().to_svg();
+        assert!(
+            svg.contains("1 roll, no winner yet: trap.toml board"),
+            "{svg}"
+        );
+    }
+
+    #[test]
     fn unfinished_and_empty_games_draw() {
         let board = Board::classic();
         let (_, turns) =
@@ -554,7 +575,7 @@ mod tests {
         let pic = game(&board, 2, &turns).unwrap();
         assert!(pic.to_svg().contains("3 rolls, no winner yet"));
         let pic = game(&board, 3, &[]).unwrap();
-        assert!(pic.to_svg().contains("no rolls yet"));
+        assert!(pic.to_svg().contains("No rolls yet"));
         // A ladder onto the finish stars the finish too.
         let small = Board::new(chutes::BoardSpec {
             size: 10,
