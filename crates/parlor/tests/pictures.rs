@@ -534,8 +534,19 @@ fn a_failed_render_keeps_the_old_file() {
 fn arguments_that_do_not_fit_are_refused() {
     let dir = tmp();
     let out = path(&dir, "x.svg");
-    let err = fails(&["chutes", "render", "--players", "2", "-o", s(&out)]);
-    assert!(err.contains("--seed") && err.contains("--dice"), "{err}");
+    let err = fails(&[
+        "chutes",
+        "render",
+        "--heatmap",
+        "--players",
+        "2",
+        "-o",
+        s(&out),
+    ]);
+    assert!(
+        err.contains("--heatmap") && err.contains("--players"),
+        "{err}"
+    );
     let err = fails(&[
         "chutes",
         "render",

@@ -209,3 +209,45 @@ fn baffle_counts_of_one_are_singular() {
     ]);
     assert!(text.contains("4×4, 1 mirror ("), "{text}");
 }
+
+#[test]
+fn render_players_alone_draws_a_fresh_game_and_says_its_seed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first = dir.path().join("fresh.svg");
+    let text = ok(&[
+        "chutes",
+        "render",
+        "--players",
+        "2",
+        "-o",
+        first.to_str().expect("utf-8 path"),
+    ]);
+    // "wrote …: a game on the classic board (100 squares), seed N: player …"
+    let seed = text
+        .split(", seed ")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .unwrap_or_else(|| panic!("no seed in: {text}"));
+    assert!(seed.parse::<u64>().is_ok(), "{text}");
+    // The seed said draws the same game again, as `play --seed` replays it.
+    let again = dir.path().join("again.svg");
+    ok(&[
+        "chutes",
+        "render",
+        "--players",
+        "2",
+        "--seed",
+        seed,
+        "-o",
+        again.to_str().expect("utf-8 path"),
+    ]);
+    let read = |p: &PathBuf| std::fs::read_to_string(p).expect("the picture");
+    assert_eq!(read(&first), read(&again));
+    assert!(read(&first).contains(&format!("seed {seed}")));
+    // Without --players, --seed or --dice: the bare board, as before.
+    let bare = dir.path().join("board.svg");
+    let text = ok(&["chutes", "render", "-o", bare.to_str().expect("utf-8 path")]);
+    assert!(!text.contains("seed"), "{text}");
+    assert!(!read(&bare).contains("class=\"visits\""));
+    assert!(read(&first).contains("class=\"visits\""));
+}

@@ -34,29 +34,36 @@ struct OutputArgs {
 
 /// Arguments of `parlor chutes render`.
 #[derive(Args, Debug)]
-#[command(after_help = "Without --seed or --dice, draws the board alone.
+#[command(
+    after_help = "With --players, --seed or --dice, draws a game (as `chutes play` plays it):
+with neither --seed nor --dice it takes a fresh seed and prints it, so that
+--seed replays the same game. With none of the three, draws the board alone.
 
 Examples:
   parlor chutes render -o board.png                      the classic board
   parlor chutes render --board my.toml -o my-board.svg   any board file
   parlor chutes render --seed 7 -o game.png              one player's game, circles numbered by roll
+  parlor chutes render --players 2 -o game2.png          two players, a fresh seed (printed)
   parlor chutes render --players 2 --seed 7 -o game2.svg two players, the winner starred
   parlor chutes render --dice 1661436 -o short.png       the rolls you choose
-  parlor chutes render --heatmap -o heat.png             squares coloured by expected landings")]
+  parlor chutes render --heatmap -o heat.png             squares coloured by expected landings"
+)]
 #[command(group(clap::ArgGroup::new("game").args(["seed", "dice"])))]
 pub struct RenderArgs {
     #[command(flatten)]
     board: BoardArgs,
     #[command(flatten)]
     out: OutputArgs,
-    /// Draw a game played with this seed (the same seed, the same game).
+    /// Draw a game played with this seed (the same seed, the same game as
+    /// `chutes play --seed`).
     #[arg(long, short = 's', conflicts_with = "dice")]
     seed: Option<u64>,
     /// Draw a game played with these rolls: `1,3,6`, `1 3 6` or `136`.
     #[arg(long, short = 'd', value_name = "ROLLS")]
     dice: Option<String>,
-    /// Players in the drawn game (1 to 8); needs --seed or --dice.
-    #[arg(long, short = 'p', requires = "game")]
+    /// Draw a game of this many players (1 to 8); without --seed or --dice
+    /// the seed is fresh and printed.
+    #[arg(long, short = 'p', conflicts_with = "heatmap")]
     players: Option<usize>,
     /// Colour the squares by how often one player lands on each in a game
     /// (expected landings, exact).
@@ -118,7 +125,7 @@ pub fn render(args: &RenderArgs) -> Result<()> {
             &format!("expected landings on the {}", describe(&board)),
         );
     }
-    if args.seed.is_none() && args.dice.is_none() {
+    if args.players.is_none() && args.seed.is_none() && args.dice.is_none() {
         let picture = pictures::board(&board)?;
         return save(&picture, &args.out, &describe(&board));
     }
@@ -163,7 +170,7 @@ pub fn render(args: &RenderArgs) -> Result<()> {
     save(
         &picture,
         &args.out,
-        &format!("a game on the {} ({source}): {outcome}", describe(&board)),
+        &format!("a game on the {}, {source}: {outcome}", describe(&board)),
     )
 }
 
