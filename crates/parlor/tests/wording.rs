@@ -251,3 +251,27 @@ fn render_players_alone_draws_a_fresh_game_and_says_its_seed() {
     assert!(!read(&bare).contains("class=\"visits\""));
     assert!(read(&first).contains("class=\"visits\""));
 }
+
+#[test]
+fn every_games_option_refuses_zero_alike() {
+    for args in [
+        &["chutes", "search", "--games", "0"][..],
+        &["chutes", "search", "--games", "0", "--json"],
+        &["chutes", "simulate", "--games", "0"],
+        &[
+            "chutes",
+            "plot",
+            "--kind",
+            "histogram",
+            "--games",
+            "0",
+            "-o",
+            "x.svg",
+        ],
+        &["tycoon", "simulate", "sample", "--games", "0"],
+        &["baffle", "bot", "--games", "0"],
+    ] {
+        let err = fails(args);
+        assert_eq!(err.trim(), "error: --games must be at least 1", "{args:?}");
+    }
+}

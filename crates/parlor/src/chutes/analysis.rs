@@ -926,6 +926,9 @@ fn histogram_lines(hist: &[u64], total: u64) -> Vec<String> {
 /// Runs `parlor chutes search`.
 pub fn search(args: &SearchArgs) -> Result<()> {
     let (board, rules) = args.board.load()?;
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
     let seed = seed_or_fresh(args.seed);
     let options = SearchOptions {
         games: args.games,
