@@ -789,6 +789,57 @@ fn bad_saves_are_refused_with_a_reason() {
 }
 
 #[test]
+fn a_save_whose_winner_and_phase_disagree_is_refused() {
+    let g = game(&grid(&[], &[], &[(8, 5, &[30])]), &[]);
+    let json: serde_json::Value = serde_json::from_str(&g.to_json()).unwrap();
+    let over = serde_json::json!({"state": "over"});
+    let load = |change: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = json.clone();
+        change(&mut v);
+        Game::from_json(&v.to_string()).map_err(|e| e.to_string())
+    };
+    // Over, nobody won, long before the turn cap.
+    let err = load(&|v| v["phase"] = over.clone()).unwrap_err();
+    assert!(
+        err.contains("over with no winner") && err.contains("0 turns"),
+        "{err}"
+    );
+    assert_eq!(err.matches("not a valid saved game").count(), 1, "{err}");
+    // A winner named while the game goes on.
+    let err = load(&|v| {
+        set(v, 1, "cell", serde_json::json!(99));
+        v["winner"] = serde_json::json!(1);
+    })
+    .unwrap_err();
+    assert!(
+        err.contains("player 1 is said to have won, but the game is not over"),
+        "{err}"
+    );
+    // Over with a winner who is not on 99.
+    let err = load(&|v| {
+        v["phase"] = over.clone();
+        v["winner"] = serde_json::json!(2);
+    })
+    .unwrap_err();
+    assert!(err.contains("not on cell 99"), "{err}");
+    // The two consistent endings load.
+    let stalled = load(&|v| {
+        v["phase"] = over.clone();
+        v["turns"] = serde_json::json!(3);
+        v["turn_cap"] = serde_json::json!(3);
+    })
+    .unwrap();
+    assert!(stalled.is_over() && stalled.winner().is_none());
+    let won = load(&|v| {
+        v["phase"] = over.clone();
+        v["winner"] = serde_json::json!(1);
+        set(v, 1, "cell", serde_json::json!(99));
+    })
+    .unwrap();
+    assert_eq!(won.winner(), Some(1));
+}
+
+#[test]
 fn scripted_dice_that_run_out_refuse_the_move_and_change_nothing() {
     let mut g = game(&grid(&[], &[], &[]), &[3]);
     play(&mut g, "roll");

@@ -1193,6 +1193,24 @@ impl TryFrom<GameSave> for Game {
         }
         let me = &s.players[usize::from(s.current - 1)];
         let card = s.grid.card_at(me.cell);
+        let turn_cap = s.turn_cap.clamp(1, MAX_TURN_CAP);
+        // A game ends one of two ways, and only then: a winner, or the turn
+        // cap with none.
+        match (s.phase, s.winner) {
+            (Phase::Over, None) if s.turns < turn_cap => {
+                return bad(format!(
+                    "the game is said to be over with no winner, which happens only at the turn cap \
+                     ({turn_cap} turns), but it has had {}",
+                    tabletop::count(s.turns.into(), "turn", "turns")
+                ));
+            }
+            (Phase::Turn | Phase::Buy { .. } | Phase::Prison { .. }, Some(w)) => {
+                return bad(format!(
+                    "player {w} is said to have won, but the game is not over"
+                ));
+            }
+            _ => {}
+        }
         match s.phase {
             Phase::Buy { station, price } => {
                 let ok = matches!(card, Some(CardKind::Station { number, price: p, .. }) if number == station && p == price)
@@ -1224,11 +1242,7 @@ impl TryFrom<GameSave> for Game {
                     ));
                 }
             }
-            Phase::Turn => {
-                if s.winner.is_some() {
-                    return bad("a winner is named but the game goes on".into());
-                }
-            }
+            Phase::Turn => {}
         }
         Ok(Self {
             grid: Arc::new(s.grid),
@@ -1240,7 +1254,7 @@ impl TryFrom<GameSave> for Game {
             extra_roll: s.extra_roll,
             turns: s.turns,
             moves: s.moves,
-            turn_cap: s.turn_cap.clamp(1, MAX_TURN_CAP),
+            turn_cap,
             winner: s.winner,
             dice: s.dice,
         })
