@@ -208,10 +208,16 @@ pub enum RuleError {
         cell: u32,
     },
     /// A card amount out of range.
-    #[error("{card}: {value} coins is not allowed: {}", Rule::Amount)]
+    #[error(
+        "{card}: the {amount} of {value} coins is not allowed: {}",
+        Rule::Amount
+    )]
     Amount {
         /// The card.
         card: Card,
+        /// Which of the card's amounts: `"price"` or `"fee"` (a station),
+        /// `"fee"` (prison, card 8), `"amount"` (card 1's coins).
+        amount: &'static str,
         /// The amount.
         value: u32,
     },
@@ -606,18 +612,24 @@ fn check_card(card: Card) -> Vec<RuleError> {
             cell: card.cell,
         });
     }
-    let amount = |value: u32| {
-        (!(1..=MAX_AMOUNT).contains(&value)).then_some(RuleError::Amount { card, value })
+    // Each amount is named, so a station whose price and fee are both out
+    // of range gets two different lines, not the same one twice.
+    let amount = |amount: &'static str, value: u32| {
+        (!(1..=MAX_AMOUNT).contains(&value)).then_some(RuleError::Amount {
+            card,
+            amount,
+            value,
+        })
     };
     match card.kind {
-        CardKind::TakeCoins { coins } => out.extend(amount(coins)),
-        CardKind::Prison { fee } => out.extend(amount(fee)),
+        CardKind::TakeCoins { coins } => out.extend(amount("amount", coins)),
+        CardKind::Prison { fee } => out.extend(amount("fee", fee)),
         CardKind::Station { number, price, fee } => {
             if !STATION_NUMBERS.contains(&number) {
                 out.push(RuleError::StationNumber { card, number });
             }
-            out.extend(amount(price));
-            out.extend(amount(fee));
+            out.extend(amount("price", price));
+            out.extend(amount("fee", fee));
         }
         CardKind::GoTo { destination }
             if !cells::on_grid(destination) || destination == card.cell =>

@@ -313,6 +313,26 @@ fn card_parameters_are_checked() {
 }
 
 #[test]
+fn a_station_with_both_amounts_out_of_range_has_two_distinct_problems() {
+    let e = Grid::new(&spec(&[], &[], &[(9, 13, &[0, 0])])).unwrap_err();
+    let lines: Vec<String> = e.problems().iter().map(|p| p.message.clone()).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_ne!(lines[0], lines[1]);
+    assert!(
+        lines[0].contains("the price of 0 coins is not allowed"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].contains("the fee of 0 coins is not allowed"),
+        "{lines:?}"
+    );
+    // And in a grid file, each with its line.
+    let errors = file_errors("0\n0\n1\n9 13 0 0\n");
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert_ne!(errors[0], errors[1]);
+}
+
+#[test]
 fn stations_have_one_price_per_number() {
     assert_eq!(
         broken(&spec(
