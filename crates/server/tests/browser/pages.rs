@@ -295,15 +295,16 @@ fn a_tycoon_game_with_bots_is_played_to_the_end() {
     let title = svg_text(&b, "#play-picture svg > title");
     assert!(title.contains("a game on sample"), "{title}");
     b.click_css("#decision button[data-move='roll']");
-    b.wait_for("the bots to hand back to player 1", || {
-        let text = b.text_css("#play-status");
-        ((text.contains("P1") && !b.find_all("#decision button").is_empty())
-            || text.contains("wins"))
-        .then_some(())
-    });
-    assert!(
-        b.find_all("#play-log li").len() >= 4,
-        "the log shows the turns"
+    // Until the roll's answer comes, the page still shows P1 to roll: wait
+    // for the log of the four turns too (the check raced the answer).
+    b.wait_for(
+        "the bots to hand back to player 1, the turns logged",
+        || {
+            let text = b.text_css("#play-status");
+            let back = (text.contains("P1") && !b.find_all("#decision button").is_empty())
+                || text.contains("wins");
+            (back && b.find_all("#play-log li").len() >= 4).then_some(())
+        },
     );
     // The picture follows the game: P1's token is where the table says.
     let cell = b.text_css("#wallets tr[data-player='1'] td.cell");
