@@ -57,7 +57,7 @@ fn dice_that_run_out_are_reported_clearly() {
     assert_eq!(json["winner"], Value::Null);
     let spare = ok(&["chutes", "play", "--dice", "16614366666"]);
     assert!(
-        spare.contains("Note: 4 given roll(s) were not used"),
+        spare.contains("Note: 4 given rolls were not used"),
         "{spare}"
     );
 }
@@ -253,7 +253,7 @@ fn board_check_reports_every_file() {
         err.contains("line 2, column 2: row 2 has 2 numbers"),
         "{err}"
     );
-    assert!(err.contains("2 of 3 board(s) are not valid"), "{err}");
+    assert!(err.contains("2 of 3 board files are not valid"), "{err}");
 }
 
 #[test]

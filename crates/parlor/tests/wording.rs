@@ -275,3 +275,51 @@ fn every_games_option_refuses_zero_alike() {
         assert_eq!(err.trim(), "error: --games must be at least 1", "{args:?}");
     }
 }
+
+#[test]
+fn no_plural_in_brackets_and_one_of_many_is_singular() {
+    let (dir, two) = temp_file("two.toml", "size = 2\n");
+    let two = two.to_str().expect("utf-8 path");
+    let text = ok(&["chutes", "play", "--board", two, "--dice", "2,3"]);
+    assert!(text.contains("Note: 1 given roll was not used;"), "{text}");
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "size = 1\n").expect("write");
+    let bad = bad.to_str().expect("utf-8 path");
+    let out = parlor(&["chutes", "board", "check", two, bad]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("1 of 2 board files is not valid"),
+        "{}",
+        stderr(&out)
+    );
+    let err = fails(&["chutes", "board", "check", bad]);
+    assert!(err.contains("1 of 1 board file is not valid"), "{err}");
+    let grid = dir.path().join("bad.grid");
+    std::fs::write(&grid, "0\n0\n1\n9 13 0 0\n").expect("write");
+    let grid = grid.to_str().expect("utf-8 path");
+    let out = parlor(&["tycoon", "check", "sample", grid]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("1 of 2 grid files is not valid"),
+        "{}",
+        stderr(&out)
+    );
+    let lc = dir.path().join("one.json");
+    std::fs::write(&lc, "[[-1]]").expect("write");
+    let err = fails(&["chutes", "board", "check", lc.to_str().expect("utf-8 path")]);
+    assert!(err.contains("the grid has 1 row;"), "{err}");
+    // A board with one dead square says "square", not "square(s)".
+    let (_d, trap) = temp_file("trap.toml", "size = 3\nstart = 1\nchutes = [[2, 1]]\n");
+    let text = ok(&[
+        "chutes",
+        "analyze",
+        "--board",
+        trap.to_str().expect("utf-8 path"),
+        "--faces",
+        "1",
+    ]);
+    assert!(
+        text.contains("From square 1 the finish cannot be reached."),
+        "{text}"
+    );
+}

@@ -74,7 +74,10 @@ pub(crate) fn parse(text: &str) -> Result<Board, ParseError> {
     if n < 2 {
         return Err(ParseError::whole(
             FORMAT,
-            format!("the grid has {n} row(s); a board needs at least a 2×2 grid"),
+            format!(
+                "the grid has {}; a board needs at least a 2×2 grid",
+                tabletop::count(n as u64, "row", "rows")
+            ),
         ));
     }
     if n * n > MAX_SQUARES as usize {

@@ -236,7 +236,8 @@ fn print_text(ev: &Evidence, s: &Solution) -> Result<()> {
         }
         (None, Some(Method::Sampled { samples })) => writeln!(
             out,
-            "No shot told the {samples} sampled layout(s) apart; take more --samples for advice."
+            "No shot told the {} apart; take more --samples for advice.",
+            tabletop::count(samples as u64, "sampled layout", "sampled layouts")
         )?,
         (None, _) => writeln!(out, "No shot can tell the remaining layouts apart.")?,
     }

@@ -491,8 +491,9 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<()> {
         let dead: Vec<String> = m.dead.iter().take(10).map(u32::to_string).collect();
         writeln!(
             out,
-            "  Not every game ends: P(the game never ends) = {:.6}. From square(s) {}{} the finish cannot be reached.",
+            "  Not every game ends: P(the game never ends) = {:.6}. From {} {}{} the finish cannot be reached.",
             d.never,
+            plural(m.dead.len() as u64, "square", "squares"),
             dead.join(", "),
             if m.dead.len() > 10 { ", …" } else { "" }
         )?;

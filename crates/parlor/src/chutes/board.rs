@@ -6,7 +6,7 @@ use chutes::formats::{Format, write_toml};
 use chutes::{Board, JumpKind};
 use clap::{Subcommand, ValueEnum};
 use std::io::Write;
-use tabletop::{Cell, count};
+use tabletop::{Cell, count, plural};
 
 /// Board file commands.
 #[derive(Subcommand, Debug)]
@@ -81,7 +81,11 @@ pub fn run(cmd: BoardCommand) -> Result<()> {
                 }
             }
             if bad > 0 {
-                bail!("{bad} of {} board(s) are not valid", boards.len());
+                bail!(
+                    "{bad} of {} {} not valid",
+                    count(boards.len() as u64, "board file", "board files"),
+                    plural(bad, "is", "are")
+                );
             }
             Ok(())
         }

@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 use std::io::Write;
 use std::sync::Arc;
-use tabletop::{DiceError, DiceSource, ScriptedDice, SeededDice, count, parse_rolls};
+use tabletop::{DiceError, DiceSource, ScriptedDice, SeededDice, count, parse_rolls, plural};
 
 /// Arguments of `parlor chutes play`.
 #[derive(Args, Debug)]
@@ -255,8 +255,9 @@ fn print_log(r: &Report<'_>, board: &Board) -> Result<()> {
     if r.unused_rolls > 0 {
         writeln!(
             out,
-            "Note: {} given roll(s) were not used; the game was over.",
-            r.unused_rolls
+            "Note: {} given {} not used; the game was over.",
+            r.unused_rolls,
+            plural(r.unused_rolls as u64, "roll was", "rolls were")
         )?;
     }
     Ok(())

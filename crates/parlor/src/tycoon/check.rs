@@ -85,13 +85,9 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     }
     if bad > 0 {
         bail!(
-            "{bad} of {} grid file{} not valid",
-            args.grids.len(),
-            if args.grids.len() == 1 {
-                " is"
-            } else {
-                "s are"
-            }
+            "{bad} of {} {} not valid",
+            tabletop::count(args.grids.len() as u64, "grid file", "grid files"),
+            tabletop::plural(bad, "is", "are")
         );
     }
     Ok(())
