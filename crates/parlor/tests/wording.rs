@@ -323,3 +323,24 @@ fn no_plural_in_brackets_and_one_of_many_is_singular() {
         "{text}"
     );
 }
+
+#[test]
+fn a_tycoon_game_picture_says_one_coin() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("game.json");
+    let save = save.to_str().expect("utf-8 path");
+    ok(&[
+        "tycoon", "play", "sample", "--seats", "bot", "--dice", "3", "--save", save,
+    ]);
+    let mut game: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(save).expect("the save")).expect("JSON");
+    game["players"][0]["coins"] = serde_json::json!(1);
+    std::fs::write(save, game.to_string()).expect("write the save");
+    let svg = dir.path().join("game.svg");
+    let svg = svg.to_str().expect("utf-8 path");
+    ok(&["tycoon", "render", "--game", save, "-o", svg]);
+    let picture = std::fs::read_to_string(svg).expect("the picture");
+    assert!(picture.contains("P1 on cell 4, 1 coin<"), "{picture}");
+    assert!(picture.contains("1 coin · 1 turn"), "{picture}");
+    no_one_plural(&picture, "the game picture");
+}

@@ -461,7 +461,12 @@ fn tokens(game: &Game, layout: &Layout) -> Element {
             .class("token")
             .data("player", seat)
             .data("cell", p.cell)
-            .title(format!("P{seat} on cell {}, {} coins", p.cell, p.coins))
+            .title(format!(
+                "P{seat} on cell {}, {} {}",
+                p.cell,
+                p.coins,
+                tabletop::plural(p.coins.unsigned_abs(), "coin", "coins")
+            ))
             .child(
                 draw::circle(centre, CELL * 0.1)
                     .fill(colour)
