@@ -74,7 +74,12 @@ impl fmt::Display for Reason {
                 expected_layouts,
             } => write!(
                 f,
-                "{layouts} layouts fit; this shot leaves {expected_layouts:.1} on average"
+                "{layouts} {}; this shot leaves {expected_layouts:.1} on average",
+                if layouts == "1" {
+                    "layout fits"
+                } else {
+                    "layouts fit"
+                }
             ),
             Self::OnlyGuesses { chance } => write!(
                 f,

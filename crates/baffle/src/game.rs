@@ -147,7 +147,8 @@ pub enum SetupError {
     },
     /// A given layout that does not match the setup's size and count.
     #[error(
-        "the setup says {size}×{size} with {mirrors} mirrors, but the layout is {layout_size}×{layout_size} with {layout_mirrors}"
+        "the setup says {size}×{size} with {}, but the layout is {layout_size}×{layout_size} with {layout_mirrors}",
+        tabletop::count(*mirrors as u64, "mirror", "mirrors")
     )]
     Mismatch {
         /// Size in the setup.

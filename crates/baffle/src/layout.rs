@@ -143,7 +143,8 @@ pub enum LayoutError {
     },
     /// A row of the wrong length.
     #[error(
-        "line {line}: {found} cells, but the box is {expected} wide (the first row has {expected})"
+        "line {line}: {}, but the box is {expected} wide (the first row has {expected})",
+        tabletop::count(*found as u64, "cell", "cells")
     )]
     RowLength {
         /// Line in the file, from 1.
@@ -154,7 +155,13 @@ pub enum LayoutError {
         expected: usize,
     },
     /// Not as many rows as columns.
-    #[error("a box is square: its rows have {columns} cells, but there are {rows} rows{}", at_line(*.line))]
+    #[error(
+        "a box is square: its rows have {}, but there {} {}{}",
+        tabletop::count(*columns as u64, "cell", "cells"),
+        tabletop::plural(*rows as u64, "is", "are"),
+        tabletop::count(*rows as u64, "row", "rows"),
+        at_line(*.line)
+    )]
     NotSquare {
         /// Rows found.
         rows: usize,

@@ -87,9 +87,9 @@ pub fn view_text(view: &View) -> String {
     }
     let _ = writeln!(
         s,
-        "Found {} of {} mirrors. Score {}.",
+        "Found {} of {}. Score {}.",
         view.found.len(),
-        view.mirrors,
+        tabletop::count(view.mirrors as u64, "mirror", "mirrors"),
         view.score
     );
     if let Some(all) = &view.revealed {
@@ -171,5 +171,12 @@ mod tests {
             t.contains("Not found: <0,9>=\\ <6,0>=\\ <8,2>=/ <8,7>=\\."),
             "{t}"
         );
+    }
+
+    #[test]
+    fn one_mirror_is_one_mirror() {
+        let g = Game::new(Setup::seeded(4, 1, crate::Sides::All, 1)).unwrap();
+        let t = view_text(&g.view());
+        assert!(t.contains("Found 0 of 1 mirror. Score 0"), "{t}");
     }
 }

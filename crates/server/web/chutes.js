@@ -1,7 +1,7 @@
 // Chutes & Ladders: choose a board, play roll by roll or watch a whole game.
 // The rules are the server's: this page sends rolls and shows the turns it
 // gets back.
-import { api, el, byId, showError, readFile, sleep, readSeed } from "/static/common.js";
+import { api, el, byId, showError, readFile, sleep, readSeed, count } from "/static/common.js";
 
 const ui = {
   boardSelect: byId("board-select"),
@@ -133,7 +133,7 @@ function squareBox(square) {
   return { x: b.x - b.width * 0.75, y: b.y, width: b.width, height: b.height };
 }
 
-function placeTokens(count) {
+function placeTokens(players) {
   const svg = ui.board.querySelector("svg");
   tokens = [];
   if (!svg) return;
@@ -141,7 +141,7 @@ function placeTokens(count) {
   const layer = document.createElementNS(SVG_NS, "g");
   layer.setAttribute("id", "tokens");
   const size = squareBox(1)?.width || 40;
-  for (let seat = 1; seat <= count; seat++) {
+  for (let seat = 1; seat <= players; seat++) {
     const token = document.createElementNS(SVG_NS, "circle");
     token.setAttribute("r", String(size * 0.16));
     token.setAttribute("stroke-width", String(size * 0.04));
@@ -248,9 +248,9 @@ function showTallies(current, winner) {
 function showStatus(toMove, winner, rolls) {
   ui.status.classList.toggle("win", Boolean(winner));
   if (winner) {
-    ui.status.textContent = `Player ${winner} wins after ${rolls} rolls.`;
+    ui.status.textContent = `Player ${winner} wins after ${count(rolls, "roll", "rolls")}.`;
   } else if (game && game.stalled) {
-    ui.status.textContent = `No winner after ${rolls} rolls: this board's finish may be out of reach.`;
+    ui.status.textContent = `No winner after ${count(rolls, "roll", "rolls")}: this board's finish may be out of reach.`;
   } else {
     ui.status.textContent = `Player ${toMove} to roll.`;
   }

@@ -106,6 +106,11 @@ export function readSeed(text) {
   return value;
 }
 
+/** `1 roll`, `3 rolls`: a count with its noun in the right number. */
+export function count(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** Waits `ms` milliseconds. */
 export function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));

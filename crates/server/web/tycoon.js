@@ -3,7 +3,7 @@
 // edit comes back with its reason, shown beside the grid. The grid and the
 // game are Parlor's own pictures (render's SVG): this page finds the cells in
 // them by their data-cell attributes and makes them clickable.
-import { api, el, byId, showError, readFile, sleep, readSeed } from "/static/common.js";
+import { api, el, byId, showError, readFile, sleep, readSeed, count } from "/static/common.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -528,7 +528,7 @@ function showGame() {
   if (game.owners.length === 0) play.stations.append(el("li", {}, "none on this grid"));
   play.status.classList.toggle("win", Boolean(game.winner));
   if (game.over) {
-    play.status.textContent = game.winner ? `Player ${game.winner} wins after ${game.turns} turns.` : `No winner after ${game.turns} turns.`;
+    play.status.textContent = game.winner ? `Player ${game.winner} wins after ${count(game.turns, "turn", "turns")}.` : `No winner after ${count(game.turns, "turn", "turns")}.`;
   } else {
     play.status.textContent = `Turn ${game.turns + 1}. ${game.prompt}`;
   }
