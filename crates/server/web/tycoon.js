@@ -561,7 +561,9 @@ async function runBots() {
       const pause = Number(play.speed.value);
       const id = game.id;
       const result = await api("POST", `/api/tycoon/games/${id}/bots`, pause === 0 ? {} : { limit: 1 });
-      if (!game || game.id !== id) break;
+      // A new game started meanwhile: its own runBots() returned at once
+      // (this loop was running), so this loop carries on with it.
+      if (!game || game.id !== id) continue;
       game = result.game;
       appendLog(result.events);
       showGame();
