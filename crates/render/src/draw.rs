@@ -656,6 +656,45 @@ impl Legend {
     }
 }
 
+/// A ladder from `a` to `b` on cells `cell` wide: two rails and evenly
+/// spaced rungs (Chutes & Ladders boards and Tycoon grids alike).
+pub fn ladder(a: Point, b: Point, cell: f64) -> Element {
+    let len = a.distance(b).max(1e-9);
+    let (ux, uy) = ((b.x - a.x) / len, (b.y - a.y) / len);
+    let (nx, ny) = (-uy, ux);
+    let half = cell * 0.13;
+    let rail_w = (cell * 0.045).max(0.5);
+    let left = |p: Point| p.offset(nx * half, ny * half);
+    let right = |p: Point| p.offset(-nx * half, -ny * half);
+    let rails = PathData::new()
+        .move_to(left(a))
+        .line_to(left(b))
+        .move_to(right(a))
+        .line_to(right(b));
+    let rung_gap = cell * 0.28;
+    let rungs_n = ((len / rung_gap).floor() as usize).max(1);
+    let mut rungs = PathData::new();
+    for i in 1..=rungs_n {
+        let t = i as f64 / (rungs_n + 1) as f64;
+        let p = a.lerp(b, t);
+        rungs = rungs.move_to(left(p)).line_to(right(p));
+    }
+    group()
+        .class("ladder-body")
+        .child(
+            rungs
+                .element()
+                .stroke(palette::LADDER, rail_w * 0.8)
+                .attr("stroke-linecap", "round"),
+        )
+        .child(
+            rails
+                .element()
+                .stroke(palette::LADDER, rail_w)
+                .attr("stroke-linecap", "round"),
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

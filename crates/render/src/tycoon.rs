@@ -262,42 +262,13 @@ fn jumps(g: &tycoon::Grid, layout: &Layout) -> Element {
 fn ladder(l: Ladder, layout: &Layout) -> Option<Element> {
     let a = layout.centre(l.start)?;
     let b = layout.centre(l.end)?;
-    let len = a.distance(b).max(1e-9);
-    let (ux, uy) = ((b.x - a.x) / len, (b.y - a.y) / len);
-    let (nx, ny) = (-uy, ux);
-    let half = CELL * 0.13;
-    let rail = CELL * 0.045;
-    let left = |p: Point| p.offset(nx * half, ny * half);
-    let right = |p: Point| p.offset(-nx * half, -ny * half);
-    let rails = PathData::new()
-        .move_to(left(a))
-        .line_to(left(b))
-        .move_to(right(a))
-        .line_to(right(b));
-    let n = ((len / (CELL * 0.28)).floor() as usize).max(1);
-    let mut rungs = PathData::new();
-    for i in 1..=n {
-        let p = a.lerp(b, i as f64 / (n + 1) as f64);
-        rungs = rungs.move_to(left(p)).line_to(right(p));
-    }
     Some(
         group()
             .class("ladder")
             .data("start", l.start)
             .data("end", l.end)
             .title(format!("ladder {}→{}", l.start, l.end))
-            .child(
-                rungs
-                    .element()
-                    .stroke(palette::LADDER, rail * 0.8)
-                    .attr("stroke-linecap", "round"),
-            )
-            .child(
-                rails
-                    .element()
-                    .stroke(palette::LADDER, rail)
-                    .attr("stroke-linecap", "round"),
-            )
+            .child(draw::ladder(a, b, CELL))
             .child(
                 draw::circle(a, CELL * 0.08)
                     .fill(palette::LADDER)
