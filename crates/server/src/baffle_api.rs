@@ -355,9 +355,10 @@ async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
         ..baffle::SolveOptions::default()
     };
     let found = evidence.found.len();
-    let solution = tokio::task::spawn_blocking(move || baffle::solve(&evidence, &options))
-        .await
-        .map_err(|e| ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?
+    let solution = state
+        .long_work
+        .run(move || baffle::solve(&evidence, &options))
+        .await?
         .map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let layouts = solution.layouts.to_string();
     let mut advice = if layouts == "1" {
@@ -445,9 +446,10 @@ async fn bot_move(State(state): State<AppState>, Path(id): Path<String>) -> ApiR
         return Err(bot_refused(BotError::Over));
     }
     // The solve may take about a second: off the async workers.
-    let decision = tokio::task::spawn_blocking(move || decide(&view, &BotOptions::default()))
-        .await
-        .map_err(|e| ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?
+    let decision = state
+        .long_work
+        .run(move || decide(&view, &BotOptions::default()))
+        .await?
         .map_err(bot_refused)?;
     let answer = play_after(&state, &id, decision.mv, Some(moves))?;
     Ok(Json(BotAnswer {

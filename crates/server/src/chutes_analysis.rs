@@ -18,7 +18,6 @@ use crate::error::{ApiError, ApiResult};
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::get;
 use chutes::analysis::markov::{self, Markov, MarkovOptions, SeatOdds};
@@ -83,15 +82,6 @@ fn analysis_error(e: AnalysisError) -> ApiError {
     ApiError::unprocessable(e.to_string())
 }
 
-/// Runs `work` on a blocking thread.
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?
-}
-
 fn markov_of(board: &Board, rules: &Rules) -> Result<Markov, ApiError> {
     let markov =
         markov::analyze(board, rules, &MarkovOptions::default()).map_err(analysis_error)?;
@@ -134,27 +124,29 @@ async fn analysis(
     let board = find_board(&state, &reference)?;
     let rules = params.rules()?;
     let players = params.players()?;
-    let answer = blocking(move || {
-        let m = markov_of(&board, &rules)?;
-        let seats = markov::seat_win(&m.distribution, players).map_err(analysis_error)?;
-        let d = m.distribution;
-        Ok(Analysis {
-            board_id: reference,
-            rules,
-            mean: d.mean,
-            sd: d.sd,
-            median: d.median,
-            mode: d.mode,
-            shortest: d.shortest,
-            percentiles: d.percentiles,
-            never: d.never,
-            no_jump: m.no_jump,
-            probabilities: d.probabilities,
-            jumps: m.jumps,
-            seats,
+    let answer = state
+        .long_work
+        .run(move || {
+            let m = markov_of(&board, &rules)?;
+            let seats = markov::seat_win(&m.distribution, players).map_err(analysis_error)?;
+            let d = m.distribution;
+            Ok(Analysis {
+                board_id: reference,
+                rules,
+                mean: d.mean,
+                sd: d.sd,
+                median: d.median,
+                mode: d.mode,
+                shortest: d.shortest,
+                percentiles: d.percentiles,
+                never: d.never,
+                no_jump: m.no_jump,
+                probabilities: d.probabilities,
+                jumps: m.jumps,
+                seats,
+            })
         })
-    })
-    .await?;
+        .await??;
     Ok(Json(answer))
 }
 
@@ -196,35 +188,37 @@ async fn shortest(
         chutes: params.chutes,
         ladders: params.ladders,
     };
-    let answer = blocking(move || {
-        let games = ShortestGames::new(&board, &rules, constraint).map_err(analysis_error)?;
-        let routes = games.route_count();
-        let route_list = if routes.is_ok() {
-            games
-                .routes(LISTED_ROUTES)
-                .into_iter()
-                .map(|r| RouteView {
-                    jumps: r.jumps,
-                    sequences: r.sequences.to_string(),
-                    example: r.example,
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        Ok(Shortest {
-            board_id: reference,
-            rules,
-            constraint,
-            rolls: games.rolls(),
-            sequences: games.sequences().to_string(),
-            routes_error: routes.as_ref().err().map(ToString::to_string),
-            routes: routes.ok().map(|r| r.to_string()),
-            example: games.example(),
-            route_list,
+    let answer = state
+        .long_work
+        .run(move || {
+            let games = ShortestGames::new(&board, &rules, constraint).map_err(analysis_error)?;
+            let routes = games.route_count();
+            let route_list = if routes.is_ok() {
+                games
+                    .routes(LISTED_ROUTES)
+                    .into_iter()
+                    .map(|r| RouteView {
+                        jumps: r.jumps,
+                        sequences: r.sequences.to_string(),
+                        example: r.example,
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            Ok(Shortest {
+                board_id: reference,
+                rules,
+                constraint,
+                rolls: games.rolls(),
+                sequences: games.sequences().to_string(),
+                routes_error: routes.as_ref().err().map(ToString::to_string),
+                routes: routes.ok().map(|r| r.to_string()),
+                example: games.example(),
+                route_list,
+            })
         })
-    })
-    .await?;
+        .await??;
     Ok(Json(answer))
 }
 
@@ -248,52 +242,54 @@ async fn plot(
     } else {
         1
     };
-    let picture = blocking(move || {
-        let m = markov_of(&board, &rules)?;
-        let facts = format!(
-            "{} ({} squares) · {rules}",
-            board_name(&board),
-            board.size()
-        );
-        let d = &m.distribution;
-        let picture = match kind.as_str() {
-            "distribution" => {
-                render::chutes::length_distribution(&render::chutes::LengthDistribution {
-                    probabilities: d.probabilities.clone(),
-                    mean: d.mean,
-                    median: d.median,
-                    title: Some(format!("How long a game lasts: {}", board_name(&board))),
-                    subtitle: facts,
-                })
-            }
-            "seats" => {
-                let odds = markov::seat_win(d, players).map_err(analysis_error)?;
-                render::chutes::seat_wins(&render::chutes::SeatWins {
-                    chances: odds.seat_win,
-                    title: Some(format!(
-                        "Who wins: {players} players, {}",
-                        board_name(&board)
-                    )),
-                    subtitle: facts,
-                })
-            }
-            "heatmap" => render::chutes::heatmap(
-                &board,
-                &render::chutes::HeatMap {
-                    values: m.landings.clone(),
-                    caption: "expected landings per game (one player)".into(),
-                    title: Some(format!("Where tokens land: {}", board_name(&board))),
-                    subtitle: Some(facts),
-                },
-            ),
-            other => {
-                return Err(ApiError::not_found(format!(
-                    "no plot '{other}' (plots: distribution, seats, heatmap)"
-                )));
-            }
-        };
-        Ok(picture)
-    })
-    .await?;
+    let picture = state
+        .long_work
+        .run(move || {
+            let m = markov_of(&board, &rules)?;
+            let facts = format!(
+                "{} ({} squares) · {rules}",
+                board_name(&board),
+                board.size()
+            );
+            let d = &m.distribution;
+            let picture = match kind.as_str() {
+                "distribution" => {
+                    render::chutes::length_distribution(&render::chutes::LengthDistribution {
+                        probabilities: d.probabilities.clone(),
+                        mean: d.mean,
+                        median: d.median,
+                        title: Some(format!("How long a game lasts: {}", board_name(&board))),
+                        subtitle: facts,
+                    })
+                }
+                "seats" => {
+                    let odds = markov::seat_win(d, players).map_err(analysis_error)?;
+                    render::chutes::seat_wins(&render::chutes::SeatWins {
+                        chances: odds.seat_win,
+                        title: Some(format!(
+                            "Who wins: {players} players, {}",
+                            board_name(&board)
+                        )),
+                        subtitle: facts,
+                    })
+                }
+                "heatmap" => render::chutes::heatmap(
+                    &board,
+                    &render::chutes::HeatMap {
+                        values: m.landings.clone(),
+                        caption: "expected landings per game (one player)".into(),
+                        title: Some(format!("Where tokens land: {}", board_name(&board))),
+                        subtitle: Some(facts),
+                    },
+                ),
+                other => {
+                    return Err(ApiError::not_found(format!(
+                        "no plot '{other}' (plots: distribution, seats, heatmap)"
+                    )));
+                }
+            };
+            Ok(picture)
+        })
+        .await??;
     crate::svg_response(picture)
 }

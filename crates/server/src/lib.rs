@@ -24,6 +24,7 @@ pub mod grids;
 pub mod host;
 pub mod store;
 pub mod tycoon_api;
+pub mod work;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -54,12 +55,16 @@ pub struct Config {
     /// set it). On a loopback address the router checks every request's
     /// Host ([`host`]); on another address, or when unknown, it does not.
     pub listen: Option<SocketAddr>,
+    /// The most long answers (solver hints, bot moves, analyses) worked
+    /// out at once ([`work`]); more are refused with a 503.
+    pub max_long_work: usize,
 }
 
 impl Config {
     /// The defaults, with files under `data_dir`: 1,000 sessions of each
     /// kind, dropped after 2 hours idle, request bodies up to 1 MiB, the
-    /// listening address unknown (no Host check until [`serve`] sets it).
+    /// listening address unknown (no Host check until [`serve`] sets it),
+    /// as many long answers at once as the machine has cores (at least 2).
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         Self {
             data_dir: data_dir.into(),
@@ -67,6 +72,7 @@ impl Config {
             idle: Duration::from_secs(2 * 60 * 60),
             body_limit: 1 << 20,
             listen: None,
+            max_long_work: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
         }
     }
 }
@@ -85,6 +91,8 @@ pub struct Shared {
     pub tycoon: tycoon_api::TycoonGames,
     /// Live Baffle games.
     pub baffle: baffle_api::BaffleGames,
+    /// The slots for long answers.
+    pub long_work: work::LongWork,
 }
 
 /// A cheap handle on [`Shared`].
@@ -102,6 +110,7 @@ impl AppState {
             designs: Store::new("design", n, idle),
             tycoon: Store::new("game", n, idle),
             baffle: Store::new("game", n, idle),
+            long_work: work::LongWork::new(&config),
             config,
         }))
     }

@@ -1291,3 +1291,41 @@ async fn bodies_not_sent_as_json_are_refused() {
     let (status, view) = send(None, "").await;
     assert_eq!(status, StatusCode::OK, "{view}");
 }
+
+/// Long answers (hints, bot moves, analyses) take a slot or wait in line;
+/// with no room (here: no slots at all) they are refused at once with a
+/// 503 that says to try again, and quick requests go on being answered.
+#[tokio::test]
+async fn long_answers_beyond_the_slots_are_refused_politely() {
+    let dir = tempfile::tempdir().expect("a temporary data dir");
+    let mut config = server::Config::new(dir.path());
+    config.max_long_work = 0;
+    let app = server::router(config);
+    let (status, game) = post(&app, "/api/baffle/games", json!({"fixed": true})).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    let id = game["id"].as_str().unwrap();
+    for uri in [
+        format!("/api/baffle/games/{id}/hint"),
+        format!("/api/baffle/games/{id}/bot"),
+    ] {
+        let (status, body) = post(&app, &uri, json!({})).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{uri}: {body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap()
+                .contains("try again in a moment"),
+            "{body}"
+        );
+    }
+    let (status, body) = call(&app, "GET", "/api/chutes/boards/classic/analysis", None).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    let (status, shot) = post(
+        &app,
+        &format!("/api/baffle/games/{id}/shots"),
+        json!({"hole": 7}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{shot}");
+    assert_eq!(shot["exit"], 22);
+}
