@@ -201,14 +201,18 @@ fn badge_size(cell: f64) -> f64 {
 }
 
 /// The numbers of the shots (from 1) that entered or left by `hole`.
-fn badge_text(view: &View, hole: usize) -> String {
-    let numbers: Vec<String> = view
-        .shots
+fn shots_through(view: &View, hole: usize) -> Vec<String> {
+    view.shots
         .iter()
         .enumerate()
         .filter(|(_, s)| s.hole == hole || s.exit == hole)
         .map(|(i, _)| (i + 1).to_string())
-        .collect();
+        .collect()
+}
+
+/// [`shots_through`] as the badge beside `hole` shows them.
+fn badge_text(view: &View, hole: usize) -> String {
+    let numbers = shots_through(view, hole);
     // Long lists are cut: the picture stays readable, the JSON has them all.
     if numbers.len() > 4 {
         format!("{},…", numbers[..3].join(","))
@@ -551,13 +555,7 @@ fn shot_numbers(frame: &Frame, view: &View) -> Element {
         if text.is_empty() {
             continue;
         }
-        let all: Vec<String> = view
-            .shots
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.hole == hole || s.exit == hole)
-            .map(|(i, _)| (i + 1).to_string())
-            .collect();
+        let all = shots_through(view, hole);
         let (p, anchor) = frame.badge(hole);
         g.push(
             draw::bold_label(p.x, p.y, &text, size, anchor)
