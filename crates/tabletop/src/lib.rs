@@ -9,6 +9,8 @@
 //!   ([`Geometry`]); the pictures, the analysis and the browser all use it.
 //! - **atomic write**: a file is replaced whole or not at all
 //!   ([`write_atomic`]).
+//! - **bot level**: how strong a bot plays, the same three levels in every
+//!   game ([`BotLevel`]).
 //! - **count**: a number and its noun, "1 roll" or "2 rolls" ([`count`],
 //!   [`plural`]), so every game's text agrees in number.
 //!
@@ -17,12 +19,14 @@
 //! mapping, and none of them should depend on another for it.
 
 mod atomic;
+mod bot_level;
 mod dice;
 mod geometry;
 mod rng;
 mod words;
 
 pub use atomic::write_atomic;
+pub use bot_level::{BotLevel, BotLevelParseError};
 pub use dice::{DiceError, DiceSource, ScriptedDice, SeededDice, parse_rolls};
 pub use geometry::{Cell, Geometry, GeometryError, Numbering};
 pub use rng::Rng;
