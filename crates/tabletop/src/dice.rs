@@ -32,6 +32,15 @@ pub enum DiceError {
     Parse(String),
 }
 
+impl crate::play::Coded for DiceError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Exhausted { .. } => "dice_ran_out",
+            Self::OutOfRange { .. } | Self::Parse(_) => "bad_roll",
+        }
+    }
+}
+
 /// A source of die rolls.
 pub trait DiceSource {
     /// The next roll of a die with `faces` faces, `1..=faces`.

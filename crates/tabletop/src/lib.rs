@@ -11,6 +11,9 @@
 //!   ([`write_atomic`]).
 //! - **bot level**: how strong a bot plays, the same three levels in every
 //!   game ([`BotLevel`]).
+//! - **match layer** ([`play`]): one contract every game plugs into, and
+//!   one [`play::Match`] that owns the dice, the record, the log, the stall
+//!   rule and the bots, for every front end.
 //! - **count**: a number and its noun, "1 roll" or "2 rolls" ([`count`],
 //!   [`plural`]), so every game's text agrees in number.
 //!
@@ -22,6 +25,7 @@ mod atomic;
 mod bot_level;
 mod dice;
 mod geometry;
+pub mod play;
 mod rng;
 mod words;
 

@@ -1,0 +1,678 @@
+//! The match layer: one way to play every game, for every front end.
+//!
+//! Terms:
+//! - **game contract** ([`Playable`]): what a game gives the match layer —
+//!   a setup checked into a game, moves with text and JSON forms, events
+//!   that say themselves in words, a view for a seat or a spectator, a
+//!   status, and a bot's move at each [`BotLevel`].
+//! - **seat**: a player's place, numbered from 1 in turn order; a person or
+//!   a bot answers for it ([`SeatKind`]).
+//! - **viewer** ([`Viewer`]): who looks — a seat, or a spectator.
+//! - **dice** ([`DiceMode`]): `seeded` (the match draws every roll from a
+//!   seed it keeps secret until the end) or `chosen` (each rolling move
+//!   carries its roll: the CLI's `--dice`, a teacher's scripted game). A
+//!   seeded match refuses a chosen roll.
+//! - **record** ([`Record`]): the game's name, setup, seats, dice and moves;
+//!   the one save format of every game. A match is loaded by replaying it.
+//! - **move number**: how many moves the record holds. A client sends the
+//!   number it saw with its move, so that a stale or doubled move is refused
+//!   ([`MatchError::Stale`]) and never applied twice.
+//! - **status** ([`Status`]): playing, won, given up, or stalled with its
+//!   reason.
+//! - **stall rule**: a match stops as stalled when its game says it can
+//!   never end, or when it reaches its move cap ([`Match::with_move_cap`]).
+//! - **secrets policy**: while a match is on, nothing it hands out — a
+//!   view, an event, an error, the public record — carries the seed or
+//!   anything a game hides ([`Playable::view`] builds views that hold only
+//!   what the viewer may know); once it is over, everything is shown.
+
+mod record;
+mod status;
+
+pub use record::{DiceMode, Entry, RECORD_VERSION, Record, ReplayError};
+pub use status::Status;
+
+use crate::{BotLevel, DiceSource, Rng, ScriptedDice, SeededDice};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// The default most moves in one match, after which it is stalled.
+pub const DEFAULT_MOVE_CAP: usize = 100_000;
+
+/// The most events a match keeps in its log; older ones are dropped (the
+/// whole log can always be rebuilt by replaying the record).
+pub const LOG_CAP: usize = 2_000;
+
+/// A refusal's stable, machine-readable name (`not_your_turn`,
+/// `illegal_move`, …), for front ends that must tell refusals apart.
+pub trait Coded {
+    /// The code: lowercase words joined by `_`, never changed once shipped.
+    fn code(&self) -> &'static str;
+}
+
+/// Who answers for a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatKind {
+    /// A person (at this screen, or on their own device).
+    Person,
+    /// A bot, moved by the match.
+    Bot {
+        /// How strong it plays.
+        #[serde(default)]
+        level: BotLevel,
+    },
+}
+
+impl SeatKind {
+    /// True for a bot seat.
+    pub fn is_bot(self) -> bool {
+        matches!(self, Self::Bot { .. })
+    }
+}
+
+impl fmt::Display for SeatKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Person => f.write_str("person"),
+            Self::Bot { level } => write!(f, "{level} bot"),
+        }
+    }
+}
+
+impl FromStr for SeatKind {
+    type Err = String;
+    /// Reads `person` (or `human`), `bot` (a normal bot), `easy`, `normal`,
+    /// `hard`, or `bot:LEVEL`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let word = s.trim().to_ascii_lowercase();
+        let level = word.strip_prefix("bot:").unwrap_or(&word);
+        match level {
+            "person" | "human" => Ok(Self::Person),
+            "bot" => Ok(Self::Bot {
+                level: BotLevel::Normal,
+            }),
+            other => other
+                .parse::<BotLevel>()
+                .map(|level| Self::Bot { level })
+                .map_err(|_| format!("'{s}' is not a seat: say person, bot, easy, normal or hard")),
+        }
+    }
+}
+
+/// Who looks at a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "viewer", rename_all = "snake_case")]
+pub enum Viewer {
+    /// The player in this seat (from 1).
+    Seat {
+        /// The seat.
+        seat: u8,
+    },
+    /// Someone watching, who holds no seat.
+    Spectator,
+}
+
+/// What a game gives the match layer.
+///
+/// A game value is always a legal position: [`Playable::start`] checks the
+/// setup, [`Playable::apply`] refuses an illegal move and then changes
+/// nothing. The game never holds dice: the match hands them to `apply`, so
+/// that a bot searching a copy of the game cannot see future rolls.
+pub trait Playable: Clone + Sized {
+    /// The game's name in records, URLs and the API: `chutes`, `baffle`,
+    /// `tycoon`.
+    const NAME: &'static str;
+    /// How to start a game; not yet checked.
+    type Setup: Clone + fmt::Debug + Serialize + DeserializeOwned;
+    /// A player's move, in text (`FromStr` + `Display`) and JSON.
+    type Move: Clone
+        + fmt::Debug
+        + PartialEq
+        + Serialize
+        + DeserializeOwned
+        + fmt::Display
+        + FromStr;
+    /// What a move did, in words (`Display`) and JSON.
+    type Event: Clone + fmt::Debug + Serialize + fmt::Display;
+    /// What one viewer may see.
+    type View: Serialize;
+    /// Why a setup or a move was refused.
+    type Error: std::error::Error + Coded + Clone;
+
+    /// The seats a game of this setup may have (for example 1 to 8).
+    fn seat_range(setup: &Self::Setup) -> std::ops::RangeInclusive<u8>;
+
+    /// Checks `setup` and starts a game for `seats` seats; `seed` is the
+    /// match's secret seed, for a game that draws something at the start
+    /// (Baffle's random mirrors).
+    ///
+    /// # Errors
+    /// The game's error when the setup breaks one of its rules.
+    fn start(setup: &Self::Setup, seats: u8, seed: u64) -> Result<Self, Self::Error>;
+
+    /// The seat (from 1) that must answer next, or `None` once the game is
+    /// over.
+    fn to_move(&self) -> Option<u8>;
+
+    /// Plays `mv` for the seat [`Playable::to_move`] names, rolling `dice`
+    /// when the move rolls.
+    ///
+    /// # Errors
+    /// The game's error when the move is illegal here, or the dice cannot
+    /// roll; the game is then unchanged.
+    fn apply(
+        &mut self,
+        mv: &Self::Move,
+        dice: &mut dyn DiceSource,
+    ) -> Result<Vec<Self::Event>, Self::Error>;
+
+    /// Where the game stands. A game that can never end says so here
+    /// ([`Status::Stalled`]).
+    fn status(&self) -> Status;
+
+    /// What `viewer` may see now. While the game is on it must hold nothing
+    /// the viewer may not know (an unfound mirror, another seat's secret).
+    fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// The move a bot at `level` makes for the seat to move. `rng` is the
+    /// bot's own randomness, never the match's dice.
+    fn bot_move(&self, level: BotLevel, rng: &mut Rng) -> Self::Move;
+}
+
+/// A move as a client sends it: the move, the move number it saw, and (in
+/// a match with chosen dice) the roll.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request<M> {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: M,
+    /// The move number the client saw; a different one is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<usize>,
+    /// The roll, in a match with chosen dice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<u32>,
+}
+
+/// Why the match refused a move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MatchError<E> {
+    /// The match is over.
+    #[error("the game is over ({status}); start a new one")]
+    Over {
+        /// How it ended.
+        status: Status,
+    },
+    /// Another seat must move.
+    #[error("it is not seat {seat}'s turn: seat {to_move} is to move")]
+    NotYourTurn {
+        /// Who tried.
+        seat: u8,
+        /// Who must move.
+        to_move: u8,
+    },
+    /// The seat is answered by a bot.
+    #[error("seat {seat} is a bot's; the match moves it")]
+    BotSeat {
+        /// The seat.
+        seat: u8,
+    },
+    /// No such seat.
+    #[error("there is no seat {seat}: this match has seats 1 to {seats}")]
+    NoSeat {
+        /// The seat asked for.
+        seat: u8,
+        /// How many seats there are.
+        seats: u8,
+    },
+    /// The move was made for another position than the current one.
+    #[error(
+        "the game has moved on: this move was made after move {got}, but the game has {expected} (reload to see the latest)"
+    )]
+    Stale {
+        /// The move number now.
+        expected: usize,
+        /// The move number the client saw.
+        got: usize,
+    },
+    /// A roll was given in a match whose dice are seeded.
+    #[error("this match rolls its own dice: a move cannot say its roll")]
+    RollNotChosen,
+    /// A rolling move came with no roll in a match with chosen dice.
+    #[error("this match's rolls are chosen: say the roll with the move")]
+    RollNeeded,
+    /// A roll was given with a move that does not roll.
+    #[error("'{mv}' does not roll: give no roll with it")]
+    RollUnused {
+        /// The move, as text.
+        mv: String,
+    },
+    /// The game refused the move.
+    #[error(transparent)]
+    Game(E),
+}
+
+impl<E: Coded> Coded for MatchError<E> {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Over { .. } => "game_over",
+            Self::NotYourTurn { .. } => "not_your_turn",
+            Self::BotSeat { .. } => "bot_seat",
+            Self::NoSeat { .. } => "no_such_seat",
+            Self::Stale { .. } => "stale_move",
+            Self::RollNotChosen => "roll_not_chosen",
+            Self::RollNeeded => "roll_needed",
+            Self::RollUnused { .. } => "roll_unused",
+            Self::Game(e) => e.code(),
+        }
+    }
+}
+
+/// An event as the match logs it: the move (from 1) that caused it, and the
+/// seat that moved.
+#[derive(Clone, Debug, Serialize)]
+pub struct Logged<E> {
+    /// The move's number, from 1.
+    pub number: usize,
+    /// Who moved (from 1).
+    pub seat: u8,
+    /// What happened.
+    #[serde(flatten)]
+    pub event: E,
+}
+
+/// What one move did: who moved, the move, and its events.
+#[derive(Clone, Debug, Serialize)]
+pub struct Played<M, E> {
+    /// The move's number, from 1.
+    pub number: usize,
+    /// Who moved (from 1).
+    pub seat: u8,
+    /// Whether a bot made it.
+    pub bot: bool,
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: M,
+    /// The roll the move used, when it rolled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roll: Option<u8>,
+    /// What happened.
+    pub events: Vec<E>,
+}
+
+/// What a move of game `G` did.
+pub type PlayedOf<G> = Played<<G as Playable>::Move, <G as Playable>::Event>;
+
+/// A move of game `G` played, or why it was refused.
+pub type MoveResult<G> = Result<PlayedOf<G>, MatchError<<G as Playable>::Error>>;
+
+/// The dice as a viewer sees them: how they roll, and the seed once the
+/// match is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "dice", rename_all = "snake_case")]
+pub enum DiceView {
+    /// Seeded dice; the seed is shown once the match is over.
+    Seeded {
+        /// The seed, only once the match is over.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seed: Option<u64>,
+    },
+    /// Every roll was chosen by a player.
+    Chosen,
+}
+
+/// What a viewer sees of a match: its state and the game's own view.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchView<V> {
+    /// The game's name.
+    pub game: &'static str,
+    /// Where it stands.
+    #[serde(flatten)]
+    pub status: Status,
+    /// Moves made so far (send it back with the next move).
+    pub moves: usize,
+    /// Who must move next (from 1), or none once over.
+    pub to_move: Option<u8>,
+    /// Who answers for each seat, in order.
+    pub seats: Vec<SeatKind>,
+    /// The seat looking (from 1), or none for a spectator.
+    pub you: Option<u8>,
+    /// The dice.
+    #[serde(flatten)]
+    pub dice: DiceView,
+    /// The game's view for this viewer.
+    pub view: V,
+}
+
+#[derive(Clone, Debug)]
+enum MatchDice {
+    Seeded(SeededDice),
+    Chosen,
+}
+
+/// One game being played: the game, its record, its dice and its log.
+#[derive(Clone, Debug)]
+pub struct Match<G: Playable> {
+    game: G,
+    record: Record<G::Setup, G::Move>,
+    dice: MatchDice,
+    log: std::collections::VecDeque<Logged<G::Event>>,
+    move_cap: usize,
+    capped: bool,
+}
+
+/// Why a match could not be started.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StartError<E> {
+    /// Not a seat count the game allows.
+    #[error("this game has {} to {} seats, not {seats}", .allowed.start(), .allowed.end())]
+    Seats {
+        /// Seats given.
+        seats: usize,
+        /// Seats allowed.
+        allowed: std::ops::RangeInclusive<u8>,
+    },
+    /// The game refused the setup.
+    #[error(transparent)]
+    Game(E),
+}
+
+impl<E: Coded> Coded for StartError<E> {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Seats { .. } => "bad_seats",
+            Self::Game(e) => e.code(),
+        }
+    }
+}
+
+impl<G: Playable> Match<G> {
+    /// Starts a match of `setup` with these seats and dice.
+    ///
+    /// # Errors
+    /// A [`StartError`] when the seat count or the setup is refused.
+    pub fn start(
+        setup: G::Setup,
+        seats: Vec<SeatKind>,
+        dice: DiceMode,
+    ) -> Result<Self, StartError<G::Error>> {
+        let allowed = G::seat_range(&setup);
+        let count = u8::try_from(seats.len())
+            .ok()
+            .filter(|n| allowed.contains(n))
+            .ok_or(StartError::Seats {
+                seats: seats.len(),
+                allowed: allowed.clone(),
+            })?;
+        let game = G::start(&setup, count, dice.seed()).map_err(StartError::Game)?;
+        let mut new = Self {
+            game,
+            record: Record::new(G::NAME, setup, seats, dice),
+            dice: match dice {
+                DiceMode::Seeded { seed } => MatchDice::Seeded(SeededDice::new(seed)),
+                DiceMode::Chosen => MatchDice::Chosen,
+            },
+            log: std::collections::VecDeque::new(),
+            move_cap: DEFAULT_MOVE_CAP,
+            capped: false,
+        };
+        new.check_cap();
+        Ok(new)
+    }
+
+    /// Sets the most moves this match may have before it is stalled.
+    pub fn with_move_cap(mut self, cap: usize) -> Self {
+        self.move_cap = cap.max(1);
+        self.check_cap();
+        self
+    }
+
+    /// Loads a match by replaying its record.
+    ///
+    /// # Errors
+    /// A [`ReplayError`] naming the first move that is refused, and why, or
+    /// saying that the record is of another game or a bad setup.
+    pub fn replay(record: Record<G::Setup, G::Move>) -> Result<Self, ReplayError> {
+        if record.game != G::NAME {
+            return Err(ReplayError::Game {
+                found: record.game,
+                expected: G::NAME,
+            });
+        }
+        if record.version != RECORD_VERSION {
+            return Err(ReplayError::Version {
+                found: record.version,
+            });
+        }
+        let mut game = Self::start(record.setup, record.seats, record.dice)
+            .map_err(|e| ReplayError::Setup(e.to_string()))?;
+        for (index, entry) in record.moves.into_iter().enumerate() {
+            let seat = game.to_move().ok_or_else(|| ReplayError::Move {
+                index,
+                why: format!("the game was already over ({})", game.status()),
+            })?;
+            game.play_as(seat, entry.mv, entry.roll.map(u32::from), false)
+                .map_err(|e| ReplayError::Move {
+                    index,
+                    why: e.to_string(),
+                })?;
+        }
+        Ok(game)
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The whole record, seed and all. Front ends must not hand it to a
+    /// player while the match is on: use [`Match::public_record`].
+    pub fn record(&self) -> &Record<G::Setup, G::Move> {
+        &self.record
+    }
+
+    /// The record, once the match is over (for replays and export); `None`
+    /// while it is on, since it holds the seed.
+    pub fn public_record(&self) -> Option<&Record<G::Setup, G::Move>> {
+        self.status().is_over().then_some(&self.record)
+    }
+
+    /// Where the match stands: the game's status, or stalled at the move
+    /// cap.
+    pub fn status(&self) -> Status {
+        match self.game.status() {
+            Status::Playing if self.capped => Status::Stalled {
+                reason: format!(
+                    "the game reached {} with no end in sight",
+                    crate::count(self.move_cap as u64, "move", "moves")
+                ),
+            },
+            status => status,
+        }
+    }
+
+    /// Who must move next (from 1), or `None` once the match is over.
+    pub fn to_move(&self) -> Option<u8> {
+        if self.status().is_over() {
+            None
+        } else {
+            self.game.to_move()
+        }
+    }
+
+    /// Moves made so far.
+    pub fn moves(&self) -> usize {
+        self.record.moves.len()
+    }
+
+    /// Who answers for each seat.
+    pub fn seats(&self) -> &[SeatKind] {
+        &self.record.seats
+    }
+
+    /// True when the match's rolls are chosen by the players.
+    pub fn dice_chosen(&self) -> bool {
+        matches!(self.dice, MatchDice::Chosen)
+    }
+
+    /// The latest events (at most [`LOG_CAP`]), oldest first.
+    pub fn log(&self) -> impl Iterator<Item = &Logged<G::Event>> {
+        self.log.iter()
+    }
+
+    /// What `viewer` may see now.
+    pub fn view(&self, viewer: Viewer) -> MatchView<G::View> {
+        let over = self.status().is_over();
+        MatchView {
+            game: G::NAME,
+            status: self.status(),
+            moves: self.moves(),
+            to_move: self.to_move(),
+            seats: self.record.seats.clone(),
+            you: match viewer {
+                Viewer::Seat { seat } => Some(seat),
+                Viewer::Spectator => None,
+            },
+            dice: match self.record.dice {
+                DiceMode::Seeded { seed } => DiceView::Seeded {
+                    seed: over.then_some(seed),
+                },
+                DiceMode::Chosen => DiceView::Chosen,
+            },
+            view: self.game.view(viewer),
+        }
+    }
+
+    /// Plays a person's move for `seat`.
+    ///
+    /// # Errors
+    /// A [`MatchError`]: the match is over, it is not `seat`'s turn, the
+    /// seat is a bot's, the move number is stale, the roll does not fit the
+    /// dice, or the game refuses the move. A refused move changes nothing.
+    pub fn play(&mut self, seat: u8, request: Request<G::Move>) -> MoveResult<G> {
+        let seats = self.record.seats.len() as u8;
+        if seat == 0 || seat > seats {
+            return Err(MatchError::NoSeat { seat, seats });
+        }
+        if let Some(after) = request.after
+            && after != self.moves()
+        {
+            return Err(MatchError::Stale {
+                expected: self.moves(),
+                got: after,
+            });
+        }
+        if self.record.seats[usize::from(seat) - 1].is_bot() {
+            return Err(MatchError::BotSeat { seat });
+        }
+        self.play_as(seat, request.mv, request.roll, false)
+    }
+
+    /// Plays whatever the seat to move must play: a bot's move for a bot
+    /// seat; returns `None` when a person must answer or the match is over.
+    pub fn step_bot(&mut self, rng: &mut Rng) -> Option<PlayedOf<G>> {
+        let seat = self.to_move()?;
+        let SeatKind::Bot { level } = self.record.seats[usize::from(seat) - 1] else {
+            return None;
+        };
+        let mv = self.game.bot_move(level, rng);
+        // A bot's move is one of the game's own legal moves; in a match
+        // with chosen dice a bot cannot roll, so it waits for a person.
+        self.play_as(seat, mv, None, true).ok()
+    }
+
+    /// Lets the bots move until a person must answer or the match is over,
+    /// at most `limit` moves; returns what they played.
+    pub fn run_bots(&mut self, rng: &mut Rng, limit: usize) -> Vec<PlayedOf<G>> {
+        let mut played = Vec::new();
+        while played.len() < limit {
+            match self.step_bot(rng) {
+                Some(p) => played.push(p),
+                None => break,
+            }
+        }
+        played
+    }
+
+    /// The bots' randomness for this match: a stream of its own, drawn from
+    /// the seed so that a bot's choices never tell the dice.
+    pub fn bot_rng(&self) -> Rng {
+        Rng::stream(self.record.dice.seed(), 0xB07 + self.moves() as u64)
+    }
+
+    fn play_as(&mut self, seat: u8, mv: G::Move, roll: Option<u32>, bot: bool) -> MoveResult<G> {
+        let status = self.status();
+        if status.is_over() {
+            return Err(MatchError::Over { status });
+        }
+        let to_move = self.game.to_move().unwrap_or(seat);
+        if seat != to_move {
+            return Err(MatchError::NotYourTurn { seat, to_move });
+        }
+        let (events, used) = match (&mut self.dice, roll) {
+            (MatchDice::Seeded(_), Some(_)) => return Err(MatchError::RollNotChosen),
+            (MatchDice::Seeded(dice), None) => {
+                // A refused move must not use up a roll, or the record
+                // would no longer replay.
+                let before = dice.clone();
+                match self.game.apply(&mv, dice) {
+                    Ok(events) => (events, None),
+                    Err(e) => {
+                        *dice = before;
+                        return Err(MatchError::Game(e));
+                    }
+                }
+            }
+            (MatchDice::Chosen, roll) => {
+                let mut script = ScriptedDice::new(roll.into_iter().collect::<Vec<_>>());
+                let mut trial = self.game.clone();
+                let events = match trial.apply(&mv, &mut script) {
+                    Err(e) if roll.is_none() && e.code() == "dice_ran_out" => {
+                        return Err(MatchError::RollNeeded);
+                    }
+                    other => other.map_err(MatchError::Game)?,
+                };
+                if roll.is_some() && script.used() == 0 {
+                    return Err(MatchError::RollUnused { mv: mv.to_string() });
+                }
+                self.game = trial;
+                (events, roll.and_then(|r| u8::try_from(r).ok()))
+            }
+        };
+        self.record.moves.push(Entry {
+            mv: mv.clone(),
+            roll: used,
+        });
+        let number = self.moves();
+        for event in &events {
+            if self.log.len() == LOG_CAP {
+                self.log.pop_front();
+            }
+            self.log.push_back(Logged {
+                number,
+                seat,
+                event: event.clone(),
+            });
+        }
+        self.check_cap();
+        Ok(Played {
+            number,
+            seat,
+            bot,
+            mv,
+            roll: used,
+            events,
+        })
+    }
+
+    fn check_cap(&mut self) {
+        self.capped = self.moves() >= self.move_cap;
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,121 @@
+//! A match's record: the one save format of every game.
+//!
+//! Terms:
+//! - **record** ([`Record`]): the game's name, the record format's version,
+//!   the setup, the seats, the dice and every move in order. It holds the
+//!   seed, so it is a secret while the match is on.
+//! - **entry** ([`Entry`]): one move, with its roll when the dice are
+//!   chosen (a seeded match's rolls follow from its seed).
+//! - **replay**: a match is loaded by playing its record's moves again
+//!   ([`crate::play::Match::replay`]); a record with an illegal move is
+//!   refused with that move's index and why ([`ReplayError`]).
+
+use super::SeatKind;
+use serde::{Deserialize, Serialize};
+
+/// The record format's version.
+pub const RECORD_VERSION: u32 = 1;
+
+/// How a match's dice roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiceMode {
+    /// From this seed; secret while the match is on.
+    Seeded {
+        /// The seed.
+        seed: u64,
+    },
+    /// Each rolling move carries its roll.
+    Chosen,
+}
+
+impl DiceMode {
+    /// The seed, or 0 for chosen dice (a game that draws at the start, such
+    /// as Baffle's random mirrors, then draws from seed 0).
+    pub fn seed(self) -> u64 {
+        match self {
+            Self::Seeded { seed } => seed,
+            Self::Chosen => 0,
+        }
+    }
+}
+
+/// One move of a record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry<M> {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: M,
+    /// The roll it used, in a match with chosen dice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<u8>,
+}
+
+/// Everything that makes a match: replaying its moves rebuilds it exactly.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record<S, M> {
+    /// The game: `chutes`, `baffle` or `tycoon`.
+    pub game: String,
+    /// The record format's version ([`RECORD_VERSION`]).
+    pub version: u32,
+    /// How the game was set up.
+    pub setup: S,
+    /// Who answers for each seat, in turn order.
+    pub seats: Vec<SeatKind>,
+    /// How the dice roll.
+    pub dice: DiceMode,
+    /// Every move, in order.
+    pub moves: Vec<Entry<M>>,
+}
+
+impl<S, M> Record<S, M> {
+    /// A record with no moves yet.
+    pub fn new(game: &str, setup: S, seats: Vec<SeatKind>, dice: DiceMode) -> Self {
+        Self {
+            game: game.to_string(),
+            version: RECORD_VERSION,
+            setup,
+            seats,
+            dice,
+            moves: Vec::new(),
+        }
+    }
+}
+
+/// Why a record could not be replayed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// The record is of another game.
+    #[error("this is a record of a {found} game, not {expected}")]
+    Game {
+        /// The game the record names.
+        found: String,
+        /// The game asked for.
+        expected: &'static str,
+    },
+    /// A record format this Parlor does not read.
+    #[error("record version {found}: this Parlor reads version {RECORD_VERSION}")]
+    Version {
+        /// The version found.
+        found: u32,
+    },
+    /// The setup or the seats are refused.
+    #[error("the record's setup is refused: {0}")]
+    Setup(String),
+    /// A move is refused.
+    #[error("move #{} of the record is refused: {why}", .index + 1)]
+    Move {
+        /// The move's index in the record, from 0.
+        index: usize,
+        /// Why.
+        why: String,
+    },
+}
+
+impl super::Coded for ReplayError {
+    fn code(&self) -> &'static str {
+        "bad_record"
+    }
+}
