@@ -5,7 +5,9 @@
 //! - **start**: where tokens begin, `0` (just off the board, the classic
 //!   rule) or `1` (on the first square, as in LeetCode 909).
 //! - **jump**: a chute or ladder, from its start square to its far end. A
-//!   **ladder** goes up, a **chute** goes down.
+//!   **ladder** goes up, a **chute** goes down. On a board whose tokens
+//!   start on 0, a chute may lead back to 0 (as the minimum-throws
+//!   assignment's boards do); no jump starts there.
 //! - **spec**: a board as written (any values); a [`Board`] is a spec that has
 //!   passed every rule and cannot hold an illegal board.
 
@@ -104,12 +106,14 @@ pub enum BoardError {
     #[error("the start square must be 0 (off the board) or 1, not {0}")]
     Start(u32),
     /// A jump leaves the board.
-    #[error("{jump} is not inside the board (squares 1 to {size})")]
+    #[error("{jump} is not inside the board (squares 1 to {size}{})", if *start == 0 { ", or 0 for a chute back to the start" } else { "" })]
     Outside {
         /// The jump.
         jump: Jump,
         /// Squares on the board.
         size: u32,
+        /// The start square (a chute may lead to 0 when tokens start there).
+        start: u32,
     },
     /// A jump starts on the start square.
     #[error("{jump} starts on the start square {start}")]
@@ -211,7 +215,8 @@ impl Board {
     ///
     /// # Errors
     /// The first rule broken: size out of `2..=1,000,000`, start not 0 or 1,
-    /// a jump outside the board, from the start or finish square, to itself,
+    /// a jump outside the board (a chute to 0 is inside when tokens start on
+    /// 0), from the start or finish square, to itself,
     /// two jumps from one square, or a geometry too small for the squares.
     pub fn new(spec: BoardSpec) -> Result<Self, BoardError> {
         let BoardSpec {
@@ -425,8 +430,9 @@ pub(crate) fn test_board(size: u32, start: u32, jumps: &[(u32, u32)]) -> Board {
 
 fn check_jump(jump: Jump, size: u32, start: u32) -> Result<(), BoardError> {
     let inside = |s: u32| (1..=size).contains(&s);
-    if !inside(jump.from) || !inside(jump.to) {
-        return Err(BoardError::Outside { jump, size });
+    let back_to_start = jump.to == 0 && start == 0;
+    if !inside(jump.from) || !(inside(jump.to) || back_to_start) {
+        return Err(BoardError::Outside { jump, size, start });
     }
     if jump.from == jump.to {
         return Err(BoardError::ToItself { from: jump.from });
@@ -508,16 +514,26 @@ mod tests {
         let err = Board::new(spec(10, 0, &[(3, 11)])).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "ladder 3→11 is not inside the board (squares 1 to 10)"
+            "ladder 3→11 is not inside the board (squares 1 to 10, or 0 for a chute back to the start)"
         );
         assert!(matches!(
             Board::new(spec(10, 0, &[(0, 5)])),
             Err(BoardError::Outside { .. })
         ));
-        assert!(matches!(
-            Board::new(spec(10, 0, &[(5, 0)])),
-            Err(BoardError::Outside { .. })
-        ));
+        // A chute may lead back to 0 only where tokens start on 0.
+        let back = Board::new(spec(10, 0, &[(5, 0)])).unwrap();
+        assert_eq!(back.far_end(5), 0);
+        assert_eq!(back.jump_at(5).map(|j| j.kind()), Some(JumpKind::Chute));
+        let err = Board::new(spec(10, 1, &[(5, 0)])).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "chute 5→0 is not inside the board (squares 1 to 10)"
+        );
+        let err = Board::new(spec(10, 0, &[(5, 11)])).unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("or 0 for a chute back to the start)")
+        );
         let err = Board::new(spec(10, 1, &[(1, 5)])).unwrap_err();
         assert_eq!(err.to_string(), "ladder 1→5 starts on the start square 1");
         // With start 0, square 1 may start a jump (classic 1→38).

@@ -21,6 +21,6 @@ pub mod game;
 pub mod rules;
 
 pub use board::{Board, BoardError, BoardSpec, Jump, JumpKind};
-pub use formats::{Format, ParseError, parse_board};
+pub use formats::{Format, Note, ParseError, ReadBoard, parse_board, read_board};
 pub use game::{Event, Game, GameError, PlayerState, Turn};
 pub use rules::{Outcome, Overshoot, Rules, RulesError, Step};

@@ -75,52 +75,31 @@ fn malformed_files_name_the_line_column_and_rule() {
 }
 
 #[test]
-fn the_tycoon_seed_sample_loads_as_a_board_with_4_ladders_and_4_snakes() {
-    let path = format!(
-        "{}/../tycoon/tests/data/sample.grid",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap();
-    let board = parse_board(&text, None, Some("sample.grid")).unwrap();
-    assert_eq!(board.name(), Some("sample.grid"));
-    assert_eq!((board.size(), board.start()), (99, 1));
-    let ladders: Vec<Jump> = board
-        .jumps()
-        .iter()
-        .copied()
-        .filter(|j| j.to > j.from)
-        .collect();
-    let snakes: Vec<Jump> = board
-        .jumps()
-        .iter()
-        .copied()
-        .filter(|j| j.to < j.from)
-        .collect();
+fn the_min_throws_assignment_board_reads_in_its_own_form() {
+    let text = data("min-throws-assignment.txt");
     assert_eq!(
-        ladders,
-        vec![
-            Jump::new(10, 32),
-            Jump::new(16, 71),
-            Jump::new(46, 68),
-            Jump::new(75, 86)
+        detect(&text, Some("min-throws-assignment.txt")),
+        Format::Moves
+    );
+    let board = load("min-throws-assignment.txt").unwrap();
+    assert_eq!((board.size(), board.start()), (29, 0));
+    assert_eq!(
+        board.jumps(),
+        &[
+            Jump::new(1, 7),
+            Jump::new(5, 21),
+            Jump::new(10, 12),
+            Jump::new(14, 9),
+            Jump::new(19, 2),
+            Jump::new(20, 15),
+            Jump::new(21, 4),
+            Jump::new(26, 0),
         ]
     );
-    assert_eq!(
-        snakes,
-        vec![
-            Jump::new(34, 23),
-            Jump::new(59, 37),
-            Jump::new(78, 56),
-            Jump::new(85, 30)
-        ]
+    let err = parse_board("30\n-1 7\n", Some(Format::Moves), None).unwrap_err();
+    assert_eq!(err.pos, Some(Pos { line: 1, col: 1 }));
+    assert!(
+        err.to_string().contains("needs 30 entries, but 2 follow"),
+        "{err}"
     );
-    assert_eq!(
-        board.geometry(),
-        tabletop::Geometry::new(9, 11, tabletop::Numbering::RowMajor).unwrap()
-    );
-    // Detected by content too, and bad grid files keep their line numbers.
-    assert_eq!(detect(&text, None), Format::Tycoon);
-    let err = parse_board("1\n10 32\n1\n20 10\n0\n", None, Some("bad.grid")).unwrap_err();
-    assert_eq!(err.pos, Some(Pos { line: 4, col: 1 }));
-    assert!(err.to_string().contains("Tycoon grid file"), "{err}");
 }

@@ -6,15 +6,16 @@
 //!   game can be replayed.
 
 use anyhow::{Context, Result};
-use chutes::formats::{self, Format};
+use chutes::formats;
 use chutes::{Board, Overshoot, Rules};
 use clap::Args;
+use server::board_files::{self, BoardFormat};
 use std::path::Path;
 
 /// `--board`, `--format`, `--rules` and `--faces`.
 #[derive(Args, Debug, Clone)]
 pub struct BoardArgs {
-    /// `classic`, or a board file (TOML, board array, LeetCode 909 JSON, Tycoon grid).
+    /// `classic`, or a board file (TOML, board array, LeetCode 909 JSON, N and move[], Tycoon grid).
     #[arg(
         long,
         short = 'b',
@@ -23,8 +24,8 @@ pub struct BoardArgs {
     )]
     pub board: String,
     /// Read the board file as this format instead of detecting it.
-    #[arg(long, value_name = "toml|array|leetcode|tycoon")]
-    pub format: Option<Format>,
+    #[arg(long, value_name = FORMAT_NAMES)]
+    pub format: Option<BoardFormat>,
     /// What a roll that would pass the finish does.
     #[arg(long, default_value = "stay", value_name = "stay|bounce|finish")]
     pub rules: Overshoot,
@@ -42,8 +43,20 @@ impl BoardArgs {
     }
 }
 
-/// A built-in board by name, or a board file.
-pub fn load_board(source: &str, format: Option<Format>) -> Result<Board> {
+/// The board formats `--format` takes, for help.
+pub const FORMAT_NAMES: &str = "toml|array|leetcode|moves|tycoon";
+
+/// Says a reader's notes on stderr (`note: FILE: line 1, column 13: …`), so
+/// that stdout keeps only the answer (a TOML board, a JSON document).
+pub fn print_notes(source: &str, notes: &[formats::Note]) {
+    for note in notes {
+        eprintln!("note: {source}: {note}");
+    }
+}
+
+/// A built-in board by name, or a board file; the reader's notes are said
+/// on stderr.
+pub fn load_board(source: &str, format: Option<BoardFormat>) -> Result<Board> {
     if format.is_none()
         && let Some(board) = formats::builtin(source)
     {
@@ -61,9 +74,10 @@ pub fn load_board(source: &str, format: Option<Format>) -> Result<Board> {
         }
     })?;
     let name = path.file_name().and_then(|n| n.to_str());
-    let board = formats::parse_board(&text, format, name)
+    let read = board_files::read_board(&text, format, name)
         .with_context(|| format!("{source} is not a valid board"))?;
-    Ok(board)
+    print_notes(source, &read.notes);
+    Ok(read.board)
 }
 
 /// The seed to use: the one given, or a fresh one from the clock.

@@ -257,6 +257,87 @@ fn min_throws_answers_the_published_examples() {
 }
 
 #[test]
+fn min_throws_reads_the_assignment_s_own_form_and_numbers_its_cells() {
+    // N = 30, then move[0..29], 0-based, -1 = no jump, a snake 26→0.
+    let board = chutes_data("min-throws-assignment.txt");
+    let text = ok(&["chutes", "min-throws", "--board", &board]);
+    assert!(text.contains("Fewest throws: 3"), "{text}");
+    assert!(text.contains("0 -> 5, ladder 5->21"), "{text}");
+    assert!(text.contains("-> 29, finish"), "{text}");
+    let forced = json(&[
+        "chutes",
+        "min-throws",
+        "--board",
+        &board,
+        "--format",
+        "moves",
+        "--json",
+    ]);
+    assert_eq!(forced["throws"], 3);
+    assert_eq!(
+        (forced["squares"].clone(), forced["start"].clone()),
+        (29.into(), 0.into())
+    );
+    assert_eq!(
+        forced["squares_after"].as_array().unwrap().last().unwrap(),
+        29
+    );
+    // The same board as pairs, with the start on 0 and a chute back to it.
+    let doc = json(&[
+        "chutes",
+        "min-throws",
+        "--pairs",
+        "1 7 5 21 10 12 20 15 26 0 21 4 14 9 19 2",
+        "--size",
+        "29",
+        "--start",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(doc["throws"], 3);
+    // Its recursive program's board: cells 1..30 from 1, a throw reaching
+    // 30 or beyond finishes.
+    let doc = json(&[
+        "chutes",
+        "min-throws",
+        "--pairs",
+        "4 12 8 15 6 26 2 21 14 19 12 7 26 3 29 9",
+        "--size",
+        "30",
+        "--start",
+        "1",
+        "--rules",
+        "finish",
+        "--json",
+    ]);
+    assert_eq!(doc["throws"], 2);
+    // A chute to 0 where tokens start on square 1 is refused, saying why.
+    let err = fails(&["chutes", "min-throws", "--pairs", "26 0", "--size", "29"]);
+    assert!(err.contains("chute 26→0 is not inside the board"), "{err}");
+}
+
+#[test]
+fn leetcode_self_jumps_are_read_as_no_jump_with_a_note() {
+    for (grid, answer, square) in [
+        ("[[-1,4,-1],[6,2,6],[-1,3,-1]]", 2, 6),
+        ("[[-1,-1],[-1,2]]", 1, 2),
+    ] {
+        let out = parlor(&["chutes", "min-throws", "--leetcode", grid, "--json"]);
+        assert!(out.status.success(), "{grid}: {}", stderr(&out));
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["throws"], answer, "{grid}");
+        let note = stderr(&out);
+        assert!(
+            note.starts_with("note: leetcode: line 1, column ")
+                && note.contains(&format!(
+                    "square {square} holds {square}, its own label: read as no jump"
+                )),
+            "{note}"
+        );
+    }
+}
+
+#[test]
 fn min_throws_reports_an_unfinishable_board() {
     let board = chutes_data("analysis-walled.toml");
     let doc = json(&["chutes", "min-throws", "--board", &board, "--json"]);

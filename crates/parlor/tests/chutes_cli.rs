@@ -237,6 +237,37 @@ fn board_show_prints_text_toml_and_json() {
 }
 
 #[test]
+fn tycoon_grid_files_are_boards_of_their_ladders_and_snakes() {
+    let sample = format!(
+        "{}/../tycoon/tests/data/sample.grid",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = ok(&["chutes", "board", "show", &sample]);
+    assert!(
+        text.starts_with(
+            "sample.grid: 99 squares (9 × 11, row-major), start on square 1, 4 ladders, 4 chutes"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("Chutes:  34->23 59->37 78->56 85->30"),
+        "{text}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "1\n10 32\n1\n20 10\n0\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    let err = fails(&["chutes", "board", "check", bad, "--format", "tycoon"]);
+    assert!(
+        err.contains("is not a valid board: line 4, column 1: ")
+            && err.contains("(reading a Tycoon grid file)"),
+        "{err}"
+    );
+    // Detected by content too: the same error without --format.
+    assert_eq!(fails(&["chutes", "board", "check", bad]), err);
+}
+
+#[test]
 fn board_check_reports_every_file() {
     let good = chutes_data("classic.toml");
     let out = ok(&["chutes", "board", "check", &good, "classic"]);

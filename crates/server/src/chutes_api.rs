@@ -13,6 +13,7 @@
 //! `Game::play` calls and returns what the game says.
 
 use crate::AppState;
+use crate::board_files::{self, BoardFormat};
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::store::seed_or_fresh;
 use axum::Json;
@@ -20,7 +21,7 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::{get, post};
-use chutes::formats::{self, Format};
+use chutes::formats::{self, Note};
 use chutes::{Board, Game, GameError, Overshoot, PlayerState, Rules, Turn};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -90,7 +91,7 @@ async fn list_boards() -> Json<BoardList> {
             })
         })
         .collect();
-    let formats = Format::ALL
+    let formats = BoardFormat::ALL
         .iter()
         .map(|f| FormatInfo {
             name: f.name(),
@@ -114,24 +115,37 @@ struct Upload {
     format: Option<String>,
 }
 
+/// An uploaded board and what the reader noticed (a LeetCode self-jump
+/// read as no jump…), when anything.
+#[derive(Serialize)]
+struct Uploaded {
+    #[serde(flatten)]
+    view: BoardView,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<Note>,
+}
+
 async fn upload_board(
     State(state): State<AppState>,
     JsonBody(upload): JsonBody<Upload>,
-) -> ApiResult<BoardView> {
+) -> ApiResult<Uploaded> {
     let format = upload
         .format
         .as_deref()
-        .map(str::parse::<Format>)
+        .map(str::parse::<BoardFormat>)
         .transpose()
         .map_err(ApiError::bad_request)?;
     let file_name = upload.file_name.as_deref().map(base_name);
-    let board = formats::parse_board(&upload.text, format, file_name)
+    let read = board_files::read_board(&upload.text, format, file_name)
         .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    let board = Arc::new(board);
+    let board = Arc::new(read.board);
     let id = state.boards.insert(board.clone())?;
-    Ok(Json(BoardView {
-        id,
-        board: (*board).clone(),
+    Ok(Json(Uploaded {
+        view: BoardView {
+            id,
+            board: (*board).clone(),
+        },
+        notes: read.notes,
     }))
 }
 

@@ -166,7 +166,7 @@ async fn boards_are_uploaded_and_played() {
     let (status, list) = call(&app, "GET", "/api/chutes/boards", None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list["builtin"][0]["id"], "classic");
-    assert_eq!(list["formats"].as_array().unwrap().len(), 4);
+    assert_eq!(list["formats"].as_array().unwrap().len(), 5);
 
     let (status, board) = post(
         &app,
@@ -177,6 +177,43 @@ async fn boards_are_uploaded_and_played() {
     assert_eq!(status, StatusCode::OK, "{board}");
     assert_eq!(board["board"]["name"], "tiny.json");
     assert_eq!(board["board"]["size"], 9);
+    assert!(board.get("notes").is_none(), "{board}");
+    // A LeetCode self-jump is no jump, and the answer says so; the
+    // minimum-throws assignment's form and Tycoon grids upload too.
+    let (status, noted) = post(
+        &app,
+        "/api/chutes/boards",
+        json!({"text": "[[-1,-1],[-1,2]]"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{noted}");
+    assert_eq!(noted["board"]["jumps"], json!([]));
+    assert_eq!(noted["notes"][0]["pos"], json!({"line": 1, "col": 14}));
+    assert!(
+        noted["notes"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("its own label")
+    );
+    let (status, moves) = post(
+        &app,
+        "/api/chutes/boards",
+        json!({"text": "4 -1 -1 0 -1", "format": "moves"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{moves}");
+    assert_eq!(
+        moves["board"]["jumps"],
+        json!([{"from": 2, "to": 0, "kind": "chute"}])
+    );
+    let (status, err) = post(
+        &app,
+        "/api/chutes/boards",
+        json!({"text": "1\n10 33\n0\n0\n", "format": "tycoon"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(err.to_string().contains("line 2, column 1: "), "{err}");
     let board_id = board["id"].as_str().unwrap();
     let (status, again) = call(&app, "GET", &format!("/api/chutes/boards/{board_id}"), None).await;
     assert_eq!(status, StatusCode::OK);

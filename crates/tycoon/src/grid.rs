@@ -187,6 +187,17 @@ impl Grid {
         })
     }
 
+    /// Every ladder and snake as a `(start, end)` pair of cells, by start
+    /// cell: the grid as jumps, for reading it as a board of another game
+    /// (the cards are left out).
+    pub fn jumps(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.objects.values().filter_map(|o| match o {
+            Object::Ladder(l) => Some((l.start, l.end)),
+            Object::Snake(s) => Some((s.start, s.end)),
+            Object::Card(_) => None,
+        })
+    }
+
     /// The cards, by cell.
     pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
         self.objects.values().filter_map(|o| match o {

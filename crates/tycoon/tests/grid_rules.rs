@@ -46,6 +46,26 @@ fn the_sample_grid_is_legal() {
 }
 
 #[test]
+fn the_grid_gives_its_ladders_and_snakes_as_jumps() {
+    let grid = parse_grid(SAMPLE).unwrap();
+    let jumps: Vec<(u32, u32)> = grid.jumps().collect();
+    assert_eq!(
+        jumps,
+        vec![
+            (10, 32),
+            (16, 71),
+            (34, 23),
+            (46, 68),
+            (59, 37),
+            (75, 86),
+            (78, 56),
+            (85, 30)
+        ]
+    );
+    assert_eq!(Grid::empty().jumps().count(), 0);
+}
+
+#[test]
 fn the_sample_saves_back_the_same_lines() {
     let grid = parse_grid(SAMPLE).unwrap();
     let saved = write_grid(&grid);

@@ -185,6 +185,40 @@ mod tests {
     }
 
     #[test]
+    fn the_assignment_s_own_boards_give_its_own_answers() {
+        // Its BFS program's board, in its own form: A = 30, move[0..29].
+        let mut moves = vec![-1i64; 30];
+        for (from, to) in [
+            (1, 7),
+            (5, 21),
+            (10, 12),
+            (20, 15),
+            (26, 0),
+            (21, 4),
+            (14, 9),
+            (19, 2),
+        ] {
+            moves[from] = to;
+        }
+        let list: Vec<String> = moves.iter().map(i64::to_string).collect();
+        let text = format!("30\n{}", list.join(" "));
+        let own = parse_board(&text, None, None).unwrap();
+        let m = min_throws(&own, &Rules::default()).unwrap();
+        assert_eq!(m.throws, Some(3), "its printed answer");
+        assert_eq!(m.steps.last().unwrap().to, 29, "its last cell, N-1");
+        // The same board as pairs, squares numbered as the assignment does.
+        let pairs = board_from_pairs("1 7 5 21 10 12 20 15 26 0 21 4 14 9 19 2", 29, 0).unwrap();
+        assert_eq!(pairs.jumps(), own.jumps());
+        // Its recursive program's board: pairs on cells 1..30 from cell 1,
+        // any throw reaching 30 or beyond finishing: throw 5 (6, up to 26),
+        // then 4.
+        let b = board_from_pairs("4 12 8 15 6 26 2 21 14 19 12 7 26 3 29 9", 30, 1).unwrap();
+        let m = min_throws(&b, &Rules::new(Overshoot::Finish, 6).unwrap()).unwrap();
+        assert_eq!(m.throws, Some(2));
+        assert_eq!(m.rolls, vec![5, 4]);
+    }
+
+    #[test]
     fn unreachable_finish_has_no_answer() {
         let walled = board_from_pairs("5 1 6 1 7 1 8 1 9 1 10 1", 12, 0).unwrap();
         let m = min_throws(&walled, &Rules::default()).unwrap();

@@ -4,15 +4,26 @@
 //!
 //! Terms:
 //! - **grid row**: a row as written, the first one being the board's top.
+//! - **self-jump**: a square whose entry is its own label. LeetCode allows
+//!   it and it moves nobody, so it reads as no jump, said in a [`Note`].
 //! - An optional `board =` before the grid, as the problem statement prints
 //!   its examples, is skipped.
+//!
+//! LeetCode's constraints: `2 ≤ n ≤ 20`, every entry `-1` or a square
+//! `1..=n²`, and squares 1 and n² start no snake or ladder. Every grid
+//! within them is read; a grid larger than 20 × 20 is read too, with a note
+//! that LeetCode would not pose it. An entry on square 1 or n² other than
+//! -1 (or the square itself) is refused, naming the square.
 
 use super::scan::{Token, describe, scan};
-use super::{Format, ParseError, Pos};
+use super::{Format, Note, ParseError, Pos};
 use crate::board::{Board, BoardSpec, Jump, MAX_SQUARES};
 use tabletop::{Cell, Geometry, Numbering};
 
 const FORMAT: Format = Format::Leetcode;
+
+/// LeetCode 909's largest grid side.
+pub const LEETCODE_MAX_SIDE: usize = 20;
 
 struct Cursor {
     tokens: Vec<(Token, Pos)>,
@@ -57,8 +68,8 @@ impl Cursor {
     }
 }
 
-/// Reads a LeetCode 909 grid.
-pub(crate) fn parse(text: &str) -> Result<Board, ParseError> {
+/// Reads a LeetCode 909 grid, with a note for each self-jump.
+pub(crate) fn parse(text: &str) -> Result<(Board, Vec<Note>), ParseError> {
     let mut tokens = scan(text);
     if let Some(eq) = tokens.iter().position(|(t, _)| *t == Token::Punct('=')) {
         tokens.drain(..=eq);
@@ -85,6 +96,12 @@ pub(crate) fn parse(text: &str) -> Result<Board, ParseError> {
             FORMAT,
             format!("a {n}×{n} grid has more than {MAX_SQUARES} squares"),
         ));
+    }
+    let mut notes = Vec::new();
+    if n > LEETCODE_MAX_SIDE {
+        notes.push(Note::whole(format!(
+            "a {n}×{n} grid is larger than LeetCode 909 poses (n ≤ {LEETCODE_MAX_SIDE}): read all the same"
+        )));
     }
     let n32 = n as u32;
     let size = n32 * n32;
@@ -120,6 +137,13 @@ pub(crate) fn parse(text: &str) -> Result<Board, ParseError> {
                 col: c as u32,
             };
             let from = geometry.square_at(cell).unwrap_or(0);
+            if i64::from(from) == value {
+                notes.push(Note::at(
+                    pos,
+                    format!("square {from} holds {value}, its own label: read as no jump"),
+                ));
+                continue;
+            }
             jumps.push(Jump::new(from, value as u32));
             places.push(pos);
         }
@@ -131,7 +155,7 @@ pub(crate) fn parse(text: &str) -> Result<Board, ParseError> {
         jumps: jumps.clone(),
         geometry: Some(geometry),
     };
-    Board::new(spec).map_err(|e| {
+    let board = Board::new(spec).map_err(|e| {
         let pos = e
             .jump()
             .and_then(|j| jumps.iter().position(|&k| k == j))
@@ -141,7 +165,8 @@ pub(crate) fn parse(text: &str) -> Result<Board, ParseError> {
             pos,
             message: e.to_string(),
         }
-    })
+    })?;
+    Ok((board, notes))
 }
 
 type Row = (Pos, Vec<(i64, Pos)>);
@@ -209,9 +234,13 @@ mod tests {
     /// LeetCode 909, example 1 (answer 4 rolls).
     pub(crate) const EXAMPLE_1: &str = "[[-1,-1,-1,-1,-1,-1],[-1,-1,-1,-1,-1,-1],[-1,-1,-1,-1,-1,-1],[-1,35,-1,-1,13,-1],[-1,-1,-1,-1,-1,-1],[-1,15,-1,-1,-1,-1]]";
 
+    fn board(text: &str) -> Board {
+        parse(text).unwrap().0
+    }
+
     #[test]
     fn example_1_maps_cells_to_squares() {
-        let board = parse(EXAMPLE_1).unwrap();
+        let board = board(EXAMPLE_1);
         assert_eq!(board.size(), 36);
         assert_eq!(board.start(), 1);
         // Bottom row [-1,15,...]: square 2 climbs to 15. Fourth row from the
@@ -221,14 +250,50 @@ mod tests {
             &[Jump::new(2, 15), Jump::new(14, 35), Jump::new(17, 13)]
         );
         let prefixed = format!("board = {EXAMPLE_1}");
-        assert_eq!(parse(&prefixed).unwrap().jumps(), board.jumps());
+        assert_eq!(parse(&prefixed).unwrap().0.jumps(), board.jumps());
     }
 
     #[test]
     fn example_2_is_a_2x2_grid() {
-        let board = parse("[[-1,-1],[-1,3]]").unwrap();
+        let board = board("[[-1,-1],[-1,3]]");
         assert_eq!(board.size(), 4);
         assert_eq!(board.jumps(), &[Jump::new(2, 3)]);
+    }
+
+    #[test]
+    fn self_jumps_are_no_jumps_with_a_note() {
+        // The grids: 6 on square 6, 2 on square 2 (and on 1, 4).
+        let (b, notes) = parse("[[-1,4,-1],[6,2,6],[-1,3,-1]]").unwrap();
+        assert_eq!(
+            b.jumps(),
+            &[
+                Jump::new(2, 3),
+                Jump::new(4, 6),
+                Jump::new(5, 2),
+                Jump::new(8, 4)
+            ]
+        );
+        assert_eq!(notes.len(), 1);
+        assert_eq!(notes[0].pos, Some(Pos { line: 1, col: 13 }));
+        assert_eq!(
+            notes[0].message,
+            "square 6 holds 6, its own label: read as no jump"
+        );
+        let (b, notes) = parse("[[4,-1],[1,2]]").unwrap();
+        assert!(b.jumps().is_empty());
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        let (_, notes) = parse("[[-1,-1],[-1,-1]]").unwrap();
+        assert!(notes.is_empty());
+    }
+
+    #[test]
+    fn grids_beyond_leetcode_s_size_are_read_with_a_note() {
+        let row = format!("[{}]", vec!["-1"; 21].join(","));
+        let grid = format!("[{}]", vec![row; 21].join(","));
+        let (b, notes) = parse(&grid).unwrap();
+        assert_eq!(b.size(), 441);
+        assert!(notes[0].message.contains("n ≤ 20"), "{}", notes[0]);
+        assert_eq!(notes[0].pos, None);
     }
 
     #[test]

@@ -2,25 +2,31 @@
 //!
 //! Terms:
 //! - **format**: how a board is written ([`Format`]): a TOML board file, the
-//!   seeds' board array, a LeetCode 909 grid, or a Tycoon grid file.
+//!   original assignments' board array, a LeetCode 909 grid, or the
+//!   minimum-throws assignment's `N` and `move[]`. (A Tycoon grid file is
+//!   read as a board by the front ends, from the `tycoon` crate's jumps:
+//!   this crate depends on no other game.)
 //! - **built-in**: a board known by name (`classic`).
 //! - **detection**: choosing the format from the file's extension, then its
 //!   content, when none is forced.
 //! - **position**: the 1-based line and column an error points at ([`Pos`]).
+//! - **note** ([`Note`]): something a reader noticed and how it read it
+//!   (LeetCode's self-jump read as no jump), not an error.
 //!
 //! The library does no I/O: callers read the file and pass its text.
 
 mod array;
 mod leetcode;
+mod moves;
 mod scan;
 mod toml_board;
-mod tycoon_grid;
 
 use crate::board::Board;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+pub use leetcode::LEETCODE_MAX_SIDE;
 pub use toml_board::write_toml;
 
 /// A place in a text: 1-based line and column.
@@ -67,14 +73,14 @@ pub enum Format {
     /// LeetCode 909: an n×n JSON grid, boustrophedon from the bottom-left,
     /// -1 = no jump, start on square 1.
     Leetcode,
-    /// A Snakes & Ladders Tycoon grid file (seed 003): its ladders and
-    /// snakes on 99 squares, 9 × 11 row-major, start on square 1.
-    Tycoon,
+    /// The minimum-throws assignment's form: `N`, then `move[0..N-1]`,
+    /// 0-based, -1 = no jump; cells keep their numbers, start on 0.
+    Moves,
 }
 
 impl Format {
     /// Every format, in the order detection considers them.
-    pub const ALL: [Self; 4] = [Self::Toml, Self::Leetcode, Self::Tycoon, Self::Array];
+    pub const ALL: [Self; 4] = [Self::Toml, Self::Leetcode, Self::Moves, Self::Array];
 
     /// The format's name on the command line.
     pub fn name(self) -> &'static str {
@@ -82,7 +88,7 @@ impl Format {
             Self::Toml => "toml",
             Self::Array => "array",
             Self::Leetcode => "leetcode",
-            Self::Tycoon => "tycoon",
+            Self::Moves => "moves",
         }
     }
 
@@ -92,7 +98,7 @@ impl Format {
             Self::Toml => "a TOML board file",
             Self::Array => "a board array (N+1 integers)",
             Self::Leetcode => "a LeetCode 909 grid",
-            Self::Tycoon => "a Tycoon grid file",
+            Self::Moves => "N and move[0..N-1] (0-based, -1 = no jump)",
         }
     }
 }
@@ -130,7 +136,8 @@ pub struct ParseError {
 }
 
 impl ParseError {
-    pub(crate) fn at(format: Format, pos: Pos, message: impl Into<String>) -> Self {
+    /// An error at `pos`.
+    pub fn at(format: Format, pos: Pos, message: impl Into<String>) -> Self {
         Self {
             format,
             pos: Some(pos),
@@ -138,13 +145,60 @@ impl ParseError {
         }
     }
 
-    pub(crate) fn whole(format: Format, message: impl Into<String>) -> Self {
+    /// An error about the whole text.
+    pub fn whole(format: Format, message: impl Into<String>) -> Self {
         Self {
             format,
             pos: None,
             message: message.into(),
         }
     }
+}
+
+/// Something a reader noticed and how it read it: not an error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Note {
+    /// Where, when it has a place.
+    pub pos: Option<Pos>,
+    /// What was noticed and how it was read.
+    pub message: String,
+}
+
+impl Note {
+    pub(crate) fn at(pos: Pos, message: impl Into<String>) -> Self {
+        Self {
+            pos: Some(pos),
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn whole(message: impl Into<String>) -> Self {
+        Self {
+            pos: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(pos) = self.pos {
+            write!(f, "{pos}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// A board read from a text, the format it was read as, and the reader's
+/// notes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadBoard {
+    /// The board.
+    pub board: Board,
+    /// The format it was read as (forced or detected).
+    pub format: Format,
+    /// What the reader noticed (empty for most files).
+    pub notes: Vec<Note>,
 }
 
 /// The board known by `name` (`classic`), if any.
@@ -167,7 +221,6 @@ pub fn detect(text: &str, file_name: Option<&str>) -> Format {
     match extension.as_deref() {
         Some("toml") => return Format::Toml,
         Some("json") => return Format::Leetcode,
-        Some("grid") => return Format::Tycoon,
         _ => {}
     }
     let looks_like_toml = text.lines().any(|line| {
@@ -183,38 +236,56 @@ pub fn detect(text: &str, file_name: Option<&str>) -> Format {
     if significant.next() == Some('[') && significant.next() == Some('[') {
         return Format::Leetcode;
     }
-    if tycoon::looks_like_grid_file(text) {
-        return Format::Tycoon;
+    if moves::looks_like(text) {
+        return Format::Moves;
     }
     Format::Array
 }
 
 /// Reads a board from `text` in `format`, or in the detected format when
-/// `format` is `None`. `file_name` helps detection and names the board.
+/// `format` is `None`, with the reader's notes. `file_name` helps detection
+/// and names the board.
 ///
 /// # Errors
 /// A [`ParseError`] with the line and column of the first problem: a
 /// malformed number, a wrong count, a square off the board, or any broken
 /// board rule.
-pub fn parse_board(
+pub fn read_board(
     text: &str,
     format: Option<Format>,
     file_name: Option<&str>,
-) -> Result<Board, ParseError> {
+) -> Result<ReadBoard, ParseError> {
     let format = format.unwrap_or_else(|| detect(text, file_name));
-    let board = match format {
-        Format::Toml => toml_board::parse(text)?,
-        Format::Array => array::parse(text)?,
+    let (board, notes) = match format {
+        Format::Toml => (toml_board::parse(text)?, Vec::new()),
+        Format::Array => (array::parse(text)?, Vec::new()),
         Format::Leetcode => leetcode::parse(text)?,
-        Format::Tycoon => tycoon_grid::parse(text)?,
+        Format::Moves => moves::parse(text)?,
     };
-    Ok(match (board.name(), file_name) {
+    let board = match (board.name(), file_name) {
         (None, Some(file)) => {
             let stem = file.rsplit(['/', '\\']).next().unwrap_or(file);
             board.with_name(stem)
         }
         _ => board,
+    };
+    Ok(ReadBoard {
+        board,
+        format,
+        notes,
     })
+}
+
+/// [`read_board`]'s board alone, for callers that show no notes.
+///
+/// # Errors
+/// As [`read_board`].
+pub fn parse_board(
+    text: &str,
+    format: Option<Format>,
+    file_name: Option<&str>,
+) -> Result<Board, ParseError> {
+    read_board(text, format, file_name).map(|read| read.board)
 }
 
 #[cfg(test)]
@@ -233,9 +304,8 @@ mod tests {
         assert_eq!(detect(" [ [-1]]", None), Format::Leetcode);
         assert_eq!(detect("int board[] = {-1, 0, 0}", None), Format::Array);
         assert_eq!(detect("-1 0 0 0", None), Format::Array);
-        assert_eq!(detect("", Some("my.GRID")), Format::Tycoon);
-        assert_eq!(detect(tycoon::SAMPLE_GRID, None), Format::Tycoon);
-        assert_eq!(detect("0\n0\n0\n", Some("empty")), Format::Tycoon);
+        assert_eq!(detect("4\n-1 2 -1 -1\n", None), Format::Moves);
+        assert_eq!(detect("4\n0 2 0 0\n", None), Format::Array);
     }
 
     #[test]

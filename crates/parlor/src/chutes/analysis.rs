@@ -155,14 +155,20 @@ pub struct SearchArgs {
   parlor chutes min-throws --pairs \"3 22 5 8 11 26 20 29 27 1 21 9 17 4 19 7\" --size 30 --start 1
   parlor chutes min-throws --leetcode '[[-1,-1],[-1,3]]'
   parlor chutes min-throws --leetcode board.json --json
-  parlor chutes min-throws --board classic")]
+  parlor chutes min-throws --board moves.txt        (N, then move[0..N-1], 0-based, -1 = no jump)
+  parlor chutes min-throws --pairs \"1 7 5 21 10 12 20 15 26 0 21 4 14 9 19 2\" --size 29 --start 0
+  parlor chutes min-throws --board classic
+
+The assignment's 0-based board (N cells, move[]) keeps its cell numbers: tokens
+start on cell 0 and finish on cell N-1, and a snake may lead back to 0. Notes
+(such as a LeetCode square holding its own label, read as no jump) go to stderr.")]
 pub struct MinThrowsArgs {
-    /// `classic`, or a board file (TOML, board array, LeetCode 909 JSON).
+    /// `classic`, or a board file (TOML, board array, LeetCode 909 JSON, N and move[], Tycoon grid).
     #[arg(long, short = 'b', value_name = "classic|FILE", conflicts_with_all = ["leetcode", "pairs"])]
     board: Option<String>,
     /// Read the --board file as this format instead of detecting it.
-    #[arg(long, value_name = "toml|array|leetcode|tycoon", requires = "board")]
-    format: Option<Format>,
+    #[arg(long, value_name = crate::common::FORMAT_NAMES, requires = "board")]
+    format: Option<server::board_files::BoardFormat>,
     /// A LeetCode 909 grid: the JSON itself, or a file holding it.
     #[arg(long, value_name = "JSON|FILE", conflicts_with = "pairs")]
     leetcode: Option<String>,
@@ -172,7 +178,7 @@ pub struct MinThrowsArgs {
     /// Squares on the --pairs board.
     #[arg(long, value_name = "N")]
     size: Option<u32>,
-    /// Start square of the --pairs board: 0 (off the board) or 1.
+    /// Start square of the --pairs board: 0 (off the board; a chute may lead back to 0) or 1.
     #[arg(long, default_value_t = 1, value_name = "0|1")]
     start: u32,
     /// What a throw past the finish does (the fewest throws is the same
@@ -1224,9 +1230,10 @@ fn min_throws_board(args: &MinThrowsArgs) -> Result<Board> {
                 .with_context(|| format!("cannot read the LeetCode grid file {grid}"))?;
             (text, grid.clone())
         };
-        let board = formats::parse_board(&text, Some(Format::Leetcode), None)
+        let read = formats::read_board(&text, Some(Format::Leetcode), None)
             .with_context(|| format!("{name} is not a valid LeetCode 909 grid"))?;
-        return Ok(board.with_name(name));
+        crate::common::print_notes(&name, &read.notes);
+        return Ok(read.board.with_name(name));
     }
     if args.size.is_some() {
         bail!("--size goes with --pairs");

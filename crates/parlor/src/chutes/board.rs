@@ -1,10 +1,11 @@
 //! `parlor chutes board show|check`: print or validate board files.
 
-use crate::common::{load_board, print_json};
+use crate::common::{FORMAT_NAMES, load_board, print_json};
 use anyhow::{Result, bail};
-use chutes::formats::{Format, write_toml};
+use chutes::formats::write_toml;
 use chutes::{Board, JumpKind};
 use clap::{Subcommand, ValueEnum};
+use server::board_files::BoardFormat;
 use std::io::Write;
 use tabletop::{Cell, count, plural};
 
@@ -20,8 +21,8 @@ pub enum BoardCommand {
         /// `classic`, or a board file.
         board: String,
         /// Read the file as this format instead of detecting it.
-        #[arg(long, value_name = "toml|array|leetcode|tycoon")]
-        format: Option<Format>,
+        #[arg(long, value_name = FORMAT_NAMES)]
+        format: Option<BoardFormat>,
         /// How to print it.
         #[arg(long = "as", value_enum, default_value_t = ShowAs::Text)]
         show_as: ShowAs,
@@ -33,8 +34,8 @@ pub enum BoardCommand {
         #[arg(required = true)]
         boards: Vec<String>,
         /// Read the files as this format instead of detecting it.
-        #[arg(long, value_name = "toml|array|leetcode|tycoon")]
-        format: Option<Format>,
+        #[arg(long, value_name = FORMAT_NAMES)]
+        format: Option<BoardFormat>,
     },
 }
 

@@ -77,6 +77,8 @@ mod tests {
                 Some(Geometry::new(9, 11, Numbering::RowMajor).unwrap()),
             ),
             spec(101, 0, &[], None),
+            // The minimum-throws assignment's board: a chute back to 0.
+            spec(29, 0, &[(1, 7), (26, 0), (21, 4)], None),
             spec(2, 0, &[], None),
             spec(
                 7,

@@ -103,8 +103,16 @@ impl Frame {
         self.geometry.cell_of(square).map(|c| self.grid.rect(c))
     }
 
-    /// The centre of `square`, if the geometry places it.
+    /// The centre of `square`, if the geometry places it. Square 0, the
+    /// off-board start, is just outside square 1 (to its left), where a
+    /// chute back to the start ends.
     pub fn centre(&self, square: u32) -> Option<Point> {
+        if square == 0 {
+            return self.rect(1).map(|r| Point {
+                x: r.x - self.cell() * 0.25,
+                y: r.y + r.h / 2.0,
+            });
+        }
         self.rect(square).map(|r| r.centre())
     }
 
