@@ -192,7 +192,10 @@ fn people_answer_on_stdin_and_games_save_and_resume() {
     assert!(log.contains("P1 rolls 1; P1 moves 1 -> 2"), "{log}");
     assert!(log.contains("Stopped after 8 turns"), "{log}");
     let err = stderr(&out);
-    assert!(err.contains("unknown move 'nonsense'"), "{err}");
+    assert!(
+        err.contains("'nonsense' does not answer \"P1: roll\""),
+        "{err}"
+    );
     assert!(err.contains("legal now: recharge, attack ice 2"), "{err}");
     assert!(err.contains("does not answer"), "{err}");
     // Resume: P1 recharges, then the script ends.
@@ -206,6 +209,54 @@ fn people_answer_on_stdin_and_games_save_and_resume() {
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["moves"][0]["move"], "recharge");
     assert_eq!(v["ending"], "input_ended");
+}
+
+#[test]
+fn a_person_is_asked_the_assignment_s_attack_question_and_answers_y_or_n() {
+    let dir = tempfile::tempdir().unwrap();
+    let grid = dir.path().join("empty.grid");
+    std::fs::write(&grid, "0\n0\n0\n").unwrap();
+    let grid = grid.to_str().unwrap();
+    let dice = vec!["2"; 60].join(",");
+    let play = |answers: &str| {
+        parlor_with_input(
+            &[
+                "tycoon",
+                "play",
+                grid,
+                "--seats",
+                "human,bot,bot,bot",
+                "--dice",
+                &dice,
+            ],
+            answers,
+        )
+    };
+    // Two moves, then the recharge turn: y, a kind the player cannot pick,
+    // ice, a player that is not a target, player 2.
+    let out = play("roll\nroll\ny\nfrost\nice\n1\n2\nquit\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("P1: Do you wish to launch a special attack instead of recharging? y/n > "),
+        "{err}"
+    );
+    assert!(
+        err.contains("P1: which special attack? ice | fire | poison | lightning > "),
+        "{err}"
+    );
+    assert!(err.contains("'frost' does not answer"), "{err}");
+    assert!(err.contains("P1: ice which player? 2 | 3 | 4 > "), "{err}");
+    assert!(err.contains("'1' does not answer"), "{err}");
+    assert!(!err.contains("is not a move"), "{err}");
+    let log = stdout(&out);
+    assert!(log.contains("P1 attacks P2 with ice"), "{log}");
+    // n recharges.
+    let out = play("roll\nroll\nn\nquit\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = stdout(&out);
+    assert!(log.contains("P1 rolls 2; P1 recharges"), "{log}");
+    assert!(!log.contains("P1 attacks"), "{log}");
 }
 
 #[test]

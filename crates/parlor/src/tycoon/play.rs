@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use tabletop::{DiceError, count, parse_rolls, plural};
 use tycoon::bots::bot_move;
-use tycoon::game::{DEFAULT_TURN_CAP, Decision, Dice, MOVE_FORMS, PlayerView, SEATS, StationOwner};
+use tycoon::game::{DEFAULT_TURN_CAP, Dialogue, Dice, MOVE_FORMS, PlayerView, SEATS, StationOwner};
 use tycoon::{Event, Game, GameError, Move, Seat};
 
 /// Arguments of `parlor tycoon play`.
@@ -17,8 +17,10 @@ use tycoon::{Event, Game, GameError, Move, Seat};
 #[command(
     after_help = "Seats: human, bot (the default bot), random (the random bot), in seat
 order; one name fills all four. People answer at the terminal (or a script on
-stdin), one move a line: roll, recharge, attack ice|fire|poison PLAYER,
-attack lightning, buy, pass, pay, stay; `help` lists the legal moves, `quit`
+stdin), one answer a line. A recharge turn asks \"Do you wish to launch a special
+attack instead of recharging? y/n\", then the kind and the player; otherwise
+answer roll, buy, pass, pay or stay. A move's own text (recharge, attack ice 2,
+attack lightning) answers any question; `help` lists the legal moves, `quit`
 stops (and saves with --save).
 
 Examples:
@@ -226,9 +228,11 @@ enum Answer {
     End,
 }
 
-/// Asks the person in the current seat for a move, on stderr/stdin.
+/// Asks the person in the current seat for a move, on stderr/stdin, in the
+/// library's dialogue (the assignment's y/n attack question, then the kind
+/// and the target).
 fn ask(game: &Game, input: &mut impl BufRead) -> Result<Answer> {
-    let Some(decision) = game.pending() else {
+    let Some(mut dialogue) = Dialogue::new(game) else {
         return Ok(Answer::End);
     };
     let status: Vec<String> = game
@@ -238,17 +242,8 @@ fn ask(game: &Game, input: &mut impl BufRead) -> Result<Answer> {
         .map(|(i, p)| format!("P{} on {} with {} coins", i + 1, p.cell, p.coins))
         .collect();
     eprintln!("[{}]", status.join(" | "));
-    if let Decision::RechargeOrAttack { player } = decision
-        && let Some(me) = game.player(player)
-    {
-        let left: Vec<String> = me.attacks_left().iter().map(ToString::to_string).collect();
-        eprintln!(
-            "attacks left: {} (ice, fire and poison name a player)",
-            left.join(", ")
-        );
-    }
     loop {
-        eprint!("{} > ", decision.prompt());
+        eprint!("{} > ", dialogue.question());
         std::io::stderr().flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
@@ -268,9 +263,10 @@ fn ask(game: &Game, input: &mut impl BufRead) -> Result<Answer> {
             }
             _ => {}
         }
-        match text.parse::<Move>() {
-            Ok(mv) if game.legal_moves().contains(&mv) => return Ok(Answer::Move(mv)),
-            Ok(mv) => {
+        match dialogue.answer(text) {
+            Ok(None) => {}
+            Ok(Some(mv)) if game.legal_moves().contains(&mv) => return Ok(Answer::Move(mv)),
+            Ok(Some(mv)) => {
                 let mut probe = game.clone();
                 match probe.apply(mv) {
                     Err(e) => eprintln!("refused: {e}"),

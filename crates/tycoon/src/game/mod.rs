@@ -10,6 +10,8 @@
 //!   take the turn (roll), recharge or attack, buy or pass, pay or stay.
 //! - **move** ([`Move`]): the answer; [`Game::apply`] checks it, plays it and
 //!   returns its events. A refused move changes nothing.
+//! - **dialogue** ([`Dialogue`]): a decision asked in the assignment's words
+//!   (y/n, then the attack, then the target), for text front ends.
 //! - **chain**: the cards and jumps that follow one another in a turn; it
 //!   stops when it returns to a cell already reached in that turn.
 //! - **turn cap**: the game stops with no winner after this many turns in
@@ -17,10 +19,12 @@
 //!
 //! The rules chosen where RULES.md is silent are in `docs/tycoon.md`.
 
+pub mod dialogue;
 mod dice;
 mod events;
 mod moves;
 
+pub use dialogue::{Dialogue, Question};
 pub use dice::Dice;
 pub use events::{Cause, Event, LostReason};
 pub use moves::{Attack, MOVE_FORMS, Move, MoveParseError, Seat};
