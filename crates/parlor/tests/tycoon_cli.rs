@@ -138,9 +138,27 @@ fn edit_with_no_edits_saves_the_sample_unchanged() {
     let out = dir.path().join("copy.grid");
     ok(&["tycoon", "edit", &sample(), "-o", out.to_str().unwrap()]);
     let original = std::fs::read_to_string(sample()).unwrap();
-    let saved = std::fs::read_to_string(&out).unwrap();
-    let trimmed: Vec<&str> = original.lines().map(str::trim_end).collect();
-    assert_eq!(saved.lines().collect::<Vec<_>>(), trimmed);
+    // Byte for byte: the sample's `4 51 ` keeps its trailing space.
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), original);
+    assert!(original.contains("\n4 51 \n"));
+    let o = out.to_str().unwrap();
+    ok(&[
+        "tycoon",
+        "edit",
+        "sample",
+        "-o",
+        o,
+        "--do",
+        "ladder 20 42",
+        "--do",
+        "undo",
+    ]);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), original);
+    // After an edit, the unchanged lines keep their text.
+    ok(&["tycoon", "edit", "sample", "-o", o, "--do", "delete 10"]);
+    let edited = std::fs::read_to_string(&out).unwrap();
+    assert!(edited.starts_with("3\n16 71\n"), "{edited}");
+    assert!(edited.contains("\n4 51 \n"), "{edited}");
     // The JSON form, and reading it back.
     let json = dir.path().join("copy.json");
     ok(&["tycoon", "edit", "sample", "-o", json.to_str().unwrap()]);

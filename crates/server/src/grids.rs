@@ -11,7 +11,6 @@
 use crate::error::ApiError;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use tycoon::Grid;
 
 /// The longest grid name.
 pub const MAX_NAME: usize = 64;
@@ -74,13 +73,14 @@ fn path_of(data_dir: &Path, name: &str) -> PathBuf {
     folder(data_dir).join(format!("{name}.{EXTENSION}"))
 }
 
-/// Saves `grid` as `name` (replacing a grid of that name), atomically.
-/// Returns the checked name.
+/// Saves a grid file's `text` (a design's [`tycoon::design::Designer::file`],
+/// which keeps the text it was opened from) as `name`, replacing a grid of
+/// that name, atomically. Returns the checked name.
 ///
 /// # Errors
 /// 400 for a bad name; 507 when the folder cannot be made or the file
 /// cannot be written.
-pub fn save(data_dir: &Path, name: &str, grid: &Grid) -> Result<String, ApiError> {
+pub fn save(data_dir: &Path, name: &str, text: &str) -> Result<String, ApiError> {
     let name = check_name(name)?;
     let dir = folder(data_dir);
     let storage = |e: std::io::Error| {
@@ -90,7 +90,7 @@ pub fn save(data_dir: &Path, name: &str, grid: &Grid) -> Result<String, ApiError
         )
     };
     std::fs::create_dir_all(&dir).map_err(storage)?;
-    tycoon::save_grid(grid, &path_of(data_dir, &name)).map_err(storage)?;
+    tabletop::write_atomic(&path_of(data_dir, &name), text.as_bytes()).map_err(storage)?;
     Ok(name)
 }
 
@@ -166,13 +166,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         assert!(list(dir.path()).is_empty());
         let grid = tycoon::parse_grid("1\n10 32\n0\n0\n").unwrap();
-        assert_eq!(save(dir.path(), "first", &grid).unwrap(), "first");
+        let file = tycoon::write_grid(&grid);
+        assert_eq!(save(dir.path(), "first", &file).unwrap(), "first");
         let text = load_text(dir.path(), "first.grid").unwrap();
         assert_eq!(tycoon::parse_grid(&text).unwrap(), grid);
         assert!(dir.path().join("grids/first.grid").is_file());
         // A name saved is a name listed, and loads what was saved under it.
         assert_eq!(
-            save(dir.path(), "second.grid.grid", &grid).unwrap(),
+            save(dir.path(), "second.grid.grid", &file).unwrap(),
             "second"
         );
         let names: Vec<String> = list(dir.path()).into_iter().map(|g| g.name).collect();

@@ -126,7 +126,7 @@ fn view(id: &str, designer: &Designer) -> DesignView {
         can_undo: designer.document.can_undo(),
         can_redo: designer.document.can_redo(),
         clipboard: designer.clipboard.object.map(object_view),
-        file: tycoon::write_grid(grid),
+        file: designer.file(),
     }
 }
 
@@ -147,6 +147,16 @@ pub(crate) fn grid_from(
     text: Option<&str>,
     saved: Option<&str>,
 ) -> Result<Grid, ApiError> {
+    Ok(grid_text_from(state, text, saved)?.0)
+}
+
+/// The grid a request names and the text it was read from (none for an
+/// empty grid), kept so that an unedited design saves back byte for byte.
+fn grid_text_from(
+    state: &AppState,
+    text: Option<&str>,
+    saved: Option<&str>,
+) -> Result<(Grid, Option<String>), ApiError> {
     let (text, source) = match (text, saved) {
         (Some(_), Some(_)) => {
             return Err(ApiError::bad_request(
@@ -158,17 +168,23 @@ pub(crate) fn grid_from(
             grids::load_text(&state.config.data_dir, name)?,
             format!("saved grid '{}'", grids::check_name(name)?),
         ),
-        (None, None) => return Ok(Grid::empty()),
+        (None, None) => return Ok((Grid::empty(), None)),
     };
-    tycoon::parse_grid(&text).map_err(|e| ApiError::unprocessable(format!("{source}: {e}")))
+    let grid =
+        tycoon::parse_grid(&text).map_err(|e| ApiError::unprocessable(format!("{source}: {e}")))?;
+    Ok((grid, Some(text)))
 }
 
 async fn new_design(
     State(state): State<AppState>,
     JsonBody(req): JsonBody<NewDesign>,
 ) -> ApiResult<DesignView> {
-    let grid = grid_from(&state, req.text.as_deref(), req.saved.as_deref())?;
-    let id = state.designs.insert(Designer::new(grid))?;
+    let (grid, text) = grid_text_from(&state, req.text.as_deref(), req.saved.as_deref())?;
+    let designer = match text {
+        Some(text) => Designer::new(grid).with_source(text),
+        None => Designer::new(grid),
+    };
+    let id = state.designs.insert(designer)?;
     Ok(Json(state.designs.with(&id, |d| view(&id, d))?))
 }
 
@@ -274,7 +290,7 @@ async fn game_svg(
 }
 
 async fn file(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let text = state.designs.with(&id, |d| tycoon::write_grid(d.grid()))?;
+    let text = state.designs.with(&id, |d| d.file())?;
     Ok((
         [
             (
@@ -310,9 +326,9 @@ async fn save(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<SaveRequest>,
 ) -> ApiResult<Saved> {
-    let grid = state.designs.with(&id, |d| d.grid().clone())?;
+    let text = state.designs.with(&id, |d| d.file())?;
     let dir = state.config.data_dir.clone();
-    let name = tokio::task::spawn_blocking(move || grids::save(&dir, &req.name, &grid))
+    let name = tokio::task::spawn_blocking(move || grids::save(&dir, &req.name, &text))
         .await
         .map_err(|e| ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, e.to_string()))??;
     Ok(Json(Saved {

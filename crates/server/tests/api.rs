@@ -507,6 +507,23 @@ async fn grid_files_are_uploaded_with_their_problems_reported() {
     let (status, design) = post(&app, "/api/tycoon/designs", json!({ "text": sample })).await;
     assert_eq!(status, StatusCode::OK, "{design}");
     assert_eq!(design["objects"].as_array().unwrap().len(), 17);
+    // Unedited, the grid file is the upload byte for byte (`4 51 ` keeps
+    // its trailing space): in the view, the download and a saved grid.
+    assert_eq!(design["file"], sample);
+    let id = design["id"].as_str().unwrap();
+    let (_, file) = call(&app, "GET", &format!("/api/tycoon/designs/{id}/file"), None).await;
+    assert_eq!(file, sample);
+    let (status, saved) = post(
+        &app,
+        &format!("/api/tycoon/designs/{id}/save"),
+        json!({"name": "the sample"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    let on_disk = std::fs::read_to_string(_dir.path().join("grids/the sample.grid")).unwrap();
+    assert_eq!(on_disk, sample);
+    let (_, reopened) = post(&app, "/api/tycoon/designs", json!({"saved": "the sample"})).await;
+    assert_eq!(reopened["file"], sample);
     let bad = post(
         &app,
         "/api/tycoon/designs",

@@ -6,7 +6,9 @@
 //! - **clipboard** ([`Clipboard`]): the object last copied or cut. It lives
 //!   beside the document, not in it: undo never changes the clipboard.
 //! - **designer** ([`Designer`]): a document and a clipboard together, what
-//!   one person designing has.
+//!   one person designing has, and the text of the grid file it was opened
+//!   from (**source**), so that saving keeps that text where nothing changed
+//!   ([`crate::file::write_grid_keeping`]).
 //! - **edit** ([`Edit`]): one thing the designer does, as data with a text
 //!   form (`ladder 10 32`, `snake 34 23`, `card 9 13 50 10`, `card 9 54`,
 //!   `station 9 60 12`, `copy 13`, `cut 13`, `paste 50`, `delete 4`,
@@ -514,6 +516,9 @@ pub struct Designer {
     pub document: Document,
     /// The clipboard, beside the document.
     pub clipboard: Clipboard,
+    /// The text of the grid file the design was opened from, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    source: Option<String>,
 }
 
 impl Designer {
@@ -522,6 +527,24 @@ impl Designer {
         Self {
             document: Document::new(grid),
             clipboard: Clipboard::default(),
+            source: None,
+        }
+    }
+
+    /// The same designer, remembering `text` as the grid file it was opened
+    /// from, so that [`Designer::file`] keeps its text where nothing changed.
+    pub fn with_source(mut self, text: impl Into<String>) -> Self {
+        self.source = Some(text.into());
+        self
+    }
+
+    /// The grid as it stands in the grid file format: the file it was
+    /// opened from, byte for byte, while nothing is edited (or every edit is
+    /// undone); else the canonical form keeping the text of unchanged lines.
+    pub fn file(&self) -> String {
+        match &self.source {
+            Some(text) => crate::file::write_grid_keeping(self.grid(), text),
+            None => crate::file::write_grid(self.grid()),
         }
     }
 

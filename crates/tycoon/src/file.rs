@@ -14,11 +14,12 @@
 //!   was found, or a rule of the grid that the line breaks.
 //! - **canonical form**: what [`write_grid`] writes: counts and objects in
 //!   cell order, numbers separated by one space, no trailing spaces, `\n`
-//!   after every line. A file in canonical form saves back byte for byte; any
-//!   other legal file saves back as the same lines once each line's
-//!   surrounding whitespace is trimmed and the objects of each section are
-//!   in cell order (the seed's sample is; its `4 51 ` loses only its
-//!   trailing space).
+//!   after every line.
+//! - **kept text**: what [`write_grid_keeping`] writes for a grid read from
+//!   a file: the file itself, byte for byte, when nothing was edited (the
+//!   original assignment's sample keeps the trailing space of `4 51 `);
+//!   after edits, the canonical form in which every unchanged line (a
+//!   count, an object) keeps its original text and the file's line ends.
 //!
 //! Blank lines are skipped; `\r\n` line ends are accepted.
 
@@ -482,6 +483,67 @@ pub fn write_grid(grid: &Grid) -> String {
     out
 }
 
+/// `grid` in the file format, keeping the text of `original`, the grid file
+/// it was read from: `original` itself, byte for byte, when `grid` is what
+/// it reads as; otherwise the canonical form ([`write_grid`]) in which every
+/// line that still says the same thing (a section's count, a ladder, a
+/// snake, a card) keeps its original text (spacing, a trailing space), with
+/// the original's line ends (`\r\n` or `\n`). When `original` is not a grid
+/// file (a JSON grid, a broken file), the canonical form.
+pub fn write_grid_keeping(grid: &Grid, original: &str) -> String {
+    use std::collections::{HashMap, VecDeque};
+    match parse_grid(original) {
+        Ok(read) if read == *grid => return original.to_string(),
+        Ok(_) => {}
+        Err(_) => return write_grid(grid),
+    }
+    let key = |line: &str| line.split_whitespace().collect::<Vec<_>>().join(" ");
+    // The original's lines by section (0 ladders, 1 snakes, 2 cards), each
+    // keyed by what it says. It parsed, so its counts are right.
+    let mut kept: [HashMap<String, VecDeque<&str>>; 3] = Default::default();
+    let mut lines = original.lines().filter(|l| !l.trim().is_empty());
+    for section in &mut kept {
+        let Some(count_line) = lines.next() else {
+            break;
+        };
+        let n: usize = count_line.trim().parse().unwrap_or(0);
+        section
+            .entry(format!("#{}", key(count_line)))
+            .or_default()
+            .push_back(count_line);
+        for line in lines.by_ref().take(n) {
+            section.entry(key(line)).or_default().push_back(line);
+        }
+    }
+    let end = if original.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let canonical = write_grid(grid);
+    let mut out = String::with_capacity(canonical.len() + 16);
+    let mut lines = canonical.lines();
+    for section in &mut kept {
+        let Some(count_line) = lines.next() else {
+            break;
+        };
+        let n: usize = count_line.parse().unwrap_or(0);
+        let mut keep = |k: String, line: &str| {
+            let text = section
+                .get_mut(&k)
+                .and_then(VecDeque::pop_front)
+                .unwrap_or(line);
+            out.push_str(text);
+            out.push_str(end);
+        };
+        keep(format!("#{count_line}"), count_line);
+        for line in lines.by_ref().take(n) {
+            keep(line.to_string(), line);
+        }
+    }
+    out
+}
+
 /// Saves `grid` to `path` in the file format, atomically: the file is
 /// replaced whole or not at all.
 ///
@@ -513,6 +575,32 @@ mod tests {
         assert!(!looks_like_grid_file("0\n0\n0\n5\n"));
         assert!(!looks_like_grid_file("size = 10"));
         assert!(!looks_like_grid_file("0, 0, 0, 0"));
+    }
+
+    #[test]
+    fn unedited_grids_keep_their_text_and_edited_ones_their_unchanged_lines() {
+        let grid = parse_grid(SAMPLE_GRID).unwrap();
+        assert_eq!(write_grid_keeping(&grid, SAMPLE_GRID), SAMPLE_GRID);
+        assert!(SAMPLE_GRID.contains("4 51 \n"));
+        // Drop the first ladder: its line and the count change, the rest
+        // (the card line `4 51 ` with its trailing space) is kept.
+        let mut spec = grid.to_spec();
+        spec.ladders.remove(0);
+        let edited = Grid::new(&spec).unwrap();
+        let text = write_grid_keeping(&edited, SAMPLE_GRID);
+        assert_eq!(parse_grid(&text).unwrap(), edited);
+        assert!(text.starts_with("3\n16 71\n"), "{text}");
+        assert!(text.contains("\n4 51 \n"), "{text}");
+        // Spacing and \r\n line ends are kept on unchanged lines.
+        let odd = "1\r\n 10   32\r\n0\r\n\r\n1\r\n4 51\r\n";
+        let read = parse_grid(odd).unwrap();
+        assert_eq!(write_grid_keeping(&read, odd), odd);
+        let mut spec = read.to_spec();
+        spec.cards.clear();
+        let text = write_grid_keeping(&Grid::new(&spec).unwrap(), odd);
+        assert_eq!(text, "1\r\n 10   32\r\n0\r\n0\r\n");
+        // Not a grid file: the canonical form.
+        assert_eq!(write_grid_keeping(&read, "{}"), write_grid(&read));
     }
 
     #[test]

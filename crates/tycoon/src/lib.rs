@@ -28,7 +28,8 @@ pub mod rules;
 pub mod simulate;
 
 pub use file::{
-    LoadError, SAMPLE_GRID, looks_like_grid_file, parse_grid, parse_grid_any, save_grid, write_grid,
+    LoadError, SAMPLE_GRID, looks_like_grid_file, parse_grid, parse_grid_any, save_grid,
+    write_grid, write_grid_keeping,
 };
 pub use game::{Attack, Decision, Event, Game, GameError, Move, Seat};
 pub use grid::{Grid, GridError, GridSpec, StationTerms};

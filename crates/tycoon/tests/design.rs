@@ -50,6 +50,30 @@ fn building_the_sample_by_edits_gives_the_sample() {
 }
 
 #[test]
+fn an_opened_grid_file_saves_back_byte_for_byte_until_edited() {
+    let mut d = Designer::new(parse_grid(SAMPLE).unwrap()).with_source(SAMPLE);
+    assert_eq!(
+        d.file(),
+        SAMPLE,
+        "the sample's `4 51 ` keeps its trailing space"
+    );
+    apply(&mut d, "ladder 20 42").unwrap();
+    let edited = d.file();
+    assert!(edited.starts_with("5\n10 32\n16 71\n20 42\n"), "{edited}");
+    assert!(
+        edited.contains("\n4 51 \n"),
+        "unchanged lines keep their text"
+    );
+    apply(&mut d, "undo").unwrap();
+    assert_eq!(d.file(), SAMPLE);
+    // A design not opened from a file writes the canonical form.
+    assert_eq!(
+        Designer::new(parse_grid(SAMPLE).unwrap()).file(),
+        write_grid(d.grid())
+    );
+}
+
+#[test]
 fn refused_edits_change_nothing_and_say_why() {
     let mut d = Designer::new(parse_grid(SAMPLE).unwrap());
     let cases = [

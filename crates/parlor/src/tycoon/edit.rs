@@ -18,7 +18,8 @@ use tycoon::design::{Designer, EDIT_FORMS, Edit};
   clear   undo   redo
 
 OUT is written (atomically) only if every edit is accepted; with no edits the
-grid is saved unchanged. GRID `new` starts from an empty grid, `sample` from
+grid file is saved byte for byte as it was read, and after edits every
+unchanged line keeps its text. GRID `new` starts from an empty grid, `sample` from
 the seed's sample. OUT ending in .json gets the JSON form.
 
 Examples:
@@ -39,13 +40,13 @@ pub struct EditArgs {
 
 /// Runs the edits and writes the result.
 pub fn run(args: &EditArgs) -> Result<()> {
-    let grid =
+    let mut designer =
         if args.grid.eq_ignore_ascii_case("new") && !std::path::Path::new(&args.grid).exists() {
-            tycoon::Grid::empty()
+            Designer::new(tycoon::Grid::empty())
         } else {
-            super::load_grid(&args.grid)?
+            let (grid, text) = super::load_grid_text(&args.grid)?;
+            Designer::new(grid).with_source(text)
         };
-    let mut designer = Designer::new(grid);
     // The log is printed only once the grid is written, so a refused edit
     // leaves nothing on stdout that looks like work done.
     let mut log = Vec::with_capacity(args.edits.len());
@@ -65,7 +66,7 @@ pub fn run(args: &EditArgs) -> Result<()> {
             Err(e) => bail!("edit {n} `{edit}` refused: {e}; {out_name} was not written"),
         }
     }
-    super::save_grid(designer.grid(), &args.out)?;
+    super::save_design(&designer, &args.out)?;
     let mut out = std::io::stdout().lock();
     for line in &log {
         writeln!(out, "{line}")?;

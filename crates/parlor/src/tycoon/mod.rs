@@ -14,6 +14,7 @@ use anyhow::{Context, Result};
 use clap::Subcommand;
 use std::path::Path;
 use tycoon::Grid;
+use tycoon::design::Designer;
 
 /// Snakes & Ladders Tycoon commands.
 #[derive(Subcommand, Debug)]
@@ -43,8 +44,15 @@ pub fn run(cmd: TycoonCommand) -> Result<()> {
 
 /// The grid a grid argument names: `sample`, or a file.
 pub fn load_grid(source: &str) -> Result<Grid> {
+    Ok(load_grid_text(source)?.0)
+}
+
+/// The grid a grid argument names, and the text it was read from (kept so
+/// that an unedited grid saves back byte for byte).
+pub fn load_grid_text(source: &str) -> Result<(Grid, String)> {
     if source.eq_ignore_ascii_case("sample") && !Path::new(source).exists() {
-        return Ok(tycoon::parse_grid(tycoon::SAMPLE_GRID)?);
+        let text = tycoon::SAMPLE_GRID.to_string();
+        return Ok((tycoon::parse_grid(&text)?, text));
     }
     let text = std::fs::read_to_string(source).with_context(|| {
         if Path::new(source).exists() {
@@ -53,21 +61,24 @@ pub fn load_grid(source: &str) -> Result<Grid> {
             format!("no grid file {source} (the seed's sample grid is `sample`)")
         }
     })?;
-    tycoon::parse_grid_any(&text).with_context(|| format!("{source} is not a valid grid"))
+    let grid =
+        tycoon::parse_grid_any(&text).with_context(|| format!("{source} is not a valid grid"))?;
+    Ok((grid, text))
 }
 
-/// Writes `grid` to `path`, atomically: JSON when the name ends in `.json`,
-/// else the grid file format.
-pub fn save_grid(grid: &Grid, path: &Path) -> Result<()> {
+/// Writes the design's grid to `path`, atomically: JSON when the name ends
+/// in `.json`, else the grid file format, keeping the text of the file it
+/// was opened from where nothing changed.
+pub fn save_design(designer: &Designer, path: &Path) -> Result<()> {
     let is_json = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
     let bytes = if is_json {
-        let mut text = serde_json::to_string_pretty(grid)?;
+        let mut text = serde_json::to_string_pretty(designer.grid())?;
         text.push('\n');
         text.into_bytes()
     } else {
-        tycoon::write_grid(grid).into_bytes()
+        designer.file().into_bytes()
     };
     tabletop::write_atomic(path, &bytes)?;
     Ok(())
