@@ -94,16 +94,8 @@ pub fn seed_or_fresh(seed: Option<u64>) -> u64 {
     })
 }
 
-/// Rolls as the seeds print them: digits run together for dice up to 9
-/// faces, else comma-separated.
-pub fn dice_string(rolls: impl IntoIterator<Item = u8>, faces: u8) -> String {
-    let rolls = rolls.into_iter().map(|r| r.to_string());
-    if faces <= 9 {
-        rolls.collect()
-    } else {
-        rolls.collect::<Vec<_>>().join(",")
-    }
-}
+/// Rolls as `--dice` takes them (the library's one dice text).
+pub use chutes::analysis::report::dice_text as dice_string;
 
 /// True when `err` is only a closed stdout (as with `| head`).
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
@@ -115,6 +107,14 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
                 .and_then(serde_json::Error::io_error_kind)
                 == pipe
     })
+}
+
+/// Prints `value`'s words (its `Display`) on stdout.
+pub fn print_text(value: &impl std::fmt::Display) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    write!(out, "{value}")?;
+    Ok(())
 }
 
 /// Prints `value` as pretty JSON on stdout.

@@ -3,11 +3,18 @@
 //! Terms:
 //! - **rules query**: `overshoot` and `faces` as URL query parameters, the
 //!   same as a game's (defaults: `stay`, 6).
-//! - **analysis**: the `chutes` library's exact Markov chain for one player
-//!   (length distribution, expected landings, jump figures) and each seat's
-//!   chance to win among `players`.
+//! - **report**: each answer is the `chutes` library's report for the
+//!   question (`chutes::analysis::report`), the same document `parlor chutes
+//!   … --json` prints; `docs/api.md` gives each schema.
+//! - **analysis**: the exact Markov chain for one player (length
+//!   distribution, expected landings, jump figures; with `exact=true` the
+//!   mean and variance as fractions) and each seat's chance to win among
+//!   `players`.
 //! - **shortest games**: the library's breadth-first search, optionally for
-//!   games taking exactly `chutes` chutes (and/or `ladders` ladders).
+//!   games taking exactly `chutes` chutes (and/or `ladders` ladders), with
+//!   the first 20 routes listed.
+//! - **minimum throws**: the fewest throws when the player chooses every
+//!   roll.
 //! - **plot**: a picture from `render` — `distribution`, `seats`, `heatmap`.
 //!
 //! All work is the libraries'; it runs off the async threads.
@@ -20,11 +27,14 @@ use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use axum::routing::get;
-use chutes::analysis::markov::{self, Markov, MarkovOptions, SeatOdds};
-use chutes::analysis::shortest::{Constraint, ShortestGames};
-use chutes::analysis::{AnalysisError, JumpStats};
+use chutes::analysis::AnalysisError;
+use chutes::analysis::markov::{self, Markov, MarkovOptions};
+use chutes::analysis::report::{
+    AnalysisOptions, AnalysisReport, MinThrowsReport, ShortestListing, ShortestReport,
+};
+use chutes::analysis::shortest::Constraint;
 use chutes::{Board, Overshoot, Rules};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::sync::Arc;
 
 /// The most routes listed by the shortest-games answer.
@@ -35,10 +45,11 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/boards/{board}/analysis", get(analysis))
         .route("/boards/{board}/shortest", get(shortest))
+        .route("/boards/{board}/min-throws", get(min_throws))
         .route("/boards/{board}/plots/{kind}", get(plot))
 }
 
-/// `?overshoot=stay&faces=6&players=2&chutes=2&ladders=1`.
+/// `?overshoot=stay&faces=6&players=2&exact=true&chutes=2&ladders=1`.
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 struct Params {
@@ -48,6 +59,8 @@ struct Params {
     faces: Option<u32>,
     #[serde(default)]
     players: Option<usize>,
+    #[serde(default)]
+    exact: Option<bool>,
     #[serde(default)]
     chutes: Option<u32>,
     #[serde(default)]
@@ -82,142 +95,81 @@ fn analysis_error(e: AnalysisError) -> ApiError {
     ApiError::unprocessable(e.to_string())
 }
 
+fn nothing_to_analyse(board: &Board) -> ApiError {
+    ApiError::unprocessable(format!(
+        "on this board no game ever reaches square {}: there is nothing to analyse",
+        board.finish()
+    ))
+}
+
 fn markov_of(board: &Board, rules: &Rules) -> Result<Markov, ApiError> {
     let markov =
         markov::analyze(board, rules, &MarkovOptions::default()).map_err(analysis_error)?;
     if markov.distribution.finish_probability() <= 0.0 {
-        return Err(ApiError::unprocessable(format!(
-            "on this board no game ever reaches square {}: there is nothing to analyse",
-            board.finish()
-        )));
+        return Err(nothing_to_analyse(board));
     }
     Ok(markov)
-}
-
-/// The exact figures of a board for one player, and the seats' chances.
-#[derive(Serialize)]
-struct Analysis {
-    board_id: String,
-    rules: Rules,
-    /// Mean game length in rolls (`null` when some games never end).
-    mean: Option<f64>,
-    sd: Option<f64>,
-    median: Option<u32>,
-    mode: Option<u32>,
-    shortest: Option<u32>,
-    percentiles: chutes::analysis::markov::Percentiles,
-    /// P(a game never ends).
-    never: f64,
-    /// P(no chute or ladder at all).
-    no_jump: f64,
-    /// P(length = n), n from 0, to a tail under 1e-12.
-    probabilities: Vec<f64>,
-    jumps: Vec<JumpStats>,
-    seats: SeatOdds,
 }
 
 async fn analysis(
     State(state): State<AppState>,
     Path(reference): Path<String>,
     Query(params): Query<Params>,
-) -> ApiResult<Analysis> {
+) -> ApiResult<AnalysisReport> {
     let board = find_board(&state, &reference)?;
     let rules = params.rules()?;
-    let players = params.players()?;
+    let options = AnalysisOptions {
+        players: params.players()?,
+        exact: params.exact.unwrap_or(false),
+        markov: MarkovOptions::default(),
+    };
     let answer = state
         .long_work
         .run(move || {
-            let m = markov_of(&board, &rules)?;
-            let seats = markov::seat_win(&m.distribution, players).map_err(analysis_error)?;
-            let d = m.distribution;
-            Ok(Analysis {
-                board_id: reference,
-                rules,
-                mean: d.mean,
-                sd: d.sd,
-                median: d.median,
-                mode: d.mode,
-                shortest: d.shortest,
-                percentiles: d.percentiles,
-                never: d.never,
-                no_jump: m.no_jump,
-                probabilities: d.probabilities,
-                jumps: m.jumps,
-                seats,
-            })
+            let report = AnalysisReport::new(&board, &rules, &options).map_err(analysis_error)?;
+            if report.finish_probability() <= 0.0 {
+                return Err(nothing_to_analyse(&board));
+            }
+            Ok(report)
         })
         .await??;
     Ok(Json(answer))
-}
-
-/// A shortest route, for people.
-#[derive(Serialize)]
-struct RouteView {
-    jumps: Vec<chutes::Jump>,
-    /// How many shortest dice sequences take it (decimal).
-    sequences: String,
-    example: Vec<u8>,
-}
-
-#[derive(Serialize)]
-struct Shortest {
-    board_id: String,
-    rules: Rules,
-    constraint: Constraint,
-    /// The fewest rolls (`null`: no game meets the constraint).
-    rolls: Option<u32>,
-    /// Shortest dice sequences (decimal).
-    sequences: String,
-    /// Distinct routes (decimal), or `null` with `routes_error`.
-    routes: Option<String>,
-    routes_error: Option<String>,
-    /// The first shortest sequence.
-    example: Vec<u8>,
-    /// Up to 20 routes.
-    route_list: Vec<RouteView>,
 }
 
 async fn shortest(
     State(state): State<AppState>,
     Path(reference): Path<String>,
     Query(params): Query<Params>,
-) -> ApiResult<Shortest> {
+) -> ApiResult<ShortestReport> {
     let board = find_board(&state, &reference)?;
     let rules = params.rules()?;
     let constraint = Constraint {
         chutes: params.chutes,
         ladders: params.ladders,
     };
+    let listing = ShortestListing {
+        routes: LISTED_ROUTES,
+        sequences: 0,
+    };
     let answer = state
         .long_work
         .run(move || {
-            let games = ShortestGames::new(&board, &rules, constraint).map_err(analysis_error)?;
-            let routes = games.route_count();
-            let route_list = if routes.is_ok() {
-                games
-                    .routes(LISTED_ROUTES)
-                    .into_iter()
-                    .map(|r| RouteView {
-                        jumps: r.jumps,
-                        sequences: r.sequences.to_string(),
-                        example: r.example,
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            Ok(Shortest {
-                board_id: reference,
-                rules,
-                constraint,
-                rolls: games.rolls(),
-                sequences: games.sequences().to_string(),
-                routes_error: routes.as_ref().err().map(ToString::to_string),
-                routes: routes.ok().map(|r| r.to_string()),
-                example: games.example(),
-                route_list,
-            })
+            ShortestReport::new(&board, &rules, constraint, listing).map_err(analysis_error)
         })
+        .await??;
+    Ok(Json(answer))
+}
+
+async fn min_throws(
+    State(state): State<AppState>,
+    Path(reference): Path<String>,
+    Query(params): Query<Params>,
+) -> ApiResult<MinThrowsReport> {
+    let board = find_board(&state, &reference)?;
+    let rules = params.rules()?;
+    let answer = state
+        .long_work
+        .run(move || MinThrowsReport::new(&board, &rules).map_err(analysis_error))
         .await??;
     Ok(Json(answer))
 }

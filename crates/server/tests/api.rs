@@ -953,6 +953,10 @@ async fn a_board_is_analysed_exactly() {
     assert_eq!(two["rolls"], 7);
     assert_eq!(two["constraint"]["chutes"], 2);
     assert!(!two["route_list"].as_array().unwrap().is_empty());
+    let (status, m) = call(&app, "GET", "/api/chutes/boards/classic/min-throws", None).await;
+    assert_eq!(status, StatusCode::OK, "{m}");
+    assert_eq!(m["throws"], 7);
+    assert_eq!(m["example_steps"][6]["to"], 100);
 
     for kind in ["distribution", "seats", "heatmap"] {
         let (status, svg) = call(

@@ -13,7 +13,8 @@
 //! - **game** ([`game::Game`]): four seats playing on a grid; **moves**
 //!   answer the game's pending **decision**, **events** tell what happened.
 //! - **bot** ([`bots`]): chooses a seat's moves.
-//! - **simulation** ([`simulate`]): many bot games on all cores.
+//! - **simulation** ([`simulate`]): many bot games on all cores; its
+//!   **report** ([`report::SimulationReport`]) is what the CLI prints.
 //!
 //! See `docs/tycoon.md` for the rules chosen where the seed is silent.
 
@@ -24,6 +25,7 @@ pub mod file;
 pub mod game;
 pub mod grid;
 pub mod objects;
+pub mod report;
 pub mod rules;
 pub mod simulate;
 

@@ -18,6 +18,8 @@
 //! - **search** ([`search`]): the seeds' random search for short games.
 //! - **minimum throws** ([`min_throws`]): seed 004, the player chooses every
 //!   roll.
+//! - **report** ([`report`]): the answer to each question as one serde type
+//!   put into words once; the CLI's `--json` and the web API print it.
 //!
 //! Methods, definitions and the published figures matched are in
 //! `docs/analysis.md`.
@@ -27,6 +29,7 @@ pub mod exact;
 mod fast;
 pub mod markov;
 pub mod min_throws;
+pub mod report;
 pub mod search;
 pub mod shortest;
 pub mod simulate;

@@ -1,16 +1,17 @@
-//! `parlor tycoon simulate`: many bot games on all cores.
+//! `parlor tycoon simulate`: many bot games on all cores. Glue only: the
+//! library's report (`tycoon::report::SimulationReport`) is printed in its
+//! words, or with `--json` as itself.
 
-use crate::common::print_json;
+use crate::common::{print_json, print_text};
 use anyhow::{Result, bail};
 use clap::Args;
-use serde::Serialize;
-use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
 use tabletop::count;
 use tycoon::Seat;
 use tycoon::game::{DEFAULT_TURN_CAP, SEATS};
-use tycoon::simulate::{Options, Tally, simulate_on};
+use tycoon::report::SimulationReport;
+use tycoon::simulate::{Options, simulate_on};
 
 /// Arguments of `parlor tycoon simulate`.
 #[derive(Args, Debug)]
@@ -42,26 +43,9 @@ pub struct SimulateArgs {
     /// Stop a game with no winner after this many turns.
     #[arg(long, default_value_t = DEFAULT_TURN_CAP)]
     turn_cap: u32,
-    /// Print the totals as JSON.
+    /// Print the report as JSON (the schema is in docs/api.md).
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Serialize)]
-struct Report {
-    grid: String,
-    seed: u64,
-    seats: [Seat; SEATS],
-    win_rate: [f64; SEATS],
-    mean_turns: f64,
-    card_rate: Vec<CardRate>,
-    tally: Tally,
-}
-
-#[derive(Serialize)]
-struct CardRate {
-    card: u8,
-    per_game: f64,
 }
 
 /// Runs the simulation.
@@ -96,89 +80,10 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         count(tally.games, "game", "games"),
         tally.games as f64 / secs.max(1e-9)
     );
-    let present: Vec<u8> = {
-        let mut v: Vec<u8> = grid.cards().map(|c| c.number()).collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    };
+    let report = SimulationReport::new(&args.grid, &grid, &options, tally);
     if args.json {
-        return print_json(&Report {
-            grid: args.grid.clone(),
-            seed: args.seed,
-            seats,
-            win_rate: std::array::from_fn(|i| tally.win_rate(i as u8 + 1)),
-            mean_turns: tally.mean_turns(),
-            card_rate: present
-                .iter()
-                .map(|&card| CardRate {
-                    card,
-                    per_game: tally.card_rate(card),
-                })
-                .collect(),
-            tally,
-        });
+        print_json(&report)
+    } else {
+        print_text(&report)
     }
-    let mut out = std::io::stdout().lock();
-    let n = tally.games as f64;
-    let seat_names: Vec<String> = seats.iter().map(ToString::to_string).collect();
-    writeln!(
-        out,
-        "{} on {} ({}), seats {}, seed {}",
-        count(tally.games, "game", "games"),
-        args.grid,
-        grid,
-        seat_names.join(", "),
-        args.seed
-    )?;
-    writeln!(out, "wins by seat:")?;
-    for seat in 1..=SEATS as u8 {
-        let p = tally.win_rate(seat);
-        let margin = 1.96 * (p * (1.0 - p) / n).sqrt();
-        writeln!(
-            out,
-            "  P{seat}: {:>6.2}% ± {:.2}  ({})",
-            100.0 * p,
-            100.0 * margin,
-            count(tally.wins[usize::from(seat) - 1], "game", "games")
-        )?;
-    }
-    if tally.stalled > 0 {
-        writeln!(
-            out,
-            "  stopped at the turn cap ({}) with no winner: {}",
-            args.turn_cap,
-            count(tally.stalled, "game", "games")
-        )?;
-    }
-    writeln!(
-        out,
-        "game length: mean {:.1} turns in all ({:.1} rounds), shortest {}, longest {}",
-        tally.mean_turns(),
-        tally.mean_turns() / SEATS as f64,
-        tally.min_turns,
-        tally.max_turns
-    )?;
-    writeln!(out, "cards fired per game:")?;
-    if present.is_empty() {
-        writeln!(out, "  (the grid has no cards)")?;
-    }
-    for card in present {
-        writeln!(out, "  card {card:>2}: {:.3}", tally.card_rate(card))?;
-    }
-    writeln!(
-        out,
-        "per game: {:.2} ladders, {:.2} snakes, {:.2} stations bought",
-        tally.ladders as f64 / n,
-        tally.snakes as f64 / n,
-        tally.stations_bought as f64 / n
-    )?;
-    let names = ["ice", "fire", "poison", "lightning"];
-    let attacks: Vec<String> = names
-        .iter()
-        .zip(tally.attacks)
-        .map(|(name, count)| format!("{name} {:.2}", count as f64 / n))
-        .collect();
-    writeln!(out, "attacks per game: {}", attacks.join(", "))?;
-    Ok(())
 }
