@@ -252,12 +252,13 @@ impl Game {
         self.winner
     }
 
-    /// The game can never end: no one has won and every token stands on a
-    /// dead square of `reach` (from [`crate::analysis::Chain::reach`] on this
-    /// game's board and rules), so no roll can ever bring one to the finish.
-    /// A loop that plays until someone wins must stop here.
+    /// The game can never end: no one has won and no token can still reach
+    /// the finish ([`Reach::can_finish`], from
+    /// [`crate::analysis::Chain::reach`] on this game's board and rules), so
+    /// no roll can ever bring one there. A loop that plays until someone
+    /// wins must stop here.
     pub fn stuck(&self, reach: &Reach) -> bool {
-        self.winner.is_none() && self.players.iter().all(|p| reach.is_dead(p.square))
+        self.winner.is_none() && self.players.iter().all(|p| !reach.can_finish(p.square))
     }
 
     /// Plays the next player's turn with `roll`.

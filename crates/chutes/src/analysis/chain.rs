@@ -308,8 +308,8 @@ pub struct Reach {
     /// the start.
     pub reachable: Vec<bool>,
     /// `finishes[s]`: the finish can be reached from state `s` (index N is
-    /// the finish itself), whether or not `s` can be reached.
-    pub finishes: Vec<bool>,
+    /// the finish itself); asked through [`Reach::can_finish`].
+    finishes: Vec<bool>,
 }
 
 impl Reach {
@@ -319,9 +319,12 @@ impl Reach {
         self.dead.is_empty()
     }
 
-    /// Is `s` a dead square?
-    pub fn is_dead(&self, s: u32) -> bool {
-        self.dead.binary_search(&s).is_ok()
+    /// Can a token on square `s` still reach the finish (by some sequence
+    /// of rolls)? The finish itself can; a square off the board cannot.
+    /// This is the one answer to that question: the analyses, the
+    /// simulation and [`crate::Game::stuck`] all ask it here.
+    pub fn can_finish(&self, s: u32) -> bool {
+        self.finishes.get(s as usize).copied().unwrap_or(false)
     }
 }
 
@@ -397,8 +400,9 @@ mod tests {
         );
         let reach = Chain::new(&trap, &rules).reach();
         assert!(reach.finish_reachable);
-        assert!(reach.is_dead(8) && reach.is_dead(7) && !reach.is_dead(16));
-        assert!(!reach.is_dead(0));
+        assert!(!reach.can_finish(8) && !reach.can_finish(7) && reach.can_finish(16));
+        assert!(reach.can_finish(0) && reach.can_finish(reach.finishes.len() as u32 - 1));
+        assert!(!reach.can_finish(10_000), "off the board");
     }
 
     #[test]

@@ -125,20 +125,20 @@ impl Table {
         let mut jump = Vec::with_capacity(next.capacity());
         for s in 0..=dead {
             for r in 1..=chain.faces() {
-                if s >= n || reach.is_dead(s) {
+                if s >= n || !reach.can_finish(s) {
                     next.push(if s == n { n } else { dead });
                     jump.push(None);
                     continue;
                 }
                 let m = chain.step(s, r);
-                next.push(if reach.is_dead(m.to) { dead } else { m.to });
+                next.push(if reach.can_finish(m.to) { m.to } else { dead });
                 jump.push(m.jump);
             }
         }
-        let start = if reach.is_dead(chain.start()) {
-            dead
-        } else {
+        let start = if reach.can_finish(chain.start()) {
             chain.start()
+        } else {
+            dead
         };
         Self {
             faces,

@@ -322,10 +322,10 @@ pub fn analyze_chain(
     let trap_slot = n + 1;
     // Where a regular landing on l leaves its probability.
     let slot = |t: u32| -> u32 {
-        if reach.is_dead(t) {
-            trap_slot as u32
-        } else {
+        if reach.can_finish(t) {
             t
+        } else {
+            trap_slot as u32
         }
     };
     // Where a regular landing on l leaves its probability.
@@ -361,7 +361,7 @@ pub fn analyze_chain(
     let mut never = 0.0;
     let mut dropped = 0.0;
     let (mut lo, mut hi);
-    if reach.is_dead(chain.start()) {
+    if !reach.can_finish(chain.start()) {
         never = 1.0;
         lo = 1;
         hi = 0;
@@ -620,7 +620,7 @@ fn no_jump_to_finish(chain: &Chain, reach: &Reach) -> Vec<f64> {
     let n = chain.finish() as usize;
     let faces = chain.faces();
     let inv = 1.0 / f64::from(faces);
-    let finishes = &reach.finishes;
+    let finishes = |s: usize| reach.can_finish(s as u32);
     let mut g = vec![0.0; n + 1];
     g[n] = 1.0;
     // The block: states with exceptions, and every state an exception goes
@@ -643,7 +643,7 @@ fn no_jump_to_finish(chain: &Chain, reach: &Reach) -> Vec<f64> {
         for s in b..n {
             let row = s - b;
             a[row][row] += 1.0;
-            if !finishes[s] {
+            if !finishes(s) {
                 continue;
             }
             for r in 1..=faces {
@@ -654,7 +654,7 @@ fn no_jump_to_finish(chain: &Chain, reach: &Reach) -> Vec<f64> {
                 let t = m.to as usize;
                 if t == n {
                     rhs[row] += inv;
-                } else if t >= b && finishes[t] {
+                } else if t >= b && finishes(t) {
                     a[row][t - b] -= inv;
                 }
             }
@@ -663,7 +663,7 @@ fn no_jump_to_finish(chain: &Chain, reach: &Reach) -> Vec<f64> {
         g[b..n].copy_from_slice(&x);
     }
     for s in (0..b).rev() {
-        if !finishes[s] {
+        if !finishes(s) {
             continue;
         }
         let mut sum = 0.0;
