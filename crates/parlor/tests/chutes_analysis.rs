@@ -289,13 +289,14 @@ fn min_throws_reads_the_assignment_s_own_form_and_numbers_its_cells() {
     ]);
     assert_eq!(forced["throws"], 3);
     assert_eq!(
-        (forced["squares"].clone(), forced["start"].clone()),
+        (
+            forced["board"]["size"].clone(),
+            forced["board"]["start"].clone()
+        ),
         (29.into(), 0.into())
     );
-    assert_eq!(
-        forced["squares_after"].as_array().unwrap().last().unwrap(),
-        29
-    );
+    let steps = forced["example_steps"].as_array().unwrap();
+    assert_eq!(steps.last().unwrap()["to"], 29);
     // The same board as pairs, with the start on 0 and a chute back to it.
     let doc = json(&[
         "chutes",

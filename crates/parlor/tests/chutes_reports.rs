@@ -175,6 +175,17 @@ fn min_throws_is_one_document() {
         assert_eq!(doc["throws"], throws, "{file}");
         assert_eq!(doc["board"]["start"], 1, "{file}");
     }
+    // The assignment's own 0-based form: start on 0, finish on 29, 3 throws.
+    let path = chutes_data("min-throws-assignment.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let doc = same(
+        &["chutes", "min-throws", "--board", &path, "--json"],
+        "/api/chutes/boards/{id}/min-throws",
+        Some(json!({"text": text, "file_name": "min-throws-assignment.txt"})),
+    );
+    assert_eq!(doc["throws"], 3);
+    assert_eq!(doc["board"]["start"], 0);
+    assert_eq!(doc["board"]["size"], 29);
     same(
         &[
             "chutes",

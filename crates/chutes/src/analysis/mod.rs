@@ -71,6 +71,9 @@ pub enum AnalysisError {
         /// What cannot be computed.
         what: &'static str,
     },
+    /// A simulation or search of no games at all.
+    #[error("a run of random games needs at least 1 game")]
+    NoGames,
     /// The worker threads could not be started.
     #[error("cannot start the worker threads: {0}")]
     Threads(String),

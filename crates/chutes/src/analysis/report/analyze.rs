@@ -331,7 +331,7 @@ impl fmt::Display for AnalysisReport {
             "\n  Squares rolled from most often (expected rolls made there): {}",
             top.join(", ")
         )?;
-        if self.board.squares <= MAX_SQUARE_TABLE && self.landings.len() > 1 {
+        if self.board.size <= MAX_SQUARE_TABLE && self.landings.len() > 1 {
             writeln!(
                 f,
                 "\n  Expected landings per square (rolls whose count reaches it, before any jump):"

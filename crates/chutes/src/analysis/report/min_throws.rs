@@ -67,7 +67,7 @@ impl fmt::Display for MinThrowsReport {
             return writeln!(
                 f,
                 "The finish {} cannot be reached: no sequence of throws ends the game.",
-                self.board.squares
+                self.board.size
             );
         };
         writeln!(f, "Fewest throws: {throws}")?;
@@ -77,7 +77,7 @@ impl fmt::Display for MinThrowsReport {
                 "  throw {:>3}: {}  {}",
                 i + 1,
                 s.roll,
-                step_text(s, self.board.squares)
+                step_text(s, self.board.size)
             )?;
         }
         writeln!(

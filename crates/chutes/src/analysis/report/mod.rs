@@ -43,8 +43,8 @@ use std::fmt;
 pub struct BoardFacts {
     /// The board's name (`null` for an unnamed board).
     pub name: Option<String>,
-    /// Squares on the board (the finish is the last).
-    pub squares: u32,
+    /// The last square, the finish (squares are numbered up to it).
+    pub size: u32,
     /// The start square: 0 (off the board) or 1.
     pub start: u32,
 }
@@ -54,7 +54,7 @@ impl BoardFacts {
     pub fn of(board: &Board) -> Self {
         Self {
             name: board.name().map(str::to_string),
-            squares: board.size(),
+            size: board.size(),
             start: board.start(),
         }
     }
@@ -64,7 +64,7 @@ impl BoardFacts {
         format!(
             "{} ({} squares, {rules})",
             self.name.as_deref().unwrap_or("unnamed board"),
-            self.squares
+            self.size
         )
     }
 }

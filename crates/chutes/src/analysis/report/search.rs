@@ -112,13 +112,17 @@ impl SearchReport {
     /// beside what was found.
     ///
     /// # Errors
-    /// See [`search::search`] and [`ShortestGames::new`].
+    /// See [`search::search`] and [`ShortestGames::new`]; also
+    /// [`AnalysisError::NoGames`] for no games at all.
     pub fn run(
         board: &Board,
         rules: &Rules,
         options: &SearchOptions,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Self, AnalysisError> {
+        if options.games == 0 {
+            return Err(AnalysisError::NoGames);
+        }
         let started = Instant::now();
         let found = search::search(board, rules, options, progress)?;
         let seconds = started.elapsed().as_secs_f64();

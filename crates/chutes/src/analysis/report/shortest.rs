@@ -145,7 +145,7 @@ impl fmt::Display for ShortestReport {
                 "  roll {:>3}: {}  {}",
                 i + 1,
                 s.roll,
-                step_text(s, self.board.squares)
+                step_text(s, self.board.size)
             )?;
         }
         if self.example_steps.len() > MAX_STEP_LINES {

@@ -142,7 +142,7 @@ impl SimulationReport {
     /// [`SimulationExact::new`]) beside them.
     ///
     /// # Errors
-    /// See [`simulate::simulate`]; also [`AnalysisError::TooLarge`] for no
+    /// See [`simulate::simulate`]; also [`AnalysisError::NoGames`] for no
     /// games at all.
     pub fn run(
         board: &Board,
@@ -152,9 +152,7 @@ impl SimulationReport {
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Self, AnalysisError> {
         if options.games == 0 {
-            return Err(AnalysisError::TooLarge(
-                "a simulation needs at least 1 game".into(),
-            ));
+            return Err(AnalysisError::NoGames);
         }
         let started = Instant::now();
         let r = simulate::simulate(board, rules, options, progress)?;
@@ -366,6 +364,7 @@ mod tests {
             ..SimOptions::default()
         };
         let exact = SimulationExact::default();
-        assert!(SimulationReport::run(&board, &rules, &options, exact, &|_| {}).is_err());
+        let refused = SimulationReport::run(&board, &rules, &options, exact, &|_| {});
+        assert_eq!(refused, Err(AnalysisError::NoGames));
     }
 }
