@@ -47,7 +47,7 @@ pub struct ShortestArgs {
     /// How many dice sequences --list prints.
     #[arg(long, default_value_t = 100, value_name = "N")]
     limit: usize,
-    /// Print JSON.
+    /// Print the report as JSON: the API's shortest answer (docs/api.md).
     #[arg(long)]
     json: bool,
 }
@@ -77,7 +77,8 @@ pub struct AnalyzeArgs {
     /// Give up after this many rolls (for boards whose games are very long).
     #[arg(long, default_value_t = markov::DEFAULT_MAX_ROLLS, value_name = "N")]
     max_rolls: u32,
-    /// Print JSON (with the whole distribution, and every square and jump).
+    /// Print the report as JSON, with the whole distribution and every
+    /// square and jump: the API's analysis answer (docs/api.md).
     #[arg(long)]
     json: bool,
 }
@@ -103,7 +104,7 @@ pub struct SimulateArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short = 't', default_value_t = 0, value_name = "T")]
     threads: usize,
-    /// Print JSON.
+    /// Print the report as JSON (docs/api.md).
     #[arg(long)]
     json: bool,
 }
@@ -132,7 +133,7 @@ pub struct SearchArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short = 't', default_value_t = 0, value_name = "T")]
     threads: usize,
-    /// Print JSON.
+    /// Print the report as JSON (docs/api.md).
     #[arg(long)]
     json: bool,
 }
@@ -176,7 +177,7 @@ pub struct MinThrowsArgs {
     /// Faces of the die (1 to 64).
     #[arg(long, default_value_t = 6)]
     faces: u32,
-    /// Print JSON.
+    /// Print the report as JSON: the API's min-throws answer (docs/api.md).
     #[arg(long)]
     json: bool,
 }
