@@ -90,6 +90,9 @@ pub struct DesignView {
     pub clipboard: Option<ObjectView>,
     /// The grid in the grid file format.
     pub file: String,
+    /// What adding each card number asks (a station's price and fee only
+    /// for the first card of its number; the group's terms after).
+    pub card_forms: Vec<tycoon::design::CardForm>,
 }
 
 fn object_view(object: Object) -> ObjectView {
@@ -127,6 +130,7 @@ fn view(id: &str, designer: &Designer) -> DesignView {
         can_redo: designer.document.can_redo(),
         clipboard: designer.clipboard.object.map(object_view),
         file: designer.file(),
+        card_forms: tycoon::design::card_forms(grid),
     }
 }
 

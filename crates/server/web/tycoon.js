@@ -166,6 +166,7 @@ function showDesign() {
   );
   if (design.objects.length === 0) ui.objects.append(el("li", { class: "note" }, "nothing yet"));
   ui.download.href = `/api/tycoon/designs/${design.id}/file`;
+  showCardParams();
   showSelection();
 }
 
@@ -186,14 +187,27 @@ function setKind(next) {
   fillNext = null;
 }
 
+/** The chosen card number's fields, as the design view's `card_forms` say:
+ * a station's price and fee only for the first card of its number, the
+ * group's terms shown for the next ones. Redrawn only when they change, so
+ * typed values stay. */
 function showCardParams() {
-  const info = cards.find((c) => c.number === Number(ui.cardNumber.value));
-  ui.cardParams.replaceChildren(
-    ...(info ? info.params : []).flatMap((p) => [
-      el("label", { for: `param-${p}` }, p[0].toUpperCase() + p.slice(1)),
-      el("input", { type: "number", id: `param-${p}`, min: "0", dataset: { param: p }, onfocus: (e) => { fillNext = e.target; } }),
-    ]),
-  );
+  const number = Number(ui.cardNumber.value);
+  const form = design && design.card_forms ? design.card_forms.find((f) => f.number === number) : undefined;
+  const info = cards.find((c) => c.number === number);
+  const asks = form ? form.asks : info ? info.params : [];
+  const key = JSON.stringify([number, asks, form ? form.terms : null]);
+  if (ui.cardParams.dataset.form === key) return;
+  ui.cardParams.dataset.form = key;
+  const fields = asks.flatMap((p) => [
+    el("label", { for: `param-${p}` }, p[0].toUpperCase() + p.slice(1)),
+    el("input", { type: "number", id: `param-${p}`, min: "0", dataset: { param: p }, onfocus: (e) => { fillNext = e.target; } }),
+  ]);
+  if (form && form.terms) {
+    fields.push(el("p", { class: "note", id: "card-terms" },
+      `Station ${number} is on the grid already: this card joins its group, at price ${form.terms.price} and fee ${form.terms.fee}.`));
+  }
+  ui.cardParams.replaceChildren(...fields);
 }
 
 function clickCell(cell) {

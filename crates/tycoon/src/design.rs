@@ -19,7 +19,8 @@
 //! Every edit that adds or changes an object goes through the one validator
 //! ([`crate::rules::validate`]) by building the grid anew.
 
-use crate::grid::{Grid, GridError, GridSpec};
+use crate::grid::{Grid, GridError, GridSpec, StationTerms};
+use crate::objects::CARDS;
 use crate::objects::{Card, CardKind, CardShapeError, Ladder, Object, Snake};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -507,6 +508,40 @@ impl Document {
             }
         }
     }
+}
+
+/// What the designer asks for when a card of one number is added to a grid:
+/// the parameters to type and, for a station number the grid already has,
+/// the group's terms the new card takes instead (the assignment asks a
+/// station's price and fee only for the first card of its number).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CardForm {
+    /// The card number, 1 to 12.
+    pub number: u8,
+    /// The parameters to ask, in file order (`["price", "fee"]`, or none).
+    pub asks: Vec<&'static str>,
+    /// The group's price and fee, when the grid already has this station.
+    pub terms: Option<StationTerms>,
+}
+
+/// The form of every card number on `grid`, 1 to 12: what `card NUMBER
+/// CELL [PARAMS]` needs there.
+pub fn card_forms(grid: &Grid) -> Vec<CardForm> {
+    CARDS
+        .iter()
+        .map(|info| {
+            let terms = grid.station_terms(info.number);
+            CardForm {
+                number: info.number,
+                asks: if terms.is_some() {
+                    Vec::new()
+                } else {
+                    info.params.to_vec()
+                },
+                terms,
+            }
+        })
+        .collect()
 }
 
 /// A document and a clipboard: everything one person designing holds.

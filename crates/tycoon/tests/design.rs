@@ -195,6 +195,33 @@ fn undo_and_redo_restore_the_document_but_not_the_clipboard() {
 }
 
 #[test]
+fn a_station_s_price_and_fee_are_asked_only_for_the_first_card_of_its_number() {
+    use tycoon::design::card_forms;
+    let mut d = Designer::default();
+    let forms = card_forms(d.grid());
+    assert_eq!(forms.len(), 12);
+    assert_eq!(forms[8].number, 9);
+    assert_eq!(forms[8].asks, ["price", "fee"]);
+    assert_eq!(forms[8].terms, None);
+    assert_eq!(forms[0].asks, ["coins"]);
+    assert!(forms[1].asks.is_empty());
+    apply(&mut d, "card 9 13 50 10").unwrap();
+    let forms = card_forms(d.grid());
+    assert!(forms[8].asks.is_empty(), "station 9 exists: nothing to ask");
+    assert_eq!(forms[8].terms.map(|t| (t.price, t.fee)), Some((50, 10)));
+    assert_eq!(forms[9].asks, ["price", "fee"], "station 10 does not");
+    // What the form asks is what the edit takes.
+    let added = apply(&mut d, "card 9 54").unwrap();
+    assert!(added.contains("price 50, fee 10"), "{added}");
+    let sample = parse_grid(SAMPLE).unwrap();
+    for form in card_forms(&sample) {
+        if form.terms.is_some() {
+            assert_eq!(form.number, 9);
+        }
+    }
+}
+
+#[test]
 fn station_terms_change_for_the_whole_group() {
     let mut d = Designer::new(parse_grid(SAMPLE).unwrap());
     apply(&mut d, "station 9 80 15").unwrap();

@@ -183,6 +183,22 @@ fn a_tycoon_grid_is_designed_saved_and_reloaded() {
     b.wait_for_text("#done", "Added card 9 on cell 13");
     wait_for_count(&b, "#grid svg g.cell[data-cell='13'][data-card='9']", 1);
     wait_for_count(&b, "#grid svg g.card[data-cell='13'][data-card='9']", 1);
+    // A second card 9: as the assignment says, its price and fee are not
+    // asked again; the page shows the group's terms and the card takes them.
+    b.wait_for_text("#card-terms", "price 50 and fee 10");
+    assert!(b.find_all("#param-price, #param-fee").is_empty());
+    b.fill("#card-cell", "54");
+    b.click_css("#add");
+    b.wait_for_text("#done", "Added card 9 on cell 54");
+    wait_for_count(&b, "#grid svg g.card[data-cell='54'][data-card='9']", 1);
+    // Another station number asks for both, and shows no terms.
+    b.select("#card-number", "10");
+    wait_for_count(&b, "#param-price", 1);
+    wait_for_count(&b, "#param-fee", 1);
+    assert!(b.find_all("#card-terms").is_empty());
+    b.select("#card-number", "9");
+    b.click_css("#undo");
+    wait_for_count(&b, "#grid svg g.card[data-card='9']", 1);
 
     // Copy the ladder, paste it on cell 20 (it keeps its length: 20→42).
     b.click_css(&grid_cell(10));
@@ -474,6 +490,18 @@ fn the_fixed_baffle_game_is_solved() {
                 .as_deref(),
             Some(wanted)
         );
+        // The selected cell is red, as in the original GUI, its mark white.
+        let style = b.script(
+            "const s = (css) => getComputedStyle(document.querySelector(css));
+             const cell = s('#box svg .marks rect.mark-cell');
+             return [cell.fill, cell.fillOpacity, s('#box svg .marks line.mark').stroke];",
+            vec![],
+        );
+        assert_eq!(
+            style,
+            serde_json::json!(["rgb(227, 20, 27)", "0.85", "rgb(255, 255, 255)"]),
+            "the selected cell"
+        );
     }
     b.click_css(&cell);
     b.wait_for("the mark to clear", || {
@@ -493,6 +521,14 @@ fn the_fixed_baffle_game_is_solved() {
         guess(&b, row, col, mirror);
         b.wait_for_text("#status", "Right");
         wait_for_count(&b, "#box svg g.mirror.found", i + 1);
+        // A found mirror is a red diagonal on a white cell: no red square.
+        let found = format!("#box svg g.mirror.found[data-row='{row}'][data-col='{col}']");
+        let stroke = b.script(
+            "return getComputedStyle(document.querySelector(arguments[0]).querySelector('line, path')).stroke;",
+            vec![serde_json::json!(found)],
+        );
+        assert_eq!(stroke, serde_json::json!("rgb(214, 39, 40)"), "{found}");
+        assert!(b.find_all("#box svg .marks rect.mark-cell").is_empty());
     }
     guess(&b, 8, 7, '\\');
     let status = b.wait_for_text("#status", "Every mirror found");
