@@ -8,6 +8,7 @@ const ui = {
   boardFile: byId("board-file"),
   boardInfo: byId("board-info"),
   boardError: byId("board-error"),
+  boardNotes: byId("board-notes"),
   players: byId("players"),
   overshoot: byId("overshoot"),
   seed: byId("seed"),
@@ -70,9 +71,14 @@ async function uploadBoard() {
   const file = ui.boardFile.files[0];
   if (!file) return;
   showError(ui.boardError, "");
+  ui.boardNotes.textContent = "";
   try {
     const text = await readFile(file);
     const view = await api("POST", "/api/chutes/boards", { text, file_name: file.name });
+    // What the reader noticed (a LeetCode square holding its own label is no jump).
+    ui.boardNotes.textContent = (view.notes || [])
+      .map((n) => `Note: ${n.pos ? `line ${n.pos.line}, column ${n.pos.col}: ` : ""}${n.message}.`)
+      .join(" ");
     addBoard(view);
     ui.boardSelect.value = view.id;
     showBoardInfo();

@@ -119,6 +119,24 @@ fn a_board_file_is_uploaded_and_played() {
     b.wait_for_text("#status", "wins after");
     let jumps = b.text_css("#jumps");
     assert!(jumps.contains("3→7") && jumps.contains("9→2"), "{jumps}");
+    assert_eq!(b.text_css("#board-notes"), "", "no notes for a plain board");
+
+    // A LeetCode grid whose square 2 holds its own label: no jump, and a
+    // note (not an error) says so.
+    let own = dir.path().join("own.json");
+    std::fs::write(&own, "[[-1,-1],[-1,2]]").expect("a file");
+    let input = b.find("#board-file");
+    b.send_keys(&input, &own.display().to_string());
+    b.wait_for_text(
+        "#board-notes",
+        "square 2 holds 2, its own label: read as no jump",
+    );
+    assert!(
+        b.text_css("#board-notes")
+            .starts_with("Note: line 1, column 14: ")
+    );
+    b.wait_for_text("#board-info", "own.json: 4 squares, 0 ladders, 0 chutes");
+    assert_eq!(b.text_css("#board-error"), "");
 }
 
 /// A cell of the Tycoon grid being designed: the picture's `<g class="cell">`.
