@@ -1,4 +1,4 @@
-//! The real `parlor` binary: `tycoon check|edit|play|simulate|render`.
+//! The real `parlor` binary: `tycoon check|edit|play|simulate|tournament|render`.
 
 #![allow(clippy::unwrap_used)]
 
@@ -334,7 +334,7 @@ fn simulate_reports_win_rates_lengths_and_cards_independent_of_threads() {
 
 #[test]
 fn help_has_examples() {
-    for cmd in ["check", "edit", "play", "simulate"] {
+    for cmd in ["check", "edit", "play", "simulate", "tournament"] {
         let out = ok(&["tycoon", cmd, "--help"]);
         assert!(
             out.contains("Examples:") || out.contains("Example:"),
@@ -399,4 +399,122 @@ fn render_draws_grids_and_games_as_svg_or_png() {
         dir.path().join("x.gif").to_str().unwrap(),
     ]);
     assert!(err.contains("gif") || err.contains("extension"), "{err}");
+}
+
+#[test]
+fn seats_take_bot_levels_and_the_old_names() {
+    // A short game, before anyone's recharge turn (the search's time cap
+    // is a safety net that a slow debug build would reach, and the search
+    // is tested in the library): the levels and their old names in the
+    // seats, replayed alike.
+    let args = [
+        "tycoon",
+        "play",
+        "sample",
+        "--seed",
+        "4",
+        "--seats",
+        "hard,normal,easy,bot",
+        "--turn-cap",
+        "8",
+        "--json",
+    ];
+    let a = ok(&args);
+    assert_eq!(a, ok(&args));
+    let v: Value = serde_json::from_str(&a).unwrap();
+    assert_eq!(
+        v["seats"],
+        serde_json::json!(["hard", "bot", "random", "bot"])
+    );
+    assert_eq!(v["players"][0]["kind"], "hard");
+    let text = ok(&[
+        "tycoon",
+        "simulate",
+        "sample",
+        "--games",
+        "2",
+        "--turn-cap",
+        "30",
+        "--seats",
+        "hard,random,easy,normal",
+    ]);
+    assert!(text.contains("seats hard, random, random, bot"), "{text}");
+    for cmd in ["play", "simulate"] {
+        let err = fails(&["tycoon", cmd, "sample", "--seats", "expert"]);
+        assert!(
+            err.contains("unknown seat 'expert' (expected human, easy, normal or hard"),
+            "{cmd}: {err}"
+        );
+        let help = ok(&["tycoon", cmd, "--help"]);
+        assert!(help.contains("hard (the search bot)"), "{cmd}: {help}");
+    }
+}
+
+#[test]
+fn tournament_reports_win_rates_with_intervals_and_json() {
+    let args = [
+        "tycoon",
+        "tournament",
+        "--matchups",
+        "normal:easy",
+        "--games",
+        "30",
+        "--seed",
+        "2",
+    ];
+    let text = ok(&args);
+    assert!(text.contains("30 games per seat"), "{text}");
+    assert!(
+        text.contains("normal vs 3 easy   on sample grids:"),
+        "{text}"
+    );
+    assert!(
+        text.contains("normal vs 3 easy   on random grids:"),
+        "{text}"
+    );
+    assert!(text.contains("of 120 games"), "{text}");
+    let mut with_json = args.to_vec();
+    with_json.extend(["--json", "--threads", "1"]);
+    let one = json(&with_json);
+    with_json.pop();
+    with_json.pop();
+    with_json.extend(["--threads", "2"]);
+    // The report does not depend on the threads, and reads back as the
+    // library's report type.
+    assert_eq!(one, json(&with_json));
+    let report: tycoon::tournament::Report = serde_json::from_value(one.clone()).unwrap();
+    let again: tycoon::tournament::Report =
+        serde_json::from_value(serde_json::to_value(&report).unwrap()).unwrap();
+    assert_eq!(again, report);
+    assert_eq!(report.outcomes.len(), 2);
+    let o = &one["outcomes"][0];
+    assert_eq!(o["one"], "normal");
+    assert_eq!(o["rest"], "easy");
+    assert_eq!(o["grids"], "sample");
+    let (wins, games) = (
+        o["overall"]["wins"].as_u64().unwrap(),
+        o["overall"]["games"].as_u64().unwrap(),
+    );
+    assert_eq!(games, 120);
+    let seat_wins: u64 = (0..4)
+        .map(|i| o["seats"][i]["wins"].as_u64().unwrap())
+        .sum();
+    assert_eq!(seat_wins, wins);
+    let (low, high) = (
+        o["overall"]["low"].as_f64().unwrap(),
+        o["overall"]["high"].as_f64().unwrap(),
+    );
+    let rate = wins as f64 / games as f64;
+    assert!(low < rate && rate < high, "{o}");
+    for (bad, says) in [
+        (vec!["--matchups", "hard:hard"], "both levels are hard"),
+        (vec!["--matchups", "hard"], "no ':'"),
+        (vec!["--grids", "moon"], "unknown grid set 'moon'"),
+        (vec!["--games", "0"], "at least 1"),
+    ] {
+        let mut a = vec!["tycoon", "tournament"];
+        a.extend(bad);
+        let err = fails(&a);
+        assert!(err.contains(says), "{says}: {err}");
+    }
 }

@@ -15,6 +15,9 @@
 //! - **bot** ([`bots`]): chooses a seat's moves.
 //! - **simulation** ([`simulate`]): many bot games on all cores; its
 //!   **report** ([`report::SimulationReport`]) is what the CLI prints.
+//! - **random grid** ([`generate`]): a random legal grid from a seed.
+//! - **tournament** ([`tournament`]): the bot levels against each other,
+//!   with win rates and their intervals.
 //!
 //! See `docs/tycoon.md` for the rules chosen where the seed is silent.
 
@@ -23,11 +26,13 @@ pub mod cells;
 pub mod design;
 pub mod file;
 pub mod game;
+pub mod generate;
 pub mod grid;
 pub mod objects;
 pub mod report;
 pub mod rules;
 pub mod simulate;
+pub mod tournament;
 
 pub use file::{
     LoadError, SAMPLE_GRID, looks_like_grid_file, parse_grid, parse_grid_any, save_grid,

@@ -9,6 +9,7 @@ mod edit;
 mod play;
 mod render;
 mod simulate;
+mod tournament;
 
 use anyhow::{Context, Result};
 use clap::Subcommand;
@@ -27,6 +28,8 @@ pub enum TycoonCommand {
     Play(play::PlayArgs),
     /// Play many bot games on all cores and report what they show.
     Simulate(simulate::SimulateArgs),
+    /// Play the bot levels (easy, normal, hard) against each other.
+    Tournament(tournament::TournamentArgs),
     /// Draw a grid, or a game on it, as SVG or PNG.
     Render(render::RenderArgs),
 }
@@ -38,6 +41,7 @@ pub fn run(cmd: TycoonCommand) -> Result<()> {
         TycoonCommand::Edit(args) => edit::run(&args),
         TycoonCommand::Play(args) => play::run(&args),
         TycoonCommand::Simulate(args) => simulate::run(&args),
+        TycoonCommand::Tournament(args) => tournament::run(&args),
         TycoonCommand::Render(args) => render::run(&args),
     }
 }

@@ -15,8 +15,9 @@ use tycoon::{Event, Game, GameError, Move, Seat};
 /// Arguments of `parlor tycoon play`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Seats: human, bot (the default bot), random (the random bot), in seat
-order; one name fills all four. People answer at the terminal (or a script on
+    after_help = "Seats: human, or a bot level: easy (a legal move at random; also
+`random`), normal (the default bot; also `bot`), hard (the search bot), in
+seat order; one name fills all four. People answer at the terminal (or a script on
 stdin), one answer a line. A recharge turn asks \"Do you wish to launch a special
 attack instead of recharging? y/n\", then the kind and the player; otherwise
 answer roll, buy, pass, pay or stay. A move's own text (recharge, attack ice 2,
@@ -25,7 +26,7 @@ stops (and saves with --save).
 
 Examples:
   parlor tycoon play sample                         four bots, a fresh seed
-  parlor tycoon play my.grid --seats human,bot,bot,bot --seed 7
+  parlor tycoon play my.grid --seats human,hard,normal,easy --seed 7
   parlor tycoon play sample --seed 3 --json
   parlor tycoon play sample --seats human,human,bot,bot --save game.json
   parlor tycoon play --resume game.json"
@@ -34,10 +35,10 @@ pub struct PlayArgs {
     /// The grid: a file or `sample` (not needed with --resume).
     #[arg(value_name = "GRID", required_unless_present = "resume")]
     grid: Option<String>,
-    /// Who plays seats 1-4: human, bot or random, comma-separated.
+    /// Who plays seats 1-4: human, easy, normal or hard, comma-separated.
     #[arg(long, value_name = "SEATS")]
     seats: Option<String>,
-    /// Seed for the dice (and the random bots): the same seed replays the game.
+    /// Seed for the dice (and the bots): the same seed replays the game.
     #[arg(long, short = 's', conflicts_with = "dice")]
     seed: Option<u64>,
     /// The rolls to use, in order: `1,3,6`, `1 3 6` or `136`.
@@ -99,7 +100,7 @@ fn parse_seats(text: &str) -> Result<[Seat; SEATS]> {
     match seats.len() {
         1 => Ok([seats[0]; SEATS]),
         SEATS => Ok([seats[0], seats[1], seats[2], seats[3]]),
-        n => bail!("--seats names {n} seats; give 4 (or one for all): e.g. human,bot,bot,bot"),
+        n => bail!("--seats names {n} seats; give 4 (or one for all): e.g. human,hard,normal,easy"),
     }
 }
 

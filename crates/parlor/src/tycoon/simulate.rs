@@ -17,11 +17,13 @@ use tycoon::simulate::{Options, simulate_on};
 #[derive(Args, Debug)]
 #[command(
     after_help = "Game i of a run rolls from stream i of the seed, so the totals do not
-depend on --threads. A human seat is played by the default bot.
+depend on --threads. Seats: easy (a legal move at random; also `random`),
+normal (the default bot; also `bot`), hard (the search bot); a human seat is
+played by the default bot.
 
 Examples:
   parlor tycoon simulate sample --games 100000
-  parlor tycoon simulate my.grid --games 20000 --seed 7 --seats bot,random,random,random
+  parlor tycoon simulate my.grid --games 20000 --seed 7 --seats hard,normal,normal,normal
   parlor tycoon simulate sample --games 10000 --json"
 )]
 pub struct SimulateArgs {
@@ -37,8 +39,8 @@ pub struct SimulateArgs {
     /// Threads (default: all cores).
     #[arg(long, short = 't')]
     threads: Option<usize>,
-    /// Who plays seats 1-4: bot or random, comma-separated (one fills all).
-    #[arg(long, default_value = "bot")]
+    /// Who plays seats 1-4: easy, normal or hard, comma-separated (one fills all).
+    #[arg(long, default_value = "normal")]
     seats: String,
     /// Stop a game with no winner after this many turns.
     #[arg(long, default_value_t = DEFAULT_TURN_CAP)]

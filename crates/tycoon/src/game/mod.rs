@@ -27,7 +27,7 @@ mod moves;
 pub use dialogue::{Dialogue, Question};
 pub use dice::Dice;
 pub use events::{Cause, Event, LostReason};
-pub use moves::{Attack, MOVE_FORMS, Move, MoveParseError, Seat};
+pub use moves::{Attack, MOVE_FORMS, Move, MoveParseError, SEAT_FORMS, Seat};
 
 use crate::cells::{FIRST, LAST};
 use crate::grid::Grid;
@@ -341,6 +341,14 @@ impl Game {
     /// The same game with a different turn cap (1 to [`MAX_TURN_CAP`]).
     pub fn with_turn_cap(mut self, cap: u32) -> Self {
         self.turn_cap = cap.clamp(1, MAX_TURN_CAP);
+        self
+    }
+
+    /// The same game rolling `dice` from now on. A bot that plays a copy of
+    /// the game ahead gives the copy dice of its own: the copy would
+    /// otherwise replay the real game's future rolls.
+    pub fn with_dice(mut self, dice: Dice) -> Self {
+        self.dice = dice;
         self
     }
 

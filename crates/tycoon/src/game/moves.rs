@@ -6,12 +6,13 @@
 //!   `stay`.
 //! - **attack** ([`Attack`]): ice, fire, poison or lightning; launched on a
 //!   recharge turn instead of recharging.
-//! - **seat** ([`Seat`]): who answers for a player: a person, the default bot
-//!   or the random bot.
+//! - **seat** ([`Seat`]): who answers for a player: a person, or a bot of
+//!   one level (`random` is easy, `bot` is normal, `hard` searches).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
+use tabletop::BotLevel;
 
 /// A special attack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -178,17 +179,40 @@ impl fmt::Display for Move {
     }
 }
 
-/// Who answers for a player.
+/// Who answers for a player: a person, or a bot of one level.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Seat {
     /// A person.
     Human,
-    /// The default bot ([`crate::bots::DefaultBot`]).
+    /// The default bot ([`crate::bots::DefaultBot`]): level normal.
     #[default]
     Bot,
-    /// The random bot ([`crate::bots::RandomBot`]).
+    /// The random bot ([`crate::bots::RandomBot`]): level easy.
     Random,
+    /// The search bot ([`crate::bots::HardBot`]): level hard.
+    Hard,
+}
+
+impl Seat {
+    /// The seat a bot of `level` plays.
+    pub fn bot(level: BotLevel) -> Self {
+        match level {
+            BotLevel::Easy => Self::Random,
+            BotLevel::Normal => Self::Bot,
+            BotLevel::Hard => Self::Hard,
+        }
+    }
+
+    /// The bot level of the seat, or `None` for a person.
+    pub fn level(self) -> Option<BotLevel> {
+        match self {
+            Self::Human => None,
+            Self::Random => Some(BotLevel::Easy),
+            Self::Bot => Some(BotLevel::Normal),
+            Self::Hard => Some(BotLevel::Hard),
+        }
+    }
 }
 
 impl fmt::Display for Seat {
@@ -197,20 +221,23 @@ impl fmt::Display for Seat {
             Self::Human => "human",
             Self::Bot => "bot",
             Self::Random => "random",
+            Self::Hard => "hard",
         })
     }
 }
+
+/// The seat names [`Seat`] reads, for help and errors.
+pub const SEAT_FORMS: &str = "human, easy, normal or hard (bot is normal, random is easy)";
 
 impl FromStr for Seat {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         match s.trim().to_ascii_lowercase().as_str() {
             "human" | "person" | "h" => Ok(Self::Human),
-            "bot" | "b" | "default" => Ok(Self::Bot),
-            "random" | "r" => Ok(Self::Random),
-            other => Err(format!(
-                "unknown seat '{other}' (expected human, bot or random)"
-            )),
+            "bot" | "b" | "default" | "normal" => Ok(Self::Bot),
+            "random" | "r" | "easy" => Ok(Self::Random),
+            "hard" => Ok(Self::Hard),
+            other => Err(format!("unknown seat '{other}' (expected {SEAT_FORMS})")),
         }
     }
 }
@@ -258,5 +285,17 @@ mod tests {
         }
         assert_eq!("Random".parse::<Seat>().unwrap(), Seat::Random);
         assert!("cat".parse::<Seat>().is_err());
+        for level in BotLevel::ALL {
+            let seat: Seat = level.name().parse().unwrap();
+            assert_eq!(seat, Seat::bot(level));
+            assert_eq!(seat.level(), Some(level));
+            assert_eq!(seat.to_string().parse::<Seat>().unwrap(), seat);
+        }
+        assert_eq!(
+            "bot".parse::<Seat>().unwrap().level(),
+            Some(BotLevel::Normal)
+        );
+        assert_eq!(Seat::Human.level(), None);
+        assert_eq!(serde_json::to_string(&Seat::Hard).unwrap(), "\"hard\"");
     }
 }
