@@ -98,7 +98,7 @@ impl Format {
             Self::Toml => "a TOML board file",
             Self::Array => "a board array (N+1 integers)",
             Self::Leetcode => "a LeetCode 909 grid",
-            Self::Moves => "N and move[0..N-1] (0-based, -1 = no jump)",
+            Self::Moves => "an N and move[0..N-1] list",
         }
     }
 }
