@@ -18,6 +18,14 @@ use tabletop::{DiceError, DiceSource};
 /// The most players in one game.
 pub const MAX_PLAYERS: usize = 8;
 
+/// The most rolls a game that is logged (played in the CLI or on the
+/// server) takes, all players together. A game without a winner by then is
+/// stopped there: its log, one [`Turn`] per roll, stays under a megabyte.
+/// A board whose finish can be reached may still make games that
+/// practically never end (every third square a chute back to the start),
+/// which the "stuck" check cannot tell from a long game.
+pub const ROLL_CAP: u32 = 20_000;
+
 /// Why a turn could not be played.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {

@@ -178,6 +178,13 @@ fn bad_arguments_fail_with_clear_messages() {
     assert!(err.contains("cannot be used with"), "{err}");
     let err = fails(&["chutes", "play", "--rules", "wrap"]);
     assert!(err.contains("unknown overshoot rule 'wrap'"), "{err}");
+    // Given rolls are checked against the die before the game starts, even
+    // when it ends (here: can never move) before reaching them.
+    let err = fails(&["chutes", "play", "--faces", "1", "--dice", "9"]);
+    assert!(
+        err.contains("--dice: roll #1 is 9, but a 1-sided die shows 1 to 1"),
+        "{err}"
+    );
     let err = fails(&["chutes", "play", "--faces", "0"]);
     assert!(err.contains("1 to 64 faces"), "{err}");
     let err = fails(&["chutes", "play", "--board", "/no/such/board.toml"]);
@@ -301,4 +308,53 @@ fn completions_and_help_exist() {
         let help = ok(args);
         assert!(help.contains("Example"), "{args:?}: {help}");
     }
+}
+
+/// A board whose games practically never end (every third square a chute
+/// back to 2) made `play` and `render` grow their log until an allocation
+/// failed and the process aborted. Now the game stops at the roll cap with
+/// a message and exit status 1, well inside 1 GiB of address space.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_endless_game_stops_at_the_roll_cap_within_a_memory_limit() {
+    let board = chutes_data("endless.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let picture = dir.path().join("endless.svg");
+    let picture = picture.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["chutes", "play", "--board", &board, "--seed", "1"],
+            "stopped after 20000 rolls without a winner",
+        ),
+        (
+            vec!["chutes", "play", "--board", &board, "--seed", "1", "--json"],
+            "stopped after 20000 rolls without a winner",
+        ),
+        (
+            vec![
+                "chutes", "render", "--board", &board, "--seed", "1", "-o", picture,
+            ],
+            "nothing drawn: the game was stopped after 20000 rolls",
+        ),
+    ] {
+        let out = std::process::Command::new("prlimit")
+            .arg("--as=1073741824")
+            .arg(env!("CARGO_BIN_EXE_parlor"))
+            .args(&args)
+            .output()
+            .expect("prlimit runs parlor");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("memory allocation"), "{err}");
+        if args.contains(&"--json") {
+            let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(doc["ending"], "capped");
+            assert_eq!(doc["rolls"], 20_000);
+        }
+    }
+    assert!(
+        !std::path::Path::new(picture).exists(),
+        "no picture is written"
+    );
 }

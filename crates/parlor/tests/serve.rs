@@ -16,6 +16,10 @@ impl Drop for Running {
 
 fn get(addr: &str, path: &str) -> String {
     let mut stream = TcpStream::connect(addr).expect("the server to accept");
+    // A bound, so that a server that never answers fails the test.
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .expect("a read timeout");
     write!(
         stream,
         "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
@@ -66,4 +70,161 @@ fn serve_reports_an_address_it_cannot_use() {
     assert!(!output.status.success());
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(err.contains("--addr"), "{err}");
+}
+
+/// Starts `parlor serve` on a free loopback port through `prefix` (e.g.
+/// `prlimit --nofile=1024:1024`); returns it and its address.
+fn serve_with(prefix: &[&str], data: &std::path::Path) -> (Running, String) {
+    let (program, args) = match prefix.split_first() {
+        Some((program, args)) => (program.to_string(), args.to_vec()),
+        None => (env!("CARGO_BIN_EXE_parlor").to_string(), vec![]),
+    };
+    let mut command = Command::new(program);
+    command.args(args);
+    if !prefix.is_empty() {
+        command.arg(env!("CARGO_BIN_EXE_parlor"));
+    }
+    let child = command
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(data)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("parlor serve starts");
+    let mut running = Running(child);
+    let mut out = BufReader::new(running.0.stdout.take().expect("its output"));
+    let mut url = String::new();
+    out.read_line(&mut url).expect("its URL");
+    let addr = url
+        .trim()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    (running, addr)
+}
+
+/// This process's soft limit on open files, raised to its hard limit
+/// (`prlimit`); the limit now in force.
+fn raise_own_file_limit() -> usize {
+    let pid = std::process::id().to_string();
+    let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
+    let hard: usize = limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .and_then(|l| l.split_whitespace().nth(4)?.parse().ok())
+        .unwrap_or(1024);
+    let _ = Command::new("prlimit")
+        .args(["--pid", &pid, &format!("--nofile={hard}:")])
+        .status();
+    std::fs::read_to_string("/proc/self/limits")
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .and_then(|l| l.split_whitespace().nth(3)?.parse().ok())
+        .unwrap_or(1024)
+}
+
+/// The reproducer of the issue: with 1,024 descriptors, thousands of idle
+/// and slow connections made accept fail ("too many open files") and the
+/// server exited. Now it closes the oldest idle ones, goes on answering
+/// others, and its memory stays small.
+#[cfg(target_os = "linux")]
+#[test]
+fn serve_outlives_thousands_of_idle_and_slow_connections() {
+    let files = raise_own_file_limit();
+    // Each kind at 5,000 when this process may hold 10,000 sockets.
+    let each = 5000.min(files.saturating_sub(200) / 2);
+    assert!(
+        each >= 1100,
+        "this test needs 2,400 open files, has {files}"
+    );
+    let data = tempfile::tempdir().unwrap();
+    let (mut running, addr) = serve_with(&["prlimit", "--nofile=1024:1024"], data.path());
+    let mut held = Vec::with_capacity(2 * each);
+    for i in 0..2 * each {
+        let Ok(mut stream) = TcpStream::connect(&addr) else {
+            continue;
+        };
+        if i >= each {
+            // Slow: headers begun, never finished.
+            let _ = stream.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+        }
+        held.push(stream);
+        if i % 1000 == 999 {
+            assert!(running.0.try_wait().unwrap().is_none(), "the server exited");
+            let answer = get(&addr, "/api/chutes/boards");
+            assert!(answer.starts_with("HTTP/1.1 200"), "after {i}: {answer}");
+        }
+    }
+    // Every one is still held by this side; the server answers others.
+    for _ in 0..20 {
+        let answer = get(&addr, "/api/chutes/boards");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    assert!(running.0.try_wait().unwrap().is_none(), "the server exited");
+    let kib = rss_kib(running.0.id());
+    assert!(kib < 200 * 1024, "the server holds {kib} KiB");
+    drop(held);
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("its status");
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        .expect("its resident memory")
+}
+
+/// The issue's 1,000 posts of `size = 1000000` (40 bytes each) took the
+/// server to 3.8 GB; boards uploaded to the server now have at most 10,000
+/// squares, and a refused one leaves nothing behind.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_thousand_small_uploads_of_huge_boards_keep_memory_small() {
+    let data = tempfile::tempdir().unwrap();
+    let (running, addr) = serve_with(&[], data.path());
+    let body = r#"{"text":"size = 1000000\n"}"#;
+    let mut stream = TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    for i in 0..1000 {
+        write!(
+            stream,
+            "POST /api/chutes/boards HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        // Read one answer: its head, then its body by Content-Length.
+        let mut status = String::new();
+        reader.read_line(&mut status).unwrap();
+        assert!(status.starts_with("HTTP/1.1 422"), "upload {i}: {status}");
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if line == "\r\n" {
+                break;
+            }
+            if let Some(n) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = n.trim().parse().unwrap();
+            }
+        }
+        let mut answer = vec![0; length];
+        reader.read_exact(&mut answer).unwrap();
+        if i == 0 {
+            let answer = String::from_utf8_lossy(&answer);
+            assert!(answer.contains("at most 10000"), "{answer}");
+        }
+    }
+    let kib = rss_kib(running.0.id());
+    assert!(
+        kib < 100 * 1024,
+        "the server holds {kib} KiB after 1,000 uploads"
+    );
+    // A board within the cap is still taken.
+    let small = get(&addr, "/api/chutes/boards");
+    assert!(small.starts_with("HTTP/1.1 200"), "{small}");
 }

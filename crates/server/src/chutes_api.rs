@@ -27,8 +27,13 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tabletop::SeededDice;
 
-/// The most rolls one game takes (all players together).
-pub const MAX_ROLLS: u32 = 20_000;
+/// The most rolls one game takes (all players together): the library's cap.
+pub const MAX_ROLLS: u32 = chutes::game::ROLL_CAP;
+
+/// The most squares a board uploaded here may have (the board files allow
+/// 1,000,000): every square costs memory in each game and analysis made on
+/// the board, and a 40-byte file may ask for a million.
+pub const MAX_UPLOADED_SQUARES: u32 = 10_000;
 
 /// The most players the page offers and the API accepts.
 pub const MAX_PLAYERS: usize = 4;
@@ -138,6 +143,13 @@ async fn upload_board(
     let file_name = upload.file_name.as_deref().map(base_name);
     let read = board_files::read_board(&upload.text, format, file_name)
         .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    if read.board.size() > MAX_UPLOADED_SQUARES {
+        return Err(ApiError::unprocessable(format!(
+            "this board has {} squares; boards uploaded to the server have at most \
+             {MAX_UPLOADED_SQUARES} (the command line reads larger ones)",
+            read.board.size()
+        )));
+    }
     let board = Arc::new(read.board);
     let id = state.boards.insert(board.clone())?;
     Ok(Json(Uploaded {

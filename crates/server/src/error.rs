@@ -121,6 +121,13 @@ where
                     ),
                 ));
             }
+            // Every request body is an object: serde would read `[]` as
+            // a struct with every field left out.
+            if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+                return Err(ApiError::bad_request(
+                    "bad JSON body: expected a JSON object `{...}`",
+                ));
+            }
             &bytes
         };
         serde_json::from_slice(text)
@@ -130,7 +137,7 @@ where
 }
 
 /// `application/json`, with or without parameters (`; charset=utf-8`).
-fn is_json_type(content_type: &str) -> bool {
+pub(crate) fn is_json_type(content_type: &str) -> bool {
     content_type
         .split(';')
         .next()

@@ -86,12 +86,52 @@ pub fn save(data_dir: &Path, name: &str, text: &str) -> Result<String, ApiError>
     let storage = |e: std::io::Error| {
         ApiError::new(
             axum::http::StatusCode::INSUFFICIENT_STORAGE,
-            format!("cannot save the grid in {}: {e}", dir.display()),
+            format!("cannot save the grid '{name}': {}", storage_reason(&e)),
         )
     };
     std::fs::create_dir_all(&dir).map_err(storage)?;
     tabletop::write_atomic(&path_of(data_dir, &name), text.as_bytes()).map_err(storage)?;
     Ok(name)
+}
+
+/// Removes the temporary files a crash (or a kill) during a save left in
+/// `data_dir` and its grid folder: `.parlor-*.tmp`, which
+/// [`tabletop::write_atomic`] writes before renaming. Returns how many were
+/// removed. Nothing else is touched; a folder that cannot be read is
+/// skipped.
+pub fn clean_leftovers(data_dir: &Path) -> usize {
+    let mut removed = 0;
+    for dir in [data_dir.to_path_buf(), folder(data_dir)] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let leftover = name.starts_with(".parlor-") && name.ends_with(".tmp");
+            if leftover
+                && entry.file_type().is_ok_and(|t| t.is_file())
+                && std::fs::remove_file(entry.path()).is_ok()
+            {
+                removed += 1;
+            }
+        }
+    }
+    removed
+}
+
+/// Why a file could not be written, in words that name no server path
+/// (the full error, path included, goes to the server's standard error).
+fn storage_reason(e: &std::io::Error) -> String {
+    eprintln!("parlor serve: {e}");
+    match e.kind() {
+        std::io::ErrorKind::StorageFull => "the disk is full".to_string(),
+        std::io::ErrorKind::ReadOnlyFilesystem => "the data directory is read-only".to_string(),
+        std::io::ErrorKind::PermissionDenied => {
+            "the server may not write to its data directory".to_string()
+        }
+        kind => kind.to_string(),
+    }
 }
 
 /// The text of the saved grid `name`.
@@ -183,6 +223,14 @@ mod tests {
             grid
         );
         std::fs::remove_file(dir.path().join("grids/second.grid")).unwrap();
+        // Leftovers of a crash go at start; other files stay.
+        std::fs::write(dir.path().join("grids/.parlor-abc.tmp"), "half").unwrap();
+        std::fs::write(dir.path().join(".parlor-x.tmp"), "half").unwrap();
+        std::fs::write(dir.path().join("grids/.parlor-notes"), "mine").unwrap();
+        assert_eq!(clean_leftovers(dir.path()), 2);
+        assert!(dir.path().join("grids/.parlor-notes").is_file());
+        assert!(dir.path().join("grids/first.grid").is_file());
+        assert_eq!(clean_leftovers(dir.path()), 0);
         assert_eq!(
             load_text(dir.path(), "second").unwrap_err().status,
             axum::http::StatusCode::NOT_FOUND

@@ -11,6 +11,13 @@
 //!   (403 otherwise), so that a web page cannot reach it by pointing its own
 //!   name at this machine (DNS rebinding).
 //!
+//! - **limits** ([`limits`], [`listen`]): connections, header and body
+//!   timeouts, body size; the server survives running out of descriptors
+//!   and stops gracefully ([`serve_until`]).
+//! - **origin check** ([`origin`]): a request that changes something must
+//!   come from this server's pages or a program, and say it carries JSON.
+//! - **security headers** ([`headers`]): on every answer.
+//!
 //! The server holds no game rules: it turns requests into library moves and
 //! returns the libraries' views. Every bad request gets a 4xx answer with a
 //! JSON body `{"error": "..."}`.
@@ -22,7 +29,11 @@ pub mod chutes_analysis;
 pub mod chutes_api;
 pub mod error;
 pub mod grids;
+pub mod headers;
 pub mod host;
+pub mod limits;
+pub mod listen;
+pub mod origin;
 pub mod store;
 pub mod tycoon_api;
 pub mod work;
@@ -59,13 +70,26 @@ pub struct Config {
     /// The most long answers (solver hints, bot moves, analyses) worked
     /// out at once ([`work`]); more are refused with a 503.
     pub max_long_work: usize,
+    /// The most connections open at once ([`listen`]).
+    pub max_connections: usize,
+    /// How long a connection may take to send a request's headers, and
+    /// stay silent between requests ([`listen`]).
+    pub header_timeout: Duration,
+    /// How long a request's body may take to arrive ([`limits`]).
+    pub body_timeout: Duration,
+    /// How long requests being answered have to finish when the server is
+    /// told to stop ([`serve_until`]).
+    pub shutdown_grace: Duration,
 }
 
 impl Config {
     /// The defaults, with files under `data_dir`: 1,000 sessions of each
     /// kind, dropped after 2 hours idle, request bodies up to 1 MiB, the
     /// listening address unknown (no Host check until [`serve`] sets it),
-    /// as many long answers at once as the machine has cores (at least 2).
+    /// as many long answers at once as the machine has cores (at least 2),
+    /// 1,024 connections (or three quarters of the open-file limit when
+    /// that is lower), 10 s for headers and for bodies, 10 s to finish
+    /// when stopping.
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         Self {
             data_dir: data_dir.into(),
@@ -74,6 +98,10 @@ impl Config {
             body_limit: 1 << 20,
             listen: None,
             max_long_work: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
+            max_connections: listen::default_max_connections(),
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(10),
         }
     }
 }
@@ -127,6 +155,7 @@ impl Deref for AppState {
 /// Every route of the app, for `config`.
 pub fn router(config: Config) -> Router {
     let limit = config.body_limit;
+    let limits = Arc::new(config.clone());
     let guarded = config.listen.filter(|&addr| host::is_guarded(addr));
     let state = AppState::new(config);
     let api = Router::new()
@@ -149,11 +178,17 @@ pub fn router(config: Config) -> Router {
         )
         .merge(assets::routes())
         .layer(DefaultBodyLimit::max(limit))
-        .with_state(state);
-    match guarded {
+        .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(
+            limits,
+            limits::body_in_time,
+        ))
+        .layer(axum::middleware::from_fn(origin::check));
+    let app = match guarded {
         Some(addr) => app.layer(axum::middleware::from_fn_with_state(addr, host::guard)),
         None => app,
-    }
+    };
+    app.layer(axum::middleware::map_response(headers::add))
 }
 
 async fn api_not_found(uri: axum::http::Uri) -> ApiError {
@@ -217,8 +252,10 @@ pub fn svg_response(
         .into_response())
 }
 
-/// Binds `addr` and serves the app until the process ends. `on_ready` is
-/// called with the bound address (useful with port 0) before serving.
+/// Binds `addr` and serves the app until the process is interrupted
+/// (Ctrl-C) or terminated (SIGTERM), then stops gracefully: requests being
+/// answered finish first ([`serve_until`]). `on_ready` is called with the
+/// bound address (useful with port 0) before serving.
 ///
 /// # Errors
 /// Fails when the runtime cannot start or the address cannot be bound.
@@ -228,12 +265,28 @@ pub fn run(
     on_ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_io()
+        .enable_all()
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
+        let stop = stop_signal()?;
         on_ready(listener.local_addr()?);
-        serve(listener, config).await
+        serve_until(listener, config, stop).await
+    })
+}
+
+/// Completes on Ctrl-C or, on Unix, SIGTERM.
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    #[cfg(unix)]
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    Ok(async move {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
     })
 }
 
@@ -241,12 +294,30 @@ pub fn run(
 /// when it listens on a loopback address ([`host`]).
 ///
 /// # Errors
-/// Fails when the listener's address cannot be read, or accepting
-/// connections fails for good.
+/// Fails when the listener's address cannot be read.
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
+    serve_until(listener, config, std::future::pending()).await
+}
+
+/// Serves the app on `listener` until `stop` completes, then stops
+/// gracefully: no new connections, requests being answered finish (up to
+/// [`Config::shutdown_grace`]), idle connections close. Before serving,
+/// removes the temporary files a crash may have left in the data directory
+/// ([`grids::clean_leftovers`]). Hosts are checked when it listens on a
+/// loopback address ([`host`]); connections are limited and timed
+/// ([`listen`]).
+///
+/// # Errors
+/// Fails when the listener's address cannot be read.
+pub async fn serve_until(
+    listener: tokio::net::TcpListener,
+    config: Config,
+    stop: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
     let config = Config {
         listen: Some(listener.local_addr()?),
         ..config
     };
-    axum::serve(listener, router(config)).await
+    grids::clean_leftovers(&config.data_dir);
+    listen::serve_until(listener, router(config.clone()), &config, stop).await
 }

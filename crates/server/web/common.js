@@ -14,6 +14,9 @@ export class ApiFailure extends Error {
  */
 export async function api(method, path, body) {
   const init = { method, headers: {} };
+  // A POST or PUT always says it carries JSON, even with nothing in it: the
+  // server refuses one that does not.
+  if (body === undefined && (method === "POST" || method === "PUT")) body = {};
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

@@ -89,6 +89,28 @@ impl ScriptedDice {
         }
     }
 
+    /// Checks every roll against a die of `faces` faces before any is
+    /// used, so that a roll no die can show is refused even when the game
+    /// ends before reaching it.
+    ///
+    /// # Errors
+    /// [`DiceError::OutOfRange`] for the first roll that is 0 or above
+    /// `faces`.
+    pub fn check(&self, faces: u8) -> Result<(), DiceError> {
+        match self
+            .rolls
+            .iter()
+            .position(|&v| v == 0 || v > u32::from(faces))
+        {
+            Some(i) => Err(DiceError::OutOfRange {
+                index: i + 1,
+                value: self.rolls[i],
+                faces,
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// How many rolls have been used.
     pub fn used(&self) -> usize {
         self.next
@@ -162,6 +184,19 @@ pub fn parse_rolls(text: &str) -> Result<Vec<u32>, DiceError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scripted_rolls_are_checked_before_use() {
+        assert_eq!(ScriptedDice::new([1, 6, 3]).check(6), Ok(()));
+        assert_eq!(
+            ScriptedDice::new([1, 9, 0]).check(1),
+            Err(DiceError::OutOfRange {
+                index: 2,
+                value: 9,
+                faces: 1
+            })
+        );
+    }
 
     #[test]
     fn seeded_dice_repeat_for_a_seed() {

@@ -26,12 +26,29 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// How many earlier grids undo remembers.
+/// How many earlier grids undo remembers, at most.
 pub const HISTORY: usize = 1000;
 
+/// The most bytes the earlier grids undo remembers may take together (each
+/// is kept as its list of objects, [`GridSpec`], not as a whole grid with
+/// its cell tables): 256 KiB, about 100 undos of a grid crowded with 100
+/// objects, the full 1,000 of a grid of 10. The oldest are forgotten first.
+pub const HISTORY_BYTES: usize = 256 * 1024;
+
+/// The memory a remembered grid takes, roughly: its objects and its lists.
+fn history_bytes(spec: &GridSpec) -> usize {
+    std::mem::size_of::<GridSpec>()
+        + spec.ladders.capacity() * std::mem::size_of::<Ladder>()
+        + spec.snakes.capacity() * std::mem::size_of::<Snake>()
+        + spec.cards.capacity() * std::mem::size_of::<Card>()
+}
+
 /// One edit of the design, as data.
+///
+/// In JSON, `{"edit": "ladder", "start": 4, "end": 51}`; a field the edit
+/// does not take is refused (`{"edit": "undo", "x": 1}`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "edit", rename_all = "lowercase")]
+#[serde(tag = "edit", rename_all = "lowercase", from = "EditJson")]
 pub enum Edit {
     /// Add a ladder: `ladder START END`.
     Ladder {
@@ -94,6 +111,73 @@ pub enum Edit {
     Undo,
     /// Redo the last undone change: `redo`.
     Redo,
+}
+
+/// [`Edit`] as JSON is read: serde lets unknown fields beside the tag of a
+/// unit variant through, so every variant here has braces.
+#[derive(Deserialize)]
+#[serde(tag = "edit", rename_all = "lowercase", deny_unknown_fields)]
+enum EditJson {
+    Ladder {
+        start: u32,
+        end: u32,
+    },
+    Snake {
+        start: u32,
+        end: u32,
+    },
+    Card {
+        number: u32,
+        cell: u32,
+        #[serde(default)]
+        params: Vec<u32>,
+    },
+    Station {
+        number: u32,
+        price: u32,
+        fee: u32,
+    },
+    Copy {
+        cell: u32,
+    },
+    Cut {
+        cell: u32,
+    },
+    Paste {
+        cell: u32,
+    },
+    Delete {
+        cell: u32,
+    },
+    Clear {},
+    Undo {},
+    Redo {},
+}
+
+impl From<EditJson> for Edit {
+    fn from(json: EditJson) -> Self {
+        match json {
+            EditJson::Ladder { start, end } => Self::Ladder { start, end },
+            EditJson::Snake { start, end } => Self::Snake { start, end },
+            EditJson::Card {
+                number,
+                cell,
+                params,
+            } => Self::Card {
+                number,
+                cell,
+                params,
+            },
+            EditJson::Station { number, price, fee } => Self::Station { number, price, fee },
+            EditJson::Copy { cell } => Self::Copy { cell },
+            EditJson::Cut { cell } => Self::Cut { cell },
+            EditJson::Paste { cell } => Self::Paste { cell },
+            EditJson::Delete { cell } => Self::Delete { cell },
+            EditJson::Clear {} => Self::Clear,
+            EditJson::Undo {} => Self::Undo,
+            EditJson::Redo {} => Self::Redo,
+        }
+    }
 }
 
 /// Text that is not an edit.
@@ -295,8 +379,8 @@ pub enum EditError {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Document {
     grid: Grid,
-    undo: Vec<Grid>,
-    redo: Vec<Grid>,
+    undo: Vec<GridSpec>,
+    redo: Vec<GridSpec>,
 }
 
 /// The object last copied or cut; it lives beside the document.
@@ -342,10 +426,14 @@ impl Document {
 
     fn commit(&mut self, grid: Grid, summary: String) -> Applied {
         let old = std::mem::replace(&mut self.grid, grid);
-        self.undo.push(old);
-        if self.undo.len() > HISTORY {
-            self.undo.remove(0);
+        self.undo.push(old.to_spec());
+        let mut bytes: usize = self.undo.iter().map(history_bytes).sum();
+        let mut forget = self.undo.len().saturating_sub(HISTORY);
+        while bytes > HISTORY_BYTES && forget + 1 < self.undo.len() {
+            bytes -= history_bytes(&self.undo[forget]);
+            forget += 1;
         }
+        self.undo.drain(..forget);
         self.redo.clear();
         Applied {
             summary,
@@ -490,8 +578,8 @@ impl Document {
             }
             Edit::Undo => {
                 let previous = self.undo.pop().ok_or(EditError::NothingToUndo)?;
-                let current = std::mem::replace(&mut self.grid, previous);
-                self.redo.push(current);
+                let current = std::mem::replace(&mut self.grid, Grid::new(&previous)?);
+                self.redo.push(current.to_spec());
                 Ok(Applied {
                     summary: "undid the last change".into(),
                     grid_changed: true,
@@ -499,8 +587,8 @@ impl Document {
             }
             Edit::Redo => {
                 let next = self.redo.pop().ok_or(EditError::NothingToRedo)?;
-                let current = std::mem::replace(&mut self.grid, next);
-                self.undo.push(current);
+                let current = std::mem::replace(&mut self.grid, Grid::new(&next)?);
+                self.undo.push(current.to_spec());
                 Ok(Applied {
                     summary: "redid the change".into(),
                     grid_changed: true,
@@ -600,6 +688,69 @@ impl Designer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 1,000 edits used to keep 1,000 whole grids (about 3.6 MB a
+    /// design); the history is now a bounded list of object lists.
+    #[test]
+    fn the_undo_history_is_bounded_in_depth_and_in_bytes() {
+        let mut designer = Designer::new(Grid::empty());
+        let ladder: Edit = "ladder 10 32".parse().unwrap();
+        let delete: Edit = "delete 10".parse().unwrap();
+        for i in 0..1500 {
+            designer
+                .apply(if i % 2 == 0 { &ladder } else { &delete })
+                .unwrap();
+        }
+        let undo = &designer.document.undo;
+        assert_eq!(undo.len(), HISTORY, "small grids keep the full depth");
+        // Crowded grids are kept by bytes: the oldest go first.
+        let crowded = GridSpec {
+            ladders: vec![Ladder { start: 10, end: 32 }; 500],
+            ..GridSpec::default()
+        };
+        let mut document = Document::new(Grid::empty());
+        for _ in 0..2000 {
+            document.undo.push(crowded.clone());
+            let grid = document.grid.clone();
+            document.commit(grid, String::new());
+        }
+        let bytes: usize = document.undo.iter().map(history_bytes).sum();
+        assert!(bytes <= HISTORY_BYTES, "{bytes} bytes");
+        assert!(document.undo.len() < HISTORY, "{}", document.undo.len());
+        assert!(document.can_undo());
+        // Undo and redo still walk the history.
+        let before = designer.document.grid().clone();
+        designer.apply(&Edit::Undo).unwrap();
+        assert_ne!(designer.document.grid(), &before);
+        designer.apply(&Edit::Redo).unwrap();
+        assert_eq!(designer.document.grid(), &before);
+    }
+
+    #[test]
+    fn edits_as_json_refuse_fields_they_do_not_take() {
+        let read = |json: &str| serde_json::from_str::<Edit>(json);
+        assert_eq!(read(r#"{"edit":"undo"}"#).unwrap(), Edit::Undo);
+        assert_eq!(
+            read(r#"{"edit":"card","number":4,"cell":51}"#).unwrap(),
+            Edit::Card {
+                number: 4,
+                cell: 51,
+                params: vec![]
+            }
+        );
+        for (json, field) in [
+            (r#"{"edit":"undo","x":1}"#, "`x`"),
+            (r#"{"edit":"clear","cell":3}"#, "`cell`"),
+            (r#"{"edit":"ladder","start":1,"end":9,"size":2}"#, "`size`"),
+        ] {
+            let e = read(json).unwrap_err().to_string();
+            assert!(e.contains(&format!("unknown field {field}")), "{json}: {e}");
+        }
+        for edit in [Edit::Redo, Edit::Delete { cell: 3 }, Edit::Clear] {
+            let json = serde_json::to_string(&edit).unwrap();
+            assert_eq!(read(&json).unwrap(), edit, "{json}");
+        }
+    }
 
     #[test]
     fn edits_parse_and_print_back() {

@@ -777,6 +777,18 @@ fn bad_saves_are_refused_with_a_reason() {
             Box::new(|v| v["grid"]["ladders"] = serde_json::json!([{"start": 10, "end": 20}])),
             "column",
         ),
+        (
+            Box::new(|v| v["moves"] = serde_json::json!(u64::MAX)),
+            "moves, beyond",
+        ),
+        (
+            Box::new(|v| v["turn_cap"] = serde_json::json!(0)),
+            "turn cap 0",
+        ),
+        (
+            Box::new(|v| set(v, 2, "cell", serde_json::json!(99))),
+            "player 2 is on cell 99 but has not won",
+        ),
     ];
     for (change, says) in cases {
         let mut v = json.clone();

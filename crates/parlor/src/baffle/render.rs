@@ -61,7 +61,11 @@ pub struct RenderArgs {
 }
 
 fn parse_holes(text: &str) -> Result<Vec<usize>> {
-    text.split(|c: char| c.is_whitespace() || c == ',')
+    let separator = |c: char| c.is_whitespace() || c == ',';
+    if !text.trim().is_empty() && text.split(separator).all(str::is_empty) {
+        anyhow::bail!("--shots '{text}' holds no hole number");
+    }
+    text.split(separator)
         .filter(|t| !t.is_empty())
         .map(|t| {
             t.parse::<usize>()

@@ -1,7 +1,7 @@
 //! `parlor baffle solve`: what a set of shots proves.
 
 use crate::common::print_json;
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use baffle::solve::{Method, Solution, SolveOptions, solve};
 use baffle::text::box_text;
 use baffle::{Cell, Evidence, Mirror, Placed, Sides, Size};
@@ -59,7 +59,11 @@ pub struct SolveArgs {
 
 /// Reads `7:22 5:12`, `7->22,5->12`.
 fn parse_shots(text: &str) -> Result<Vec<(usize, usize)>> {
-    text.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+    let separator = |c: char| c.is_whitespace() || c == ',' || c == ';';
+    if !text.trim().is_empty() && text.split(separator).all(str::is_empty) {
+        bail!("--shots '{text}' holds no shot: write ENTRY:EXIT, for example 7:22");
+    }
+    text.split(separator)
         .filter(|t| !t.is_empty())
         .map(|t| {
             let (a, b) = t
@@ -253,6 +257,10 @@ mod tests {
         assert_eq!(parse_shots("7:22 5:12").unwrap(), vec![(7, 22), (5, 12)]);
         assert_eq!(parse_shots("7->22,5->12").unwrap(), vec![(7, 22), (5, 12)]);
         assert_eq!(parse_shots("").unwrap(), vec![]);
+        for separators in [";", " , ", ";;"] {
+            let e = parse_shots(separators).unwrap_err().to_string();
+            assert!(e.contains("holds no shot"), "{e}");
+        }
         assert!(
             parse_shots("7")
                 .unwrap_err()

@@ -144,6 +144,9 @@ pub fn render(args: &RenderArgs) -> Result<()> {
         args.seed,
         args.dice.as_deref(),
     )?;
+    if ending == Ending::Capped {
+        bail!("nothing drawn: {}", super::play::capped());
+    }
     let source = seed.map_or_else(|| "given dice".to_string(), |s| format!("seed {s}"));
     let style = pictures::GameStyle {
         trails: players <= 2,

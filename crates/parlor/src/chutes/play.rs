@@ -1,7 +1,7 @@
 //! `parlor chutes play`: one game, logged roll by roll.
 
 use crate::common::{BoardArgs, dice_string, print_json, seed_or_fresh};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use chutes::analysis::Chain;
 use chutes::{Board, Game, GameError, Outcome, PlayerState, Rules, Turn};
 use clap::Args;
@@ -43,6 +43,9 @@ pub(crate) enum Ending {
     /// Every token stands on a square from which the finish cannot be
     /// reached: the game would never end.
     Stuck,
+    /// Nobody had won after [`chutes::game::ROLL_CAP`] rolls: the game was
+    /// stopped there, so that its log stays bounded.
+    Capped,
 }
 
 #[derive(Serialize)]
@@ -89,7 +92,11 @@ pub(crate) fn play_game(
     let given = dice.map(parse_rolls).transpose()?;
     let given_count = given.as_ref().map_or(0, Vec::len);
     let (seed, mut dice): (Option<u64>, Box<dyn DiceSource>) = match given {
-        Some(rolls) => (None, Box::new(ScriptedDice::new(rolls))),
+        Some(rolls) => {
+            let script = ScriptedDice::new(rolls);
+            script.check(rules.faces()).context("--dice")?;
+            (None, Box::new(script))
+        }
         None => {
             let seed = seed_or_fresh(seed);
             (Some(seed), Box::new(SeededDice::new(seed)))
@@ -99,6 +106,9 @@ pub(crate) fn play_game(
     let ending = loop {
         if game.stuck(&reach) {
             break Ending::Stuck;
+        }
+        if game.rolls() >= chutes::game::ROLL_CAP {
+            break Ending::Capped;
         }
         match game.play(dice.as_mut()) {
             Ok(turn) => {
@@ -152,10 +162,24 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         summary: game.players(),
     };
     if args.json {
-        print_json(&report)
+        print_json(&report)?;
     } else {
-        print_log(&report, &board)
+        print_log(&report, &board)?;
     }
+    if ending == Ending::Capped {
+        bail!(capped());
+    }
+    Ok(())
+}
+
+/// What `play` and `render` say about a game stopped at the roll cap.
+pub(crate) fn capped() -> String {
+    format!(
+        "the game was stopped after {} without a winner: Parlor caps a game's log there. \
+         On this board a game may practically never end (chutes send the tokens back \
+         faster than they advance)",
+        count(chutes::game::ROLL_CAP.into(), "roll", "rolls")
+    )
 }
 
 fn print_log(r: &Report<'_>, board: &Board) -> Result<()> {
@@ -219,10 +243,10 @@ fn print_log(r: &Report<'_>, board: &Board) -> Result<()> {
                 .enumerate()
                 .map(|(i, p)| format!("player {} on {}", i + 1, p.square))
                 .collect();
-            let why = if ending == Ending::Stuck {
-                "Stopped"
-            } else {
-                "The given dice ran out"
+            let why = match ending {
+                Ending::Stuck => "Stopped",
+                Ending::Capped => "Stopped at the cap",
+                _ => "The given dice ran out",
             };
             writeln!(
                 out,

@@ -73,7 +73,8 @@ fn a_chutes_game_is_played_to_the_end() {
          headers: {'Content-Type': 'application/json'}, \
          body: JSON.stringify({players: 2, seed: 7})}) \
          .then((r) => r.json()) \
-         .then((g) => fetch(`/api/chutes/games/${g.id}/finish`, {method: 'POST'})) \
+         .then((g) => fetch(`/api/chutes/games/${g.id}/finish`, {method: 'POST', \
+         headers: {'Content-Type': 'application/json'}})) \
          .then((f) => f.json()).then((p) => p.game);",
         vec![],
     );

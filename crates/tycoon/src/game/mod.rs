@@ -1154,6 +1154,15 @@ impl TryFrom<GameSave> for Game {
                 s.turn_cap, s.turns
             ));
         }
+        if s.turn_cap == 0 {
+            return bad("turn cap 0: a game has at least 1 turn".to_string());
+        }
+        // A turn is a few moves (roll, a purchase or a prison choice, an
+        // extra roll): far fewer than 16.
+        let max_moves = 16 * u64::from(MAX_SAVED_COUNT);
+        if s.moves > max_moves {
+            return bad(format!("{} moves, beyond {max_moves}", s.moves));
+        }
         for (i, p) in s.players.iter().enumerate() {
             if !(-MAX_SAVED_COINS..=MAX_SAVED_COINS).contains(&p.coins) {
                 return bad(format!(
@@ -1203,9 +1212,18 @@ impl TryFrom<GameSave> for Game {
                 }
             }
         }
+        // Cell 99 ends the game: only its winner stands there.
+        if let Some(i) = s
+            .players
+            .iter()
+            .enumerate()
+            .position(|(i, p)| p.cell == LAST && s.winner != Some(i as u8 + 1))
+        {
+            return bad(format!("player {} is on cell 99 but has not won", i + 1));
+        }
         let me = &s.players[usize::from(s.current - 1)];
         let card = s.grid.card_at(me.cell);
-        let turn_cap = s.turn_cap.clamp(1, MAX_TURN_CAP);
+        let turn_cap = s.turn_cap;
         // A game ends one of two ways, and only then: a winner, or the turn
         // cap with none.
         match (s.phase, s.winner) {

@@ -68,8 +68,11 @@ impl FromStr for Attack {
 }
 
 /// A seat's answer to the pending decision.
+///
+/// In JSON, `{"move": "roll"}`; a field the move does not take is refused
+/// (`{"move": "roll", "seat": 3}`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "move", rename_all = "lowercase")]
+#[serde(tag = "move", rename_all = "lowercase", from = "MoveJson")]
 pub enum Move {
     /// Take the turn: roll and move, recharge, or let a lost turn pass.
     Roll,
@@ -91,6 +94,38 @@ pub enum Move {
     Pay,
     /// Stay in prison and lose the next 3 turns.
     Stay,
+}
+
+/// [`Move`] as JSON is read: serde lets unknown fields beside the tag of a
+/// unit variant through, so every variant here has braces.
+#[derive(Deserialize)]
+#[serde(tag = "move", rename_all = "lowercase", deny_unknown_fields)]
+enum MoveJson {
+    Roll {},
+    Recharge {},
+    Attack {
+        attack: Attack,
+        #[serde(default)]
+        target: Option<u8>,
+    },
+    Buy {},
+    Pass {},
+    Pay {},
+    Stay {},
+}
+
+impl From<MoveJson> for Move {
+    fn from(json: MoveJson) -> Self {
+        match json {
+            MoveJson::Roll {} => Self::Roll,
+            MoveJson::Recharge {} => Self::Recharge,
+            MoveJson::Attack { attack, target } => Self::Attack { attack, target },
+            MoveJson::Buy {} => Self::Buy,
+            MoveJson::Pass {} => Self::Pass,
+            MoveJson::Pay {} => Self::Pay,
+            MoveJson::Stay {} => Self::Stay,
+        }
+    }
 }
 
 /// Text that is not a move.
@@ -245,6 +280,31 @@ impl FromStr for Seat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_as_json_refuse_fields_they_do_not_take() {
+        let read = |json: &str| serde_json::from_str::<Move>(json);
+        assert_eq!(read(r#"{"move":"roll"}"#).unwrap(), Move::Roll);
+        for (json, field) in [
+            (r#"{"move":"roll","seat":3}"#, "`seat`"),
+            (r#"{"move":"buy","group":1}"#, "`group`"),
+            (
+                r#"{"move":"attack","attack":"ice","target":2,"how":1}"#,
+                "`how`",
+            ),
+        ] {
+            let e = read(json).unwrap_err().to_string();
+            assert!(e.contains(&format!("unknown field {field}")), "{json}: {e}");
+        }
+        let attack = Move::Attack {
+            attack: Attack::Fire,
+            target: Some(2),
+        };
+        for mv in [Move::Stay, attack] {
+            let json = serde_json::to_string(&mv).unwrap();
+            assert_eq!(read(&json).unwrap(), mv, "{json}");
+        }
+    }
 
     #[test]
     fn moves_parse_and_print_back() {

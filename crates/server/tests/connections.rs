@@ -1,0 +1,174 @@
+//! The server over real TCP on loopback: connections are limited and timed
+//! out, and a stop lets requests being answered finish.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
+/// A server on a free loopback port with `config`, stopped when the
+/// returned sender is sent (or dropped).
+fn start(
+    config: impl FnOnce(&mut server::Config),
+) -> (
+    SocketAddr,
+    tokio::sync::oneshot::Sender<()>,
+    std::thread::JoinHandle<()>,
+    tempfile::TempDir,
+) {
+    let dir = tempfile::tempdir().expect("a data dir");
+    let mut settings = server::Config::new(dir.path());
+    config(&mut settings);
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("a port");
+            ready_tx
+                .send(listener.local_addr().expect("an address"))
+                .expect("the test waits");
+            server::serve_until(listener, settings, async {
+                let _ = stop_rx.await;
+            })
+            .await
+            .expect("served");
+        });
+    });
+    let addr = ready_rx.recv().expect("the server starts");
+    (addr, stop_tx, thread, dir)
+}
+
+fn connect(addr: SocketAddr) -> TcpStream {
+    let stream = TcpStream::connect(addr).expect("a connection");
+    // A bound on every wait, so that a server that never answers fails the
+    // test instead of hanging it.
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("a read timeout");
+    stream
+}
+
+/// Reads until the server closes; returns what it sent. Fails the test
+/// when the server keeps the connection open past the 20 s bound.
+fn read_all(stream: &mut TcpStream) -> String {
+    let mut answer = Vec::new();
+    match stream.read_to_end(&mut answer) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {}
+        Err(e) => panic!("the server kept the connection open: {e}"),
+    }
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+fn get(addr: SocketAddr, path: &str) -> String {
+    let mut stream = connect(addr);
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("the request sent");
+    read_all(&mut stream)
+}
+
+#[test]
+fn half_sent_headers_and_silent_connections_are_closed() {
+    let (addr, _stop, _thread, _dir) = start(|c| c.header_timeout = Duration::from_millis(300));
+    let mut silent = connect(addr);
+    let mut half = connect(addr);
+    half.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
+    // Both are closed by the server (a read returns the end, not the
+    // 20 s bound); a 408 may come first.
+    for stream in [&mut silent, &mut half] {
+        let answer = read_all(stream);
+        assert!(
+            answer.is_empty() || answer.starts_with("HTTP/1.1 408"),
+            "{answer}"
+        );
+    }
+    // After an answer, an idle keep-alive connection is closed too.
+    let mut kept = connect(addr);
+    write!(
+        kept,
+        "GET /api/chutes/boards HTTP/1.1\r\nHost: {addr}\r\n\r\n"
+    )
+    .unwrap();
+    let answer = read_all(&mut kept);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
+
+#[test]
+fn a_body_that_does_not_arrive_in_time_is_answered_408() {
+    let (addr, _stop, _thread, _dir) = start(|c| c.body_timeout = Duration::from_millis(300));
+    let mut slow = connect(addr);
+    write!(
+        slow,
+        "POST /api/baffle/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: 100\r\n\r\n{{\"fi"
+    )
+    .unwrap();
+    let answer = read_all(&mut slow);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("did not arrive within 0.3 s"), "{answer}");
+}
+
+#[test]
+fn beyond_the_connection_limit_the_oldest_idle_connection_makes_room() {
+    let (addr, _stop, _thread, _dir) = start(|c| c.max_connections = 4);
+    let mut idle: Vec<TcpStream> = (0..4).map(|_| connect(addr)).collect();
+    // Give the server time to take them all (a bounded wait for it to
+    // count them: each answers a request first).
+    for stream in &mut idle {
+        write!(
+            stream,
+            "GET /api/chutes/boards HTTP/1.1\r\nHost: {addr}\r\n\r\n"
+        )
+        .unwrap();
+        let mut head = [0u8; 12];
+        stream.read_exact(&mut head).unwrap();
+        assert_eq!(&head, b"HTTP/1.1 200");
+    }
+    // A fifth is answered; the first, now idle and the oldest, was closed.
+    let answer = get(addr, "/api/chutes/boards");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let rest = read_all(&mut idle[0]);
+    assert!(
+        rest.contains("classic"),
+        "the rest of its answer, then the end: {rest}"
+    );
+}
+
+#[test]
+fn a_stop_lets_requests_being_answered_finish() {
+    let (addr, stop, thread, _dir) = start(|_| {});
+    let mut inflight = connect(addr);
+    let body = r#"{"fixed": true}"#;
+    write!(
+        inflight,
+        "POST /api/baffle/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{}",
+        body.len(),
+        &body[..5]
+    )
+    .unwrap();
+    let idle = connect(addr);
+    // Let the server read the headers, then tell it to stop.
+    std::thread::sleep(Duration::from_millis(200));
+    stop.send(()).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    inflight.write_all(&body.as_bytes()[5..]).unwrap();
+    let answer = read_all(&mut inflight);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"id\""), "{answer}");
+    thread.join().expect("the server returns after the stop");
+    drop(idle);
+    assert!(
+        TcpStream::connect(addr).is_err(),
+        "nothing listens any more"
+    );
+}
