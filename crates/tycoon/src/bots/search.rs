@@ -4,7 +4,7 @@
 //! - **playout**: the game played on from one candidate move to its end (or
 //!   to the [`Budget::horizon`]), every seat played by the default bot, on
 //!   **imagined dice**: before every move of a playout the copy of the game
-//!   gets a fresh die drawn from the bot's own generator ([`imagine`]). A
+//!   gets a fresh die drawn from the bot's own generator (`imagine`). A
 //!   playout never rolls the real game's dice, so the bot cannot see the
 //!   future.
 //! - **common dice**: in playout `j` of every candidate, each seat's `k`-th
@@ -19,7 +19,7 @@
 //!   net.
 //! - The default bot's own answer is tried first and keeps ties: the search
 //!   leaves it only for a move that won clearly more of the same playouts
-//!   ([`SWITCH_MARGIN`]).
+//!   (`SWITCH_MARGIN`).
 
 use super::{Bot, DefaultBot};
 use crate::game::{Decision, Dice, Game, Move};
@@ -100,8 +100,8 @@ fn imagine(game: Game, seed: u64, playout: u64, seat: u8, turn: u32) -> Game {
 }
 
 /// The hard bot's answer to `game`'s pending decision: the legal move that
-/// wins the most playouts (see the module's terms), drawing its imagined
-/// dice from `rng`. A decision with one legal move is answered at once;
+/// wins the most playouts, unless the default bot's answer is not clearly
+/// worse (see the module's terms), drawing its imagined dice from `rng`. A decision with one legal move is answered at once;
 /// a game that is over gets `roll` (which it refuses).
 pub fn search(game: &Game, budget: &Budget, rng: &mut Rng) -> Move {
     let Some(decision) = game.pending() else {
