@@ -9,3 +9,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-browser.sh
 
 cargo test --workspace --locked "$@"
+
+# The fuzz targets (fuzz/, nightly and cargo-fuzz, installed when missing),
+# a few seconds each: see docs/reliability.md.
+bash scripts/fuzz-smoke.sh

@@ -4,9 +4,11 @@
 //! Terms:
 //! - **connection limit** ([`Config::max_connections`]): the most TCP
 //!   connections open at once. A connection over the limit makes room by
-//!   closing the oldest **idle** connection (one with no request being
-//!   answered: silent, or still sending its headers); when every open
-//!   connection is busy, the newcomer gets a `503` and is closed.
+//!   closing an **idle** connection (one with no request being answered):
+//!   the oldest that has never had an answer (silent, or still sending its
+//!   first headers: what a slow client holds), else the oldest idle one.
+//!   When every open connection is busy, the newcomer gets a `503` and is
+//!   closed.
 //! - **header timeout** ([`Config::header_timeout`]): the time a connection
 //!   has to send a request's headers, counted from when it opened or from
 //!   the previous answer. It is also the idle timeout: a connection that
@@ -43,6 +45,8 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 struct Open {
     /// Requests being answered on it.
     busy: Arc<AtomicUsize>,
+    /// Requests answered on it.
+    served: Arc<AtomicUsize>,
     /// Told to close it at once.
     close: Arc<Notify>,
 }
@@ -71,11 +75,18 @@ impl Connections {
     }
 
     /// Registers a new connection; returns its id.
-    fn add(&self, busy: Arc<AtomicUsize>, close: Arc<Notify>) -> u64 {
+    fn add(&self, busy: Arc<AtomicUsize>, served: Arc<AtomicUsize>, close: Arc<Notify>) -> u64 {
         let mut registry = self.lock();
         let id = registry.next;
         registry.next += 1;
-        registry.open.insert(id, Open { busy, close });
+        registry.open.insert(
+            id,
+            Open {
+                busy,
+                served,
+                close,
+            },
+        );
         id
     }
 
@@ -84,14 +95,17 @@ impl Connections {
         self.closed.notify_waiters();
     }
 
-    /// Closes the oldest idle connection; false when every one is busy.
+    /// Closes the oldest idle connection that has never had an answer, or
+    /// else the oldest idle one; false when every one is busy.
     fn close_oldest_idle(&self) -> bool {
         let mut registry = self.lock();
-        let idle = registry
+        let idle = |open: &Open| open.busy.load(Ordering::SeqCst) == 0;
+        let unserved = registry
             .open
             .iter()
-            .find(|(_, open)| open.busy.load(Ordering::SeqCst) == 0)
-            .map(|(&id, _)| id);
+            .find(|(_, open)| idle(open) && open.served.load(Ordering::SeqCst) == 0);
+        let victim = unserved.or_else(|| registry.open.iter().find(|(_, open)| idle(open)));
+        let idle = victim.map(|(&id, _)| id);
         match idle.and_then(|id| registry.open.remove(&id)) {
             Some(open) => {
                 open.close.notify_one();
@@ -102,19 +116,26 @@ impl Connections {
     }
 }
 
-/// Counts a request as being answered until dropped.
-struct Busy(Arc<AtomicUsize>);
+/// Counts a request as being answered until dropped, then as served.
+struct Busy {
+    busy: Arc<AtomicUsize>,
+    served: Arc<AtomicUsize>,
+}
 
 impl Busy {
-    fn new(count: &Arc<AtomicUsize>) -> Self {
-        count.fetch_add(1, Ordering::SeqCst);
-        Self(Arc::clone(count))
+    fn new(busy: &Arc<AtomicUsize>, served: &Arc<AtomicUsize>) -> Self {
+        busy.fetch_add(1, Ordering::SeqCst);
+        Self {
+            busy: Arc::clone(busy),
+            served: Arc::clone(served),
+        }
     }
 }
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        self.served.fetch_add(1, Ordering::SeqCst);
+        self.busy.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -166,12 +187,13 @@ pub async fn serve_until(
             continue;
         }
         let busy = Arc::new(AtomicUsize::new(0));
+        let served = Arc::new(AtomicUsize::new(0));
         let close = Arc::new(Notify::new());
-        let id = connections.add(Arc::clone(&busy), Arc::clone(&close));
+        let id = connections.add(Arc::clone(&busy), Arc::clone(&served), Arc::clone(&close));
         let service = {
             let app = app.clone();
             hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
-                let busy = Busy::new(&busy);
+                let busy = Busy::new(&busy, &served);
                 let app = app.clone();
                 async move {
                     let _busy = busy;
@@ -259,18 +281,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_oldest_idle_connection_is_closed_first() {
+    fn idle_connections_never_answered_are_closed_first_then_the_oldest() {
         let connections = Connections::default();
-        let busy: Vec<Arc<AtomicUsize>> = (0..3).map(|_| Arc::new(AtomicUsize::new(0))).collect();
-        let ids: Vec<u64> = busy
-            .iter()
-            .map(|b| connections.add(Arc::clone(b), Arc::new(Notify::new())))
+        let busy: Vec<Arc<AtomicUsize>> = (0..4).map(|_| Arc::new(AtomicUsize::new(0))).collect();
+        let served: Vec<Arc<AtomicUsize>> = (0..4).map(|_| Arc::new(AtomicUsize::new(1))).collect();
+        let ids: Vec<u64> = (0..4)
+            .map(|i| {
+                let (b, s) = (Arc::clone(&busy[i]), Arc::clone(&served[i]));
+                connections.add(b, s, Arc::new(Notify::new()))
+            })
             .collect();
+        let left = || -> Vec<u64> { connections.lock().open.keys().copied().collect() };
         busy[0].store(1, Ordering::SeqCst);
+        served[2].store(0, Ordering::SeqCst);
         assert!(connections.close_oldest_idle());
-        let left: Vec<u64> = connections.lock().open.keys().copied().collect();
-        assert_eq!(left, [ids[0], ids[2]], "the busy one stays, the next goes");
-        busy[2].store(1, Ordering::SeqCst);
+        assert_eq!(
+            left(),
+            [ids[0], ids[1], ids[3]],
+            "the one never answered goes first"
+        );
+        assert!(connections.close_oldest_idle());
+        assert_eq!(left(), [ids[0], ids[3]], "then the oldest idle one");
+        busy[3].store(1, Ordering::SeqCst);
         assert!(!connections.close_oldest_idle(), "every one left is busy");
         connections.remove(ids[0]);
         assert_eq!(connections.len(), 1);

@@ -1,0 +1,515 @@
+//! A load client for `parlor serve`: many players at once on a realistic
+//! mix, slow clients, and requests in flight when the server is stopped.
+//! Run by `scripts/load.sh` (see docs/reliability.md); loopback only.
+//!
+//! Terms:
+//! - **mix**: each client plays its own games: Chutes rolls, Baffle shots,
+//!   Tycoon moves (every seat a person, the client answering for all),
+//!   new games now and then — the **moves** —, and sometimes a Baffle
+//!   **hint** (the solver) or a board's **analysis**. Each kind's answer
+//!   times are reported apart.
+//! - **error**: a transport failure (no answer, a cut answer) or a 5xx
+//!   other than 503; a 503 (the server at a limit, "try again") is
+//!   counted as **busy**; a 409 (a move after the game ended) makes the
+//!   client start a new game and is not an error.
+//!
+//! ```text
+//! load mix ADDR CLIENTS SECONDS          the mix; prints a report
+//! load slow ADDR CONNECTIONS SECONDS     holds slow connections open meanwhile
+//! load inflight ADDR CLIENTS SECONDS     the mix, until the server goes away;
+//!                                        reports answers cut short
+//! load save ADDR N SECONDS               saves N grids; prints each answer
+//! ```
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// One keep-alive connection.
+struct Client {
+    addr: String,
+    stream: Option<BufReader<TcpStream>>,
+}
+
+/// What came back.
+enum Answer {
+    Status(u16, Value),
+    /// No answer, or a cut one.
+    Failed(String),
+}
+
+impl Client {
+    fn new(addr: &str) -> Self {
+        Self {
+            addr: addr.to_string(),
+            stream: None,
+        }
+    }
+
+    fn connect(&mut self) -> std::io::Result<&mut BufReader<TcpStream>> {
+        if self.stream.is_none() {
+            let stream = TcpStream::connect(&self.addr)?;
+            stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+            stream.set_nodelay(true)?;
+            self.stream = Some(BufReader::new(stream));
+        }
+        Ok(self.stream.as_mut().unwrap())
+    }
+
+    fn call(&mut self, method: &str, path: &str, body: Option<&Value>) -> Answer {
+        // A connection the server closed while idle is opened again once.
+        for attempt in 0..2 {
+            match self.try_call(method, path, body) {
+                Ok(answer) => return answer,
+                Err((sent, e)) => {
+                    self.stream = None;
+                    if sent {
+                        return Answer::Failed(format!("cut: {e}"));
+                    }
+                    if attempt == 1 {
+                        return Answer::Failed(e);
+                    }
+                }
+            }
+        }
+        Answer::Failed("unreachable".into())
+    }
+
+    /// Err((whether the request was read by the server, why)).
+    fn try_call(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+    ) -> Result<Answer, (bool, String)> {
+        let addr = self.addr.clone();
+        let reader = self.connect().map_err(|e| (false, e.to_string()))?;
+        let body = body.map(Value::to_string).unwrap_or_default();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        reader
+            .get_mut()
+            .write_all(head.as_bytes())
+            .map_err(|e| (false, e.to_string()))?;
+        let mut status_line = String::new();
+        match reader.read_line(&mut status_line) {
+            Ok(0) => return Err((false, "closed before answering".into())),
+            Ok(_) => {}
+            Err(e) => return Err((true, e.to_string())),
+        }
+        let status: u16 = status_line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .ok_or((true, format!("bad status line {status_line:?}")))?;
+        let mut length = 0usize;
+        let mut close = false;
+        loop {
+            let mut line = String::new();
+            if reader
+                .read_line(&mut line)
+                .map_err(|e| (true, e.to_string()))?
+                == 0
+            {
+                return Err((true, "cut in the headers".into()));
+            }
+            if line == "\r\n" {
+                break;
+            }
+            let lower = line.to_ascii_lowercase();
+            if let Some(n) = lower.strip_prefix("content-length:") {
+                length = n.trim().parse().unwrap_or(0);
+            }
+            if lower.starts_with("connection:") && lower.contains("close") {
+                close = true;
+            }
+        }
+        let mut bytes = vec![0; length];
+        reader
+            .read_exact(&mut bytes)
+            .map_err(|e| (true, format!("cut in the body: {e}")))?;
+        if close {
+            self.stream = None;
+        }
+        Ok(Answer::Status(
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        ))
+    }
+}
+
+/// Answer times and counts of one kind of request.
+#[derive(Default, Clone)]
+struct Tally {
+    micros: Vec<u64>,
+    errors: u64,
+    busy: u64,
+    /// Errors where the server had the request and the answer was cut.
+    cut: u64,
+}
+
+#[derive(Default, Clone)]
+struct Tallies {
+    moves: Tally,
+    hints: Tally,
+    analyses: Tally,
+    /// Examples of errors, for the report.
+    examples: Vec<String>,
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Move,
+    Hint,
+    Analysis,
+}
+
+/// A tiny xorshift, so the mix needs no dependency.
+struct Dice(u64);
+
+impl Dice {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// One player's games.
+struct Player {
+    client: Client,
+    dice: Dice,
+    chutes: Option<String>,
+    baffle: Option<String>,
+    tycoon: Option<(String, Vec<String>)>,
+    tallies: Tallies,
+}
+
+impl Player {
+    fn timed(
+        &mut self,
+        kind: Kind,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> Option<(u16, Value)> {
+        let start = Instant::now();
+        let answer = self.client.call(method, path, body.as_ref());
+        let micros = start.elapsed().as_micros() as u64;
+        let tally = match kind {
+            Kind::Move => &mut self.tallies.moves,
+            Kind::Hint => &mut self.tallies.hints,
+            Kind::Analysis => &mut self.tallies.analyses,
+        };
+        match answer {
+            Answer::Status(status, value) => {
+                tally.micros.push(micros);
+                if status == 503 {
+                    tally.busy += 1;
+                } else if status >= 500 {
+                    tally.errors += 1;
+                    if self.tallies.examples.len() < 5 {
+                        self.tallies
+                            .examples
+                            .push(format!("{method} {path}: {status} {value}"));
+                    }
+                }
+                Some((status, value))
+            }
+            Answer::Failed(why) => {
+                tally.errors += 1;
+                if why.starts_with("cut") {
+                    tally.cut += 1;
+                }
+                if self.tallies.examples.len() < 5 {
+                    self.tallies
+                        .examples
+                        .push(format!("{method} {path}: {why}"));
+                }
+                None
+            }
+        }
+    }
+
+    fn new_game(&mut self, game: &str) {
+        let body = match game {
+            "chutes" => json!({"players": 2}),
+            "baffle" => json!({"size": 8, "mirrors": 4}),
+            _ => json!({"seats": ["human", "human", "human", "human"]}),
+        };
+        let path = format!("/api/{game}/games");
+        if let Some((200, view)) = self.timed(Kind::Move, "POST", &path, Some(body)) {
+            let id = view["id"].as_str().map(str::to_string);
+            match game {
+                "chutes" => self.chutes = id,
+                "baffle" => self.baffle = id,
+                _ => self.tycoon = id.map(|id| (id, legal(&view))),
+            }
+        }
+    }
+
+    fn step(&mut self) {
+        match self.dice.next(100) {
+            0..30 => match self.chutes.clone() {
+                None => self.new_game("chutes"),
+                Some(id) => {
+                    let path = format!("/api/chutes/games/{id}/turns");
+                    if !matches!(
+                        self.timed(Kind::Move, "POST", &path, Some(json!({}))),
+                        Some((200, _))
+                    ) {
+                        self.chutes = None;
+                    }
+                }
+            },
+            30..55 => match self.baffle.clone() {
+                None => self.new_game("baffle"),
+                Some(id) => {
+                    let hole = self.dice.next(32);
+                    let path = format!("/api/baffle/games/{id}/shots");
+                    match self.timed(Kind::Move, "POST", &path, Some(json!({"hole": hole}))) {
+                        Some((200, _)) => {}
+                        _ => self.baffle = None,
+                    }
+                }
+            },
+            55..85 => match self.tycoon.clone() {
+                None => self.new_game("tycoon"),
+                Some((id, moves)) => {
+                    let Some(text) = moves.get(self.dice.next(moves.len().max(1) as u64) as usize)
+                    else {
+                        self.tycoon = None;
+                        return;
+                    };
+                    let path = format!("/api/tycoon/games/{id}/moves");
+                    match self.timed(Kind::Move, "POST", &path, Some(move_json(text))) {
+                        Some((200, played)) if played["game"]["over"] != true => {
+                            self.tycoon = Some((id, legal(&played["game"])));
+                        }
+                        _ => self.tycoon = None,
+                    }
+                }
+            },
+            85..95 => match self.baffle.clone() {
+                None => self.new_game("baffle"),
+                Some(id) => {
+                    let path = format!("/api/baffle/games/{id}/hint");
+                    self.timed(Kind::Hint, "POST", &path, Some(json!({})));
+                }
+            },
+            _ => {
+                self.timed(
+                    Kind::Analysis,
+                    "GET",
+                    "/api/chutes/boards/classic/analysis",
+                    None,
+                );
+            }
+        }
+    }
+}
+
+fn legal(view: &Value) -> Vec<String> {
+    view["legal_moves"]
+        .as_array()
+        .map(|moves| {
+            moves
+                .iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `attack ice 2` as the API's JSON.
+fn move_json(text: &str) -> Value {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words.as_slice() {
+        ["attack", attack, target] => {
+            json!({"move": "attack", "attack": attack, "target": target.parse::<u8>().unwrap_or(1)})
+        }
+        ["attack", attack] => json!({"move": "attack", "attack": attack}),
+        [word, ..] => json!({"move": word}),
+        [] => json!({"move": "roll"}),
+    }
+}
+
+/// Runs `clients` players for `seconds` (or until the server is gone, when
+/// `until_gone`); returns every tally.
+fn mix(addr: &str, clients: usize, seconds: u64, until_gone: bool) -> (Tallies, Duration) {
+    let all = Arc::new(Mutex::new(Tallies::default()));
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(seconds);
+    let threads: Vec<_> = (0..clients)
+        .map(|i| {
+            let addr = addr.to_string();
+            let all = Arc::clone(&all);
+            std::thread::spawn(move || {
+                let mut player = Player {
+                    client: Client::new(&addr),
+                    dice: Dice(0x9E37_79B9_7F4A_7C15 ^ ((i as u64 + 1) * 0x1000_0001)),
+                    chutes: None,
+                    baffle: None,
+                    tycoon: None,
+                    tallies: Tallies::default(),
+                };
+                while Instant::now() < deadline {
+                    player.step();
+                    if until_gone && TcpStream::connect(&addr).is_err() {
+                        break;
+                    }
+                }
+                let mut guard = all.lock().unwrap();
+                let all = &mut *guard;
+                for (into, from) in [
+                    (&mut all.moves, &player.tallies.moves),
+                    (&mut all.hints, &player.tallies.hints),
+                    (&mut all.analyses, &player.tallies.analyses),
+                ] {
+                    into.micros.extend_from_slice(&from.micros);
+                    into.errors += from.errors;
+                    into.busy += from.busy;
+                    into.cut += from.cut;
+                }
+                let room = 5usize.saturating_sub(all.examples.len());
+                let examples: Vec<String> =
+                    player.tallies.examples.into_iter().take(room).collect();
+                all.examples.extend(examples);
+            })
+        })
+        .collect();
+    for thread in threads {
+        let _ = thread.join();
+    }
+    let elapsed = start.elapsed();
+    let tallies = all.lock().unwrap().clone();
+    (tallies, elapsed)
+}
+
+fn percentile(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
+    sorted[rank.min(sorted.len() - 1)] as f64 / 1000.0
+}
+
+fn report(what: &str, clients: usize, tallies: &Tallies, elapsed: Duration) {
+    let secs = elapsed.as_secs_f64();
+    let total: usize = [&tallies.moves, &tallies.hints, &tallies.analyses]
+        .iter()
+        .map(|t| t.micros.len())
+        .sum();
+    println!(
+        "{what}: {clients} clients, {secs:.1} s, {total} answers, {:.0} answers/s",
+        total as f64 / secs
+    );
+    for (name, tally) in [
+        ("moves", &tallies.moves),
+        ("hints", &tallies.hints),
+        ("analyses", &tallies.analyses),
+    ] {
+        let mut sorted = tally.micros.clone();
+        sorted.sort_unstable();
+        println!(
+            "  {name:<9} {:>7} answers  p50 {:>8.2} ms  p99 {:>8.2} ms  max {:>8.2} ms  errors {} (answers cut {})  busy (503) {}",
+            sorted.len(),
+            percentile(&sorted, 50.0),
+            percentile(&sorted, 99.0),
+            sorted.last().map_or(0.0, |&m| m as f64 / 1000.0),
+            tally.errors,
+            tally.cut,
+            tally.busy
+        );
+    }
+    for example in &tallies.examples {
+        println!("  e.g. {example}");
+    }
+}
+
+/// Opens `connections` connections that send half a request's headers and
+/// hold them, opening new ones as the server closes old ones, for
+/// `seconds`; returns how many were opened in all.
+fn slow(addr: &str, connections: usize, seconds: u64) -> usize {
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let mut held: Vec<TcpStream> = Vec::new();
+    let mut opened = 0;
+    while Instant::now() < deadline {
+        held.retain(|s| {
+            let mut probe = [0u8; 1];
+            s.set_nonblocking(true).ok();
+            let mut s = s;
+            !matches!(s.read(&mut probe), Ok(0))
+        });
+        while held.len() < connections && Instant::now() < deadline {
+            let Ok(mut stream) = TcpStream::connect(addr) else {
+                break;
+            };
+            let _ = stream.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+            opened += 1;
+            held.push(stream);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    opened
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: load mix|slow|inflight|save ADDR N SECONDS";
+    let (Some(mode), Some(addr), Some(n), Some(seconds)) = (
+        args.get(1),
+        args.get(2),
+        args.get(3).and_then(|n| n.parse::<usize>().ok()),
+        args.get(4).and_then(|s| s.parse::<u64>().ok()),
+    ) else {
+        eprintln!("{usage}");
+        std::process::exit(2);
+    };
+    match mode.as_str() {
+        "mix" => {
+            let (tallies, elapsed) = mix(addr, n, seconds, false);
+            report("mix", n, &tallies, elapsed);
+        }
+        "slow" => {
+            let opened = slow(addr, n, seconds);
+            println!(
+                "slow: held up to {n} half-sent requests for {seconds} s, {opened} opened in all"
+            );
+        }
+        "save" => {
+            let mut client = Client::new(addr);
+            for i in 0..n {
+                let made = client.call("POST", "/api/tycoon/designs", Some(&json!({})));
+                let Answer::Status(200, design) = made else {
+                    println!("save: no design");
+                    std::process::exit(1);
+                };
+                let path = format!(
+                    "/api/tycoon/designs/{}/save",
+                    design["id"].as_str().unwrap_or("")
+                );
+                match client.call("POST", &path, Some(&json!({"name": format!("grid-{i}")}))) {
+                    Answer::Status(status, answer) => println!("save: {status} {answer}"),
+                    Answer::Failed(why) => println!("save: failed: {why}"),
+                }
+            }
+            let _ = seconds;
+        }
+        "inflight" => {
+            let (tallies, elapsed) = mix(addr, n, seconds, true);
+            report("in flight at SIGTERM", n, &tallies, elapsed);
+        }
+        _ => {
+            eprintln!("{usage}");
+            std::process::exit(2);
+        }
+    }
+}

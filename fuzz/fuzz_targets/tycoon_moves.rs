@@ -1,0 +1,137 @@
+//! Sequences of moves against Tycoon games, on the sample grid or a grid
+//! the input builds: after each move no token is off the grid, a winner
+//! stands on the last cell, attacks and owners are legal, the view carries
+//! no seed; the save loads back to the same game, and replaying the moves
+//! gives the same game.
+#![no_main]
+
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use std::sync::Arc;
+use tycoon::cells::{LAST, on_grid};
+use tycoon::game::Dice;
+use tycoon::{Attack, Game, Grid, GridSpec, Ladder, Move, Seat, Snake};
+
+#[derive(Arbitrary, Debug)]
+enum Step {
+    /// One of the legal moves, by index.
+    Legal(u8),
+    /// Any move, legal or not.
+    Any(u8, u8),
+}
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    sample: bool,
+    ladders: Vec<(u8, u8)>,
+    snakes: Vec<(u8, u8)>,
+    seed: u64,
+    turn_cap: u16,
+    steps: Vec<Step>,
+}
+
+fn any_move(kind: u8, target: u8) -> Move {
+    let attack = [Attack::Ice, Attack::Fire, Attack::Poison, Attack::Lightning];
+    match kind % 8 {
+        0 => Move::Roll,
+        1 => Move::Recharge,
+        2 => Move::Buy,
+        3 => Move::Pass,
+        4 => Move::Pay,
+        5 => Move::Stay,
+        _ => Move::Attack {
+            attack: attack[usize::from(target) % 4],
+            target: (target >= 4).then_some(target % 6),
+        },
+    }
+}
+
+fuzz_target!(|input: Input| {
+    let grid = if input.sample {
+        tycoon::parse_grid(tycoon::SAMPLE_GRID).expect("the sample grid")
+    } else {
+        let spec = GridSpec {
+            ladders: input
+                .ladders
+                .iter()
+                .take(20)
+                .map(|&(s, e)| Ladder {
+                    start: u32::from(s),
+                    end: u32::from(e),
+                })
+                .collect(),
+            snakes: input
+                .snakes
+                .iter()
+                .take(20)
+                .map(|&(s, e)| Snake {
+                    start: u32::from(s),
+                    end: u32::from(e),
+                })
+                .collect(),
+            cards: Vec::new(),
+        };
+        let Ok(grid) = Grid::new(&spec) else {
+            return;
+        };
+        grid
+    };
+    let grid = Arc::new(grid);
+    let seats = [Seat::Human; 4];
+    let start = || {
+        Game::new(grid.clone(), seats, Dice::seeded(input.seed))
+            .with_turn_cap(u32::from(input.turn_cap).max(1))
+    };
+    let mut game = start();
+    let mut moves = Vec::new();
+    for step in input.steps.iter().take(400) {
+        let mv = match *step {
+            Step::Legal(i) => {
+                let legal = game.legal_moves();
+                if legal.is_empty() {
+                    assert!(game.is_over(), "a game on has a legal move");
+                    break;
+                }
+                legal[usize::from(i) % legal.len()]
+            }
+            Step::Any(kind, target) => any_move(kind, target),
+        };
+        let before = game.to_json();
+        match game.apply(mv) {
+            Ok(_) => moves.push(mv),
+            Err(_) => assert_eq!(game.to_json(), before, "a refused move changes nothing"),
+        }
+        for (i, p) in game.players().iter().enumerate() {
+            assert!(on_grid(p.cell), "player {} on cell {}", i + 1, p.cell);
+            assert!(p.attacks.len() <= 2, "{:?}", p.attacks);
+            if p.cell == LAST {
+                assert_eq!(
+                    game.winner(),
+                    Some(i as u8 + 1),
+                    "only the winner is on the last cell"
+                );
+            }
+        }
+        for number in 9..=11 {
+            if let Some(owner) = game.owner(number) {
+                assert!((1..=4).contains(&owner));
+            }
+        }
+        let view = serde_json::to_value(game.view()).expect("a view is JSON");
+        assert!(
+            !view.to_string().contains("\"seed\""),
+            "the view carries the seed"
+        );
+        assert_eq!(view["over"], game.is_over());
+    }
+    let saved = game.to_json();
+    let loaded = Game::from_json(&saved).unwrap_or_else(|e| panic!("the save does not load: {e}"));
+    assert_eq!(loaded.to_json(), saved);
+    let mut again = start();
+    for &mv in &moves {
+        again
+            .apply(mv)
+            .expect("a move accepted once is accepted on replay");
+    }
+    assert_eq!(again.to_json(), saved, "the moves replay to the same game");
+});

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# The load and fault suite: a real `parlor serve` on loopback, driven by the
+# load client (crates/server/examples/load.rs). Bounded in time: about
+# 3 + 6 × LOAD_SECONDS seconds after the build. Figures go to stdout;
+# docs/reliability.md has the last run's and how to read them.
+#
+#   scripts/load.sh                 every scenario, LOAD_SECONDS=20 each
+#   LOAD_SECONDS=5 scripts/load.sh  a quick pass
+#
+# The read-only and full data directories are small tmpfs mounts: as root
+# they are mounted directly, otherwise in a user namespace (unshare -rm);
+# where neither works those two scenarios are skipped, and the script says
+# so.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${LOAD_SECONDS:-20}"
+cargo build --release --locked -p parlor
+cargo build --release --locked -p server --example load
+parlor="$PWD/target/release/parlor"
+load="$PWD/target/release/examples/load"
+work="$(mktemp -d)"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+  for m in "$work"/ro "$work"/full; do
+    if mountpoint -q "$m" 2>/dev/null; then umount "$m" || true; fi
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# start_server DATA_DIR: starts `parlor serve` on a free port; sets $addr
+# and $server_pid.
+start_server() {
+  "$parlor" serve --addr 127.0.0.1:0 --data-dir "$1" >"$work/serve.out" 2>"$work/serve.err" &
+  server_pid=$!
+  for _ in $(seq 300); do
+    if [ -s "$work/serve.out" ]; then break; fi
+    sleep 0.1
+  done
+  addr="$(head -n 1 "$work/serve.out" | sed -e 's|^http://||' -e 's|/$||')"
+  [ -n "$addr" ] || { echo "parlor serve did not start:" >&2; cat "$work/serve.out" "$work/serve.err" >&2; ps -o pid,stat,etime,cmd -p "$server_pid" >&2 || true; exit 1; }
+}
+
+stop_server() {
+  kill -TERM "$server_pid"
+  wait "$server_pid" || true
+  server_pid=""
+}
+
+rss() { awk '/VmRSS/ {print $2 " KiB"}' "/proc/$1/status"; }
+
+echo "== machine: $(nproc) cores, $(awk '/MemTotal/ {print $2 " KiB"}' /proc/meminfo), $(uname -sr)"
+mkdir -p "$work/data"
+start_server "$work/data"
+echo "== the mix, 50 clients"
+"$load" mix "$addr" 50 "$seconds"
+echo "== the mix, 200 clients"
+"$load" mix "$addr" 200 "$seconds"
+echo "   server memory after: $(rss "$server_pid")"
+
+echo "== 3,000 slow clients (half-sent headers, reopened as the server closes them) and the mix, 50 clients"
+"$load" slow "$addr" 3000 "$seconds" &
+slow_pid=$!
+sleep 2
+"$load" mix "$addr" 50 "$((seconds - 2))"
+wait "$slow_pid"
+echo "   server memory after: $(rss "$server_pid")"
+stop_server
+
+# mount_tmpfs DIR OPTIONS: mounts a small tmpfs, as root or not at all.
+can_mount=no
+if [ "$(id -u)" -eq 0 ]; then can_mount=yes; fi
+
+echo "== a read-only data directory"
+if [ "$can_mount" = yes ]; then
+  mkdir -p "$work/ro"
+  mount -t tmpfs -o ro,size=64k tmpfs "$work/ro"
+  start_server "$work/ro"
+  "$load" save "$addr" 1 0
+  "$load" mix "$addr" 10 3 | head -n 2
+  stop_server
+  echo "   the server's standard error:"; sed 's/^/     /' "$work/serve.err"
+else
+  echo "   skipped: mounting a tmpfs needs root"
+fi
+
+echo "== a full disk (a 64 KiB tmpfs, filled)"
+if [ "$can_mount" = yes ]; then
+  mkdir -p "$work/full"
+  mount -t tmpfs -o size=64k tmpfs "$work/full"
+  mkdir -p "$work/full/grids"
+  dd if=/dev/zero of="$work/full/filler" bs=4k count=1000 2>/dev/null || true
+  start_server "$work/full"
+  "$load" save "$addr" 2 0
+  "$load" mix "$addr" 10 3 | head -n 2
+  echo "   leftover temporary files: $(find "$work/full" -name '.parlor-*.tmp' | wc -l)"
+  stop_server
+else
+  echo "   skipped: mounting a tmpfs needs root"
+fi
+
+echo "== SIGTERM with requests in flight (50 clients)"
+start_server "$work/data"
+"$load" inflight "$addr" 50 "$seconds" >"$work/inflight.out" &
+load_pid=$!
+sleep "$((seconds / 2))"
+term_at=$(date +%s%N)
+kill -TERM "$server_pid"
+status=0
+wait "$server_pid" || status=$?
+stopped_ms=$(( ($(date +%s%N) - term_at) / 1000000 ))
+server_pid=""
+wait "$load_pid" || true
+cat "$work/inflight.out"
+echo "   the server exited with status $status, ${stopped_ms} ms after SIGTERM"
