@@ -85,7 +85,10 @@ fn main() {
             named.push((
                 name.clone(),
                 elapsed,
-                solution.layouts.to_string(),
+                solution
+                    .layouts
+                    .as_ref()
+                    .map_or_else(|| "not counted".to_string(), ToString::to_string),
                 solution.method,
             ));
         }

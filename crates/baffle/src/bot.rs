@@ -8,16 +8,17 @@
 //!   2. guess the likeliest mirror when its chance is over one half: a wrong
 //!      guess costs 2, so such a guess costs less than a shot on average,
 //!      and it teaches as much as a shot whichever way it goes;
-//!   3. shoot the solver's best next shot (the one that leaves the fewest
-//!      consistent layouts on average);
-//!   4. when no shot can tell the layouts apart, guess the likeliest mirror;
-//!   5. while the solver finds the box too hard (many mirrors, few shots),
-//!      explore: shoot the first hole whose exit is not yet known;
-//!   6. when every exit is known and the solver still finds it too hard,
-//!      guess the mirror that alone explains the most shots: a **one-turn
-//!      explanation** of a shot is a cell and mirror that, with the mirrors
-//!      found and no other, send its beam out at the exit seen. Each right
-//!      guess takes a mirror off the search's budget, until it can count.
+//!   3. otherwise follow the solver's [`Advice`]: its best next shot, or,
+//!      when no shot can tell the layouts apart, its likeliest mirror. Past
+//!      the exact count's budget the solver estimates by sampling, so the
+//!      bot always has advice;
+//!   4. only if the solver cannot even sample (no consistent layout found
+//!      within its budget), explore: shoot the first hole whose exit is not
+//!      yet known;
+//!   5. and when every exit is known, guess the mirror that alone explains
+//!      the most shots: a **one-turn explanation** of a shot is a cell and
+//!      mirror that, with the mirrors found and no other, send its beam out
+//!      at the exit seen.
 //! - **options** ([`BotOptions`]): the solver's options, and the chance
 //!   above which a guess is preferred to a shot.
 
@@ -25,7 +26,8 @@ use crate::beam::walk;
 use crate::game::{Event, Game, Move, MoveError, View};
 use crate::geometry::Size;
 use crate::layout::{Mirror, Placed};
-use crate::solve::{Solution, SolveError, SolveOptions, solve};
+use crate::solve::advice::likeliest;
+use crate::solve::{Advice, Solution, SolveError, SolveOptions, solve};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -33,28 +35,21 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Reason {
-    /// The shots prove this mirror.
-    Certain,
+    /// The solver's advice, followed.
+    Advice {
+        /// The advice.
+        advice: Advice,
+    },
     /// The likeliest mirror, with this chance of being right.
     Likely {
         /// The share of consistent layouts holding it.
         chance: f64,
+        /// Whether the chance is estimated from a sample.
+        estimated: bool,
     },
-    /// The shot that leaves the fewest layouts on average.
-    BestShot {
-        /// Consistent layouts before the shot.
-        layouts: String,
-        /// Layouts left on average after it.
-        expected_layouts: f64,
-    },
-    /// No shot can tell the layouts apart; the likeliest mirror.
-    OnlyGuesses {
-        /// The share of consistent layouts holding it.
-        chance: f64,
-    },
-    /// Too many cases for the solver yet: a hole whose exit is unknown.
+    /// The solver could not even sample: a hole whose exit is unknown.
     Explore,
-    /// Too many cases for the solver, every exit known: the mirror that
+    /// The solver could not sample, every exit known: the mirror that
     /// alone explains the most shots.
     Explains {
         /// The shots it explains with one turn.
@@ -65,32 +60,18 @@ pub enum Reason {
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Certain => write!(f, "the shots prove it"),
-            Self::Likely { chance } => {
-                write!(f, "{:.0}% likely, cheaper than a shot", 100.0 * chance)
-            }
-            Self::BestShot {
-                layouts,
-                expected_layouts,
-            } => write!(
+            Self::Advice { advice } => write!(f, "{advice}"),
+            Self::Likely { chance, estimated } => write!(
                 f,
-                "{layouts} {}; this shot leaves {expected_layouts:.1} on average",
-                if layouts == "1" {
-                    "layout fits"
-                } else {
-                    "layouts fit"
-                }
-            ),
-            Self::OnlyGuesses { chance } => write!(
-                f,
-                "no shot tells the layouts apart; {:.0}% likely",
+                "{}{:.0}% likely, cheaper than a shot",
+                if *estimated { "about " } else { "" },
                 100.0 * chance
             ),
             Self::Explore => write!(f, "too many cases to weigh yet; an unknown exit"),
             Self::Explains { shots } => write!(
                 f,
-                "too many cases to weigh; alone it explains {shots} shot{}",
-                if *shots == 1 { "" } else { "s" }
+                "too many cases to weigh; alone it explains {}",
+                tabletop::count(*shots as u64, "shot", "shots")
             ),
         }
     }
@@ -118,11 +99,7 @@ pub struct BotOptions {
 impl Default for BotOptions {
     fn default() -> Self {
         Self {
-            solve: SolveOptions {
-                // About a second at most per move; beyond that, explore.
-                step_limit: 100_000_000,
-                ..SolveOptions::default()
-            },
+            solve: SolveOptions::default(),
             guess_above: 0.5,
         }
     }
@@ -176,34 +153,33 @@ fn from_solution(
     solution: &Solution,
     options: &BotOptions,
 ) -> Result<Decision, BotError> {
-    if solution.layouts == 0u32.into() {
-        return Err(BotError::Contradiction);
+    let advice = &solution.advice;
+    match advice {
+        Advice::Contradiction => return Err(BotError::Contradiction),
+        Advice::GuessProven { placed } => return Ok(guess(*placed, advised(advice))),
+        _ => {}
     }
-    if let Some(p) = solution
-        .certain_mirrors
-        .iter()
-        .find(|p| !view.found.contains(p))
-    {
-        return Ok(guess(*p, Reason::Certain));
-    }
-    let likeliest = likeliest(view, solution);
-    if let Some((p, chance)) = likeliest
+    if let Some((p, chance)) = likeliest(&view.evidence(), solution)
         && chance > options.guess_above
     {
-        return Ok(guess(p, Reason::Likely { chance }));
+        let estimated = !solution.method.counted();
+        return Ok(guess(p, Reason::Likely { chance, estimated }));
     }
-    if let Some(best) = &solution.best_next_shot {
+    if let Some(hole) = advice.hole() {
         return Ok(Decision {
-            mv: Move::Shoot { hole: best.hole },
-            reason: Reason::BestShot {
-                layouts: solution.layouts.to_string(),
-                expected_layouts: best.expected_layouts,
-            },
+            mv: Move::Shoot { hole },
+            reason: advised(advice),
         });
     }
-    match likeliest {
-        Some((p, chance)) => Ok(guess(p, Reason::OnlyGuesses { chance })),
+    match advice.guess() {
+        Some(p) => Ok(guess(p, advised(advice))),
         None => Err(BotError::Contradiction),
+    }
+}
+
+fn advised(advice: &Advice) -> Reason {
+    Reason::Advice {
+        advice: advice.clone(),
     }
 }
 
@@ -215,26 +191,6 @@ fn guess(p: Placed, reason: Reason) -> Decision {
         },
         reason,
     }
-}
-
-/// The mirror not yet found that the most consistent layouts hold (the
-/// first in row order on a tie).
-fn likeliest(view: &View, solution: &Solution) -> Option<(Placed, f64)> {
-    let mut best: Option<(Placed, f64)> = None;
-    for odds in &solution.cells {
-        if view.found.iter().any(|f| f.cell == odds.cell) {
-            continue;
-        }
-        for (mirror, chance) in [
-            (Mirror::Slash, odds.slash),
-            (Mirror::Backslash, odds.backslash),
-        ] {
-            if chance > 0.0 && best.is_none_or(|(_, c)| chance > c) {
-                best = Some((Placed::new(odds.cell, mirror), chance));
-            }
-        }
-    }
-    best
 }
 
 /// The first shootable hole whose exit is not known yet (a beam is
@@ -363,7 +319,12 @@ mod tests {
         // A guess the shots prove is never wrong.
         let options = BotOptions::default();
         play(&mut game, &options, |d, events| {
-            if d.reason == Reason::Certain {
+            if matches!(
+                d.reason,
+                Reason::Advice {
+                    advice: Advice::GuessProven { .. }
+                }
+            ) {
                 assert!(
                     events
                         .iter()
@@ -375,6 +336,18 @@ mod tests {
         .unwrap();
     }
 
+    /// A solver that can neither count nor sample.
+    fn unable() -> SolveOptions {
+        SolveOptions {
+            step_limit: 1,
+            estimate: crate::solve::EstimateOptions {
+                start_steps: 1,
+                ..crate::solve::EstimateOptions::default()
+            },
+            ..SolveOptions::default()
+        }
+    }
+
     #[test]
     fn explores_when_the_solver_gives_up() {
         let mut game = Game::new(Setup::fixed(Sides::All)).unwrap();
@@ -382,10 +355,7 @@ mod tests {
         game.apply(Move::Shoot { hole: 0 }).unwrap();
         game.apply(Move::Shoot { hole: 1 }).unwrap();
         let options = BotOptions {
-            solve: SolveOptions {
-                step_limit: 1,
-                ..SolveOptions::default()
-            },
+            solve: unable(),
             ..BotOptions::default()
         };
         let d = decide(&game.view(), &options).unwrap();
@@ -404,10 +374,7 @@ mod tests {
             }
         }
         let options = BotOptions {
-            solve: SolveOptions {
-                step_limit: 1,
-                ..SolveOptions::default()
-            },
+            solve: unable(),
             ..BotOptions::default()
         };
         let d = decide(&game.view(), &options).unwrap();
@@ -425,12 +392,43 @@ mod tests {
 
     #[test]
     fn plays_boxes_too_big_to_count_to_the_end() {
-        // 10 mirrors on 8 × 8 with a small step budget: the bot explores,
-        // guesses single explanations, and counts once enough is found.
+        // 10 mirrors on 8 × 8 with a small step budget: the bot follows the
+        // estimated advice until the count fits, and wins.
+        let mut game = Game::new(Setup::seeded(8, 10, Sides::All, 3)).unwrap();
+        let options = BotOptions {
+            solve: SolveOptions {
+                step_limit: 200_000,
+                ..SolveOptions::default()
+            },
+            ..BotOptions::default()
+        };
+        let mut reasons = Vec::new();
+        play(&mut game, &options, |d, _| reasons.push(d.reason.clone())).unwrap();
+        assert_eq!(game.status(), Status::Won);
+        let estimated = |r: &Reason| match r {
+            Reason::Advice { advice } => matches!(
+                advice,
+                Advice::SampledBestShot {
+                    method: crate::solve::Method::Estimated { .. },
+                    ..
+                }
+            ),
+            Reason::Likely { estimated, .. } => *estimated,
+            _ => false,
+        };
+        assert!(reasons.iter().any(estimated), "{reasons:?}");
+    }
+
+    #[test]
+    fn explores_only_when_it_cannot_sample_and_still_wins() {
         let mut game = Game::new(Setup::seeded(8, 10, Sides::All, 3)).unwrap();
         let options = BotOptions {
             solve: SolveOptions {
                 step_limit: 2_000_000,
+                estimate: crate::solve::EstimateOptions {
+                    start_steps: 1,
+                    ..crate::solve::EstimateOptions::default()
+                },
                 ..SolveOptions::default()
             },
             ..BotOptions::default()

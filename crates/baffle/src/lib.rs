@@ -15,6 +15,8 @@
 //! - **solver** ([`solve`]): from the shots seen, exactly how many layouts
 //!   remain, which cells are certain, and the most telling next shot.
 //! - **bot** ([`bot`]): plays a game with the solver, as a player would.
+//! - **optimal play** ([`optimal`]): on small boxes, the best strategy's
+//!   expected score worked out exactly, and the bot's beside it.
 //!
 //! The library does no I/O. See `docs/baffle.md` for the rules chosen.
 
@@ -23,6 +25,7 @@ pub mod bot;
 pub mod game;
 pub mod geometry;
 pub mod layout;
+pub mod optimal;
 pub mod solve;
 pub mod text;
 

@@ -212,7 +212,7 @@ fn play_explains_bad_commands_and_refusals() {
         "Refused: hole 24 is on the right side; in this game beams enter only from the left and top (holes 0 to 19).",
         "Refused: there is no cell <10,1>: rows and columns run from 0 to 9.",
         "layouts of 5 mirrors fit what you know.",
-        "Best next shot:",
+        "Shoot hole ",
         "Score: +1 a shot, +2 a wrong guess",
     ] {
         assert!(text.contains(want), "missing {want:?} in\n{text}");
@@ -252,10 +252,12 @@ fn solve_counts_and_advises() {
     assert_eq!(v["layouts"], "533685");
     assert!(v["certain_mirrors"].as_array().unwrap().is_empty());
     assert_eq!(v["certain_empty"].as_array().unwrap().len(), 10);
-    assert_eq!(v["method"]["method"], "exact");
+    assert_eq!(v["method"]["kind"], "exact");
+    assert_eq!(v["advice"]["kind"], "exact_best_shot");
     let best = &v["best_next_shot"];
     assert!(best["hole"].as_u64().is_some(), "{v}");
     assert!(best["expected_layouts"].as_f64().unwrap() < 533_685.0);
+    assert!(best["expected_share"].as_f64().unwrap() < 1.0);
     // Every shot of the fixed game: one layout, the seed's.
     let all: Vec<String> = json(&["baffle", "trace", "--json"])
         .as_array()
@@ -298,7 +300,7 @@ fn solve_uses_guesses_and_says_when_it_samples() {
     let v2 = json(&["baffle", "solve", "--shots", "5:12", "--json"]);
     let many = v2["layouts"].as_str().unwrap().parse::<u64>().unwrap();
     assert!(few < many);
-    assert_eq!(v2["method"]["method"], "sampled");
+    assert_eq!(v2["method"]["kind"], "sampled");
     let text = ok(&["baffle", "solve", "--shots", "5:12"]);
     assert!(
         text.contains("estimated from 4000 sampled layouts"),
@@ -312,7 +314,10 @@ fn solve_contradictions_and_errors() {
     assert_eq!(v["layouts"], "0");
     assert_eq!(v["best_next_shot"], Value::Null);
     let text = ok(&["baffle", "solve", "--shots", "7:7"]);
-    assert!(text.contains("Consistent layouts: 0."), "{text}");
+    assert!(
+        text.contains("No layout fits these shots and guesses"),
+        "{text}"
+    );
     let e = fails(&["baffle", "solve", "--shots", "7-22"]);
     assert!(e.contains("'7-22' is not a shot: write ENTRY:EXIT"), "{e}");
     let e = fails(&["baffle", "solve", "--shots", "7:44"]);

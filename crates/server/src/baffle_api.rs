@@ -27,7 +27,9 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use baffle::bot::{BotError, BotOptions, Decision, decide};
-use baffle::{Cell, Event, Game, Mirror, Move, MoveError, Setup, Side, Sides, Size, View};
+use baffle::{
+    Cell, Event, Evidence, Game, Mirror, Move, MoveError, Setup, Side, Sides, Size, View,
+};
 use serde::{Deserialize, Serialize};
 
 /// The store of live Baffle games.
@@ -45,6 +47,7 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/bot", post(bot_move))
         .route("/games/{id}/svg", get(picture))
         .route("/preview.svg", get(preview))
+        .route("/solve", post(solve))
 }
 
 /// Where a hole sits round the box.
@@ -294,11 +297,11 @@ async fn quit(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
 /// What the solver says from the player's evidence.
 #[derive(Serialize)]
 struct Hint {
-    /// The solver's whole answer.
+    /// The solver's whole answer (its `advice` as a value).
     #[serde(flatten)]
     solution: baffle::Solution,
-    /// One sentence for the page.
-    advice: String,
+    /// The advice in words.
+    advice_text: String,
     /// The box drawn with each cell tinted by its odds of a mirror.
     svg: String,
 }
@@ -348,50 +351,23 @@ async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
         return Err(ApiError::conflict("the game is over: no hint needed"));
     }
     let evidence = view.evidence();
-    let options = baffle::SolveOptions {
-        exact_limit: 200_000,
-        samples: 2000,
-        step_limit: 200_000_000,
-        ..baffle::SolveOptions::default()
-    };
-    let found = evidence.found.len();
-    let solution = state
-        .long_work
-        .run(move || baffle::solve(&evidence, &options))
-        .await?
-        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    let layouts = solution.layouts.to_string();
-    let mut advice = if layouts == "1" {
-        "Only one layout fits what you have seen: every mirror can be worked out.".to_string()
-    } else {
-        format!("{layouts} layouts of the mirrors fit what you have seen.")
-    };
-    // The solver counts the mirrors found among the certain ones.
-    let certain = solution.certain_mirrors.len().saturating_sub(found);
-    if certain > 0 {
-        advice.push_str(&format!(
-            " {certain} mirror{} not yet found {} certain.",
-            if certain == 1 { "" } else { "s" },
-            if certain == 1 { "is" } else { "are" }
-        ));
-    }
-    match &solution.best_next_shot {
-        Some(best) => advice.push_str(&format!(
-            " The most telling shot is hole {} (about {:.0} layouts left after it).",
-            best.hole, best.expected_layouts
-        )),
-        None if layouts != "1" => {
-            advice.push_str(" No shot can tell the rest apart: guess.");
-        }
-        None => {}
-    }
+    let solution = solved(&state, evidence).await?;
     let style = render::baffle::BaffleStyle {
         title: Some(title),
-        subtitle: Some(format!(
-            "{layouts} layout{} fit{} the evidence: each cell tinted by its chance of a mirror",
-            if layouts == "1" { "" } else { "s" },
-            if layouts == "1" { "s" } else { "" },
-        )),
+        subtitle: Some(match &solution.layouts {
+            Some(layouts) => format!(
+                "{layouts} {} the evidence: each cell tinted by its chance of a mirror",
+                if *layouts == 1u32.into() {
+                    "layout fits"
+                } else {
+                    "layouts fit"
+                }
+            ),
+            None => format!(
+                "Odds {}: each cell tinted by its chance of a mirror",
+                solution.method
+            ),
+        }),
         odds: Some(solution.cells.clone()),
         steady: true,
     };
@@ -399,10 +375,30 @@ async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
         .map_err(|e| ApiError::unprocessable(format!("cannot draw this: {e}")))?
         .to_svg();
     Ok(Json(Hint {
+        advice_text: solution.advice.to_string(),
         solution,
-        advice,
         svg,
     }))
+}
+
+/// The solver's answer to `evidence` with the default options (the same
+/// as `parlor baffle solve`'s), off the async workers.
+async fn solved(state: &AppState, evidence: Evidence) -> Result<baffle::Solution, ApiError> {
+    state
+        .long_work
+        .run(move || baffle::solve(&evidence, &baffle::SolveOptions::default()))
+        .await?
+        .map_err(|e| ApiError::unprocessable(e.to_string()))
+}
+
+/// `POST /api/baffle/solve`: what evidence (`size`, `mirrors`, `sides`,
+/// `shots` as `[entry, exit]` pairs, `found`, `not`) proves: the same
+/// document as `parlor baffle solve --json`.
+async fn solve(
+    State(state): State<AppState>,
+    JsonBody(evidence): JsonBody<Evidence>,
+) -> ApiResult<baffle::Solution> {
+    Ok(Json(solved(&state, evidence).await?))
 }
 
 /// The bot's move: its JSON form and reason, and both in words.

@@ -310,7 +310,7 @@ async function hint() {
   try {
     const h = await api("POST", `/api/baffle/games/${id}/hint`, {});
     if (game.id !== id) return;
-    ui.hintText.textContent = h.advice;
+    ui.hintText.textContent = h.advice_text;
     advisedHole = h.best_next_shot ? h.best_next_shot.hole : null;
     hintSvg = h.svg;
     if (advisedHole !== null) focusHole = advisedHole;

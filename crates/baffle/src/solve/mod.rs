@@ -14,17 +14,28 @@
 //! - **expected layouts** of a candidate shot: if it came out at `e` in
 //!   `c_e` of the `N` consistent layouts, `Σ c_e² / N` layouts would be left
 //!   on average. The best next shot leaves the fewest.
-//! - **method** ([`Method`]): exact (every consistent layout weighed) while
-//!   there are at most [`SolveOptions::exact_limit`] of them, else
-//!   estimated from a uniform sample of them.
+//! - **method** ([`Method`]): **exact** (every consistent layout weighed)
+//!   while the count finishes within [`SolveOptions::step_limit`] and
+//!   there are at most [`SolveOptions::exact_limit`] layouts; **sampled**
+//!   (counted exactly, the next-shot advice and the unreachable cells from
+//!   a uniform sample) above that limit; **estimated** ([`estimate`]) when
+//!   the count would pass its step limit: every share from a Markov chain
+//!   sample of consistent layouts, with its standard error, and no count.
+//!   Estimated certain cells are "very likely": true in every sample.
+//! - **advice** ([`Advice`]): what to do next, in one value, worded once.
 //!
 //! How: see [`search`]: backtracking along the beams, deciding only cells
 //! a beam crosses, with the cells no beam decided filled in combinatorially
 //! ([`count`]). The shots' holes pair up (a beam from `h` leaving at `e`
 //! means a beam from `e` leaves at `h`), so each pair is walked once.
 
+pub mod advice;
 pub mod count;
+pub mod estimate;
 pub mod search;
+
+pub use advice::Advice;
+pub use estimate::EstimateOptions;
 
 use crate::geometry::{Cell, GeometryError, Sides, Size};
 use crate::layout::{LayoutError, Mirror, Placed, check_mirror_count};
@@ -69,10 +80,14 @@ pub struct SolveOptions {
     pub samples: usize,
     /// Seed of the sample.
     pub seed: u64,
-    /// Cell steps the counting search may take before giving up.
+    /// Cell steps the counting search may take; past them, every answer is
+    /// estimated by sampling ([`estimate`]).
     pub step_limit: u64,
     /// Whether to advise a next shot (and find unreachable cells).
     pub advice: bool,
+    /// How much to sample when estimating.
+    #[serde(default)]
+    pub estimate: EstimateOptions,
 }
 
 impl Default for SolveOptions {
@@ -81,8 +96,10 @@ impl Default for SolveOptions {
             exact_limit: 10_000_000,
             samples: 4000,
             seed: 0,
-            step_limit: 300_000_000,
+            // About a tenth of a second of counting (more on a loaded machine).
+            step_limit: 10_000_000,
             advice: true,
+            estimate: EstimateOptions::default(),
         }
     }
 }
@@ -126,9 +143,10 @@ pub enum SolveError {
         /// What is wrong.
         error: GeometryError,
     },
-    /// The search would take too long.
+    /// The search would take too long, and no layout to sample from was
+    /// found within the estimator's budget either.
     #[error(
-        "too many cases to search ({steps} steps): take more shots, or use a smaller box or fewer mirrors"
+        "too many cases to search ({steps} steps), and no consistent layout found to sample from: take more shots, or use a smaller box or fewer mirrors"
     )]
     TooHard {
         /// Steps taken before stopping.
@@ -136,17 +154,64 @@ pub enum SolveError {
     },
 }
 
-/// How the next-shot advice was worked out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "method", rename_all = "snake_case")]
+/// How the answer was worked out.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Method {
     /// Every consistent layout weighed.
     Exact,
-    /// Estimated from a uniform sample of consistent layouts.
+    /// Layouts counted exactly; the next-shot advice and the unreachable
+    /// cells estimated from a uniform sample of them.
     Sampled {
         /// Layouts in the sample.
         samples: usize,
     },
+    /// Too many cases to count: every share estimated from layouts sampled
+    /// by Markov chains ([`estimate`]); no count.
+    Estimated {
+        /// Independent chains.
+        chains: usize,
+        /// Layouts sampled, all chains together.
+        samples: usize,
+        /// The median effective sample size of the cells' mirror chances
+        /// (of the cells neither always nor never holding a mirror).
+        effective_samples: f64,
+        /// The largest standard error of any cell's mirror chance.
+        std_error: f64,
+    },
+}
+
+impl Method {
+    /// Whether the counts, the cells' odds and the certain cells are exact
+    /// (exact or sampled advice).
+    pub const fn counted(&self) -> bool {
+        !matches!(self, Self::Estimated { .. })
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Exact => write!(f, "exact"),
+            Self::Sampled { samples } => write!(
+                f,
+                "counted exactly; the advice estimated from {}",
+                tabletop::count(*samples as u64, "sampled layout", "sampled layouts")
+            ),
+            Self::Estimated {
+                chains,
+                samples,
+                effective_samples,
+                std_error,
+            } => write!(
+                f,
+                "estimated from {} ({chains} chains, about {:.0} effective; standard error at most {:.1} points)",
+                tabletop::count(*samples as u64, "sampled layout", "sampled layouts"),
+                effective_samples,
+                100.0 * std_error
+            ),
+        }
+    }
 }
 
 /// One possible exit of a candidate shot.
@@ -166,8 +231,12 @@ pub struct ExitOdds {
 pub struct ShotOdds {
     /// The hole to shoot into.
     pub hole: usize,
-    /// Consistent layouts left on average after it.
-    pub expected_layouts: f64,
+    /// The share of the consistent layouts left on average after it,
+    /// `Σ p_e²` over its exits (the ranking: fewest first).
+    pub expected_share: f64,
+    /// Consistent layouts left on average after it (`None` when the
+    /// layouts were not counted).
+    pub expected_layouts: Option<f64>,
     /// Its possible exits, likeliest first.
     pub exits: Vec<ExitOdds>,
 }
@@ -184,6 +253,9 @@ pub struct CellOdds {
     pub slash: f64,
     /// Share with `\`.
     pub backslash: f64,
+    /// The standard error of its chance of a mirror (0 unless estimated).
+    #[serde(default)]
+    pub std_error: f64,
 }
 
 /// What the evidence proves.
@@ -195,39 +267,33 @@ pub struct Solution {
     pub mirrors: usize,
     /// Sides.
     pub sides: Sides,
-    /// The exact number of consistent layouts (a decimal string in JSON).
-    #[serde(with = "decimal")]
-    pub layouts: BigUint,
-    /// Cells that certainly hold a given mirror (found mirrors included).
+    /// The exact number of consistent layouts (a decimal string in JSON);
+    /// `None` when there were too many cases to count (estimated).
+    #[serde(with = "decimal_opt")]
+    pub layouts: Option<BigUint>,
+    /// How the answer was worked out.
+    pub method: Method,
+    /// Cells that certainly hold a given mirror (found mirrors included);
+    /// when estimated, the cells holding it in every sampled layout (very
+    /// likely, not proven).
     pub certain_mirrors: Vec<Placed>,
-    /// Cells that are certainly empty.
+    /// Cells that are certainly empty (when estimated: in every sample).
     pub certain_empty: Vec<Cell>,
-    /// Cells no allowed shot can ever reach.
+    /// Cells no allowed shot can ever reach (exact only when the method
+    /// is exact).
     pub unreachable: Vec<Cell>,
     /// Every cell's odds, row by row (empty when there are no layouts).
     pub cells: Vec<CellOdds>,
-    /// How the advice and the unreachable cells were worked out (`None`
-    /// when not asked for or there are no layouts).
-    pub method: Option<Method>,
     /// The shot that leaves the fewest layouts on average; `None` when no
     /// shot can tell the layouts apart (or none are left).
     pub best_next_shot: Option<ShotOdds>,
-    /// Every shot not yet fired, best first.
+    /// Every shot not yet fired, best first (empty when advice was not
+    /// asked for).
     pub candidates: Vec<ShotOdds>,
+    /// What to do next.
+    pub advice: Advice,
     /// Cell steps the searches took (a measure of the work done).
     pub steps: u64,
-}
-
-mod decimal {
-    use num_bigint::BigUint;
-    use serde::{Deserialize, Deserializer, Serializer, de::Error};
-    pub fn serialize<S: Serializer>(v: &BigUint, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&v.to_string())
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BigUint, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(D::Error::custom)
-    }
 }
 
 mod decimal_opt {
@@ -539,7 +605,12 @@ impl Visitor for Sampler<'_> {
 
 /// A uniformly random completion of a leaf: `r` mirrors among its free
 /// cells.
-fn complete(leaf: &Leaf<'_>, dom: &[u8], weights: &mut Weights, rng: &mut Rng) -> Vec<u8> {
+pub(crate) fn complete(
+    leaf: &Leaf<'_>,
+    dom: &[u8],
+    weights: &mut Weights,
+    rng: &mut Rng,
+) -> Vec<u8> {
     let (a, b, r) = (leaf.free_a, leaf.free_b, leaf.r);
     let mut state = leaf.state.to_vec();
     // How many of the r mirrors go to type-A cells: i with weight
@@ -628,15 +699,17 @@ fn shots_of(pairs: &[(usize, usize)]) -> Vec<Shot> {
         .collect()
 }
 
-/// What the evidence proves: the exact number of consistent layouts, the
-/// certain cells, every cell's odds, the unreachable cells and the best next
-/// shot.
+/// What the evidence proves: the number of consistent layouts, the certain
+/// cells, every cell's odds, the unreachable cells, the best next shot and
+/// the advice; exactly where the count finishes within
+/// `options.step_limit`, else estimated by sampling ([`Method`]).
 ///
 /// # Errors
 /// Fails on a bad size or mirror count, a hole or cell outside the box, a
-/// shot from a side the game does not shoot from, and when the search would
-/// pass `options.step_limit` (possible only with many mirrors and few
-/// shots). Contradictory evidence is not an error: it has 0 layouts.
+/// shot from a side the game does not shoot from, and when the count passes
+/// its step limit and the estimator finds no consistent layout to start
+/// from within its own budget. Contradictory evidence is not an error: it
+/// has 0 layouts.
 pub fn solve(ev: &Evidence, options: &SolveOptions) -> Result<Solution, SolveError> {
     let checked = check(ev)?;
     let size = checked.size;
@@ -644,14 +717,15 @@ pub fn solve(ev: &Evidence, options: &SolveOptions) -> Result<Solution, SolveErr
         size: size.n(),
         mirrors: ev.mirrors,
         sides: ev.sides,
-        layouts: BigUint::zero(),
+        layouts: Some(BigUint::zero()),
+        method: Method::Exact,
         certain_mirrors: Vec::new(),
         certain_empty: Vec::new(),
         unreachable: Vec::new(),
         cells: Vec::new(),
-        method: None,
         best_next_shot: None,
         candidates: Vec::new(),
+        advice: Advice::Contradiction,
         steps: 0,
     };
     let Some(problem) = &checked.problem else {
@@ -665,14 +739,18 @@ pub fn solve(ev: &Evidence, options: &SolveOptions) -> Result<Solution, SolveErr
         Tally::new(size.cells(), OpenCounts::Sparse(Vec::new())),
         options.step_limit,
     );
-    engine.run().map_err(|Aborted| SolveError::TooHard {
-        steps: engine.steps(),
-    })?;
+    if engine.run().is_err() {
+        solution.steps = engine.steps();
+        estimated(problem, &checked, options, &mut solution)?;
+        rank(&mut solution);
+        solution.advice = advise(ev, &solution, options);
+        return Ok(solution);
+    }
     let steps_used = engine.steps();
     solution.steps = steps_used;
     let tally = engine.into_visitor();
     let (total, marginals) = marginals(problem, &tally, &mut weights);
-    solution.layouts = total.clone();
+    solution.layouts = Some(total.clone());
     if total.is_zero() {
         return Ok(solution);
     }
@@ -693,45 +771,165 @@ pub fn solve(ev: &Evidence, options: &SolveOptions) -> Result<Solution, SolveErr
             empty: share(&m[0]),
             slash: share(&m[1]),
             backslash: share(&m[2]),
+            std_error: 0.0,
+        });
+    }
+    if options.advice {
+        let mut reach = tally.reach.clone();
+        let exact = total <= BigUint::from(options.exact_limit)
+            && exact_advice(
+                problem,
+                &shots,
+                &checked.candidates,
+                &total,
+                &mut weights,
+                &mut reach,
+                options.step_limit.saturating_sub(steps_used),
+                &mut solution,
+            )
+            .is_ok();
+        if !exact {
+            reach.clone_from(&tally.reach);
+            sampled_advice(
+                problem,
+                &shots,
+                &checked.candidates,
+                &total,
+                &mut weights,
+                &mut reach,
+                options,
+                &mut solution,
+            )?;
+        }
+        solution.unreachable = unreachable(problem, &reach);
+        rank(&mut solution);
+    }
+    solution.advice = advise(ev, &solution, options);
+    Ok(solution)
+}
+
+fn advise(ev: &Evidence, solution: &Solution, options: &SolveOptions) -> Advice {
+    if options.advice || solution.layouts.as_ref().is_some_and(Zero::is_zero) {
+        Advice::of(ev, solution)
+    } else {
+        Advice::NotAsked
+    }
+}
+
+/// The cells not pre-decided that no beam crossed (`reach` is a bit set).
+fn unreachable(p: &Problem, reach: &[u64]) -> Vec<Cell> {
+    (0..p.size.cells())
+        .filter(|&i| p.pre[i] == UNDECIDED && reach[i / 64] & (1 << (i % 64)) == 0)
+        .map(|i| p.size.cell(i))
+        .collect()
+}
+
+/// Fills `solution` from layouts sampled by the estimator's chains: the
+/// cells' odds with their errors, the very likely cells, the candidates'
+/// exits and the cells no sampled beam crossed.
+fn estimated(
+    p: &Problem,
+    checked: &Checked,
+    options: &SolveOptions,
+    solution: &mut Solution,
+) -> Result<(), SolveError> {
+    let size = p.size;
+    let sample = estimate::sample(p, &checked.pairs, &options.estimate, options.seed).map_err(
+        |Aborted| SolveError::TooHard {
+            steps: solution.steps,
+        },
+    )?;
+    solution.steps += sample.steps;
+    let (shares, se, effective) = estimate::cell_shares(&sample, size.cells());
+    let all: Vec<&Vec<u8>> = sample.chains.iter().flatten().collect();
+    let n = all.len().max(1) as f64;
+    solution.layouts = None;
+    solution.method = Method::Estimated {
+        chains: sample.chains.len(),
+        samples: all.len(),
+        effective_samples: effective,
+        std_error: se.iter().copied().fold(0.0, f64::max),
+    };
+    for (i, (m, &e)) in shares.iter().zip(&se).enumerate() {
+        let cell = size.cell(i);
+        // "In every sample": the shares are sums of 1/len, so compare with
+        // a tolerance.
+        if m[0] > 1.0 - 1e-9 {
+            solution.certain_empty.push(cell);
+        }
+        for (j, mirror) in [(1, Mirror::Slash), (2, Mirror::Backslash)] {
+            if m[j] > 1.0 - 1e-9 {
+                solution.certain_mirrors.push(Placed::new(cell, mirror));
+            }
+        }
+        solution.cells.push(CellOdds {
+            cell,
+            empty: m[0],
+            slash: m[1],
+            backslash: m[2],
+            std_error: e,
         });
     }
     if !options.advice {
-        return Ok(solution);
+        return Ok(());
     }
-    let mut reach = tally.reach.clone();
-    let exact = total <= BigUint::from(options.exact_limit)
-        && exact_advice(
-            problem,
-            &shots,
-            &checked.candidates,
-            &total,
-            &mut weights,
-            &mut reach,
-            options.step_limit.saturating_sub(steps_used),
-            &mut solution,
-        )
-        .is_ok();
-    if exact {
-        solution.method = Some(Method::Exact);
-    } else {
-        reach.clone_from(&tally.reach);
-        sampled_advice(
-            problem,
-            &shots,
-            &checked.candidates,
-            &total,
-            &mut weights,
-            &mut reach,
-            options,
-            &mut solution,
-        )?;
+    let allowed: Vec<usize> = size.shootable(solution.sides).collect();
+    let candidates = &checked.candidates;
+    let mut reach = vec![0u64; size.cells().div_ceil(64)];
+    let mut exits_of: Vec<HashMap<usize, usize>> = vec![HashMap::new(); candidates.len()];
+    for state in &all {
+        let at = |i: usize| search::mirror_of(state[i]);
+        for &hole in &allowed {
+            let mark = |i: usize, _, _| reach[i / 64] |= 1 << (i % 64);
+            let Ok(exit) = crate::beam::walk(size, hole, at, mark) else {
+                continue;
+            };
+            if let Ok(j) = candidates.binary_search(&hole) {
+                *exits_of[j].entry(exit.hole).or_insert(0) += 1;
+            }
+        }
     }
-    solution.unreachable = (0..size.cells())
-        .filter(|&i| problem.pre[i] == UNDECIDED && reach[i / 64] & (1 << (i % 64)) == 0)
-        .map(|i| size.cell(i))
+    solution.candidates = shot_odds(candidates, exits_of, n, None);
+    solution.unreachable = unreachable(p, &reach);
+    Ok(())
+}
+
+/// Candidates' odds from sampled exits (`n` samples; `total` layouts when
+/// counted), best first: by the share left on average, then by hole.
+fn shot_odds(
+    candidates: &[usize],
+    exits_of: Vec<HashMap<usize, usize>>,
+    n: f64,
+    total: Option<f64>,
+) -> Vec<ShotOdds> {
+    let mut out: Vec<(u64, ShotOdds)> = candidates
+        .iter()
+        .zip(exits_of)
+        .map(|(&hole, counts)| {
+            let squares: u64 = counts.values().map(|&c| (c as u64) * (c as u64)).sum();
+            let mut exits: Vec<ExitOdds> = counts
+                .into_iter()
+                .map(|(exit, c)| ExitOdds {
+                    exit,
+                    share: c as f64 / n,
+                    layouts: None,
+                })
+                .collect();
+            exits.sort_by(|x, y| y.share.total_cmp(&x.share).then(x.exit.cmp(&y.exit)));
+            let share = squares as f64 / (n * n);
+            (
+                squares,
+                ShotOdds {
+                    hole,
+                    expected_share: share,
+                    expected_layouts: total.map(|t| t * share),
+                    exits,
+                },
+            )
+        })
         .collect();
-    rank(&mut solution);
-    Ok(solution)
+    out.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.hole.cmp(&y.1.hole)));
+    out.into_iter().map(|(_, s)| s).collect()
 }
 
 /// The exact number of layouts and, for each cell, the layouts in which it
@@ -842,12 +1040,14 @@ fn exact_advice(
             .map(|l| l * l)
             .sum();
         let expected = ratio(&squares, total);
+        let expected_share = ratio(&squares, &(total * total));
         exits.sort_by(|x, y| y.layouts.cmp(&x.layouts).then(x.exit.cmp(&y.exit)));
         out.push((
             squares,
             ShotOdds {
                 hole,
-                expected_layouts: expected,
+                expected_share,
+                expected_layouts: Some(expected),
                 exits,
             },
         ));
@@ -912,36 +1112,10 @@ fn sampled_advice(
     }
     let n = samples.len().max(1) as f64;
     let total_f = total.to_f64().unwrap_or(f64::MAX);
-    let mut out: Vec<(u64, ShotOdds)> = candidates
-        .iter()
-        .zip(exits_of)
-        .map(|(&hole, counts)| {
-            let squares: u64 = counts.values().map(|&c| (c as u64) * (c as u64)).sum();
-            let mut exits: Vec<ExitOdds> = counts
-                .into_iter()
-                .map(|(exit, c)| ExitOdds {
-                    exit,
-                    share: c as f64 / n,
-                    layouts: None,
-                })
-                .collect();
-            exits.sort_by(|x, y| y.share.total_cmp(&x.share).then(x.exit.cmp(&y.exit)));
-            let expected = total_f * squares as f64 / (n * n);
-            (
-                squares,
-                ShotOdds {
-                    hole,
-                    expected_layouts: expected,
-                    exits,
-                },
-            )
-        })
-        .collect();
-    out.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.hole.cmp(&y.1.hole)));
-    solution.candidates = out.into_iter().map(|(_, s)| s).collect();
-    solution.method = Some(Method::Sampled {
+    solution.candidates = shot_odds(candidates, exits_of, n, Some(total_f));
+    solution.method = Method::Sampled {
         samples: samples.len(),
-    });
+    };
     Ok(())
 }
 

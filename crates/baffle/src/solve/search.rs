@@ -26,10 +26,17 @@
 //!   node serve every node below it, for every shot.
 //! - **budget**: the search counts cell steps and stops with [`Aborted`]
 //!   past its limit, so no input makes it run without end.
+//! - **guided** search ([`Engine::guided`]): tries a cell's values in a
+//!   random order, likeliest first (by the mirrors left per free cell and
+//!   the mirrors the shot's distance map says each choice still needs), so
+//!   that its first leaf is a plausible layout rather than the first in a
+//!   fixed order; used to start the estimator's chains. A visitor may stop
+//!   the search ([`Visitor::stop`]).
 
 use crate::geometry::{Dir, Size};
 use crate::layout::Mirror;
 use std::collections::VecDeque;
+use tabletop::Rng;
 
 /// Undecided.
 pub const UNDECIDED: u8 = 0;
@@ -182,6 +189,12 @@ pub trait Visitor {
     fn open_leaf(&mut self, candidate: usize, leaf: &Leaf<'_>) {
         let _ = (candidate, leaf);
     }
+
+    /// Whether the search should stop now (checked after each leaf; the
+    /// run then ends with [`Aborted`]).
+    fn stop(&self) -> bool {
+        false
+    }
 }
 
 /// The search went past its step limit.
@@ -218,6 +231,7 @@ pub struct Engine<'p, V> {
     in_open: Option<usize>,
     steps: u64,
     limit: u64,
+    guide: Option<Rng>,
     visitor: V,
 }
 
@@ -245,8 +259,17 @@ impl<'p, V: Visitor> Engine<'p, V> {
             in_open: None,
             steps: 0,
             limit,
+            guide: None,
             visitor,
         }
+    }
+
+    /// Tries each cell's values in a random order drawn from `rng`,
+    /// likeliest first (see the module's terms).
+    #[must_use]
+    pub fn guided(mut self, rng: Rng) -> Self {
+        self.guide = Some(rng);
+        self
     }
 
     /// At every leaf, also walks a shot into each of `holes` (one at a time,
@@ -386,6 +409,9 @@ impl<'p, V: Visitor> Engine<'p, V> {
             return Ok(());
         }
         self.visitor.leaf(&leaf);
+        if self.visitor.stop() {
+            return Err(Aborted);
+        }
         for j in 0..self.open.len() {
             self.in_open = Some(j);
             self.shots.push(Shot {
@@ -466,7 +492,7 @@ impl<'p, V: Visitor> Engine<'p, V> {
         let base = self.frames.len();
         let dom = self.p.dom[idx];
         let mut result = Ok(());
-        for code in [EMPTY, SLASH, BACK] {
+        for code in self.order(s, idx, dir, dom) {
             if dom & bit(code) == 0 || (code != EMPTY && self.used >= self.p.k) {
                 continue;
             }
@@ -494,6 +520,66 @@ impl<'p, V: Visitor> Engine<'p, V> {
             }
         }
         result
+    }
+
+    /// The order in which to try a cell's values: empty, `/`, `\\`, unless
+    /// the search is guided. Then each value is weighed by its prior chance
+    /// (mirrors left per free cell `ρ`: empty `1 − ρ`, each mirror `ρ / 2`)
+    /// times `ρ^d`, `d` the mirrors the shot's latest distance map says it
+    /// still needs after that choice, and drawn without replacement.
+    fn order(&mut self, s: usize, idx: usize, dir: Dir, dom: u8) -> [u8; 3] {
+        const PLAIN: [u8; 3] = [EMPTY, SLASH, BACK];
+        if self.guide.is_none() {
+            return PLAIN;
+        }
+        let free = (self.free_a + self.free_b).max(1) as f64;
+        let rho = ((self.p.k - self.used) as f64 / free).clamp(1e-6, 0.5);
+        let target = self.shots[s].target;
+        let frame = self.frames.iter().rev().find(|f| f.shot == s);
+        let mut weights = [0.0f64; 3];
+        for (w, code) in weights.iter_mut().zip(PLAIN) {
+            if dom & bit(code) == 0 {
+                continue;
+            }
+            let prior = if code == EMPTY { 1.0 - rho } else { rho / 2.0 };
+            let out = dir.turn(mirror_of(code));
+            let d = match (self.p.step(idx, out), target) {
+                (_, None) => 0,
+                (Err(h), Some(t)) => {
+                    if h == t {
+                        0
+                    } else {
+                        INF
+                    }
+                }
+                (Ok(nx), Some(_)) => frame.map_or(0, |f| f.dist[nx * 4 + out.index()]),
+            };
+            // Hopeless choices still come last: the bound cuts them.
+            *w = if d == INF {
+                1e-300
+            } else {
+                prior * rho.powi(i32::from(d.min(300)))
+            };
+        }
+        let Some(rng) = self.guide.as_mut() else {
+            return PLAIN;
+        };
+        let mut order = PLAIN;
+        for i in 0..3 {
+            let total: f64 = weights[i..].iter().sum();
+            let mut x = rng.unit_f64() * total;
+            let mut pick = i;
+            for (j, w) in weights.iter().enumerate().skip(i) {
+                if x < *w {
+                    pick = j;
+                    break;
+                }
+                x -= w;
+            }
+            order.swap(i, pick);
+            weights.swap(i, pick);
+        }
+        order
     }
 
     /// A lower bound on the mirrors still to place for shot `s`, entering

@@ -18,8 +18,8 @@ use std::path::PathBuf;
 #[command(
     after_help = "The bot sees only what a player sees. It guesses every mirror the shots
 prove, guesses a mirror more likely than not (a wrong guess costs 2, a shot
-1), and otherwise shoots the solver's best next shot; where the solver finds
-too many cases it shoots holes whose exits are still unknown.
+1), and otherwise follows the solver's advice: its best next shot, exact or
+estimated by sampling when there are too many cases to count.
 
 Examples:
   parlor baffle bot                          the seed's fixed first game, move by move
@@ -154,6 +154,9 @@ struct Scores {
     mirrors: usize,
     sides: Sides,
     mean_score: f64,
+    /// The 95% confidence interval of the mean score (mean ± 1.96 standard
+    /// errors).
+    mean_score_ci95: [f64; 2],
     mean_shots: f64,
     mean_wrong_guesses: f64,
     best: usize,
@@ -194,13 +197,21 @@ fn many(args: &BotArgs, options: &BotOptions) -> Result<()> {
     for s in &scores {
         *by_score.entry(s.total).or_insert(0u32) += 1;
     }
+    let mean_score = mean(|s| s.total);
+    let variance = scores
+        .iter()
+        .map(|s| (s.total as f64 - mean_score).powi(2))
+        .sum::<f64>()
+        / (n - 1.0).max(1.0);
+    let half = 1.96 * (variance / n).sqrt();
     let report = Scores {
         games: args.games,
         first_seed,
         size,
         mirrors,
         sides: args.sides,
-        mean_score: mean(|s| s.total),
+        mean_score,
+        mean_score_ci95: [mean_score - half, mean_score + half],
         mean_shots: mean(|s| s.shots),
         mean_wrong_guesses: mean(|s| s.wrong_guesses),
         best: scores.iter().map(|s| s.total).min().unwrap_or(0),
@@ -223,8 +234,14 @@ fn many(args: &BotArgs, options: &BotOptions) -> Result<()> {
     )?;
     writeln!(
         out,
-        "Every mirror found in every game. Mean score {:.2}: {:.2} shots, {:.2} wrong guesses; best {}, worst {}.",
-        report.mean_score, report.mean_shots, report.mean_wrong_guesses, report.best, report.worst
+        "Every mirror found in every game. Mean score {:.2} (95% confidence interval {:.2} to {:.2}): {:.2} shots, {:.2} wrong guesses; best {}, worst {}.",
+        report.mean_score,
+        report.mean_score_ci95[0],
+        report.mean_score_ci95[1],
+        report.mean_shots,
+        report.mean_wrong_guesses,
+        report.best,
+        report.worst
     )?;
     writeln!(out, "\nscore  games")?;
     let widest = report.scores.values().copied().max().unwrap_or(1);

@@ -6,6 +6,7 @@
 //!   size (`--size`) and mirror count (`--mirrors`) for seeded boxes.
 
 mod bot;
+mod optimal;
 mod play;
 mod render;
 mod solve;
@@ -29,6 +30,8 @@ pub enum BaffleCommand {
     Render(render::RenderArgs),
     /// Let the solver play: a box move by move, or the scores of many.
     Bot(bot::BotArgs),
+    /// The best possible play on a small box, exactly, beside the bot's.
+    Optimal(optimal::OptimalArgs),
 }
 
 /// Runs a Baffle command.
@@ -39,6 +42,7 @@ pub fn run(cmd: BaffleCommand) -> Result<()> {
         BaffleCommand::Solve(args) => solve::run(&args),
         BaffleCommand::Render(args) => render::run(&args),
         BaffleCommand::Bot(args) => bot::run(&args),
+        BaffleCommand::Optimal(args) => optimal::run(&args),
     }
 }
 

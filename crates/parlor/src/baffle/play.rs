@@ -4,7 +4,7 @@ use super::{BoxArgs, describe};
 use crate::common::seed_or_fresh;
 use anyhow::{Context, Result, bail};
 use baffle::bot::{BotError, BotOptions, decide};
-use baffle::solve::{Method, SolveOptions, solve};
+use baffle::solve::{SolveOptions, solve};
 use baffle::text::view_text;
 use baffle::{Event, Game, Move, Origin, Setup, Sides};
 use clap::Args;
@@ -254,60 +254,31 @@ fn hint(out: &mut impl Write, game: &Game) -> Result<()> {
         )?;
         return Ok(());
     }
-    // A hint should come in about a second; bigger searches say so.
-    let options = SolveOptions {
-        step_limit: 100_000_000,
-        ..SolveOptions::default()
-    };
-    let solution = match solve(&view.evidence(), &options) {
+    let solution = match solve(&view.evidence(), &SolveOptions::default()) {
         Ok(s) => s,
         Err(e) => {
             writeln!(out, "No hint: {e}.")?;
             return Ok(());
         }
     };
-    let layouts = solution.layouts.to_string();
-    writeln!(
-        out,
-        "{} {} of {} {} what you know.",
-        layouts,
-        if layouts == "1" { "layout" } else { "layouts" },
-        tabletop::count(view.mirrors as u64, "mirror", "mirrors"),
-        if layouts == "1" { "fits" } else { "fit" }
-    )?;
-    let unfound: Vec<String> = solution
-        .certain_mirrors
-        .iter()
-        .filter(|p| !view.found.contains(p))
-        .map(ToString::to_string)
-        .collect();
-    if !unfound.is_empty() {
-        writeln!(out, "Certain, not yet guessed: {}.", unfound.join(" "))?;
+    match &solution.layouts {
+        Some(layouts) => writeln!(
+            out,
+            "{layouts} {} of {} {} what you know.",
+            if *layouts == 1u32.into() {
+                "layout"
+            } else {
+                "layouts"
+            },
+            tabletop::count(view.mirrors as u64, "mirror", "mirrors"),
+            if *layouts == 1u32.into() {
+                "fits"
+            } else {
+                "fit"
+            }
+        )?,
+        None => writeln!(out, "Too many layouts to count: odds {}.", solution.method)?,
     }
-    let empty = solution.certain_empty.len();
-    writeln!(
-        out,
-        "Certainly empty: {empty} cell{}.",
-        if empty == 1 { "" } else { "s" }
-    )?;
-    match &solution.best_next_shot {
-        Some(best) => {
-            let how = match solution.method {
-                Some(Method::Sampled { samples }) => {
-                    format!("estimated from {samples} sampled layouts")
-                }
-                _ => "exact".to_string(),
-            };
-            writeln!(
-                out,
-                "Best next shot: {} (leaves {:.1} layouts on average, {how}).",
-                best.hole, best.expected_layouts
-            )?;
-        }
-        None if solution.layouts > 1u32.into() => {
-            writeln!(out, "No shot can tell the remaining layouts apart: guess.")?
-        }
-        None => writeln!(out, "No more shots needed: guess the certain mirrors.")?,
-    }
+    writeln!(out, "{}", solution.advice)?;
     Ok(())
 }

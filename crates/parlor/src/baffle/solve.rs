@@ -159,19 +159,33 @@ fn print_text(ev: &Evidence, s: &Solution) -> Result<()> {
             writeln!(out, "{label}: {}", t.join(" "))?;
         }
     }
-    if s.layouts == 0u32.into() {
+    let Some(layouts) = &s.layouts else {
         writeln!(
             out,
-            "Consistent layouts: 0. The shots and guesses contradict each other (or need more than {}).",
-            tabletop::count(ev.mirrors as u64, "mirror", "mirrors")
+            "Consistent layouts: too many to count within the budget; odds {}",
+            s.method
         )?;
+        return print_odds(&mut out, n, s);
+    };
+    if *layouts == 0u32.into() {
+        writeln!(out, "{}", s.advice)?;
         return Ok(());
     }
-    writeln!(out, "Consistent layouts: {}", big(&s.layouts))?;
+    writeln!(out, "Consistent layouts: {} ({})", big(layouts), s.method)?;
+    print_odds(&mut out, n, s)
+}
+
+/// The certain (or very likely) cells, the box and the advice.
+fn print_odds(out: &mut impl Write, n: usize, s: &Solution) -> Result<()> {
+    let (proven, how) = if s.method.counted() {
+        ("Certain", "")
+    } else {
+        ("Very likely", " (in every sampled layout)")
+    };
     let mirrors: Vec<String> = s.certain_mirrors.iter().map(ToString::to_string).collect();
     writeln!(
         out,
-        "Certain mirrors: {}",
+        "{proven} mirrors{how}: {}",
         if mirrors.is_empty() {
             "none".to_string()
         } else {
@@ -180,12 +194,12 @@ fn print_text(ev: &Evidence, s: &Solution) -> Result<()> {
     )?;
     writeln!(
         out,
-        "Certainly empty: {}",
+        "{proven} empty{how}: {}",
         tabletop::count(s.certain_empty.len() as u64, "cell", "cells")
     )?;
     let unreachable_how = match s.method {
-        Some(Method::Sampled { samples }) => format!(" (estimated from {samples} sampled layouts)"),
-        _ => String::new(),
+        Method::Exact => "",
+        _ => " (estimated from the sampled layouts)",
     };
     writeln!(
         out,
@@ -211,40 +225,22 @@ fn print_text(ev: &Evidence, s: &Solution) -> Result<()> {
         }
     };
     write!(out, "{}", box_text(size, mark))?;
-    match (&s.best_next_shot, s.method) {
-        (Some(best), method) => {
-            let how = match method {
-                Some(Method::Sampled { samples }) => {
-                    format!("estimated from {samples} sampled layouts")
-                }
-                _ => "exact".to_string(),
-            };
-            let exits: Vec<String> = best
-                .exits
-                .iter()
-                .take(6)
-                .map(|e| format!("{} ({:.1}%)", e.exit, 100.0 * e.share))
-                .collect();
-            writeln!(
-                out,
-                "Best next shot: {} - leaves {:.2} layouts on average ({how}); it leaves by {}{}",
-                best.hole,
-                best.expected_layouts,
-                exits.join(", "),
-                if best.exits.len() > 6 { ", ..." } else { "" }
-            )?;
-        }
-        (None, _) if s.candidates.is_empty() => writeln!(out, "Every allowed hole has been shot.")?,
-        (None, _) if s.layouts == 1u32.into() => {
-            writeln!(out, "The layout is determined: no shot is needed.")?
-        }
-        (None, Some(Method::Sampled { samples })) => writeln!(
+    if let Some(best) = &s.best_next_shot {
+        let exits: Vec<String> = best
+            .exits
+            .iter()
+            .take(6)
+            .map(|e| format!("{} ({:.1}%)", e.exit, 100.0 * e.share))
+            .collect();
+        writeln!(
             out,
-            "No shot told the {} apart; take more --samples for advice.",
-            tabletop::count(samples as u64, "sampled layout", "sampled layouts")
-        )?,
-        (None, _) => writeln!(out, "No shot can tell the remaining layouts apart.")?,
+            "Best next shot {}: it leaves by {}{}",
+            best.hole,
+            exits.join(", "),
+            if best.exits.len() > 6 { ", ..." } else { "" }
+        )?;
     }
+    writeln!(out, "Advice: {}", s.advice)?;
     Ok(())
 }
 

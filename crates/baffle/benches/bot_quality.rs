@@ -1,0 +1,88 @@
+//! `cargo bench -p baffle --bench bot_quality`: how good the bot is.
+//!
+//! 1. On 4 × 4 and 5 × 5 with 1 to 3 mirrors (beams from all sides), the
+//!    optimal strategy's expected score, worked out exactly
+//!    (`baffle::optimal`), and the bot's beside it.
+//! 2. On 10 × 10 with 5 mirrors, the bot's mean score over `GAMES` random
+//!    boxes (seeds 1 to `GAMES`) with its 95% confidence interval.
+//!
+//! `BAFFLE_BOT_GAMES` sets `GAMES` (default 2000); `BAFFLE_OPTIMAL_MAX`
+//! limits the layouts of the boxes weighed exactly (default 20000: all).
+
+use baffle::bot::{BotOptions, play};
+use baffle::optimal::expected_scores;
+use baffle::{Game, Setup, Sides};
+use std::time::Instant;
+
+fn main() {
+    let env = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(default)
+    };
+    let games = env("BAFFLE_BOT_GAMES", 2000);
+    let max = env("BAFFLE_OPTIMAL_MAX", 20_000);
+    let options = BotOptions::default();
+    println!("box    layouts  optimal      bot      gap   seconds");
+    for (n, k) in [(4, 1), (4, 2), (4, 3), (5, 1), (5, 2), (5, 3)] {
+        let cells = (n * n) as u64;
+        let layouts: u64 = (0..k).fold(1, |c, i| c * (cells - i) / (i + 1)) << k;
+        if layouts > max {
+            continue;
+        }
+        let t = Instant::now();
+        match expected_scores(n as usize, k as usize, Sides::All, Some(&options)) {
+            Ok(s) => {
+                let bot = s.bot.unwrap_or(f64::NAN);
+                println!(
+                    "{n}x{n}/{k} {:>8} {:>8.4} {:>8.4} {:>8.4} {:>9.1}",
+                    s.layouts,
+                    s.optimal,
+                    bot,
+                    bot - s.optimal,
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            Err(e) => println!("{n}x{n}/{k}: {e}"),
+        }
+    }
+    let t = Instant::now();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    let scores: Vec<usize> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|w| {
+                scope.spawn(move || {
+                    (1 + w..=games)
+                        .step_by(threads as usize)
+                        .map(|seed| {
+                            let mut game =
+                                Game::new(Setup::seeded(10, 5, Sides::All, seed)).expect("a box");
+                            play(&mut game, &options, |_, _| {}).expect("a finished game");
+                            game.score().total
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a worker"))
+            .collect()
+    });
+    let n = scores.len() as f64;
+    let mean = scores.iter().sum::<usize>() as f64 / n;
+    let var = scores
+        .iter()
+        .map(|&x| (x as f64 - mean).powi(2))
+        .sum::<f64>()
+        / (n - 1.0).max(1.0);
+    let half = 1.96 * (var / n).sqrt();
+    println!(
+        "10x10/5, {games} random boxes: mean score {mean:.3}, 95% CI {:.3} to {:.3} (sd {:.3}), {:.1} s on {threads} threads",
+        mean - half,
+        mean + half,
+        var.sqrt(),
+        t.elapsed().as_secs_f64()
+    );
+}
