@@ -22,6 +22,7 @@
 
 pub mod beam;
 pub mod bot;
+pub mod contract;
 pub mod game;
 pub mod geometry;
 pub mod layout;

@@ -16,6 +16,7 @@
 
 pub mod analysis;
 pub mod board;
+pub mod contract;
 pub mod formats;
 pub mod game;
 pub mod rules;

@@ -8,6 +8,7 @@
 mod baffle;
 mod chutes;
 mod common;
+mod play;
 mod serve;
 mod tycoon;
 

@@ -198,16 +198,26 @@ fn a_corrupted_tycoon_save_is_refused_saying_why_once() {
     ]);
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(save).expect("saved")).expect("json");
-    v["current"] = serde_json::json!(9);
+    // The first move of a game is a roll: a purchase there is refused.
+    v["moves"][0] = serde_json::json!("buy");
     std::fs::write(save, v.to_string()).expect("write");
     for args in [
         ["tycoon", "play", "--resume", save].as_slice(),
         ["tycoon", "render", "--game", save, "-o", "unused.svg"].as_slice(),
     ] {
         let err = fails(args);
-        assert!(err.contains("current player 9 is not 1 to 4"), "{err}");
-        assert_eq!(err.matches("saved game").count(), 1, "{err}");
+        assert!(err.contains("move #1 of the record is refused"), "{err}");
+        assert!(err.contains("buy"), "{err}");
+        assert_eq!(err.matches("cannot be replayed").count(), 1, "{err}");
     }
+    // A snapshot saved by an older Parlor is refused, saying why.
+    let old = r#"{"version":1,"grid":{},"players":[],"moves":12}"#;
+    std::fs::write(save, old).expect("write");
+    let err = fails(&["tycoon", "play", "--resume", save]);
+    assert!(
+        err.contains("older Parlor") && err.contains("record"),
+        "{err}"
+    );
 }
 
 #[test]

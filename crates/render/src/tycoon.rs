@@ -565,7 +565,6 @@ fn panel(game: &Game, x: f64, top: f64, width: f64) -> Element {
 mod tests {
     use super::*;
     use std::sync::Arc;
-    use tycoon::game::Dice;
     use tycoon::{Seat, parse_grid};
 
     fn sample() -> tycoon::Grid {
@@ -629,11 +628,8 @@ mod tests {
     #[test]
     fn a_game_shows_tokens_owners_and_the_players() {
         let g = Arc::new(sample());
-        let mut game = Game::new(
-            g,
-            [Seat::Bot, Seat::Random, Seat::Human, Seat::Bot],
-            Dice::seeded(3),
-        );
+        let mut game = Game::new(g, [Seat::Bot, Seat::Random, Seat::Human, Seat::Bot]);
+        let mut dice = tabletop::SeededDice::new(3);
         while game.owner(9).is_none() && !game.is_over() {
             let mv = tycoon::bots::bot_move(&game, 3)
                 .unwrap_or_else(|| tycoon::bots::Bot::choose(&tycoon::bots::DefaultBot, &game));
@@ -642,7 +638,7 @@ mod tests {
             } else {
                 mv
             };
-            game.apply(mv).unwrap();
+            game.apply(mv, &mut dice).unwrap();
         }
         let owner = game.owner(9).unwrap();
         let svg = super::game(&game, "sample").to_svg();

@@ -25,9 +25,9 @@ use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use tabletop::play::{DiceMode, Match, MatchError, Request, SeatKind, Viewer};
 use tycoon::design::{Applied, Designer, Edit};
-use tycoon::game::{Dice, SEATS, View};
+use tycoon::game::{SEATS, View};
 use tycoon::{Event, Game, GameError, Grid, GridSpec, Move, Object, Seat};
 
 /// The store of design documents.
@@ -289,7 +289,7 @@ async fn game_svg(
     let name = query.name("this grid")?;
     let picture = state
         .tycoon
-        .with(&id, |s| render::tycoon::game(&s.game, &name))?;
+        .with(&id, |s| render::tycoon::game(s.game.game(), &name))?;
     crate::svg_response(Ok(picture))
 }
 
@@ -355,11 +355,11 @@ async fn list_grids(State(state): State<AppState>) -> Json<GridList> {
 /// The store of live Tycoon games.
 pub type TycoonGames = crate::store::Store<TycoonSession>;
 
-/// A live game: the library's game, its seed and its event log.
+/// A live game: a match of the library's game (its dice, record and log).
 pub struct TycoonSession {
-    game: Game,
-    seed: u64,
-    events: Vec<Event>,
+    game: Match<Game>,
+    /// Events in all, so far (the match keeps the newest).
+    events: usize,
 }
 
 /// The most events a view carries (the newest); the page keeps the rest.
@@ -414,8 +414,9 @@ pub struct MoveView {
 pub struct GameView {
     /// The game's id.
     pub id: String,
-    /// The seed of its dice.
-    pub seed: u64,
+    /// The seed of its dice, once the game is over (secret until then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     /// The library's view: players (cell, wallet, turns, effects, stations,
     /// attacks left), station owners, whose turn, the decision awaited, the
     /// winner.
@@ -445,18 +446,19 @@ fn event_view(event: Event) -> EventView {
 }
 
 fn game_view(id: &str, s: &TycoonSession) -> GameView {
-    let view = s.game.view();
-    let bot_to_move = view
-        .current
-        .and_then(|seat| s.game.seats().get(usize::from(seat) - 1).copied())
-        .is_some_and(|seat| seat != Seat::Human);
-    let from = s.events.len().saturating_sub(LOG_TAIL);
+    let m = &s.game;
+    let view = m.view(Viewer::Spectator).view;
+    let bot_to_move = m
+        .to_move()
+        .is_some_and(|seat| m.seats()[usize::from(seat) - 1].is_bot());
+    let log: Vec<EventView> = m.log().map(|l| event_view(l.event)).collect();
+    let tail = log.len().saturating_sub(LOG_TAIL);
     GameView {
         id: id.to_string(),
-        seed: s.seed,
+        seed: m.public_record().map(|r| r.dice.seed()),
         prompt: view.pending.map(|d| d.prompt()),
-        moves: s
-            .game
+        moves: m
+            .game()
             .legal_moves()
             .into_iter()
             .map(|mv| MoveView {
@@ -465,10 +467,10 @@ fn game_view(id: &str, s: &TycoonSession) -> GameView {
             })
             .collect(),
         bot_to_move,
-        objects: s.game.grid().objects().map(object_view).collect(),
+        objects: m.game().grid().objects().map(object_view).collect(),
         layout: layout(),
-        event_count: s.events.len(),
-        log: s.events[from..].iter().copied().map(event_view).collect(),
+        event_count: s.events,
+        log: log.into_iter().skip(tail).collect(),
         view,
     }
 }
@@ -489,11 +491,14 @@ async fn new_game(
         None => grid_from(&state, req.text.as_deref(), req.saved.as_deref())?,
     };
     let seed = seed_or_fresh(req.seed)?;
-    let session = TycoonSession {
-        game: Game::new(Arc::new(grid), req.seats, Dice::seeded(seed)),
-        seed,
-        events: Vec::new(),
-    };
+    let seats = req.seats.iter().map(|&s| seat_kind(s)).collect();
+    let game = Match::start(
+        tycoon::contract::Setup::new(grid),
+        seats,
+        DiceMode::Seeded { seed },
+    )
+    .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let session = TycoonSession { game, events: 0 };
     let id = state.tycoon.insert(session)?;
     Ok(Json(state.tycoon.with(&id, |s| game_view(&id, s))?))
 }
@@ -519,9 +524,20 @@ pub struct Played {
     pub game: GameView,
 }
 
-fn refused(e: GameError) -> ApiError {
+/// The match's seat for a seat of the page's form.
+fn seat_kind(seat: Seat) -> SeatKind {
+    seat.level()
+        .map_or(SeatKind::Person, |level| SeatKind::Bot { level })
+}
+
+fn refused(e: MatchError<GameError>) -> ApiError {
     match e {
-        GameError::Over { .. } => ApiError::conflict(e.to_string()),
+        MatchError::Game(GameError::Over { .. }) | MatchError::Over { .. } => {
+            ApiError::conflict(e.to_string())
+        }
+        MatchError::BotSeat { seat } => ApiError::conflict(format!(
+            "player {seat} is a bot: let the bots play (POST …/bots)"
+        )),
         _ => ApiError::unprocessable(e.to_string()),
     }
 }
@@ -534,17 +550,21 @@ async fn play_move(
     state
         .tycoon
         .with(&id, |s| {
-            if let Some(seat) = s.game.current()
-                && s.game.seats().get(usize::from(seat) - 1) != Some(&Seat::Human)
-            {
-                return Err(ApiError::conflict(format!(
-                    "player {seat} is a bot: let the bots play (POST …/bots)"
-                )));
-            }
-            let events = s.game.apply(mv).map_err(refused)?;
-            s.events.extend_from_slice(&events);
+            let seat = s.game.to_move().unwrap_or(1);
+            let played = s
+                .game
+                .play(
+                    seat,
+                    Request {
+                        mv,
+                        after: None,
+                        roll: None,
+                    },
+                )
+                .map_err(refused)?;
+            s.events += played.events.len();
             Ok(Played {
-                events: events.into_iter().map(event_view).collect(),
+                events: played.events.into_iter().map(event_view).collect(),
                 game: game_view(&id, s),
             })
         })?
@@ -569,23 +589,18 @@ async fn play_bots(
     state
         .tycoon
         .with(&id, |s| {
-            if s.game.is_over() {
-                return Err(refused(GameError::Over {
-                    winner: s.game.winner(),
-                }));
+            let status = s.game.status();
+            if status.is_over() {
+                return Err(refused(MatchError::Over { status }));
             }
-            let mut events = Vec::new();
-            for _ in 0..limit {
-                let Some(mv) = tycoon::bots::bot_move(&s.game, s.seed) else {
-                    break;
-                };
-                if let Err(e) = s.game.apply_into(mv, &mut events) {
-                    // Moves already played stay played, and logged.
-                    s.events.extend_from_slice(&events);
-                    return Err(refused(e));
-                }
-            }
-            s.events.extend_from_slice(&events);
+            let mut rng = s.game.bot_rng();
+            let events: Vec<Event> = s
+                .game
+                .run_bots(&mut rng, limit)
+                .into_iter()
+                .flat_map(|p| p.events)
+                .collect();
+            s.events += events.len();
             Ok(Played {
                 events: events.into_iter().map(event_view).collect(),
                 game: game_view(&id, s),

@@ -476,7 +476,8 @@ async function startGame() {
   gameName = name;
   play.log.replaceChildren();
   appendLog(game.log);
-  play.seed.placeholder = `random (this game: ${game.seed})`;
+  // The seed is secret while the game is on: the page learns it at the end.
+  play.seed.placeholder = "random";
   showGame();
   runBots();
 }

@@ -8,20 +8,22 @@
 use std::sync::Arc;
 use std::time::Instant;
 use tabletop::Rng;
+use tabletop::SeededDice;
 use tycoon::bots::search::search;
 use tycoon::bots::{Bot, Budget, DefaultBot};
-use tycoon::game::{Decision, Dice, SEATS};
+use tycoon::game::{Decision, SEATS};
 use tycoon::generate::random_grid;
 use tycoon::{Game, Grid, Seat, parse_grid};
 
 fn decisions(grid: &Arc<Grid>, seed: u64) -> Vec<Game> {
-    let mut game = Game::new(grid.clone(), [Seat::Bot; SEATS], Dice::seeded(seed));
+    let mut game = Game::new(grid.clone(), [Seat::Bot; SEATS]);
+    let mut dice = SeededDice::new(seed);
     let mut found = Vec::new();
     while !game.is_over() {
         if game.legal_moves().len() > 1 {
             found.push(game.clone());
         }
-        if game.apply(DefaultBot.choose(&game)).is_err() {
+        if game.apply(DefaultBot.choose(&game), &mut dice).is_err() {
             break;
         }
     }

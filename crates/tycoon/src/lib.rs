@@ -13,6 +13,8 @@
 //! - **game** ([`game::Game`]): four seats playing on a grid; **moves**
 //!   answer the game's pending **decision**, **events** tell what happened.
 //! - **bot** ([`bots`]): chooses a seat's moves.
+//! - **contract** ([`contract`]): Tycoon as the match layer plays it; a
+//!   match's record is the only save format.
 //! - **simulation** ([`simulate`]): many bot games on all cores; its
 //!   **report** ([`report::SimulationReport`]) is what the CLI prints.
 //! - **random grid** ([`generate`]): a random legal grid from a seed.
@@ -23,6 +25,7 @@
 
 pub mod bots;
 pub mod cells;
+pub mod contract;
 pub mod design;
 pub mod file;
 pub mod game;

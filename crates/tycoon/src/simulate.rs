@@ -9,12 +9,12 @@
 //!   ladder and snake was taken.
 
 use crate::bots::bot_move;
-use crate::game::{Attack, Decision, Dice, Event, Game, Move, SEATS, Seat};
+use crate::game::{Attack, Decision, Event, Game, Move, SEATS, Seat};
 use crate::grid::Grid;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-use tabletop::Rng;
+use tabletop::{DiceSource, Rng, SeededDice};
 
 /// What a run of games is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -153,8 +153,14 @@ pub fn game_seeds(seed: u64, index: u64) -> (u64, u64) {
 }
 
 /// Plays one game to its end with bots in every seat (a person's seat is
-/// played by the default bot), calling `on_events` with each move's events.
-pub fn play_out(game: &mut Game, bot_seed: u64, mut on_events: impl FnMut(&Game, &[Event])) {
+/// played by the default bot), rolling `dice`, calling `on_events` with each
+/// move's events.
+pub fn play_out(
+    game: &mut Game,
+    dice: &mut (impl DiceSource + ?Sized),
+    bot_seed: u64,
+    mut on_events: impl FnMut(&Game, &[Event]),
+) {
     let mut events = Vec::with_capacity(16);
     while let Some(pending) = game.pending() {
         // Taking a turn has one answer whoever plays (every bot rolls, the
@@ -166,10 +172,10 @@ pub fn play_out(game: &mut Game, bot_seed: u64, mut on_events: impl FnMut(&Game,
                 .unwrap_or_else(|| crate::bots::Bot::choose(&crate::bots::DefaultBot, game))
         };
         events.clear();
-        if game.apply_into(mv, &mut events).is_err() {
+        if game.apply_into(mv, dice, &mut events).is_err() {
             // Bots only answer with legal moves and seeded dice never fail;
             // stop rather than spin if that ever changes.
-            let _ = game.apply_into(Move::Roll, &mut events);
+            let _ = game.apply_into(Move::Roll, dice, &mut events);
             if !game.is_over() {
                 break;
             }
@@ -184,9 +190,9 @@ pub fn simulate(grid: &Arc<Grid>, options: &Options) -> Tally {
         .into_par_iter()
         .fold(Tally::default, |mut tally, i| {
             let (dice_seed, bot_seed) = game_seeds(options.seed, i);
-            let mut game = Game::new(grid.clone(), options.seats, Dice::seeded(dice_seed))
-                .with_turn_cap(options.turn_cap);
-            play_out(&mut game, bot_seed, |_, events| {
+            let mut game = Game::new(grid.clone(), options.seats).with_turn_cap(options.turn_cap);
+            let mut dice = SeededDice::new(dice_seed);
+            play_out(&mut game, &mut dice, bot_seed, |_, events| {
                 for e in events {
                     tally.count(e);
                 }

@@ -15,7 +15,7 @@
 //!   the report does not depend on the number of threads.
 
 use crate::SAMPLE_GRID;
-use crate::game::{Dice, Game, SEATS, Seat};
+use crate::game::{Game, SEATS, Seat};
 use crate::generate::random_grid;
 use crate::grid::Grid;
 use crate::simulate::play_out;
@@ -279,9 +279,9 @@ pub fn play(options: &Options) -> Report {
                 let [dice_seed, bot_seed, _] = game_seeds(options.seed, grids, i);
                 let grid = &boards[(i as usize) % boards.len()];
                 let seats = options.matchups[m].seats(seat);
-                let mut game = Game::new(grid.clone(), seats, Dice::seeded(dice_seed))
-                    .with_turn_cap(options.turn_cap);
-                play_out(&mut game, bot_seed, |_, _| {});
+                let mut game = Game::new(grid.clone(), seats).with_turn_cap(options.turn_cap);
+                let mut dice = tabletop::SeededDice::new(dice_seed);
+                play_out(&mut game, &mut dice, bot_seed, |_, _| {});
                 (
                     m,
                     seat,

@@ -5,8 +5,9 @@
 #![allow(clippy::unwrap_used)]
 
 use std::sync::Arc;
+use tabletop::SeededDice;
 use tycoon::bots::{Bot, DefaultBot, RandomBot, reserve};
-use tycoon::game::{Decision, Dice, SEATS};
+use tycoon::game::{Decision, SEATS};
 use tycoon::simulate::{Options, Tally, game_seeds, simulate_on};
 use tycoon::{Attack, Game, Grid, GridSpec, Move, Seat, parse_grid};
 
@@ -66,8 +67,8 @@ fn situation_in(
     players: [P; SEATS],
     phase: serde_json::Value,
 ) -> Game {
-    let g = Game::new(grid.clone(), [Seat::Bot; SEATS], Dice::seeded(1));
-    let mut v: serde_json::Value = serde_json::from_str(&g.to_json()).unwrap();
+    let g = Game::new(grid.clone(), [Seat::Bot; SEATS]);
+    let mut v: serde_json::Value = serde_json::from_str(&g.to_position()).unwrap();
     for (i, q) in players.iter().enumerate() {
         let pv = &mut v["players"][i];
         pv["cell"] = q.cell.into();
@@ -81,7 +82,7 @@ fn situation_in(
     v["current"] = current.into();
     v["turns"] = players.iter().map(|q| q.turns).sum::<u32>().into();
     v["phase"] = phase;
-    Game::from_json(&v.to_string()).unwrap()
+    Game::from_position(&v.to_string()).unwrap()
 }
 
 /// A recharge turn for `current` on `grid`: its move is the bot's answer.
@@ -324,14 +325,15 @@ fn wins_against_leader_bots(seat: usize, games: u64) -> u64 {
     let mut wins = 0;
     for i in 0..games {
         let (dice, _) = game_seeds(77 + seat as u64, i);
-        let mut g = Game::new(grid.clone(), [Seat::Human; SEATS], Dice::seeded(dice));
+        let mut g = Game::new(grid.clone(), [Seat::Human; SEATS]);
+        let mut dice = SeededDice::new(dice);
         while let Some(mover) = g.current() {
             let mv = if usize::from(mover) == seat {
                 DefaultBot.choose(&g)
             } else {
                 LeaderBot.choose(&g)
             };
-            g.apply(mv).unwrap();
+            g.apply(mv, &mut dice).unwrap();
         }
         wins += u64::from(g.winner() == Some(seat as u8));
     }

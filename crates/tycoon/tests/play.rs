@@ -3,7 +3,10 @@
 #![allow(clippy::unwrap_used)]
 
 use std::sync::Arc;
-use tycoon::game::{Cause, Decision, Dice, LostReason, TurnKind};
+use tycoon::game::{Cause, Decision, LostReason, TurnKind};
+
+mod support;
+use support::Table;
 use tycoon::{Attack, Card, CardKind, Event, Game, GameError, GridSpec, Ladder, Move, Seat, Snake};
 
 fn grid(
@@ -22,17 +25,17 @@ fn grid(
     Arc::new(tycoon::Grid::new(&spec).unwrap())
 }
 
-fn game(g: &Arc<tycoon::Grid>, rolls: &[u32]) -> Game {
-    Game::new(g.clone(), [Seat::Human; 4], Dice::scripted(rolls.to_vec()))
+fn game(g: &Arc<tycoon::Grid>, rolls: &[u32]) -> Table {
+    Table::scripted(Game::new(g.clone(), [Seat::Human; 4]), rolls)
 }
 
-fn play(g: &mut Game, mv: &str) -> Vec<Event> {
+fn play(g: &mut Table, mv: &str) -> Vec<Event> {
     g.apply(mv.parse().unwrap())
         .unwrap_or_else(|e| panic!("{mv}: {e}"))
 }
 
 /// Takes the pending turn plainly: recharge on a recharge turn, else roll.
-fn step(g: &mut Game) -> Vec<Event> {
+fn step(g: &mut Table) -> Vec<Event> {
     match g.pending() {
         Some(Decision::RechargeOrAttack { .. }) => play(g, "recharge"),
         _ => play(g, "roll"),
@@ -40,10 +43,10 @@ fn step(g: &mut Game) -> Vec<Event> {
 }
 
 /// Changes a game's state through its saved form (which is validated).
-fn tweak(g: &Game, f: impl FnOnce(&mut serde_json::Value)) -> Game {
-    let mut v: serde_json::Value = serde_json::from_str(&g.to_json()).unwrap();
+fn tweak(g: &Table, f: impl FnOnce(&mut serde_json::Value)) -> Table {
+    let mut v: serde_json::Value = serde_json::from_str(&g.to_position()).unwrap();
     f(&mut v);
-    Game::from_json(&v.to_string()).unwrap()
+    g.with_game(Game::from_position(&v.to_string()).unwrap())
 }
 
 fn set(v: &mut serde_json::Value, seat: usize, field: &str, value: serde_json::Value) {
@@ -159,17 +162,17 @@ fn ice_makes_the_target_lose_their_next_turn_which_still_counts() {
         })
     );
     // P2's third turn is lost: no attack, no recharge, no roll used.
-    let used = g.dice().used();
+    let used = g.dice.used();
     let e = play(&mut g, "roll");
     assert!(e.contains(&Event::TurnLost { player: 2, left: 0 }));
-    assert_eq!(g.dice().used(), used);
+    assert_eq!(g.dice.used(), used);
     assert_eq!(g.player(2).unwrap().turns, 3);
     assert_eq!(coins(&g, 2), 100);
     assert_eq!(g.player(1).unwrap().attacks, vec![Attack::Ice]);
 }
 
 /// A game where P1 is on a recharge turn (turn 3 next).
-fn on_recharge_turn(rolls_after: &[u32]) -> Game {
+fn on_recharge_turn(rolls_after: &[u32]) -> Table {
     let mut rolls = vec![1; 8];
     rolls.extend_from_slice(rolls_after);
     let mut g = game(&grid(&[], &[], &[]), &rolls);
@@ -213,9 +216,9 @@ fn attacks_are_at_most_two_of_different_kinds_and_never_on_yourself() {
         })
     );
     // Three attacks, or one twice, is not a valid save.
-    let mut v: serde_json::Value = serde_json::from_str(&g.to_json()).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&g.to_position()).unwrap();
     set(&mut v, 1, "attacks", serde_json::json!(["ice", "ice"]));
-    assert!(Game::from_json(&v.to_string()).is_err());
+    assert!(Game::from_position(&v.to_string()).is_err());
 }
 
 #[test]
@@ -316,7 +319,7 @@ fn an_empty_wallet_passes_the_turn_without_a_move_but_recharges() {
         coins: 0
     }));
     assert_eq!(cell(&g, 1), 1);
-    assert_eq!(g.dice().used(), 0);
+    assert_eq!(g.dice.used(), 0);
     for _ in 0..3 {
         play(&mut g, "roll");
     }
@@ -484,7 +487,7 @@ fn card_4_loses_the_next_turn() {
     let e = play(&mut g, "roll");
     assert!(e.contains(&Event::TurnLost { player: 1, left: 0 }));
     assert_eq!((cell(&g, 1), g.player(1).unwrap().turns), (5, 2));
-    assert_eq!(g.dice().used(), 4);
+    assert_eq!(g.dice.used(), 4);
 }
 
 #[test]
@@ -706,42 +709,49 @@ fn card_chains_stop_when_they_return_to_a_cell_reached_this_turn() {
 }
 
 #[test]
-fn a_game_saves_and_resumes_exactly() {
+fn a_match_record_replays_exactly() {
+    use tabletop::play::{DiceMode, Match, SeatKind};
+    use tabletop::{BotLevel, Rng};
     let g = grid(
         &[(10, 32)],
         &[(34, 23)],
-        &[
-            (9, 13, &[50, 10]),
-            (8, 19, &[20]),
-            (3, 40, &[]),
-            (6, 28, &[60]),
-        ],
+        &[(8, 19, &[20]), (3, 40, &[]), (6, 28, &[60])],
     );
-    let mut a = Game::new(
-        g,
-        [Seat::Bot, Seat::Random, Seat::Bot, Seat::Random],
-        Dice::seeded(77),
-    );
-    for _ in 0..40 {
-        let mv = tycoon::bots::bot_move(&a, 5).unwrap();
-        a.apply(mv).unwrap();
+    let seats = vec![
+        SeatKind::Bot {
+            level: BotLevel::Normal,
+        },
+        SeatKind::Bot {
+            level: BotLevel::Easy,
+        },
+        SeatKind::Bot {
+            level: BotLevel::Normal,
+        },
+        SeatKind::Bot {
+            level: BotLevel::Easy,
+        },
+    ];
+    let setup = tycoon::contract::Setup::new((*g).clone());
+    let mut a = Match::<Game>::start(setup, seats, DiceMode::Seeded { seed: 77 }).unwrap();
+    let mut rng = Rng::new(5);
+    a.run_bots(&mut rng, 40);
+    let json = serde_json::to_string(a.record()).unwrap();
+    let mut b = Match::<Game>::replay(serde_json::from_str(&json).unwrap()).unwrap();
+    assert_eq!(a.game(), b.game());
+    let (mut ra, mut rb) = (rng.clone(), rng);
+    while !a.status().is_over() {
+        let pa = a.step_bot(&mut ra, None).unwrap();
+        let pb = b.step_bot(&mut rb, None).unwrap();
+        assert_eq!((pa.mv, &pa.events), (pb.mv, &pb.events));
     }
-    let json = a.to_json();
-    let mut b = Game::from_json(&json).unwrap();
-    assert_eq!(a, b);
-    while !a.is_over() {
-        let mv = tycoon::bots::bot_move(&a, 5).unwrap();
-        assert_eq!(tycoon::bots::bot_move(&b, 5), Some(mv));
-        assert_eq!(a.apply(mv).unwrap(), b.apply(mv).unwrap());
-    }
-    assert_eq!(a, b);
-    assert!(b.is_over());
+    assert_eq!(a.game(), b.game());
+    assert!(b.status().is_over());
 }
 
 #[test]
 fn bad_saves_are_refused_with_a_reason() {
     let g = game(&grid(&[], &[], &[(8, 5, &[30])]), &[]);
-    let json: serde_json::Value = serde_json::from_str(&g.to_json()).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&g.to_position()).unwrap();
     type Change = Box<dyn Fn(&mut serde_json::Value)>;
     let cases: Vec<(Change, &str)> = vec![
         (
@@ -793,22 +803,22 @@ fn bad_saves_are_refused_with_a_reason() {
     for (change, says) in cases {
         let mut v = json.clone();
         change(&mut v);
-        let err = Game::from_json(&v.to_string()).unwrap_err().to_string();
+        let err = Game::from_position(&v.to_string()).unwrap_err().to_string();
         assert!(err.contains(says), "{says}: {err}");
-        assert_eq!(err.matches("not a valid saved game").count(), 1, "{err}");
+        assert_eq!(err.matches("not a valid position").count(), 1, "{err}");
     }
-    assert!(Game::from_json("{").is_err());
+    assert!(Game::from_position("{").is_err());
 }
 
 #[test]
 fn a_save_whose_winner_and_phase_disagree_is_refused() {
     let g = game(&grid(&[], &[], &[(8, 5, &[30])]), &[]);
-    let json: serde_json::Value = serde_json::from_str(&g.to_json()).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&g.to_position()).unwrap();
     let over = serde_json::json!({"state": "over"});
     let load = |change: &dyn Fn(&mut serde_json::Value)| {
         let mut v = json.clone();
         change(&mut v);
-        Game::from_json(&v.to_string()).map_err(|e| e.to_string())
+        Game::from_position(&v.to_string()).map_err(|e| e.to_string())
     };
     // Over, nobody won, long before the turn cap.
     let err = load(&|v| v["phase"] = over.clone()).unwrap_err();
@@ -816,7 +826,7 @@ fn a_save_whose_winner_and_phase_disagree_is_refused() {
         err.contains("over with no winner") && err.contains("0 turns"),
         "{err}"
     );
-    assert_eq!(err.matches("not a valid saved game").count(), 1, "{err}");
+    assert_eq!(err.matches("not a valid position").count(), 1, "{err}");
     // A winner named while the game goes on.
     let err = load(&|v| {
         set(v, 1, "cell", serde_json::json!(99));
@@ -865,9 +875,10 @@ fn a_grid_that_cannot_be_won_stops_at_the_turn_cap() {
     // Every cell from 93 to 98 is a snake: 99 can never be reached.
     let snakes: Vec<(u32, u32)> = (93..=98).map(|c| (c, c - 88)).collect();
     let g = grid(&[], &snakes, &[]);
-    let mut g = Game::new(g, [Seat::Bot; 4], Dice::seeded(1)).with_turn_cap(400);
+    let mut g = Game::new(g, [Seat::Bot; 4]).with_turn_cap(400);
     let mut last = Vec::new();
-    tycoon::simulate::play_out(&mut g, 0, |_, e| last = e.to_vec());
+    let mut dice = tabletop::SeededDice::new(1);
+    tycoon::simulate::play_out(&mut g, &mut dice, 0, |_, e| last = e.to_vec());
     assert!(g.is_over());
     assert_eq!(g.winner(), None);
     assert_eq!(g.turns(), 400);

@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 use tabletop::Rng;
+use tabletop::SeededDice;
 use tycoon::design::{Designer, Edit};
-use tycoon::game::{Dice, MAX_ATTACKS};
+use tycoon::game::MAX_ATTACKS;
 use tycoon::simulate::{Options, game_seeds, play_out, simulate_on};
 use tycoon::{Event, Game, Grid, Seat, parse_grid, write_grid};
 
@@ -62,15 +63,20 @@ fn two_thousand_seeded_bot_games_end_with_a_winner_and_keep_every_invariant() {
     for i in 0..2000u64 {
         let (dice_seed, bot_seed) = game_seeds(2024, i);
         let seats = seatings[(i % 3) as usize];
-        let mut g = Game::new(grid.clone(), seats, Dice::seeded(dice_seed));
+        let mut g = Game::new(grid.clone(), seats);
         let mut moves = 0u64;
-        play_out(&mut g, bot_seed, |g, events| {
-            moves += 1;
-            check_invariants(g, events);
-            if moves % 97 == 0 {
-                assert_eq!(&Game::from_json(&g.to_json()).unwrap(), g);
-            }
-        });
+        play_out(
+            &mut g,
+            &mut SeededDice::new(dice_seed),
+            bot_seed,
+            |g, events| {
+                moves += 1;
+                check_invariants(g, events);
+                if moves % 97 == 0 {
+                    assert_eq!(&Game::from_position(&g.to_position()).unwrap(), g);
+                }
+            },
+        );
         assert!(g.is_over(), "game {i} did not end");
         let w = g
             .winner()
@@ -108,14 +114,19 @@ fn simulation_totals_do_not_depend_on_threads() {
     let mut turns = 0u64;
     for i in 0..300 {
         let (dice_seed, bot_seed) = game_seeds(9, i);
-        let mut g = Game::new(grid.clone(), [Seat::Bot; 4], Dice::seeded(dice_seed));
-        play_out(&mut g, bot_seed, |_, events| {
-            for e in events {
-                if let Event::Card { card, .. } = e {
-                    cards[usize::from(*card) - 1] += 1;
+        let mut g = Game::new(grid.clone(), [Seat::Bot; 4]);
+        play_out(
+            &mut g,
+            &mut SeededDice::new(dice_seed),
+            bot_seed,
+            |_, events| {
+                for e in events {
+                    if let Event::Card { card, .. } = e {
+                        cards[usize::from(*card) - 1] += 1;
+                    }
                 }
-            }
-        });
+            },
+        );
         wins[usize::from(g.winner().unwrap()) - 1] += 1;
         turns += u64::from(g.turns());
     }
@@ -201,9 +212,8 @@ fn random_designs_stay_legal_round_trip_and_play_to_an_end() {
         let json = serde_json::to_string(&grid).unwrap();
         assert_eq!(serde_json::from_str::<Grid>(&json).unwrap(), grid);
         // Random grids play to an end (a win, or the turn cap).
-        let mut g =
-            Game::new(Arc::new(grid), [Seat::Random; 4], Dice::seeded(round)).with_turn_cap(3000);
-        play_out(&mut g, round, check_invariants);
+        let mut g = Game::new(Arc::new(grid), [Seat::Random; 4]).with_turn_cap(3000);
+        play_out(&mut g, &mut SeededDice::new(round), round, check_invariants);
         assert!(g.is_over());
     }
 }
@@ -242,11 +252,8 @@ fn no_input_makes_the_library_panic() {
         "redo", "attack", "ice", "roll", "buy", "pay",
     ];
     let mut d = Designer::new(parse_grid(SAMPLE).unwrap());
-    let mut g = Game::new(
-        Arc::new(parse_grid(SAMPLE).unwrap()),
-        [Seat::Human; 4],
-        Dice::seeded(3),
-    );
+    let mut g = Game::new(Arc::new(parse_grid(SAMPLE).unwrap()), [Seat::Human; 4]);
+    let mut dice = SeededDice::new(3);
     for _ in 0..5000 {
         let mut text = verbs[rng.below(verbs.len() as u64) as usize].to_string();
         for _ in 0..rng.below(5) {
@@ -257,20 +264,17 @@ fn no_input_makes_the_library_panic() {
             let _ = d.apply(&edit);
         }
         if let Ok(mv) = text.parse::<tycoon::Move>() {
-            let _ = g.apply(mv);
+            let _ = g.apply(mv, &mut dice);
         }
     }
-    // Saved games with numbers replaced.
-    let mut base = Game::new(
-        Arc::new(parse_grid(SAMPLE).unwrap()),
-        [Seat::Bot; 4],
-        Dice::seeded(8),
-    );
+    // Positions with numbers replaced.
+    let mut base = Game::new(Arc::new(parse_grid(SAMPLE).unwrap()), [Seat::Bot; 4]);
+    let mut dice = SeededDice::new(8);
     for _ in 0..30 {
         let mv = tycoon::bots::bot_move(&base, 8).unwrap();
-        base.apply(mv).unwrap();
+        base.apply(mv, &mut dice).unwrap();
     }
-    let json = base.to_json();
+    let json = base.to_position();
     let digits: Vec<(usize, usize)> = {
         let bytes = json.as_bytes();
         let mut spans = Vec::new();
@@ -296,11 +300,11 @@ fn no_input_makes_the_library_panic() {
             NASTY[rng.below(12) as usize],
             &json[b..]
         );
-        if let Ok(mut g) = Game::from_json(&text) {
+        if let Ok(mut g) = Game::from_position(&text) {
             for _ in 0..50 {
                 match tycoon::bots::bot_move(&g, 1) {
                     Some(mv) => {
-                        let _ = g.apply(mv);
+                        let _ = g.apply(mv, &mut dice);
                     }
                     None => break,
                 }

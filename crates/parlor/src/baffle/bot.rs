@@ -113,7 +113,7 @@ pub fn run(args: &BotArgs) -> Result<()> {
     writeln!(
         out,
         "The bot plays Baffle {n}×{n}, {k} ({}), beams from {}.",
-        describe(setup),
+        describe(setup, true),
         sides_text(setup.sides),
         n = setup.size,
         k = tabletop::count(setup.mirrors as u64, "mirror", "mirrors"),

@@ -68,10 +68,11 @@ pub struct BoxArgs {
 }
 
 /// Where a box came from, for headings.
-pub fn describe(setup: &Setup) -> String {
+pub fn describe(setup: &Setup, with_seed: bool) -> String {
     match &setup.origin {
         baffle::Origin::Fixed => "the seed's fixed first game".to_string(),
-        baffle::Origin::Seeded { seed } => format!("random, seed {seed}"),
+        baffle::Origin::Seeded { seed } if with_seed => format!("random, seed {seed}"),
+        baffle::Origin::Seeded { .. } => "random".to_string(),
         baffle::Origin::Given { .. } => "a given layout".to_string(),
     }
 }

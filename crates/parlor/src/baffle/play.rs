@@ -1,15 +1,19 @@
-//! `parlor baffle play`: a game at the terminal, or from a script on stdin.
+//! `parlor baffle play`: a game at the terminal, or from a script on stdin,
+//! through the match layer; `--save` writes the match's record.
 
 use super::{BoxArgs, describe};
 use crate::common::seed_or_fresh;
+use crate::play::{Command, Console, Table};
 use anyhow::{Context, Result, bail};
 use baffle::bot::{BotError, BotOptions, decide};
 use baffle::solve::{SolveOptions, solve};
 use baffle::text::view_text;
 use baffle::{Event, Game, Move, Origin, Setup, Sides};
 use clap::Args;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use tabletop::Rng;
+use tabletop::play::{DiceMode, Match, PlayedOf, Record, SeatKind, Viewer};
 
 /// Arguments of `parlor baffle play`.
 #[derive(Args, Debug)]
@@ -43,16 +47,6 @@ pub struct PlayArgs {
     resume: Option<PathBuf>,
 }
 
-struct Session {
-    game: Game,
-    /// The next seed for `new` when the first game was seeded.
-    next_seed: Option<u64>,
-    sides: Sides,
-    size: usize,
-    mirrors: usize,
-    script: bool,
-}
-
 const HELP: &str = "Commands:
   shoot H        fire a beam into hole H (also: s H, or just H)
   guess R C /    guess that row R, column C holds / (or \\); rows and columns from 0 at the top-left
@@ -64,81 +58,187 @@ const HELP: &str = "Commands:
   exit           leave
 Score: +1 a shot, +2 a wrong guess; lower is better.";
 
-/// Plays.
-pub fn run(args: &PlayArgs) -> Result<()> {
-    let game = match &args.resume {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read saved game {}", path.display()))?;
-            serde_json::from_str::<Game>(&text)
-                .with_context(|| format!("{} is not a saved Baffle game", path.display()))?
-        }
-        None => Game::new(args.source.setup(args.sides, || seed_or_fresh(None))?)?,
+/// The Baffle table of the one play loop.
+struct Baffle {
+    next_seed: Option<u64>,
+    /// The person gave `--seed`, so the seeds of this session are theirs to
+    /// see; a fresh seed stays secret until the game is over.
+    seed_given: bool,
+    sides: Sides,
+    size: usize,
+    mirrors: usize,
+}
+
+/// A match of `setup` for one person; the seed is the box's own when it
+/// is random, so that it stays the match's secret.
+fn start(setup: Setup) -> Result<Match<Game>> {
+    let seed = match setup.origin {
+        Origin::Seeded { seed } => seed,
+        _ => 0,
     };
-    let next_seed = match game.setup().origin {
+    Ok(Match::start(
+        setup,
+        vec![SeatKind::Person],
+        DiceMode::Seeded { seed },
+    )?)
+}
+
+/// Reads a saved game: a match's record, or the record an older Parlor
+/// saved (the setup and the moves), which is converted.
+fn load(path: &std::path::Path) -> Result<Match<Game>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read saved game {}", path.display()))?;
+    let mut value: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a saved Baffle game (not JSON)", path.display()))?;
+    if value.get("game").is_none()
+        && let Some(setup) = value.get("setup").cloned()
+    {
+        // An older save: {setup, moves}.
+        let setup: Setup = serde_json::from_value(setup)
+            .with_context(|| format!("{} is not a saved Baffle game", path.display()))?;
+        let seed = match setup.origin {
+            Origin::Seeded { seed } => seed,
+            _ => 0,
+        };
+        let moves: Vec<Move> = serde_json::from_value(value["moves"].take())
+            .with_context(|| format!("{} is not a saved Baffle game", path.display()))?;
+        let mut record = Record::new(
+            "baffle",
+            setup,
+            vec![SeatKind::Person],
+            DiceMode::Seeded { seed },
+        );
+        record.moves = moves
+            .into_iter()
+            .map(|mv| tabletop::play::Entry { mv, roll: None })
+            .collect();
+        return Match::replay(record)
+            .with_context(|| format!("{} cannot be replayed", path.display()));
+    }
+    let record: Record<Setup, Move> = serde_json::from_value(value)
+        .with_context(|| format!("{} is not a saved Baffle game", path.display()))?;
+    Match::replay(record).with_context(|| format!("{} cannot be replayed", path.display()))
+}
+
+/// Plays the game.
+pub fn run(args: &PlayArgs) -> Result<()> {
+    let mut m = match &args.resume {
+        Some(path) => load(path)?,
+        None => start(args.source.setup(args.sides, || seed_or_fresh(None))?)?,
+    };
+    let next_seed = match m.game().setup().origin {
         Origin::Seeded { seed } => Some(seed.wrapping_add(1)),
         _ => args.source.seed.map(|s| s.wrapping_add(1)),
     };
-    let mut session = Session {
-        sides: game.sides(),
-        size: game.size().n(),
-        mirrors: game.layout().count(),
+    let mut table = Baffle {
+        sides: m.game().sides(),
+        size: m.game().size().n(),
+        mirrors: m.game().layout().count(),
         next_seed,
-        script: !std::io::stdin().is_terminal(),
-        game,
+        seed_given: args.source.seed.is_some(),
     };
+    let script = !std::io::stdin().is_terminal();
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
-    intro(&mut out, &session)?;
-    let mut not_understood = 0;
-    let stdin = std::io::stdin().lock();
-    prompt(&mut out, &session)?;
-    for line in stdin.lines() {
-        let line = line.context("cannot read the input")?;
-        let text = line.trim();
-        if session.script {
-            writeln!(out, "{text}")?;
-        }
-        if text.is_empty() || text.starts_with('#') {
-            prompt(&mut out, &session)?;
-            continue;
-        }
-        match command(&mut out, &mut session, text)? {
-            Step::Go => {}
-            Step::NotUnderstood => not_understood += 1,
-            Step::Exit => break,
-        }
-        prompt(&mut out, &session)?;
+    let mut talk = std::io::stdout();
+    intro(&mut out, &m, table.seed_given)?;
+    let outcome = {
+        let mut console = Console {
+            input: &mut input,
+            out: &mut out,
+            talk: &mut talk,
+            echo: script,
+            dice: None,
+            rng: Rng::new(0),
+        };
+        crate::play::run(&mut m, &mut table, &mut console)?
+    };
+    // A game over waits for `new` or `exit`: keep reading until the input
+    // ends or the person leaves.
+    if outcome.ending == crate::play::Ending::Over {
+        after_the_end(&mut m, &mut table, &mut input, &mut out, script)?;
     }
-    if session.script {
+    if script {
         writeln!(out)?;
     }
     out.flush()?;
     if let Some(path) = &args.save {
-        let json = serde_json::to_string_pretty(&session.game)?;
+        let json = serde_json::to_string_pretty(m.record())?;
         tabletop::write_atomic(path, json.as_bytes())
             .with_context(|| format!("cannot save the game to {}", path.display()))?;
         eprintln!("Game saved to {}.", path.display());
     }
-    if session.script && not_understood > 0 {
+    if script && outcome.not_understood > 0 {
+        let n = outcome.not_understood;
         bail!(
-            "{not_understood} line{} of the script {} not understood",
-            if not_understood == 1 { "" } else { "s" },
-            if not_understood == 1 { "was" } else { "were" }
+            "{n} line{} of the script {} not understood",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "was" } else { "were" }
         );
     }
     Ok(())
 }
 
-fn prompt(out: &mut impl Write, _session: &Session) -> Result<()> {
-    write!(out, "> ")?;
-    out.flush()?;
-    Ok(())
+/// After a game ends: `new` starts another (and play goes on), `show` and
+/// `help` still answer, anything else is told the game is over.
+fn after_the_end(
+    m: &mut Match<Game>,
+    table: &mut Baffle,
+    input: &mut dyn std::io::BufRead,
+    out: &mut dyn Write,
+    script: bool,
+) -> Result<()> {
+    loop {
+        write!(out, "> ")?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            return Ok(());
+        }
+        let text = line.trim();
+        if script {
+            writeln!(out, "{text}")?;
+        }
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        match table.command(m, text, out)? {
+            Command::Leave => return Ok(()),
+            Command::Move(mv) => {
+                let request = tabletop::play::Request {
+                    mv,
+                    after: None,
+                    roll: None,
+                };
+                if let Err(e) = m.play(1, request) {
+                    table.refused(&e, out)?;
+                }
+            }
+            Command::Done | Command::NotUnderstood => {}
+        }
+        if !m.status().is_over() {
+            let mut talk = std::io::stdout();
+            let mut console = Console {
+                input,
+                out,
+                talk: &mut talk,
+                echo: script,
+                dice: None,
+                rng: Rng::new(0),
+            };
+            let outcome = crate::play::run(m, table, &mut console)?;
+            if outcome.ending != crate::play::Ending::Over {
+                return Ok(());
+            }
+        }
+    }
 }
 
-fn intro(out: &mut impl Write, s: &Session) -> Result<()> {
-    let view = s.game.view();
+fn intro(out: &mut dyn Write, m: &Match<Game>, show_seed: bool) -> Result<()> {
+    let view = m.view(Viewer::Seat { seat: 1 }).view;
     let n = view.size;
-    let holes = match s.sides {
+    let holes = match view.sides {
         Sides::All => format!("from any side (holes 0 to {})", 4 * n - 1),
         Sides::LeftTop => format!("from the left and top only (holes 0 to {})", 2 * n - 1),
     };
@@ -146,106 +246,115 @@ fn intro(out: &mut impl Write, s: &Session) -> Result<()> {
         out,
         "Baffle: {n}×{n} box, {} hidden ({}). Shoot beams {holes}.",
         tabletop::count(view.mirrors as u64, "mirror", "mirrors"),
-        describe(s.game.setup())
+        describe(m.game().setup(), show_seed)
     )?;
     write!(out, "{}", view_text(&view))?;
     writeln!(out, "Type help for the commands.")?;
     Ok(())
 }
 
-enum Step {
-    Go,
-    NotUnderstood,
-    Exit,
-}
+impl Table<Game> for Baffle {
+    fn prompt(&mut self, _: &Match<Game>, _: u8) -> String {
+        ">".into()
+    }
 
-fn command(out: &mut impl Write, s: &mut Session, text: &str) -> Result<Step> {
-    let word = text
-        .split_whitespace()
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let alone = text.split_whitespace().count() == 1;
-    match word.as_str() {
-        "help" | "?" | "h" if alone => writeln!(out, "{HELP}")?,
-        "show" | "box" | "board" | "look" if alone => write!(out, "{}", view_text(&s.game.view()))?,
-        "hint" | "solve" if alone => hint(out, &s.game)?,
-        "bot" | "auto" if alone => bot_move(out, s)?,
-        "new" if alone => new_game(out, s)?,
-        "exit" | "bye" | "leave" if alone => return Ok(Step::Exit),
-        _ => {
-            let mv = match text.parse::<usize>() {
-                Ok(hole) => Move::Shoot { hole },
-                Err(_) => match text.parse::<Move>() {
-                    Ok(mv) => mv,
-                    Err(e) => {
+    fn command(
+        &mut self,
+        m: &mut Match<Game>,
+        text: &str,
+        out: &mut dyn Write,
+    ) -> Result<Command<Move>> {
+        let word = text
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let alone = text.split_whitespace().count() == 1;
+        match word.as_str() {
+            "help" | "?" | "h" if alone => writeln!(out, "{HELP}")?,
+            "show" | "box" | "board" | "look" if alone => {
+                write!(out, "{}", view_text(&m.view(Viewer::Seat { seat: 1 }).view))?;
+            }
+            "hint" | "solve" if alone => hint(out, m.game())?,
+            "bot" | "auto" if alone => return bot_move(out, m),
+            "new" if alone => {
+                let seed = match self.next_seed {
+                    Some(seed) => {
+                        self.next_seed = Some(seed.wrapping_add(1));
+                        seed
+                    }
+                    None => seed_or_fresh(None),
+                };
+                *m = start(Setup::seeded(self.size, self.mirrors, self.sides, seed))?;
+                intro(out, m, self.seed_given)?;
+            }
+            "exit" | "bye" | "leave" if alone => return Ok(Command::Leave),
+            _ => {
+                return match text.parse::<usize>() {
+                    Ok(hole) => Ok(Command::Move(Move::Shoot { hole })),
+                    Err(_) => match text.parse::<Move>() {
+                        Ok(mv) => Ok(Command::Move(mv)),
+                        Err(e) => {
+                            writeln!(
+                                out,
+                                "I don't understand '{text}': {}. Type help for the commands.",
+                                e.why
+                            )?;
+                            Ok(Command::NotUnderstood)
+                        }
+                    },
+                };
+            }
+        }
+        Ok(Command::Done)
+    }
+
+    fn played(&mut self, m: &Match<Game>, p: &PlayedOf<Game>, out: &mut dyn Write) -> Result<()> {
+        let score = m.game().score();
+        for e in &p.events {
+            match e {
+                Event::Shot { .. } | Event::Guess { .. } => {
+                    writeln!(out, "{e} Score {}.", score.total)?;
+                }
+                Event::Won { .. } | Event::Quit { .. } => {
+                    writeln!(out, "{e}")?;
+                    write!(out, "{}", view_text(&m.view(Viewer::Seat { seat: 1 }).view))?;
+                    if let Origin::Seeded { seed } = m.game().setup().origin {
                         writeln!(
                             out,
-                            "I don't understand '{text}': {}. Type help for the commands.",
-                            e.why
+                            "This box was seed {seed}: --seed {seed} plays it again."
                         )?;
-                        return Ok(Step::NotUnderstood);
                     }
-                },
-            };
-            play_move(out, s, mv)?;
-        }
-    }
-    Ok(Step::Go)
-}
-
-fn play_move(out: &mut impl Write, s: &mut Session, mv: Move) -> Result<()> {
-    match s.game.apply(mv) {
-        Err(e) => writeln!(out, "Refused: {e}.")?,
-        Ok(events) => {
-            let score = s.game.score();
-            for e in &events {
-                match e {
-                    Event::Shot { .. } | Event::Guess { .. } => {
-                        writeln!(out, "{e} Score {}.", score.total)?;
-                    }
-                    Event::Won { .. } | Event::Quit { .. } => {
-                        writeln!(out, "{e}")?;
-                        write!(out, "{}", view_text(&s.game.view()))?;
-                        writeln!(out, "Type new for another game, or exit.")?;
-                    }
+                    writeln!(out, "Type new for another game, or exit.")?;
                 }
             }
         }
+        Ok(())
     }
-    Ok(())
 }
 
-fn bot_move(out: &mut impl Write, s: &mut Session) -> Result<()> {
-    match decide(&s.game.view(), &BotOptions::default()) {
+/// The bot's move for the person, with its reason.
+fn bot_move(out: &mut dyn Write, m: &Match<Game>) -> Result<Command<Move>> {
+    match decide(
+        &m.view(Viewer::Seat { seat: 1 }).view,
+        &BotOptions::default(),
+    ) {
         Ok(d) => {
             writeln!(out, "The bot: {} ({}).", d.mv, d.reason)?;
-            play_move(out, s, d.mv)
+            Ok(Command::Move(d.mv))
         }
         Err(BotError::Over) => {
             writeln!(out, "The game is over; type new for another.")?;
-            Ok(())
+            Ok(Command::Done)
         }
         Err(e) => {
             writeln!(out, "The bot cannot move: {e}.")?;
-            Ok(())
+            Ok(Command::Done)
         }
     }
 }
 
-fn new_game(out: &mut impl Write, s: &mut Session) -> Result<()> {
-    let seed = match s.next_seed {
-        Some(seed) => {
-            s.next_seed = Some(seed.wrapping_add(1));
-            seed
-        }
-        None => seed_or_fresh(None),
-    };
-    s.game = Game::new(Setup::seeded(s.size, s.mirrors, s.sides, seed))?;
-    intro(out, s)
-}
-
-fn hint(out: &mut impl Write, game: &Game) -> Result<()> {
+fn hint(out: &mut dyn Write, game: &Game) -> Result<()> {
     let view = game.view();
     if view.status.is_over() {
         writeln!(

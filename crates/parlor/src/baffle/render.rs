@@ -112,12 +112,12 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         game.apply(Move::Quit)?;
     }
     let style = BaffleStyle {
-        title: Some(format!("Baffle: {}", describe(game.setup()))),
+        title: Some(format!("Baffle: {}", describe(game.setup(), true))),
         subtitle: None,
         odds,
         ..BaffleStyle::default()
     };
     let picture = view_with(&game.view(), &style)?;
-    let what = format!("Baffle box ({})", describe(game.setup()));
+    let what = format!("Baffle box ({})", describe(game.setup(), true));
     crate::common::save_picture(&picture, &args.output, args.px, &what)
 }

@@ -69,7 +69,7 @@ pub fn run(args: &TraceArgs) -> Result<()> {
         "Baffle box {size}, {} mirror{} ({}):",
         layout.count(),
         if layout.count() == 1 { "" } else { "s" },
-        describe(&setup)
+        describe(&setup, true)
     )?;
     write!(out, "{}", layout_text(&layout))?;
     writeln!(out)?;

@@ -1,14 +1,16 @@
 //! `parlor chutes play`: one game, logged roll by roll.
 
 use crate::common::{BoardArgs, dice_string, print_json, seed_or_fresh};
+use crate::play::{Command, Console, Table};
 use anyhow::{Context, Result, bail};
-use chutes::analysis::Chain;
-use chutes::{Board, Game, GameError, Outcome, PlayerState, Rules, Turn};
+use chutes::contract;
+use chutes::{Board, Game, Outcome, PlayerState, Rules, Turn};
 use clap::Args;
 use serde::Serialize;
 use std::io::Write;
 use std::sync::Arc;
-use tabletop::{DiceError, DiceSource, ScriptedDice, SeededDice, count, parse_rolls, plural};
+use tabletop::play::{DiceMode, Match, PlayedOf, SeatKind, Status};
+use tabletop::{BotLevel, ScriptedDice, count, parse_rolls, plural};
 
 /// Arguments of `parlor chutes play`.
 #[derive(Args, Debug)]
@@ -78,8 +80,40 @@ pub(crate) struct Played {
     pub given: usize,
 }
 
+/// The Chutes & Ladders table of the one play loop: every seat rolls on its
+/// own, and each turn is kept for the log.
+struct Roller {
+    turns: Vec<Turn>,
+}
+
+impl Table<contract::Table> for Roller {
+    fn prompt(&mut self, _: &Match<contract::Table>, seat: u8) -> String {
+        format!("P{seat}>")
+    }
+
+    fn command(
+        &mut self,
+        _: &mut Match<contract::Table>,
+        line: &str,
+        _: &mut dyn Write,
+    ) -> Result<Command<contract::Move>> {
+        Ok(line.parse().map_or(Command::NotUnderstood, Command::Move))
+    }
+
+    fn played(
+        &mut self,
+        _: &Match<contract::Table>,
+        played: &PlayedOf<contract::Table>,
+        _: &mut dyn Write,
+    ) -> Result<()> {
+        self.turns.extend_from_slice(&played.events);
+        Ok(())
+    }
+}
+
 /// Plays one game with seeded dice (`seed`, or a fresh one) or the rolls in
-/// `dice`: the one game loop shared by `play` and `render`.
+/// `dice`, through the match layer: the one game loop shared by `play` and
+/// `render`.
 pub(crate) fn play_game(
     board: Arc<Board>,
     rules: Rules,
@@ -87,43 +121,51 @@ pub(crate) fn play_game(
     seed: Option<u64>,
     dice: Option<&str>,
 ) -> Result<Played> {
-    let reach = Chain::new(&board, &rules).reach();
-    let mut game = Game::new(board, rules, players)?;
     let given = dice.map(parse_rolls).transpose()?;
     let given_count = given.as_ref().map_or(0, Vec::len);
-    let (seed, mut dice): (Option<u64>, Box<dyn DiceSource>) = match given {
-        Some(rolls) => {
-            let script = ScriptedDice::new(rolls);
-            script.check(rules.faces()).context("--dice")?;
-            (None, Box::new(script))
-        }
+    if let Some(rolls) = &given {
+        ScriptedDice::new(rolls.clone())
+            .check(rules.faces())
+            .context("--dice")?;
+    }
+    let (mode, seed) = match &given {
+        Some(_) => (DiceMode::Chosen, None),
         None => {
             let seed = seed_or_fresh(seed);
-            (Some(seed), Box::new(SeededDice::new(seed)))
+            (DiceMode::Seeded { seed }, Some(seed))
         }
     };
-    let mut turns = Vec::new();
-    let ending = loop {
-        if game.stuck(&reach) {
-            break Ending::Stuck;
-        }
-        if game.rolls() >= chutes::game::ROLL_CAP {
-            break Ending::Capped;
-        }
-        match game.play(dice.as_mut()) {
-            Ok(turn) => {
-                turns.push(turn);
-                if turn.outcome == Outcome::Won {
-                    break Ending::Won;
-                }
-            }
-            Err(GameError::Dice(DiceError::Exhausted { .. })) => break Ending::DiceRanOut,
-            Err(e) => bail!(e),
-        }
+    let setup = contract::Setup {
+        board: (*board).clone(),
+        rules,
+    };
+    let seats = vec![
+        SeatKind::Bot {
+            level: BotLevel::Normal
+        };
+        players
+    ];
+    let mut m = Match::<contract::Table>::start(setup, seats, mode)?
+        .with_move_cap(chutes::game::ROLL_CAP as usize);
+    let mut table = Roller { turns: Vec::new() };
+    let mut console = Console {
+        input: &mut std::io::empty(),
+        out: &mut std::io::sink(),
+        talk: &mut std::io::sink(),
+        echo: false,
+        dice: given.map(ScriptedDice::new),
+        rng: m.bot_rng(),
+    };
+    crate::play::run(&mut m, &mut table, &mut console)?;
+    let ending = match m.status() {
+        Status::Won { .. } => Ending::Won,
+        Status::Stalled { .. } if m.game().stuck() => Ending::Stuck,
+        Status::Stalled { .. } => Ending::Capped,
+        Status::Playing | Status::GivenUp => Ending::DiceRanOut,
     };
     Ok(Played {
-        game,
-        turns,
+        game: m.game().game().clone(),
+        turns: table.turns,
         seed,
         ending,
         given: given_count,

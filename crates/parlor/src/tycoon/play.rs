@@ -1,15 +1,17 @@
-//! `parlor tycoon play`: one four-player game, bots and people.
+//! `parlor tycoon play`: one four-player game, bots and people, through the
+//! match layer; `--save` writes the match's record, `--resume` replays one.
 
 use crate::common::{print_json, seed_or_fresh};
+use crate::play::{Command, Console, Ending, Table};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Arc;
-use tabletop::{DiceError, count, parse_rolls, plural};
-use tycoon::bots::bot_move;
-use tycoon::game::{DEFAULT_TURN_CAP, Dialogue, Dice, MOVE_FORMS, PlayerView, SEATS, StationOwner};
+use tabletop::play::{DiceMode, Match, MatchError, PlayedOf, Record, SeatKind, Status, Viewer};
+use tabletop::{ScriptedDice, count, parse_rolls, plural};
+use tycoon::contract::Setup;
+use tycoon::game::{DEFAULT_TURN_CAP, Dialogue, MOVE_FORMS, PlayerView, SEATS, StationOwner};
 use tycoon::{Event, Game, GameError, Move, Seat};
 
 /// Arguments of `parlor tycoon play`.
@@ -24,6 +26,9 @@ answer roll, buy, pass, pay or stay. A move's own text (recharge, attack ice 2,
 attack lightning) answers any question; `help` lists the legal moves, `quit`
 stops (and saves with --save).
 
+A save is the match's record: the grid, the seats, the dice and every move;
+--resume replays it to carry on.
+
 Examples:
   parlor tycoon play sample                         four bots, a fresh seed
   parlor tycoon play my.grid --seats human,hard,normal,easy --seed 7
@@ -32,25 +37,27 @@ Examples:
   parlor tycoon play --resume game.json"
 )]
 pub struct PlayArgs {
-    /// The grid: a file or `sample` (not needed with --resume).
+    /// The grid: a file, or `sample` (the original assignment's sample grid).
     #[arg(value_name = "GRID", required_unless_present = "resume")]
     grid: Option<String>,
-    /// Who plays seats 1-4: human, easy, normal or hard, comma-separated.
+    /// Who plays seats 1-4: human, easy, normal or hard, comma-separated
+    /// (default: four normal bots).
     #[arg(long, value_name = "SEATS")]
     seats: Option<String>,
-    /// Seed for the dice (and the bots): the same seed replays the game.
+    /// Seed for the dice and the bots.
     #[arg(long, short = 's', conflicts_with = "dice")]
     seed: Option<u64>,
-    /// The rolls to use, in order: `1,3,6`, `1 3 6` or `136`.
+    /// The rolls to use, in order (`3,5,1` or `351`); the game stops when
+    /// they run out.
     #[arg(long, short = 'd', value_name = "ROLLS")]
     dice: Option<String>,
-    /// Print the whole game as one JSON document.
+    /// Print the whole game as one JSON document at the end.
     #[arg(long)]
     json: bool,
-    /// Write the game (JSON) here when it stops, to resume later.
+    /// Save the match's record here when the game stops (atomically).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
-    /// Resume a saved game.
+    /// Carry on the match whose record this file holds.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["grid", "seats", "seed", "dice"])]
     resume: Option<PathBuf>,
     /// Stop with no winner after this many turns in all.
@@ -58,10 +65,10 @@ pub struct PlayArgs {
     turn_cap: u32,
 }
 
-/// How the run ended.
+/// How the game ended, in the JSON.
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-enum Ending {
+enum Ending2 {
     Won,
     Stalled,
     DiceRanOut,
@@ -82,7 +89,7 @@ struct Report<'a> {
     grid: &'a str,
     seed: Option<u64>,
     seats: [Seat; SEATS],
-    ending: Ending,
+    ending: Ending2,
     winner: Option<u8>,
     turns: u32,
     rolls: u64,
@@ -91,128 +98,236 @@ struct Report<'a> {
     moves: &'a [MoveRecord],
 }
 
-fn parse_seats(text: &str) -> Result<[Seat; SEATS]> {
-    let names: Vec<&str> = text.split(',').map(str::trim).collect();
-    let seats: Vec<Seat> = names
-        .iter()
-        .map(|n| n.parse::<Seat>().map_err(anyhow::Error::msg))
+fn parse_seats(text: &str) -> Result<Vec<SeatKind>> {
+    let seats: Vec<SeatKind> = text
+        .split(',')
+        .map(|n| {
+            let seat = n.trim().parse::<Seat>().map_err(anyhow::Error::msg)?;
+            Ok(seat
+                .level()
+                .map_or(SeatKind::Person, |level| SeatKind::Bot { level }))
+        })
         .collect::<Result<_>>()?;
     match seats.len() {
-        1 => Ok([seats[0]; SEATS]),
-        SEATS => Ok([seats[0], seats[1], seats[2], seats[3]]),
+        1 => Ok(vec![seats[0]; SEATS]),
+        SEATS => Ok(seats),
         n => bail!("--seats names {n} seats; give 4 (or one for all): e.g. human,hard,normal,easy"),
+    }
+}
+
+/// Reads a saved match, telling an old snapshot save from a record.
+pub(crate) fn load_record(path: &std::path::Path) -> Result<Match<Game>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read saved game {}", path.display()))?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a saved Tycoon game (not JSON)", path.display()))?;
+    if value.get("players").is_some() && value.get("moves").is_some_and(|m| m.is_u64()) {
+        bail!(
+            "{} is a save from an older Parlor, which kept a snapshot of the table; saves are now \
+             the match's record (every move), and a snapshot cannot be turned into one. Start a new \
+             game with --save to keep it.",
+            path.display()
+        );
+    }
+    let record: Record<Setup, Move> = serde_json::from_value(value)
+        .with_context(|| format!("{} is not a saved Tycoon game", path.display()))?;
+    Match::replay(record).with_context(|| format!("{} cannot be replayed", path.display()))
+}
+
+/// The Tycoon table of the one play loop.
+struct Tycoon {
+    /// Print each move as it is played (not with --json).
+    log: bool,
+    /// The questions being asked of the person to move (the assignment's
+    /// y/n attack question, then the kind and the target), and the move
+    /// number they are about.
+    dialogue: Option<(usize, Dialogue)>,
+    /// Every move, for the JSON.
+    moves: Vec<MoveRecord>,
+}
+
+impl Table<Game> for Tycoon {
+    fn prompt(&mut self, m: &Match<Game>, _seat: u8) -> String {
+        let game = m.game();
+        let fresh = !matches!(&self.dialogue, Some((at, _)) if *at == m.moves());
+        if fresh {
+            self.dialogue = Dialogue::new(game).map(|d| (m.moves(), d));
+        }
+        let mut text = String::new();
+        if fresh {
+            let status: Vec<String> = game
+                .players()
+                .iter()
+                .enumerate()
+                .map(|(i, p)| format!("P{} on {} with {} coins", i + 1, p.cell, p.coins))
+                .collect();
+            text = format!("[{}]\n", status.join(" | "));
+        }
+        let question = self
+            .dialogue
+            .as_ref()
+            .map_or_else(String::new, |(_, d)| d.question().to_string());
+        text.push_str(&format!("{question} >"));
+        text
+    }
+
+    fn command(
+        &mut self,
+        m: &mut Match<Game>,
+        line: &str,
+        out: &mut dyn Write,
+    ) -> Result<Command<Move>> {
+        match line.to_ascii_lowercase().as_str() {
+            "quit" | "q" | "exit" => return Ok(Command::Leave),
+            "help" | "?" => {
+                let legal: Vec<String> = m
+                    .game()
+                    .legal_moves()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect();
+                writeln!(out, "legal now: {}", legal.join(", "))?;
+                writeln!(out, "moves: {MOVE_FORMS}; quit stops")?;
+                return Ok(Command::Done);
+            }
+            _ => {}
+        }
+        let Some((_, dialogue)) = self.dialogue.as_mut() else {
+            return Ok(Command::NotUnderstood);
+        };
+        match dialogue.answer(line) {
+            Ok(None) => Ok(Command::Done),
+            Ok(Some(mv)) => {
+                // Whatever the game says of the move, the questions start
+                // again from the top.
+                self.dialogue = None;
+                Ok(Command::Move(mv))
+            }
+            Err(e) => {
+                writeln!(out, "{e}")?;
+                Ok(Command::NotUnderstood)
+            }
+        }
+    }
+
+    fn played(&mut self, m: &Match<Game>, p: &PlayedOf<Game>, out: &mut dyn Write) -> Result<()> {
+        if self.log {
+            let text: Vec<String> = p.events.iter().map(ToString::to_string).collect();
+            writeln!(out, "{:>5}  {}", m.game().turns(), text.join("; "))?;
+        }
+        self.moves.push(MoveRecord {
+            player: p.seat,
+            mv: p.mv.to_string(),
+            events: p.events.clone(),
+        });
+        Ok(())
+    }
+
+    fn refused(&mut self, error: &MatchError<GameError>, out: &mut dyn Write) -> Result<()> {
+        writeln!(out, "refused: {error}")?;
+        Ok(())
     }
 }
 
 /// Plays the game.
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let (mut game, grid_name) = match &args.resume {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read saved game {}", path.display()))?;
-            let game = Game::from_json(&text).with_context(|| path.display().to_string())?;
-            (game, path.display().to_string())
-        }
+    let (mut m, grid_name) = match &args.resume {
+        Some(path) => (load_record(path)?, path.display().to_string()),
         None => {
             let name = args.grid.clone().unwrap_or_else(|| "sample".into());
-            let grid = Arc::new(super::load_grid(&name)?);
+            let grid = super::load_grid(&name)?;
             let seats = parse_seats(args.seats.as_deref().unwrap_or("bot"))?;
             let dice = match &args.dice {
-                Some(text) => Dice::scripted(parse_rolls(text)?),
-                None => Dice::seeded(seed_or_fresh(args.seed)),
+                Some(_) => DiceMode::Chosen,
+                None => DiceMode::Seeded {
+                    seed: seed_or_fresh(args.seed),
+                },
             };
-            let game = Game::new(grid, seats, dice).with_turn_cap(args.turn_cap);
-            (game, name)
+            let setup = Setup {
+                grid,
+                turn_cap: args.turn_cap,
+            };
+            (Match::start(setup, seats, dice)?, name)
         }
     };
-    let bot_seed = game.dice().seed().unwrap_or(0);
-    let has_human = game.seats().contains(&Seat::Human);
-    let stream = has_human && !args.json;
-    let mut input = std::io::stdin().lock();
-    let mut out = std::io::stdout().lock();
-    let mut records: Vec<MoveRecord> = Vec::new();
+    let rolls = args.dice.as_deref().map(parse_rolls).transpose()?;
+    let seed = match m.record().dice {
+        DiceMode::Seeded { seed } => Some(seed),
+        DiceMode::Chosen => None,
+    };
+    let mut stdout = std::io::stdout().lock();
     if !args.json {
-        let seats: Vec<String> = game.seats().iter().map(ToString::to_string).collect();
-        let dice = match game.dice().seed() {
-            Some(s) => format!("seed {s}"),
-            None => "given dice".into(),
-        };
+        let seats: Vec<String> = m.game().seats().iter().map(ToString::to_string).collect();
+        let dice = seed.map_or_else(|| "given dice".to_string(), |s| format!("seed {s}"));
         writeln!(
-            out,
+            stdout,
             "Snakes & Ladders Tycoon on {grid_name} ({}); seats {}; {dice}",
-            game.grid(),
+            m.game().grid(),
             seats.join(", ")
         )?;
     }
-    let ending = loop {
-        if game.is_over() {
-            break if game.winner().is_some() {
-                Ending::Won
-            } else {
-                Ending::Stalled
-            };
-        }
-        let Some(player) = game.current() else {
-            break Ending::Stalled;
+    let mut table = Tycoon {
+        log: !args.json,
+        dialogue: None,
+        moves: Vec::new(),
+    };
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    // People are asked on stderr, so that stdout stays the game's log.
+    let mut stderr = std::io::stderr().lock();
+    let outcome = {
+        let mut console = Console {
+            input: &mut input,
+            out: &mut stdout,
+            talk: &mut stderr,
+            echo: false,
+            dice: rolls.map(ScriptedDice::new),
+            rng: m.bot_rng(),
         };
-        let (mv, human) = match bot_move(&game, bot_seed) {
-            Some(mv) => (mv, false),
-            None => match ask(&game, &mut input)? {
-                Answer::Move(mv) => (mv, true),
-                Answer::Quit => break Ending::Quit,
-                Answer::End => break Ending::InputEnded,
-            },
-        };
-        match game.apply(mv) {
-            Ok(events) => {
-                if !args.json {
-                    let text: Vec<String> = events.iter().map(ToString::to_string).collect();
-                    writeln!(out, "{:>5}  {}", game.turns(), text.join("; "))?;
-                    if stream {
-                        out.flush()?;
-                    }
-                }
-                records.push(MoveRecord {
-                    player,
-                    mv: mv.to_string(),
-                    events,
-                });
-            }
-            Err(GameError::Dice(DiceError::Exhausted { .. })) => break Ending::DiceRanOut,
-            Err(e) if human => eprintln!("refused: {e}"),
-            Err(e) => bail!("the bot for P{player} chose '{mv}', which was refused: {e}"),
-        }
+        crate::play::run(&mut m, &mut table, &mut console)?
     };
     if let Some(path) = &args.save {
-        let mut text = game.to_json();
+        let mut text = serde_json::to_string_pretty(m.record())?;
         text.push('\n');
         tabletop::write_atomic(path, text.as_bytes())?;
         if !args.json {
-            writeln!(out, "saved the game to {}", path.display())?;
+            writeln!(stdout, "saved the game to {}", path.display())?;
         }
     }
-    let view = game.view();
+    let ending = match (outcome.ending, m.status()) {
+        (Ending::Over, Status::Won { .. }) => Ending2::Won,
+        (Ending::Over, _) => Ending2::Stalled,
+        (Ending::Left, _) => Ending2::Quit,
+        (Ending::InputEnded, _) => Ending2::InputEnded,
+        (Ending::DiceRanOut, _) => Ending2::DiceRanOut,
+    };
+    let view = m.view(Viewer::Spectator).view;
     let report = Report {
         grid: &grid_name,
-        seed: game.dice().seed(),
-        seats: game.seats(),
+        seed,
+        seats: m.game().seats(),
         ending,
-        winner: game.winner(),
-        turns: game.turns(),
-        rolls: game.dice().used(),
+        winner: m.game().winner(),
+        turns: m.game().turns(),
+        rolls: table
+            .moves
+            .iter()
+            .flat_map(|mv| &mv.events)
+            .filter(|e| matches!(e, Event::Rolled { .. }))
+            .count() as u64,
         players: view.players,
         stations: view.owners,
-        moves: &records,
+        moves: &table.moves,
     };
     if args.json {
         print_json(&report)?;
     } else {
-        print_summary(&mut out, &report)?;
+        print_summary(&mut stdout, &report)?;
     }
     match ending {
-        Ending::InputEnded => bail!(
+        Ending2::InputEnded => bail!(
             "the input ended while waiting for P{}{}",
-            game.current().unwrap_or(0),
+            m.to_move().unwrap_or(0),
             if args.save.is_some() {
                 " (the game was saved)"
             } else {
@@ -223,99 +338,33 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     }
 }
 
-enum Answer {
-    Move(Move),
-    Quit,
-    End,
-}
-
-/// Asks the person in the current seat for a move, on stderr/stdin, in the
-/// library's dialogue (the assignment's y/n attack question, then the kind
-/// and the target).
-fn ask(game: &Game, input: &mut impl BufRead) -> Result<Answer> {
-    let Some(mut dialogue) = Dialogue::new(game) else {
-        return Ok(Answer::End);
-    };
-    let status: Vec<String> = game
-        .players()
-        .iter()
-        .enumerate()
-        .map(|(i, p)| format!("P{} on {} with {} coins", i + 1, p.cell, p.coins))
-        .collect();
-    eprintln!("[{}]", status.join(" | "));
-    loop {
-        eprint!("{} > ", dialogue.question());
-        std::io::stderr().flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            eprintln!();
-            return Ok(Answer::End);
-        }
-        let text = line.trim();
-        match text.to_ascii_lowercase().as_str() {
-            "" => continue,
-            "quit" | "q" | "exit" => return Ok(Answer::Quit),
-            "help" | "?" => {
-                let legal: Vec<String> =
-                    game.legal_moves().iter().map(ToString::to_string).collect();
-                eprintln!("legal now: {}", legal.join(", "));
-                eprintln!("moves: {MOVE_FORMS}; quit stops");
-                continue;
-            }
-            _ => {}
-        }
-        match dialogue.answer(text) {
-            Ok(None) => {}
-            Ok(Some(mv)) if game.legal_moves().contains(&mv) => return Ok(Answer::Move(mv)),
-            Ok(Some(mv)) => {
-                let mut probe = game.clone();
-                match probe.apply(mv) {
-                    Err(e) => eprintln!("refused: {e}"),
-                    Ok(_) => return Ok(Answer::Move(mv)),
-                }
-            }
-            Err(e) => eprintln!("{e}"),
-        }
-    }
-}
-
 fn print_summary(out: &mut impl Write, r: &Report<'_>) -> Result<()> {
     writeln!(out)?;
     let turns = count(r.turns.into(), "turn", "turns");
     match (r.ending, r.winner) {
-        (Ending::Won, Some(w)) => writeln!(out, "P{w} wins after {turns} in all.")?,
-        (Ending::Stalled, _) => writeln!(
+        (Ending2::Won, Some(w)) => writeln!(out, "P{w} wins after {turns} in all.")?,
+        (Ending2::Stalled, _) => writeln!(
             out,
             "Nobody won: the game stopped at the turn cap after {turns}."
         )?,
-        (Ending::DiceRanOut, _) => writeln!(
+        (Ending2::DiceRanOut, _) => writeln!(
             out,
             "The given dice ran out after {} ({turns}); nobody has won.",
             count(r.rolls, "roll", "rolls")
         )?,
-        (Ending::Quit, _) => writeln!(out, "Stopped after {turns}.")?,
+        (Ending2::Quit, _) => writeln!(out, "Stopped after {turns}.")?,
         _ => writeln!(out, "The input ended after {turns}.")?,
     }
     for p in &r.players {
-        let stations = if p.stations.is_empty() {
-            "none".to_string()
-        } else {
-            p.stations
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
+        let list = |items: Vec<String>| {
+            if items.is_empty() {
+                "none".to_string()
+            } else {
+                items.join(", ")
+            }
         };
-        let attacks = if p.state.attacks.is_empty() {
-            "none".to_string()
-        } else {
-            p.state
-                .attacks
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let stations = list(p.stations.iter().map(ToString::to_string).collect());
+        let attacks = list(p.state.attacks.iter().map(ToString::to_string).collect());
         writeln!(
             out,
             "  P{} ({}): cell {}, {} {}, {}, stations: {stations}, attacks: {attacks}",

@@ -1,10 +1,10 @@
 //! `parlor tycoon render`: the picture of a grid, or of a game on it.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
 use std::sync::Arc;
-use tycoon::game::{Dice, SEATS};
+use tycoon::game::SEATS;
 use tycoon::{Game, Seat};
 
 /// Arguments of `parlor tycoon render`.
@@ -42,15 +42,14 @@ pub struct RenderArgs {
 pub fn run(args: &RenderArgs) -> Result<()> {
     let (picture, what) = match (&args.game, &args.grid) {
         (Some(path), _) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read saved game {}", path.display()))?;
-            let game = Game::from_json(&text).with_context(|| path.display().to_string())?;
+            let m = super::play::load_record(path)?;
+            let game = m.game();
             let name = path.file_name().map_or_else(
                 || "a saved game".into(),
                 |n| n.to_string_lossy().into_owned(),
             );
             (
-                render::tycoon::game(&game, &name),
+                render::tycoon::game(game, &name),
                 format!("the game {name}"),
             )
         }
@@ -58,9 +57,9 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             let grid = super::load_grid(name)?;
             match args.seed {
                 Some(seed) => {
-                    let mut game =
-                        Game::new(Arc::new(grid), [Seat::Bot; SEATS], Dice::seeded(seed));
-                    tycoon::simulate::play_out(&mut game, seed, |_, _| {});
+                    let mut game = Game::new(Arc::new(grid), [Seat::Bot; SEATS]);
+                    let mut dice = tabletop::SeededDice::new(seed);
+                    tycoon::simulate::play_out(&mut game, &mut dice, seed, |_, _| {});
                     (
                         render::tycoon::game(&game, name),
                         format!("a bot game on {name}, seed {seed}"),

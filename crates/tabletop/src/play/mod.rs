@@ -84,8 +84,8 @@ impl fmt::Display for SeatKind {
 
 impl FromStr for SeatKind {
     type Err = String;
-    /// Reads `person` (or `human`), `bot` (a normal bot), `easy`, `normal`,
-    /// `hard`, or `bot:LEVEL`.
+    /// Reads `person` (or `human`), `bot` (a normal bot), `easy` (or
+    /// `random`), `normal`, `hard`, or `bot:LEVEL`.
     fn from_str(s: &str) -> Result<Self, String> {
         let word = s.trim().to_ascii_lowercase();
         let level = word.strip_prefix("bot:").unwrap_or(&word);
@@ -93,6 +93,9 @@ impl FromStr for SeatKind {
             "person" | "human" => Ok(Self::Person),
             "bot" => Ok(Self::Bot {
                 level: BotLevel::Normal,
+            }),
+            "random" => Ok(Self::Bot {
+                level: BotLevel::Easy,
             }),
             other => other
                 .parse::<BotLevel>()
@@ -145,13 +148,13 @@ pub trait Playable: Clone + Sized {
     /// The seats a game of this setup may have (for example 1 to 8).
     fn seat_range(setup: &Self::Setup) -> std::ops::RangeInclusive<u8>;
 
-    /// Checks `setup` and starts a game for `seats` seats; `seed` is the
-    /// match's secret seed, for a game that draws something at the start
-    /// (Baffle's random mirrors).
+    /// Checks `setup` and starts a game for these seats (their count is in
+    /// [`Playable::seat_range`]); `seed` is the match's secret seed, for a
+    /// game that draws something at the start (Baffle's random mirrors).
     ///
     /// # Errors
     /// The game's error when the setup breaks one of its rules.
-    fn start(setup: &Self::Setup, seats: u8, seed: u64) -> Result<Self, Self::Error>;
+    fn start(setup: &Self::Setup, seats: &[SeatKind], seed: u64) -> Result<Self, Self::Error>;
 
     /// The seat (from 1) that must answer next, or `None` once the game is
     /// over.
@@ -369,7 +372,7 @@ pub struct Match<G: Playable> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StartError<E> {
     /// Not a seat count the game allows.
-    #[error("this game has {} to {} seats, not {seats}", .allowed.start(), .allowed.end())]
+    #[error("this game takes {} to {} players, not {seats}", .allowed.start(), .allowed.end())]
     Seats {
         /// Seats given.
         seats: usize,
@@ -401,14 +404,13 @@ impl<G: Playable> Match<G> {
         dice: DiceMode,
     ) -> Result<Self, StartError<G::Error>> {
         let allowed = G::seat_range(&setup);
-        let count = u8::try_from(seats.len())
-            .ok()
-            .filter(|n| allowed.contains(n))
-            .ok_or(StartError::Seats {
+        if !u8::try_from(seats.len()).is_ok_and(|n| allowed.contains(&n)) {
+            return Err(StartError::Seats {
                 seats: seats.len(),
-                allowed: allowed.clone(),
-            })?;
-        let game = G::start(&setup, count, dice.seed()).map_err(StartError::Game)?;
+                allowed,
+            });
+        }
+        let game = G::start(&setup, &seats, dice.seed()).map_err(StartError::Game)?;
         let mut new = Self {
             game,
             record: Record::new(G::NAME, setup, seats, dice),
@@ -455,11 +457,30 @@ impl<G: Playable> Match<G> {
                 index,
                 why: format!("the game was already over ({})", game.status()),
             })?;
-            game.play_as(seat, entry.mv, entry.roll.map(u32::from), false)
-                .map_err(|e| ReplayError::Move {
+            let mut roll =
+                ScriptedDice::new(entry.roll.map(u32::from).into_iter().collect::<Vec<_>>());
+            let given: Option<&mut dyn DiceSource> = match (game.dice_chosen(), entry.roll) {
+                (true, _) => Some(&mut roll),
+                (false, None) => None,
+                (false, Some(_)) => {
+                    return Err(ReplayError::Move {
+                        index,
+                        why: MatchError::<G::Error>::RollNotChosen.to_string(),
+                    });
+                }
+            };
+            let played =
+                game.play_as(seat, entry.mv, given, false)
+                    .map_err(|e| ReplayError::Move {
+                        index,
+                        why: e.to_string(),
+                    })?;
+            if played.roll.map(u32::from) != entry.roll.map(u32::from) {
+                return Err(ReplayError::Move {
                     index,
-                    why: e.to_string(),
-                })?;
+                    why: "its roll does not match the move (a roll the move did not use, or none where it rolls)".into(),
+                });
+            }
         }
         Ok(game)
     }
@@ -547,17 +568,15 @@ impl<G: Playable> Match<G> {
         }
     }
 
-    /// Plays a person's move for `seat`.
+    /// Plays a person's move for `seat`, as a client sent it (with the move
+    /// number it saw, and its roll when the dice are chosen).
     ///
     /// # Errors
     /// A [`MatchError`]: the match is over, it is not `seat`'s turn, the
     /// seat is a bot's, the move number is stale, the roll does not fit the
     /// dice, or the game refuses the move. A refused move changes nothing.
     pub fn play(&mut self, seat: u8, request: Request<G::Move>) -> MoveResult<G> {
-        let seats = self.record.seats.len() as u8;
-        if seat == 0 || seat > seats {
-            return Err(MatchError::NoSeat { seat, seats });
-        }
+        self.check_person(seat)?;
         if let Some(after) = request.after
             && after != self.moves()
         {
@@ -566,31 +585,82 @@ impl<G: Playable> Match<G> {
                 got: after,
             });
         }
-        if self.record.seats[usize::from(seat) - 1].is_bot() {
-            return Err(MatchError::BotSeat { seat });
+        match (self.dice_chosen(), request.roll) {
+            (false, Some(_)) => Err(MatchError::RollNotChosen),
+            (false, None) => self.play_as(seat, request.mv, None, false),
+            (true, roll) => {
+                // Played on a copy first: a roll given to a move that does
+                // not roll is refused, and the match is left as it was.
+                let mut trial = self.clone();
+                let mut script = ScriptedDice::new(roll.into_iter().collect::<Vec<_>>());
+                let played = match trial.play_as(seat, request.mv, Some(&mut script), false) {
+                    Err(MatchError::Game(e)) if roll.is_none() && e.code() == "dice_ran_out" => {
+                        return Err(MatchError::RollNeeded);
+                    }
+                    other => other?,
+                };
+                if roll.is_some() && played.roll.is_none() {
+                    return Err(MatchError::RollUnused {
+                        mv: played.mv.to_string(),
+                    });
+                }
+                *self = trial;
+                Ok(played)
+            }
         }
-        self.play_as(seat, request.mv, request.roll, false)
     }
 
-    /// Plays whatever the seat to move must play: a bot's move for a bot
-    /// seat; returns `None` when a person must answer or the match is over.
-    pub fn step_bot(&mut self, rng: &mut Rng) -> Option<PlayedOf<G>> {
+    /// Plays a person's move for `seat` in a match with chosen dice, rolling
+    /// `dice` (a front end's script of rolls) if the move rolls.
+    ///
+    /// # Errors
+    /// As [`Match::play`]; [`MatchError::RollNotChosen`] when the match's
+    /// dice are seeded, and the game's dice error when `dice` runs out.
+    pub fn play_rolling(
+        &mut self,
+        seat: u8,
+        mv: G::Move,
+        dice: &mut dyn DiceSource,
+    ) -> MoveResult<G> {
+        self.check_person(seat)?;
+        if !self.dice_chosen() {
+            return Err(MatchError::RollNotChosen);
+        }
+        self.play_as(seat, mv, Some(dice), false)
+    }
+
+    /// The move the bot in the seat to move would make, without making it;
+    /// `None` when a person must answer or the match is over.
+    pub fn bot_choice(&self, rng: &mut Rng) -> Option<G::Move> {
         let seat = self.to_move()?;
         let SeatKind::Bot { level } = self.record.seats[usize::from(seat) - 1] else {
             return None;
         };
-        let mv = self.game.bot_move(level, rng);
-        // A bot's move is one of the game's own legal moves; in a match
-        // with chosen dice a bot cannot roll, so it waits for a person.
-        self.play_as(seat, mv, None, true).ok()
+        Some(self.game.bot_move(level, rng))
+    }
+
+    /// Plays a bot's move for the seat to move; `None` when a person must
+    /// answer or the match is over. In a match with chosen dice, `dice`
+    /// gives the bot's rolls (with none, a bot that must roll waits).
+    pub fn step_bot(
+        &mut self,
+        rng: &mut Rng,
+        dice: Option<&mut dyn DiceSource>,
+    ) -> Option<PlayedOf<G>> {
+        let seat = self.to_move()?;
+        let mv = self.bot_choice(rng)?;
+        // A bot's move is one of the game's own legal moves, so only the
+        // dice can refuse it (chosen rolls that ran out).
+        self.play_as(seat, mv, dice, true).ok()
     }
 
     /// Lets the bots move until a person must answer or the match is over,
-    /// at most `limit` moves; returns what they played.
+    /// at most `limit` moves; returns what they played. In a match with
+    /// chosen dice no bot can roll: use [`Match::step_bot`] with dice.
     pub fn run_bots(&mut self, rng: &mut Rng, limit: usize) -> Vec<PlayedOf<G>> {
         let mut played = Vec::new();
         while played.len() < limit {
-            match self.step_bot(rng) {
+            match self.step_bot(rng, None) {
                 Some(p) => played.push(p),
                 None => break,
             }
@@ -604,7 +674,26 @@ impl<G: Playable> Match<G> {
         Rng::stream(self.record.dice.seed(), 0xB07 + self.moves() as u64)
     }
 
-    fn play_as(&mut self, seat: u8, mv: G::Move, roll: Option<u32>, bot: bool) -> MoveResult<G> {
+    fn check_person(&self, seat: u8) -> Result<(), MatchError<G::Error>> {
+        let seats = self.record.seats.len() as u8;
+        if seat == 0 || seat > seats {
+            return Err(MatchError::NoSeat { seat, seats });
+        }
+        if self.record.seats[usize::from(seat) - 1].is_bot() {
+            return Err(MatchError::BotSeat { seat });
+        }
+        Ok(())
+    }
+
+    /// Plays `mv` for `seat`: with the match's seeded dice, or with `given`
+    /// dice in a match whose rolls are chosen.
+    fn play_as(
+        &mut self,
+        seat: u8,
+        mv: G::Move,
+        given: Option<&mut dyn DiceSource>,
+        bot: bool,
+    ) -> MoveResult<G> {
         let status = self.status();
         if status.is_over() {
             return Err(MatchError::Over { status });
@@ -613,9 +702,8 @@ impl<G: Playable> Match<G> {
         if seat != to_move {
             return Err(MatchError::NotYourTurn { seat, to_move });
         }
-        let (events, used) = match (&mut self.dice, roll) {
-            (MatchDice::Seeded(_), Some(_)) => return Err(MatchError::RollNotChosen),
-            (MatchDice::Seeded(dice), None) => {
+        let (events, roll) = match (&mut self.dice, given) {
+            (MatchDice::Seeded(dice), _) => {
                 // A refused move must not use up a roll, or the record
                 // would no longer replay.
                 let before = dice.clone();
@@ -627,25 +715,19 @@ impl<G: Playable> Match<G> {
                     }
                 }
             }
-            (MatchDice::Chosen, roll) => {
-                let mut script = ScriptedDice::new(roll.into_iter().collect::<Vec<_>>());
-                let mut trial = self.game.clone();
-                let events = match trial.apply(&mv, &mut script) {
-                    Err(e) if roll.is_none() && e.code() == "dice_ran_out" => {
-                        return Err(MatchError::RollNeeded);
-                    }
-                    other => other.map_err(MatchError::Game)?,
+            (MatchDice::Chosen, given) => {
+                let mut none = ScriptedDice::default();
+                let mut noted = Noted {
+                    dice: given.unwrap_or(&mut none),
+                    roll: None,
                 };
-                if roll.is_some() && script.used() == 0 {
-                    return Err(MatchError::RollUnused { mv: mv.to_string() });
-                }
-                self.game = trial;
-                (events, roll.and_then(|r| u8::try_from(r).ok()))
+                let events = self.game.apply(&mv, &mut noted).map_err(MatchError::Game)?;
+                (events, noted.roll)
             }
         };
         self.record.moves.push(Entry {
             mv: mv.clone(),
-            roll: used,
+            roll,
         });
         let number = self.moves();
         for event in &events {
@@ -664,13 +746,27 @@ impl<G: Playable> Match<G> {
             seat,
             bot,
             mv,
-            roll: used,
+            roll,
             events,
         })
     }
 
     fn check_cap(&mut self) {
         self.capped = self.moves() >= self.move_cap;
+    }
+}
+
+/// Chosen dice that note the roll a move used.
+struct Noted<'a> {
+    dice: &'a mut dyn DiceSource,
+    roll: Option<u8>,
+}
+
+impl DiceSource for Noted<'_> {
+    fn roll(&mut self, faces: u8) -> Result<u8, crate::DiceError> {
+        let roll = self.dice.roll(faces)?;
+        self.roll = Some(roll);
+        Ok(roll)
     }
 }
 

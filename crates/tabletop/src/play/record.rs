@@ -4,14 +4,17 @@
 //! - **record** ([`Record`]): the game's name, the record format's version,
 //!   the setup, the seats, the dice and every move in order. It holds the
 //!   seed, so it is a secret while the match is on.
-//! - **entry** ([`Entry`]): one move, with its roll when the dice are
-//!   chosen (a seeded match's rolls follow from its seed).
+//! - **entry** ([`Entry`]): one move in its text form (`"shoot 7"`,
+//!   `"attack ice 2"`), with ` @ROLL` after it when the dice are chosen
+//!   (`"roll @4"`); a seeded match's rolls follow from its seed.
 //! - **replay**: a match is loaded by playing its record's moves again
 //!   ([`crate::play::Match::replay`]); a record with an illegal move is
 //!   refused with that move's index and why ([`ReplayError`]).
 
 use super::SeatKind;
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 
 /// The record format's version.
 pub const RECORD_VERSION: u32 = 1;
@@ -40,21 +43,76 @@ impl DiceMode {
     }
 }
 
-/// One move of a record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// One move of a record, written as its text form (`"roll @4"` when its
+/// roll was chosen).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry<M> {
     /// The move.
-    #[serde(rename = "move")]
     pub mv: M,
     /// The roll it used, in a match with chosen dice.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roll: Option<u8>,
+}
+
+impl<M: fmt::Display> fmt::Display for Entry<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.roll {
+            Some(roll) => write!(f, "{} @{roll}", self.mv),
+            None => write!(f, "{}", self.mv),
+        }
+    }
+}
+
+impl<M> FromStr for Entry<M>
+where
+    M: FromStr,
+    M::Err: fmt::Display,
+{
+    type Err = String;
+    /// Reads `MOVE` or `MOVE @ROLL`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let (mv, roll) = match text.rsplit_once('@') {
+            Some((mv, roll)) => {
+                let roll = roll
+                    .trim()
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|&r| r > 0)
+                    .ok_or_else(|| {
+                        format!("'{text}': the roll after @ is a whole number from 1")
+                    })?;
+                (mv, Some(roll))
+            }
+            None => (text, None),
+        };
+        let mv = mv.trim().parse::<M>().map_err(|e| e.to_string())?;
+        Ok(Self { mv, roll })
+    }
+}
+
+impl<M: fmt::Display> Serialize for Entry<M> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de, M> Deserialize<'de> for Entry<M>
+where
+    M: FromStr,
+    M::Err: fmt::Display,
+{
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// Everything that makes a match: replaying its moves rebuilds it exactly.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[serde(bound(
+    serialize = "S: Serialize, M: fmt::Display",
+    deserialize = "S: Deserialize<'de>, M: FromStr, M::Err: fmt::Display"
+))]
 pub struct Record<S, M> {
     /// The game: `chutes`, `baffle` or `tycoon`.
     pub game: String,

@@ -48,10 +48,12 @@ impl Status {
 }
 
 impl fmt::Display for Status {
+    /// `playing`, `won`, `given up` or `stalled: REASON` (the winner is the
+    /// front end's to name: seats have names there).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Playing => f.write_str("playing"),
-            Self::Won { winner } => write!(f, "won by seat {winner}"),
+            Self::Won { .. } => f.write_str("won"),
             Self::GivenUp => f.write_str("given up"),
             Self::Stalled { reason } => write!(f, "stalled: {reason}"),
         }

@@ -75,14 +75,14 @@ impl Playable for Race {
         2..=3
     }
 
-    fn start(setup: &u32, seats: u8, seed: u64) -> Result<Self, RaceError> {
+    fn start(setup: &u32, seats: &[SeatKind], seed: u64) -> Result<Self, RaceError> {
         if *setup == 0 {
             return Err(RaceError::Empty);
         }
         let mut rng = Rng::stream(seed, 1);
         Ok(Self {
-            squares: vec![0; usize::from(seats)],
-            hands: (0..seats).map(|_| rng.next_u64()).collect(),
+            squares: vec![0; seats.len()],
+            hands: seats.iter().map(|_| rng.next_u64()).collect(),
             next: 0,
             winner: None,
         })
@@ -330,7 +330,7 @@ fn the_move_cap_stalls_a_match() {
         .with_move_cap(3);
     let mut rng = Rng::new(1);
     // Waiting never ends a race: only the cap stops these bots if they wait.
-    while m.step_bot(&mut rng).is_some() {}
+    while m.step_bot(&mut rng, None).is_some() {}
     assert!(m.moves() <= 3);
     if m.moves() == 3 && m.game().winner.is_none() {
         assert!(
@@ -365,6 +365,43 @@ fn views_keep_the_seed_and_other_seats_secrets_until_the_end() {
     let after = serde_json::to_string(&m.view(Viewer::Spectator)).unwrap();
     assert!(after.contains(&format!("\"seed\":{seed}")), "{after}");
     assert!(m.public_record().is_some());
+}
+
+#[test]
+fn record_entries_are_the_moves_text() {
+    let mut m = Match::<Race>::start(5, PEOPLE.to_vec(), DiceMode::Chosen).unwrap();
+    m.play(
+        1,
+        Request {
+            roll: Some(4),
+            ..roll()
+        },
+    )
+    .unwrap();
+    m.play(
+        2,
+        Request {
+            mv: RaceMove::Wait,
+            after: None,
+            roll: None,
+        },
+    )
+    .unwrap();
+    let json = serde_json::to_value(m.record()).unwrap();
+    assert_eq!(json["moves"], serde_json::json!(["roll @4", "wait"]));
+    assert_eq!(json["dice"], serde_json::json!("chosen"));
+    let bad = |moves: serde_json::Value| {
+        let mut j = json.clone();
+        j["moves"] = moves;
+        serde_json::from_value::<Record<u32, RaceMove>>(j)
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(bad(serde_json::json!(["jump"])).contains("'jump' is not a move"));
+    assert!(bad(serde_json::json!(["roll @0"])).contains("roll after @"));
+    let mut extra = json.clone();
+    extra["cheat"] = serde_json::json!(true);
+    assert!(serde_json::from_value::<Record<u32, RaceMove>>(extra).is_err());
 }
 
 #[test]

@@ -749,7 +749,6 @@ mod tests {
         let game = Game::new(
             std::sync::Arc::new(crate::Grid::empty()),
             [crate::Seat::Bot; SEATS],
-            crate::game::Dice::seeded(1),
         );
         let table = Table::new(&game, &DEFAULT_WEIGHTS);
         // race_turns 5 = 10/3 moves: felt(m) = m − 0.075 m², flat from 20/3.

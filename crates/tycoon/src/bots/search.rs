@@ -22,9 +22,9 @@
 //!   (`SWITCH_MARGIN`).
 
 use super::{Bot, DefaultBot};
-use crate::game::{Decision, Dice, Game, Move};
+use crate::game::{Decision, Game, Move};
 use std::time::{Duration, Instant};
-use tabletop::Rng;
+use tabletop::{Rng, SeededDice};
 
 /// How much work one decision of the hard bot may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,11 +92,12 @@ impl Bot for HardBot {
 /// playout `playout` of a search drawn with `seed`: every turn of every
 /// seat has a die of its own, so a candidate that changes who rolls when
 /// (an attack rolls nothing, a lost turn neither) leaves the other turns'
-/// luck as it was (see **common dice**). This is the one place the bot
-/// touches the game's dice: the real ones are replaced before any roll.
-fn imagine(game: Game, seed: u64, playout: u64, seat: u8, turn: u32) -> Game {
+/// luck as it was (see **common dice**). The game holds no dice of its
+/// own, so the bot cannot see the real game's future rolls: every roll of a
+/// playout comes from here.
+fn imagine(seed: u64, playout: u64, seat: u8, turn: u32) -> SeededDice {
     let key = (playout << 40) ^ (u64::from(seat) << 32) ^ u64::from(turn);
-    game.with_dice(Dice::seeded(Rng::stream(seed, key).next_u64()))
+    SeededDice::new(Rng::stream(seed, key).next_u64())
 }
 
 /// The hard bot's answer to `game`'s pending decision: the legal move that
@@ -187,12 +188,10 @@ fn playout(game: &Game, first: Move, seed: u64, playout: u64, me: u8, horizon: u
     let mut events = Vec::with_capacity(16);
     let stop = g.turns().saturating_add(horizon);
     let mut mv = first;
-    loop {
-        if let Some(p) = g.current().and_then(|s| g.player(s).map(|p| (s, p.turns))) {
-            g = imagine(g, seed, playout, p.0, p.1);
-        }
+    while let Some((seat, turns)) = g.current().and_then(|s| g.player(s).map(|p| (s, p.turns))) {
+        let mut dice = imagine(seed, playout, seat, turns);
         events.clear();
-        if g.apply_into(mv, &mut events).is_err() {
+        if g.apply_into(mv, &mut dice, &mut events).is_err() {
             return false;
         }
         let Some(pending) = g.pending() else {

@@ -198,16 +198,18 @@ impl fmt::Display for Question {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Dice, SEATS, Seat};
+    use crate::game::{SEATS, Seat};
     use crate::grid::Grid;
     use std::sync::Arc;
+    use tabletop::SeededDice;
 
     /// A game on an empty grid at P1's third turn (a recharge turn).
     fn at_recharge() -> Game {
         let seats = [Seat::Human; SEATS];
-        let mut g = Game::new(Arc::new(Grid::empty()), seats, Dice::scripted(vec![2; 20]));
+        let mut g = Game::new(Arc::new(Grid::empty()), seats);
+        let mut twos = tabletop::ScriptedDice::new(vec![2; 20]);
         for _ in 0..8 {
-            g.apply(Move::Roll).unwrap();
+            g.apply(Move::Roll, &mut twos).unwrap();
         }
         assert_eq!(g.pending(), Some(Decision::RechargeOrAttack { player: 1 }));
         g
@@ -276,10 +278,14 @@ mod tests {
     #[test]
     fn only_the_attacks_left_are_offered() {
         let mut g = at_recharge();
-        g.apply(Move::Attack {
-            attack: Attack::Ice,
-            target: Some(2),
-        })
+        let mut dice = SeededDice::new(1);
+        g.apply(
+            Move::Attack {
+                attack: Attack::Ice,
+                target: Some(2),
+            },
+            &mut dice,
+        )
         .unwrap();
         // Round to P1's sixth turn: used ice once, three kinds left.
         while g.pending() != Some(Decision::RechargeOrAttack { player: 1 }) {
@@ -287,7 +293,7 @@ mod tests {
                 Some(Decision::RechargeOrAttack { .. }) => Move::Recharge,
                 _ => Move::Roll,
             };
-            g.apply(mv).unwrap();
+            g.apply(mv, &mut dice).unwrap();
         }
         let mut d = Dialogue::new(&g).unwrap();
         d.answer("y").unwrap();
@@ -317,11 +323,7 @@ mod tests {
 
     #[test]
     fn other_decisions_are_one_question() {
-        let g = Game::new(
-            Arc::new(Grid::empty()),
-            [Seat::Human; SEATS],
-            Dice::scripted(vec![2]),
-        );
+        let g = Game::new(Arc::new(Grid::empty()), [Seat::Human; SEATS]);
         let mut d = Dialogue::new(&g).unwrap();
         let q = d.question();
         assert_eq!(q.text, "P1: roll");

@@ -20,12 +20,12 @@
 //! The rules chosen where RULES.md is silent are in `docs/tycoon.md`.
 
 pub mod dialogue;
-mod dice;
 mod events;
 mod moves;
+#[cfg(feature = "positions")]
+mod position;
 
 pub use dialogue::{Dialogue, Question};
-pub use dice::Dice;
 pub use events::{Cause, Event, LostReason};
 pub use moves::{Attack, MOVE_FORMS, Move, MoveParseError, SEAT_FORMS, Seat};
 
@@ -62,10 +62,6 @@ pub const LIGHTNING_COINS: u32 = 20;
 pub const DEFAULT_TURN_CAP: u32 = 10_000;
 /// The largest turn cap a game accepts.
 pub const MAX_TURN_CAP: u32 = 1_000_000_000;
-/// The largest wallet (either way) a saved game may hold.
-pub const MAX_SAVED_COINS: i64 = 1_000_000_000_000_000;
-/// The largest turn counter or effect counter a saved game may hold.
-pub const MAX_SAVED_COUNT: u32 = MAX_TURN_CAP;
 
 /// One player's state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -239,12 +235,19 @@ pub enum GameError {
         /// Why not.
         reason: String,
     },
+    /// A turn cap out of range.
+    #[error("a turn cap is 1 to {MAX_TURN_CAP} turns, not {cap}")]
+    TurnCap {
+        /// The cap given.
+        cap: u32,
+    },
+    /// A position that does not hold together (only with the `positions`
+    /// feature).
+    #[error("not a valid position: {0}")]
+    Position(String),
     /// The dice could not roll (scripted rolls ran out or were bad).
     #[error(transparent)]
     Dice(#[from] DiceError),
-    /// A saved game that does not hold together.
-    #[error("not a valid saved game: {0}")]
-    Save(String),
 }
 
 /// A game in progress or finished.
@@ -261,7 +264,6 @@ pub struct Game {
     moves: u64,
     turn_cap: u32,
     winner: Option<u8>,
-    dice: Dice,
 }
 
 /// Everything one seat's token and wallet look like, for display.
@@ -320,8 +322,10 @@ fn station_index(number: u8) -> usize {
 
 impl Game {
     /// A new game on `grid`: four players on cell 1 with 100 coins each,
-    /// seat 1 to play, answering for `seats`, rolling `dice`.
-    pub fn new(grid: Arc<Grid>, seats: [Seat; SEATS], dice: Dice) -> Self {
+    /// seat 1 to play, answering for `seats`. The game holds no dice: each
+    /// move that rolls is handed them ([`Game::apply`]), so a bot searching
+    /// a copy of the game cannot see future rolls.
+    pub fn new(grid: Arc<Grid>, seats: [Seat; SEATS]) -> Self {
         Self {
             grid,
             seats,
@@ -334,21 +338,12 @@ impl Game {
             moves: 0,
             turn_cap: DEFAULT_TURN_CAP,
             winner: None,
-            dice,
         }
     }
 
     /// The same game with a different turn cap (1 to [`MAX_TURN_CAP`]).
     pub fn with_turn_cap(mut self, cap: u32) -> Self {
         self.turn_cap = cap.clamp(1, MAX_TURN_CAP);
-        self
-    }
-
-    /// The same game rolling `dice` from now on. A bot that plays a copy of
-    /// the game ahead gives the copy dice of its own: the copy would
-    /// otherwise replay the real game's future rolls.
-    pub fn with_dice(mut self, dice: Dice) -> Self {
-        self.dice = dice;
         self
     }
 
@@ -412,11 +407,6 @@ impl Game {
     /// True once the game is over: won, or stopped at the turn cap.
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over
-    }
-
-    /// The dice.
-    pub fn dice(&self) -> &Dice {
-        &self.dice
     }
 
     /// Whose turn it is (from 1), or `None` when the game is over.
@@ -539,9 +529,13 @@ impl Game {
     /// A [`GameError`] when the game is over, the move does not answer the
     /// pending decision, the attack is not allowed, or the dice cannot roll.
     /// A refused move changes nothing.
-    pub fn apply(&mut self, mv: Move) -> Result<Vec<Event>, GameError> {
+    pub fn apply(
+        &mut self,
+        mv: Move,
+        dice: &mut (impl DiceSource + ?Sized),
+    ) -> Result<Vec<Event>, GameError> {
         let mut events = Vec::new();
-        self.apply_into(mv, &mut events)?;
+        self.apply_into(mv, dice, &mut events)?;
         Ok(events)
     }
 
@@ -550,7 +544,12 @@ impl Game {
     ///
     /// # Errors
     /// As [`Game::apply`].
-    pub fn apply_into(&mut self, mv: Move, events: &mut Vec<Event>) -> Result<(), GameError> {
+    pub fn apply_into(
+        &mut self,
+        mv: Move,
+        dice: &mut (impl DiceSource + ?Sized),
+        events: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
         let Some(pending) = self.pending() else {
             return Err(GameError::Over {
                 winner: self.winner,
@@ -564,7 +563,7 @@ impl Game {
         match (pending, mv) {
             (Decision::Roll { turn, .. }, Move::Roll) => {
                 let roll = match turn {
-                    TurnKind::Move | TurnKind::Recharge => Some(self.dice.roll(FACES)?),
+                    TurnKind::Move | TurnKind::Recharge => Some(dice.roll(FACES)?),
                     TurnKind::Lost | TurnKind::EmptyWallet => None,
                 };
                 self.moves += 1;
@@ -597,7 +596,7 @@ impl Game {
                 }));
             }
             (Decision::RechargeOrAttack { .. }, Move::Recharge) => {
-                let roll = self.dice.roll(FACES)?;
+                let roll = dice.roll(FACES)?;
                 self.moves += 1;
                 let poisoned = self.start_turn(events);
                 self.recharge(roll, poisoned, events);
@@ -1063,7 +1062,7 @@ impl Game {
 /// move, then the jumps and cards that follow (the same code as play; card 3's
 /// extra roll and any choice are not followed).
 pub fn landing(grid: &Arc<Grid>, from: u32, counts: u8) -> u32 {
-    let mut game = Game::new(grid.clone(), [Seat::Bot; SEATS], Dice::scripted(Vec::new()));
+    let mut game = Game::new(grid.clone(), [Seat::Bot; SEATS]);
     game.players[0].cell = from.clamp(FIRST, LAST);
     let mut events = Vec::new();
     game.take_move(counts.max(1), false, &mut events);
@@ -1092,235 +1091,4 @@ pub fn can_reach_last(grid: &Arc<Grid>) -> bool {
         }
     }
     false
-}
-
-/// The saved form of a game (JSON).
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GameSave {
-    version: u32,
-    grid: Grid,
-    seats: [Seat; SEATS],
-    players: [Player; SEATS],
-    owners: [Option<u8>; 3],
-    current: u8,
-    phase: Phase,
-    extra_roll: bool,
-    turns: u32,
-    moves: u64,
-    turn_cap: u32,
-    winner: Option<u8>,
-    dice: Dice,
-}
-
-const SAVE_VERSION: u32 = 1;
-
-impl From<&Game> for GameSave {
-    fn from(g: &Game) -> Self {
-        Self {
-            version: SAVE_VERSION,
-            grid: (*g.grid).clone(),
-            seats: g.seats,
-            players: g.players.clone(),
-            owners: g.owners,
-            current: g.current + 1,
-            phase: g.phase,
-            extra_roll: g.extra_roll,
-            turns: g.turns,
-            moves: g.moves,
-            turn_cap: g.turn_cap,
-            winner: g.winner,
-            dice: g.dice.clone(),
-        }
-    }
-}
-
-impl TryFrom<GameSave> for Game {
-    type Error = GameError;
-    fn try_from(s: GameSave) -> Result<Self, GameError> {
-        let bad = |m: String| Err(GameError::Save(m));
-        if s.version != SAVE_VERSION {
-            return bad(format!(
-                "version {} (this Parlor reads version {SAVE_VERSION})",
-                s.version
-            ));
-        }
-        if !(1..=SEATS as u8).contains(&s.current) {
-            return bad(format!("current player {} is not 1 to 4", s.current));
-        }
-        if s.turn_cap > MAX_TURN_CAP || s.turns > MAX_SAVED_COUNT {
-            return bad(format!(
-                "turn cap {} or turns {} beyond {MAX_TURN_CAP}",
-                s.turn_cap, s.turns
-            ));
-        }
-        if s.turn_cap == 0 {
-            return bad("turn cap 0: a game has at least 1 turn".to_string());
-        }
-        // A turn is a few moves (roll, a purchase or a prison choice, an
-        // extra roll): far fewer than 16.
-        let max_moves = 16 * u64::from(MAX_SAVED_COUNT);
-        if s.moves > max_moves {
-            return bad(format!("{} moves, beyond {max_moves}", s.moves));
-        }
-        for (i, p) in s.players.iter().enumerate() {
-            if !(-MAX_SAVED_COINS..=MAX_SAVED_COINS).contains(&p.coins) {
-                return bad(format!(
-                    "player {} holds {} coins, beyond ±{MAX_SAVED_COINS}",
-                    i + 1,
-                    p.coins
-                ));
-            }
-            let counts = [p.turns, p.lost_turns, p.fire_turns, p.poison_turns];
-            if counts.iter().any(|&c| c > MAX_SAVED_COUNT) {
-                return bad(format!(
-                    "player {} has a counter beyond {MAX_SAVED_COUNT}",
-                    i + 1
-                ));
-            }
-            if !crate::cells::on_grid(p.cell) {
-                return bad(format!(
-                    "player {} is on cell {}, off the grid",
-                    i + 1,
-                    p.cell
-                ));
-            }
-            if p.attacks.len() > MAX_ATTACKS
-                || (p.attacks.len() == 2 && p.attacks[0] == p.attacks[1])
-            {
-                return bad(format!(
-                    "player {} has launched {:?}: at most two different attacks",
-                    i + 1,
-                    p.attacks
-                ));
-            }
-        }
-        for (i, o) in s.owners.iter().enumerate() {
-            if let Some(o) = o {
-                if !(1..=SEATS as u8).contains(o) {
-                    return bad(format!(
-                        "station {} is owned by player {o}, not 1 to 4",
-                        i + 9
-                    ));
-                }
-                if s.grid.station_terms(i as u8 + 9).is_none() {
-                    return bad(format!(
-                        "station {} is owned but the grid has no card {}",
-                        i + 9,
-                        i + 9
-                    ));
-                }
-            }
-        }
-        // Cell 99 ends the game: only its winner stands there.
-        if let Some(i) = s
-            .players
-            .iter()
-            .enumerate()
-            .position(|(i, p)| p.cell == LAST && s.winner != Some(i as u8 + 1))
-        {
-            return bad(format!("player {} is on cell 99 but has not won", i + 1));
-        }
-        let me = &s.players[usize::from(s.current - 1)];
-        let card = s.grid.card_at(me.cell);
-        let turn_cap = s.turn_cap;
-        // A game ends one of two ways, and only then: a winner, or the turn
-        // cap with none.
-        match (s.phase, s.winner) {
-            (Phase::Over, None) if s.turns < turn_cap => {
-                return bad(format!(
-                    "the game is said to be over with no winner, which happens only at the turn cap \
-                     ({turn_cap} turns), but it has had {}",
-                    tabletop::count(s.turns.into(), "turn", "turns")
-                ));
-            }
-            (Phase::Turn | Phase::Buy { .. } | Phase::Prison { .. }, Some(w)) => {
-                return bad(format!(
-                    "player {w} is said to have won, but the game is not over"
-                ));
-            }
-            _ => {}
-        }
-        match s.phase {
-            Phase::Buy { station, price } => {
-                let ok = matches!(card, Some(CardKind::Station { number, price: p, .. }) if number == station && p == price)
-                    && s.owners[station_index(station)].is_none();
-                if !ok {
-                    return bad(format!(
-                        "a purchase of station {station} is pending, but player {} is not on it or it is owned",
-                        s.current
-                    ));
-                }
-            }
-            Phase::Prison { fee } => {
-                if !matches!(card, Some(CardKind::Prison { fee: f }) if f == fee) {
-                    return bad(format!(
-                        "a prison choice is pending, but player {} is not on a prison card with fee {fee}",
-                        s.current
-                    ));
-                }
-            }
-            Phase::Over => {
-                if let Some(w) = s.winner
-                    && s.players
-                        .get(usize::from(w).wrapping_sub(1))
-                        .map(|p| p.cell)
-                        != Some(LAST)
-                {
-                    return bad(format!(
-                        "player {w} is said to have won but is not on cell 99"
-                    ));
-                }
-            }
-            Phase::Turn => {}
-        }
-        Ok(Self {
-            grid: Arc::new(s.grid),
-            seats: s.seats,
-            players: s.players,
-            owners: s.owners,
-            current: s.current - 1,
-            phase: s.phase,
-            extra_roll: s.extra_roll,
-            turns: s.turns,
-            moves: s.moves,
-            turn_cap,
-            winner: s.winner,
-            dice: s.dice,
-        })
-    }
-}
-
-impl Serialize for Game {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        GameSave::from(self).serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for Game {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        // A save's own problem is said bare: `from_json` (or whoever reads
-        // it) says once that it is not a valid saved game.
-        Game::try_from(GameSave::deserialize(d)?).map_err(|e| match e {
-            GameError::Save(why) => serde::de::Error::custom(why),
-            other => serde::de::Error::custom(other),
-        })
-    }
-}
-
-impl Game {
-    /// The game as JSON, to save and resume.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
-    }
-
-    /// A game saved with [`Game::to_json`].
-    ///
-    /// # Errors
-    /// A [`GameError::Save`] when the text is not a saved game or does not
-    /// hold together (a token off the grid, a pending choice that does not
-    /// match the grid, an illegal grid…).
-    pub fn from_json(text: &str) -> Result<Self, GameError> {
-        serde_json::from_str(text).map_err(|e| GameError::Save(e.to_string()))
-    }
 }

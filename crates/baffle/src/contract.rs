@@ -1,0 +1,106 @@
+//! Baffle as the match layer plays it ([`tabletop::play::Playable`]).
+//!
+//! Terms:
+//! - **setup**: the game's own [`Setup`]; a random box is
+//!   `Setup::seeded(.., seed)` with the match's own seed, so that the seed
+//!   stays the match's secret (it is in the record only).
+//! - **seat**: Baffle has one; a person plays it, or the bot does (the
+//!   browser's "Bot finishes").
+//! - **view**: [`View`] holds shots as entry and exit, guesses and found
+//!   mirrors; paths and every mirror only once the game is over — for the
+//!   player and for a spectator alike.
+//! - **bot levels**: `normal` and `hard` play the solver's bot
+//!   ([`crate::bot`]); `easy` shoots a random untried hole half the time.
+
+use crate::bot::{BotOptions, decide};
+use crate::game::{Event, Game, Move, MoveError, Setup, SetupError, Status as GameStatus, View};
+use tabletop::play::{Coded, Playable, SeatKind, Status, Viewer};
+use tabletop::{BotLevel, DiceSource, Rng};
+
+impl Coded for MoveError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Over { .. } => "game_over",
+            Self::NoHole { .. } | Self::Side { .. } | Self::NoCell { .. } => "illegal_move",
+            Self::AlreadyFound { .. } => "already_found",
+        }
+    }
+}
+
+/// Why a Baffle match could not start, or a move was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BaffleError {
+    /// The setup is refused.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The move is refused.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+}
+
+impl Coded for BaffleError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Setup(_) => "bad_setup",
+            Self::Move(e) => e.code(),
+        }
+    }
+}
+
+impl Playable for Game {
+    const NAME: &'static str = "baffle";
+    type Setup = Setup;
+    type Move = Move;
+    type Event = Event;
+    type View = View;
+    type Error = BaffleError;
+
+    fn seat_range(_: &Setup) -> std::ops::RangeInclusive<u8> {
+        1..=1
+    }
+
+    fn start(setup: &Setup, _seats: &[SeatKind], _seed: u64) -> Result<Self, BaffleError> {
+        Ok(Game::new(setup.clone())?)
+    }
+
+    fn to_move(&self) -> Option<u8> {
+        (!self.status().is_over()).then_some(1)
+    }
+
+    fn apply(&mut self, mv: &Move, _dice: &mut dyn DiceSource) -> Result<Vec<Event>, BaffleError> {
+        Ok(Game::apply(self, *mv)?)
+    }
+
+    fn status(&self) -> Status {
+        match Game::status(self) {
+            GameStatus::Playing => Status::Playing,
+            GameStatus::Won => Status::Won { winner: 1 },
+            GameStatus::Quit => Status::GivenUp,
+        }
+    }
+
+    fn view(&self, _viewer: Viewer) -> View {
+        Game::view(self)
+    }
+
+    fn bot_move(&self, level: BotLevel, rng: &mut Rng) -> Move {
+        let view = Game::view(self);
+        let untried: Vec<usize> = view
+            .shootable
+            .iter()
+            .copied()
+            .filter(|h| !view.shots.iter().any(|s| s.hole == *h || s.exit == *h))
+            .collect();
+        if level == BotLevel::Easy && !untried.is_empty() && rng.below(2) == 0 {
+            let hole = untried[rng.below(untried.len() as u64) as usize];
+            return Move::Shoot { hole };
+        }
+        match decide(&view, &BotOptions::default()) {
+            Ok(decision) => decision.mv,
+            // The bot cannot tell: try a hole no beam has used, else give up.
+            Err(_) => untried
+                .first()
+                .map_or(Move::Quit, |&hole| Move::Shoot { hole }),
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! Chutes & Ladders as the match layer plays it
+//! ([`tabletop::play::Playable`]).
+//!
+//! Terms:
+//! - **setup** ([`Setup`]): the board and the rules; 1 to 8 seats.
+//! - **move** ([`Move`]): `roll` — the only choice a player has; the match
+//!   rolls (seeded dice) or the move carries the roll (chosen dice).
+//! - **event**: a [`Turn`], which says itself in words ("P1 rolls 4: 0 → 4,
+//!   climbs the ladder 4 → 14").
+//! - **stuck**: every token stands on a square from which the finish can no
+//!   longer be reached; the match then stops as stalled.
+//! - **view** ([`View`]): every token and tally; Chutes hides nothing but
+//!   the dice, which the game never holds.
+
+use crate::analysis::{Chain, Reach};
+use crate::board::{Board, JumpKind};
+use crate::game::{Game, GameError, PlayerState, Turn};
+use crate::rules::{Outcome, Rules};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use tabletop::play::{Coded, Playable, SeatKind, Status, Viewer};
+use tabletop::{BotLevel, DiceSource, Rng};
+
+/// How to start a Chutes & Ladders match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// The board.
+    pub board: Board,
+    /// The die and the overshoot rule.
+    #[serde(default)]
+    pub rules: Rules,
+}
+
+/// A player's move: roll the die.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "move", rename_all = "snake_case")]
+pub enum Move {
+    /// Roll and move.
+    Roll,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("roll")
+    }
+}
+
+/// Text that is not a move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a move: the only move is roll")]
+pub struct MoveParseError(pub String);
+
+impl FromStr for Move {
+    type Err = MoveParseError;
+    /// Reads `roll` (or `r`), in any case.
+    fn from_str(s: &str) -> Result<Self, MoveParseError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "roll" | "r" => Ok(Self::Roll),
+            _ => Err(MoveParseError(s.trim().to_string())),
+        }
+    }
+}
+
+impl fmt::Display for Turn {
+    /// "P1 rolls 4: 0 → 4, climbs the ladder 4 → 14".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "P{} rolls {}: ", self.player, self.roll)?;
+        match (self.outcome, self.jump) {
+            (Outcome::LostTurn, _) => write!(
+                f,
+                "{} + {} would pass the finish; stays on {}",
+                self.from, self.roll, self.from
+            ),
+            (outcome, Some(j)) => {
+                let verb = match j.kind() {
+                    JumpKind::Ladder => "climbs the ladder",
+                    JumpKind::Chute => "slides down the chute",
+                };
+                write!(
+                    f,
+                    "{} → {}, {verb} {} → {}",
+                    self.from, self.landed, j.from, j.to
+                )?;
+                if outcome == Outcome::Won {
+                    f.write_str(" and wins")?;
+                }
+                Ok(())
+            }
+            (outcome, None) => {
+                write!(f, "{} → {}", self.from, self.to)?;
+                if self.landed != self.from + u32::from(self.roll) {
+                    f.write_str(", bouncing back from the finish")?;
+                }
+                if outcome == Outcome::Won {
+                    f.write_str(" and wins")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Coded for GameError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Players(_) => "bad_seats",
+            Self::Over { .. } => "game_over",
+            Self::Roll { .. } => "bad_roll",
+            Self::Dice(e) => e.code(),
+        }
+    }
+}
+
+/// A Chutes & Ladders game with what it knows of its board: which squares
+/// can still reach the finish.
+#[derive(Clone, Debug)]
+pub struct Table {
+    game: Game,
+    reach: Arc<Reach>,
+}
+
+impl Table {
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// True when no token can ever reach the finish again.
+    pub fn stuck(&self) -> bool {
+        self.game.stuck(&self.reach)
+    }
+}
+
+/// What every viewer sees of a Chutes & Ladders match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct View {
+    /// The board's name, if it has one.
+    pub board: Option<String>,
+    /// Its squares.
+    pub squares: u32,
+    /// Faces of the die.
+    pub faces: u8,
+    /// Each player's token and tally, in seat order.
+    pub players: Vec<PlayerState>,
+    /// Rolls made so far, by all players.
+    pub rolls: u32,
+    /// The winner (from 1), once someone has finished.
+    pub winner: Option<u8>,
+    /// True when no token can ever reach the finish again.
+    pub stuck: bool,
+}
+
+impl Playable for Table {
+    const NAME: &'static str = "chutes";
+    type Setup = Setup;
+    type Move = Move;
+    type Event = Turn;
+    type View = View;
+    type Error = GameError;
+
+    fn seat_range(_: &Setup) -> std::ops::RangeInclusive<u8> {
+        1..=crate::game::MAX_PLAYERS as u8
+    }
+
+    fn start(setup: &Setup, seats: &[SeatKind], _seed: u64) -> Result<Self, GameError> {
+        let board = Arc::new(setup.board.clone());
+        let reach = Arc::new(Chain::new(&board, &setup.rules).reach());
+        Ok(Self {
+            game: Game::new(board, setup.rules, seats.len())?,
+            reach,
+        })
+    }
+
+    fn to_move(&self) -> Option<u8> {
+        self.game.to_move()
+    }
+
+    fn apply(&mut self, _mv: &Move, dice: &mut dyn DiceSource) -> Result<Vec<Turn>, GameError> {
+        Ok(vec![self.game.play(dice)?])
+    }
+
+    fn status(&self) -> Status {
+        match self.game.winner() {
+            Some(winner) => Status::Won { winner },
+            None if self.stuck() => Status::Stalled {
+                reason: format!(
+                    "no token can ever reach square {} again",
+                    self.game.board().finish()
+                ),
+            },
+            None => Status::Playing,
+        }
+    }
+
+    fn view(&self, _viewer: Viewer) -> View {
+        View {
+            board: self.game.board().name().map(str::to_string),
+            squares: self.game.board().size(),
+            faces: self.game.rules().faces(),
+            players: self.game.players().to_vec(),
+            rolls: self.game.rolls(),
+            winner: self.game.winner(),
+            stuck: self.stuck(),
+        }
+    }
+
+    fn bot_move(&self, _level: BotLevel, _rng: &mut Rng) -> Move {
+        Move::Roll
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabletop::play::{DiceMode, Match};
+
+    #[test]
+    fn turns_say_themselves_in_words() {
+        let board = Board::classic();
+        let (_, turns) =
+            Game::replay(Arc::new(board), Rules::default(), 1, &[1, 6, 6, 1, 4, 3, 6]).unwrap();
+        let words: Vec<String> = turns.iter().map(ToString::to_string).collect();
+        assert_eq!(words[0], "P1 rolls 1: 0 → 1, climbs the ladder 1 → 38");
+        assert_eq!(words[1], "P1 rolls 6: 38 → 44");
+        assert_eq!(words[6], "P1 rolls 6: 94 → 100 and wins");
+    }
+
+    #[test]
+    fn a_trapped_match_stalls() {
+        let board = Board::from_jumps(
+            10,
+            0,
+            &[(1, 9), (3, 2), (4, 2), (5, 2), (6, 2), (7, 2), (8, 2)],
+        )
+        .unwrap();
+        let setup = Setup {
+            board,
+            rules: Rules::default(),
+        };
+        let mut m = Match::<Table>::start(setup, vec![SeatKind::Person], DiceMode::Chosen).unwrap();
+        let mut two = tabletop::ScriptedDice::new(vec![2]);
+        m.play_rolling(1, Move::Roll, &mut two).unwrap();
+        assert!(
+            matches!(m.status(), Status::Stalled { .. }),
+            "{}",
+            m.status()
+        );
+        assert_eq!(m.to_move(), None);
+    }
+}

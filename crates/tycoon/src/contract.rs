@@ -1,0 +1,117 @@
+//! Tycoon as the match layer plays it ([`tabletop::play::Playable`]).
+//!
+//! Terms:
+//! - **setup** ([`Setup`]): the grid (checked by the one grid validator when
+//!   read) and the turn cap; a match of Tycoon always has four seats.
+//! - **seat kinds**: a person is a `human` seat of the game; a bot plays at
+//!   its level: `easy` the random bot, `normal` the default bot, `hard` the
+//!   search bot (see [`crate::bots`]).
+//! - **view**: the whole table — Tycoon hides nothing from anyone but the
+//!   dice, which the game never holds.
+
+use crate::game::{
+    DEFAULT_TURN_CAP, Event, Game, GameError, MAX_TURN_CAP, Move, SEATS, Seat, View,
+};
+use crate::grid::Grid;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tabletop::play::{Coded, Playable, SeatKind, Status, Viewer};
+use tabletop::{BotLevel, DiceSource, Rng};
+
+/// How to start a Tycoon match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// The grid.
+    pub grid: Grid,
+    /// Turns in all after which the game stops with no winner.
+    #[serde(default = "default_turn_cap")]
+    pub turn_cap: u32,
+}
+
+fn default_turn_cap() -> u32 {
+    DEFAULT_TURN_CAP
+}
+
+impl Setup {
+    /// A setup on `grid` with the default turn cap.
+    pub fn new(grid: Grid) -> Self {
+        Self {
+            grid,
+            turn_cap: DEFAULT_TURN_CAP,
+        }
+    }
+}
+
+/// The game's seat for a match seat.
+pub fn seat_of(kind: SeatKind) -> Seat {
+    match kind {
+        SeatKind::Person => Seat::Human,
+        SeatKind::Bot { level } => Seat::bot(level),
+    }
+}
+
+impl Coded for GameError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Over { .. } => "game_over",
+            Self::WrongMove { .. } | Self::Attack { .. } => "illegal_move",
+            Self::TurnCap { .. } | Self::Position(_) => "bad_setup",
+            Self::Dice(e) => e.code(),
+        }
+    }
+}
+
+impl Playable for Game {
+    const NAME: &'static str = "tycoon";
+    type Setup = Setup;
+    type Move = Move;
+    type Event = Event;
+    type View = View;
+    type Error = GameError;
+
+    fn seat_range(_: &Setup) -> std::ops::RangeInclusive<u8> {
+        SEATS as u8..=SEATS as u8
+    }
+
+    fn start(setup: &Setup, seats: &[SeatKind], _seed: u64) -> Result<Self, GameError> {
+        if !(1..=MAX_TURN_CAP).contains(&setup.turn_cap) {
+            return Err(GameError::TurnCap {
+                cap: setup.turn_cap,
+            });
+        }
+        let seats: [Seat; SEATS] =
+            std::array::from_fn(|i| seats.get(i).copied().map_or(Seat::Human, seat_of));
+        Ok(Game::new(Arc::new(setup.grid.clone()), seats).with_turn_cap(setup.turn_cap))
+    }
+
+    fn to_move(&self) -> Option<u8> {
+        self.current()
+    }
+
+    fn apply(&mut self, mv: &Move, dice: &mut dyn DiceSource) -> Result<Vec<Event>, GameError> {
+        Game::apply(self, *mv, dice)
+    }
+
+    fn status(&self) -> Status {
+        match (self.is_over(), self.winner()) {
+            (false, _) => Status::Playing,
+            (true, Some(winner)) => Status::Won { winner },
+            (true, None) => Status::Stalled {
+                reason: format!(
+                    "nobody reached cell 99 within the turn cap of {}",
+                    tabletop::count(self.turn_cap().into(), "turn", "turns")
+                ),
+            },
+        }
+    }
+
+    fn view(&self, _viewer: Viewer) -> View {
+        Game::view(self)
+    }
+
+    fn bot_move(&self, level: BotLevel, rng: &mut Rng) -> Move {
+        let seat = self.current().unwrap_or(1);
+        crate::bots::level_move(self, seat, level, rng).unwrap_or(Move::Roll)
+    }
+}
