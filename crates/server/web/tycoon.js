@@ -440,8 +440,9 @@ function seatChoices() {
         "select",
         { id: `seat-${seat}` },
         el("option", { value: "human", selected: seat === 1 }, "a person"),
-        el("option", { value: "bot", selected: seat !== 1 }, "a bot"),
-        el("option", { value: "random" }, "a random bot"),
+        el("option", { value: "random" }, "an easy bot (random moves)"),
+        el("option", { value: "bot", selected: seat !== 1 }, "a normal bot"),
+        el("option", { value: "hard" }, "a hard bot (searches ahead)"),
       ),
     ]),
   );
@@ -516,7 +517,7 @@ async function drawGame() {
 }
 
 function showGame() {
-  const kinds = { human: "person", bot: "bot", random: "random bot" };
+  const kinds = { human: "person", random: "easy bot", bot: "normal bot", hard: "hard bot" };
   drawGame();
   play.wallets.replaceChildren(
     ...game.players.map((p) =>
