@@ -1,31 +1,40 @@
 #!/usr/bin/env bash
 # Installs what the browser tests need: Debian's chromium and chromium-driver
-# (a real headless Chromium and its WebDriver server). Nothing else downloads a
-# browser: this uses the system's package manager only, and does nothing when
-# both are already installed.
+# (a real headless Chromium and its WebDriver server), and axe-core (the
+# accessibility audit the tests inject, from the npm registry). Nothing
+# downloads a browser: this uses the system's package manager and npm only,
+# and does nothing when all are already installed.
 set -euo pipefail
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
-if have chromedriver && { have chromium || have chromium-browser; }; then
-  exit 0
-fi
-
-if ! have apt-get; then
-  echo "install-browser: chromium and chromedriver are missing and apt-get is not available;" >&2
-  echo "install your system's chromium and chromium-driver packages by hand." >&2
-  exit 1
-fi
-
 sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  if have sudo; then sudo="sudo"; else
+if [ "$(id -u)" -ne 0 ] && have sudo; then sudo="sudo"; fi
+
+if ! have chromedriver || ! { have chromium || have chromium-browser; }; then
+  if ! have apt-get; then
+    echo "install-browser: chromium and chromedriver are missing and apt-get is not available;" >&2
+    echo "install your system's chromium and chromium-driver packages by hand." >&2
+    exit 1
+  fi
+  if [ "$(id -u)" -ne 0 ] && [ -z "$sudo" ]; then
     echo "install-browser: run as root (or install sudo) to install chromium" >&2
     exit 1
   fi
+  echo "install-browser: installing chromium and chromium-driver with apt-get" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -q
+  $sudo apt-get install -y -q --no-install-recommends chromium chromium-driver fonts-dejavu-core
 fi
 
-echo "install-browser: installing chromium and chromium-driver with apt-get" >&2
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q
-$sudo apt-get install -y -q --no-install-recommends chromium chromium-driver fonts-dejavu-core
+# The accessibility audit the browser tests inject (axe-core, from the npm
+# registry, pinned in crates/server/tests/browser/package-lock.json).
+axe_dir="$(dirname "$0")/../crates/server/tests/browser"
+if [ ! -f "$axe_dir/node_modules/axe-core/axe.min.js" ]; then
+  if ! have npm; then
+    echo "install-browser: installing npm with apt-get (for axe-core)" >&2
+    $sudo apt-get install -y -q --no-install-recommends npm
+  fi
+  echo "install-browser: installing axe-core with npm" >&2
+  npm ci --prefix "$axe_dir" --no-audit --no-fund --loglevel=error
+fi

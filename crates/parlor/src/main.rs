@@ -9,6 +9,7 @@ mod baffle;
 mod chutes;
 mod common;
 mod play;
+mod replay;
 mod serve;
 mod tycoon;
 
@@ -43,6 +44,8 @@ enum Command {
     Tycoon(tycoon::TycoonCommand),
     /// Serve the browser app: play, design and analyse in a browser.
     Serve(serve::ServeArgs),
+    /// Step through a match's record (any game), move by move.
+    Replay(replay::ReplayArgs),
     /// Print shell completions for `parlor`.
     #[command(after_help = "Example:\n  parlor completions zsh > ~/.zfunc/_parlor")]
     Completions {
@@ -56,6 +59,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Chutes(cmd) => chutes::run(cmd),
         Command::Baffle(cmd) => baffle::run(cmd),
         Command::Serve(args) => serve::run(&args),
+        Command::Replay(args) => replay::run(&args),
         Command::Tycoon(cmd) => tycoon::run(cmd),
         Command::Completions { shell } => {
             let mut command = Cli::command();

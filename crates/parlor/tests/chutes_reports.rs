@@ -19,12 +19,14 @@ use tower::ServiceExt;
 /// named `{id}` in `uri`) when there is one.
 fn api(uri: &str, upload: Option<Value>) -> (StatusCode, Value) {
     let dir = tempfile::tempdir().expect("a temporary data dir");
-    let app = server::router(server::Config::new(dir.path()));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("a runtime");
     runtime.block_on(async {
+        let app = server::router(server::Config::new(dir.path()))
+            .await
+            .expect("the app starts");
         // An upload first, when asked for: the board is then `{id}`.
         let mut uri = uri.to_string();
         if let Some(upload) = upload {

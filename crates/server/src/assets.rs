@@ -2,6 +2,9 @@
 //!
 //! Terms:
 //! - **page**: an HTML document at a path a person visits (`/`, `/chutes`).
+//!   A match's page is its game's page at `/GAME/m/ID`: the page reads the
+//!   id from its address and asks the API, which says when there is no such
+//!   match.
 //! - **asset**: a file a page loads from `/static/` (style sheet, JavaScript
 //!   module, icon). Plain files, no build step: what is in `web/` is served.
 
@@ -30,11 +33,17 @@ macro_rules! asset {
 }
 
 const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
 
 /// Every file under `/static/`.
 static ASSETS: &[Asset] = &[
-    asset!("style.css", "text/css; charset=utf-8"),
+    asset!("style.css", CSS),
+    asset!("chutes.css", CSS),
+    asset!("baffle.css", CSS),
+    asset!("tycoon.css", CSS),
     asset!("common.js", JS),
+    asset!("match.js", JS),
+    asset!("lobby.js", JS),
     asset!("chutes.js", JS),
     asset!("baffle.js", JS),
     asset!("tycoon.js", JS),
@@ -47,13 +56,23 @@ static PAGES: &[(&str, &str)] = &[
     ("/chutes", include_str!("../web/chutes.html")),
     ("/baffle", include_str!("../web/baffle.html")),
     ("/tycoon", include_str!("../web/tycoon.html")),
+    ("/lobby", include_str!("../web/lobby.html")),
 ];
+
+/// The games whose pages also answer at `/GAME/m/{id}`.
+const MATCH_PAGES: [&str; 3] = ["/chutes", "/baffle", "/tycoon"];
 
 /// The routes for the pages and `/static/{file}`.
 pub fn routes() -> Router<AppState> {
     let mut router = Router::new().route("/static/{file}", get(asset));
     for &(path, html) in PAGES {
         router = router.route(path, get(move || async move { page(html) }));
+        if MATCH_PAGES.contains(&path) {
+            router = router.route(
+                &format!("{path}/m/{{id}}"),
+                get(move || async move { page(html) }),
+            );
+        }
     }
     router
         .route(

@@ -81,10 +81,10 @@ impl Params {
 
     fn players(&self) -> Result<usize, ApiError> {
         let players = self.players.unwrap_or(2);
-        if !(2..=crate::chutes_api::MAX_PLAYERS).contains(&players) {
+        if !(2..=crate::matches::chutes::MAX_SEATS).contains(&players) {
             return Err(ApiError::bad_request(format!(
                 "seat chances are for 2 to {} players, not {players}",
-                crate::chutes_api::MAX_PLAYERS
+                crate::matches::chutes::MAX_SEATS
             )));
         }
         Ok(players)

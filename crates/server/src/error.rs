@@ -2,7 +2,13 @@
 //!
 //! Terms:
 //! - **API error** ([`ApiError`]): an HTTP status (always 4xx for a bad
-//!   request) and a message, sent as `{"error": "..."}`.
+//!   request), a **code** — a stable, machine-readable name for the kind of
+//!   refusal (`not_your_turn`, `bad_json`, …; every code is listed in
+//!   `docs/api.md`) — and a message for a person, sent as
+//!   `{"error": {"code": "...", "message": "..."}}`.
+//! - **coded error**: a library error that names its own code
+//!   ([`tabletop::play::Coded`]); it becomes an API error by `From`, with
+//!   the status its code calls for ([`status_of`]).
 //! - **JSON body** ([`JsonBody`]): a request body read as JSON; a body that is
 //!   too large, not JSON, or the wrong shape becomes an API error, never a
 //!   panic or a 500.
@@ -14,57 +20,128 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use tabletop::play::Coded;
 
-/// An error the API answers with: a status and a message.
+/// An error the API answers with: a status, a code and a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     /// The HTTP status.
     pub status: StatusCode,
+    /// The kind of refusal, for programs (see `docs/api.md`).
+    pub code: &'static str,
     /// What went wrong, for a person.
     pub message: String,
 }
 
 impl ApiError {
-    /// 400: the request is malformed or asks for something illegal.
+    /// 400 `bad_request`: the request is malformed or asks for something
+    /// illegal.
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, message)
     }
 
-    /// 404: no such thing (game, board, grid, page).
+    /// 404 `not_found`: no such thing (match, board, grid, page).
     pub fn not_found(message: impl Into<String>) -> Self {
         Self::new(StatusCode::NOT_FOUND, message)
     }
 
-    /// 409: the request is well formed but the game's state refuses it (a
-    /// move after the game is over, an edit the rules forbid).
+    /// 409 `conflict`: the request is well formed but the state refuses it.
     pub fn conflict(message: impl Into<String>) -> Self {
         Self::new(StatusCode::CONFLICT, message)
     }
 
-    /// 422: the request is well formed but its content is invalid (a board
-    /// file that does not parse, a grid that breaks a rule).
+    /// 422 `invalid`: the request is well formed but its content is invalid
+    /// (a board file that does not parse, a grid that breaks a rule).
     pub fn unprocessable(message: impl Into<String>) -> Self {
         Self::new(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
 
-    /// An error with any status.
+    /// An error with any status, and the code that status stands for
+    /// ([`code_of`]).
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
         Self {
             status,
+            code: code_of(status),
             message: message.into(),
         }
+    }
+
+    /// An error with its own code.
+    pub fn coded(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The same error under another code.
+    #[must_use]
+    pub fn with_code(mut self, code: &'static str) -> Self {
+        self.code = code;
+        self
+    }
+
+    /// A library's coded refusal, with the status its code calls for.
+    pub fn from_coded(e: &(impl Coded + std::fmt::Display)) -> Self {
+        let code = e.code();
+        Self::coded(status_of(code), code, e.to_string())
+    }
+}
+
+/// The code an error of `status` has when nothing more precise is known.
+pub fn code_of(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "bad_request",
+        401 => "no_token",
+        403 => "forbidden",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        408 => "body_timeout",
+        409 => "conflict",
+        413 => "too_large",
+        415 => "not_json",
+        422 => "invalid",
+        429 => "too_many",
+        503 => "busy",
+        507 => "storage_full",
+        _ if status.is_server_error() => "server_error",
+        _ => "bad_request",
+    }
+}
+
+/// The status for a library's refusal code: the match's and the games' own
+/// codes (`not_your_turn`, `illegal_move`, …) and the store's.
+pub fn status_of(code: &str) -> StatusCode {
+    match code {
+        "game_over" | "not_your_turn" | "stale_move" | "bot_seat" | "already_found"
+        | "seat_taken" | "game_on" => StatusCode::CONFLICT,
+        "not_your_seat" | "bad_token" => StatusCode::FORBIDDEN,
+        "no_token" => StatusCode::UNAUTHORIZED,
+        "no_such_seat" | "roll_not_chosen" | "roll_needed" | "roll_unused" | "bad_roll"
+        | "bad_seats" | "bad_move" | "bad_seed" | "bad_invite" => StatusCode::BAD_REQUEST,
+        "no_match" => StatusCode::NOT_FOUND,
+        "busy" | "store_unavailable" => StatusCode::SERVICE_UNAVAILABLE,
+        "storage_full" | "store_read_only" => StatusCode::INSUFFICIENT_STORAGE,
+        _ => StatusCode::UNPROCESSABLE_ENTITY,
     }
 }
 
 impl std::fmt::Display for ApiError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.status, self.message)
+        write!(f, "{} {}: {}", self.status, self.code, self.message)
     }
 }
 
 #[derive(Serialize)]
 struct ErrorBody<'a> {
-    error: &'a str,
+    error: ErrorFields<'a>,
+}
+
+#[derive(Serialize)]
+struct ErrorFields<'a> {
+    code: &'a str,
+    message: &'a str,
 }
 
 impl IntoResponse for ApiError {
@@ -72,10 +149,54 @@ impl IntoResponse for ApiError {
         (
             self.status,
             Json(ErrorBody {
-                error: &self.message,
+                error: ErrorFields {
+                    code: self.code,
+                    message: &self.message,
+                },
             }),
         )
             .into_response()
+    }
+}
+
+impl<E: Coded + std::fmt::Display> From<tabletop::play::MatchError<E>> for ApiError {
+    fn from(e: tabletop::play::MatchError<E>) -> Self {
+        Self::from_coded(&e)
+    }
+}
+
+impl<E: Coded + std::fmt::Display> From<tabletop::play::StartError<E>> for ApiError {
+    fn from(e: tabletop::play::StartError<E>) -> Self {
+        Self::from_coded(&e)
+    }
+}
+
+impl From<tabletop::play::ReplayError> for ApiError {
+    fn from(e: tabletop::play::ReplayError) -> Self {
+        Self::from_coded(&e)
+    }
+}
+
+impl From<crate::db::DbError> for ApiError {
+    fn from(e: crate::db::DbError) -> Self {
+        use crate::db::DbError;
+        let code = match &e {
+            DbError::Stale { .. } => "stale_move",
+            DbError::NoMatch => "no_match",
+            DbError::Full => "storage_full",
+            DbError::ReadOnly => "store_read_only",
+            DbError::Unavailable(_) | DbError::Incompatible(_) => "store_unavailable",
+        };
+        let message = match &e {
+            DbError::Stale { now } => {
+                format!("the game has moved on: it now has {now} moves (reload to see the latest)")
+            }
+            DbError::NoMatch => "no such game (it may have expired)".to_string(),
+            DbError::Full => "cannot store this: the server's disk is full".to_string(),
+            DbError::ReadOnly => "cannot store this: the server's store is read-only".to_string(),
+            other => format!("cannot store this now: {other}; try again in a moment"),
+        };
+        Self::coded(status_of(code), code, message)
     }
 }
 
@@ -124,15 +245,16 @@ where
             // Every request body is an object: serde would read `[]` as
             // a struct with every field left out.
             if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-                return Err(ApiError::bad_request(
-                    "bad JSON body: expected a JSON object `{...}`",
-                ));
+                return Err(
+                    ApiError::bad_request("bad JSON body: expected a JSON object `{...}`")
+                        .with_code("bad_json"),
+                );
             }
             &bytes
         };
-        serde_json::from_slice(text)
-            .map(JsonBody)
-            .map_err(|e| ApiError::bad_request(format!("bad JSON body: {}", in_words(&e))))
+        serde_json::from_slice(text).map(JsonBody).map_err(|e| {
+            ApiError::bad_request(format!("bad JSON body: {}", in_words(&e))).with_code("bad_json")
+        })
     }
 }
 
@@ -184,7 +306,8 @@ mod tests {
     fn errors_have_their_status_and_message() {
         let e = ApiError::not_found("no game abc");
         assert_eq!(e.status, StatusCode::NOT_FOUND);
-        assert_eq!(e.to_string(), "404 Not Found: no game abc");
+        assert_eq!(e.code, "not_found");
+        assert_eq!(e.to_string(), "404 Not Found not_found: no game abc");
         assert_eq!(ApiError::bad_request("x").status, StatusCode::BAD_REQUEST);
     }
 

@@ -1,34 +1,30 @@
-//! Saved Tycoon grids: files in the data directory, under safe names.
+//! Saved Tycoon grids: grid files' text in the store, under safe names.
 //!
 //! Terms:
-//! - **grid name**: what a person calls a saved grid (`my grid`, `race-1`):
-//!   1 to 64 letters, digits, spaces, `-`, `_` or `.`, starting with a letter
-//!   or digit. Nothing else is accepted, so a name can never reach outside the
-//!   grid folder (`..`, `/`, `\`, drive letters are all refused).
-//! - **grid folder**: `DATA_DIR/grids/`; a grid named `x` is the file
-//!   `x.grid` there, in the grid file format, written atomically.
+//! - **grid name**: what a person calls a saved grid (`my grid`, `race-1`,
+//!   `Spielfeld Nr. 2`): 1 to 64 letters (any script), digits, spaces, `-`,
+//!   `_` or `.`, starting with a letter or digit. A trailing `.grid` is
+//!   dropped, so a file's name is its grid's name.
+//! - **import**: the `.grid` files a data directory held before the store
+//!   existed (`DATA_DIR/grids/`) are read into the store the first time a
+//!   server starts on it ([`crate::db::Db::open`]); the files stay, for the
+//!   command line.
+//! - **replace**: a save under a name already saved is refused
+//!   (`grid_exists`) unless it asks to replace.
 
+use crate::db::{Db, GridSave};
 use crate::error::ApiError;
-use serde::Serialize;
+use axum::http::StatusCode;
 use std::path::{Path, PathBuf};
 
 /// The longest grid name.
 pub const MAX_NAME: usize = 64;
 
-/// The file extension of saved grids.
+/// The file extension of grid files.
 pub const EXTENSION: &str = "grid";
 
-/// A saved grid, as listed.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct SavedGrid {
-    /// Its name.
-    pub name: String,
-    /// Its size in bytes.
-    pub bytes: u64,
-}
-
 /// Checks a grid name (trailing `.grid`s are dropped, so that `x.grid.grid`
-/// is the grid `x`, never a file the list cannot name) and returns it.
+/// is the grid `x`) and returns it.
 ///
 /// # Errors
 /// 400 saying what is wrong with the name.
@@ -39,23 +35,24 @@ pub fn check_name(name: &str) -> Result<String, ApiError> {
     }
     let bad = |why: &str| {
         let shown: String = name.chars().take(MAX_NAME + 10).collect();
-        ApiError::bad_request(format!("the grid name '{shown}' {why}"))
+        ApiError::bad_request(format!("the grid name '{shown}' {why}")).with_code("bad_name")
     };
     if name.is_empty() {
-        return Err(ApiError::bad_request("a grid needs a name"));
+        return Err(ApiError::bad_request("a grid needs a name").with_code("bad_name"));
     }
     if name.chars().count() > MAX_NAME {
         return Err(bad(&format!("is longer than {MAX_NAME} characters")));
     }
-    if !name.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+    if !name.starts_with(char::is_alphanumeric) {
         return Err(bad("must start with a letter or a digit"));
     }
     if let Some(c) = name
         .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.')))
+        .find(|c| !(c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.')))
     {
         return Err(bad(&format!(
-            "holds '{c}': use letters, digits, spaces, '-', '_' and '.'"
+            "holds '{}': use letters, digits, spaces, '-', '_' and '.'",
+            c.escape_default()
         )));
     }
     if name.contains("..") {
@@ -64,34 +61,47 @@ pub fn check_name(name: &str) -> Result<String, ApiError> {
     Ok(name.to_string())
 }
 
-/// The grid folder under `data_dir`.
+/// The grid folder under `data_dir`, whose files are imported once.
 pub fn folder(data_dir: &Path) -> PathBuf {
     data_dir.join("grids")
 }
 
-fn path_of(data_dir: &Path, name: &str) -> PathBuf {
-    folder(data_dir).join(format!("{name}.{EXTENSION}"))
-}
-
 /// Saves a grid file's `text` (a design's [`tycoon::design::Designer::file`],
-/// which keeps the text it was opened from) as `name`, replacing a grid of
-/// that name, atomically. Returns the checked name.
+/// which keeps the text it was opened from) as `name`; a grid of that name
+/// is replaced only when `replace` is true. Returns the checked name.
 ///
 /// # Errors
-/// 400 for a bad name; 507 when the folder cannot be made or the file
-/// cannot be written.
-pub fn save(data_dir: &Path, name: &str, text: &str) -> Result<String, ApiError> {
+/// 400 for a bad name; 409 `grid_exists` when the name is taken and
+/// `replace` is false; the store's failure (507 when full or read-only).
+pub async fn save(db: &Db, name: &str, text: &str, replace: bool) -> Result<String, ApiError> {
     let name = check_name(name)?;
-    let dir = folder(data_dir);
-    let storage = |e: std::io::Error| {
-        ApiError::new(
-            axum::http::StatusCode::INSUFFICIENT_STORAGE,
-            format!("cannot save the grid '{name}': {}", storage_reason(&e)),
-        )
-    };
-    std::fs::create_dir_all(&dir).map_err(storage)?;
-    tabletop::write_atomic(&path_of(data_dir, &name), text.as_bytes()).map_err(storage)?;
-    Ok(name)
+    match db.save_grid(&name, text, replace).await? {
+        GridSave::Saved => Ok(name),
+        GridSave::Exists => Err(ApiError::coded(
+            StatusCode::CONFLICT,
+            "grid_exists",
+            format!(
+                "a grid named '{name}' is already saved: save it under another name, or replace it"
+            ),
+        )),
+    }
+}
+
+/// The text of the saved grid `name` (already checked).
+///
+/// # Errors
+/// 404 `no_grid` when no grid has that name; the store's failure.
+pub async fn load(db: &Db, name: &str) -> Result<String, ApiError> {
+    db.grid(name).await?.ok_or_else(|| missing(name))
+}
+
+/// The 404 for a grid name nothing is saved under.
+pub fn missing(name: &str) -> ApiError {
+    ApiError::coded(
+        StatusCode::NOT_FOUND,
+        "no_grid",
+        format!("no saved grid named '{name}'"),
+    )
 }
 
 /// Removes the temporary files a crash (or a kill) during a save left in
@@ -120,52 +130,6 @@ pub fn clean_leftovers(data_dir: &Path) -> usize {
     removed
 }
 
-/// Why a file could not be written, in words that name no server path
-/// (the full error, path included, goes to the server's standard error).
-fn storage_reason(e: &std::io::Error) -> String {
-    eprintln!("parlor serve: {e}");
-    match e.kind() {
-        std::io::ErrorKind::StorageFull => "the disk is full".to_string(),
-        std::io::ErrorKind::ReadOnlyFilesystem => "the data directory is read-only".to_string(),
-        std::io::ErrorKind::PermissionDenied => {
-            "the server may not write to its data directory".to_string()
-        }
-        kind => kind.to_string(),
-    }
-}
-
-/// The text of the saved grid `name`.
-///
-/// # Errors
-/// 400 for a bad name, 404 when no grid has that name.
-pub fn load_text(data_dir: &Path, name: &str) -> Result<String, ApiError> {
-    let name = check_name(name)?;
-    std::fs::read_to_string(path_of(data_dir, &name))
-        .map_err(|_| ApiError::not_found(format!("no saved grid named '{name}'")))
-}
-
-/// Every saved grid, by name.
-pub fn list(data_dir: &Path) -> Vec<SavedGrid> {
-    let Ok(entries) = std::fs::read_dir(folder(data_dir)) else {
-        return Vec::new();
-    };
-    let mut grids: Vec<SavedGrid> = entries
-        .filter_map(Result::ok)
-        .filter_map(|entry| {
-            let path = entry.path();
-            if path.extension()? != EXTENSION {
-                return None;
-            }
-            let name = path.file_stem()?.to_str()?.to_string();
-            check_name(&name).ok().filter(|n| *n == name)?;
-            let bytes = entry.metadata().ok()?.len();
-            Some(SavedGrid { name, bytes })
-        })
-        .collect();
-    grids.sort_by(|a, b| a.name.cmp(&b.name));
-    grids
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,10 +141,14 @@ mod tests {
         assert_eq!(check_name("v1.2_final").unwrap(), "v1.2_final");
         assert_eq!(check_name("x.grid.grid").unwrap(), "x");
         assert_eq!(check_name("x .grid").unwrap(), "x");
+        // Names are keys in the store, not file names: any script's letters.
+        assert_eq!(check_name("Spielfeld Nr. 2").unwrap(), "Spielfeld Nr. 2");
+        assert_eq!(check_name("ünïcode").unwrap(), "ünïcode");
+        assert_eq!(check_name("盤面").unwrap(), "盤面");
     }
 
     #[test]
-    fn names_that_could_escape_are_refused() {
+    fn names_that_could_escape_or_hide_are_refused() {
         for bad in [
             "",
             "..",
@@ -192,48 +160,67 @@ mod tests {
             ".hidden",
             "a..b",
             "x\0",
-            "ünïcode",
             "a\nb",
+            "-x",
+            "a\u{202e}b",
         ] {
-            assert!(check_name(bad).is_err(), "{bad:?} should be refused");
+            let e = check_name(bad).expect_err(bad);
+            assert_eq!(e.code, "bad_name", "{bad:?}");
         }
         let long = "a".repeat(MAX_NAME + 1);
         assert!(check_name(&long).unwrap_err().message.contains("longer"));
     }
 
-    #[test]
-    fn grids_are_saved_listed_and_loaded() {
+    #[tokio::test]
+    async fn grids_are_saved_listed_loaded_and_never_replaced_by_accident() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(list(dir.path()).is_empty());
+        let db = Db::open(
+            &crate::db::Location::default_for(dir.path()),
+            crate::db::Durability::Process,
+            None,
+        )
+        .await
+        .unwrap();
         let grid = tycoon::parse_grid("1\n10 32\n0\n0\n").unwrap();
         let file = tycoon::write_grid(&grid);
-        assert_eq!(save(dir.path(), "first", &file).unwrap(), "first");
-        let text = load_text(dir.path(), "first.grid").unwrap();
+        assert_eq!(save(&db, "first", &file, false).await.unwrap(), "first");
+        let text = load(&db, "first").await.unwrap();
         assert_eq!(tycoon::parse_grid(&text).unwrap(), grid);
-        assert!(dir.path().join("grids/first.grid").is_file());
-        // A name saved is a name listed, and loads what was saved under it.
         assert_eq!(
-            save(dir.path(), "second.grid.grid", &file).unwrap(),
+            save(&db, "second.grid.grid", &file, false).await.unwrap(),
             "second"
         );
-        let names: Vec<String> = list(dir.path()).into_iter().map(|g| g.name).collect();
+        let names: Vec<String> = db
+            .grids()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|g| g.name)
+            .collect();
         assert_eq!(names, ["first", "second"]);
+        let taken = save(&db, "first", "0\n0\n0\n", false).await.unwrap_err();
         assert_eq!(
-            tycoon::parse_grid(&load_text(dir.path(), "second").unwrap()).unwrap(),
-            grid
+            (taken.status, taken.code),
+            (StatusCode::CONFLICT, "grid_exists")
         );
-        std::fs::remove_file(dir.path().join("grids/second.grid")).unwrap();
-        // Leftovers of a crash go at start; other files stay.
+        assert_eq!(load(&db, "first").await.unwrap(), file, "not replaced");
+        save(&db, "first", "0\n0\n0\n", true).await.unwrap();
+        assert_eq!(load(&db, "first").await.unwrap(), "0\n0\n0\n");
+        assert!(db.delete_grid("second").await.unwrap());
+        assert_eq!(load(&db, "second").await.unwrap_err().code, "no_grid");
+    }
+
+    #[test]
+    fn crash_leftovers_are_cleaned_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(folder(dir.path())).unwrap();
         std::fs::write(dir.path().join("grids/.parlor-abc.tmp"), "half").unwrap();
         std::fs::write(dir.path().join(".parlor-x.tmp"), "half").unwrap();
         std::fs::write(dir.path().join("grids/.parlor-notes"), "mine").unwrap();
+        std::fs::write(dir.path().join("grids/mine.grid"), "0\n0\n0\n").unwrap();
         assert_eq!(clean_leftovers(dir.path()), 2);
         assert!(dir.path().join("grids/.parlor-notes").is_file());
-        assert!(dir.path().join("grids/first.grid").is_file());
+        assert!(dir.path().join("grids/mine.grid").is_file());
         assert_eq!(clean_leftovers(dir.path()), 0);
-        assert_eq!(
-            load_text(dir.path(), "second").unwrap_err().status,
-            axum::http::StatusCode::NOT_FOUND
-        );
     }
 }

@@ -3,9 +3,13 @@
 //! Terms:
 //! - **router** ([`router`]): every route — the pages, their static assets
 //!   (embedded in the binary), and the API under `/api` (see `docs/api.md`).
-//! - **state** ([`AppState`]): the session stores (live games, uploaded
-//!   boards, design documents) and the data directory, shared by handlers.
-//! - **data directory**: the only place the app writes files (saved grids).
+//! - **state** ([`AppState`]): the live matches and the store behind them
+//!   ([`matches::Hub`], [`db`]), the in-memory sessions (uploaded boards,
+//!   design documents) and the settings, shared by handlers.
+//! - **store** ([`db`]): SQLite in the data directory by default, or
+//!   PostgreSQL; matches and saved grids live there and outlive the server.
+//! - **data directory**: where the SQLite store is kept, and where grid
+//!   files from before the store are imported from.
 //! - **Host check** ([`host`]): a server listening on a loopback address
 //!   answers only requests addressed to `localhost`, `127.x.x.x` or `[::1]`
 //!   (403 otherwise), so that a web page cannot reach it by pointing its own
@@ -20,20 +24,23 @@
 //!
 //! The server holds no game rules: it turns requests into library moves and
 //! returns the libraries' views. Every bad request gets a 4xx answer with a
-//! JSON body `{"error": "..."}`.
+//! JSON body `{"error": {"code": "...", "message": "..."}}` ([`error`]).
 
 pub mod assets;
 pub mod baffle_api;
 pub mod board_files;
 pub mod chutes_analysis;
 pub mod chutes_api;
+pub mod db;
 pub mod error;
 pub mod grids;
 pub mod headers;
 pub mod host;
 pub mod limits;
 pub mod listen;
+pub mod matches;
 pub mod origin;
+pub mod seats;
 pub mod store;
 pub mod tycoon_api;
 pub mod work;
@@ -80,6 +87,12 @@ pub struct Config {
     /// How long requests being answered have to finish when the server is
     /// told to stop ([`serve_until`]).
     pub shutdown_grace: Duration,
+    /// Where the store is: none for `parlor.db` in the data directory.
+    pub database: Option<db::Location>,
+    /// How hard SQLite holds on to each commit.
+    pub durability: db::Durability,
+    /// The most idle matches kept in memory (the store keeps them all).
+    pub live_matches: usize,
 }
 
 impl Config {
@@ -89,7 +102,9 @@ impl Config {
     /// as many long answers at once as the machine has cores (at least 2),
     /// 1,024 connections (or three quarters of the open-file limit when
     /// that is lower), 10 s for headers and for bodies, 10 s to finish
-    /// when stopping.
+    /// when stopping; the store in `parlor.db` in the data directory,
+    /// committed to its log before a move is answered; 1,000 idle matches
+    /// in memory.
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         Self {
             data_dir: data_dir.into(),
@@ -102,7 +117,17 @@ impl Config {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(10),
+            database: None,
+            durability: db::Durability::default(),
+            live_matches: 1000,
         }
+    }
+
+    /// Where the store is.
+    pub fn location(&self) -> db::Location {
+        self.database
+            .clone()
+            .unwrap_or_else(|| db::Location::default_for(&self.data_dir))
     }
 }
 
@@ -112,14 +137,10 @@ pub struct Shared {
     pub config: Config,
     /// Uploaded Chutes & Ladders boards.
     pub boards: Store<Arc<Board>>,
-    /// Live Chutes & Ladders games.
-    pub chutes: chutes_api::ChutesGames,
     /// Tycoon design documents.
     pub designs: tycoon_api::Designs,
-    /// Live Tycoon games.
-    pub tycoon: tycoon_api::TycoonGames,
-    /// Live Baffle games.
-    pub baffle: baffle_api::BaffleGames,
+    /// The matches of every game, and the store.
+    pub hub: Arc<matches::Hub>,
     /// The slots for long answers.
     pub long_work: work::LongWork,
 }
@@ -129,19 +150,27 @@ pub struct Shared {
 pub struct AppState(Arc<Shared>);
 
 impl AppState {
-    /// Empty stores for `config`.
-    pub fn new(config: Config) -> Self {
+    /// Opens the store for `config` and makes the state around it.
+    ///
+    /// # Errors
+    /// When the store cannot be opened or migrated.
+    pub async fn open(config: Config) -> Result<Self, db::DbError> {
+        let db = db::Db::open(
+            &config.location(),
+            config.durability,
+            Some(&grids::folder(&config.data_dir)),
+        )
+        .await?;
         let n = config.max_sessions;
         let idle = config.idle;
-        Self(Arc::new(Shared {
+        let hub = matches::Hub::new(Arc::new(db), config.live_matches, config.max_long_work);
+        Ok(Self(Arc::new(Shared {
             boards: Store::new("board", n, idle),
-            chutes: Store::new("game", n, idle),
             designs: Store::new("design", n, idle),
-            tycoon: Store::new("game", n, idle),
-            baffle: Store::new("game", n, idle),
+            hub,
             long_work: work::LongWork::new(&config),
             config,
-        }))
+        })))
     }
 }
 
@@ -152,13 +181,23 @@ impl Deref for AppState {
     }
 }
 
-/// Every route of the app, for `config`.
-pub fn router(config: Config) -> Router {
+/// Every route of the app, for `config`, with its store opened.
+///
+/// # Errors
+/// When the store cannot be opened or migrated.
+pub async fn router(config: Config) -> Result<Router, db::DbError> {
+    let state = AppState::open(config).await?;
+    Ok(router_for(state))
+}
+
+/// Every route of the app, on `state`.
+pub fn router_for(state: AppState) -> Router {
+    let config = state.config.clone();
     let limit = config.body_limit;
     let limits = Arc::new(config.clone());
     let guarded = config.listen.filter(|&addr| host::is_guarded(addr));
-    let state = AppState::new(config);
     let api = Router::new()
+        .merge(matches::routes())
         .nest("/baffle", baffle_api::routes())
         .nest(
             "/chutes",
@@ -319,5 +358,19 @@ pub async fn serve_until(
         ..config
     };
     grids::clean_leftovers(&config.data_dir);
-    listen::serve_until(listener, router(config.clone()), &config, stop).await
+    let state = AppState::open(config.clone()).await.map_err(|e| {
+        std::io::Error::other(format!(
+            "cannot open the store ({}): {e}",
+            config.location().describe()
+        ))
+    })?;
+    let hub = Arc::clone(&state.hub);
+    let app = router_for(state);
+    // Watchers' streams never finish on their own: end them first, so that
+    // stopping waits only for moves being answered.
+    let stop = async move {
+        stop.await;
+        hub.stop_watchers();
+    };
+    listen::serve_until(listener, app, &config, stop).await
 }

@@ -11,11 +11,12 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 use tower::ServiceExt;
 
-fn app(listen: Option<&str>) -> (Router, tempfile::TempDir) {
+async fn app(listen: Option<&str>) -> (Router, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("a temporary data dir");
     let mut config = server::Config::new(dir.path());
     config.listen = listen.map(|a| a.parse().expect("an address"));
-    (server::router(config), dir)
+    let router = server::router(config).await.expect("the app starts");
+    (router, dir)
 }
 
 /// Sends `method uri` with `host` (none: no Host header); returns the
@@ -32,7 +33,7 @@ async fn call(
     }
     let body = if method == "POST" {
         request = request.header(header::CONTENT_TYPE, "application/json");
-        Body::from(r#"{"fixed": true}"#)
+        Body::from(r#"{"game": "baffle", "setup": {"fixed": true}}"#)
     } else {
         Body::empty()
     };
@@ -80,17 +81,18 @@ const OTHER_HOSTS: [&str; 8] = [
 
 #[tokio::test]
 async fn a_loopback_server_answers_loopback_hosts_only() {
-    let (app, _dir) = app(Some("127.0.0.1:8080"));
+    let (app, _dir) = app(Some("127.0.0.1:8080")).await;
     for host in LOOPBACK_HOSTS {
         let (status, _, body) = call(&app, "GET", "/baffle", Some(host)).await;
         assert_eq!(status, StatusCode::OK, "{host}: {body}");
-        let (status, _, body) = call(&app, "POST", "/api/baffle/games", Some(host)).await;
-        assert_eq!(status, StatusCode::OK, "{host}: {body}");
+        let (status, _, body) = call(&app, "POST", "/api/matches", Some(host)).await;
+        assert_eq!(status, StatusCode::CREATED, "{host}: {body}");
     }
     for host in OTHER_HOSTS {
         // The API: a JSON error that says why and how to get in.
         for (method, uri) in [
-            ("POST", "/api/baffle/games"),
+            ("POST", "/api/matches"),
+            ("GET", "/api/lobby"),
             ("GET", "/api/tycoon/grids"),
             ("GET", "/api/no-such-route"),
         ] {
@@ -98,7 +100,8 @@ async fn a_loopback_server_answers_loopback_hosts_only() {
             assert_eq!(status, StatusCode::FORBIDDEN, "{host} {uri}: {body}");
             assert!(kind.starts_with("application/json"), "{kind}");
             let json: serde_json::Value = serde_json::from_str(&body).expect("JSON");
-            let error = json["error"].as_str().expect("an error message");
+            assert_eq!(json["error"]["code"], "forbidden", "{json}");
+            let error = json["error"]["message"].as_str().expect("an error message");
             assert!(error.contains("http://127.0.0.1:8080/"), "{error}");
             assert!(error.contains("--addr"), "{error}");
             assert!(error.contains(&format!("{host:?}")), "{error}");
@@ -115,7 +118,7 @@ async fn a_loopback_server_answers_loopback_hosts_only() {
 
 #[tokio::test]
 async fn an_absolute_request_target_is_checked_too() {
-    let (app, _dir) = app(Some("127.0.0.1:8080"));
+    let (app, _dir) = app(Some("127.0.0.1:8080")).await;
     let (status, _, body) = call(
         &app,
         "GET",
@@ -132,14 +135,14 @@ async fn an_absolute_request_target_is_checked_too() {
 async fn a_request_without_a_host_is_answered() {
     // Browsers always send a Host; a request without one comes from a
     // program that can reach the port anyway.
-    let (app, _dir) = app(Some("127.0.0.1:8080"));
+    let (app, _dir) = app(Some("127.0.0.1:8080")).await;
     let (status, _, body) = call(&app, "GET", "/", None).await;
     assert_eq!(status, StatusCode::OK, "{body}");
 }
 
 #[tokio::test]
 async fn an_ipv6_loopback_server_is_checked_and_named_in_the_refusal() {
-    let (app, _dir) = app(Some("[::1]:9000"));
+    let (app, _dir) = app(Some("[::1]:9000")).await;
     let (status, _, body) = call(&app, "GET", "/api/tycoon/grids", Some("[::1]:9000")).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (status, _, body) = call(&app, "GET", "/", Some("evil.example:9000")).await;
@@ -150,10 +153,10 @@ async fn an_ipv6_loopback_server_is_checked_and_named_in_the_refusal() {
 #[tokio::test]
 async fn a_server_exposed_on_purpose_answers_any_host() {
     for listen in [Some("0.0.0.0:8080"), Some("192.168.1.20:8080"), None] {
-        let (app, _dir) = app(listen);
+        let (app, _dir) = app(listen).await;
         for host in OTHER_HOSTS.iter().chain(&LOOPBACK_HOSTS) {
-            let (status, _, body) = call(&app, "POST", "/api/baffle/games", Some(host)).await;
-            assert_eq!(status, StatusCode::OK, "{listen:?} {host}: {body}");
+            let (status, _, body) = call(&app, "POST", "/api/matches", Some(host)).await;
+            assert_eq!(status, StatusCode::CREATED, "{listen:?} {host}: {body}");
         }
     }
 }

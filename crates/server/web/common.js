@@ -1,18 +1,24 @@
 // What every page shares: calling the API and building elements.
 
-/** An error the API answered with: its message is the server's reason. */
+/**
+ * An error the API answered with: its message is the server's reason, its
+ * code the kind of refusal (`stale_move`, `no_match`, …; docs/api.md lists
+ * them), its status the HTTP status (0 when the server cannot be reached).
+ */
 export class ApiFailure extends Error {
-  constructor(status, message) {
+  constructor(status, message, code = "") {
     super(message);
     this.status = status;
+    this.code = code;
   }
 }
 
 /**
  * Calls the JSON API. Resolves with the parsed answer; rejects with an
- * ApiFailure carrying the server's `error` message.
+ * ApiFailure carrying the server's message and code. `token` is sent as
+ * the seat token (`Authorization: Bearer`).
  */
-export async function api(method, path, body) {
+export async function api(method, path, body, token) {
   const init = { method, headers: {} };
   // A POST or PUT always says it carries JSON, even with nothing in it: the
   // server refuses one that does not.
@@ -21,20 +27,25 @@ export async function api(method, path, body) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
+  if (token) init.headers["Authorization"] = `Bearer ${token}`;
   let response;
   try {
     response = await fetch(path, init);
   } catch (e) {
-    throw new ApiFailure(0, "the server cannot be reached: is `parlor serve` still running?");
+    throw new ApiFailure(0, "the server cannot be reached: is `parlor serve` still running?", "unreachable");
   }
   const type = response.headers.get("Content-Type") || "";
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
+    let code = "";
     if (type.startsWith("application/json")) {
-      const data = await response.json();
-      if (data && data.error) message = data.error;
+      const data = await response.json().catch(() => null);
+      if (data && data.error) {
+        message = data.error.message || message;
+        code = data.error.code || "";
+      }
     }
-    throw new ApiFailure(response.status, message);
+    throw new ApiFailure(response.status, message, code);
   }
   if (response.status === 204) return null;
   if (type.startsWith("application/json")) return response.json();

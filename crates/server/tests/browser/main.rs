@@ -8,10 +8,20 @@
 //!
 //! Terms:
 //! - **harness**: the server and the driver, started once for all tests.
-//! - **browser**: one Chromium window, opened per test; the tests take turns
-//!   (two cores cannot run several browsers well).
+//!   The server can be restarted on the same port and store
+//!   ([`restart_server`]), as a crash and restart would.
+//! - **browser**: one Chromium window with a profile of its own, opened per
+//!   test; the tests take turns (two cores cannot run several tests'
+//!   browsers well). A test of people playing each other opens a **group**
+//!   of browsers at once ([`Browser::group`]): separate profiles, as
+//!   separate people's devices.
 
+mod baffle;
+mod checks;
+mod chutes;
+mod layout;
 mod pages;
+mod tycoon;
 mod webdriver;
 
 use std::net::{SocketAddr, TcpListener};
@@ -27,7 +37,75 @@ struct Harness {
     driver_port: u16,
     chromium: String,
     data_dir: PathBuf,
+    server: Mutex<TestServer>,
     _driver: DriverProcess,
+}
+
+/// The app's server, on a thread of its own, until told to stop.
+struct TestServer {
+    addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl TestServer {
+    /// Starts the app on `addr` (port 0: any) with its store in `data_dir`.
+    fn start(addr: SocketAddr, data_dir: &Path) -> Self {
+        let mut config = server::Config::new(data_dir.to_path_buf());
+        config.shutdown_grace = Duration::from_secs(2);
+        let (ready_tx, ready) = std::sync::mpsc::channel::<std::io::Result<SocketAddr>>();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime for the test server");
+            runtime.block_on(async move {
+                // The port may still be held a moment after a restart.
+                let mut tries = 0;
+                let listener = loop {
+                    match tokio::net::TcpListener::bind(addr).await {
+                        Ok(listener) => break listener,
+                        Err(e) if tries < 50 => {
+                            tries += 1;
+                            let _ = e;
+                            tokio::time::sleep(Duration::from_millis(100)).await;
+                        }
+                        Err(e) => {
+                            let _ = ready_tx.send(Err(e));
+                            return;
+                        }
+                    }
+                };
+                let _ = ready_tx.send(listener.local_addr());
+                let stop = async {
+                    let _ = stopped.await;
+                };
+                if let Err(e) = server::serve_until(listener, config, stop).await {
+                    eprintln!("the test server stopped: {e}");
+                }
+            });
+        });
+        let addr = ready
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the server to start")
+            .expect("the server's port");
+        Self {
+            addr,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    /// Stops the server and waits for it.
+    fn stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// Kills the driver when the tests end.
@@ -78,20 +156,8 @@ fn start_harness() -> Harness {
     let data_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-data");
     let _ = std::fs::remove_dir_all(&data_dir);
     std::fs::create_dir_all(&data_dir).expect("a data dir for the test server");
-    let config = server::Config::new(data_dir.clone());
-    let (tx, rx) = std::sync::mpsc::channel::<SocketAddr>();
-    std::thread::spawn(move || {
-        let addr: SocketAddr = "127.0.0.1:0".parse().expect("an address");
-        let result = server::run(addr, config, move |bound| {
-            let _ = tx.send(bound);
-        });
-        if let Err(e) = result {
-            eprintln!("the test server stopped: {e}");
-        }
-    });
-    let addr = rx
-        .recv_timeout(Duration::from_secs(30))
-        .expect("the server to start");
+    let server = TestServer::start("127.0.0.1:0".parse().expect("an address"), &data_dir);
+    let addr = server.addr;
 
     let driver_port = free_port();
     let driver = Command::new(&chromedriver)
@@ -114,8 +180,22 @@ fn start_harness() -> Harness {
         driver_port,
         chromium,
         data_dir,
+        server: Mutex::new(server),
         _driver: driver,
     }
+}
+
+/// Stops the app's server and starts it again on the same port and store,
+/// as a crash and a restart would; pages reconnect by themselves.
+pub fn restart_server() {
+    let h = harness();
+    let mut server = h
+        .server
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let addr = server.addr;
+    server.stop();
+    *server = TestServer::start(addr, &h.data_dir);
 }
 
 /// Where the browsers' fresh profiles go.
@@ -135,16 +215,46 @@ pub struct Browser {
     session: Session,
     _profile: tempfile::TempDir,
     base: String,
-    _turn: MutexGuard<'static, ()>,
+    _turn: Option<MutexGuard<'static, ()>>,
+}
+
+/// The tests' turns at the browsers.
+static TURN: Mutex<()> = Mutex::new(());
+
+fn take_turn() -> MutexGuard<'static, ()> {
+    TURN.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Browser {
-    /// Waits for this test's turn, then opens a fresh headless Chromium.
+    /// Waits for this test's turn, then opens a fresh headless Chromium of
+    /// 1400 × 1000.
     pub fn open() -> Self {
-        static TURN: Mutex<()> = Mutex::new(());
-        let turn = TURN
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Self::open_at(1400, 1000)
+    }
+
+    /// Waits for this test's turn, then opens a fresh headless Chromium
+    /// whose page is `width` × `height`.
+    pub fn open_at(width: u32, height: u32) -> Self {
+        let turn = take_turn();
+        let mut browser = Self::launch(width, height);
+        browser._turn = Some(turn);
+        browser
+    }
+
+    /// Waits for this test's turn, then opens `n` fresh headless Chromiums,
+    /// each with a profile of its own: separate people on separate devices.
+    pub fn group(n: usize) -> Vec<Self> {
+        let turn = take_turn();
+        let mut browsers: Vec<Self> = (0..n).map(|_| Self::launch(1280, 900)).collect();
+        // The last to close gives the turn back.
+        if let Some(last) = browsers.last_mut() {
+            last._turn = Some(turn);
+        }
+        browsers
+    }
+
+    fn launch(width: u32, height: u32) -> Self {
         let h = harness();
         let profile = tempfile::tempdir_in(profiles_dir()).expect("a browser profile");
         let args: Vec<String> = [
@@ -158,20 +268,29 @@ impl Browser {
             "--disable-sync",
             "--disable-dev-shm-usage",
             "--hide-scrollbars",
-            "--window-size=1400,1000",
         ]
         .iter()
         .map(|s| (*s).to_string())
-        .chain([format!("--user-data-dir={}", profile.path().display())])
+        .chain([
+            format!("--window-size={width},{height}"),
+            format!("--user-data-dir={}", profile.path().display()),
+        ])
         .collect();
         let session = Session::start(h.driver_port, &h.chromium, &args)
             .unwrap_or_else(|e| panic!("cannot open Chromium: {e}"));
-        session.set_size(1400, 1000);
+        checks::set_viewport(
+            &session,
+            checks::Viewport {
+                name: "window",
+                width,
+                height,
+            },
+        );
         Self {
             session,
             _profile: profile,
             base: h.base.clone(),
-            _turn: turn,
+            _turn: None,
         }
     }
 
@@ -206,6 +325,19 @@ impl Browser {
         let path = dir.join(format!("{name}.png"));
         std::fs::write(&path, png).expect("the screenshot saved");
         self.session.set_size(1400, 1000);
+        path
+    }
+
+    /// Saves a screenshot of the window as it is (its size kept), as
+    /// `target/tmp/screenshots/NAME.png`: a phone's view of a page.
+    pub fn screenshot_as_is(&self, name: &str) -> PathBuf {
+        self.session.pointer_away();
+        let png = self.session.screenshot();
+        assert!(png.starts_with(b"\x89PNG"), "a screenshot is a PNG");
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+        std::fs::create_dir_all(&dir).expect("a screenshot directory");
+        let path = dir.join(format!("{name}.png"));
+        std::fs::write(&path, png).expect("the screenshot saved");
         path
     }
 }

@@ -264,6 +264,59 @@ impl Session {
         )
     }
 
+    /// Runs asynchronous JavaScript in the page: the script calls its last
+    /// argument (`arguments[arguments.length - 1]`) with its result.
+    pub fn script_async(&self, script: &str, arguments: Vec<Value>) -> Value {
+        self.command(
+            "POST",
+            "/execute/async",
+            Some(json!({ "script": script, "args": arguments })),
+        )
+    }
+
+    /// Presses keys as a person would, on whatever has the focus: `keys`
+    /// is text, with WebDriver's codes for special keys (`\u{E004}` Tab,
+    /// `\u{E007}` Enter, `\u{E00D}` Space, `\u{E012}`–`\u{E015}` the
+    /// arrows).
+    pub fn press(&self, keys: &str) {
+        let mut actions = Vec::new();
+        for key in keys.chars() {
+            actions.push(json!({ "type": "keyDown", "value": key.to_string() }));
+            actions.push(json!({ "type": "keyUp", "value": key.to_string() }));
+        }
+        self.command(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] })),
+        );
+        self.command("DELETE", "/actions", None);
+    }
+
+    /// Double-clicks `element` (two clicks in one gesture, as a person's
+    /// double click).
+    pub fn double_click(&self, element: &Element) {
+        let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": element.0 });
+        let click = [
+            json!({ "type": "pointerDown", "button": 0 }),
+            json!({ "type": "pointerUp", "button": 0 }),
+        ];
+        let mut actions =
+            vec![json!({ "type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0 })];
+        actions.extend(click.iter().cloned());
+        actions.extend(click.iter().cloned());
+        self.command(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{
+                "type": "pointer",
+                "id": "mouse",
+                "parameters": { "pointerType": "mouse" },
+                "actions": actions
+            }]})),
+        );
+        self.command("DELETE", "/actions", None);
+    }
+
     /// Chooses the option with `value` in the `<select>` `css` selects, as
     /// a person would (the page hears a change event).
     pub fn select(&self, css: &str, value: &str) {

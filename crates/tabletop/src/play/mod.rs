@@ -137,7 +137,7 @@ pub trait Playable: Clone + Sized {
         + Serialize
         + DeserializeOwned
         + fmt::Display
-        + FromStr;
+        + FromStr<Err: fmt::Display>;
     /// What a move did, in words (`Display`) and JSON.
     type Event: Clone + fmt::Debug + Serialize + fmt::Display;
     /// What one viewer may see.
@@ -351,6 +351,28 @@ pub struct MatchView<V> {
     pub view: V,
 }
 
+/// A bot's turn, taken out of the match to be worked out elsewhere
+/// ([`Match::bot_turn`]).
+#[derive(Clone, Debug)]
+pub struct BotTurn<G> {
+    /// A copy of the game (it holds no dice, so no future roll).
+    pub game: G,
+    /// How strong the bot plays.
+    pub level: BotLevel,
+    /// The bot's own randomness.
+    pub rng: Rng,
+    /// The match's move number when the turn was taken.
+    pub moves: usize,
+}
+
+impl<G: Playable> BotTurn<G> {
+    /// The bot's move (may take a while: a search bot thinks).
+    pub fn choose(mut self) -> (usize, G::Move) {
+        let mv = self.game.bot_move(self.level, &mut self.rng);
+        (self.moves, mv)
+    }
+}
+
 #[derive(Clone, Debug)]
 enum MatchDice {
     Seeded(SeededDice),
@@ -453,36 +475,42 @@ impl<G: Playable> Match<G> {
         let mut game = Self::start(record.setup, record.seats, record.dice)
             .map_err(|e| ReplayError::Setup(e.to_string()))?;
         for (index, entry) in record.moves.into_iter().enumerate() {
-            let seat = game.to_move().ok_or_else(|| ReplayError::Move {
-                index,
-                why: format!("the game was already over ({})", game.status()),
-            })?;
-            let mut roll =
-                ScriptedDice::new(entry.roll.map(u32::from).into_iter().collect::<Vec<_>>());
-            let given: Option<&mut dyn DiceSource> = match (game.dice_chosen(), entry.roll) {
-                (true, _) => Some(&mut roll),
-                (false, None) => None,
-                (false, Some(_)) => {
-                    return Err(ReplayError::Move {
-                        index,
-                        why: MatchError::<G::Error>::RollNotChosen.to_string(),
-                    });
-                }
-            };
-            let played =
-                game.play_as(seat, entry.mv, given, false)
-                    .map_err(|e| ReplayError::Move {
-                        index,
-                        why: e.to_string(),
-                    })?;
-            if played.roll.map(u32::from) != entry.roll.map(u32::from) {
-                return Err(ReplayError::Move {
-                    index,
-                    why: "its roll does not match the move (a roll the move did not use, or none where it rolls)".into(),
-                });
-            }
+            game.apply_entry(entry)
+                .map_err(|why| ReplayError::Move { index, why })?;
         }
         Ok(game)
+    }
+
+    /// Plays the next entry of a record, as [`Match::replay`] does: for the
+    /// seat to move, with the entry's roll in a match with chosen dice. A
+    /// server that shares its matches with others uses it to catch up with
+    /// the moves another server stored.
+    ///
+    /// # Errors
+    /// Why the entry does not fit here, in words: the game was over, a
+    /// roll given to a seeded match or a move that does not roll, or the
+    /// game refused the move. The match is then unchanged.
+    pub fn apply_entry(&mut self, entry: Entry<G::Move>) -> Result<PlayedOf<G>, String> {
+        let seat = self
+            .to_move()
+            .ok_or_else(|| format!("the game was already over ({})", self.status()))?;
+        let bot = self.record.seats[usize::from(seat) - 1].is_bot();
+        let mut roll = ScriptedDice::new(entry.roll.map(u32::from).into_iter().collect::<Vec<_>>());
+        let given: Option<&mut dyn DiceSource> = match (self.dice_chosen(), entry.roll) {
+            (true, _) => Some(&mut roll),
+            (false, None) => None,
+            (false, Some(_)) => {
+                return Err(MatchError::<G::Error>::RollNotChosen.to_string());
+            }
+        };
+        let roll_given = entry.roll.is_some();
+        self.play_as(seat, entry.mv, given, bot, roll_given)
+            .map_err(|e| match e {
+                MatchError::RollUnused { .. } => {
+                    "its roll does not match the move (a roll the move did not use)".to_string()
+                }
+                e => e.to_string(),
+            })
     }
 
     /// The game.
@@ -587,25 +615,15 @@ impl<G: Playable> Match<G> {
         }
         match (self.dice_chosen(), request.roll) {
             (false, Some(_)) => Err(MatchError::RollNotChosen),
-            (false, None) => self.play_as(seat, request.mv, None, false),
+            (false, None) => self.play_as(seat, request.mv, None, false, false),
             (true, roll) => {
-                // Played on a copy first: a roll given to a move that does
-                // not roll is refused, and the match is left as it was.
-                let mut trial = self.clone();
                 let mut script = ScriptedDice::new(roll.into_iter().collect::<Vec<_>>());
-                let played = match trial.play_as(seat, request.mv, Some(&mut script), false) {
+                match self.play_as(seat, request.mv, Some(&mut script), false, roll.is_some()) {
                     Err(MatchError::Game(e)) if roll.is_none() && e.code() == "dice_ran_out" => {
-                        return Err(MatchError::RollNeeded);
+                        Err(MatchError::RollNeeded)
                     }
-                    other => other?,
-                };
-                if roll.is_some() && played.roll.is_none() {
-                    return Err(MatchError::RollUnused {
-                        mv: played.mv.to_string(),
-                    });
+                    other => other,
                 }
-                *self = trial;
-                Ok(played)
             }
         }
     }
@@ -626,7 +644,7 @@ impl<G: Playable> Match<G> {
         if !self.dice_chosen() {
             return Err(MatchError::RollNotChosen);
         }
-        self.play_as(seat, mv, Some(dice), false)
+        self.play_as(seat, mv, Some(dice), false, false)
     }
 
     /// The move the bot in the seat to move would make, without making it;
@@ -637,6 +655,53 @@ impl<G: Playable> Match<G> {
             return None;
         };
         Some(self.game.bot_move(level, rng))
+    }
+
+    /// What a bot to move needs to choose its move away from the match (on
+    /// another thread, say): a copy of the game, its level and its own
+    /// randomness. `None` when a person must answer or the match is over.
+    /// Play the move it chooses with [`Match::play_bot`].
+    pub fn bot_turn(&self) -> Option<BotTurn<G>> {
+        let seat = self.to_move()?;
+        let SeatKind::Bot { level } = self.record.seats[usize::from(seat) - 1] else {
+            return None;
+        };
+        Some(BotTurn {
+            game: self.game.clone(),
+            level,
+            rng: self.bot_rng(),
+            moves: self.moves(),
+        })
+    }
+
+    /// Plays a bot's move, chosen by a [`BotTurn`], for the seat to move.
+    ///
+    /// # Errors
+    /// [`MatchError::Stale`] when the match has moved since the turn was
+    /// taken, [`MatchError::Over`] once over, [`MatchError::NotYourTurn`]
+    /// (naming seat 0) when a person is to move, and the game's refusal.
+    pub fn play_bot(&mut self, turn_moves: usize, mv: G::Move) -> MoveResult<G> {
+        let status = self.status();
+        if status.is_over() {
+            return Err(MatchError::Over { status });
+        }
+        if turn_moves != self.moves() {
+            return Err(MatchError::Stale {
+                expected: self.moves(),
+                got: turn_moves,
+            });
+        }
+        let seat = self.to_move().unwrap_or(1);
+        if !self.record.seats[usize::from(seat) - 1].is_bot() {
+            return Err(MatchError::NotYourTurn {
+                seat: 0,
+                to_move: seat,
+            });
+        }
+        if self.dice_chosen() {
+            return Err(MatchError::RollNeeded);
+        }
+        self.play_as(seat, mv, None, true, false)
     }
 
     /// Plays a bot's move for the seat to move; `None` when a person must
@@ -651,7 +716,7 @@ impl<G: Playable> Match<G> {
         let mv = self.bot_choice(rng)?;
         // A bot's move is one of the game's own legal moves, so only the
         // dice can refuse it (chosen rolls that ran out).
-        self.play_as(seat, mv, dice, true).ok()
+        self.play_as(seat, mv, dice, true, false).ok()
     }
 
     /// Lets the bots move until a person must answer or the match is over,
@@ -686,13 +751,16 @@ impl<G: Playable> Match<G> {
     }
 
     /// Plays `mv` for `seat`: with the match's seeded dice, or with `given`
-    /// dice in a match whose rolls are chosen.
+    /// dice in a match whose rolls are chosen. With `roll_given`, a move
+    /// that does not roll is refused ([`MatchError::RollUnused`]) and the
+    /// match left as it was.
     fn play_as(
         &mut self,
         seat: u8,
         mv: G::Move,
         given: Option<&mut dyn DiceSource>,
         bot: bool,
+        roll_given: bool,
     ) -> MoveResult<G> {
         let status = self.status();
         if status.is_over() {
@@ -716,12 +784,19 @@ impl<G: Playable> Match<G> {
                 }
             }
             (MatchDice::Chosen, given) => {
+                // A refused move leaves the game as it was; a move that
+                // leaves a given roll unused is undone from this copy.
+                let before = roll_given.then(|| self.game.clone());
                 let mut none = ScriptedDice::default();
                 let mut noted = Noted {
                     dice: given.unwrap_or(&mut none),
                     roll: None,
                 };
                 let events = self.game.apply(&mv, &mut noted).map_err(MatchError::Game)?;
+                if let (Some(before), None) = (before, noted.roll) {
+                    self.game = before;
+                    return Err(MatchError::RollUnused { mv: mv.to_string() });
+                }
                 (events, noted.roll)
             }
         };

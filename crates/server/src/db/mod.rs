@@ -1,0 +1,696 @@
+//! The store: everything that must outlive the server — matches (their
+//! records, one move at a time, and who holds each seat) and saved Tycoon
+//! grids — in SQLite (built in) or PostgreSQL (shared by several servers).
+//!
+//! Terms:
+//! - **backend**: SQLite, a file in the data directory (`parlor.db`, the
+//!   default: nothing to set up), or PostgreSQL (`--database
+//!   postgres://…`), which several `parlor serve` processes can share.
+//! - **header**: a match's record without its moves (game, record version,
+//!   setup, seats, dice) as JSON. It holds the seed, so it never leaves the
+//!   server while the match is on.
+//! - **append**: one move added to a match, in one transaction, only if the
+//!   match holds exactly the moves the server saw ([`DbError::Stale`]
+//!   otherwise): a move is never stored twice, and a move the store
+//!   acknowledged is committed (SQLite's write-ahead log, PostgreSQL's
+//!   commit) before anyone is told.
+//! - **token**: a secret that lets a device move for some seats; the store
+//!   keeps only its SHA-256 digest ([`TokenRow`]).
+//! - **invite**: the secret of an open seat's link; claimed once, then gone.
+//!   A seat open to anyone has none, and its match is listed in the lobby.
+//! - **notice** ([`Notice`]): what one server tells the others when a match
+//!   changes (PostgreSQL `LISTEN`/`NOTIFY`), so that players connected to
+//!   any server see every move.
+//! - **migration** ([`schema`]): a numbered change to the tables, run once,
+//!   in order, when the server starts.
+//! - **expiry**: an unfinished match untouched for [`UNFINISHED_KEPT`] is
+//!   deleted; finished matches are kept.
+
+mod postgres;
+pub mod schema;
+mod sqlite;
+
+use serde::Serialize;
+use std::path::Path;
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// How long an unfinished match is kept after its last move: 30 days.
+pub const UNFINISHED_KEPT: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// The most unfinished matches the store holds; a new match beyond it is
+/// refused (`503`) until some finish or expire.
+pub const MAX_UNFINISHED: u64 = 100_000;
+
+/// The most saved grids the store holds.
+pub const MAX_GRIDS: u64 = 10_000;
+
+/// Why the store could not do something.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DbError {
+    /// The match has moved on: it does not hold the moves the server saw.
+    #[error("the match has moved on: it now has {now} moves")]
+    Stale {
+        /// The moves it holds now.
+        now: u32,
+    },
+    /// No such match (never was, or expired).
+    #[error("no such match")]
+    NoMatch,
+    /// The disk is full.
+    #[error("the disk is full")]
+    Full,
+    /// The store may not be written.
+    #[error("the store is read-only")]
+    ReadOnly,
+    /// The store cannot be reached or failed; the reason names no path.
+    #[error("the store is unavailable: {0}")]
+    Unavailable(String),
+    /// The store holds something this Parlor cannot read (a newer schema).
+    #[error("the store cannot be used: {0}")]
+    Incompatible(String),
+}
+
+/// A match as it is created.
+#[derive(Debug, Clone)]
+pub struct NewMatch {
+    /// 32 hex digits.
+    pub id: String,
+    /// `chutes`, `baffle`, `tycoon`.
+    pub game: String,
+    /// The record without its moves, as JSON.
+    pub header: String,
+    /// A line for the lobby ("Chutes & Ladders, classic board").
+    pub title: String,
+    /// The person seats: who holds them, or their invite.
+    pub seats: Vec<SeatRow>,
+    /// The tokens made with the match.
+    pub tokens: Vec<TokenRow>,
+    /// How many seats the match has in all.
+    pub seat_count: u8,
+    /// Where it stands (`playing`, …).
+    pub status: String,
+    /// True once over (a match can be over from the start: a stuck board).
+    pub over: bool,
+    /// When, in milliseconds since 1970.
+    pub at_ms: i64,
+}
+
+/// A person's seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatRow {
+    /// The seat, from 1.
+    pub seat: u8,
+    /// The digest of the seat's invite, while it waits for someone with
+    /// it; none for a seat anyone may take (or one taken).
+    pub invite: Option<String>,
+    /// True once someone holds it.
+    pub taken: bool,
+}
+
+/// A token: the digest of its secret, the seats it moves for, and whether
+/// it made the match (the host may invite again).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenRow {
+    /// SHA-256 of the token, in hex.
+    pub hash: String,
+    /// The seats it holds, as bits (seat 1 is bit 0).
+    pub seats: u32,
+    /// True for the token the match was made with.
+    pub host: bool,
+}
+
+/// One stored move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRow {
+    /// The move's number, from 1.
+    pub number: u32,
+    /// The record entry (`shoot 7`, `roll @4`).
+    pub entry: String,
+    /// When, in milliseconds since 1970.
+    pub at_ms: i64,
+}
+
+/// A move to append.
+#[derive(Debug, Clone)]
+pub struct NewMove {
+    /// The match.
+    pub match_id: String,
+    /// The move's number, from 1: the match must hold `number - 1` moves.
+    pub number: u32,
+    /// The record entry.
+    pub entry: String,
+    /// The seat that moved.
+    pub seat: u8,
+    /// Whether a bot made it.
+    pub bot: bool,
+    /// Where the match stands after it.
+    pub status: String,
+    /// True when it ended the match.
+    pub over: bool,
+    /// When, in milliseconds since 1970.
+    pub at_ms: i64,
+}
+
+/// A match as stored.
+#[derive(Debug, Clone)]
+pub struct StoredMatch {
+    /// Its id.
+    pub id: String,
+    /// Its game.
+    pub game: String,
+    /// The record without its moves.
+    pub header: String,
+    /// The lobby's line.
+    pub title: String,
+    /// Every move, in order.
+    pub moves: Vec<MoveRow>,
+    /// The person seats.
+    pub seats: Vec<SeatRow>,
+    /// The tokens.
+    pub tokens: Vec<TokenRow>,
+    /// When it was made and last changed, in milliseconds since 1970.
+    pub created_ms: i64,
+    /// See `created_ms`.
+    pub updated_ms: i64,
+}
+
+/// A match with seats anyone may take, as the lobby lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LobbyRow {
+    /// Its id.
+    pub id: String,
+    /// Its game.
+    pub game: String,
+    /// Its line.
+    pub title: String,
+    /// Seats in all.
+    pub seats: u8,
+    /// Seats anyone may still take.
+    pub open_seats: u8,
+    /// Moves made.
+    pub moves: u32,
+    /// When it was made, in milliseconds since 1970.
+    pub created_ms: i64,
+}
+
+/// A saved grid, as listed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GridRow {
+    /// Its name.
+    pub name: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// When it was last saved, in milliseconds since 1970.
+    pub updated_ms: i64,
+}
+
+/// How a grid save went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GridSave {
+    /// Saved (new, or replacing one when replacing was asked for).
+    Saved,
+    /// A grid of that name exists and replacing it was not asked for.
+    Exists,
+}
+
+/// What one server tells the others about a match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// The match now holds this many moves.
+    Moved {
+        /// The match.
+        id: String,
+        /// Its moves now.
+        moves: u32,
+    },
+    /// Someone took a seat of the match.
+    Seated {
+        /// The match.
+        id: String,
+    },
+    /// Notices may have been missed (the connection to the store was
+    /// lost): every live match should be read again.
+    Resync,
+}
+
+impl Notice {
+    fn payload(&self, origin: &str) -> String {
+        match self {
+            Self::Moved { id, moves } => format!("{origin} m {id} {moves}"),
+            Self::Seated { id } => format!("{origin} s {id}"),
+            Self::Resync => format!("{origin} r"),
+        }
+    }
+
+    /// Reads a payload; `None` for one this server sent, or one it cannot
+    /// read.
+    fn parse(payload: &str, me: &str) -> Option<Self> {
+        let mut words = payload.split(' ');
+        let origin = words.next()?;
+        if origin == me {
+            return None;
+        }
+        match (words.next()?, words.next(), words.next()) {
+            ("m", Some(id), Some(moves)) => Some(Self::Moved {
+                id: id.to_string(),
+                moves: moves.parse().ok()?,
+            }),
+            ("s", Some(id), None) => Some(Self::Seated { id: id.to_string() }),
+            ("r", None, None) => Some(Self::Resync),
+            _ => None,
+        }
+    }
+}
+
+/// How hard SQLite holds on to each commit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// Committed to the write-ahead log before it is acknowledged: no crash
+    /// of the server (`kill -9`, a panic) loses it; a power cut may lose the
+    /// last moments (SQLite's `synchronous=NORMAL`).
+    #[default]
+    Process,
+    /// Also flushed to the disk before it is acknowledged (`synchronous=FULL`):
+    /// not even a power cut loses it, at a few milliseconds a commit.
+    Disk,
+}
+
+/// Where the store lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A SQLite file.
+    Sqlite(std::path::PathBuf),
+    /// A PostgreSQL database, by its URL.
+    Postgres(String),
+}
+
+impl Location {
+    /// Reads `--database`: a `postgres://` or `postgresql://` URL, or
+    /// `sqlite:PATH` (or a plain path) for a SQLite file.
+    ///
+    /// # Errors
+    /// When the text is empty or names another kind of database.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            return Ok(Self::Postgres(text.to_string()));
+        }
+        if let Some(path) = text.strip_prefix("sqlite:") {
+            let path = path.strip_prefix("//").unwrap_or(path);
+            if path.is_empty() {
+                return Err("'sqlite:' needs a file: sqlite:/path/to/parlor.db".into());
+            }
+            return Ok(Self::Sqlite(path.into()));
+        }
+        if text.is_empty() {
+            return Err("the database is empty: give postgres://… or sqlite:PATH".into());
+        }
+        if let Some((scheme, _)) = text.split_once("://") {
+            return Err(format!(
+                "'{scheme}://' is not a database Parlor uses: give postgres://… or sqlite:PATH"
+            ));
+        }
+        Ok(Self::Sqlite(text.into()))
+    }
+
+    /// The default: `parlor.db` in the data directory.
+    pub fn default_for(data_dir: &Path) -> Self {
+        Self::Sqlite(data_dir.join("parlor.db"))
+    }
+
+    /// The location in words, with a PostgreSQL password hidden.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Sqlite(path) => format!("SQLite file {}", path.display()),
+            Self::Postgres(url) => format!("PostgreSQL {}", hide_password(url)),
+        }
+    }
+}
+
+/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`.
+fn hide_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    match rest.split_once('@') {
+        Some((user, host)) => match user.split_once(':') {
+            Some((name, _)) => format!("{scheme}://{name}:***@{host}"),
+            None => url.to_string(),
+        },
+        None => url.to_string(),
+    }
+}
+
+/// The store, whichever backend holds it.
+pub struct Db {
+    backend: Backend,
+    notices: broadcast::Sender<Notice>,
+    origin: String,
+}
+
+enum Backend {
+    Sqlite(sqlite::Sqlite),
+    Postgres(Box<postgres::Postgres>),
+}
+
+/// Milliseconds since 1970, now.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+impl Db {
+    /// Opens the store at `location`, runs its migrations, and (the first
+    /// time) imports the grid files of `grid_folder`.
+    ///
+    /// # Errors
+    /// When the store cannot be opened or migrated; the message says why
+    /// in words.
+    pub async fn open(
+        location: &Location,
+        durability: Durability,
+        grid_folder: Option<&Path>,
+    ) -> Result<Self, DbError> {
+        let (notices, _) = broadcast::channel(1024);
+        let origin = crate::seats::fresh_secret()
+            .map_err(|e| DbError::Unavailable(e.message))?
+            .chars()
+            .take(12)
+            .collect::<String>();
+        let backend = match location {
+            Location::Sqlite(path) => Backend::Sqlite(sqlite::Sqlite::open(path, durability)?),
+            Location::Postgres(url) => Backend::Postgres(Box::new(
+                postgres::Postgres::open(url, notices.clone(), origin.clone()).await?,
+            )),
+        };
+        let db = Self {
+            backend,
+            notices,
+            origin,
+        };
+        if let Some(folder) = grid_folder {
+            db.import_grid_files(folder).await?;
+        }
+        Ok(db)
+    }
+
+    /// True for PostgreSQL (several servers may share it).
+    pub fn is_shared(&self) -> bool {
+        matches!(self.backend, Backend::Postgres(_))
+    }
+
+    /// Notices from the other servers sharing this store.
+    pub fn notices(&self) -> broadcast::Receiver<Notice> {
+        self.notices.subscribe()
+    }
+
+    /// Stores a new match.
+    ///
+    /// # Errors
+    /// [`DbError::Unavailable`] when [`MAX_UNFINISHED`] matches are
+    /// unfinished, or the store fails.
+    pub async fn create(&self, new: NewMatch) -> Result<(), DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.create(new).await,
+            Backend::Postgres(db) => db.create(new).await,
+        }
+    }
+
+    /// The match `id`, with every move; `None` when there is none.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn load(&self, id: &str) -> Result<Option<StoredMatch>, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.load(id.to_string()).await,
+            Backend::Postgres(db) => db.load(id).await,
+        }
+    }
+
+    /// The moves of `id` after the first `after`.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn moves_after(&self, id: &str, after: u32) -> Result<Vec<MoveRow>, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.moves_after(id.to_string(), after).await,
+            Backend::Postgres(db) => db.moves_after(id, after).await,
+        }
+    }
+
+    /// Appends a move (see the module's terms), and tells the other servers.
+    ///
+    /// # Errors
+    /// [`DbError::Stale`] when the match does not hold `number - 1` moves,
+    /// [`DbError::NoMatch`], or a failure of the store.
+    pub async fn append(&self, mv: NewMove) -> Result<(), DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.append(mv).await,
+            Backend::Postgres(db) => db.append(mv, &self.origin).await,
+        }
+    }
+
+    /// Claims seat `seat` of `id` with the invite whose digest is
+    /// `invite` (none for a seat anyone may take): gives the seat to
+    /// `token` (adding it to that token's seats when the token exists).
+    /// Returns false when the seat is taken, or its invite is another.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn claim(
+        &self,
+        id: &str,
+        seat: u8,
+        invite: Option<&str>,
+        token: &str,
+    ) -> Result<bool, DbError> {
+        let claim = Claim {
+            id: id.to_string(),
+            seat,
+            invite: invite.map(str::to_string),
+            token: token.to_string(),
+        };
+        match &self.backend {
+            Backend::Sqlite(db) => db.claim(claim).await,
+            Backend::Postgres(db) => db.claim(claim, &self.origin).await,
+        }
+    }
+
+    /// Gives an open seat a new invite (its old link stops working).
+    /// Returns false when the seat is not open.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn reinvite(&self, id: &str, seat: u8, invite: &str) -> Result<bool, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.reinvite(id.to_string(), seat, invite.to_string()).await,
+            Backend::Postgres(db) => db.reinvite(id, seat, invite).await,
+        }
+    }
+
+    /// Matches still on with seats anyone may take, newest first.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn lobby(&self, limit: u32) -> Result<Vec<LobbyRow>, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.lobby(limit).await,
+            Backend::Postgres(db) => db.lobby(limit).await,
+        }
+    }
+
+    /// Deletes unfinished matches untouched since `before_ms`; returns how
+    /// many.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn expire(&self, before_ms: i64) -> Result<u64, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.expire(before_ms).await,
+            Backend::Postgres(db) => db.expire(before_ms).await,
+        }
+    }
+
+    /// Saves a grid file's text under `name` (already checked); a grid of
+    /// that name is replaced only when `replace` is true.
+    ///
+    /// # Errors
+    /// When [`MAX_GRIDS`] are saved, or the store fails.
+    pub async fn save_grid(
+        &self,
+        name: &str,
+        text: &str,
+        replace: bool,
+    ) -> Result<GridSave, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => {
+                db.save_grid(name.to_string(), text.to_string(), replace)
+                    .await
+            }
+            Backend::Postgres(db) => db.save_grid(name, text, replace).await,
+        }
+    }
+
+    /// The text of the grid `name`, if saved.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn grid(&self, name: &str) -> Result<Option<String>, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.grid(name.to_string()).await,
+            Backend::Postgres(db) => db.grid(name).await,
+        }
+    }
+
+    /// Every saved grid, by name.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn grids(&self) -> Result<Vec<GridRow>, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.grids().await,
+            Backend::Postgres(db) => db.grids().await,
+        }
+    }
+
+    /// Deletes the grid `name`; false when there was none.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn delete_grid(&self, name: &str) -> Result<bool, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.delete_grid(name.to_string()).await,
+            Backend::Postgres(db) => db.delete_grid(name).await,
+        }
+    }
+
+    /// Imports the `.grid` files of `folder` the first time a store sees
+    /// them: a grid already saved under that name is kept. Files are left
+    /// as they are (the command line edits them).
+    async fn import_grid_files(&self, folder: &Path) -> Result<(), DbError> {
+        let marker = "grids imported";
+        if self.setting(marker).await?.is_some() {
+            return Ok(());
+        }
+        for (name, text) in grid_files(folder) {
+            self.save_grid(&name, &text, false).await?;
+        }
+        self.set_setting(marker, &now_ms().to_string()).await
+    }
+
+    async fn setting(&self, key: &str) -> Result<Option<String>, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.setting(key.to_string()).await,
+            Backend::Postgres(db) => db.setting(key).await,
+        }
+    }
+
+    async fn set_setting(&self, key: &str, value: &str) -> Result<(), DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.set_setting(key.to_string(), value.to_string()).await,
+            Backend::Postgres(db) => db.set_setting(key, value).await,
+        }
+    }
+}
+
+/// A seat claim, as the backends take it.
+#[derive(Debug, Clone)]
+struct Claim {
+    id: String,
+    seat: u8,
+    invite: Option<String>,
+    token: String,
+}
+
+/// The `.grid` files of `folder` whose names are good grid names, with
+/// their text; files that cannot be read are skipped.
+fn grid_files(folder: &Path) -> Vec<(String, String)> {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(String, String)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let path = entry.path();
+            if path.extension()? != crate::grids::EXTENSION {
+                return None;
+            }
+            let stem = path.file_stem()?.to_str()?;
+            let name = crate::grids::check_name(stem).ok().filter(|n| n == stem)?;
+            let text = std::fs::read_to_string(&path).ok()?;
+            Some((name, text))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The words for an I/O failure of the store, naming no path (the full
+/// error goes to the server's standard error).
+fn io_reason(e: &std::io::Error) -> DbError {
+    eprintln!("parlor serve: store: {e}");
+    match e.kind() {
+        std::io::ErrorKind::StorageFull => DbError::Full,
+        std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {
+            DbError::ReadOnly
+        }
+        kind => DbError::Unavailable(kind.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_read_urls_and_paths() {
+        assert_eq!(
+            Location::parse("postgres://u:p@127.0.0.1:5432/parlor").unwrap(),
+            Location::Postgres("postgres://u:p@127.0.0.1:5432/parlor".into())
+        );
+        assert_eq!(
+            Location::parse("sqlite:/tmp/x.db").unwrap(),
+            Location::Sqlite("/tmp/x.db".into())
+        );
+        assert_eq!(
+            Location::parse("sqlite:///tmp/x.db").unwrap(),
+            Location::Sqlite("/tmp/x.db".into())
+        );
+        assert_eq!(
+            Location::parse("games.db").unwrap(),
+            Location::Sqlite("games.db".into())
+        );
+        assert!(Location::parse("mysql://x").unwrap_err().contains("mysql"));
+        assert!(Location::parse("  ").is_err());
+        assert!(Location::parse("sqlite:").is_err());
+    }
+
+    #[test]
+    fn a_password_is_never_shown() {
+        let shown = Location::parse("postgres://parlor:hunter2@db:5432/x")
+            .unwrap()
+            .describe();
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(shown.contains("parlor:***@db:5432/x"), "{shown}");
+    }
+
+    #[test]
+    fn notices_read_back_and_skip_their_own() {
+        for notice in [
+            Notice::Moved {
+                id: "ab12".into(),
+                moves: 7,
+            },
+            Notice::Seated { id: "ab12".into() },
+            Notice::Resync,
+        ] {
+            let payload = notice.payload("me");
+            assert_eq!(Notice::parse(&payload, "other"), Some(notice));
+            assert_eq!(Notice::parse(&payload, "me"), None);
+        }
+        assert_eq!(Notice::parse("x m id notanumber", "me"), None);
+        assert_eq!(Notice::parse("", "me"), None);
+    }
+}

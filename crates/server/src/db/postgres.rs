@@ -1,0 +1,609 @@
+//! The PostgreSQL backend: a small pool of connections, and one more that
+//! listens for the other servers' notices.
+//!
+//! Terms:
+//! - **pool**: up to [`POOL`] connections, made when first needed and kept
+//!   while they work; a broken one is dropped and a new one made.
+//! - **channel**: the `NOTIFY` channel `parlor`. An append or a claim
+//!   notifies it in its own transaction, so the notice goes out exactly
+//!   when the change is committed; every server listens to it.
+//! - **resync**: when the listening connection is lost, notices may have
+//!   been missed; once it is back, the server is told to read its live
+//!   matches again ([`Notice::Resync`]).
+
+use super::{
+    Claim, DbError, GridRow, GridSave, LobbyRow, MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch,
+    NewMove, Notice, SeatRow, StoredMatch, TokenRow, schema,
+};
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::time::Duration;
+use tokio::sync::{Semaphore, broadcast};
+use tokio_postgres::{AsyncMessage, Client, Config, NoTls};
+
+/// The most connections a server opens for its requests.
+const POOL: usize = 16;
+
+/// The `NOTIFY` channel.
+const CHANNEL: &str = "parlor";
+
+/// A number every Parlor takes as its lock while migrating.
+const MIGRATION_LOCK: i64 = 0x5041_524C_4F52;
+
+pub(super) struct Postgres {
+    config: Config,
+    idle: Mutex<Vec<Client>>,
+    permits: Semaphore,
+}
+
+/// A connection borrowed from the pool; it goes back when dropped, unless
+/// it broke.
+struct Pooled<'a> {
+    client: Option<Client>,
+    pool: &'a Postgres,
+    _permit: tokio::sync::SemaphorePermit<'a>,
+}
+
+impl std::ops::Deref for Pooled<'_> {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        self.client
+            .as_ref()
+            .expect("a pooled client is present until dropped")
+    }
+}
+
+impl std::ops::DerefMut for Pooled<'_> {
+    fn deref_mut(&mut self) -> &mut Client {
+        self.client
+            .as_mut()
+            .expect("a pooled client is present until dropped")
+    }
+}
+
+impl Drop for Pooled<'_> {
+    fn drop(&mut self) {
+        if let Some(client) = self.client.take().filter(|c| !c.is_closed()) {
+            self.pool
+                .idle
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(client);
+        }
+    }
+}
+
+impl Postgres {
+    /// Connects to `url`, migrates, and starts listening for notices.
+    pub(super) async fn open(
+        url: &str,
+        notices: broadcast::Sender<Notice>,
+        origin: String,
+    ) -> Result<Self, DbError> {
+        let mut config = Config::from_str(url).map_err(|e| {
+            DbError::Unavailable(format!("the PostgreSQL URL is not understood: {e}"))
+        })?;
+        config.connect_timeout(Duration::from_secs(10));
+        if config.get_ssl_mode() == tokio_postgres::config::SslMode::Require {
+            return Err(DbError::Unavailable(
+                "this Parlor talks to PostgreSQL without TLS: use sslmode=disable or prefer, \
+                 on a network you trust (or a TLS proxy on this machine)"
+                    .into(),
+            ));
+        }
+        let db = Self {
+            config,
+            idle: Mutex::new(Vec::new()),
+            permits: Semaphore::new(POOL),
+        };
+        db.migrate().await?;
+        tokio::spawn(listen(db.config.clone(), notices, origin));
+        Ok(db)
+    }
+
+    async fn conn(&self) -> Result<Pooled<'_>, DbError> {
+        let permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| DbError::Unavailable("the store has stopped".into()))?;
+        let idle = self
+            .idle
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop();
+        let client = match idle {
+            Some(client) => client,
+            None => connect(&self.config).await?,
+        };
+        Ok(Pooled {
+            client: Some(client),
+            pool: self,
+            _permit: permit,
+        })
+    }
+
+    async fn migrate(&self) -> Result<(), DbError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        tx.query_one("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .await
+            .map_err(pg)?;
+        tx.batch_execute(schema::VERSIONS_TABLE).await.map_err(pg)?;
+        let done: i32 = tx
+            .query_one("SELECT COALESCE(MAX(version), 0) FROM schema_versions", &[])
+            .await
+            .map_err(pg)?
+            .get(0);
+        let done = u32::try_from(done).unwrap_or(0);
+        schema::check_known(done)?;
+        for migration in schema::MIGRATIONS.iter().filter(|m| m.version > done) {
+            tx.batch_execute(migration.postgres).await.map_err(pg)?;
+            tx.execute(
+                "INSERT INTO schema_versions (version, name, applied_ms) VALUES ($1, $2, $3)",
+                &[
+                    &(migration.version as i32),
+                    &migration.name,
+                    &super::now_ms(),
+                ],
+            )
+            .await
+            .map_err(pg)?;
+        }
+        tx.commit().await.map_err(pg)
+    }
+
+    pub(super) async fn create(&self, new: NewMatch) -> Result<(), DbError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        let unfinished: i64 = tx
+            .query_one("SELECT COUNT(*) FROM matches WHERE NOT over", &[])
+            .await
+            .map_err(pg)?
+            .get(0);
+        if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
+            return Err(DbError::Unavailable(format!(
+                "the server holds {MAX_UNFINISHED} unfinished games; try again when some have ended"
+            )));
+        }
+        let lobby = new
+            .seats
+            .iter()
+            .filter(|s| s.invite.is_none() && !s.taken)
+            .count() as i32;
+        tx.execute(
+            "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9, $9)",
+            &[
+                &new.id,
+                &new.game,
+                &new.header,
+                &new.title,
+                &i32::from(new.seat_count),
+                &lobby,
+                &new.status,
+                &new.over,
+                &new.at_ms,
+            ],
+        )
+        .await
+        .map_err(pg)?;
+        for seat in &new.seats {
+            tx.execute(
+                "INSERT INTO seats (match_id, seat, invite, taken) VALUES ($1, $2, $3, $4)",
+                &[&new.id, &i32::from(seat.seat), &seat.invite, &seat.taken],
+            )
+            .await
+            .map_err(pg)?;
+        }
+        for token in &new.tokens {
+            tx.execute(
+                "INSERT INTO tokens (match_id, hash, seats, host) VALUES ($1, $2, $3, $4)",
+                &[&new.id, &token.hash, &(token.seats as i32), &token.host],
+            )
+            .await
+            .map_err(pg)?;
+        }
+        tx.commit().await.map_err(pg)
+    }
+
+    pub(super) async fn load(&self, id: &str) -> Result<Option<StoredMatch>, DbError> {
+        let conn = self.conn().await?;
+        let Some(row) = conn
+            .query_opt(
+                "SELECT game, header, title, created_ms, updated_ms FROM matches WHERE id = $1",
+                &[&id],
+            )
+            .await
+            .map_err(pg)?
+        else {
+            return Ok(None);
+        };
+        let moves = moves_after(&conn, id, 0).await?;
+        let seats = conn
+            .query(
+                "SELECT seat, invite, taken FROM seats WHERE match_id = $1 ORDER BY seat",
+                &[&id],
+            )
+            .await
+            .map_err(pg)?
+            .iter()
+            .map(|r| SeatRow {
+                seat: u8::try_from(r.get::<_, i32>(0)).unwrap_or(0),
+                invite: r.get(1),
+                taken: r.get(2),
+            })
+            .collect();
+        let tokens = conn
+            .query(
+                "SELECT hash, seats, host FROM tokens WHERE match_id = $1",
+                &[&id],
+            )
+            .await
+            .map_err(pg)?
+            .iter()
+            .map(|r| TokenRow {
+                hash: r.get(0),
+                seats: r.get::<_, i32>(1) as u32,
+                host: r.get(2),
+            })
+            .collect();
+        Ok(Some(StoredMatch {
+            id: id.to_string(),
+            game: row.get(0),
+            header: row.get(1),
+            title: row.get(2),
+            created_ms: row.get(3),
+            updated_ms: row.get(4),
+            moves,
+            seats,
+            tokens,
+        }))
+    }
+
+    pub(super) async fn moves_after(&self, id: &str, after: u32) -> Result<Vec<MoveRow>, DbError> {
+        let conn = self.conn().await?;
+        moves_after(&conn, id, after).await
+    }
+
+    pub(super) async fn append(&self, mv: NewMove, origin: &str) -> Result<(), DbError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        let number = i32::try_from(mv.number).unwrap_or(i32::MAX);
+        let changed = tx
+            .execute(
+                "UPDATE matches SET moves = $2, status = $3, over = $4, updated_ms = $5
+                 WHERE id = $1 AND moves = $2 - 1 AND NOT over",
+                &[&mv.match_id, &number, &mv.status, &mv.over, &mv.at_ms],
+            )
+            .await
+            .map_err(pg)?;
+        if changed == 0 {
+            let now = tx
+                .query_opt("SELECT moves FROM matches WHERE id = $1", &[&mv.match_id])
+                .await
+                .map_err(pg)?;
+            return Err(now.map_or(DbError::NoMatch, |r| DbError::Stale {
+                now: u32::try_from(r.get::<_, i32>(0)).unwrap_or(0),
+            }));
+        }
+        tx.execute(
+            "INSERT INTO moves (match_id, number, entry, seat, bot, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+            &[
+                &mv.match_id,
+                &number,
+                &mv.entry,
+                &i32::from(mv.seat),
+                &mv.bot,
+                &mv.at_ms,
+            ],
+        )
+        .await
+        .map_err(pg)?;
+        let notice = Notice::Moved {
+            id: mv.match_id.clone(),
+            moves: mv.number,
+        };
+        tx.execute(
+            "SELECT pg_notify($1, $2)",
+            &[&CHANNEL, &notice.payload(origin)],
+        )
+        .await
+        .map_err(pg)?;
+        tx.commit().await.map_err(pg)
+    }
+
+    pub(super) async fn claim(&self, claim: Claim, origin: &str) -> Result<bool, DbError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        let seat = i32::from(claim.seat);
+        // A seat anyone may take has no invite; one with an invite needs
+        // it. The row is locked until the claim commits.
+        let Some(row) = tx
+            .query_opt(
+                "SELECT invite IS NULL FROM seats
+                 WHERE match_id = $1 AND seat = $2 AND NOT taken AND (invite IS NULL OR invite = $3)
+                 FOR UPDATE",
+                &[&claim.id, &seat, &claim.invite],
+            )
+            .await
+            .map_err(pg)?
+        else {
+            return Ok(false);
+        };
+        let public: bool = row.get(0);
+        let taken = tx
+            .execute(
+                "UPDATE seats SET invite = NULL, taken = TRUE
+                 WHERE match_id = $1 AND seat = $2 AND NOT taken",
+                &[&claim.id, &seat],
+            )
+            .await
+            .map_err(pg)?;
+        if taken == 0 {
+            return Ok(false);
+        }
+        let bit = (1u32 << (claim.seat - 1)) as i32;
+        tx.execute(
+            "INSERT INTO tokens (match_id, hash, seats, host) VALUES ($1, $2, $3, FALSE)
+             ON CONFLICT (match_id, hash) DO UPDATE SET seats = tokens.seats | $3",
+            &[&claim.id, &claim.token, &bit],
+        )
+        .await
+        .map_err(pg)?;
+        tx.execute(
+            "UPDATE matches SET lobby_seats = lobby_seats - $3, updated_ms = $2 WHERE id = $1",
+            &[&claim.id, &super::now_ms(), &i32::from(public)],
+        )
+        .await
+        .map_err(pg)?;
+        let notice = Notice::Seated {
+            id: claim.id.clone(),
+        };
+        tx.execute(
+            "SELECT pg_notify($1, $2)",
+            &[&CHANNEL, &notice.payload(origin)],
+        )
+        .await
+        .map_err(pg)?;
+        tx.commit().await.map_err(pg)?;
+        Ok(true)
+    }
+
+    pub(super) async fn reinvite(&self, id: &str, seat: u8, invite: &str) -> Result<bool, DbError> {
+        let conn = self.conn().await?;
+        let changed = conn
+            .execute(
+                "UPDATE seats SET invite = $3 WHERE match_id = $1 AND seat = $2 AND NOT taken",
+                &[&id, &i32::from(seat), &invite],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(changed == 1)
+    }
+
+    pub(super) async fn lobby(&self, limit: u32) -> Result<Vec<LobbyRow>, DbError> {
+        let conn = self.conn().await?;
+        let rows = conn
+            .query(
+                "SELECT id, game, title, seat_count, lobby_seats, moves, created_ms FROM matches
+                 WHERE NOT over AND lobby_seats > 0 ORDER BY created_ms DESC LIMIT $1",
+                &[&i64::from(limit)],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(rows
+            .iter()
+            .map(|r| LobbyRow {
+                id: r.get(0),
+                game: r.get(1),
+                title: r.get(2),
+                seats: u8::try_from(r.get::<_, i32>(3)).unwrap_or(0),
+                open_seats: u8::try_from(r.get::<_, i32>(4)).unwrap_or(0),
+                moves: u32::try_from(r.get::<_, i32>(5)).unwrap_or(0),
+                created_ms: r.get(6),
+            })
+            .collect())
+    }
+
+    pub(super) async fn expire(&self, before_ms: i64) -> Result<u64, DbError> {
+        let conn = self.conn().await?;
+        conn.execute(
+            "DELETE FROM matches WHERE NOT over AND updated_ms < $1",
+            &[&before_ms],
+        )
+        .await
+        .map_err(pg)
+    }
+
+    pub(super) async fn save_grid(
+        &self,
+        name: &str,
+        text: &str,
+        replace: bool,
+    ) -> Result<GridSave, DbError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        // One saver at a time, so that the count below stays true.
+        tx.execute("LOCK TABLE grids IN SHARE ROW EXCLUSIVE MODE", &[])
+            .await
+            .map_err(pg)?;
+        let exists = tx
+            .query_opt("SELECT 1 FROM grids WHERE name = $1", &[&name])
+            .await
+            .map_err(pg)?
+            .is_some();
+        if exists && !replace {
+            return Ok(GridSave::Exists);
+        }
+        if !exists {
+            let count: i64 = tx
+                .query_one("SELECT COUNT(*) FROM grids", &[])
+                .await
+                .map_err(pg)?
+                .get(0);
+            if u64::try_from(count).unwrap_or(0) >= MAX_GRIDS {
+                return Err(DbError::Unavailable(format!(
+                    "the server holds {MAX_GRIDS} saved grids; delete one first"
+                )));
+            }
+        }
+        tx.execute(
+            "INSERT INTO grids (name, text, updated_ms) VALUES ($1, $2, $3)
+             ON CONFLICT (name) DO UPDATE SET text = $2, updated_ms = $3",
+            &[&name, &text, &super::now_ms()],
+        )
+        .await
+        .map_err(pg)?;
+        tx.commit().await.map_err(pg)?;
+        Ok(GridSave::Saved)
+    }
+
+    pub(super) async fn grid(&self, name: &str) -> Result<Option<String>, DbError> {
+        let conn = self.conn().await?;
+        Ok(conn
+            .query_opt("SELECT text FROM grids WHERE name = $1", &[&name])
+            .await
+            .map_err(pg)?
+            .map(|r| r.get(0)))
+    }
+
+    pub(super) async fn grids(&self) -> Result<Vec<GridRow>, DbError> {
+        let conn = self.conn().await?;
+        let rows = conn
+            .query(
+                "SELECT name, octet_length(text), updated_ms FROM grids ORDER BY name",
+                &[],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(rows
+            .iter()
+            .map(|r| GridRow {
+                name: r.get(0),
+                bytes: u64::try_from(r.get::<_, i32>(1)).unwrap_or(0),
+                updated_ms: r.get(2),
+            })
+            .collect())
+    }
+
+    pub(super) async fn delete_grid(&self, name: &str) -> Result<bool, DbError> {
+        let conn = self.conn().await?;
+        let gone = conn
+            .execute("DELETE FROM grids WHERE name = $1", &[&name])
+            .await
+            .map_err(pg)?;
+        Ok(gone == 1)
+    }
+
+    pub(super) async fn setting(&self, key: &str) -> Result<Option<String>, DbError> {
+        let conn = self.conn().await?;
+        Ok(conn
+            .query_opt("SELECT value FROM settings WHERE key = $1", &[&key])
+            .await
+            .map_err(pg)?
+            .map(|r| r.get(0)))
+    }
+
+    pub(super) async fn set_setting(&self, key: &str, value: &str) -> Result<(), DbError> {
+        let conn = self.conn().await?;
+        conn.execute(
+            "INSERT INTO settings (key, value) VALUES ($1, $2)
+             ON CONFLICT (key) DO UPDATE SET value = $2",
+            &[&key, &value],
+        )
+        .await
+        .map(|_| ())
+        .map_err(pg)
+    }
+}
+
+async fn moves_after(conn: &Client, id: &str, after: u32) -> Result<Vec<MoveRow>, DbError> {
+    let after = i32::try_from(after).unwrap_or(i32::MAX);
+    let rows = conn
+        .query(
+            "SELECT number, entry, at_ms FROM moves WHERE match_id = $1 AND number > $2 ORDER BY number",
+            &[&id, &after],
+        )
+        .await
+        .map_err(pg)?;
+    Ok(rows
+        .iter()
+        .map(|r| MoveRow {
+            number: u32::try_from(r.get::<_, i32>(0)).unwrap_or(0),
+            entry: r.get(1),
+            at_ms: r.get(2),
+        })
+        .collect())
+}
+
+/// A new connection, its driver running on the runtime.
+async fn connect(config: &Config) -> Result<Client, DbError> {
+    let (client, connection) = config.connect(NoTls).await.map_err(pg)?;
+    tokio::spawn(async move {
+        if let Err(e) = connection.await {
+            eprintln!("parlor serve: store: a PostgreSQL connection ended: {e}");
+        }
+    });
+    Ok(client)
+}
+
+/// Listens on the channel for ever: forwards the other servers' notices,
+/// reconnects when the connection is lost, and then asks for a resync.
+async fn listen(config: Config, notices: broadcast::Sender<Notice>, origin: String) {
+    let mut lost = false;
+    loop {
+        if let Ok((client, mut connection)) = config.connect(NoTls).await {
+            let (ended_tx, ended) = tokio::sync::oneshot::channel::<()>();
+            let forward = notices.clone();
+            let me = origin.clone();
+            let driver = tokio::spawn(async move {
+                let mut messages =
+                    futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+                use futures_util::StreamExt;
+                while let Some(Ok(message)) = messages.next().await {
+                    if let AsyncMessage::Notification(n) = message
+                        && let Some(notice) = Notice::parse(n.payload(), &me)
+                    {
+                        let _ = forward.send(notice);
+                    }
+                }
+                let _ = ended_tx.send(());
+            });
+            if client
+                .batch_execute(&format!("LISTEN {CHANNEL}"))
+                .await
+                .is_ok()
+            {
+                if lost {
+                    let _ = notices.send(Notice::Resync);
+                }
+                let _ = ended.await;
+            }
+            driver.abort();
+            drop(client);
+        }
+        lost = true;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+/// A PostgreSQL failure in words (the full error goes to the server's
+/// standard error).
+fn pg(e: tokio_postgres::Error) -> DbError {
+    eprintln!("parlor serve: store: {e}");
+    if let Some(db) = e.as_db_error() {
+        use tokio_postgres::error::SqlState;
+        let code = db.code();
+        if *code == SqlState::DISK_FULL {
+            return DbError::Full;
+        }
+        if *code == SqlState::READ_ONLY_SQL_TRANSACTION {
+            return DbError::ReadOnly;
+        }
+    }
+    if e.is_closed() {
+        return DbError::Unavailable("the connection to PostgreSQL was lost".into());
+    }
+    DbError::Unavailable("the database failed (the server's log has the details)".into())
+}

@@ -1,0 +1,175 @@
+//! The store's tables and their migrations.
+//!
+//! Terms:
+//! - **migration** ([`Migration`]): a numbered change to the tables, in
+//!   SQLite's and PostgreSQL's words. The server runs, in order and in one
+//!   transaction, those a store has not had, and notes each in
+//!   `schema_versions`. A migration, once shipped, never changes: a new
+//!   change is a new number.
+//! - **tables**: `matches` (one row a match: its header, lobby line and
+//!   seats anyone may take, move count, status), `moves` (one row a move, keyed by match and number, so
+//!   a move can never be stored twice), `seats` (a person seat: its
+//!   invite's digest while it waits for someone with it, none when anyone
+//!   may take it; whether it is taken), `tokens` (the digests of the secrets that move for
+//!   seats), `grids` (saved Tycoon grids), `settings` (what the store has
+//!   done once, such as importing grid files).
+
+use super::DbError;
+
+/// One change to the tables.
+#[derive(Debug, Clone, Copy)]
+pub struct Migration {
+    /// Its number, from 1, in order.
+    pub version: u32,
+    /// What it does.
+    pub name: &'static str,
+    /// In SQLite's words.
+    pub sqlite: &'static str,
+    /// In PostgreSQL's words.
+    pub postgres: &'static str,
+}
+
+/// The table that notes the migrations run.
+pub const VERSIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_versions (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_ms BIGINT NOT NULL
+)";
+
+/// Every migration, in order.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    name: "matches, moves, seats, tokens, grids, settings",
+    sqlite: "
+CREATE TABLE matches (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    header TEXT NOT NULL,
+    title TEXT NOT NULL,
+    seat_count INTEGER NOT NULL,
+    lobby_seats INTEGER NOT NULL,
+    moves INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    over INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL,
+    updated_ms INTEGER NOT NULL
+);
+CREATE INDEX matches_lobby ON matches (over, lobby_seats, created_ms);
+CREATE INDEX matches_idle ON matches (over, updated_ms);
+CREATE TABLE moves (
+    match_id TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    bot INTEGER NOT NULL,
+    at_ms INTEGER NOT NULL,
+    PRIMARY KEY (match_id, number)
+) WITHOUT ROWID;
+CREATE TABLE seats (
+    match_id TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    invite TEXT,
+    taken INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE tokens (
+    match_id TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+    hash TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    host INTEGER NOT NULL,
+    PRIMARY KEY (match_id, hash)
+) WITHOUT ROWID;
+CREATE TABLE grids (
+    name TEXT PRIMARY KEY,
+    text TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL
+);
+CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+",
+    postgres: "
+CREATE TABLE matches (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    header TEXT NOT NULL,
+    title TEXT NOT NULL,
+    seat_count INTEGER NOT NULL,
+    lobby_seats INTEGER NOT NULL,
+    moves INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    over BOOLEAN NOT NULL,
+    created_ms BIGINT NOT NULL,
+    updated_ms BIGINT NOT NULL
+);
+CREATE INDEX matches_lobby ON matches (over, lobby_seats, created_ms);
+CREATE INDEX matches_idle ON matches (over, updated_ms);
+CREATE TABLE moves (
+    match_id TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    bot BOOLEAN NOT NULL,
+    at_ms BIGINT NOT NULL,
+    PRIMARY KEY (match_id, number)
+);
+CREATE TABLE seats (
+    match_id TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    invite TEXT,
+    taken BOOLEAN NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE tokens (
+    match_id TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+    hash TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    host BOOLEAN NOT NULL,
+    PRIMARY KEY (match_id, hash)
+);
+CREATE TABLE grids (
+    name TEXT PRIMARY KEY,
+    text TEXT NOT NULL,
+    updated_ms BIGINT NOT NULL
+);
+CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+",
+}];
+
+/// Refuses a store migrated by a newer Parlor (it may hold what this one
+/// would misread).
+///
+/// # Errors
+/// [`DbError::Incompatible`] when `done` is past the last migration known.
+pub fn check_known(done: u32) -> Result<(), DbError> {
+    let known = MIGRATIONS.last().map_or(0, |m| m.version);
+    if done > known {
+        return Err(DbError::Incompatible(format!(
+            "it was made by a newer Parlor (schema version {done}; this Parlor knows up to {known})"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_numbered_in_order_from_one() {
+        for (i, m) in MIGRATIONS.iter().enumerate() {
+            assert_eq!(m.version as usize, i + 1, "{}", m.name);
+        }
+    }
+
+    #[test]
+    fn a_newer_store_is_refused_with_both_versions() {
+        assert!(check_known(1).is_ok());
+        let e = check_known(99).unwrap_err().to_string();
+        assert!(e.contains("99") && e.contains("up to 1"), "{e}");
+    }
+}

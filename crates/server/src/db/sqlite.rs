@@ -1,0 +1,548 @@
+//! The SQLite backend: one connection on a thread of its own, committing
+//! what many requests asked for together.
+//!
+//! Terms:
+//! - **job**: one request's work on the connection (append a move, load a
+//!   match), run inside a savepoint so that a job that fails undoes only
+//!   itself.
+//! - **group commit**: the thread takes every job waiting, runs them in one
+//!   transaction and commits once; only then does it answer them. Under
+//!   load, one commit serves many moves.
+//! - **write-ahead log**: SQLite's WAL mode; with `synchronous=NORMAL` a
+//!   commit is in the log before it is answered, so a crash of the process
+//!   loses nothing acknowledged ([`super::Durability`]).
+
+use super::{
+    Claim, DbError, Durability, GridRow, GridSave, LobbyRow, MAX_GRIDS, MAX_UNFINISHED, MoveRow,
+    NewMatch, NewMove, SeatRow, StoredMatch, TokenRow, schema,
+};
+use rusqlite::{Connection, OptionalExtension, params};
+use std::path::Path;
+use std::sync::mpsc;
+use tokio::sync::oneshot;
+
+/// The most jobs one transaction takes.
+const BATCH: usize = 512;
+
+/// What a job hands back once it ran: whether it succeeded (its savepoint
+/// is kept) and what to tell its caller once the transaction is over
+/// (the commit's error, if the commit failed).
+type Done = (bool, Box<dyn FnOnce(Option<&DbError>) + Send>);
+
+type Job = Box<dyn FnOnce(&Connection) -> Done + Send>;
+
+/// The SQLite store: a line of jobs to its thread.
+pub(super) struct Sqlite {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl Sqlite {
+    /// Opens (or makes) the file at `path`, migrates it and starts its
+    /// thread.
+    pub(super) fn open(path: &Path, durability: Durability) -> Result<Self, DbError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| super::io_reason(&e))?;
+        }
+        let conn = Connection::open(path).map_err(sql)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(sql)?;
+        let sync = match durability {
+            Durability::Process => "NORMAL",
+            Durability::Disk => "FULL",
+        };
+        conn.execute_batch(&format!(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; PRAGMA foreign_keys = ON;"
+        ))
+        .map_err(sql)?;
+        migrate(&conn)?;
+        let (jobs, line) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("parlor-sqlite".into())
+            .spawn(move || run(&conn, &line))
+            .map_err(|e| DbError::Unavailable(format!("cannot start the store's thread: {e}")))?;
+        Ok(Self { jobs })
+    }
+
+    /// Runs `work` on the connection, inside the next transaction, and
+    /// answers once that transaction is committed.
+    async fn call<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Connection) -> Result<T, DbError> + Send + 'static,
+    ) -> Result<T, DbError> {
+        let (tell, answer) = oneshot::channel();
+        let job: Job = Box::new(move |conn| {
+            let result = work(conn);
+            let ok = result.is_ok();
+            let reply = move |commit: Option<&DbError>| {
+                let result = match (result, commit) {
+                    (Ok(_), Some(e)) => Err(e.clone()),
+                    (result, _) => result,
+                };
+                let _ = tell.send(result);
+            };
+            (ok, Box::new(reply))
+        });
+        self.jobs.send(job).map_err(|_| closed())?;
+        answer.await.map_err(|_| closed())?
+    }
+
+    pub(super) async fn create(&self, new: NewMatch) -> Result<(), DbError> {
+        self.call(move |c| {
+            let unfinished: i64 = c
+                .query_row("SELECT COUNT(*) FROM matches WHERE over = 0", [], |r| {
+                    r.get(0)
+                })
+                .map_err(sql)?;
+            if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
+                return Err(DbError::Unavailable(format!(
+                    "the server holds {MAX_UNFINISHED} unfinished games; try again when some have ended"
+                )));
+            }
+            let lobby = new.seats.iter().filter(|s| s.invite.is_none() && !s.taken).count();
+            c.execute(
+                "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9, ?9)",
+                params![new.id, new.game, new.header, new.title, new.seat_count, lobby as i64, new.status, new.over, new.at_ms],
+            )
+            .map_err(sql)?;
+            for seat in &new.seats {
+                c.execute(
+                    "INSERT INTO seats (match_id, seat, invite, taken) VALUES (?1, ?2, ?3, ?4)",
+                    params![new.id, seat.seat, seat.invite, seat.taken],
+                )
+                .map_err(sql)?;
+            }
+            for token in &new.tokens {
+                c.execute(
+                    "INSERT INTO tokens (match_id, hash, seats, host) VALUES (?1, ?2, ?3, ?4)",
+                    params![new.id, token.hash, token.seats, token.host],
+                )
+                .map_err(sql)?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    pub(super) async fn load(&self, id: String) -> Result<Option<StoredMatch>, DbError> {
+        self.call(move |c| {
+            let row = c
+                .query_row(
+                    "SELECT game, header, title, created_ms, updated_ms FROM matches WHERE id = ?1",
+                    [&id],
+                    |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, String>(2)?,
+                            r.get::<_, i64>(3)?,
+                            r.get::<_, i64>(4)?,
+                        ))
+                    },
+                )
+                .optional()
+                .map_err(sql)?;
+            let Some((game, header, title, created_ms, updated_ms)) = row else {
+                return Ok(None);
+            };
+            Ok(Some(StoredMatch {
+                moves: moves_after(c, &id, 0)?,
+                seats: seats(c, &id)?,
+                tokens: tokens(c, &id)?,
+                id,
+                game,
+                header,
+                title,
+                created_ms,
+                updated_ms,
+            }))
+        })
+        .await
+    }
+
+    pub(super) async fn moves_after(
+        &self,
+        id: String,
+        after: u32,
+    ) -> Result<Vec<MoveRow>, DbError> {
+        self.call(move |c| moves_after(c, &id, after)).await
+    }
+
+    pub(super) async fn append(&self, mv: NewMove) -> Result<(), DbError> {
+        self.call(move |c| {
+            let changed = c
+                .execute(
+                    "UPDATE matches SET moves = ?2, status = ?3, over = ?4, updated_ms = ?5
+                     WHERE id = ?1 AND moves = ?2 - 1 AND over = 0",
+                    params![mv.match_id, mv.number, mv.status, mv.over, mv.at_ms],
+                )
+                .map_err(sql)?;
+            if changed == 0 {
+                let now: Option<u32> = c
+                    .query_row(
+                        "SELECT moves FROM matches WHERE id = ?1",
+                        [&mv.match_id],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                    .map_err(sql)?;
+                return Err(now.map_or(DbError::NoMatch, |now| DbError::Stale { now }));
+            }
+            c.execute(
+                "INSERT INTO moves (match_id, number, entry, seat, bot, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![mv.match_id, mv.number, mv.entry, mv.seat, mv.bot, mv.at_ms],
+            )
+            .map_err(sql)?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(super) async fn claim(&self, claim: Claim) -> Result<bool, DbError> {
+        self.call(move |c| {
+            // A seat anyone may take has no invite; one with an invite
+            // needs it.
+            let public: Option<bool> = c
+                .query_row(
+                    "SELECT invite IS NULL FROM seats
+                     WHERE match_id = ?1 AND seat = ?2 AND taken = 0 AND (invite IS NULL OR invite = ?3)",
+                    params![claim.id, claim.seat, claim.invite],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(sql)?;
+            let Some(public) = public else {
+                return Ok(false);
+            };
+            c.execute(
+                "UPDATE seats SET invite = NULL, taken = 1 WHERE match_id = ?1 AND seat = ?2",
+                params![claim.id, claim.seat],
+            )
+            .map_err(sql)?;
+            let bit = 1u32 << (claim.seat - 1);
+            c.execute(
+                "INSERT INTO tokens (match_id, hash, seats, host) VALUES (?1, ?2, ?3, 0)
+                 ON CONFLICT (match_id, hash) DO UPDATE SET seats = seats | ?3",
+                params![claim.id, claim.token, bit],
+            )
+            .map_err(sql)?;
+            c.execute(
+                "UPDATE matches SET lobby_seats = lobby_seats - ?3, updated_ms = ?2 WHERE id = ?1",
+                params![claim.id, super::now_ms(), i64::from(public)],
+            )
+            .map_err(sql)?;
+            Ok(true)
+        })
+        .await
+    }
+
+    pub(super) async fn reinvite(
+        &self,
+        id: String,
+        seat: u8,
+        invite: String,
+    ) -> Result<bool, DbError> {
+        self.call(move |c| {
+            let changed = c
+                .execute(
+                    "UPDATE seats SET invite = ?3 WHERE match_id = ?1 AND seat = ?2 AND taken = 0",
+                    params![id, seat, invite],
+                )
+                .map_err(sql)?;
+            Ok(changed == 1)
+        })
+        .await
+    }
+
+    pub(super) async fn lobby(&self, limit: u32) -> Result<Vec<LobbyRow>, DbError> {
+        self.call(move |c| {
+            let mut statement = c
+                .prepare_cached(
+                    "SELECT id, game, title, seat_count, lobby_seats, moves, created_ms FROM matches
+                     WHERE over = 0 AND lobby_seats > 0 ORDER BY created_ms DESC LIMIT ?1",
+                )
+                .map_err(sql)?;
+            let rows = statement
+                .query_map([limit], |r| {
+                    Ok(LobbyRow {
+                        id: r.get(0)?,
+                        game: r.get(1)?,
+                        title: r.get(2)?,
+                        seats: r.get(3)?,
+                        open_seats: r.get(4)?,
+                        moves: r.get(5)?,
+                        created_ms: r.get(6)?,
+                    })
+                })
+                .map_err(sql)?;
+            rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+        })
+        .await
+    }
+
+    pub(super) async fn expire(&self, before_ms: i64) -> Result<u64, DbError> {
+        self.call(move |c| {
+            let gone = c
+                .execute(
+                    "DELETE FROM matches WHERE over = 0 AND updated_ms < ?1",
+                    [before_ms],
+                )
+                .map_err(sql)?;
+            Ok(gone as u64)
+        })
+        .await
+    }
+
+    pub(super) async fn save_grid(
+        &self,
+        name: String,
+        text: String,
+        replace: bool,
+    ) -> Result<GridSave, DbError> {
+        self.call(move |c| {
+            let exists: bool = c
+                .query_row("SELECT 1 FROM grids WHERE name = ?1", [&name], |_| Ok(()))
+                .optional()
+                .map_err(sql)?
+                .is_some();
+            if exists && !replace {
+                return Ok(GridSave::Exists);
+            }
+            if !exists {
+                let count: i64 = c
+                    .query_row("SELECT COUNT(*) FROM grids", [], |r| r.get(0))
+                    .map_err(sql)?;
+                if u64::try_from(count).unwrap_or(0) >= MAX_GRIDS {
+                    return Err(DbError::Unavailable(format!(
+                        "the server holds {MAX_GRIDS} saved grids; delete one first"
+                    )));
+                }
+            }
+            c.execute(
+                "INSERT INTO grids (name, text, updated_ms) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (name) DO UPDATE SET text = ?2, updated_ms = ?3",
+                params![name, text, super::now_ms()],
+            )
+            .map_err(sql)?;
+            Ok(GridSave::Saved)
+        })
+        .await
+    }
+
+    pub(super) async fn grid(&self, name: String) -> Result<Option<String>, DbError> {
+        self.call(move |c| {
+            c.query_row("SELECT text FROM grids WHERE name = ?1", [&name], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(sql)
+        })
+        .await
+    }
+
+    pub(super) async fn grids(&self) -> Result<Vec<GridRow>, DbError> {
+        self.call(|c| {
+            let mut statement = c
+                .prepare_cached(
+                    "SELECT name, length(CAST(text AS BLOB)), updated_ms FROM grids ORDER BY name",
+                )
+                .map_err(sql)?;
+            let rows = statement
+                .query_map([], |r| {
+                    Ok(GridRow {
+                        name: r.get(0)?,
+                        bytes: r.get(1)?,
+                        updated_ms: r.get(2)?,
+                    })
+                })
+                .map_err(sql)?;
+            rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+        })
+        .await
+    }
+
+    pub(super) async fn delete_grid(&self, name: String) -> Result<bool, DbError> {
+        self.call(move |c| {
+            let gone = c
+                .execute("DELETE FROM grids WHERE name = ?1", [&name])
+                .map_err(sql)?;
+            Ok(gone == 1)
+        })
+        .await
+    }
+
+    pub(super) async fn setting(&self, key: String) -> Result<Option<String>, DbError> {
+        self.call(move |c| {
+            c.query_row("SELECT value FROM settings WHERE key = ?1", [&key], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(sql)
+        })
+        .await
+    }
+
+    pub(super) async fn set_setting(&self, key: String, value: String) -> Result<(), DbError> {
+        self.call(move |c| {
+            c.execute(
+                "INSERT INTO settings (key, value) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET value = ?2",
+                params![key, value],
+            )
+            .map(|_| ())
+            .map_err(sql)
+        })
+        .await
+    }
+}
+
+/// The thread: takes the jobs waiting, runs them in one transaction, each
+/// in a savepoint, commits, then answers them all. Ends when the store is
+/// dropped.
+fn run(conn: &Connection, line: &mpsc::Receiver<Job>) {
+    while let Ok(first) = line.recv() {
+        let mut batch = vec![first];
+        while batch.len() < BATCH {
+            match line.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let begun = conn.execute_batch("BEGIN IMMEDIATE").map_err(sql);
+        let mut replies = Vec::with_capacity(batch.len());
+        for job in batch {
+            if let Err(e) = &begun {
+                let (_, reply) = job_failed(e.clone());
+                replies.push(reply);
+                continue;
+            }
+            let _ = conn.execute_batch("SAVEPOINT job");
+            let (ok, reply) = job(conn);
+            let end = if ok {
+                "RELEASE job"
+            } else {
+                "ROLLBACK TO job; RELEASE job"
+            };
+            let _ = conn.execute_batch(end);
+            replies.push(reply);
+        }
+        let committed = match begun {
+            Ok(()) => conn.execute_batch("COMMIT").map_err(sql),
+            Err(e) => Err(e),
+        };
+        if committed.is_err() {
+            let _ = conn.execute_batch("ROLLBACK");
+        }
+        let error = committed.err();
+        for reply in replies {
+            reply(error.as_ref());
+        }
+    }
+}
+
+fn job_failed(e: DbError) -> Done {
+    (false, Box::new(move |_| drop(e)))
+}
+
+fn moves_after(c: &Connection, id: &str, after: u32) -> Result<Vec<MoveRow>, DbError> {
+    let mut statement = c
+        .prepare_cached(
+            "SELECT number, entry, at_ms FROM moves WHERE match_id = ?1 AND number > ?2 ORDER BY number",
+        )
+        .map_err(sql)?;
+    let rows = statement
+        .query_map(params![id, after], |r| {
+            Ok(MoveRow {
+                number: r.get(0)?,
+                entry: r.get(1)?,
+                at_ms: r.get(2)?,
+            })
+        })
+        .map_err(sql)?;
+    rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+}
+
+fn seats(c: &Connection, id: &str) -> Result<Vec<SeatRow>, DbError> {
+    let mut statement = c
+        .prepare_cached("SELECT seat, invite, taken FROM seats WHERE match_id = ?1 ORDER BY seat")
+        .map_err(sql)?;
+    let rows = statement
+        .query_map([id], |r| {
+            Ok(SeatRow {
+                seat: r.get(0)?,
+                invite: r.get(1)?,
+                taken: r.get(2)?,
+            })
+        })
+        .map_err(sql)?;
+    rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+}
+
+fn tokens(c: &Connection, id: &str) -> Result<Vec<TokenRow>, DbError> {
+    let mut statement = c
+        .prepare_cached("SELECT hash, seats, host FROM tokens WHERE match_id = ?1")
+        .map_err(sql)?;
+    let rows = statement
+        .query_map([id], |r| {
+            Ok(TokenRow {
+                hash: r.get(0)?,
+                seats: r.get(1)?,
+                host: r.get(2)?,
+            })
+        })
+        .map_err(sql)?;
+    rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+}
+
+/// Runs the migrations the file has not had, in one transaction.
+fn migrate(conn: &Connection) -> Result<(), DbError> {
+    conn.execute_batch("BEGIN IMMEDIATE").map_err(sql)?;
+    let result = (|| {
+        conn.execute_batch(schema::VERSIONS_TABLE).map_err(sql)?;
+        let done: u32 = conn
+            .query_row(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_versions",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(sql)?;
+        schema::check_known(done)?;
+        for migration in schema::MIGRATIONS.iter().filter(|m| m.version > done) {
+            conn.execute_batch(migration.sqlite).map_err(sql)?;
+            conn.execute(
+                "INSERT INTO schema_versions (version, name, applied_ms) VALUES (?1, ?2, ?3)",
+                params![migration.version, migration.name, super::now_ms()],
+            )
+            .map_err(sql)?;
+        }
+        Ok(())
+    })();
+    match result {
+        Ok(()) => conn.execute_batch("COMMIT").map_err(sql),
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+fn closed() -> DbError {
+    DbError::Unavailable("the store has stopped".into())
+}
+
+/// A SQLite failure in words that name no path.
+fn sql(e: rusqlite::Error) -> DbError {
+    use rusqlite::ErrorCode;
+    if let rusqlite::Error::SqliteFailure(failure, _) = &e {
+        match failure.code {
+            ErrorCode::DiskFull => return DbError::Full,
+            ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied => {
+                eprintln!("parlor serve: store: {e}");
+                return DbError::ReadOnly;
+            }
+            _ => {}
+        }
+    }
+    eprintln!("parlor serve: store: {e}");
+    DbError::Unavailable("the database failed (the server's log has the details)".into())
+}

@@ -1,0 +1,975 @@
+//! The live matches: kept in memory while played, stored move by move,
+//! told to everyone watching, moved on by bots.
+//!
+//! Terms:
+//! - **slot** ([`Slot`]): one live match — its table, its seats and tokens,
+//!   a lock that puts its moves in one line, and a channel that tells every
+//!   connected page of each change.
+//! - **load**: a match not in memory is read from the store and replayed
+//!   from its record; the store, not the memory, is what counts. Memory
+//!   holds at most [`Hub::new`]'s capacity of idle matches.
+//! - **commit before telling**: a move is applied, appended to the store in
+//!   its own transaction, and only then answered and told to watchers. If
+//!   the store refuses it (another server moved first, the disk is full),
+//!   the slot is read again from the store and the move is refused: what a
+//!   client was told is always what the store holds.
+//! - **change** ([`Change`]): what watchers are sent after each change: the
+//!   moves played and the spectator's view, as one JSON text made once.
+//! - **bot runner**: when a bot is to move, one task per match works out
+//!   its move off the async workers (at most as many bots think at once as
+//!   there are cores) and plays it as a move like any other, until a person
+//!   must answer or the match is over.
+//! - **notice**: another server's move or seat claim, read from the store
+//!   so that this server's watchers see it too ([`crate::db::Notice`]).
+
+use super::table::{MoveInput, Played, Table};
+use crate::db::{Db, DbError, NewMatch, NewMove, Notice, SeatRow, TokenRow, UNFINISHED_KEPT};
+use crate::error::ApiError;
+use crate::seats::{self, SeatState};
+use axum::http::StatusCode;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use tabletop::play::{SeatKind, Viewer};
+use tokio::sync::{Semaphore, broadcast};
+
+/// How many changes a slow watcher may fall behind before it skips to the
+/// newest.
+const CHANGE_BUFFER: usize = 64;
+
+/// The most moves one request with `repeat` plays.
+pub const MAX_REPEAT: usize = 20_000;
+
+/// How a seat is filled when a match is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeatPlan {
+    /// A person at the maker's screen.
+    Here,
+    /// A person who will come with the invite.
+    Open,
+    /// Anyone who takes it from the lobby.
+    Anyone,
+    /// A bot, at its level.
+    Bot(tabletop::BotLevel),
+}
+
+impl SeatPlan {
+    /// The match layer's seat.
+    pub fn kind(self) -> SeatKind {
+        match self {
+            Self::Here | Self::Open | Self::Anyone => SeatKind::Person,
+            Self::Bot(level) => SeatKind::Bot { level },
+        }
+    }
+}
+
+impl std::str::FromStr for SeatPlan {
+    type Err = String;
+    /// `here` (or `person`, `human`), `open` (by invite), `anyone` (from
+    /// the lobby), or a bot: `bot`, `easy`, `normal`, `hard`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "here" | "person" | "human" => Ok(Self::Here),
+            "open" => Ok(Self::Open),
+            "anyone" => Ok(Self::Anyone),
+            other => match other.parse::<SeatKind>() {
+                Ok(SeatKind::Bot { level }) => Ok(Self::Bot(level)),
+                _ => Err(format!(
+                    "'{s}' is not a seat: say here (a person at this screen), open (someone with the invite), anyone (someone from the lobby), or a bot: easy, normal or hard"
+                )),
+            },
+        }
+    }
+}
+
+/// A match just made: its id, the maker's token and each open seat's
+/// invite (the only time the secrets are told).
+#[derive(Debug, Clone, Serialize)]
+pub struct Made {
+    /// The match's id.
+    pub id: String,
+    /// The host token: moves for the `here` seats, invites again.
+    pub token: String,
+    /// Each open seat and its invite secret.
+    pub invites: Vec<Invite>,
+}
+
+/// An open seat's invite.
+#[derive(Debug, Clone, Serialize)]
+pub struct Invite {
+    /// The seat.
+    pub seat: u8,
+    /// The secret.
+    pub invite: String,
+}
+
+/// What watchers are sent after a change.
+#[derive(Debug)]
+pub struct Change {
+    /// The match's moves after the change.
+    pub moves: usize,
+    /// `{"played": [...], "view": {...}}`, made once for every watcher.
+    pub json: String,
+}
+
+/// One live match.
+pub struct Slot {
+    id: String,
+    state: Arc<tokio::sync::Mutex<Live>>,
+    changes: broadcast::Sender<Arc<Change>>,
+    bots_running: AtomicBool,
+    touched_ms: AtomicI64,
+}
+
+impl Slot {
+    /// The match's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Changes from now on.
+    pub fn watch(&self) -> broadcast::Receiver<Arc<Change>> {
+        self.changes.subscribe()
+    }
+}
+
+/// A live match's state, behind its slot's lock.
+pub struct Live {
+    /// The match.
+    pub table: Box<dyn Table>,
+    seats: Vec<SeatRow>,
+    tokens: Vec<TokenRow>,
+    updated_ms: i64,
+    /// Set when the slot no longer matches the store and could not be read
+    /// again: whoever finds it so must load the match afresh.
+    broken: bool,
+}
+
+/// Who is asking: the seats their token holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Holder {
+    /// The seats, as bits (seat 1 is bit 0).
+    pub seats: u32,
+    /// True for the token the match was made with.
+    pub host: bool,
+}
+
+impl Holder {
+    fn holds(self, seat: u8) -> bool {
+        (1..=32).contains(&seat) && self.seats & (1 << (seat - 1)) != 0
+    }
+
+    fn first(self) -> Option<u8> {
+        (self.seats != 0).then(|| self.seats.trailing_zeros() as u8 + 1)
+    }
+}
+
+/// Every live match, and the store behind them.
+pub struct Hub {
+    db: Arc<Db>,
+    live: Mutex<HashMap<String, Arc<Slot>>>,
+    capacity: usize,
+    thinking: Semaphore,
+    stopping: tokio::sync::watch::Sender<bool>,
+}
+
+impl Hub {
+    /// A hub over `db`, keeping at most `capacity` idle matches in memory;
+    /// at most `thinkers` bots think at once.
+    pub fn new(db: Arc<Db>, capacity: usize, thinkers: usize) -> Arc<Self> {
+        let hub = Arc::new(Self {
+            db,
+            live: Mutex::new(HashMap::new()),
+            capacity: capacity.max(1),
+            thinking: Semaphore::new(thinkers.max(1)),
+            stopping: tokio::sync::watch::channel(false).0,
+        });
+        if tokio::runtime::Handle::try_current().is_ok() {
+            tokio::spawn(Arc::clone(&hub).follow_notices());
+            tokio::spawn(Arc::clone(&hub).expire_old());
+        }
+        hub
+    }
+
+    /// The store.
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Slot>>> {
+        self.live
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Makes a match of `table` with these seat plans, stores it, and sets
+    /// its bots going.
+    ///
+    /// # Errors
+    /// 503 when no secret can be drawn; the store's refusal.
+    pub async fn create(
+        self: &Arc<Self>,
+        table: Box<dyn Table>,
+        plans: &[SeatPlan],
+    ) -> Result<Made, ApiError> {
+        let id = seats::fresh_secret()?;
+        let token = seats::fresh_secret()?;
+        let mut here = 0u32;
+        let mut rows = Vec::new();
+        let mut invites = Vec::new();
+        for (i, plan) in plans.iter().enumerate() {
+            let seat = i as u8 + 1;
+            match plan {
+                SeatPlan::Here => {
+                    here |= 1 << i;
+                    rows.push(SeatRow {
+                        seat,
+                        invite: None,
+                        taken: true,
+                    });
+                }
+                SeatPlan::Open => {
+                    let invite = seats::fresh_secret()?;
+                    rows.push(SeatRow {
+                        seat,
+                        invite: Some(seats::digest(&invite)),
+                        taken: false,
+                    });
+                    invites.push(Invite { seat, invite });
+                }
+                SeatPlan::Anyone => rows.push(SeatRow {
+                    seat,
+                    invite: None,
+                    taken: false,
+                }),
+                SeatPlan::Bot(_) => {}
+            }
+        }
+        let tokens = vec![TokenRow {
+            hash: seats::digest(&token),
+            seats: here,
+            host: true,
+        }];
+        let now = crate::db::now_ms();
+        let status = table.status();
+        self.db
+            .create(NewMatch {
+                id: id.clone(),
+                game: table.game().to_string(),
+                header: table.header(),
+                title: table.title(),
+                seats: rows.clone(),
+                tokens: tokens.clone(),
+                seat_count: plans.len() as u8,
+                status: status_word(&status),
+                over: status.is_over(),
+                at_ms: now,
+            })
+            .await?;
+        let slot = self.insert(
+            id.clone(),
+            Live {
+                table,
+                seats: rows,
+                tokens,
+                updated_ms: now,
+                broken: false,
+            },
+        );
+        self.kick_bots(&slot);
+        Ok(Made { id, token, invites })
+    }
+
+    fn insert(&self, id: String, live: Live) -> Arc<Slot> {
+        let (changes, _) = broadcast::channel(CHANGE_BUFFER);
+        let slot = Arc::new(Slot {
+            id: id.clone(),
+            state: Arc::new(tokio::sync::Mutex::new(live)),
+            changes,
+            bots_running: AtomicBool::new(false),
+            touched_ms: AtomicI64::new(crate::db::now_ms()),
+        });
+        let mut map = self.map();
+        let slot = Arc::clone(map.entry(id).or_insert(slot));
+        if map.len() > self.capacity {
+            evict(&mut map, self.capacity);
+        }
+        slot
+    }
+
+    /// The live match `id`, loaded from the store when not in memory.
+    ///
+    /// # Errors
+    /// 404 `no_match` when the store has no such match; the store's
+    /// failure; 500 `bad_record` when its record no longer replays.
+    pub async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<Slot>, ApiError> {
+        if let Some(slot) = self.map().get(id).cloned() {
+            slot.touched_ms
+                .store(crate::db::now_ms(), Ordering::Relaxed);
+            return Ok(slot);
+        }
+        if !seats::is_secret(id) {
+            return Err(no_match(id));
+        }
+        let live = self.read(id).await?;
+        let slot = self.insert(id.to_string(), live);
+        self.kick_bots(&slot);
+        Ok(slot)
+    }
+
+    /// Reads match `id` from the store and replays it.
+    async fn read(&self, id: &str) -> Result<Live, ApiError> {
+        let stored = self.db.load(id).await?.ok_or_else(|| no_match(id))?;
+        let entries: Vec<String> = stored.moves.into_iter().map(|m| m.entry).collect();
+        let table = super::load_table(&stored.game, &stored.header, &entries).map_err(|why| {
+            eprintln!("parlor serve: match {id} does not replay: {why}");
+            ApiError::coded(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "bad_record",
+                "this game's record no longer replays on this server (the server's log has the details)",
+            )
+        })?;
+        Ok(Live {
+            table,
+            seats: stored.seats,
+            tokens: stored.tokens,
+            updated_ms: stored.updated_ms,
+            broken: false,
+        })
+    }
+
+    /// Locks a live slot, loading the match afresh if the slot broke.
+    async fn lock(
+        self: &Arc<Self>,
+        id: &str,
+    ) -> Result<(Arc<Slot>, tokio::sync::OwnedMutexGuard<Live>), ApiError> {
+        for _ in 0..3 {
+            let slot = self.slot(id).await?;
+            let guard = lock_owned(&slot).await;
+            if !guard.broken {
+                return Ok((slot, guard));
+            }
+            self.forget(&slot);
+        }
+        Err(ApiError::coded(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "store_unavailable",
+            "the game could not be read from the store; try again in a moment",
+        ))
+    }
+
+    fn forget(&self, slot: &Arc<Slot>) {
+        let mut map = self.map();
+        if map.get(&slot.id).is_some_and(|s| Arc::ptr_eq(s, slot)) {
+            map.remove(&slot.id);
+        }
+    }
+
+    /// Who `token` is in match `live`; reads the tokens again from the
+    /// store once when it is unknown (a seat taken through another server).
+    async fn holder(
+        &self,
+        id: &str,
+        live: &mut Live,
+        token: Option<&str>,
+    ) -> Result<Holder, ApiError> {
+        let Some(token) = token else {
+            return Ok(Holder::default());
+        };
+        let hash = seats::digest(token);
+        if let Some(found) = find_token(&live.tokens, &hash) {
+            return Ok(found);
+        }
+        if let Some(stored) = self.db.load(id).await? {
+            live.seats = stored.seats;
+            live.tokens = stored.tokens;
+        }
+        find_token(&live.tokens, &hash).ok_or_else(|| {
+            ApiError::coded(
+                StatusCode::FORBIDDEN,
+                "bad_token",
+                "this token holds no seat in this game (it is another game's, or was never given)",
+            )
+        })
+    }
+
+    /// What `token`'s holder (or a spectator, with none) sees of match `id`.
+    ///
+    /// # Errors
+    /// 404 for no such match; 403 `bad_token` for a token of another match.
+    pub async fn view(self: &Arc<Self>, id: &str, token: Option<&str>) -> Result<Value, ApiError> {
+        let (_slot, mut live) = self.lock(id).await?;
+        let holder = self.holder(id, &mut live, token).await?;
+        Ok(decorate(id, &live, holder))
+    }
+
+    /// What every viewer may see of the setup of match `id`.
+    ///
+    /// # Errors
+    /// 404 for no such match.
+    pub async fn public_setup(self: &Arc<Self>, id: &str) -> Result<Value, ApiError> {
+        let (_slot, live) = self.lock(id).await?;
+        Ok(live.table.public_setup())
+    }
+
+    /// Runs `f` on match `id`'s table (for a game's extras: a hint, a
+    /// picture, the record).
+    ///
+    /// # Errors
+    /// 404 for no such match.
+    pub async fn with_table<R>(
+        self: &Arc<Self>,
+        id: &str,
+        f: impl FnOnce(&dyn Table) -> R,
+    ) -> Result<R, ApiError> {
+        let (_slot, live) = self.lock(id).await?;
+        Ok(f(live.table.as_ref()))
+    }
+
+    /// Plays a person's move in match `id` for the seat to move, which
+    /// `token` must hold, if the match has exactly `after` moves. With
+    /// `repeat`, plays the same move again and again while one of the
+    /// token's seats is to move and the move is legal (Chutes' "play to the
+    /// end"), at most [`MAX_REPEAT`] times.
+    ///
+    /// # Errors
+    /// 401 `no_token`, 403 `bad_token` / `not_your_seat`, 409
+    /// `stale_move` / `not_your_turn` / `game_over`, the game's refusal, or
+    /// the store's failure (then nothing more was played). A refusal after
+    /// the first move of a repeat ends the repeat without an error.
+    pub async fn play(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        after: usize,
+        mv: &MoveInput,
+        roll: Option<u32>,
+        repeat: bool,
+    ) -> Result<(Vec<Played>, Value), ApiError> {
+        if token.is_none() {
+            return Err(ApiError::coded(
+                StatusCode::UNAUTHORIZED,
+                "no_token",
+                "only a player moves: send the seat token this game gave you (Authorization: Bearer TOKEN)",
+            ));
+        }
+        let (slot, mut live) = self.lock(id).await?;
+        let holder = self.holder(id, &mut live, token).await?;
+        let Some(first) = holder.first() else {
+            return Err(ApiError::coded(
+                StatusCode::FORBIDDEN,
+                "not_your_seat",
+                "this token holds no seat: you are watching this game",
+            ));
+        };
+        let now = live.table.moves();
+        if after != now {
+            return Err(tabletop::play::MatchError::<tabletop::DiceError>::Stale {
+                expected: now,
+                got: after,
+            }
+            .into());
+        }
+        let mut played = Vec::new();
+        loop {
+            let seat = match live.table.to_move() {
+                Some(seat) if holder.holds(seat) => seat,
+                _ if played.is_empty() => first,
+                _ => break,
+            };
+            let one = match live.table.play(seat, mv, roll) {
+                Ok(one) => one,
+                Err(e) if played.is_empty() => return Err(e),
+                Err(_) => break,
+            };
+            let stored = self.commit(&slot, &mut live, &one).await;
+            match stored {
+                Ok(()) => played.push(one),
+                Err(e) if played.is_empty() => return Err(e),
+                Err(_) => break,
+            }
+            if !repeat || played.len() >= MAX_REPEAT {
+                break;
+            }
+        }
+        let view = decorate(id, &live, holder);
+        drop(live);
+        self.kick_bots(&slot);
+        Ok((played, view))
+    }
+
+    /// Stores a move just played on `live` and tells the watchers; when the
+    /// store refuses it, reads the match again and returns the refusal.
+    async fn commit(&self, slot: &Slot, live: &mut Live, played: &Played) -> Result<(), ApiError> {
+        let status = live.table.status();
+        let now = crate::db::now_ms();
+        let stored = self
+            .db
+            .append(NewMove {
+                match_id: slot.id.clone(),
+                number: played.number as u32,
+                entry: played.entry.clone(),
+                seat: played.seat,
+                bot: played.bot,
+                status: status_word(&status),
+                over: status.is_over(),
+                at_ms: now,
+            })
+            .await;
+        match stored {
+            Ok(()) => {
+                live.updated_ms = now;
+                tell(slot, live, std::slice::from_ref(played));
+                Ok(())
+            }
+            Err(e) => {
+                self.reread(slot, live).await;
+                Err(match e {
+                    DbError::Stale { now } => ApiError::coded(
+                        StatusCode::CONFLICT,
+                        "stale_move",
+                        format!(
+                            "the game has moved on: it now has {now} moves (reload to see the latest)"
+                        ),
+                    ),
+                    e => e.into(),
+                })
+            }
+        }
+    }
+
+    /// Reads `live` again from the store (after a refused append, or a
+    /// notice); marks it broken when the store cannot be read.
+    async fn reread(&self, slot: &Slot, live: &mut Live) {
+        match self.read(&slot.id).await {
+            Ok(fresh) => {
+                *live = fresh;
+                tell(slot, live, &[]);
+            }
+            Err(_) => live.broken = true,
+        }
+    }
+
+    /// Takes open seat `seat` of match `id`: with its invite, or with none
+    /// when anyone may take it. The seat joins `token`'s seats when it is a
+    /// token of this match; otherwise a new token is made. Returns the token
+    /// (new or the same) and the view.
+    ///
+    /// # Errors
+    /// 400 `no_such_seat` / `bad_invite`, 409 `seat_taken`, 403 `bad_token`.
+    pub async fn join(
+        self: &Arc<Self>,
+        id: &str,
+        seat: u8,
+        invite: Option<&str>,
+        token: Option<&str>,
+    ) -> Result<(String, Value), ApiError> {
+        let (slot, mut live) = self.lock(id).await?;
+        let known = match token {
+            Some(t) => self
+                .holder(id, &mut live, Some(t))
+                .await
+                .ok()
+                .map(|_| t.to_string()),
+            None => None,
+        };
+        let Some(row) = live.seats.iter().find(|s| s.seat == seat).cloned() else {
+            return Err(ApiError::coded(
+                StatusCode::BAD_REQUEST,
+                "no_such_seat",
+                format!("seat {seat} of this game is not a person's seat"),
+            ));
+        };
+        if row.taken {
+            return Err(seat_taken(seat));
+        }
+        let invite = match (&row.invite, invite) {
+            // Anyone may take it.
+            (None, _) => None,
+            (Some(hash), Some(invite))
+                if seats::is_secret(invite) && *hash == seats::digest(invite) =>
+            {
+                Some(hash.clone())
+            }
+            _ => {
+                return Err(ApiError::coded(
+                    StatusCode::FORBIDDEN,
+                    "bad_invite",
+                    format!(
+                        "seat {seat} is taken with its invite, and this is not it (it may have been replaced): ask for a new link"
+                    ),
+                ));
+            }
+        };
+        let token = match known {
+            Some(t) => t,
+            None => seats::fresh_secret()?,
+        };
+        let claimed = self
+            .db
+            .claim(id, seat, invite.as_deref(), &seats::digest(&token))
+            .await?;
+        if !claimed {
+            self.reread(&slot, &mut live).await;
+            return Err(seat_taken(seat));
+        }
+        match self.db.load(id).await? {
+            Some(stored) => {
+                live.seats = stored.seats;
+                live.tokens = stored.tokens;
+            }
+            None => return Err(no_match(id)),
+        }
+        tell(&slot, &live, &[]);
+        let holder = find_token(&live.tokens, &seats::digest(&token)).unwrap_or_default();
+        Ok((token, decorate(id, &live, holder)))
+    }
+
+    /// A new invite for open seat `seat` of match `id` (the old link stops
+    /// working); only the host may ask.
+    ///
+    /// # Errors
+    /// 403 `not_host`, 409 `seat_taken`.
+    pub async fn reinvite(
+        self: &Arc<Self>,
+        id: &str,
+        seat: u8,
+        token: Option<&str>,
+    ) -> Result<Invite, ApiError> {
+        let (_slot, mut live) = self.lock(id).await?;
+        let holder = self.holder(id, &mut live, token).await?;
+        if !holder.host {
+            return Err(ApiError::coded(
+                StatusCode::FORBIDDEN,
+                "not_host",
+                "only the person who made this game can invite again",
+            ));
+        }
+        let invite = seats::fresh_secret()?;
+        let hash = seats::digest(&invite);
+        if !self.db.reinvite(id, seat, &hash).await? {
+            return Err(seat_taken(seat));
+        }
+        if let Some(row) = live.seats.iter_mut().find(|s| s.seat == seat) {
+            row.invite = Some(hash);
+        }
+        Ok(Invite { seat, invite })
+    }
+
+    /// Match `id`'s current state as a watcher first sees it, and its
+    /// changes from then on.
+    ///
+    /// # Errors
+    /// 404 for no such match.
+    pub async fn watch(
+        self: &Arc<Self>,
+        id: &str,
+    ) -> Result<(Arc<Change>, broadcast::Receiver<Arc<Change>>), ApiError> {
+        let (slot, live) = self.lock(id).await?;
+        let changes = slot.watch();
+        let first = Arc::new(change(&slot.id, &live, &[]));
+        Ok((first, changes))
+    }
+
+    /// Sets the bots of `slot` going, unless they already are.
+    pub fn kick_bots(self: &Arc<Self>, slot: &Arc<Slot>) {
+        if slot.bots_running.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let hub = Arc::clone(self);
+        let slot = Arc::clone(slot);
+        tokio::spawn(async move {
+            loop {
+                hub.run_bots(&slot).await;
+                slot.bots_running.store(false, Ordering::SeqCst);
+                // A person's move may have handed the turn to a bot after
+                // the last look and before the flag went down.
+                let again = {
+                    let live = slot.state.lock().await;
+                    !live.broken && live.table.bot_turn().is_some()
+                };
+                if !again || slot.bots_running.swap(true, Ordering::SeqCst) {
+                    break;
+                }
+            }
+        });
+    }
+
+    async fn run_bots(&self, slot: &Slot) {
+        loop {
+            let work = {
+                let live = slot.state.lock().await;
+                if live.broken {
+                    return;
+                }
+                live.table.bot_turn()
+            };
+            let Some(work) = work else { return };
+            let Ok(permit) = self.thinking.acquire().await else {
+                return;
+            };
+            let moves = work.moves;
+            let Ok(mv) = tokio::task::spawn_blocking(work.choose).await else {
+                return;
+            };
+            drop(permit);
+            let mut live = slot.state.lock().await;
+            if live.broken {
+                return;
+            }
+            let Ok(played) = live.table.play_bot(moves, &mv) else {
+                // The match moved on while the bot thought: look again.
+                continue;
+            };
+            if self.commit(slot, &mut live, &played).await.is_err() {
+                return;
+            }
+        }
+    }
+
+    /// Follows the other servers' notices for ever.
+    async fn follow_notices(self: Arc<Self>) {
+        let mut notices = self.db.notices();
+        loop {
+            match notices.recv().await {
+                Ok(Notice::Moved { id, moves }) => self.catch_up(&id, Some(moves)).await,
+                Ok(Notice::Seated { id }) => self.catch_up(&id, None).await,
+                Ok(Notice::Resync) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                    let ids: Vec<String> = self.map().keys().cloned().collect();
+                    for id in ids {
+                        self.catch_up(&id, None).await;
+                    }
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    }
+
+    /// Brings live match `id` up to the store: the moves it lacks (up to
+    /// `moves`), or everything when `moves` is none. Matches not in memory
+    /// are left to be loaded when asked for.
+    async fn catch_up(&self, id: &str, moves: Option<u32>) {
+        let Some(slot) = self.map().get(id).cloned() else {
+            return;
+        };
+        let mut live = slot.state.lock().await;
+        if live.broken {
+            return;
+        }
+        let have = live.table.moves();
+        match moves {
+            Some(moves) if moves as usize <= have => {}
+            Some(_) => {
+                let Ok(rows) = self.db.moves_after(id, have as u32).await else {
+                    live.broken = true;
+                    return;
+                };
+                let mut played = Vec::new();
+                for row in rows {
+                    match live.table.apply_entry(&row.entry) {
+                        Ok(p) => played.push(p),
+                        Err(_) => {
+                            self.reread(&slot, &mut live).await;
+                            return;
+                        }
+                    }
+                    live.updated_ms = row.at_ms;
+                }
+                tell(&slot, &live, &played);
+            }
+            None => self.reread(&slot, &mut live).await,
+        }
+    }
+
+    /// Deletes unfinished matches untouched for [`UNFINISHED_KEPT`], now and
+    /// every hour.
+    async fn expire_old(self: Arc<Self>) {
+        loop {
+            let before = crate::db::now_ms() - UNFINISHED_KEPT.as_millis() as i64;
+            if let Ok(gone) = self.db.expire(before).await
+                && gone > 0
+            {
+                eprintln!(
+                    "parlor serve: {} expired",
+                    tabletop::count(gone, "unfinished game", "unfinished games")
+                );
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(60 * 60)).await;
+        }
+    }
+
+    /// Ends every watcher's stream: the server is stopping (their browsers
+    /// reconnect to it, or another server, by themselves).
+    pub fn stop_watchers(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    /// Completes when the server stops ([`Hub::stop_watchers`]).
+    pub fn stopped(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut stopping = self.stopping.subscribe();
+        async move {
+            let _ = stopping.wait_for(|&stop| stop).await;
+        }
+    }
+
+    /// How many matches are in memory.
+    pub fn live_count(&self) -> usize {
+        self.map().len()
+    }
+}
+
+async fn lock_owned(slot: &Arc<Slot>) -> tokio::sync::OwnedMutexGuard<Live> {
+    Arc::clone(&slot.state).lock_owned().await
+}
+
+/// Drops idle matches (nobody watching, no bot thinking, nobody holding
+/// them) until at most `capacity` remain, the longest idle first.
+fn evict(map: &mut HashMap<String, Arc<Slot>>, capacity: usize) {
+    let mut idle: Vec<(i64, String)> = map
+        .iter()
+        .filter(|(_, s)| {
+            Arc::strong_count(s) == 1
+                && s.changes.receiver_count() == 0
+                && !s.bots_running.load(Ordering::SeqCst)
+        })
+        .map(|(id, s)| (s.touched_ms.load(Ordering::Relaxed), id.clone()))
+        .collect();
+    idle.sort();
+    let excess = map.len().saturating_sub(capacity);
+    for (_, id) in idle.into_iter().take(excess) {
+        map.remove(&id);
+    }
+}
+
+fn find_token(tokens: &[TokenRow], hash: &str) -> Option<Holder> {
+    tokens.iter().find(|t| t.hash == hash).map(|t| Holder {
+        seats: t.seats,
+        host: t.host,
+    })
+}
+
+fn no_match(id: &str) -> ApiError {
+    let shown: String = id.chars().take(40).collect();
+    ApiError::coded(
+        StatusCode::NOT_FOUND,
+        "no_match",
+        format!(
+            "no game '{shown}': it never was, or it expired (unfinished games are kept {} days after their last move); start a new one",
+            UNFINISHED_KEPT.as_secs() / 86_400
+        ),
+    )
+}
+
+fn seat_taken(seat: u8) -> ApiError {
+    ApiError::coded(
+        StatusCode::CONFLICT,
+        "seat_taken",
+        format!("seat {seat} is already taken: you can watch this game"),
+    )
+}
+
+/// `playing`, `won`, `given_up` or `stalled`.
+fn status_word(status: &tabletop::play::Status) -> String {
+    use tabletop::play::Status;
+    match status {
+        Status::Playing => "playing",
+        Status::Won { .. } => "won",
+        Status::GivenUp => "given_up",
+        Status::Stalled { .. } => "stalled",
+    }
+    .to_string()
+}
+
+/// Tells the watchers of `slot` of a change (when anyone watches).
+fn tell(slot: &Slot, live: &Live, played: &[Played]) {
+    if slot.changes.receiver_count() > 0 {
+        let _ = slot.changes.send(Arc::new(change(&slot.id, live, played)));
+    }
+}
+
+fn change(id: &str, live: &Live, played: &[Played]) -> Change {
+    let mut fields = Map::new();
+    fields.insert(
+        "played".into(),
+        serde_json::to_value(played).unwrap_or(Value::Null),
+    );
+    fields.insert("view".into(), decorate(id, live, Holder::default()));
+    Change {
+        moves: live.table.moves(),
+        json: Value::Object(fields).to_string(),
+    }
+}
+
+/// One seat as the page shows it.
+#[derive(Serialize)]
+struct SeatView {
+    seat: u8,
+    #[serde(flatten)]
+    kind: SeatKind,
+    /// For a person seat: here, open or taken.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    state: Option<SeatState>,
+    /// True when the asking token holds it.
+    yours: bool,
+}
+
+/// The table's view for `holder`, with what the page needs besides: the
+/// match's id, each seat's state, the asker's seats, and when an unfinished
+/// match expires.
+fn decorate(id: &str, live: &Live, holder: Holder) -> Value {
+    let viewer = match live.table.to_move() {
+        Some(seat) if holder.holds(seat) => Viewer::Seat { seat },
+        _ => holder
+            .first()
+            .map_or(Viewer::Spectator, |seat| Viewer::Seat { seat }),
+    };
+    let mut view = live.table.view(viewer);
+    let host_here: u32 = live
+        .tokens
+        .iter()
+        .filter(|t| t.host)
+        .map(|t| t.seats)
+        .fold(0, |a, b| a | b);
+    let seats: Vec<SeatView> = live
+        .table
+        .seats()
+        .into_iter()
+        .enumerate()
+        .map(|(i, kind)| {
+            let seat = i as u8 + 1;
+            let state = live.seats.iter().find(|s| s.seat == seat).map(|row| {
+                if host_here & (1 << i) != 0 {
+                    SeatState::Here
+                } else if row.taken {
+                    SeatState::Taken
+                } else if row.invite.is_some() {
+                    SeatState::Open
+                } else {
+                    SeatState::Anyone
+                }
+            });
+            SeatView {
+                seat,
+                kind,
+                state,
+                yours: holder.holds(seat),
+            }
+        })
+        .collect();
+    if let Value::Object(fields) = &mut view {
+        fields.insert("id".into(), id.into());
+        fields.insert(
+            "players".into(),
+            serde_json::to_value(seats).unwrap_or(Value::Null),
+        );
+        fields.insert("host".into(), holder.host.into());
+        fields.insert("updated_ms".into(), live.updated_ms.into());
+        if !live.table.status().is_over() {
+            let expires = live.updated_ms + UNFINISHED_KEPT.as_millis() as i64;
+            fields.insert("expires_ms".into(), expires.into());
+        }
+    }
+    view
+}

@@ -1,0 +1,435 @@
+//! The store, against both backends: SQLite in a temporary directory and a
+//! fresh database on the real PostgreSQL server that `scripts/test.sh`
+//! starts. Every case runs on each.
+
+#![allow(clippy::unwrap_used)] // Test cases are run from the tests the macro makes.
+
+use server::db::{
+    Db, DbError, Durability, GridSave, Location, NewMatch, NewMove, Notice, SeatRow, TokenRow,
+};
+use std::time::Duration;
+
+/// What keeps a store alive: SQLite's temporary directory.
+struct Held {
+    _dir: Option<tempfile::TempDir>,
+}
+
+async fn open(location: &Location, grids: Option<&std::path::Path>) -> Db {
+    Db::open(location, Durability::Process, grids)
+        .await
+        .expect("the store opens")
+}
+
+async fn sqlite() -> (Db, Location, Held) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let location = Location::default_for(dir.path());
+    (
+        open(&location, None).await,
+        location,
+        Held { _dir: Some(dir) },
+    )
+}
+
+async fn postgres() -> (Db, Location, Held) {
+    let location = Location::Postgres(testkit::fresh_postgres().await);
+    (open(&location, None).await, location, Held { _dir: None })
+}
+
+/// Runs a case on both backends, as two tests.
+macro_rules! on_both {
+    ($name:ident, $case:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let (db, location, _held) = super::sqlite().await;
+                super::$case(db, location).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                let (db, location, _held) = super::postgres().await;
+                super::$case(db, location).await;
+            }
+        }
+    };
+}
+
+fn new_match(id: &str) -> NewMatch {
+    NewMatch {
+        id: id.to_string(),
+        game: "chutes".into(),
+        header: r#"{"game":"chutes"}"#.into(),
+        title: "a test".into(),
+        seats: vec![
+            SeatRow {
+                seat: 1,
+                invite: None,
+                taken: true,
+            },
+            SeatRow {
+                seat: 2,
+                invite: Some("invite-digest".into()),
+                taken: false,
+            },
+        ],
+        tokens: vec![TokenRow {
+            hash: "host-digest".into(),
+            seats: 1,
+            host: true,
+        }],
+        seat_count: 2,
+        status: "playing".into(),
+        over: false,
+        at_ms: 1_000,
+    }
+}
+
+fn id(n: u32) -> String {
+    format!("{n:032x}")
+}
+
+fn mv(match_id: &str, number: u32, over: bool) -> NewMove {
+    NewMove {
+        match_id: match_id.to_string(),
+        number,
+        entry: format!("roll @{}", number % 6 + 1),
+        seat: 1,
+        bot: false,
+        status: if over { "won" } else { "playing" }.into(),
+        over,
+        at_ms: 2_000 + i64::from(number),
+    }
+}
+
+async fn a_match_is_stored_and_read_back(db: Db, _: Location) {
+    db.create(new_match(&id(1))).await.unwrap();
+    let stored = db.load(&id(1)).await.unwrap().expect("stored");
+    assert_eq!(stored.game, "chutes");
+    assert_eq!(stored.header, r#"{"game":"chutes"}"#);
+    assert_eq!(stored.seats, new_match(&id(1)).seats);
+    assert_eq!(stored.tokens, new_match(&id(1)).tokens);
+    assert!(stored.moves.is_empty());
+    assert_eq!(stored.created_ms, 1_000);
+    assert!(db.load(&id(2)).await.unwrap().is_none());
+}
+on_both!(matches, a_match_is_stored_and_read_back);
+
+async fn moves_append_in_order_and_never_twice(db: Db, _: Location) {
+    let m = id(1);
+    db.create(new_match(&m)).await.unwrap();
+    for n in 1..=5 {
+        db.append(mv(&m, n, false)).await.unwrap();
+    }
+    // The same move again, a move from the past, a move from the future.
+    for n in [5, 2, 7] {
+        assert_eq!(
+            db.append(mv(&m, n, false)).await,
+            Err(DbError::Stale { now: 5 }),
+            "move {n}"
+        );
+    }
+    assert_eq!(db.append(mv(&id(9), 1, false)).await, Err(DbError::NoMatch));
+    let stored = db.load(&m).await.unwrap().unwrap();
+    let numbers: Vec<u32> = stored.moves.iter().map(|r| r.number).collect();
+    assert_eq!(numbers, [1, 2, 3, 4, 5]);
+    assert_eq!(stored.moves[2].entry, "roll @4");
+    assert_eq!(stored.updated_ms, 2_005);
+    let after: Vec<u32> = db
+        .moves_after(&m, 3)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.number)
+        .collect();
+    assert_eq!(after, [4, 5]);
+    // Once a move ends the match, nothing more is stored.
+    db.append(mv(&m, 6, true)).await.unwrap();
+    assert_eq!(
+        db.append(mv(&m, 7, false)).await,
+        Err(DbError::Stale { now: 6 })
+    );
+}
+on_both!(appends, moves_append_in_order_and_never_twice);
+
+async fn racing_appends_store_exactly_one(db: Db, _: Location) {
+    let m = id(1);
+    db.create(new_match(&m)).await.unwrap();
+    let db = std::sync::Arc::new(db);
+    for number in 1..=10u32 {
+        let racers: Vec<_> = (0..8)
+            .map(|_| {
+                let db = std::sync::Arc::clone(&db);
+                let m = m.clone();
+                tokio::spawn(async move { db.append(mv(&m, number, false)).await })
+            })
+            .collect();
+        let mut won = 0;
+        for racer in racers {
+            match racer.await.unwrap() {
+                Ok(()) => won += 1,
+                Err(DbError::Stale { now }) => assert_eq!(now, number),
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert_eq!(won, 1, "move {number} is stored once");
+    }
+    assert_eq!(db.load(&m).await.unwrap().unwrap().moves.len(), 10);
+}
+on_both!(races, racing_appends_store_exactly_one);
+
+async fn a_seat_is_claimed_once(db: Db, _: Location) {
+    let m = id(1);
+    db.create(new_match(&m)).await.unwrap();
+    assert!(
+        !db.claim(&m, 2, None, "guest").await.unwrap(),
+        "an invite seat needs its invite"
+    );
+    assert!(!db.claim(&m, 2, Some("wrong"), "guest").await.unwrap());
+    assert!(
+        db.claim(&m, 2, Some("invite-digest"), "guest")
+            .await
+            .unwrap()
+    );
+    assert!(
+        !db.claim(&m, 2, Some("invite-digest"), "other")
+            .await
+            .unwrap()
+    );
+    let stored = db.load(&m).await.unwrap().unwrap();
+    assert_eq!(
+        stored.seats[1],
+        SeatRow {
+            seat: 2,
+            invite: None,
+            taken: true
+        }
+    );
+    assert!(stored.tokens.contains(&TokenRow {
+        hash: "guest".into(),
+        seats: 2,
+        host: false
+    }));
+    // A seat claimed with a token the match knows joins that token's seats.
+    let other = id(2);
+    db.create(new_match(&other)).await.unwrap();
+    assert!(
+        db.claim(&other, 2, Some("invite-digest"), "host-digest")
+            .await
+            .unwrap()
+    );
+    let stored = db.load(&other).await.unwrap().unwrap();
+    assert_eq!(
+        stored.tokens,
+        [TokenRow {
+            hash: "host-digest".into(),
+            seats: 3,
+            host: true
+        }]
+    );
+}
+on_both!(seats, a_seat_is_claimed_once);
+
+async fn an_open_seat_can_be_invited_again(db: Db, _: Location) {
+    let m = id(1);
+    db.create(new_match(&m)).await.unwrap();
+    assert!(db.reinvite(&m, 2, "fresh").await.unwrap());
+    assert!(
+        !db.claim(&m, 2, Some("invite-digest"), "guest")
+            .await
+            .unwrap()
+    );
+    assert!(db.claim(&m, 2, Some("fresh"), "guest").await.unwrap());
+    assert!(!db.reinvite(&m, 2, "again").await.unwrap(), "taken now");
+    assert!(
+        !db.reinvite(&m, 1, "again").await.unwrap(),
+        "seat 1 is held"
+    );
+}
+on_both!(invites, an_open_seat_can_be_invited_again);
+
+/// A match whose seat 2 anyone may take.
+fn public_match(id: &str, at_ms: i64) -> NewMatch {
+    let mut new = new_match(id);
+    new.seats[1].invite = None;
+    new.at_ms = at_ms;
+    new
+}
+
+async fn the_lobby_lists_matches_anyone_may_join_newest_first(db: Db, _: Location) {
+    for n in 1..=3 {
+        db.create(public_match(&id(n), i64::from(n) * 1_000))
+            .await
+            .unwrap();
+    }
+    // A seat by invite only is not listed; nor is a finished match.
+    db.create(new_match(&id(4))).await.unwrap();
+    db.append(mv(&id(2), 1, true)).await.unwrap();
+    let lobby = db.lobby(10).await.unwrap();
+    let ids: Vec<&str> = lobby.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, [id(3), id(1)]);
+    assert_eq!((lobby[0].seats, lobby[0].open_seats), (2, 1));
+    assert_eq!(db.lobby(1).await.unwrap().len(), 1);
+    // A public seat is taken with no invite, once; then off the lobby.
+    assert!(db.claim(&id(3), 2, None, "guest").await.unwrap());
+    assert!(!db.claim(&id(3), 2, None, "other").await.unwrap());
+    let ids: Vec<String> = db
+        .lobby(10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(ids, [id(1)]);
+}
+on_both!(lobby, the_lobby_lists_matches_anyone_may_join_newest_first);
+
+async fn unfinished_matches_expire_and_finished_ones_stay(db: Db, _: Location) {
+    db.create(new_match(&id(1))).await.unwrap();
+    db.create(new_match(&id(2))).await.unwrap();
+    db.append(mv(&id(1), 1, false)).await.unwrap();
+    db.append(mv(&id(2), 1, true)).await.unwrap();
+    assert_eq!(db.expire(2_000).await.unwrap(), 0, "both moved at 2,001");
+    assert_eq!(db.expire(3_000).await.unwrap(), 1);
+    assert!(db.load(&id(1)).await.unwrap().is_none());
+    assert!(db.moves_after(&id(1), 0).await.unwrap().is_empty());
+    assert_eq!(db.load(&id(2)).await.unwrap().unwrap().moves.len(), 1);
+}
+on_both!(expiry, unfinished_matches_expire_and_finished_ones_stay);
+
+async fn grids_are_saved_and_replaced_only_when_asked(db: Db, _: Location) {
+    assert_eq!(
+        db.save_grid("mine", "1\n10 32\n0\n0\n", false)
+            .await
+            .unwrap(),
+        GridSave::Saved
+    );
+    assert_eq!(
+        db.save_grid("mine", "0\n0\n0\n", false).await.unwrap(),
+        GridSave::Exists
+    );
+    assert_eq!(
+        db.grid("mine").await.unwrap().as_deref(),
+        Some("1\n10 32\n0\n0\n")
+    );
+    db.save_grid("mine", "0\n0\n0\n", true).await.unwrap();
+    db.save_grid("Ärger", "0\n0\n0\n", false).await.unwrap();
+    let listed: Vec<(String, u64)> = db
+        .grids()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| (g.name, g.bytes))
+        .collect();
+    assert_eq!(listed, [("mine".to_string(), 6), ("Ärger".to_string(), 6)]);
+    assert!(db.delete_grid("mine").await.unwrap());
+    assert!(!db.delete_grid("mine").await.unwrap());
+    assert_eq!(db.grid("mine").await.unwrap(), None);
+}
+on_both!(grids, grids_are_saved_and_replaced_only_when_asked);
+
+async fn grid_files_are_imported_once(db: Db, location: Location) {
+    drop(db);
+    let files = tempfile::tempdir().unwrap();
+    std::fs::write(files.path().join("race.grid"), "1\n10 32\n0\n0\n").unwrap();
+    std::fs::write(files.path().join("notes.txt"), "not a grid").unwrap();
+    std::fs::write(files.path().join("bad name!.grid"), "0\n0\n0\n").unwrap();
+    let db = open(&location, Some(files.path())).await;
+    let names: Vec<String> = db
+        .grids()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.name)
+        .collect();
+    assert_eq!(names, ["race"]);
+    // Deleted in the store, it stays deleted: files are imported once.
+    db.delete_grid("race").await.unwrap();
+    drop(db);
+    let db = open(&location, Some(files.path())).await;
+    assert!(db.grids().await.unwrap().is_empty());
+    assert!(files.path().join("race.grid").is_file(), "files are kept");
+}
+on_both!(import, grid_files_are_imported_once);
+
+async fn reopening_keeps_everything(db: Db, location: Location) {
+    db.create(new_match(&id(1))).await.unwrap();
+    db.append(mv(&id(1), 1, false)).await.unwrap();
+    drop(db);
+    let db = open(&location, None).await;
+    assert_eq!(db.load(&id(1)).await.unwrap().unwrap().moves.len(), 1);
+}
+on_both!(reopen, reopening_keeps_everything);
+
+#[tokio::test]
+async fn a_sqlite_store_from_a_newer_parlor_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let location = Location::default_for(dir.path());
+    drop(open(&location, None).await);
+    let conn = rusqlite::Connection::open(dir.path().join("parlor.db")).unwrap();
+    conn.execute(
+        "INSERT INTO schema_versions (version, name, applied_ms) VALUES (99, 'future', 0)",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let refused = Db::open(&location, Durability::Process, None).await;
+    match refused {
+        Err(DbError::Incompatible(why)) => assert!(why.contains("99"), "{why}"),
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("a newer store was opened"),
+    }
+}
+
+#[tokio::test]
+async fn a_sqlite_store_that_cannot_be_written_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-dir");
+    std::fs::write(&file, "a file where the store's folder should be").unwrap();
+    let location = Location::Sqlite(file.join("parlor.db"));
+    match Db::open(&location, Durability::Process, None).await {
+        Err(e) => {
+            let text = e.to_string();
+            assert!(!text.contains("not-a-dir"), "no server path: {text}");
+        }
+        Ok(_) => panic!("opened a store under a file"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_servers_hear_each_others_moves_and_not_their_own() {
+    let url = testkit::fresh_postgres().await;
+    let location = Location::Postgres(url);
+    let a = open(&location, None).await;
+    let b = open(&location, None).await;
+    let mut heard_by_a = a.notices();
+    let mut heard_by_b = b.notices();
+    // The listeners start with the stores; give them a moment to listen.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    a.create(new_match(&id(1))).await.unwrap();
+    a.append(mv(&id(1), 1, false)).await.unwrap();
+    let notice = tokio::time::timeout(Duration::from_secs(5), heard_by_b.recv())
+        .await
+        .expect("b hears within 5 s")
+        .unwrap();
+    assert_eq!(
+        notice,
+        Notice::Moved {
+            id: id(1),
+            moves: 1
+        }
+    );
+    assert!(
+        b.claim(&id(1), 2, Some("invite-digest"), "guest")
+            .await
+            .unwrap()
+    );
+    let notice = tokio::time::timeout(Duration::from_secs(5), heard_by_a.recv())
+        .await
+        .expect("a hears within 5 s")
+        .unwrap();
+    assert_eq!(notice, Notice::Seated { id: id(1) });
+    assert!(
+        heard_by_a.try_recv().is_err(),
+        "a does not hear its own move"
+    );
+}

@@ -1,0 +1,288 @@
+// The one client of the match API, shared by every game's page.
+//
+// Terms:
+// - match page: /GAME/m/ID shows match ID; /GAME alone offers a new game.
+// - seat token: what lets this device move for its seats. It is kept in
+//   localStorage ("parlor.match.ID"), so a reload, a new tab or a restart of
+//   the browser on this device rejoins the match; nobody else has it.
+// - invite: an open seat's secret, in its link after "#"
+//   (/GAME/m/ID#invite=SEAT.SECRET). Opening the link takes the seat once;
+//   the fragment is then removed from the address bar.
+// - move number: each move carries the number of moves this page last saw
+//   ("after"), so a double click or a second tab never plays a move twice:
+//   the server refuses the stale one (code "stale_move").
+// - live: the match's server-sent events. Each change carries the moves
+//   played since the last one and the match as a spectator sees it; the
+//   browser reconnects by itself after a drop or a server restart.
+// The rules are the server's: this module sends moves and hands views on.
+import { api, ApiFailure } from "/static/common.js";
+
+const STORE_PREFIX = "parlor.match.";
+const INDEX_KEY = "parlor.matches";
+
+/** The match id in the address (/GAME/m/ID), or null. */
+export function matchIdFromPath() {
+  const m = location.pathname.match(/^\/[a-z]+\/m\/([0-9a-f]{32})\/?$/);
+  return m ? m[1] : null;
+}
+
+/** A match's page. */
+export function pageUrl(game, id) {
+  return `/${game}/m/${id}`;
+}
+
+function readStored(id) {
+  try {
+    return JSON.parse(localStorage.getItem(STORE_PREFIX + id) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function writeStored(id, entry) {
+  try {
+    localStorage.setItem(STORE_PREFIX + id, JSON.stringify(entry));
+    const index = JSON.parse(localStorage.getItem(INDEX_KEY) || "[]").filter((e) => e.id !== id);
+    index.unshift({ id, game: entry.game, title: entry.title || "", at: Date.now() });
+    localStorage.setItem(INDEX_KEY, JSON.stringify(index.slice(0, 50)));
+  } catch {
+    // Private windows may refuse storage: the match still plays in this tab.
+  }
+}
+
+/** The matches this browser holds a seat in, newest first: [{id, game, title, at}]. */
+export function myMatches() {
+  try {
+    return JSON.parse(localStorage.getItem(INDEX_KEY) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+/** The invite in the address's fragment (#invite=SEAT.SECRET), or null. */
+function inviteInFragment() {
+  const m = location.hash.match(/^#invite=(\d+)\.([0-9a-f]{32})$/);
+  return m ? { seat: Number(m[1]), invite: m[2] } : null;
+}
+
+/** A match as this page holds it: its view, its setup, this device's token. */
+export class Match {
+  constructor(game, id, stored, view) {
+    this.game = game;
+    this.id = id;
+    this.stored = stored || { game, token: null, invites: [] };
+    this.view = view;
+    this.setup = null;
+    this.pending = false;
+    this.source = null;
+  }
+
+  /**
+   * Makes a match: `request` is POST /api/matches's body without `game`.
+   * The token and invites are kept on this device, and the address becomes
+   * the match's page (pushed, so Back returns to the page before).
+   */
+  static async create(game, request) {
+    const made = await api("POST", "/api/matches", { game, ...request });
+    const stored = {
+      game,
+      token: made.token,
+      invites: made.invites.map((i) => ({ seat: i.seat, invite: i.invite })),
+      title: "",
+    };
+    writeStored(made.id, stored);
+    history.pushState({ match: made.id }, "", made.url);
+    const m = new Match(game, made.id, stored, made.view);
+    await m.loadSetup();
+    return m;
+  }
+
+  /**
+   * Opens match `id` as this device holds it (with its token, if any), and
+   * takes the seat an invite in the address names. Rejects with an
+   * ApiFailure (code "no_match" when it never was or has expired). The
+   * returned match's `joinError` says why an invite could not be used.
+   */
+  static async open(game, id) {
+    const stored = readStored(id) || { game, token: null, invites: [] };
+    const m = new Match(game, id, stored, null);
+    const invite = inviteInFragment();
+    if (invite) {
+      history.replaceState(history.state, "", location.pathname);
+      try {
+        const joined = await api("POST", `/api/matches/${id}/join`, invite, stored.token);
+        m.stored.token = joined.token;
+        writeStored(id, m.stored);
+      } catch (e) {
+        if (!(e instanceof ApiFailure) || e.code === "no_match") throw e;
+        m.joinError = e;
+      }
+    }
+    await m.refresh();
+    if (m.stored.token) writeStored(id, { ...m.stored, title: m.stored.title || "" });
+    await m.loadSetup();
+    return m;
+  }
+
+  /** This device's token for the match, or null for a spectator. */
+  get token() {
+    return this.stored.token;
+  }
+
+  /** Reads the match again. */
+  async refresh() {
+    this.view = await api("GET", `/api/matches/${this.id}`, undefined, this.token);
+    return this.view;
+  }
+
+  async loadSetup() {
+    this.setup = await api("GET", `/api/matches/${this.id}/setup`);
+    return this.setup;
+  }
+
+  /** The seats this device holds. */
+  mySeats() {
+    return (this.view.players || []).filter((p) => p.yours).map((p) => p.seat);
+  }
+
+  /** True when one of this device's seats is to move. */
+  myTurn() {
+    const seat = this.view.to_move;
+    return seat != null && this.mySeats().includes(seat);
+  }
+
+  /** True while a move of this page is on its way. */
+  get busy() {
+    return this.pending;
+  }
+
+  /**
+   * Plays `move` (its text, e.g. "roll", "shoot 7") for this device's seat,
+   * at the move number last seen. One at a time: while a move is on its
+   * way, another resolves to null without being sent. Resolves with
+   * {played, view}; rejects with an ApiFailure.
+   */
+  async move(move, options = {}) {
+    if (this.pending) return null;
+    this.pending = true;
+    try {
+      const body = { move, after: this.view.moves };
+      if (options.roll !== undefined) body.roll = options.roll;
+      if (options.repeat) body.repeat = true;
+      const answer = await api("POST", `/api/matches/${this.id}/moves`, body, this.token);
+      this.accept(answer.view);
+      return answer;
+    } catch (e) {
+      if (e instanceof ApiFailure && e.code === "stale_move") await this.refresh();
+      throw e;
+    } finally {
+      this.pending = false;
+    }
+  }
+
+  /** Calls a game's own route for this match (Baffle's bot move), one at a time. */
+  async post(path, body = {}) {
+    if (this.pending) return null;
+    this.pending = true;
+    try {
+      const answer = await api("POST", path, body, this.token);
+      if (answer && answer.view) this.accept(answer.view);
+      return answer;
+    } finally {
+      this.pending = false;
+    }
+  }
+
+  /** Takes a view if it is not older than the one held. */
+  accept(view) {
+    if (!this.view || view.moves >= this.view.moves) {
+      // The live stream's views are a spectator's: keep this device's seats.
+      if (this.view && view.you == null && this.view.players) {
+        const mine = new Set(this.mySeats());
+        view = {
+          ...view,
+          you: this.view.you,
+          host: this.view.host,
+          players: view.players.map((p) => ({ ...p, yours: mine.has(p.seat) })),
+        };
+      }
+      this.view = view;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Follows the match live: `onChange({played, view})` for every change
+   * (moves this page did not make itself, seats taken), in order;
+   * `onConnection(state)` with "live", "reconnecting" as the connection
+   * goes. The browser reconnects by itself.
+   */
+  watch(onChange, onConnection = () => {}) {
+    this.close();
+    const source = new EventSource(`/api/matches/${this.id}/events`);
+    this.source = source;
+    source.addEventListener("open", () => onConnection("live"));
+    source.addEventListener("error", () => onConnection("reconnecting"));
+    source.addEventListener("change", (event) => {
+      let change;
+      try {
+        change = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      const before = this.view ? this.view.moves : -1;
+      const played = (change.played || []).filter((p) => p.number > before);
+      const seatsChanged =
+        this.view &&
+        JSON.stringify((this.view.players || []).map((p) => p.state)) !==
+          JSON.stringify((change.view.players || []).map((p) => p.state));
+      if (change.view.moves < before) return;
+      if (this.accept(change.view) && (played.length > 0 || seatsChanged || change.view.moves > before)) {
+        onChange({ played, view: this.view });
+      }
+    });
+    return source;
+  }
+
+  /** Stops following. */
+  close() {
+    if (this.source) this.source.close();
+    this.source = null;
+  }
+
+  /** Each open seat's invite link, for the maker to send: [{seat, url}]. */
+  inviteLinks() {
+    const open = new Set((this.view.players || []).filter((p) => p.state === "open").map((p) => p.seat));
+    return (this.stored.invites || [])
+      .filter((i) => open.has(i.seat))
+      .map((i) => ({ seat: i.seat, url: `${location.origin}${pageUrl(this.game, this.id)}#invite=${i.seat}.${i.invite}` }));
+  }
+
+  /** Asks the server for a new invite for an open seat (the maker only). */
+  async reinvite(seat) {
+    const fresh = await api("POST", `/api/matches/${this.id}/seats/${seat}/invite`, {}, this.token);
+    this.stored.invites = (this.stored.invites || []).filter((i) => i.seat !== seat).concat([{ seat, invite: fresh.invite }]);
+    writeStored(this.id, this.stored);
+    return fresh;
+  }
+
+  /** The view after the first `at` moves of a finished match: {at, moves, played, view}. */
+  replay(at) {
+    return api("GET", `/api/matches/${this.id}/replay?at=${at}`);
+  }
+
+  /** The record's address, once the match is over. */
+  recordUrl() {
+    return `/api/matches/${this.id}/record`;
+  }
+}
+
+/** Words for a failure to open a match, and whether a new game should be offered. */
+export function openFailure(e) {
+  if (e instanceof ApiFailure && e.code === "no_match") {
+    return "This game is not on this server: it never was, or it was left unfinished for 30 days and expired.";
+  }
+  if (e instanceof ApiFailure && e.status === 0) return e.message;
+  return `This game cannot be opened: ${e.message}`;
+}
