@@ -48,6 +48,11 @@ pub struct ServeArgs {
     /// disk: not even a power cut does, a few milliseconds a move).
     #[arg(long, value_name = "HOW", default_value = "process", value_parser = ["process", "disk"])]
     sync: String,
+    /// For whoever works on the pages: serve them from this folder
+    /// (`crates/server/web`), read at each request, so that an edit shows
+    /// on reload without a rebuild.
+    #[arg(long, value_name = "DIR")]
+    web_dir: Option<PathBuf>,
 }
 
 /// Serves the app until interrupted.
@@ -66,6 +71,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
                 .context("--database")?,
         );
     }
+    config.web_dir = args.web_dir.clone();
     if args.sync == "disk" {
         config.durability = server::db::Durability::Disk;
     }

@@ -7,15 +7,22 @@
 //!   match.
 //! - **asset**: a file a page loads from `/static/` (style sheet, JavaScript
 //!   module, icon). Plain files, no build step: what is in `web/` is served.
+//! - **web folder** ([`crate::Config::web_dir`]): for whoever works on the
+//!   pages, the same files read from a folder at each request instead of
+//!   from the binary, so that an edit shows on reload without a rebuild.
+//!   Only the files listed here are served from it.
 
 use crate::AppState;
 use axum::Router;
 use axum::extract::Path;
+use std::path::PathBuf;
+use std::sync::Arc;
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 
 /// One embedded file.
+#[derive(Clone, Copy)]
 struct Asset {
     name: &'static str,
     mime: &'static str,
@@ -50,53 +57,79 @@ static ASSETS: &[Asset] = &[
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
-/// The pages, by path.
-static PAGES: &[(&str, &str)] = &[
-    ("/", include_str!("../web/index.html")),
-    ("/chutes", include_str!("../web/chutes.html")),
-    ("/baffle", include_str!("../web/baffle.html")),
-    ("/tycoon", include_str!("../web/tycoon.html")),
-    ("/lobby", include_str!("../web/lobby.html")),
+/// The pages, by path, with their file's name.
+static PAGES: &[(&str, &str, &str)] = &[
+    ("/", "index.html", include_str!("../web/index.html")),
+    ("/chutes", "chutes.html", include_str!("../web/chutes.html")),
+    ("/baffle", "baffle.html", include_str!("../web/baffle.html")),
+    ("/tycoon", "tycoon.html", include_str!("../web/tycoon.html")),
+    ("/lobby", "lobby.html", include_str!("../web/lobby.html")),
 ];
 
 /// The games whose pages also answer at `/GAME/m/{id}`.
 const MATCH_PAGES: [&str; 3] = ["/chutes", "/baffle", "/tycoon"];
 
-/// The routes for the pages and `/static/{file}`.
-pub fn routes() -> Router<AppState> {
-    let mut router = Router::new().route("/static/{file}", get(asset));
-    for &(path, html) in PAGES {
-        router = router.route(path, get(move || async move { page(html) }));
+/// The routes for the pages and `/static/{file}`; with a web folder, the
+/// files are read from it at each request.
+pub fn routes(web_dir: Option<PathBuf>) -> Router<AppState> {
+    let dir = web_dir.map(Arc::new);
+    let static_dir = dir.clone();
+    let mut router = Router::new().route(
+        "/static/{file}",
+        get(move |Path(name): Path<String>| {
+            let dir = static_dir.clone();
+            async move { asset(dir.as_deref().map(|d| d.as_path()), &name) }
+        }),
+    );
+    for &(path, file, html) in PAGES {
+        let dir = dir.clone();
+        let handler = get(move || {
+            let dir = dir.clone();
+            async move { page(dir.as_deref().map(|d| d.as_path()), file, html) }
+        });
+        router = router.route(path, handler.clone());
         if MATCH_PAGES.contains(&path) {
-            router = router.route(
-                &format!("{path}/m/{{id}}"),
-                get(move || async move { page(html) }),
-            );
+            router = router.route(&format!("{path}/m/{{id}}"), handler);
         }
     }
+    let icon_dir = dir;
     router
         .route(
             "/favicon.ico",
-            get(|| async { asset(Path("favicon.svg".into())).await }),
+            get(move || {
+                let dir = icon_dir.clone();
+                async move { asset(dir.as_deref().map(|d| d.as_path()), "favicon.svg") }
+            }),
         )
         .fallback(not_found)
 }
 
-fn page(html: &'static str) -> Response {
-    ([(header::CACHE_CONTROL, "no-cache")], Html(html)).into_response()
+/// A file of the web folder, when one is set and holds it.
+fn from_folder(dir: Option<&std::path::Path>, name: &str) -> Option<Vec<u8>> {
+    std::fs::read(dir?.join(name)).ok()
 }
 
-async fn asset(Path(name): Path<String>) -> Response {
+fn page(dir: Option<&std::path::Path>, file: &str, html: &'static str) -> Response {
+    let body = from_folder(dir, file)
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_else(|| html.to_string());
+    ([(header::CACHE_CONTROL, "no-cache")], Html(body)).into_response()
+}
+
+fn asset(dir: Option<&std::path::Path>, name: &str) -> Response {
     match ASSETS.iter().find(|a| a.name == name) {
-        Some(a) => (
-            [
-                (header::CONTENT_TYPE, a.mime),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            a.body,
-        )
-            .into_response(),
-        None => not_found().await,
+        Some(a) => {
+            let body = from_folder(dir, a.name).unwrap_or_else(|| a.body.to_vec());
+            (
+                [
+                    (header::CONTENT_TYPE, a.mime),
+                    (header::CACHE_CONTROL, "no-cache"),
+                ],
+                body,
+            )
+                .into_response()
+        }
+        None => (StatusCode::NOT_FOUND, Html(include_str!("../web/404.html"))).into_response(),
     }
 }
 
@@ -110,7 +143,7 @@ mod tests {
 
     #[test]
     fn every_page_loads_only_assets_that_exist() {
-        for &(path, html) in PAGES {
+        for &(path, _, html) in PAGES {
             for part in html.split("/static/").skip(1) {
                 let name: String = part
                     .chars()

@@ -93,6 +93,10 @@ pub struct Config {
     pub durability: db::Durability,
     /// The most idle matches kept in memory (the store keeps them all).
     pub live_matches: usize,
+    /// For whoever works on the pages: serve them from this folder (the
+    /// source's `crates/server/web`), read at each request, instead of the
+    /// copies built into the binary ([`assets`]).
+    pub web_dir: Option<PathBuf>,
 }
 
 impl Config {
@@ -120,6 +124,7 @@ impl Config {
             database: None,
             durability: db::Durability::default(),
             live_matches: 1000,
+            web_dir: None,
         }
     }
 
@@ -215,7 +220,7 @@ pub fn router_for(state: AppState) -> Router {
             "/api/",
             axum::routing::any(|| async { ApiError::not_found("no API route /api/") }),
         )
-        .merge(assets::routes())
+        .merge(assets::routes(config.web_dir.clone()))
         .layer(DefaultBodyLimit::max(limit))
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(

@@ -53,6 +53,9 @@ impl TestServer {
     fn start(addr: SocketAddr, data_dir: &Path) -> Self {
         let mut config = server::Config::new(data_dir.to_path_buf());
         config.shutdown_grace = Duration::from_secs(2);
+        // Working on the pages: PARLOR_WEB_DIR=crates/server/web serves them
+        // as they are on disk, with no rebuild between edits.
+        config.web_dir = std::env::var_os("PARLOR_WEB_DIR").map(PathBuf::from);
         let (ready_tx, ready) = std::sync::mpsc::channel::<std::io::Result<SocketAddr>>();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
