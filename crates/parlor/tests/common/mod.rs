@@ -7,6 +7,8 @@
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod server;
+
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
