@@ -174,7 +174,7 @@ mod tests {
     use crate::layout::Placed;
 
     #[test]
-    fn the_seed_checks() {
+    fn the_original_assignments_checks() {
         let l = Layout::fixed();
         let b = l.trace(7).unwrap();
         assert_eq!((b.exit, b.deflections()), (22, 0));

@@ -2,8 +2,8 @@
 //!
 //! Terms:
 //! - **setup** ([`Setup`]): box size, mirror count, sides, and where the
-//!   mirrors come from ([`Origin`]: the seed's fixed game, a seed, or a given
-//!   layout). A [`Game`] is a setup that passed every check.
+//!   mirrors come from ([`Origin`]: the original assignment's fixed game, a
+//!   seed, or a given layout). A [`Game`] is a setup that passed every check.
 //! - **move** ([`Move`]): `shoot H`, `guess R C /` (or `\`), `quit`. Text and
 //!   JSON forms; a move is applied or refused ([`MoveError`]) as a whole.
 //! - **event** ([`Event`]): what a move did: a shot came out, a guess was
@@ -31,7 +31,7 @@ use std::str::FromStr;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Origin {
-    /// The seed's fixed first game (10 × 10, 5 mirrors).
+    /// The original assignment's fixed first game (10 × 10, 5 mirrors).
     Fixed,
     /// Random mirrors from a seed ([`Layout::seeded`]).
     Seeded {
@@ -60,14 +60,14 @@ pub struct Setup {
 }
 
 impl Default for Setup {
-    /// The seed's first game, all four sides.
+    /// The original assignment's first game, all four sides.
     fn default() -> Self {
         Self::fixed(Sides::All)
     }
 }
 
 impl Setup {
-    /// The seed's fixed first game.
+    /// The original assignment's fixed first game.
     pub fn fixed(sides: Sides) -> Self {
         Self {
             size: crate::geometry::DEFAULT_SIZE,

@@ -2,17 +2,17 @@
 //!
 //! Terms:
 //! - **size** `n` ([`Size`]): the box has `n × n` cells, 4 ≤ n ≤ 26.
-//! - **cell** ([`Cell`]): `<row,col>` from the top-left, 0-based (the seed's
-//!   "standard row, column locations").
+//! - **cell** ([`Cell`]): `<row,col>` from the top-left, 0-based (the original
+//!   assignment's "standard row, column locations").
 //! - **index**: a cell as one number, `row * n + col` (what the solver and
 //!   the tracer use inside).
 //! - **hole**: an edge position a beam enters or leaves by, numbered as in
-//!   the seed's picture and scaled to `n`: left side `0..n` from bottom to
-//!   top, top `n..2n` from left to right, right side `2n..3n` from top to
-//!   bottom, bottom `3n..4n` from right to left.
+//!   the original assignment's picture and scaled to `n`: left side `0..n` from
+//!   bottom to top, top `n..2n` from left to right, right side `2n..3n` from
+//!   top to bottom, bottom `3n..4n` from right to left.
 //! - **side** ([`Side`]): which edge a hole is on; **sides** ([`Sides`]):
-//!   which holes a player may shoot into (all four sides, or the seed GUI's
-//!   left and top).
+//!   which holes a player may shoot into (all four sides, or the original
+//!   assignment's GUI's left and top).
 //! - **heading** ([`Dir`]): the way a beam travels.
 
 use serde::{Deserialize, Serialize};
@@ -23,7 +23,7 @@ use std::str::FromStr;
 pub const MIN_SIZE: usize = 4;
 /// The largest box (26 × 26, 104 holes).
 pub const MAX_SIZE: usize = 26;
-/// The seed's box size.
+/// The original assignment's box size.
 pub const DEFAULT_SIZE: usize = 10;
 
 /// Why a size, cell or hole is not acceptable.
@@ -229,7 +229,8 @@ pub enum Sides {
     /// All four sides (the full game, the default).
     #[default]
     All,
-    /// Only the left and top sides, holes `0..2n` (the seed's GUI).
+    /// Only the left and top sides, holes `0..2n` (the original assignment's
+    /// GUI).
     LeftTop,
 }
 
@@ -409,7 +410,7 @@ mod tests {
     }
 
     #[test]
-    fn holes_follow_the_seed_picture_for_ten() {
+    fn holes_follow_the_original_picture_for_ten() {
         let s = Size::new(10).unwrap();
         // Left side 0..9 bottom to top: hole 9 is row 0, hole 0 is row 9.
         assert_eq!(s.entry(9), Some((0, Dir::East)));

@@ -1,15 +1,15 @@
 //! Mirrors and layouts: what is hidden in the box.
 //!
 //! Terms:
-//! - **mirror** ([`Mirror`]): a two-sided mirror (the seed's "baffle"), `/`
-//!   or `\` (the seed's "right" and "left" baffles).
+//! - **mirror** ([`Mirror`]): a two-sided mirror (the original assignment's
+//!   "baffle"), `/` or `\` (its "right" and "left" baffles).
 //! - **placed mirror** ([`Placed`]): a mirror in a cell, written `<4,2>=/`.
 //! - **layout** ([`Layout`]): a box size and the mirrors in it, at most one
 //!   per cell.
 //! - **layout file**: `n` lines of `n` characters from `.`, `/`, `\` (spaces
 //!   between them allowed, `#` comment lines and blank lines ignored); see
 //!   [`Layout::parse`].
-//! - **fixed game**: the seed's first game, [`Layout::fixed`].
+//! - **fixed game**: the original assignment's first game, [`Layout::fixed`].
 
 use crate::geometry::{Cell, GeometryError, Size};
 use serde::{Deserialize, Serialize};
@@ -20,10 +20,10 @@ use tabletop::Rng;
 /// A two-sided mirror.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Mirror {
-    /// `/` (the seed's "right" baffle).
+    /// `/` (the original assignment's "right" baffle).
     #[serde(rename = "/")]
     Slash,
-    /// `\` (the seed's "left" baffle).
+    /// `\` (the original assignment's "left" baffle).
     #[serde(rename = "\\")]
     Backslash,
 }
@@ -212,7 +212,7 @@ impl From<Layout> for LayoutSpec {
     }
 }
 
-/// The seed's fixed first game on 10 × 10.
+/// The original assignment's fixed first game on 10 × 10.
 pub const FIXED: [(u32, u32, Mirror); 5] = [
     (0, 9, Mirror::Backslash),
     (4, 2, Mirror::Slash),
@@ -248,8 +248,8 @@ impl Layout {
         }
     }
 
-    /// The seed's fixed first game: 10 × 10 with `<0,9>=\`, `<4,2>=/`,
-    /// `<6,0>=\`, `<8,2>=/`, `<8,7>=\`.
+    /// The original assignment's fixed first game: 10 × 10 with `<0,9>=\`,
+    /// `<4,2>=/`, `<6,0>=\`, `<8,2>=/`, `<8,7>=\`.
     pub fn fixed() -> Self {
         let mut layout = Self::empty(Size::default());
         for (row, col, m) in FIXED {
@@ -293,8 +293,9 @@ impl Layout {
 
     /// Reads a layout file: `n` lines of `n` cells, each `.` (empty), `/` or
     /// `\`. Cells may be separated by single spaces or tabs (so a row of the
-    /// seed's printed box, without its labels, is accepted), trailing
-    /// spaces are ignored, and so are blank lines and lines starting with `#`.
+    /// original assignment's printed box, without its labels, is accepted),
+    /// trailing spaces are ignored, and so are blank lines and lines starting
+    /// with `#`.
     ///
     /// # Errors
     /// Says the line and column of a bad character, the line of a row of the
@@ -417,7 +418,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_fixed_game_has_the_seed_mirrors() {
+    fn the_fixed_game_has_the_original_mirrors() {
         let l = Layout::fixed();
         let text: Vec<String> = l.mirrors().map(|p| p.to_string()).collect();
         assert_eq!(
@@ -435,7 +436,8 @@ mod tests {
         assert_eq!(text.lines().count(), 10);
         assert_eq!(text.lines().next(), Some(".........\\"));
         assert_eq!(Layout::parse(&text), Ok(l.clone()));
-        // The seed's printed rows (with spaces), comments and blank lines.
+        // The original assignment's printed rows (with spaces), comments and
+        // blank lines.
         let spaced = "# the fixed game\n\n".to_string()
             + &text
                 .lines()

@@ -1,17 +1,18 @@
-//! Baffle, the laser box (seed 002): a square box hides two-sided mirrors;
-//! beams shot in through numbered edge holes come out elsewhere, and the
-//! player works out where the mirrors are.
+//! Baffle, the laser box (the original Baffle assignment): a square box hides
+//! two-sided mirrors; beams shot in through numbered edge holes come out
+//! elsewhere, and the player works out where the mirrors are.
 //!
 //! Glossary:
 //! - **box**, **size**, **cell**, **hole**, **side** ([`geometry`]): an
-//!   `n × n` box with holes numbered round its edge as in the seed's picture.
+//!   `n × n` box with holes numbered round its edge as in the
+//!   original assignment's picture.
 //! - **mirror**, **layout** ([`layout`]): `/` or `\` in some cells.
 //! - **beam** ([`beam`]): the one tracer, from an entry hole to an exit hole
 //!   through the cells it crosses.
 //! - **game** ([`game`]): shots, guesses, score, win and reveal, as a state
 //!   machine over moves ([`Move`]) returning events ([`Event`]); a
 //!   player's [`View`] never holds an unfound mirror while the game is on.
-//! - **text** ([`text`]): the box printed in the seed's style.
+//! - **text** ([`text`]): the box printed in the original assignment's style.
 //! - **solver** ([`solve`]): from the shots seen, exactly how many layouts
 //!   remain, which cells are certain, and the most telling next shot.
 //! - **bot** ([`bot`]): plays a game with the solver, as a player would.

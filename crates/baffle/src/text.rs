@@ -1,13 +1,14 @@
-//! The box printed in the seed's style.
+//! The box printed in the original assignment's style.
 //!
 //! Terms:
 //! - **box text**: the top holes on the first line, then one line per row
 //!   (left hole, the cells, right hole), then the bottom holes, exactly as
-//!   the seed prints the fixed game. Cells are `.` (empty or unknown to the
-//!   player), `/` or `\`; other marks may be passed in (the solver prints
-//!   `?` for cells it cannot decide).
+//!   the original assignment prints the fixed game. Cells are `.` (empty or
+//!   unknown to the player), `/` or `\`; other marks may be passed in (the
+//!   solver prints `?` for cells it cannot decide).
 //! - Left labels are right-aligned when some have two digits (n ≥ 11) so the
-//!   cells stay in columns; for n ≤ 10 the text is the seed's, byte for byte.
+//!   cells stay in columns; for n ≤ 10 the text is the original assignment's,
+//!   byte for byte.
 
 use crate::game::{Status, View};
 use crate::geometry::{Cell, Size};
@@ -36,7 +37,7 @@ pub fn box_text(size: Size, mark: impl Fn(Cell) -> char) -> String {
     s
 }
 
-/// A layout's box with its mirrors shown (the seed's display).
+/// A layout's box with its mirrors shown (the original assignment's display).
 pub fn layout_text(layout: &Layout) -> String {
     box_text(layout.size(), |c| layout.get(c).map_or('.', Mirror::symbol))
 }
@@ -114,8 +115,9 @@ mod tests {
     use super::*;
     use crate::game::{Game, Setup};
 
-    /// The seed's printed box for the fixed game, byte for byte.
-    const SEED_BOX: &str = r"10 11 12 13 14 15 16 17 18 19
+    /// The original assignment's printed box for the fixed game, byte for
+    /// byte.
+    const ORIGINAL_BOX: &str = r"10 11 12 13 14 15 16 17 18 19
 9 . . . . . . . . . \ 20
 8 . . . . . . . . . . 21
 7 . . . . . . . . . . 22
@@ -130,8 +132,8 @@ mod tests {
 ";
 
     #[test]
-    fn the_fixed_game_prints_as_in_the_seed() {
-        assert_eq!(layout_text(&Layout::fixed()), SEED_BOX);
+    fn the_fixed_game_prints_as_in_the_original() {
+        assert_eq!(layout_text(&Layout::fixed()), ORIGINAL_BOX);
     }
 
     #[test]
@@ -165,7 +167,10 @@ mod tests {
         );
         g.apply("quit".parse().unwrap()).unwrap();
         let t = view_text(&g.view());
-        assert!(t.starts_with(&SEED_BOX[..SEED_BOX.len() - 31]), "{t}");
+        assert!(
+            t.starts_with(&ORIGINAL_BOX[..ORIGINAL_BOX.len() - 31]),
+            "{t}"
+        );
         assert!(t.contains("Shots: 5->12 (1)"), "{t}");
         assert!(
             t.contains("Not found: <0,9>=\\ <6,0>=\\ <8,2>=/ <8,7>=\\."),

@@ -286,8 +286,9 @@ impl Board {
         })
     }
 
-    /// The classic Milton Bradley board of the seeds (RULES.md §1): 100
-    /// squares, start off the board, 9 ladders and 10 chutes.
+    /// The classic Milton Bradley board of the Java and C assignments
+    /// (docs/rules.md §1): 100 squares, start off the board, 9 ladders and 10
+    /// chutes.
     pub fn classic() -> Self {
         const LADDERS: [(u32, u32); 9] = [
             (1, 38),
@@ -474,20 +475,20 @@ mod tests {
     }
 
     #[test]
-    fn classic_is_valid_and_matches_the_seed_array() {
+    fn classic_is_valid_and_matches_the_assignments_array() {
         let board = Board::new(Board::classic().spec()).unwrap();
         assert_eq!(board.size(), 100);
         assert_eq!(board.start(), 0);
         assert_eq!(board.ladders().count(), 9);
         assert_eq!(board.chutes().count(), 10);
-        // The seed's cLArray, index 0..=100.
-        let seed: [u32; 101] = [
+        // The Java assignment's cLArray, index 0..=100.
+        let original: [u32; 101] = [
             0, 38, 0, 0, 14, 0, 0, 0, 0, 31, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 42, 0, 0, 0, 0, 0, 0,
             84, 0, 0, 0, 0, 0, 0, 0, 44, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 26, 0, 11, 0, 67, 0, 0, 0,
             0, 53, 0, 0, 0, 0, 0, 19, 0, 60, 0, 0, 0, 0, 0, 0, 91, 0, 0, 0, 0, 0, 0, 0, 0, 100, 0,
             0, 0, 0, 0, 0, 24, 0, 0, 0, 0, 0, 73, 0, 75, 0, 0, 78, 0, 0,
         ];
-        for (square, &end) in seed.iter().enumerate().skip(1) {
+        for (square, &end) in original.iter().enumerate().skip(1) {
             let square = square as u32;
             let expected = if end == 0 { square } else { end };
             assert_eq!(board.far_end(square), expected, "square {square}");

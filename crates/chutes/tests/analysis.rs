@@ -77,7 +77,7 @@ fn classic_shortest_games_match_enumeration_of_all_6_pow_7_sequences() {
     );
     assert_eq!(games.sequences(), &BigUint::from(total));
     assert_eq!(games.route_count().unwrap(), BigUint::from(routes));
-    // Seed 000: exactly two chutes.
+    // The Java assignment: exactly two chutes.
     let (two, two_routes) = &seven[&2];
     assert_eq!(*two, k["two_chutes_sequences"].as_u64().unwrap());
     assert_eq!(
@@ -115,7 +115,7 @@ fn classic_distribution_matches_the_published_mean_and_enumeration() {
         "{} vs {mean}",
         fraction.mean_f64()
     );
-    // The seeds' C baseline over 10M games lands within 4 standard errors.
+    // The C baseline over 10M games lands within 4 standard errors.
     let sim = k["seed_sim_mean_10m_games"].as_f64().unwrap();
     let se = fraction.sd_f64() / 1e7f64.sqrt();
     assert!((sim - fraction.mean_f64()).abs() < 4.0 * se);

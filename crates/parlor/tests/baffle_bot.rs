@@ -8,7 +8,10 @@ use serde_json::Value;
 #[test]
 fn the_bot_wins_the_fixed_game_and_says_why() {
     let text = ok(&["baffle", "bot"]);
-    assert!(text.contains("the seed's fixed first game"), "{text}");
+    assert!(
+        text.contains("the original assignment's fixed first game"),
+        "{text}"
+    );
     assert!(text.contains("Found 5 of 5 mirrors."), "{text}");
     assert!(text.contains("Won: every mirror found."), "{text}");
     // Every guess names its reason; a proven mirror is never a wrong guess.

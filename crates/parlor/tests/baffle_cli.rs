@@ -22,8 +22,8 @@ const FIXED_LAYOUT: &str = "\
 ..........
 ";
 
-/// The seed's printed box, byte for byte.
-const SEED_BOX: &str = r"10 11 12 13 14 15 16 17 18 19
+/// The original assignment's printed box, byte for byte.
+const ORIGINAL_BOX: &str = r"10 11 12 13 14 15 16 17 18 19
 9 . . . . . . . . . \ 20
 8 . . . . . . . . . . 21
 7 . . . . . . . . . . 22
@@ -38,7 +38,7 @@ const SEED_BOX: &str = r"10 11 12 13 14 15 16 17 18 19
 ";
 
 #[test]
-fn trace_gives_the_seed_checks() {
+fn trace_gives_the_original_assignments_checks() {
     let v = json(&["baffle", "trace", "7", "5", "1", "--json"]);
     let rows: Vec<(u64, u64, u64)> = v
         .as_array()
@@ -54,7 +54,7 @@ fn trace_gives_the_seed_checks() {
         .collect();
     assert_eq!(rows, [(7, 22, 0), (5, 12, 1), (1, 24, 2)]);
     let text = ok(&["baffle", "trace", "--fixed", "1"]);
-    assert!(text.contains(SEED_BOX), "{text}");
+    assert!(text.contains(ORIGINAL_BOX), "{text}");
     assert!(
         text.contains("   1    24            2  <8,2>/ <4,2>/"),
         "{text}"
@@ -132,7 +132,9 @@ fn play_reads_a_script_and_wins_the_fixed_game() {
     let text = stdout(&out);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        text.starts_with("Baffle: 10×10 box, 5 mirrors hidden (the seed's fixed first game)."),
+        text.starts_with(
+            "Baffle: 10×10 box, 5 mirrors hidden (the original assignment's fixed first game)."
+        ),
         "{text}"
     );
     for want in [
@@ -148,7 +150,7 @@ fn play_reads_a_script_and_wins_the_fixed_game() {
         assert!(text.contains(want), "missing {want:?} in\n{text}");
     }
     // After the win the box shows every mirror as the seed prints it.
-    assert!(text.contains(SEED_BOX), "{text}");
+    assert!(text.contains(ORIGINAL_BOX), "{text}");
 }
 
 #[test]
@@ -258,7 +260,7 @@ fn solve_counts_and_advises() {
     assert!(best["hole"].as_u64().is_some(), "{v}");
     assert!(best["expected_layouts"].as_f64().unwrap() < 533_685.0);
     assert!(best["expected_share"].as_f64().unwrap() < 1.0);
-    // Every shot of the fixed game: one layout, the seed's.
+    // Every shot of the fixed game: one layout, the original assignment's.
     let all: Vec<String> = json(&["baffle", "trace", "--json"])
         .as_array()
         .unwrap()

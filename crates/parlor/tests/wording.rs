@@ -344,3 +344,145 @@ fn a_tycoon_game_picture_says_one_coin() {
     assert!(picture.contains("1 coin · 1 turn"), "{picture}");
     no_one_plural(&picture, "the game picture");
 }
+
+/// Why `line` names an original assignment as a "seed" or points outside
+/// the repository, if it does: "seed 002", "seeds 000/001", "the seed's
+/// sample grid", "the seeds' board array", "../shared/…", "RULES.md". A
+/// user knows "the original assignment" (docs/rules.md carries its rules
+/// whole); `--seed` is the only seed they meet.
+fn seed_for_an_assignment(line: &str) -> Option<&'static str> {
+    let lower = line.to_lowercase();
+    let numbered = lower.match_indices("seed").any(|(at, _)| {
+        let rest = &lower[at + "seed".len()..];
+        let rest = rest.strip_prefix('s').unwrap_or(rest);
+        let rest = rest.strip_prefix(' ').unwrap_or(rest);
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        digits.len() == 3 && digits.starts_with('0')
+    });
+    if numbered {
+        Some("an original assignment called \"seed 00N\"")
+    } else if lower.contains("seed's") {
+        Some("\"the seed's …\" for an original assignment")
+    } else if lower.contains("seeds'") {
+        Some("\"the seeds' …\" for the original assignments")
+    } else if lower.contains("../shared") {
+        Some("a path outside the repository (../shared)")
+    } else if line.contains("RULES.md") {
+        Some("RULES.md, which is not in the repository (say docs/rules.md)")
+    } else {
+        None
+    }
+}
+
+/// Every `file:line: why: text` in `text` that [`seed_for_an_assignment`]
+/// refuses, but for the lines of `pending` (exact substrings of `file`'s
+/// lines that other work is rewriting).
+fn seed_wording(file: &str, text: &str, pending: &[(&str, &str)]) -> Vec<String> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, line)| {
+            let why = seed_for_an_assignment(line)?;
+            let known = pending
+                .iter()
+                .any(|(f, part)| *f == file && line.contains(part));
+            (!known).then(|| format!("{file}:{}: {why}: {}", i + 1, line.trim()))
+        })
+        .collect()
+}
+
+#[test]
+fn the_check_for_seed_wording_catches_each_form() {
+    for bad in [
+        "parlor chutes shortest --chutes 2   # seed 000: exactly two chutes",
+        "Seeds 000 and 001 ask to find the shortest game",
+        "as in seed 002's GUI",
+        "four bots on the seed's sample grid",
+        "the seeds' board array",
+        "The rules of record are `../shared/RULES.md` §2",
+        "(RULES.md §1)",
+    ] {
+        assert!(seed_for_an_assignment(bad).is_some(), "{bad}");
+    }
+    for good in [
+        "parlor chutes play --players 2 --seed 7   # the same seed replays the same game",
+        "a fresh seed, printed; seeds 1 to 200; seed 0 for chosen dice",
+        "the original assignment's sample grid, the Java and C assignments' board array",
+        "the rules of record, [rules.md](rules.md) §1; a seed corpus",
+    ] {
+        assert_eq!(seed_for_an_assignment(good), None, "{good}");
+    }
+}
+
+#[test]
+fn readme_and_docs_say_the_original_assignment_not_seed() {
+    // Being rewritten by other work; each entry goes with its line.
+    const PENDING: &[(&str, &str)] = &[
+        ("docs/browser.md", "the seeds' board array"),
+        (
+            "docs/browser.md",
+            "![Four bots playing Tycoon on the seed's sample grid]",
+        ),
+    ];
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = vec![PathBuf::from("README.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/")
+        .map(|entry| entry.expect("a docs/ entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .map(|p| PathBuf::from("docs").join(p.file_name().expect("a file name")))
+        .collect();
+    docs.sort();
+    assert!(docs.len() >= 5, "{docs:?}");
+    files.extend(docs);
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(root.join(file)).expect("read a doc");
+        let name = file.to_str().expect("utf-8 path").replace('\\', "/");
+        found.extend(seed_wording(&name, &text, PENDING));
+    }
+    assert!(
+        found.is_empty(),
+        "say what users know:\n{}",
+        found.join("\n")
+    );
+}
+
+/// `parlor PATH --help`'s subcommands, from its "Commands:" list.
+fn subcommands(path: &[&str]) -> Vec<String> {
+    let help = ok(&[path, &["--help"]].concat());
+    help.lines()
+        .skip_while(|l| l.trim() != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_help_says_the_original_assignment_not_seed() {
+    let mut queue: Vec<Vec<String>> = vec![Vec::new()];
+    let mut seen = 0;
+    let mut found = Vec::new();
+    while let Some(path) = queue.pop() {
+        let args: Vec<&str> = path.iter().map(String::as_str).collect();
+        let help = ok(&[&args[..], &["--help"]].concat());
+        let name = format!("`parlor {} --help`", args.join(" ")).replace("  ", " ");
+        found.extend(seed_wording(&name, &help, &[]));
+        seen += 1;
+        for sub in subcommands(&args) {
+            let mut next = path.clone();
+            next.push(sub);
+            queue.push(next);
+        }
+    }
+    // parlor, its games and their commands: many more than a handful.
+    assert!(seen > 20, "only {seen} help texts found");
+    assert!(
+        found.is_empty(),
+        "say what users know:\n{}",
+        found.join("\n")
+    );
+}

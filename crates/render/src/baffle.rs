@@ -6,15 +6,16 @@
 //!   data-hole data-side data-shootable>` holding its number; a hole some
 //!   shot entered by also has the class `entry`, one a shot left by `exit`.
 //! - **shot**: a numbered shot; its entry hole is filled blue and its exit
-//!   hole cyan (seed 002's GUI), and its number is written beside both, so
-//!   every shot can be told apart (`<text class="shot-number" data-hole
-//!   data-shots>`). Once the game is over its beam is drawn too, each shot
-//!   in its own colour, slightly offset so crossing beams stay visible
+//!   hole cyan (as in the original assignment's GUI), and its number is
+//!   written beside both, so every shot can be told apart (`<text
+//!   class="shot-number" data-hole data-shots>`). Once the game is over its
+//!   beam is drawn too, each shot in its own colour, slightly offset so
+//!   crossing beams stay visible
 //!   (`<g class="beam" data-shot data-hole data-exit>`).
 //! - **mirror**: a thick diagonal; found mirrors red, and after the game the
-//!   mirrors not found magenta (seed 002's GUI). A wrong guess is a dashed
-//!   grey diagonal. `<g class="mirror found|unfound|guess-wrong" data-row
-//!   data-col data-mirror>`.
+//!   mirrors not found magenta (as in the original assignment's GUI). A wrong
+//!   guess is a dashed grey diagonal. `<g class="mirror
+//!   found|unfound|guess-wrong" data-row data-col data-mirror>`.
 //! - **odds**: optionally, each cell tinted by its chance of holding a
 //!   mirror (from the solver), with the certain mirrors drawn in ink.
 //!

@@ -8,9 +8,10 @@
 //!   them the ladder green or the chute blue.
 //! - **heat** ([`heat`]): a light-to-dark ramp for values from 0 to 1.
 //!
-//! Chutes & Ladders follows seed 000's diagram (ladders green, chutes blue).
-//! Baffle follows seed 002's GUI (entry hole blue, exit hole cyan, found
-//! mirrors red, unfound mirrors magenta when a game is revealed).
+//! Chutes & Ladders follows the Java assignment's diagram (ladders green,
+//! chutes blue). Baffle follows the original Baffle assignment's GUI (entry
+//! hole blue, exit hole cyan, found mirrors red, unfound mirrors magenta when
+//! a game is revealed).
 
 use std::fmt;
 
@@ -91,9 +92,9 @@ pub const PAPER: Colour = Colour::rgb(0xfb, 0xf7, 0xec);
 /// Dark squares of a board (alternating with [`PAPER`]).
 pub const PAPER_DARK: Colour = Colour::rgb(0xef, 0xe7, 0xd3);
 
-/// Ladders (seed 000: green).
+/// Ladders (the Java assignment: green).
 pub const LADDER: Colour = Colour::rgb(0x1e, 0x8c, 0x3a);
-/// Chutes (seed 000: blue).
+/// Chutes (the Java assignment: blue).
 pub const CHUTE: Colour = Colour::rgb(0x1f, 0x5f, 0xbf);
 /// The start square or start marker.
 pub const START: Colour = Colour::rgb(0xf2, 0xc1, 0x4e);
@@ -113,11 +114,11 @@ pub const MEAN: Colour = Colour::rgb(0xd6, 0x27, 0x28);
 /// The median marker of a plot.
 pub const MEDIAN: Colour = Colour::rgb(0x7b, 0x3f, 0xb8);
 
-/// Baffle: the hole a beam enters by (seed 002's GUI: blue).
+/// Baffle: the hole a beam enters by (the original Baffle GUI: blue).
 pub const BAFFLE_ENTRY: Colour = Colour::rgb(0x1f, 0x4f, 0xe0);
-/// Baffle: the hole a beam leaves by (seed 002's GUI: cyan).
+/// Baffle: the hole a beam leaves by (the original Baffle GUI: cyan).
 pub const BAFFLE_EXIT: Colour = Colour::rgb(0x00, 0xb5, 0xc8);
-/// Baffle: a mirror the player found (seed 002's GUI: red).
+/// Baffle: a mirror the player found (the original Baffle GUI: red).
 pub const MIRROR_FOUND: Colour = Colour::rgb(0xd6, 0x27, 0x28);
 /// Baffle: a mirror not found, shown when a game is revealed (magenta).
 pub const MIRROR_UNFOUND: Colour = Colour::rgb(0xc0, 0x26, 0xc0);

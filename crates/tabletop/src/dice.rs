@@ -140,7 +140,8 @@ impl DiceSource for ScriptedDice {
 }
 
 /// Reads a list of rolls such as `1,3,6`, `1 3 6` or `136` (a run of single
-/// digits, as the seeds print a game's dice string).
+/// digits, as the original Chutes and Ladders assignments print a game's dice
+/// string).
 ///
 /// # Errors
 /// Fails, naming the position, on anything that is not a positive number.

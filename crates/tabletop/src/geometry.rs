@@ -5,8 +5,8 @@
 //! - **cell**: a (row, column) place in the picture; row 0 is the top row and
 //!   column 0 the left column.
 //! - **boustrophedon**: square 1 is bottom-left, the bottom row runs left to
-//!   right, the next row right to left, and so on (seed 000's `getCoords`;
-//!   Chutes & Ladders, LeetCode 909).
+//!   right, the next row right to left, and so on (the Java Chutes and Ladders
+//!   assignment's `getCoords`; Chutes & Ladders, LeetCode 909).
 //! - **row-major**: square 1 is bottom-left and every row runs left to right
 //!   (the Tycoon grid).
 
@@ -217,7 +217,7 @@ impl Geometry {
 mod tests {
     use super::*;
 
-    /// Seed 000's `getCoords`, 1-based rows from the top, verbatim.
+    /// The Java assignment's `getCoords`, 1-based rows from the top, verbatim.
     fn get_coords(board_num: u32) -> (u32, u32) {
         let row_num = 10 - (board_num - 1) / 10;
         let col_num = if ((board_num - 1) / 10) % 2 == 0 {
@@ -229,7 +229,7 @@ mod tests {
     }
 
     #[test]
-    fn boustrophedon_matches_seed_get_coords() {
+    fn boustrophedon_matches_the_java_assignments_get_coords() {
         let g = Geometry::new(10, 10, Numbering::Boustrophedon).unwrap();
         for s in 1..=100 {
             let (r, c) = get_coords(s);
@@ -242,7 +242,7 @@ mod tests {
                 "square {s}"
             );
         }
-        // The seed's worked example: square 42 is row 6, column 2.
+        // The Java assignment's worked example: square 42 is row 6, column 2.
         assert_eq!(g.cell_of(42), Some(Cell { row: 5, col: 1 }));
         assert_eq!(g.cell_of(100), Some(Cell { row: 0, col: 0 }));
     }
@@ -254,7 +254,7 @@ mod tests {
         assert_eq!(g.cell_of(11), Some(Cell { row: 8, col: 10 }));
         assert_eq!(g.cell_of(12), Some(Cell { row: 7, col: 0 }));
         assert_eq!(g.cell_of(99), Some(Cell { row: 0, col: 10 }));
-        // The seed's sample ladder 10 → 32 stays in one column.
+        // The Tycoon assignment's sample ladder 10 → 32 stays in one column.
         assert_eq!(g.cell_of(10).unwrap().col, g.cell_of(32).unwrap().col);
     }
 

@@ -1,4 +1,4 @@
-//! Grid files in the seed's text format.
+//! Grid files in the original assignment's text format.
 //!
 //! ```text
 //! <number of ladders>
@@ -265,8 +265,8 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The seed's sample grid, verbatim (its line `4 51 ` keeps its trailing
-/// space).
+/// The original assignment's sample grid, verbatim (its line `4 51 ` keeps
+/// its trailing space).
 pub const SAMPLE_GRID: &str = include_str!("../tests/data/sample.grid");
 
 /// True when `text` has the grid file's line structure: a count, that many

@@ -1,4 +1,5 @@
-//! Snakes & Ladders Tycoon: the snakes & ladders / monopoly mix of seed 003.
+//! Snakes & Ladders Tycoon: the snakes & ladders / monopoly mix of the
+//! original Tycoon assignment.
 //!
 //! Glossary:
 //! - **grid** ([`Grid`]): 9 rows × 11 columns of cells 1–99 (cell 1
@@ -6,7 +7,7 @@
 //!   and cards; legal by construction ([`GridSpec`] is the unchecked form).
 //! - **rules** ([`rules`]): the one validator of a grid, used by the
 //!   designer, the file loader and the JSON form.
-//! - **grid file** ([`file`]): the seed's text format.
+//! - **grid file** ([`file`]): the original assignment's text format.
 //! - **document** ([`design::Document`]): a grid being designed, with undo
 //!   and redo; **edit** ([`design::Edit`]): one change, as data; the
 //!   **clipboard** lives beside the document.
@@ -21,7 +22,8 @@
 //! - **tournament** ([`tournament`]): the bot levels against each other,
 //!   with win rates and their intervals.
 //!
-//! See `docs/tycoon.md` for the rules chosen where the seed is silent.
+//! See `docs/tycoon.md` for the rules chosen where the original assignment
+//! is silent.
 
 pub mod bots;
 pub mod cells;

@@ -1,7 +1,8 @@
 //! The grid's rules, and the one validator that enforces them.
 //!
 //! Terms:
-//! - **rule** ([`Rule`]): one rule of RULES.md §3, with a name and a sentence.
+//! - **rule** ([`Rule`]): one rule of `docs/rules.md` §3, with a name
+//!   and a sentence.
 //! - **rule error** ([`RuleError`]): a rule broken, naming the objects and
 //!   cells involved.
 //! - **item** ([`Item`]): which entry of a [`GridSpec`] an error is about

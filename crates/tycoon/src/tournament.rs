@@ -107,7 +107,7 @@ impl std::str::FromStr for Matchup {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Grids {
-    /// The seed's sample grid.
+    /// The original assignment's sample grid.
     Sample,
     /// A random legal grid for each game.
     Random,

@@ -1007,11 +1007,12 @@ fn reachability_of_cell_99_is_known() {
 }
 
 #[test]
-fn the_seeds_worked_example_of_a_recharge() {
-    // Seed 003: "He rolls the dice to get 5 ... in his next turn he gets 2
-    // ... in his third turn he rolls 4. Then, 40 coins are added to his
-    // wallet, and he will not move." The seed counts from step 0; RULES.md
-    // puts every token on cell 1, so 5 and 2 reach cells 6 and 8.
+fn the_original_assignments_worked_example_of_a_recharge() {
+    // The original assignment: "He rolls the dice to get 5 ... in his next
+    // turn he gets 2 ... in his third turn he rolls 4. Then, 40 coins are
+    // added to his wallet, and he will not move." It counts from step 0; the
+    // rules of record put every token on cell 1, so 5 and 2 reach cells 6
+    // and 8.
     let mut g = game(&grid(&[], &[], &[]), &[5, 1, 1, 1, 2, 1, 1, 1, 4]);
     for _ in 0..8 {
         play(&mut g, "roll");

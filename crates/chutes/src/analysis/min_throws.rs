@@ -1,12 +1,14 @@
-//! Seed 004: the fewest throws to finish when the player chooses every roll.
+//! The minimum-throws assignment: the fewest throws to finish when the player
+//! chooses every roll.
 //!
 //! Terms:
 //! - **throw**: one roll the player picks, 1..=faces.
 //! - **minimum throws**: the length of the shortest game
 //!   ([`super::shortest`], no constraint): choosing the rolls is the same as
 //!   finding the dice sequence of a shortest game.
-//! - **pairs**: a board written as `start end start end …` (seed 004's
-//!   GeeksforGeeks form), with its number of squares and start square.
+//! - **pairs**: a board written as `start end start end …` (the
+//!   minimum-throws assignment's GeeksforGeeks form), with its number of
+//!   squares and start square.
 //! - Overshoot: LeetCode 909 lets a throw go no further than N. Here the
 //!   overshoot rule is applied as the board's rules say, and the fewest
 //!   throws is the same under all three: a throw that would pass N from `s`
@@ -25,7 +27,7 @@ use crate::rules::{Rules, Step};
 use num_bigint::BigUint;
 use serde::Serialize;
 
-/// The answer to seed 004.
+/// The answer to the minimum-throws assignment's question.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MinThrows {
     /// The fewest throws; `None` when the finish cannot be reached.
@@ -168,15 +170,15 @@ mod tests {
     }
 
     #[test]
-    fn seed_004_geeksforgeeks_board_takes_3_throws() {
+    fn the_minimum_throws_assignments_board_takes_3_throws() {
         // Ladders 3→22, 5→8, 11→26, 20→29; snakes 27→1, 21→9, 17→4, 19→7.
         let b = board_from_pairs("3 22 5 8 11 26 20 29 27 1 21 9 17 4 19 7", 30, 1).unwrap();
         for o in [Overshoot::Stay, Overshoot::Finish, Overshoot::Bounce] {
             let m = min_throws(&b, &Rules::new(o, 6).unwrap()).unwrap();
             assert_eq!(m.throws, Some(3), "{o}");
         }
-        // The seed's Java program, 0-based cells 0..29, moved to squares
-        // 1..30: its published output is 3.
+        // The assignment's Java program, 0-based cells 0..29, moved to
+        // squares 1..30: its published output is 3.
         let java = board_from_pairs("2 8 6 22 11 13 21 16 27 1 22 5 15 10 20 3", 30, 1).unwrap();
         assert_eq!(
             min_throws(&java, &Rules::default()).unwrap().throws,

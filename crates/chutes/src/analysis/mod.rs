@@ -1,9 +1,9 @@
 //! Analysis of Chutes & Ladders on any board and rules: exact where it can
-//! be, random where the seeds ask for it.
+//! be, random where the original assignments ask for it.
 //!
 //! Terms:
 //! - **game length**: the number of rolls one player makes until reaching N,
-//!   lost turns included (RULES.md §1).
+//!   lost turns included (docs/rules.md §1).
 //! - **chain** ([`chain::Chain`]): the board and rules as a table of moves,
 //!   read off [`crate::Rules::step`], the one definition of a move.
 //! - **distribution** ([`markov::LengthDistribution`]): P(game length = n),
@@ -15,9 +15,10 @@
 //!   **routes** (the chutes and ladders taken, in order).
 //! - **Monte Carlo** ([`simulate`]): many random games on all cores, the same
 //!   result for a seed whatever the number of threads.
-//! - **search** ([`search`]): the seeds' random search for short games.
-//! - **minimum throws** ([`min_throws`]): seed 004, the player chooses every
-//!   roll.
+//! - **search** ([`search`]): the original assignments' random search for
+//!   short games.
+//! - **minimum throws** ([`min_throws`]): the minimum-throws assignment,
+//!   where the player chooses every roll.
 //! - **report** ([`report`]): the answer to each question as one serde type
 //!   put into words once; the CLI's `--json` and the web API print it.
 //!

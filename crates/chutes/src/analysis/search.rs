@@ -1,13 +1,13 @@
-//! The seeds' random search for short games (seeds 000 and 001): play many
-//! random games, keep each new record, and optionally every game as short as
-//! the record.
+//! The random search for short games that the Java and C assignments ask for:
+//! play many random games, keep each new record, and optionally every game as
+//! short as the record.
 //!
 //! Terms:
 //! - **record**: a game shorter than every game before it (in game order)
-//!   that meets the constraint; its dice string is kept, as in the seeds'
-//!   "Sample run".
+//!   that meets the constraint; its dice string is kept, as in the Java
+//!   assignment's "Sample run".
 //! - **tie**: a game exactly as short as the shortest found (with
-//!   `all_shortest`); ties are grouped into distinct routes (RULES.md §1).
+//!   `all_shortest`); ties are grouped into distinct routes (docs/rules.md §1).
 //! - **abandoned**: a game stopped once it is longer than the record (it can
 //!   no longer matter) — this is what lets the search run faster than a full
 //!   simulation; nothing is allocated for a game unless it is a record or a

@@ -14,9 +14,9 @@
 //!   state on such a game is at its BFS distance (else a shorter game would
 //!   exist), so the sequences are the paths of the BFS layers, and their
 //!   number is counted exactly (big integers) along those layers.
-//! - **route**: the chutes and ladders a game takes, in order (RULES.md §1):
-//!   sequences that differ only in where the token lands between jumps are
-//!   the same route. Routes are counted exactly by merging the states that
+//! - **route**: the chutes and ladders a game takes, in order
+//!   (docs/rules.md §1): sequences that differ only in where the token lands
+//!   between jumps are the same route. Routes are counted exactly by merging the states that
 //!   share a route so far.
 
 use super::AnalysisError;

@@ -1,12 +1,14 @@
-//! The seeds' board array: `N+1` integers, index 0 ignored, then for each
-//! square 0 (no jump) or the far end of the jump that starts there.
+//! The Java and C assignments' board array: `N+1` integers, index 0 ignored,
+//! then for each square 0 (no jump) or the far end of the jump that starts
+//! there.
 //!
 //! Terms:
 //! - **declaration**: an optional `int board[] =` or `private int[] cLArray =`
-//!   before the numbers, as in the seeds' own literal; it is skipped.
+//!   before the numbers, as in the assignments' own literals; it is
+//!   skipped.
 //! - **separators**: commas, whitespace, braces, brackets and a final `;`.
 //!
-//! Tokens start off the board (square 0), as in the seeds.
+//! Tokens start off the board (square 0), as in the assignments.
 
 use super::scan::{Token, describe, scan};
 use super::{Format, ParseError, Pos};
@@ -96,7 +98,7 @@ pub(crate) fn parse(text: &str) -> Result<Board, ParseError> {
 mod tests {
     use super::*;
 
-    const SEED_000: &str = "private int[] cLArray =
+    const JAVA_LITERAL: &str = "private int[] cLArray =
         {-1, 38,  0,  0, 14,  0,  0,  0,  0, 31,  0,
               0,  0,  0,  0,  0,  6,  0,  0,  0,  0,
              42,  0,  0,  0,  0,  0,  0, 84,  0,  0,
@@ -109,11 +111,11 @@ mod tests {
               0,  0, 73,  0, 75,  0,  0, 78,  0,  0};";
 
     #[test]
-    fn the_seed_literals_are_the_classic_board() {
-        let board = parse(SEED_000).unwrap();
+    fn the_assignments_literals_are_the_classic_board() {
+        let board = parse(JAVA_LITERAL).unwrap();
         assert_eq!(board.jumps(), Board::classic().jumps());
         assert_eq!(board.size(), 100);
-        let c_literal = SEED_000.replace("private int[] cLArray", "int board[]");
+        let c_literal = JAVA_LITERAL.replace("private int[] cLArray", "int board[]");
         assert_eq!(parse(&c_literal).unwrap().jumps(), Board::classic().jumps());
         let small = parse("-1 3 0 0 0").unwrap();
         assert_eq!(small.size(), 4);

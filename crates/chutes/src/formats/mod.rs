@@ -67,8 +67,8 @@ impl fmt::Display for Pos {
 pub enum Format {
     /// Parlor's TOML board file (docs/board-files.md).
     Toml,
-    /// The seeds' array: N+1 integers, index 0 ignored, 0 = no jump, else the
-    /// far end.
+    /// The Java and C assignments' array: N+1 integers, index 0 ignored, 0 =
+    /// no jump, else the far end.
     Array,
     /// LeetCode 909: an n×n JSON grid, boustrophedon from the bottom-left,
     /// -1 = no jump, start on square 1.

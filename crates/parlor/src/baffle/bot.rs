@@ -22,7 +22,7 @@ prove, guesses a mirror more likely than not (a wrong guess costs 2, a shot
 estimated by sampling when there are too many cases to count.
 
 Examples:
-  parlor baffle bot                          the seed's fixed first game, move by move
+  parlor baffle bot                          the original assignment's fixed game, move by move
   parlor baffle bot --seed 7 --sides left-top --save game.json
   parlor baffle bot --games 200 --seed 1     200 random boxes: the bot's scores
   parlor baffle bot --size 6 --mirrors 3 --games 1000 --json"

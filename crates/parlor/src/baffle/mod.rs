@@ -1,9 +1,10 @@
 //! `parlor baffle …`: the Baffle laser box.
 //!
 //! Terms:
-//! - **box arguments** ([`BoxArgs`]): which mirrors: the seed's fixed game
-//!   (`--fixed`), a seed (`--seed`), or a layout file (`--layout`), with the
-//!   size (`--size`) and mirror count (`--mirrors`) for seeded boxes.
+//! - **box arguments** ([`BoxArgs`]): which mirrors: the original
+//!   assignment's fixed game (`--fixed`), a seed (`--seed`), or a layout file
+//!   (`--layout`), with the size (`--size`) and mirror count (`--mirrors`)
+//!   for seeded boxes.
 
 mod bot;
 mod optimal;
@@ -49,8 +50,8 @@ pub fn run(cmd: BaffleCommand) -> Result<()> {
 /// Which box: the fixed game, a seed, or a layout file.
 #[derive(Args, Debug, Clone)]
 pub struct BoxArgs {
-    /// The seed's fixed first game (10×10, 5 mirrors): the default when
-    /// size and mirrors are the defaults.
+    /// The original assignment's fixed first game (10×10, 5 mirrors): the
+    /// default when size and mirrors are the defaults.
     #[arg(long, conflicts_with_all = ["seed", "layout"])]
     pub fixed: bool,
     /// Random mirrors from this seed (the same seed gives the same box).
@@ -70,7 +71,7 @@ pub struct BoxArgs {
 /// Where a box came from, for headings.
 pub fn describe(setup: &Setup, with_seed: bool) -> String {
     match &setup.origin {
-        baffle::Origin::Fixed => "the seed's fixed first game".to_string(),
+        baffle::Origin::Fixed => "the original assignment's fixed first game".to_string(),
         baffle::Origin::Seeded { seed } if with_seed => format!("random, seed {seed}"),
         baffle::Origin::Seeded { .. } => "random".to_string(),
         baffle::Origin::Given { .. } => "a given layout".to_string(),

@@ -29,9 +29,9 @@ use tabletop::play::{DiceMode, Match, PlayedOf, Record, SeatKind, Viewer};
   exit        leave (end of input does too)
 
 Examples:
-  parlor baffle play                        the seed's fixed first game
+  parlor baffle play                        the original assignment's fixed first game
   parlor baffle play --seed 7 --size 8 --mirrors 4
-  parlor baffle play --sides left-top       beams only from the left and top (the seed's GUI)
+  parlor baffle play --sides left-top       left and top only (the original assignment's GUI)
   printf 'shoot 7\\nguess 4 2 /\\nquit\\n' | parlor baffle play")]
 pub struct PlayArgs {
     #[command(flatten)]

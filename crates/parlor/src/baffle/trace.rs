@@ -11,8 +11,8 @@ use std::io::Write;
 /// Arguments of `parlor baffle trace`.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
-  parlor baffle trace                     every hole of the seed's fixed game
-  parlor baffle trace 7 5 1               the seed's checks: 7->22, 5->12, 1->24
+  parlor baffle trace                     every hole of the original assignment's fixed game
+  parlor baffle trace 7 5 1               the original assignment's checks: 7->22, 5->12, 1->24
   parlor baffle trace --layout box.txt --json
   parlor baffle trace --seed 3 --size 12 --mirrors 9")]
 pub struct TraceArgs {

@@ -28,7 +28,7 @@ use std::io::IsTerminal;
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   parlor chutes shortest                       the classic board's shortest game: 7 rolls
-  parlor chutes shortest --chutes 2            seed 000: the shortest game down exactly two chutes
+  parlor chutes shortest --chutes 2            exactly two chutes, as the Java assignment asks
   parlor chutes shortest --list                every distinct route, and the first 100 dice sequences
   parlor chutes shortest --ladders 0 --json")]
 pub struct ShortestArgs {
@@ -112,8 +112,8 @@ pub struct SimulateArgs {
 /// Arguments of `parlor chutes search`.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
-  parlor chutes search --seed 1                  seed 001: each new record-short game
-  parlor chutes search --chutes 2 --games 1000000   seed 000: exactly two chutes
+  parlor chutes search --seed 1                  each new record, as the C assignment asks
+  parlor chutes search --chutes 2 --games 1000000   as the Java assignment asks: exactly two chutes
   parlor chutes search --all-shortest            every game as short as the shortest, by route")]
 pub struct SearchArgs {
     #[command(flatten)]
@@ -161,7 +161,7 @@ pub struct MinThrowsArgs {
     /// A LeetCode 909 grid: the JSON itself, or a file holding it.
     #[arg(long, value_name = "JSON|FILE", conflicts_with = "pairs")]
     leetcode: Option<String>,
-    /// Jumps as "start end start end …" (seed 004's form); needs --size.
+    /// Jumps as "start end start end …" (the minimum-throws assignment's form); needs --size.
     #[arg(long, value_name = "PAIRS", requires = "size")]
     pairs: Option<String>,
     /// Squares on the --pairs board.

@@ -16,7 +16,7 @@ pub enum BoardCommand {
     #[command(after_help = "Examples:
   parlor chutes board show classic
   parlor chutes board show leetcode.json --as toml > board.toml
-  parlor chutes board show seed.txt --format array --as json")]
+  parlor chutes board show board.txt --format array --as json")]
     Show {
         /// `classic`, or a board file.
         board: String,

@@ -20,7 +20,8 @@ pub enum ChutesCommand {
     /// Plot the game-length distribution, seat chances or a heat map, as SVG
     /// or PNG.
     Plot(pictures::PlotArgs),
-    /// The seeds' random search for short games, beside the exact answer.
+    /// The original assignments' random search for short games, beside the
+    /// exact answer.
     Search(analysis::SearchArgs),
     /// The exact shortest games: length, dice sequences, distinct routes.
     Shortest(analysis::ShortestArgs),
@@ -28,7 +29,8 @@ pub enum ChutesCommand {
     Analyze(analysis::AnalyzeArgs),
     /// Monte Carlo on all cores, beside the exact mean.
     Simulate(analysis::SimulateArgs),
-    /// Seed 004: the fewest throws when the player chooses every roll.
+    /// The minimum-throws assignment: the fewest throws when the player chooses
+    /// every roll.
     MinThrows(analysis::MinThrowsArgs),
 }
 

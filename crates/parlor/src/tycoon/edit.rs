@@ -20,7 +20,7 @@ use tycoon::design::{Designer, EDIT_FORMS, Edit};
 OUT is written (atomically) only if every edit is accepted; with no edits the
 grid file is saved byte for byte as it was read, and after edits every
 unchanged line keeps its text. GRID `new` starts from an empty grid, `sample` from
-the seed's sample. OUT ending in .json gets the JSON form.
+the original assignment's sample. OUT ending in .json gets the JSON form.
 
 Examples:
   parlor tycoon edit new -o my.grid --do \"ladder 10 32\" --do \"snake 34 23\" --do \"card 9 13 50 10\"

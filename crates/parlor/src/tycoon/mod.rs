@@ -1,8 +1,8 @@
 //! `parlor tycoon …`: Snakes & Ladders Tycoon commands.
 //!
 //! Terms:
-//! - **grid argument**: `sample` (the seed's sample grid), or a grid file in
-//!   the seed's format or the JSON form.
+//! - **grid argument**: `sample` (the original assignment's sample grid), or
+//!   a grid file in its format or the JSON form.
 
 mod check;
 mod edit;
@@ -62,7 +62,7 @@ pub fn load_grid_text(source: &str) -> Result<(Grid, String)> {
         if Path::new(source).exists() {
             format!("cannot read grid file {source}")
         } else {
-            format!("no grid file {source} (the seed's sample grid is `sample`)")
+            format!("no grid file {source} (the original assignment's sample grid is `sample`)")
         }
     })?;
     let grid =

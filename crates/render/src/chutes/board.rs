@@ -52,8 +52,8 @@ mod tests {
         let b = Board::classic();
         let p = board(&b).unwrap();
         check_board_picture(&b, &p);
-        // Seed 000: square 100 top-left, square 1 bottom-left, square 42 at
-        // row 6, column 2 (1-based).
+        // As in the Java assignment: square 100 top-left, square 1
+        // bottom-left, square 42 at row 6, column 2 (1-based).
         let svg = p.to_svg();
         assert!(svg.contains("classic board"));
         assert!(svg.contains("9 ladders · 10 chutes"));

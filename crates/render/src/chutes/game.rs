@@ -8,7 +8,7 @@
 //! - **slot**: where a visit's circle sits inside its square; visits to one
 //!   square (by any player) get separate slots, so none hides another.
 //! - **trail**: a thin line joining one player's visits in order ("fancy"
-//!   style in seed 000).
+//!   style in the Java assignment).
 
 use super::frame::{Frame, LEGEND, board_facts, board_legend, board_name, jump_colour, plain_fill};
 use crate::draw::{self, Anchor, Legend, PathData, Point, Rect, Swatch};

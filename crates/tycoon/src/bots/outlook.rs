@@ -577,7 +577,7 @@ mod tests {
         let copy = Arc::new((*g).clone());
         assert!(std::ptr::eq(o, Outlook::of(&copy)));
         assert_eq!(*copy, *g);
-        // The seed's sample: from cell 1 a game takes some 20 moves.
+        // The original assignment's sample: from cell 1 a game takes some 20 moves.
         assert!(
             (10.0..30.0).contains(&o.moves_left(1)),
             "{}",

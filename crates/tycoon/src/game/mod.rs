@@ -17,7 +17,8 @@
 //! - **turn cap**: the game stops with no winner after this many turns in
 //!   all (some grids can never be won).
 //!
-//! The rules chosen where RULES.md is silent are in `docs/tycoon.md`.
+//! The rules chosen where the rules of record (`docs/rules.md` §3) are
+//! silent are in `docs/tycoon.md`.
 
 pub mod dialogue;
 mod events;
