@@ -114,8 +114,9 @@ pub fn code_of(status: StatusCode) -> &'static str {
 /// codes (`not_your_turn`, `illegal_move`, …) and the store's.
 pub fn status_of(code: &str) -> StatusCode {
     match code {
-        "game_over" | "not_your_turn" | "stale_move" | "bot_seat" | "already_found"
-        | "seat_taken" | "game_on" => StatusCode::CONFLICT,
+        "game_over" | "not_your_turn" | "stale_move" | "bot_seat" | "seat_taken" | "game_on" => {
+            StatusCode::CONFLICT
+        }
         "not_your_seat" | "bad_token" => StatusCode::FORBIDDEN,
         "no_token" => StatusCode::UNAUTHORIZED,
         "no_such_seat" | "roll_not_chosen" | "roll_needed" | "roll_unused" | "bad_roll"

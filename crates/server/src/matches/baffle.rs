@@ -347,6 +347,7 @@ mod tests {
         assert_eq!(over.code, "game_over");
         let hard = bot_refused(BotError::TooHard);
         assert_eq!(hard.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(hard.code, "bot_stuck");
         assert!(hard.message.contains("too many cases"), "{}", hard.message);
     }
 }
