@@ -267,50 +267,52 @@ impl Postgres {
     }
 
     pub(super) async fn append(&self, mv: NewMove, origin: &str) -> Result<(), DbError> {
-        let mut conn = self.conn().await?;
-        let tx = conn.transaction().await.map_err(pg)?;
+        let conn = self.conn().await?;
         let number = i32::try_from(mv.number).unwrap_or(i32::MAX);
-        let changed = tx
-            .execute(
-                "UPDATE matches SET moves = $2, status = $3, over = $4, updated_ms = $5
-                 WHERE id = $1 AND moves = $2 - 1 AND NOT over",
-                &[&mv.match_id, &number, &mv.status, &mv.over, &mv.at_ms],
-            )
-            .await
-            .map_err(pg)?;
-        if changed == 0 {
-            let now = tx
-                .query_opt("SELECT moves FROM matches WHERE id = $1", &[&mv.match_id])
-                .await
-                .map_err(pg)?;
-            return Err(now.map_or(DbError::NoMatch, |r| DbError::Stale {
-                now: u32::try_from(r.get::<_, i32>(0)).unwrap_or(0),
-            }));
-        }
-        tx.execute(
-            "INSERT INTO moves (match_id, number, entry, seat, bot, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
-            &[
-                &mv.match_id,
-                &number,
-                &mv.entry,
-                &i32::from(mv.seat),
-                &mv.bot,
-                &mv.at_ms,
-            ],
-        )
-        .await
-        .map_err(pg)?;
         let notice = Notice::Moved {
             id: mv.match_id.clone(),
             moves: mv.number,
         };
-        tx.execute(
-            "SELECT pg_notify($1, $2)",
-            &[&CHANNEL, &notice.payload(origin)],
-        )
-        .await
-        .map_err(pg)?;
-        tx.commit().await.map_err(pg)
+        // One statement, so one round trip and one transaction: the match's
+        // count moves on only from the number the server saw, the move is
+        // stored only then, and only then are the others told.
+        let stored = conn
+            .query(
+                "WITH moved AS (
+                     UPDATE matches SET moves = $2, status = $3, over = $4, updated_ms = $5
+                     WHERE id = $1 AND moves = $2 - 1 AND NOT over
+                     RETURNING id
+                 ), stored AS (
+                     INSERT INTO moves (match_id, number, entry, seat, bot, at_ms)
+                     SELECT id, $2, $6, $7, $8, $5 FROM moved
+                     RETURNING number
+                 )
+                 SELECT pg_notify($9, $10) FROM stored",
+                &[
+                    &mv.match_id,
+                    &number,
+                    &mv.status,
+                    &mv.over,
+                    &mv.at_ms,
+                    &mv.entry,
+                    &i32::from(mv.seat),
+                    &mv.bot,
+                    &CHANNEL,
+                    &notice.payload(origin),
+                ],
+            )
+            .await
+            .map_err(pg)?;
+        if !stored.is_empty() {
+            return Ok(());
+        }
+        let now = conn
+            .query_opt("SELECT moves FROM matches WHERE id = $1", &[&mv.match_id])
+            .await
+            .map_err(pg)?;
+        Err(now.map_or(DbError::NoMatch, |r| DbError::Stale {
+            now: u32::try_from(r.get::<_, i32>(0)).unwrap_or(0),
+        }))
     }
 
     pub(super) async fn claim(&self, claim: Claim, origin: &str) -> Result<bool, DbError> {

@@ -171,11 +171,11 @@ impl Sqlite {
     pub(super) async fn append(&self, mv: NewMove) -> Result<(), DbError> {
         self.call(move |c| {
             let changed = c
-                .execute(
+                .prepare_cached(
                     "UPDATE matches SET moves = ?2, status = ?3, over = ?4, updated_ms = ?5
                      WHERE id = ?1 AND moves = ?2 - 1 AND over = 0",
-                    params![mv.match_id, mv.number, mv.status, mv.over, mv.at_ms],
                 )
+                .and_then(|mut s| s.execute(params![mv.match_id, mv.number, mv.status, mv.over, mv.at_ms]))
                 .map_err(sql)?;
             if changed == 0 {
                 let now: Option<u32> = c
@@ -188,10 +188,10 @@ impl Sqlite {
                     .map_err(sql)?;
                 return Err(now.map_or(DbError::NoMatch, |now| DbError::Stale { now }));
             }
-            c.execute(
+            c.prepare_cached(
                 "INSERT INTO moves (match_id, number, entry, seat, bot, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![mv.match_id, mv.number, mv.entry, mv.seat, mv.bot, mv.at_ms],
             )
+            .and_then(|mut s| s.execute(params![mv.match_id, mv.number, mv.entry, mv.seat, mv.bot, mv.at_ms]))
             .map_err(sql)?;
             Ok(())
         })

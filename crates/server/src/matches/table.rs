@@ -19,8 +19,8 @@ use serde_json::{Map, Value};
 use tabletop::play::{Entry, Match, Playable, PlayedOf, Record, SeatKind, Status, Viewer};
 
 /// The events a view's log carries (the newest); older ones are in the
-/// record.
-pub const LOG_TAIL: usize = 300;
+/// record. Each line is worded once, when its move is played.
+pub const LOG_TAIL: usize = 100;
 
 /// What the router needs of a game beyond the match layer.
 pub trait GameKind: Playable + Send + Sync + 'static
@@ -154,9 +154,10 @@ pub struct BotWork {
     pub choose: Box<dyn FnOnce() -> String + Send>,
 }
 
-/// A match of game `G`.
+/// A match of game `G`, and the newest events of its log in words.
 pub struct Typed<G: Playable> {
     m: Match<G>,
+    log: std::collections::VecDeque<Value>,
 }
 
 impl<G: GameKind> Typed<G>
@@ -167,7 +168,30 @@ where
 {
     /// A table for `m`.
     pub fn new(m: Match<G>) -> Self {
-        Self { m }
+        let lines: Vec<Value> = m
+            .log()
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .take(LOG_TAIL)
+            .rev()
+            .map(|l| log_line(l.number, l.seat, &l.event))
+            .collect();
+        Self {
+            m,
+            log: lines.into(),
+        }
+    }
+
+    /// Words a move's events into the log, keeping the newest.
+    fn note(&mut self, played: &PlayedOf<G>) {
+        for event in &played.events {
+            if self.log.len() == LOG_TAIL {
+                self.log.pop_front();
+            }
+            self.log
+                .push_back(log_line(played.number, played.seat, event));
+        }
     }
 
     /// The match.
@@ -195,6 +219,16 @@ where
             .map(Self::new)
             .map_err(|e| e.to_string())
     }
+}
+
+/// One line of a view's log: the move's number, the seat, the event in
+/// words.
+fn log_line(number: usize, seat: u8, event: &impl std::fmt::Display) -> Value {
+    let mut line = Map::new();
+    line.insert("number".into(), number.into());
+    line.insert("seat".into(), seat.into());
+    line.insert("text".into(), event.to_string().into());
+    Value::Object(line)
 }
 
 /// The JSON of an event, with its words under `text`.
@@ -288,23 +322,10 @@ where
         let mut view = to_value(&self.m.view(viewer));
         if let Value::Object(fields) = &mut view {
             fields.insert("page".into(), G::extras(&self.m, viewer));
-            let log: Vec<Value> = self
-                .m
-                .log()
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .take(LOG_TAIL)
-                .rev()
-                .map(|l| {
-                    let mut line = Map::new();
-                    line.insert("number".into(), l.number.into());
-                    line.insert("seat".into(), l.seat.into());
-                    line.insert("text".into(), l.event.to_string().into());
-                    Value::Object(line)
-                })
-                .collect();
-            fields.insert("log".into(), Value::Array(log));
+            fields.insert(
+                "log".into(),
+                Value::Array(self.log.iter().cloned().collect()),
+            );
         }
         view
     }
@@ -324,7 +345,9 @@ where
             after: None,
             roll,
         };
-        Ok(played::<G>(self.m.play(seat, request)?))
+        let done = self.m.play(seat, request)?;
+        self.note(&done);
+        Ok(played::<G>(done))
     }
 
     fn bot_turn(&self) -> Option<BotWork> {
@@ -337,12 +360,16 @@ where
 
     fn play_bot(&mut self, moves: usize, mv: &str) -> Result<Played, ApiError> {
         let mv = read_move::<G>(&MoveInput::Text(mv.to_string()))?;
-        Ok(played::<G>(self.m.play_bot(moves, mv)?))
+        let done = self.m.play_bot(moves, mv)?;
+        self.note(&done);
+        Ok(played::<G>(done))
     }
 
     fn apply_entry(&mut self, entry: &str) -> Result<Played, String> {
         let entry = entry.parse::<Entry<G::Move>>()?;
-        self.m.apply_entry(entry).map(played::<G>)
+        let done = self.m.apply_entry(entry)?;
+        self.note(&done);
+        Ok(played::<G>(done))
     }
 
     fn header(&self) -> String {
