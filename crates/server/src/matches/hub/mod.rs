@@ -15,25 +15,32 @@
 //!   client was told is always what the store holds.
 //! - **change** ([`Change`]): what watchers are sent after each change: the
 //!   moves played and the spectator's view, as one JSON text made once.
-//! - **bot runner**: when a bot is to move, one task per match works out
-//!   its move off the async workers (at most as many bots think at once as
-//!   there are cores) and plays it as a move like any other, until a person
-//!   must answer or the match is over.
-//! - **notice**: another server's move or seat claim, read from the store
-//!   so that this server's watchers see it too ([`crate::db::Notice`]).
+//! - **bot runner** ([`bots`]): when a bot is to move, one task per match
+//!   works out its move off the async workers and plays it as a move like
+//!   any other, until a person must answer or the match is over.
+//! - **notice** ([`follow`]): another server's move or seat claim, read from
+//!   the store so that this server's watchers see it too.
+//! - **decorated view** ([`view`]): the game's view with the match's seats,
+//!   as a player or a watcher is sent it.
+
+mod bots;
+mod follow;
+mod seating;
+mod view;
 
 use super::table::{MoveInput, Played, Table};
-use crate::db::{Db, DbError, NewMatch, NewMove, Notice, SeatRow, TokenRow, UNFINISHED_KEPT};
+use crate::db::{Db, DbError, NewMatch, NewMove, SeatRow, TokenRow, UNFINISHED_KEPT};
 use crate::error::ApiError;
-use crate::seats::{self, SeatState};
+use crate::seats;
 use axum::http::StatusCode;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
-use tabletop::play::{SeatKind, Viewer};
+use tabletop::play::SeatKind;
 use tokio::sync::{Semaphore, broadcast};
+use view::{change, decorate, tell};
 
 /// How many changes a slow watcher may fall behind before it skips to the
 /// newest.
@@ -367,34 +374,6 @@ impl Hub {
         }
     }
 
-    /// Who `token` is in match `live`; reads the tokens again from the
-    /// store once when it is unknown (a seat taken through another server).
-    async fn holder(
-        &self,
-        id: &str,
-        live: &mut Live,
-        token: Option<&str>,
-    ) -> Result<Holder, ApiError> {
-        let Some(token) = token else {
-            return Ok(Holder::default());
-        };
-        let hash = seats::digest(token);
-        if let Some(found) = find_token(&live.tokens, &hash) {
-            return Ok(found);
-        }
-        if let Some(stored) = self.db.load(id).await? {
-            live.seats = stored.seats;
-            live.tokens = stored.tokens;
-        }
-        find_token(&live.tokens, &hash).ok_or_else(|| {
-            ApiError::coded(
-                StatusCode::FORBIDDEN,
-                "bad_token",
-                "this token holds no seat in this game (it is another game's, or was never given)",
-            )
-        })
-    }
-
     /// What `token`'s holder (or a spectator, with none) sees of match `id`.
     ///
     /// # Errors
@@ -552,112 +531,6 @@ impl Hub {
         }
     }
 
-    /// Takes open seat `seat` of match `id`: with its invite, or with none
-    /// when anyone may take it. The seat joins `token`'s seats when it is a
-    /// token of this match; otherwise a new token is made. Returns the token
-    /// (new or the same) and the view.
-    ///
-    /// # Errors
-    /// 400 `no_such_seat` / `bad_invite`, 409 `seat_taken`, 403 `bad_token`.
-    pub async fn join(
-        self: &Arc<Self>,
-        id: &str,
-        seat: u8,
-        invite: Option<&str>,
-        token: Option<&str>,
-    ) -> Result<(String, Value), ApiError> {
-        let (slot, mut live) = self.lock(id).await?;
-        let known = match token {
-            Some(t) => self
-                .holder(id, &mut live, Some(t))
-                .await
-                .ok()
-                .map(|_| t.to_string()),
-            None => None,
-        };
-        let Some(row) = live.seats.iter().find(|s| s.seat == seat).cloned() else {
-            return Err(ApiError::coded(
-                StatusCode::BAD_REQUEST,
-                "no_such_seat",
-                format!("seat {seat} of this game is not a person's seat"),
-            ));
-        };
-        if row.taken {
-            return Err(seat_taken(seat));
-        }
-        let invite = match (&row.invite, invite) {
-            // Anyone may take it.
-            (None, _) => None,
-            (Some(hash), Some(invite))
-                if seats::is_secret(invite) && *hash == seats::digest(invite) =>
-            {
-                Some(hash.clone())
-            }
-            _ => {
-                return Err(ApiError::coded(
-                    StatusCode::FORBIDDEN,
-                    "bad_invite",
-                    format!(
-                        "seat {seat} is taken with its invite, and this is not it (it may have been replaced): ask for a new link"
-                    ),
-                ));
-            }
-        };
-        let token = match known {
-            Some(t) => t,
-            None => seats::fresh_secret()?,
-        };
-        let claimed = self
-            .db
-            .claim(id, seat, invite.as_deref(), &seats::digest(&token))
-            .await?;
-        if !claimed {
-            self.reread(&slot, &mut live).await;
-            return Err(seat_taken(seat));
-        }
-        match self.db.load(id).await? {
-            Some(stored) => {
-                live.seats = stored.seats;
-                live.tokens = stored.tokens;
-            }
-            None => return Err(no_match(id)),
-        }
-        tell(&slot, &live, &[]);
-        let holder = find_token(&live.tokens, &seats::digest(&token)).unwrap_or_default();
-        Ok((token, decorate(id, &live, holder)))
-    }
-
-    /// A new invite for open seat `seat` of match `id` (the old link stops
-    /// working); only the host may ask.
-    ///
-    /// # Errors
-    /// 403 `not_host`, 409 `seat_taken`.
-    pub async fn reinvite(
-        self: &Arc<Self>,
-        id: &str,
-        seat: u8,
-        token: Option<&str>,
-    ) -> Result<Invite, ApiError> {
-        let (_slot, mut live) = self.lock(id).await?;
-        let holder = self.holder(id, &mut live, token).await?;
-        if !holder.host {
-            return Err(ApiError::coded(
-                StatusCode::FORBIDDEN,
-                "not_host",
-                "only the person who made this game can invite again",
-            ));
-        }
-        let invite = seats::fresh_secret()?;
-        let hash = seats::digest(&invite);
-        if !self.db.reinvite(id, seat, &hash).await? {
-            return Err(seat_taken(seat));
-        }
-        if let Some(row) = live.seats.iter_mut().find(|s| s.seat == seat) {
-            row.invite = Some(hash);
-        }
-        Ok(Invite { seat, invite })
-    }
-
     /// Match `id`'s current state as a watcher first sees it, and its
     /// changes from then on.
     ///
@@ -671,133 +544,6 @@ impl Hub {
         let changes = slot.watch();
         let first = Arc::new(change(&slot.id, &live, &[]));
         Ok((first, changes))
-    }
-
-    /// Sets the bots of `slot` going, unless they already are.
-    pub fn kick_bots(self: &Arc<Self>, slot: &Arc<Slot>) {
-        if slot.bots_running.swap(true, Ordering::SeqCst) {
-            return;
-        }
-        let hub = Arc::clone(self);
-        let slot = Arc::clone(slot);
-        tokio::spawn(async move {
-            loop {
-                hub.run_bots(&slot).await;
-                slot.bots_running.store(false, Ordering::SeqCst);
-                // A person's move may have handed the turn to a bot after
-                // the last look and before the flag went down.
-                let again = {
-                    let live = slot.state.lock().await;
-                    !live.broken && live.table.bot_turn().is_some()
-                };
-                if !again || slot.bots_running.swap(true, Ordering::SeqCst) {
-                    break;
-                }
-            }
-        });
-    }
-
-    async fn run_bots(&self, slot: &Slot) {
-        loop {
-            let work = {
-                let live = slot.state.lock().await;
-                if live.broken {
-                    return;
-                }
-                live.table.bot_turn()
-            };
-            let Some(work) = work else { return };
-            let Ok(permit) = self.thinking.acquire().await else {
-                return;
-            };
-            let moves = work.moves;
-            let Ok(mv) = tokio::task::spawn_blocking(work.choose).await else {
-                return;
-            };
-            drop(permit);
-            let mut live = slot.state.lock().await;
-            if live.broken {
-                return;
-            }
-            let Ok(played) = live.table.play_bot(moves, &mv) else {
-                // The match moved on while the bot thought: look again.
-                continue;
-            };
-            if self.commit(slot, &mut live, &played).await.is_err() {
-                return;
-            }
-        }
-    }
-
-    /// Follows the other servers' notices for ever.
-    async fn follow_notices(self: Arc<Self>) {
-        let mut notices = self.db.notices();
-        loop {
-            match notices.recv().await {
-                Ok(Notice::Moved { id, moves }) => self.catch_up(&id, Some(moves)).await,
-                Ok(Notice::Seated { id }) => self.catch_up(&id, None).await,
-                Ok(Notice::Resync) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                    let ids: Vec<String> = self.map().keys().cloned().collect();
-                    for id in ids {
-                        self.catch_up(&id, None).await;
-                    }
-                }
-                Err(broadcast::error::RecvError::Closed) => return,
-            }
-        }
-    }
-
-    /// Brings live match `id` up to the store: the moves it lacks (up to
-    /// `moves`), or everything when `moves` is none. Matches not in memory
-    /// are left to be loaded when asked for.
-    async fn catch_up(&self, id: &str, moves: Option<u32>) {
-        let Some(slot) = self.map().get(id).cloned() else {
-            return;
-        };
-        let mut live = slot.state.lock().await;
-        if live.broken {
-            return;
-        }
-        let have = live.table.moves();
-        match moves {
-            Some(moves) if moves as usize <= have => {}
-            Some(_) => {
-                let Ok(rows) = self.db.moves_after(id, have as u32).await else {
-                    live.broken = true;
-                    return;
-                };
-                let mut played = Vec::new();
-                for row in rows {
-                    match live.table.apply_entry(&row.entry) {
-                        Ok(p) => played.push(p),
-                        Err(_) => {
-                            self.reread(&slot, &mut live).await;
-                            return;
-                        }
-                    }
-                    live.updated_ms = row.at_ms;
-                }
-                tell(&slot, &live, &played);
-            }
-            None => self.reread(&slot, &mut live).await,
-        }
-    }
-
-    /// Deletes unfinished matches untouched for [`UNFINISHED_KEPT`], now and
-    /// every hour.
-    async fn expire_old(self: Arc<Self>) {
-        loop {
-            let before = crate::db::now_ms() - UNFINISHED_KEPT.as_millis() as i64;
-            if let Ok(gone) = self.db.expire(before).await
-                && gone > 0
-            {
-                eprintln!(
-                    "parlor serve: {} expired",
-                    tabletop::count(gone, "unfinished game", "unfinished games")
-                );
-            }
-            tokio::time::sleep(std::time::Duration::from_secs(60 * 60)).await;
-        }
     }
 
     /// Ends every watcher's stream: the server is stopping (their browsers
@@ -880,96 +626,4 @@ fn status_word(status: &tabletop::play::Status) -> String {
         Status::Stalled { .. } => "stalled",
     }
     .to_string()
-}
-
-/// Tells the watchers of `slot` of a change (when anyone watches).
-fn tell(slot: &Slot, live: &Live, played: &[Played]) {
-    if slot.changes.receiver_count() > 0 {
-        let _ = slot.changes.send(Arc::new(change(&slot.id, live, played)));
-    }
-}
-
-fn change(id: &str, live: &Live, played: &[Played]) -> Change {
-    let mut fields = Map::new();
-    fields.insert(
-        "played".into(),
-        serde_json::to_value(played).unwrap_or(Value::Null),
-    );
-    fields.insert("view".into(), decorate(id, live, Holder::default()));
-    Change {
-        moves: live.table.moves(),
-        json: Value::Object(fields).to_string(),
-    }
-}
-
-/// One seat as the page shows it.
-#[derive(Serialize)]
-struct SeatView {
-    seat: u8,
-    #[serde(flatten)]
-    kind: SeatKind,
-    /// For a person seat: here, open or taken.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    state: Option<SeatState>,
-    /// True when the asking token holds it.
-    yours: bool,
-}
-
-/// The table's view for `holder`, with what the page needs besides: the
-/// match's id, each seat's state, the asker's seats, and when an unfinished
-/// match expires.
-fn decorate(id: &str, live: &Live, holder: Holder) -> Value {
-    let viewer = match live.table.to_move() {
-        Some(seat) if holder.holds(seat) => Viewer::Seat { seat },
-        _ => holder
-            .first()
-            .map_or(Viewer::Spectator, |seat| Viewer::Seat { seat }),
-    };
-    let mut view = live.table.view(viewer);
-    let host_here: u32 = live
-        .tokens
-        .iter()
-        .filter(|t| t.host)
-        .map(|t| t.seats)
-        .fold(0, |a, b| a | b);
-    let seats: Vec<SeatView> = live
-        .table
-        .seats()
-        .into_iter()
-        .enumerate()
-        .map(|(i, kind)| {
-            let seat = i as u8 + 1;
-            let state = live.seats.iter().find(|s| s.seat == seat).map(|row| {
-                if host_here & (1 << i) != 0 {
-                    SeatState::Here
-                } else if row.taken {
-                    SeatState::Taken
-                } else if row.invite.is_some() {
-                    SeatState::Open
-                } else {
-                    SeatState::Anyone
-                }
-            });
-            SeatView {
-                seat,
-                kind,
-                state,
-                yours: holder.holds(seat),
-            }
-        })
-        .collect();
-    if let Value::Object(fields) = &mut view {
-        fields.insert("id".into(), id.into());
-        fields.insert(
-            "players".into(),
-            serde_json::to_value(seats).unwrap_or(Value::Null),
-        );
-        fields.insert("host".into(), holder.host.into());
-        fields.insert("updated_ms".into(), live.updated_ms.into());
-        if !live.table.status().is_over() {
-            let expires = live.updated_ms + UNFINISHED_KEPT.as_millis() as i64;
-            fields.insert("expires_ms".into(), expires.into());
-        }
-    }
-    view
 }

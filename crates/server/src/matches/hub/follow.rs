@@ -1,0 +1,89 @@
+//! What a server does on its own: follow the other servers' notices, and
+//! expire old unfinished matches.
+//!
+//! Terms:
+//! - **notice**: another server's move or seat claim on the same
+//!   PostgreSQL ([`crate::db::Notice`]); a live match here catches up by
+//!   reading what it lacks from the store, and tells its watchers.
+//! - **resync**: notices may have been missed; every live match is read
+//!   again.
+//! - **expiry**: unfinished matches untouched for [`UNFINISHED_KEPT`] are
+//!   deleted, at start and every hour.
+
+use super::{Hub, tell};
+use crate::db::{Notice, UNFINISHED_KEPT};
+use std::sync::Arc;
+use tokio::sync::broadcast;
+
+impl Hub {
+    /// Follows the other servers' notices for ever.
+    pub(super) async fn follow_notices(self: Arc<Self>) {
+        let mut notices = self.db.notices();
+        loop {
+            match notices.recv().await {
+                Ok(Notice::Moved { id, moves }) => self.catch_up(&id, Some(moves)).await,
+                Ok(Notice::Seated { id }) => self.catch_up(&id, None).await,
+                Ok(Notice::Resync) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                    let ids: Vec<String> = self.map().keys().cloned().collect();
+                    for id in ids {
+                        self.catch_up(&id, None).await;
+                    }
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    }
+
+    /// Brings live match `id` up to the store: the moves it lacks (up to
+    /// `moves`), or everything when `moves` is none. Matches not in memory
+    /// are left to be loaded when asked for.
+    async fn catch_up(&self, id: &str, moves: Option<u32>) {
+        let Some(slot) = self.map().get(id).cloned() else {
+            return;
+        };
+        let mut live = slot.state.lock().await;
+        if live.broken {
+            return;
+        }
+        let have = live.table.moves();
+        match moves {
+            Some(moves) if moves as usize <= have => {}
+            Some(_) => {
+                let Ok(rows) = self.db.moves_after(id, have as u32).await else {
+                    live.broken = true;
+                    return;
+                };
+                let mut played = Vec::new();
+                for row in rows {
+                    match live.table.apply_entry(&row.entry) {
+                        Ok(p) => played.push(p),
+                        Err(_) => {
+                            self.reread(&slot, &mut live).await;
+                            return;
+                        }
+                    }
+                    live.updated_ms = row.at_ms;
+                }
+                tell(&slot, &live, &played);
+            }
+            None => self.reread(&slot, &mut live).await,
+        }
+    }
+
+    /// Deletes unfinished matches untouched for [`UNFINISHED_KEPT`], now and
+    /// every hour.
+    pub(super) async fn expire_old(self: Arc<Self>) {
+        loop {
+            let before = crate::db::now_ms() - UNFINISHED_KEPT.as_millis() as i64;
+            if let Ok(gone) = self.db.expire(before).await
+                && gone > 0
+            {
+                eprintln!(
+                    "parlor serve: {} expired",
+                    tabletop::count(gone, "unfinished game", "unfinished games")
+                );
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(60 * 60)).await;
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Who sits where: the token a request shows, seats taken with an invite
+//! or from the lobby, and new invites.
+//!
+//! Terms:
+//! - **holder** ([`Holder`]): the seats a token holds, and whether it made
+//!   the match (the host).
+//! - **claim**: taking an open seat, in the store first (so that two people
+//!   racing for one seat cannot both have it), then in the live match.
+
+use super::{Holder, Hub, Invite, Live, decorate, find_token, no_match, seat_taken, tell};
+use crate::error::ApiError;
+use crate::seats;
+use axum::http::StatusCode;
+use serde_json::Value;
+use std::sync::Arc;
+
+impl Hub {
+    /// Who `token` is in match `live`; reads the tokens again from the
+    /// store once when it is unknown (a seat taken through another server).
+    pub(super) async fn holder(
+        &self,
+        id: &str,
+        live: &mut Live,
+        token: Option<&str>,
+    ) -> Result<Holder, ApiError> {
+        let Some(token) = token else {
+            return Ok(Holder::default());
+        };
+        let hash = seats::digest(token);
+        if let Some(found) = find_token(&live.tokens, &hash) {
+            return Ok(found);
+        }
+        if let Some(stored) = self.db.load(id).await? {
+            live.seats = stored.seats;
+            live.tokens = stored.tokens;
+        }
+        find_token(&live.tokens, &hash).ok_or_else(|| {
+            ApiError::coded(
+                StatusCode::FORBIDDEN,
+                "bad_token",
+                "this token holds no seat in this game (it is another game's, or was never given)",
+            )
+        })
+    }
+
+    /// Takes open seat `seat` of match `id`: with its invite, or with none
+    /// when anyone may take it. The seat joins `token`'s seats when it is a
+    /// token of this match; otherwise a new token is made. Returns the token
+    /// (new or the same) and the view.
+    ///
+    /// # Errors
+    /// 400 `no_such_seat` / `bad_invite`, 409 `seat_taken`, 403 `bad_token`.
+    pub async fn join(
+        self: &Arc<Self>,
+        id: &str,
+        seat: u8,
+        invite: Option<&str>,
+        token: Option<&str>,
+    ) -> Result<(String, Value), ApiError> {
+        let (slot, mut live) = self.lock(id).await?;
+        let known = match token {
+            Some(t) => self
+                .holder(id, &mut live, Some(t))
+                .await
+                .ok()
+                .map(|_| t.to_string()),
+            None => None,
+        };
+        let Some(row) = live.seats.iter().find(|s| s.seat == seat).cloned() else {
+            return Err(ApiError::coded(
+                StatusCode::BAD_REQUEST,
+                "no_such_seat",
+                format!("seat {seat} of this game is not a person's seat"),
+            ));
+        };
+        if row.taken {
+            return Err(seat_taken(seat));
+        }
+        let invite = match (&row.invite, invite) {
+            // Anyone may take it.
+            (None, _) => None,
+            (Some(hash), Some(invite))
+                if seats::is_secret(invite) && *hash == seats::digest(invite) =>
+            {
+                Some(hash.clone())
+            }
+            _ => {
+                return Err(ApiError::coded(
+                    StatusCode::FORBIDDEN,
+                    "bad_invite",
+                    format!(
+                        "seat {seat} is taken with its invite, and this is not it (it may have been replaced): ask for a new link"
+                    ),
+                ));
+            }
+        };
+        let token = match known {
+            Some(t) => t,
+            None => seats::fresh_secret()?,
+        };
+        let claimed = self
+            .db
+            .claim(id, seat, invite.as_deref(), &seats::digest(&token))
+            .await?;
+        if !claimed {
+            self.reread(&slot, &mut live).await;
+            return Err(seat_taken(seat));
+        }
+        match self.db.load(id).await? {
+            Some(stored) => {
+                live.seats = stored.seats;
+                live.tokens = stored.tokens;
+            }
+            None => return Err(no_match(id)),
+        }
+        tell(&slot, &live, &[]);
+        let holder = find_token(&live.tokens, &seats::digest(&token)).unwrap_or_default();
+        Ok((token, decorate(id, &live, holder)))
+    }
+
+    /// A new invite for open seat `seat` of match `id` (the old link stops
+    /// working); only the host may ask.
+    ///
+    /// # Errors
+    /// 403 `not_host`, 409 `seat_taken`.
+    pub async fn reinvite(
+        self: &Arc<Self>,
+        id: &str,
+        seat: u8,
+        token: Option<&str>,
+    ) -> Result<Invite, ApiError> {
+        let (_slot, mut live) = self.lock(id).await?;
+        let holder = self.holder(id, &mut live, token).await?;
+        if !holder.host {
+            return Err(ApiError::coded(
+                StatusCode::FORBIDDEN,
+                "not_host",
+                "only the person who made this game can invite again",
+            ));
+        }
+        let invite = seats::fresh_secret()?;
+        let hash = seats::digest(&invite);
+        if !self.db.reinvite(id, seat, &hash).await? {
+            return Err(seat_taken(seat));
+        }
+        if let Some(row) = live.seats.iter_mut().find(|s| s.seat == seat) {
+            row.invite = Some(hash);
+        }
+        Ok(Invite { seat, invite })
+    }
+}
