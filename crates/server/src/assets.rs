@@ -15,11 +15,11 @@
 use crate::AppState;
 use axum::Router;
 use axum::extract::Path;
-use std::path::PathBuf;
-use std::sync::Arc;
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 /// One embedded file.
 #[derive(Clone, Copy)]
@@ -50,7 +50,9 @@ static ASSETS: &[Asset] = &[
     asset!("tycoon.css", CSS),
     asset!("common.js", JS),
     asset!("match.js", JS),
+    asset!("matchui.js", JS),
     asset!("lobby.js", JS),
+    asset!("home.js", JS),
     asset!("chutes.js", JS),
     asset!("baffle.js", JS),
     asset!("tycoon.js", JS),

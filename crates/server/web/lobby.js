@@ -1,10 +1,10 @@
 // The lobby: this server's games with a seat for anyone, and the games this
-// browser holds a seat in. Taking a seat here opens the game's page with
-// the seat; the page keeps its token.
-import { api, el, byId, count } from "/static/common.js";
-import { myMatches, pageUrl } from "/static/match.js";
-
-const GAME_NAMES = { chutes: "Chutes & Ladders", baffle: "Baffle", tycoon: "Snakes & Ladders Tycoon" };
+// browser holds a seat in. Taking a seat here keeps its token on this
+// device (match.js) and opens the game's page, which finds the seat there.
+// The list is read when the page opens and on Refresh: no polling.
+import { api, el, byId, count, ApiFailure } from "/static/common.js";
+import { joinSeat, pageUrl } from "/static/match.js";
+import { GAME_NAMES, yourGames } from "/static/matchui.js";
 
 const ui = {
   open: byId("open-matches"),
@@ -22,80 +22,86 @@ function since(ms) {
   return `${count(Math.round(hours / 24), "day", "days")} ago`;
 }
 
+let taking = false;
+
 /** Takes the first seat of `entry` anyone may take, then opens its page. */
 async function takeSeat(entry, button) {
-  button.disabled = true;
+  if (taking) return;
+  taking = true;
+  for (const b of ui.open.querySelectorAll("button.take")) b.disabled = true;
+  ui.status.textContent = "Taking a seat…";
   try {
     const view = await api("GET", `/api/matches/${entry.id}`);
-    const seat = view.players.find((p) => p.state === "anyone");
+    const seat = (view.players || []).find((p) => p.state === "anyone");
     if (!seat) {
-      ui.status.textContent = "That game has no seat left: it is full now.";
-      await load();
+      taking = false;
+      await load("That game has no seat left: someone was first. You can still watch it.");
       return;
     }
-    const joined = await api("POST", `/api/matches/${entry.id}/join`, { seat: seat.seat });
-    localStorage.setItem(
-      `parlor.match.${entry.id}`,
-      JSON.stringify({ game: entry.game, token: joined.token, invites: [], title: entry.title }),
-    );
-    const index = myMatches().filter((m) => m.id !== entry.id);
-    index.unshift({ id: entry.id, game: entry.game, title: entry.title, at: Date.now() });
-    localStorage.setItem("parlor.matches", JSON.stringify(index.slice(0, 50)));
+    await joinSeat(entry.game, entry.id, seat.seat, null, entry.title || "");
     location.href = pageUrl(entry.game, entry.id);
   } catch (e) {
-    ui.status.textContent = `Could not take a seat: ${e.message}.`;
-    button.disabled = false;
-    await load();
+    taking = false;
+    const why =
+      e instanceof ApiFailure && e.code === "seat_taken"
+        ? "Someone took that seat first. You can still watch the game."
+        : e instanceof ApiFailure && e.code === "no_match"
+          ? "That game is no longer on this server."
+          : `Could not take a seat: ${e.message}.`;
+    await load(why);
+    button.focus?.();
   }
 }
 
-async function load() {
-  ui.refresh.disabled = true;
-  try {
-    const lobby = await api("GET", "/api/lobby");
-    ui.open.replaceChildren(
-      ...lobby.matches.map((entry) => {
-        const take = el("button", {}, "Take a seat");
-        take.addEventListener("click", () => takeSeat(entry, take));
-        return el(
-          "li",
-          { class: "match", "data-match": entry.id },
-          el("div", {},
-            el("strong", {}, GAME_NAMES[entry.game] || entry.game),
-            el("div", { class: "note" }, entry.title),
-            el("div", { class: "note" },
-              `${count(entry.open_seats, "seat", "seats")} of ${entry.seats} free · ${count(entry.moves, "move", "moves")} · made ${since(entry.created_ms)}`),
-          ),
-          el("div", { class: "buttons" }, take, el("a", { href: entry.url }, "Watch")),
-        );
-      }),
-    );
-    ui.status.textContent = lobby.matches.length
-      ? `${count(lobby.matches.length, "game", "games")} waiting for players.`
-      : "No game is waiting for players right now. Start one from a game's page with a seat for anyone.";
-  } catch (e) {
-    ui.status.textContent = `The lobby cannot be read: ${e.message}.`;
-  } finally {
-    ui.refresh.disabled = false;
-  }
-}
-
-function showMine() {
-  const mine = myMatches();
-  if (mine.length === 0) {
-    ui.mine.replaceChildren(el("li", { class: "note" }, "None yet."));
-    return;
-  }
-  ui.mine.replaceChildren(
-    ...mine.map((m) =>
-      el("li", { class: "match" },
-        el("a", { href: pageUrl(m.game, m.id) }, `${GAME_NAMES[m.game] || m.game}${m.title ? `: ${m.title}` : ""}`),
-        el("span", { class: "note" }, ` · ${since(m.at)}`),
+function entryLine(entry) {
+  const name = GAME_NAMES[entry.game] || entry.game;
+  const take = el("button", { type: "button", class: "take", "aria-label": `Take a seat in ${name}, made ${since(entry.created_ms)}` }, "Take a seat");
+  take.addEventListener("click", () => takeSeat(entry, take));
+  return el(
+    "li",
+    { class: "match", "data-match": entry.id },
+    el(
+      "div",
+      { class: "match-what" },
+      el("strong", {}, name),
+      entry.title ? el("div", { class: "note" }, entry.title) : null,
+      el(
+        "div",
+        { class: "note" },
+        `${count(entry.open_seats, "seat", "seats")} free of ${entry.seats} · ${count(entry.moves, "move", "moves")} · made ${since(entry.created_ms)}`,
       ),
+    ),
+    el(
+      "div",
+      { class: "buttons" },
+      take,
+      el("a", { class: "button secondary watch", href: entry.url, "aria-label": `Watch ${name}, made ${since(entry.created_ms)}` }, "Watch"),
     ),
   );
 }
 
-ui.refresh.addEventListener("click", load);
-showMine();
+/** Reads the list again; `said` is told first (why it was read again). */
+async function load(said = "") {
+  ui.refresh.disabled = true;
+  ui.status.textContent = "Reading the list…";
+  try {
+    const lobby = await api("GET", "/api/lobby");
+    ui.open.replaceChildren(...lobby.matches.map(entryLine));
+    if (lobby.matches.length === 0) {
+      ui.open.replaceChildren(el("li", { class: "none note" }, "No game is waiting for players right now."));
+    }
+    const n = lobby.matches.length
+      ? `${count(lobby.matches.length, "game", "games")} waiting for players.`
+      : "No game is waiting for players.";
+    ui.status.textContent = said ? `${said} ${n}` : n;
+  } catch (e) {
+    ui.status.textContent = `The lobby cannot be read: ${e.message}. Try Refresh.`;
+  } finally {
+    ui.refresh.disabled = false;
+    document.body.dataset.ready = "true";
+  }
+}
+
+ui.refresh.addEventListener("click", () => load());
+yourGames(ui.mine, { empty: "None yet: a game you start or join shows here." });
 load();

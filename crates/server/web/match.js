@@ -59,6 +59,40 @@ export function myMatches() {
   }
 }
 
+/** What this device keeps of match `id` ({game, token, invites, title}), or null. */
+export function storedMatch(id) {
+  return readStored(id);
+}
+
+/**
+ * Forgets match `id` on this device: its token (so its seats can no longer
+ * be played from here) and its line in myMatches().
+ */
+export function forgetMatch(id) {
+  try {
+    localStorage.removeItem(STORE_PREFIX + id);
+    const index = JSON.parse(localStorage.getItem(INDEX_KEY) || "[]").filter((e) => e.id !== id);
+    localStorage.setItem(INDEX_KEY, JSON.stringify(index));
+  } catch {
+    // Nothing kept, nothing to forget.
+  }
+}
+
+/**
+ * Takes seat `seat` of match `id` on this device (`invite` for an open
+ * seat, none for a seat for anyone), keeping the token; with a token of
+ * this match already here, the seat joins its seats. Resolves with the
+ * server's answer {token, seat, view}; rejects with an ApiFailure
+ * (`seat_taken`, `bad_invite`, `no_match`, …).
+ */
+export async function joinSeat(game, id, seat, invite, title = "") {
+  const stored = readStored(id) || { game, token: null, invites: [], title };
+  const body = invite ? { seat, invite } : { seat };
+  const joined = await api("POST", `/api/matches/${id}/join`, body, stored.token);
+  writeStored(id, { ...stored, game, token: joined.token, title: stored.title || title });
+  return joined;
+}
+
 /** The invite in the address's fragment (#invite=SEAT.SECRET), or null. */
 function inviteInFragment() {
   const m = location.hash.match(/^#invite=(\d+)\.([0-9a-f]{32})$/);
@@ -75,6 +109,39 @@ export class Match {
     this.setup = null;
     this.pending = false;
     this.source = null;
+    this.onChange = null;
+    this.connection = null;
+    this.connectionListeners = new Set();
+    this.retry = null;
+  }
+
+  /**
+   * Calls `listener(state)` whenever the live connection changes ("live",
+   * "reconnecting"), and at once with the state now if there is one.
+   * Returns a function that stops it.
+   */
+  listenConnection(listener) {
+    this.connectionListeners.add(listener);
+    if (this.connection) listener(this.connection);
+    return () => this.connectionListeners.delete(listener);
+  }
+
+  setConnection(state) {
+    this.connection = state;
+    for (const listener of this.connectionListeners) listener(state);
+  }
+
+  /**
+   * Takes seat `seat` on this device (`invite` for an open seat), then
+   * tells the page as a live change would (`onChange` of watch()).
+   */
+  async join(seat, invite) {
+    const joined = await joinSeat(this.game, this.id, seat, invite, this.stored.title || "");
+    this.stored = readStored(this.id) || { ...this.stored, token: joined.token };
+    this.view = null;
+    this.accept(joined.view);
+    if (this.onChange) this.onChange({ played: [], view: this.view });
+    return joined;
   }
 
   /**
@@ -218,12 +285,30 @@ export class Match {
    * `onConnection(state)` with "live", "reconnecting" as the connection
    * goes. The browser reconnects by itself.
    */
-  watch(onChange, onConnection = () => {}) {
+  watch(onChange, onConnection = () => {}, delay = 1000) {
     this.close();
+    this.onChange = onChange;
     const source = new EventSource(`/api/matches/${this.id}/events`);
     this.source = source;
-    source.addEventListener("open", () => onConnection("live"));
-    source.addEventListener("error", () => onConnection("reconnecting"));
+    const tell = (state) => {
+      onConnection(state);
+      this.setConnection(state);
+    };
+    source.addEventListener("open", () => {
+      delay = 1000;
+      tell("live");
+    });
+    source.addEventListener("error", () => {
+      tell("reconnecting");
+      // The browser retries a dropped stream by itself, but gives up on an
+      // answer that is not a stream (a server starting up, a proxy's
+      // error page): then this page tries again, less and less often.
+      if (source.readyState === EventSource.CLOSED && this.source === source) {
+        this.retry = setTimeout(() => {
+          if (this.source === source) this.watch(onChange, onConnection, Math.min(delay * 2, 30000));
+        }, delay);
+      }
+    });
     source.addEventListener("change", (event) => {
       let change;
       try {
@@ -249,6 +334,8 @@ export class Match {
   close() {
     if (this.source) this.source.close();
     this.source = null;
+    clearTimeout(this.retry);
+    this.retry = null;
   }
 
   /** Each open seat's invite link, for the maker to send: [{seat, url}]. */

@@ -5,7 +5,9 @@
 //!   phone, a tablet, a laptop and a desktop.
 //! - **sideways scroll**: the page wider than the window.
 //! - **covered control**: a visible button, link, field or select whose
-//!   middle is under another element, so that a click would not reach it.
+//!   middle is under another element, so that a click would not reach it
+//!   (one inside a closed `<details>` is not shown, though Chromium still
+//!   gives it a box).
 //! - **touch target**: on a phone, a control smaller than 44 × 44 CSS
 //!   pixels (WCAG's enhanced target size) is too small to tap.
 //! - **audit**: axe-core run on the page (injected from
@@ -110,6 +112,8 @@ pub fn covered_controls(session: &Session) -> Vec<String> {
         for (const c of document.querySelectorAll("button, a[href], input, select, textarea, [tabindex]:not([tabindex='-1'])")) {
             const style = getComputedStyle(c);
             if (c.closest("[hidden]") || style.visibility === "hidden" || style.display === "none") continue;
+            // Inside a closed <details> (but its summary), a control is not shown.
+            if (c.closest("details:not([open])") && !c.closest("summary")) continue;
             const r0 = c.getBoundingClientRect();
             if (r0.width === 0 || r0.height === 0) continue;
             c.scrollIntoView({block: "center", inline: "center"});
@@ -142,6 +146,8 @@ pub fn small_targets(session: &Session, min: f64) -> Vec<String> {
         for (const c of document.querySelectorAll("button, a[href], input, select, textarea, [role='button']")) {
             const style = getComputedStyle(c);
             if (c.closest("[hidden]") || style.visibility === "hidden" || style.display === "none") continue;
+            // Inside a closed <details> (but its summary), a control is not shown.
+            if (c.closest("details:not([open])") && !c.closest("summary")) continue;
             if (c.tagName === "A" && c.closest("p, li.note, .note, td")) continue;
             if (c.type === "hidden") continue;
             const r = c.getBoundingClientRect();

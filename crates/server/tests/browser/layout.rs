@@ -2,17 +2,42 @@
 //! control, phones get targets big enough to tap, and the accessibility
 //! audit finds no serious or critical violation. Each game's own page is
 //! checked in its play states by its own tests; here, the pages every
-//! visitor meets first.
+//! visitor meets first, and the shared layout the game pages build on.
 
 use crate::Browser;
-use crate::checks::{VIEWPORTS, assert_page_fits, set_viewport};
+use crate::checks::{VIEWPORTS, assert_page_fits, drawn_size, set_viewport};
+use serde_json::json;
+
+/// Waits until the page has loaded and its script says it is ready.
+fn wait_ready(browser: &Browser, what: &str) {
+    browser.wait_for(&format!("{what} to be ready"), || {
+        browser.attr_css("body", "data-ready")
+    });
+}
+
+/// Makes a match through the API from the page (this browser keeps its
+/// token, as a page would); returns its id.
+fn make_match(browser: &Browser, request: serde_json::Value) -> String {
+    let id = browser.script_async(
+        r#"
+        const done = arguments[arguments.length - 1];
+        import("/static/match.js")
+          .then((mm) => mm.Match.create(arguments[0].game, arguments[0]))
+          .then((m) => { history.back(); done(m.id); }, (e) => done("failed: " + e));
+        "#,
+        vec![request],
+    );
+    let id = id.as_str().unwrap_or_default().to_string();
+    assert!(!id.starts_with("failed"), "{id}");
+    id
+}
 
 #[test]
 fn the_home_page_and_the_lobby_fit_every_screen() {
     let browser = Browser::open();
     for size in VIEWPORTS {
         set_viewport(&browser, size);
-        for (path, name) in [("/", "home"), ("/lobby", "lobby")] {
+        for (path, name) in [("/", "home"), ("/lobby", "lobby"), ("/nowhere", "404")] {
             browser.visit(path);
             browser.wait_for(&format!("{name} to load"), || {
                 let ready = browser.script("return document.readyState === 'complete';", vec![]);
@@ -26,5 +51,136 @@ fn the_home_page_and_the_lobby_fit_every_screen() {
                 browser.screenshot_as_is(&format!("{name}-phone"));
             }
         }
+    }
+
+    // With games of this device's and a game waiting in the lobby.
+    browser.visit("/lobby");
+    wait_ready(&browser, "the lobby");
+    make_match(
+        &browser,
+        json!({"game": "chutes", "setup": {"board": "classic"}, "seats": ["here", "anyone"]}),
+    );
+    make_match(
+        &browser,
+        json!({"game": "tycoon", "seats": ["here", "open", "normal", "hard"]}),
+    );
+    for size in VIEWPORTS {
+        set_viewport(&browser, size);
+        for (path, name) in [("/", "home with games"), ("/lobby", "lobby with games")] {
+            browser.visit(path);
+            wait_ready(&browser, name);
+            browser.wait_for(&format!("{name}'s games' states"), || {
+                browser
+                    .find_all("#your-games-list li.match, #my-matches li.match")
+                    .iter()
+                    .all(|li| browser.attr(li, "data-state").is_some())
+                    .then_some(())
+            });
+            if path == "/lobby" {
+                browser.find("#open-matches li.match");
+            }
+            assert_page_fits(&browser, name, size);
+            let file = name.replace(' ', "-");
+            if size.is_phone() {
+                browser.screenshot_as_is(&format!("{file}-phone"));
+            } else if size.width == 1280 {
+                browser.screenshot_as_is(&format!("{file}-laptop"));
+            }
+        }
+    }
+}
+
+/// The game pages' grids (`.layout.three`, `.layout.two`), with the board
+/// in a `section.board-area` anywhere in their order: on a phone it comes
+/// first and takes the width (at least 90% of it), the panels below; on a
+/// tablet it spans the width above the panels; on a desktop it is the
+/// middle (three) or first (two) column and the widest.
+#[test]
+fn the_shared_layout_puts_the_board_first_and_large() {
+    let browser = Browser::open();
+    browser.visit("/lobby");
+    wait_ready(&browser, "the lobby");
+    browser.script(
+        r##"
+        const main = document.querySelector("main");
+        const board = () => {
+          const s = document.createElement("section");
+          s.className = "panel board-area";
+          s.innerHTML = '<div class="picture"><svg viewBox="0 0 100 100" role="img" aria-label="A board"><rect width="100" height="100" fill="#ddd"/></svg></div>';
+          return s;
+        };
+        const panel = (text) => {
+          const s = document.createElement("section");
+          s.className = "panel";
+          s.innerHTML = `<h2>${text}</h2><button type="button">${text} button</button>`;
+          return s;
+        };
+        const three = document.createElement("div");
+        three.className = "layout three";
+        three.id = "three";
+        three.append(panel("Setup"), board(), panel("Players"));
+        const two = document.createElement("div");
+        two.className = "layout two";
+        two.id = "two";
+        // The board last in the page's order: the grid still puts it first.
+        two.append(panel("Side"), board());
+        main.replaceChildren(three, two);
+        "##,
+        vec![],
+    );
+    for size in VIEWPORTS {
+        set_viewport(&browser, size);
+        for grid in ["#three", "#two"] {
+            let (board_w, _) = drawn_size(&browser, &format!("{grid} > .board-area svg"));
+            let places = browser.script(
+                "const g = document.querySelector(arguments[0]); \
+                 return [...g.children].map((c) => { const r = c.getBoundingClientRect(); \
+                   return [c.classList.contains('board-area'), r.left, r.top, r.width]; });",
+                vec![json!(grid)],
+            );
+            let places: Vec<(bool, f64, f64, f64)> = places
+                .as_array()
+                .expect("the grid's children")
+                .iter()
+                .map(|p| {
+                    (
+                        p[0].as_bool().unwrap_or(false),
+                        p[1].as_f64().unwrap_or(0.0),
+                        p[2].as_f64().unwrap_or(0.0),
+                        p[3].as_f64().unwrap_or(0.0),
+                    )
+                })
+                .collect();
+            let board = places.iter().find(|p| p.0).expect("a board area");
+            let others: Vec<_> = places.iter().filter(|p| !p.0).collect();
+            let what = format!("{grid} at {}", size.name);
+            assert!(
+                others.iter().all(|o| o.3 <= board.3 + 0.5),
+                "{what}: the board is the widest: {places:?}"
+            );
+            let wide = match grid {
+                "#three" => size.width >= 1200,
+                _ => size.width >= 900,
+            };
+            if wide {
+                assert!(
+                    others.iter().all(|o| (o.2 - board.2).abs() < 1.0),
+                    "{what}: side by side: {places:?}"
+                );
+            } else {
+                assert!(
+                    others.iter().all(|o| o.2 > board.2 + 10.0),
+                    "{what}: the board first, the panels below: {places:?}"
+                );
+            }
+            if size.is_phone() {
+                assert!(
+                    board_w >= 0.9 * f64::from(size.width),
+                    "{what}: the board is {board_w} px wide on a {} px phone",
+                    size.width
+                );
+            }
+        }
+        assert_page_fits(&browser, "the shared layout", size);
     }
 }

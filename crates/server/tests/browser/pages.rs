@@ -1,6 +1,8 @@
 //! The pages every visitor meets, and what the browser tests share.
 
 use crate::Browser;
+use crate::checks::{VIEWPORTS, assert_page_fits, set_viewport};
+use serde_json::json;
 
 #[test]
 fn the_home_page_leads_to_each_game() {
@@ -8,9 +10,326 @@ fn the_home_page_leads_to_each_game() {
     b.visit("/");
     let title = b.text_css("h1");
     assert!(title.contains("board games"), "{title}");
+    // A first visit has no games of its own to show.
+    b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
+    assert!(b.find_all("#your-games:not([hidden])").is_empty());
+    for (card, path) in [
+        ("#card-chutes", "/chutes"),
+        ("#card-baffle", "/baffle"),
+        ("#card-tycoon", "/tycoon"),
+        ("#to-lobby", "/lobby"),
+    ] {
+        assert_eq!(b.attr_css(card, "href").as_deref(), Some(path), "{card}");
+    }
     b.screenshot("home");
-    b.click_css("#card-chutes");
-    b.wait_for_text("h1", "Chutes & Ladders");
+    b.click_css("#to-lobby");
+    b.wait_for_text("h1", "Lobby");
+}
+
+/// The page a person meets when an address leads nowhere offers a way on.
+#[test]
+fn an_unknown_address_offers_a_way_on() {
+    let b = Browser::open();
+    b.visit("/no/such/page");
+    b.wait_for_text("h1", "No such page");
+    for path in ["/", "/lobby", "/chutes", "/baffle", "/tycoon"] {
+        assert!(
+            !b.find_all(&format!("main a[href=\"{path}\"], nav a[href=\"{path}\"]"))
+                .is_empty(),
+            "the 404 page links to {path}"
+        );
+    }
+}
+
+/// Loads match.js and matchui.js into the page as `window.mm` and
+/// `window.ui`, and empties `<main>` into sections for the components:
+/// a bench for them on a real page of the app.
+fn component_bench(b: &Browser, sections: &[&str]) {
+    let loaded = b.script_async(
+        r#"
+        const done = arguments[arguments.length - 1];
+        const ids = arguments[0];
+        Promise.all([import("/static/matchui.js"), import("/static/match.js"), import("/static/common.js")])
+          .then(([ui, mm, common]) => {
+            window.ui = ui; window.mm = mm; window.common = common;
+            window.errors = [];
+            addEventListener("error", (e) => window.errors.push(String(e.message)));
+            addEventListener("unhandledrejection", (e) => window.errors.push(String(e.reason && e.reason.stack || e.reason)));
+            const main = document.querySelector("main");
+            main.replaceChildren();
+            for (const id of ids) {
+              const s = document.createElement("section");
+              s.id = id;
+              s.className = "panel";
+              main.append(s);
+            }
+            done("ok");
+          })
+          .catch((e) => done("failed: " + e));
+        "#,
+        vec![json!(sections)],
+    );
+    assert_eq!(loaded, json!("ok"));
+}
+
+/// Runs `body` (an async function's body, given `ui`, `mm` and `common`)
+/// in the page and returns what it returns.
+fn run(b: &Browser, body: &str) -> serde_json::Value {
+    let answer = b.script_async(
+        &format!(
+            "const done = arguments[arguments.length - 1];\n\
+             (async (ui, mm, common) => {{ {body} }})(window.ui, window.mm, window.common)\n\
+               .then((v) => done({{ok: v === undefined ? null : v}}), (e) => done({{error: String(e && e.stack || e)}}));"
+        ),
+        vec![],
+    );
+    if let Some(error) = answer.get("error") {
+        panic!("the page's script failed: {error}");
+    }
+    answer["ok"].clone()
+}
+
+/// The name of the element that has the focus (`button.cancel`, …).
+fn focused(b: &Browser) -> String {
+    b.script(
+        "const e = document.activeElement; return e ? e.tagName.toLowerCase() + \
+         (e.className ? '.' + e.className.split(' ').join('.') : '') : '';",
+        vec![],
+    )
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// Every component of matchui.js, as the game pages use them, by keyboard:
+/// seats chosen, a match made, its invites copied and renewed (asking
+/// first: Escape keeps the old link, a double click opens one question),
+/// a seat for anyone taken, the connection live, a finished match stepped
+/// through and its record downloadable, and a game that is not here.
+#[test]
+fn the_shared_components_work_by_keyboard() {
+    let b = Browser::open();
+    b.visit("/lobby");
+    b.wait_for("the lobby to be ready", || b.attr_css("body", "data-ready"));
+    component_bench(&b, &["seats", "conn", "invites", "replay", "gone"]);
+
+    // Seats: one select per seat, a Players select, plans in seat order.
+    let plans = run(
+        &b,
+        r#"window.chooser = ui.seatChooser(document.getElementById("seats"),
+               {game: "chutes", min: 1, max: 4, defaults: ["here", "open", "anyone"]});
+           return window.chooser.plans();"#,
+    );
+    assert_eq!(plans, json!(["here", "open", "anyone"]));
+    assert_eq!(b.find_all("#seats select.seat-plan").len(), 4);
+    assert_eq!(b.text_css("label[for='chutes-seat-2']"), "Player 2");
+    b.select("#chutes-players", "2");
+    assert_eq!(
+        run(&b, "return window.chooser.plans();"),
+        json!(["here", "open"])
+    );
+    b.select("#chutes-players", "3");
+    b.wait_for_text("#seats .seat-help", "invite link");
+
+    // A match made with those seats: its players, invites and connection.
+    run(
+        &b,
+        r#"window.match = await mm.Match.create("chutes", {setup: {board: "classic"}, seats: window.chooser.plans()});
+           window.panel = ui.invitePanel(document.getElementById("invites"), window.match);
+           window.conn = ui.connectionStatus(document.getElementById("conn"), window.match);
+           window.match.watch(() => window.panel.update());"#,
+    );
+    b.wait_for_text("#conn .connection", "Live");
+    assert_eq!(
+        b.attr_css("#conn .connection", "role").as_deref(),
+        Some("status")
+    );
+    b.wait_for_text("#invites li[data-seat='1']", "you, at this screen");
+    b.wait_for_text("#invites li[data-seat='3']", "waiting for anyone");
+    let link = |b: &Browser| {
+        b.script(
+            "return document.querySelector(\"#invites li[data-seat='2'] input.link-field\").value;",
+            vec![],
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+    };
+    let first_link = link(&b);
+    assert!(first_link.contains("#invite=2."), "{first_link}");
+
+    // New link asks first: Escape keeps the old link and the focus.
+    b.script(
+        "document.querySelector(\"#invites li[data-seat='2'] button.renew\").focus();",
+        vec![],
+    );
+    b.press(ENTER);
+    b.find("dialog.confirm-dialog[open]");
+    assert_eq!(
+        focused(&b),
+        "button.secondary.cancel",
+        "the safe answer has the focus"
+    );
+    let question = b.text_css("dialog.confirm-dialog");
+    assert!(question.contains("stops working"), "{question}");
+    b.press(ESCAPE);
+    b.wait_for("the question to go", || {
+        b.find_all("dialog").is_empty().then_some(())
+    });
+    assert_eq!(link(&b), first_link, "Escape changed nothing");
+    assert_eq!(focused(&b), "button.secondary.renew", "the focus went back");
+
+    // A double click asks once.
+    let renew = b.find("#invites li[data-seat='2'] button.renew");
+    b.double_click(&renew);
+    b.find("dialog.confirm-dialog[open]");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(
+        b.find_all("dialog").len(),
+        1,
+        "one question for a double click"
+    );
+    // Tab to the confirm button, Enter: a new link.
+    b.press(&format!("{TAB}{ENTER}"));
+    b.wait_for("a new invite link", || {
+        let now = link(&b);
+        (now != first_link && now.contains("#invite=2.")).then_some(())
+    });
+    b.wait_for_text(
+        "#invites .invite-panel > p[role='status']",
+        "old one no longer works",
+    );
+
+    // The seat for anyone can be taken from the panel.
+    b.script(
+        "document.querySelector(\"#invites li[data-seat='3'] button.take\").focus();",
+        vec![],
+    );
+    b.press(ENTER);
+    // (The maker's device takes it here: the seat joins its own, at this screen.)
+    b.wait_for_text("#invites li[data-seat='3']", "Player 3: you");
+    b.wait_for_text(
+        "#invites .invite-panel > p[role='status']",
+        "You have Player 3's seat",
+    );
+
+    // A finished match: the replay bar steps through it by keyboard.
+    let total = run(
+        &b,
+        r#"window.done = await mm.Match.create("chutes", {setup: {board: "classic"}, seats: ["here"]});
+           await window.done.move("roll", {repeat: true});
+           window.steps = [];
+           window.bar = ui.replayBar(document.getElementById("replay"), window.done, (step) => window.steps.push(step.at));
+           return window.done.view.moves;"#,
+    )
+    .as_u64()
+    .expect("a move count");
+    assert!(total > 1, "a whole game has moves: {total}");
+    b.wait_for_text(".replay-said", &format!("Move {total} of {total}"));
+    assert_eq!(
+        b.attr_css(".replay-buttons", "role").as_deref(),
+        Some("toolbar")
+    );
+    b.script(
+        "document.querySelector('.replay-bar button.prev').focus();",
+        vec![],
+    );
+    b.press(HOME);
+    b.wait_for("the start", || {
+        b.attr_css(".replay-bar[data-at='0']", "data-at")
+    });
+    b.wait_for_text(".replay-said", &format!("Move 0 of {total}"));
+    b.press(ARROW_RIGHT);
+    b.wait_for("the first move", || {
+        b.attr_css(".replay-bar[data-at='1']", "data-at")
+    });
+    let said = b.wait_for_text(".replay-said", &format!("Move 1 of {total}: "));
+    assert!(said.contains("rolls"), "the move in words: {said}");
+    b.press(END);
+    b.wait_for("the end", || {
+        b.attr_css(&format!(".replay-bar[data-at='{total}']"), "data-at")
+    });
+    let record = b
+        .attr_css(".replay-bar a.record", "href")
+        .expect("a record link");
+    assert!(record.ends_with("/record"), "{record}");
+    let status = run(&b, &format!("return (await fetch({record:?})).status;"));
+    assert_eq!(status, json!(200));
+
+    // A game that is not here: words, and ways on, read out first.
+    run(
+        &b,
+        r#"ui.gonePanel(document.getElementById("gone"), "chutes",
+               new common.ApiFailure(404, "no such match", "no_match"));"#,
+    );
+    b.wait_for_text("#gone .gone-panel", "not on this server");
+    assert_eq!(focused(&b), "h2");
+    assert!(!b.find_all("#gone a[href='/chutes']").is_empty());
+    assert!(!b.find_all("#gone a[href='/lobby']").is_empty());
+
+    for size in [VIEWPORTS[0], VIEWPORTS[3]] {
+        set_viewport(&b, size);
+        b.script(
+            "document.querySelector('details.watch-link').open = true;",
+            vec![],
+        );
+        assert_page_fits(&b, "the shared components", size);
+        if size.is_phone() {
+            b.screenshot_as_is("components-phone");
+        }
+    }
+    b.screenshot("components");
+}
+
+/// "Your games on this device" on the home page finds a person's games
+/// again; removing one asks first.
+#[test]
+fn the_home_page_lists_this_devices_games() {
+    let b = Browser::open();
+    b.visit("/");
+    b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
+    component_bench(&b, &[]);
+    let ids = run(
+        &b,
+        r#"const one = await mm.Match.create("chutes", {setup: {board: "classic"}, seats: ["here", "normal"]});
+           const two = await mm.Match.create("baffle", {setup: {fixed: true}, seats: ["here"]});
+           return [one.id, two.id];"#,
+    );
+    b.visit("/");
+    b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
+    b.find("#your-games:not([hidden])");
+    wait_for_count(&b, "#your-games li.match", 2);
+    b.wait_for_text(
+        &format!("#your-games li[data-match='{}']", ids[0].as_str().unwrap()),
+        "Your turn",
+    );
+    let first = b.text_css("#your-games li.match");
+    assert!(first.contains("Baffle"), "newest first: {first}");
+
+    // Remove asks first; Escape keeps the game.
+    b.script(
+        "document.querySelector('#your-games button.remove').focus();",
+        vec![],
+    );
+    b.press(ENTER);
+    b.find("dialog.confirm-dialog[open]");
+    b.press(ESCAPE);
+    b.wait_for("the question to go", || {
+        b.find_all("dialog").is_empty().then_some(())
+    });
+    assert_eq!(b.find_all("#your-games li.match").len(), 2);
+    b.press(ENTER);
+    b.find("dialog.confirm-dialog[open]");
+    b.press(&format!("{TAB}{ENTER}"));
+    wait_for_count(&b, "#your-games li.match", 1);
+    b.wait_for_text("#your-games p[role='status']", "Removed");
+
+    // Its link opens the game's page at its address.
+    let href = b
+        .attr_css("#your-games li.match a", "href")
+        .expect("a link");
+    assert_eq!(href, format!("/chutes/m/{}", ids[0].as_str().unwrap()));
+    b.screenshot("home-your-games");
 }
 
 /// A seed JavaScript cannot hold exactly is refused beside its box, in
@@ -73,3 +392,7 @@ pub(crate) const CONTROL: &str = "\u{E009}";
 /// Releases the modifier keys held.
 pub(crate) const NULL: &str = "\u{E000}";
 pub(crate) const DELETE: &str = "\u{E017}";
+pub(crate) const TAB: &str = "\u{E004}";
+pub(crate) const ESCAPE: &str = "\u{E00C}";
+pub(crate) const HOME: &str = "\u{E011}";
+pub(crate) const END: &str = "\u{E010}";

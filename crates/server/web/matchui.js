@@ -1,0 +1,658 @@
+// The parts every game's page shares around its board: choosing the seats,
+// inviting people, following the match live, stepping through a finished
+// one, asking before a destructive action, and never dead-ending.
+//
+// Terms:
+// - seat plan: how a seat is filled when a match is made: "here" (a person
+//   at this screen), "open" (a friend, by invite link), "anyone" (whoever
+//   takes it from the lobby), or a bot: "easy", "normal", "hard".
+// - host: the device that made the match; it holds the "here" seats and the
+//   open seats' invite links.
+// - spectator: a device holding no seat; it watches.
+// Each component draws into the container it is given (replacing what is
+// there) and holds no game rule: it reads the match view (match.js).
+import { el, api, ApiFailure } from "/static/common.js";
+import { myMatches, pageUrl, storedMatch, forgetMatch, matchIdFromPath, openFailure } from "/static/match.js";
+
+/** Each game's name, as people say it. */
+export const GAME_NAMES = { chutes: "Chutes & Ladders", baffle: "Baffle", tycoon: "Snakes & Ladders Tycoon" };
+
+/** Each seat plan in words, in the order the choosers offer them. */
+export const PLAN_NAMES = {
+  here: "Here (this screen)",
+  open: "A friend (invite link)",
+  anyone: "Anyone (the lobby)",
+  easy: "Easy bot",
+  normal: "Normal bot",
+  hard: "Hard bot",
+};
+
+const BOT_NAMES = { easy: "Easy bot", normal: "Normal bot", hard: "Hard bot", bot: "Normal bot" };
+
+let serial = 0;
+/** An id no other element of the page has. */
+function uid(prefix) {
+  serial += 1;
+  return `${prefix}-${serial}`;
+}
+
+function gameName(game) {
+  return GAME_NAMES[game] || game;
+}
+
+// ---------------------------------------------------------------------------
+// Seats
+
+/**
+ * A select per seat, each offering the seat plans. `count` fixes the number
+ * of seats; `min`/`max` add a "Players" select; `defaults` is the plan of
+ * each seat ("here" when none); `choices` limits the plans offered (all six
+ * by default); `seatName(n)` names seat n ("Player n"); `onChange(plans)`
+ * hears every change. Returns {element, plans(), count(), setCount(n)}:
+ * plans() gives one plan per seat in play.
+ */
+export function seatChooser(container, options = {}) {
+  const { game = "game", defaults = [], onChange = () => {} } = options;
+  const choices = options.choices || Object.keys(PLAN_NAMES);
+  const min = options.count ?? options.min ?? 1;
+  const max = options.count ?? options.max ?? Math.max(min, defaults.length || 1);
+  const seatName = options.seatName || ((n) => `Player ${n}`);
+  let seats = Math.min(max, Math.max(min, options.initial ?? (defaults.length || min)));
+
+  const legend = el("legend", {}, options.legend || "Seats");
+  const fieldset = el("fieldset", { class: "seat-chooser" }, legend);
+  let countSelect = null;
+  if (max > min) {
+    const id = `${game}-players`;
+    countSelect = el("select", { id, class: "seat-count" });
+    for (let n = min; n <= max; n += 1) {
+      countSelect.append(el("option", { value: n, selected: n === seats }, n === 1 ? "1 player" : `${n} players`));
+    }
+    fieldset.append(el("div", { class: "seat-row" }, el("label", { for: id }, "Players"), countSelect));
+  }
+  const rows = [];
+  const selects = [];
+  for (let n = 1; n <= max; n += 1) {
+    const id = `${game}-seat-${n}`;
+    const select = el("select", { id, class: "seat-plan", "data-seat": n });
+    const wanted = defaults[n - 1] || choices[0];
+    for (const plan of choices) {
+      select.append(el("option", { value: plan, selected: plan === wanted }, PLAN_NAMES[plan] || plan));
+    }
+    const row = el("div", { class: "seat-row" }, el("label", { for: id }, seatName(n)), select);
+    rows.push(row);
+    selects.push(select);
+    fieldset.append(row);
+  }
+  const help = el("p", { class: "note seat-help" });
+  fieldset.append(help);
+
+  const plans = () => selects.slice(0, seats).map((s) => s.value);
+  function show() {
+    rows.forEach((row, i) => {
+      row.hidden = i >= seats;
+    });
+    const p = plans();
+    const words = [];
+    if (p.includes("open")) words.push("each friend's seat gets an invite link to send once the game is made");
+    if (p.includes("anyone")) words.push("a seat for anyone is listed in the lobby until someone takes it");
+    help.textContent = words.length ? `${words.join("; ")}.`.replace(/^./, (c) => c.toUpperCase()) : "";
+  }
+  for (const select of selects) {
+    select.addEventListener("change", () => {
+      show();
+      onChange(plans());
+    });
+  }
+  if (countSelect) {
+    countSelect.addEventListener("change", () => {
+      seats = Number(countSelect.value);
+      show();
+      onChange(plans());
+    });
+  }
+  show();
+  container.replaceChildren(fieldset);
+  return {
+    element: fieldset,
+    plans,
+    count: () => seats,
+    setCount(n) {
+      seats = Math.min(max, Math.max(min, n));
+      if (countSelect) countSelect.value = String(seats);
+      show();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Copying
+
+/** Copies `text`; resolves true when it reached the clipboard. */
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // No clipboard (an insecure origin, a refusal): select a field instead.
+    const field = el("textarea", { class: "offscreen", "aria-hidden": "true", tabindex: "-1" });
+    field.value = text;
+    document.body.append(field);
+    field.select();
+    let done = false;
+    try {
+      done = document.execCommand("copy");
+    } catch {
+      done = false;
+    }
+    field.remove();
+    return done;
+  }
+}
+
+/**
+ * A read-only link field with a Copy button; `said` tells the result;
+ * `key` names them for the focus to find them again after a redraw.
+ */
+function linkField(label, url, said, key) {
+  const id = uid("link");
+  const input = el("input", { type: "text", id, readonly: true, value: url, class: "link-field", "data-key": `${key}-link` });
+  input.addEventListener("focus", () => input.select());
+  const copy = el("button", { type: "button", class: "secondary copy", "data-key": `${key}-copy`, "aria-label": `Copy the ${label.toLowerCase()}` }, "Copy");
+  copy.addEventListener("click", async () => {
+    const done = await copyText(url);
+    said.textContent = done ? `${label}: copied.` : `${label}: select the link and copy it.`;
+    if (!done) input.select();
+  });
+  return { input, copy, row: el("div", { class: "link-row" }, el("label", { for: id }, label), el("div", { class: "link-line" }, input, copy)) };
+}
+
+// ---------------------------------------------------------------------------
+// Seats and invites of a match
+
+/**
+ * Each seat's state (whose it is, waiting for a friend or for anyone, a
+ * bot), and: for the maker, each open seat's invite link with Copy and
+ * "New link"; for a spectator, "You are watching" and the lobby's link; a
+ * seat for anyone can be taken here. `options.seatName(n)` names seat n.
+ * Returns {element, update()}: call update() after each change.
+ */
+export function invitePanel(container, match, options = {}) {
+  const seatName = options.seatName || ((n) => `Player ${n}`);
+  const headingId = uid("seats-heading");
+  const root = el("section", { class: "invite-panel", "aria-labelledby": headingId });
+  const said = el("p", { class: "note", role: "status", "aria-live": "polite" });
+  container.replaceChildren(root);
+  let busy = false;
+
+  function seatLine(player, view) {
+    const name = el("strong", {}, seatName(player.seat));
+    const li = el("li", { class: "seat", "data-seat": player.seat, "data-state": player.state || player.kind });
+    if (player.kind === "bot") {
+      li.append(name, ": ", BOT_NAMES[player.level] || "Bot");
+      return li;
+    }
+    const on = view.status === "playing";
+    switch (player.state) {
+      case "here":
+        li.append(name, ": ", player.yours ? "you, at this screen" : "at the maker's screen");
+        break;
+      case "taken":
+        li.append(name, ": ", player.yours ? "you, on this device" : "taken");
+        break;
+      case "open": {
+        li.append(name, ": ", on ? "waiting for a friend" : "nobody came");
+        const invite = match.inviteLinks().find((i) => i.seat === player.seat);
+        if (on && view.host && invite) {
+          const field = linkField(`Invite link for ${seatName(player.seat)}`, invite.url, said, `seat${player.seat}`);
+          const renew = el(
+            "button",
+            { type: "button", class: "secondary renew", "data-key": `seat${player.seat}-renew`, "aria-label": `New invite link for ${seatName(player.seat)}` },
+            "New link",
+          );
+          renew.addEventListener("click", () => newLink(player.seat, renew));
+          field.row.querySelector(".link-line").append(renew);
+          li.append(field.row);
+        } else if (on && view.host) {
+          const renew = el("button", { type: "button", class: "secondary renew", "data-key": `seat${player.seat}-renew` }, "Make an invite link");
+          renew.addEventListener("click", () => newLink(player.seat, renew, false));
+          li.append(" ", renew);
+        }
+        break;
+      }
+      case "anyone": {
+        li.append(name, ": ", on ? "waiting for anyone (listed in the " : "nobody came");
+        if (on) {
+          li.append(el("a", { href: "/lobby" }, "lobby"), ")");
+          const take = el("button", { type: "button", class: "take", "data-key": `seat${player.seat}-take` }, `Take ${seatName(player.seat)}'s seat`);
+          take.addEventListener("click", () => takeSeat(player.seat, take));
+          li.append(" ", take);
+        }
+        break;
+      }
+      default:
+        li.append(name, player.yours ? ": you" : "");
+    }
+    return li;
+  }
+
+  async function newLink(seat, button, ask = true) {
+    if (busy) return;
+    if (
+      ask &&
+      !(await confirmAction(`Make a new invite link for ${seatName(seat)}? The link sent before stops working.`, {
+        confirm: "Make a new link",
+        cancel: "Keep the old link",
+      }))
+    ) {
+      return;
+    }
+    busy = true;
+    button.disabled = true;
+    try {
+      await match.reinvite(seat);
+      said.textContent = `A new invite link for ${seatName(seat)} is ready; the old one no longer works.`;
+    } catch (e) {
+      said.textContent = `No new link: ${e.message}.`;
+      if (e instanceof ApiFailure && e.code === "seat_taken") await match.refresh().catch(() => {});
+    } finally {
+      busy = false;
+      update();
+    }
+  }
+
+  async function takeSeat(seat, button) {
+    if (busy) return;
+    busy = true;
+    button.disabled = true;
+    try {
+      await match.join(seat);
+      said.textContent = `You have ${seatName(seat)}'s seat, on this device.`;
+    } catch (e) {
+      said.textContent =
+        e instanceof ApiFailure && e.code === "seat_taken"
+          ? "Someone took that seat first: you can watch."
+          : `Could not take the seat: ${e.message}.`;
+      await match.refresh().catch(() => {});
+    } finally {
+      busy = false;
+      update();
+    }
+  }
+
+  let drawn = null;
+  function update() {
+    const view = match.view;
+    if (!view) return;
+    // Redrawn only when something it shows changed, so that a move does
+    // not take the focus from a Copy button.
+    const signature = JSON.stringify([view.status, view.host, view.players, match.inviteLinks()]);
+    if (signature === drawn) return;
+    drawn = signature;
+    const mine = match.mySeats();
+    const parts = [el("h2", { id: headingId }, "Players")];
+    if (mine.length === 0) {
+      parts.push(
+        el(
+          "p",
+          { class: "watching" },
+          view.status === "playing" ? "You are watching this game. " : "You watched this game. ",
+          "To play, start a game or find one in the ",
+          el("a", { href: "/lobby" }, "lobby"),
+          ".",
+        ),
+      );
+    }
+    const hasInvites = view.host && (view.players || []).some((p) => p.state === "open") && view.status === "playing";
+    if (hasInvites) {
+      parts.push(el("p", { class: "note" }, "Send each friend their seat's link: whoever opens it first takes the seat."));
+    }
+    parts.push(el("ul", { class: "seats" }, (view.players || []).map((p) => seatLine(p, view))));
+    const watch = linkField("Link to watch", `${location.origin}${pageUrl(match.game, match.id)}`, said, "watch");
+    parts.push(el("details", { class: "watch-link" }, el("summary", { "data-key": "watch-summary" }, "Share this game to watch"), watch.row));
+    parts.push(said);
+    const focused = root.contains(document.activeElement) ? document.activeElement : null;
+    const focusKey = focused ? focused.dataset.key || "heading" : null;
+    const wasOpen = root.querySelector("details.watch-link")?.open;
+    root.replaceChildren(...parts);
+    if (wasOpen || focusKey === "watch-link" || focusKey === "watch-copy") root.querySelector("details.watch-link").open = true;
+    if (focusKey) {
+      const again = root.querySelector(`[data-key="${focusKey}"]`);
+      if (again && !again.disabled) {
+        again.focus();
+      } else {
+        const heading = root.querySelector("h2");
+        heading.setAttribute("tabindex", "-1");
+        heading.focus();
+      }
+    }
+  }
+
+  update();
+  return { element: root, update };
+}
+
+// ---------------------------------------------------------------------------
+// A game that is not there
+
+/**
+ * Says what happened (`message`: words, or the error that opening the match
+ * gave) and offers a way on: a new game of `game`, the lobby, the games
+ * this device holds. An unknown or expired match is forgotten on this
+ * device. Focuses its heading so that it is read out.
+ */
+export function gonePanel(container, game, message) {
+  let words = message;
+  if (message instanceof Error) {
+    words = openFailure(message);
+    const id = matchIdFromPath();
+    if (id && message instanceof ApiFailure && message.code === "no_match") forgetMatch(id);
+  }
+  const headingId = uid("gone");
+  const heading = el("h2", { id: headingId, tabindex: "-1" }, "This game is not here");
+  const links = el("div", { class: "buttons" });
+  if (game && GAME_NAMES[game]) {
+    links.append(el("a", { class: "button", href: `/${game}` }, `Start a new game of ${gameName(game)}`));
+  }
+  links.append(el("a", { class: "button secondary", href: "/lobby" }, "Find a game in the lobby"));
+  links.append(el("a", { class: "button secondary", href: "/#your-games" }, "Your games"));
+  const panel = el(
+    "section",
+    { class: "panel gone-panel", role: "alert", "aria-labelledby": headingId },
+    heading,
+    el("p", { class: "gone-message" }, words || "This game cannot be found."),
+    links,
+  );
+  container.replaceChildren(panel);
+  heading.focus();
+  return { element: panel };
+}
+
+// ---------------------------------------------------------------------------
+// Replays
+
+/**
+ * For a finished match: first / previous / next / last, "Move N of M", the
+ * arrow keys (← →, Home, End) while the bar has the focus, and "Download
+ * the record". `onStep(step)` draws each step: {at, moves, played, view},
+ * the server's replay (played: the N-th move, none at 0). The bar starts
+ * at the end, as the page already shows it. Returns {element, at(),
+ * go(n)}.
+ */
+export function replayBar(container, match, onStep) {
+  const total = match.view.moves;
+  let at = total;
+  let wanted = total;
+  let loading = false;
+  const labelId = uid("replay");
+  const button = (cls, text, label, keys) =>
+    el("button", { type: "button", class: `secondary ${cls}`, "aria-label": label, "aria-keyshortcuts": keys, title: label }, text);
+  const first = button("first", "« First", "First move", "Home");
+  const prev = button("prev", "‹ Previous", "Previous move", "ArrowLeft");
+  const next = button("next", "Next ›", "Next move", "ArrowRight");
+  const last = button("last", "Last »", "Last move", "End");
+  const position = el("span", { class: "replay-position", "aria-hidden": "true" });
+  const said = el("p", { class: "replay-said", role: "status", "aria-live": "polite" });
+  const record = el(
+    "a",
+    { class: "button secondary record", href: match.recordUrl(), download: `${match.game}-${match.id}.json` },
+    "Download the record",
+  );
+  const bar = el(
+    "div",
+    { class: "replay-buttons", role: "toolbar", "aria-labelledby": labelId, "aria-controls": container.id || null },
+    first,
+    prev,
+    position,
+    next,
+    last,
+  );
+  const root = el(
+    "section",
+    { class: "replay-bar", "aria-labelledby": labelId },
+    el("h2", { id: labelId }, "Replay"),
+    bar,
+    said,
+    el("p", { class: "note" }, "Step through the game with ← and →, Home and End (while the bar has the focus)."),
+    el("div", { class: "buttons" }, record),
+  );
+  container.replaceChildren(root);
+
+  function show(step) {
+    position.textContent = `Move ${at} of ${total}`;
+    // aria-disabled, not disabled: the button keeps the focus, so that the
+    // arrow keys still work at either end.
+    for (const b of [first, prev]) b.setAttribute("aria-disabled", String(at === 0));
+    for (const b of [next, last]) b.setAttribute("aria-disabled", String(at === total));
+    let words = `Move ${at} of ${total}`;
+    if (at === 0) words += ": the start";
+    const played = step && step.played;
+    const texts = played && played.events ? played.events.map((e) => e.text).filter(Boolean) : [];
+    if (texts.length) words += `: ${texts.join("; ")}`;
+    said.textContent = words;
+    root.dataset.at = String(at);
+  }
+
+  async function load() {
+    if (loading) return;
+    loading = true;
+    root.setAttribute("aria-busy", "true");
+    try {
+      while (wanted !== at || !root.dataset.at) {
+        const target = wanted;
+        const step = await match.replay(target);
+        at = target;
+        if (wanted === target) {
+          show(step);
+          onStep(step);
+        }
+      }
+    } catch (e) {
+      said.textContent = `This step cannot be shown: ${e.message}.`;
+      wanted = at;
+    } finally {
+      loading = false;
+      root.removeAttribute("aria-busy");
+    }
+  }
+
+  function go(n) {
+    wanted = Math.max(0, Math.min(total, n));
+    if (wanted === at && !loading) return;
+    load();
+  }
+
+  first.addEventListener("click", () => go(0));
+  prev.addEventListener("click", () => go(wanted - 1));
+  next.addEventListener("click", () => go(wanted + 1));
+  last.addEventListener("click", () => go(total));
+  bar.addEventListener("keydown", (event) => {
+    const moves = { ArrowLeft: wanted - 1, ArrowRight: wanted + 1, Home: 0, End: total };
+    if (!(event.key in moves) || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    go(moves[event.key]);
+  });
+  show(null);
+  said.textContent = `Move ${total} of ${total}: the end.`;
+  return { element: root, at: () => at, go };
+}
+
+// ---------------------------------------------------------------------------
+// The live connection
+
+/**
+ * "Live" or "Reconnecting…", in a polite live region, as the match's
+ * server-sent events go (match.watch()). Returns {element, set(state)}.
+ */
+export function connectionStatus(container, match) {
+  const dot = el("span", { class: "dot", "aria-hidden": "true" });
+  const words = el("span", {});
+  const root = el("p", { class: "connection", role: "status", "aria-live": "polite" }, dot, words);
+  container.replaceChildren(root);
+  let was = null;
+  function set(state) {
+    if (state === was) return;
+    root.dataset.state = state;
+    if (state === "live") {
+      words.textContent = was === "reconnecting" ? "Live again: moves show as they are made." : "Live: moves show as they are made.";
+    } else if (state === "reconnecting") {
+      words.textContent = "Reconnecting… moves made meanwhile will show when the connection is back.";
+    } else {
+      words.textContent = "";
+    }
+    was = state;
+  }
+  if (match && match.listenConnection) match.listenConnection(set);
+  return { element: root, set };
+}
+
+// ---------------------------------------------------------------------------
+// Asking first
+
+let asking = null;
+
+/**
+ * Asks before a destructive action, in a modal <dialog>: `message` is the
+ * question, `confirm` and `cancel` the buttons' words. Enter or a click on
+ * the confirm button resolves true; Escape or Cancel resolves false (a
+ * click outside the question does nothing). The focus starts on Cancel (the safe answer) and goes
+ * back where it was. While one is open, another resolves false.
+ */
+export function confirmAction(message, options = {}) {
+  if (asking) return Promise.resolve(false);
+  const { confirm = "Continue", cancel = "Cancel", title = "Are you sure?" } = options;
+  const titleId = uid("confirm-title");
+  const messageId = uid("confirm-message");
+  const yes = el("button", { type: "submit", value: "yes", class: options.danger === false ? "" : "danger confirm" }, confirm);
+  const no = el("button", { type: "submit", value: "no", class: "secondary cancel", autofocus: true }, cancel);
+  const dialog = el(
+    "dialog",
+    { class: "confirm-dialog", "aria-labelledby": titleId, "aria-describedby": messageId },
+    el(
+      "form",
+      { method: "dialog" },
+      el("h2", { id: titleId }, title),
+      el("p", { id: messageId }, message),
+      el("div", { class: "buttons" }, no, yes),
+    ),
+  );
+  const before = document.activeElement;
+  document.body.append(dialog);
+  asking = new Promise((resolve) => {
+    // A click outside does not answer (the second click of a double click
+    // that opened the question would land there and take it away), nor
+    // take the focus from the answer that has it.
+    dialog.addEventListener("mousedown", (event) => {
+      if (event.target === dialog) event.preventDefault();
+    });
+    dialog.addEventListener("close", () => {
+      const answer = dialog.returnValue === "yes";
+      dialog.remove();
+      asking = null;
+      if (before && before.isConnected && typeof before.focus === "function") before.focus();
+      resolve(answer);
+    });
+  });
+  const answer = asking;
+  dialog.showModal();
+  no.focus();
+  return answer;
+}
+
+// ---------------------------------------------------------------------------
+// The games this device holds
+
+function since(ms) {
+  const minutes = Math.max(0, Math.round((Date.now() - ms) / 60000));
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? "" : "s"} ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} hour${hours === 1 ? "" : "s"} ago`;
+  const days = Math.round(hours / 24);
+  return `${days} days ago`;
+}
+
+/** A match's state in a few words, for this device. */
+function stateWords(view) {
+  if (view.status === "won") {
+    const mine = (view.players || []).filter((p) => p.yours).map((p) => p.seat);
+    return mine.includes(view.winner) ? "Finished: you won" : `Finished: Player ${view.winner} won`;
+  }
+  if (view.status === "given_up") return "Finished: given up";
+  if (view.status === "stalled") return "Finished: stalled";
+  if ((view.players || []).some((p) => p.state === "open" || p.state === "anyone")) {
+    if (view.to_move != null && (view.players || []).some((p) => p.yours && p.seat === view.to_move)) return "Your turn";
+    return "Waiting for players";
+  }
+  if (view.to_move != null && (view.players || []).some((p) => p.yours && p.seat === view.to_move)) return "Your turn";
+  return `Player ${view.to_move}'s turn`;
+}
+
+/**
+ * The list of the games this device holds a seat in (match.js's
+ * myMatches()), newest first, each with its state asked of the server (a
+ * game the server no longer has is said so, and can be removed), and a
+ * "Remove" that asks first. `empty` is what to say when there are none.
+ * Returns {element, refresh()}.
+ */
+export function yourGames(container, options = {}) {
+  const limit = options.limit || 20;
+  const list = el("ul", { class: "match-list your-games" });
+  const said = el("p", { class: "note", role: "status", "aria-live": "polite" });
+  container.replaceChildren(list, said);
+
+  async function refresh() {
+    const mine = myMatches().slice(0, limit);
+    if (mine.length === 0) {
+      list.replaceChildren(el("li", { class: "none note" }, options.empty || "None yet: a game you start or join shows here."));
+      return;
+    }
+    list.replaceChildren(
+      ...mine.map((m) => {
+        const state = el("span", { class: "match-state" }, "…");
+        const remove = el("button", { type: "button", class: "secondary remove", "aria-label": `Remove ${gameName(m.game)}, ${since(m.at)}, from this list` }, "Remove");
+        remove.addEventListener("click", () => removeGame(m, remove));
+        const li = el(
+          "li",
+          { class: "match", "data-match": m.id },
+          el(
+            "div",
+            { class: "match-what" },
+            el("a", { href: pageUrl(m.game, m.id) }, `${gameName(m.game)}${m.title ? `: ${m.title}` : ""}`),
+            el("div", { class: "note" }, state, ` · ${since(m.at)}`),
+          ),
+          el("div", { class: "buttons" }, remove),
+        );
+        const token = (storedMatch(m.id) || {}).token;
+        api("GET", `/api/matches/${m.id}`, undefined, token).then(
+          (view) => {
+            state.textContent = stateWords(view);
+            li.dataset.state = view.status;
+          },
+          (e) => {
+            state.textContent = e instanceof ApiFailure && e.code === "no_match" ? "Gone: expired or never kept" : "Cannot be read now";
+            li.dataset.state = "gone";
+          },
+        );
+        return li;
+      }),
+    );
+  }
+
+  async function removeGame(m, button) {
+    const ok = await confirmAction(
+      `Remove this ${gameName(m.game)} game from this device? Its seats can no longer be played from here (the game itself goes on).`,
+      { confirm: "Remove", cancel: "Keep it", title: "Remove the game from this device?" },
+    );
+    if (!ok) return;
+    button.disabled = true;
+    forgetMatch(m.id);
+    said.textContent = `Removed the ${gameName(m.game)} game from this device.`;
+    await refresh();
+    const next = list.querySelector("a, button");
+    if (next) next.focus();
+  }
+
+  refresh();
+  return { element: list, refresh };
+}
