@@ -513,10 +513,14 @@ let asking = null;
 
 /**
  * Asks before a destructive action, in a modal <dialog>: `message` is the
- * question, `confirm` and `cancel` the buttons' words. Enter or a click on
- * the confirm button resolves true; Escape or Cancel resolves false (a
- * click outside the question does nothing). The focus starts on Cancel (the safe answer) and goes
- * back where it was. While one is open, another resolves false.
+ * question, `confirm` and `cancel` the buttons' words, `title` its heading
+ * ("Are you sure?"); `danger: false` draws the confirm button plainly. The
+ * confirm button (clicked, or Enter or Space on it: Tab reaches it from
+ * Cancel) resolves true; Escape, Cancel or a click outside
+ * resolves false (a click outside in the first 0.6 s does nothing: it is
+ * the second click of the double click that opened the question). The
+ * focus starts on Cancel (the safe answer) and goes back where it was.
+ * While one is open, another resolves false.
  */
 export function confirmAction(message, options = {}) {
   if (asking) return Promise.resolve(false);
@@ -539,11 +543,18 @@ export function confirmAction(message, options = {}) {
   const before = document.activeElement;
   document.body.append(dialog);
   asking = new Promise((resolve) => {
-    // A click outside does not answer (the second click of a double click
-    // that opened the question would land there and take it away), nor
-    // take the focus from the answer that has it.
+    // A click outside says no, but not in the first moments (the second
+    // click of a double click that opened the question lands there), and
+    // never takes the focus from the answer that has it.
+    const opened = performance.now();
     dialog.addEventListener("mousedown", (event) => {
       if (event.target === dialog) event.preventDefault();
+    });
+    dialog.addEventListener("click", (event) => {
+      if (event.target !== dialog || performance.now() - opened < 600) return;
+      const r = dialog.getBoundingClientRect();
+      const inside = event.clientX >= r.left && event.clientX <= r.right && event.clientY >= r.top && event.clientY <= r.bottom;
+      if (!inside) dialog.close("no");
     });
     dialog.addEventListener("close", () => {
       const answer = dialog.returnValue === "yes";
@@ -619,14 +630,15 @@ export function yourGames(container, options = {}) {
             "div",
             { class: "match-what" },
             el("a", { href: pageUrl(m.game, m.id) }, `${gameName(m.game)}${m.title ? `: ${m.title}` : ""}`),
-            el("div", { class: "note" }, state, ` · ${since(m.at)}`),
+            el("div", { class: "note" }, state, ` · opened here ${since(m.at)}`),
           ),
           el("div", { class: "buttons" }, remove),
         );
         const token = (storedMatch(m.id) || {}).token;
         api("GET", `/api/matches/${m.id}`, undefined, token).then(
           (view) => {
-            state.textContent = stateWords(view);
+            const people = (view.players || []).length;
+            state.textContent = `${stateWords(view)} · ${people === 1 ? "1 player" : `${people} players`} · ${view.moves === 1 ? "1 move" : `${view.moves} moves`}`;
             li.dataset.state = view.status;
           },
           (e) => {

@@ -85,6 +85,10 @@ fn the_home_page_and_the_lobby_fit_every_screen() {
                 browser.screenshot_as_is(&format!("{file}-phone"));
             } else if size.width == 1280 {
                 browser.screenshot_as_is(&format!("{file}-laptop"));
+            } else if size.width == 1920 {
+                // The whole page, for docs/browser.md.
+                browser.screenshot(&file);
+                set_viewport(&browser, size);
             }
         }
     }
