@@ -23,7 +23,7 @@ fn measure(budget: Duration, mut f: impl FnMut() -> u64) -> f64 {
     best
 }
 
-/// Builds and runs `../shared/bench/seed_sim.c` (the seeds' own style of
+/// Builds and runs `../shared/bench/seed_sim.c` (the assignments' own style of
 /// simulator) when it and gcc are present, for a same-run baseline.
 fn seed_sim_baseline() {
     // `../shared` beside the checkout: look in every ancestor directory.

@@ -1,4 +1,4 @@
-//! Bot games per second on the seed's sample grid: one thread, then all
+//! Bot games per second on the original assignment's sample grid: one thread, then all
 //! cores. Run with `cargo bench -p tycoon --bench games`.
 
 use std::sync::Arc;
