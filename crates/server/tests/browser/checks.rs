@@ -7,9 +7,12 @@
 //! - **covered control**: a visible button, link, field or select whose
 //!   middle is under another element, so that a click would not reach it
 //!   (one inside a closed `<details>` is not shown, though Chromium still
-//!   gives it a box).
+//!   gives it a box; while a modal `<dialog>` is open, only its own
+//!   controls can be reached, and only they are looked at).
 //! - **touch target**: on a phone, a control smaller than 44 × 44 CSS
-//!   pixels (WCAG's enhanced target size) is too small to tap.
+//!   pixels (WCAG's enhanced target size) is too small to tap. A checkbox
+//!   or radio button is measured with the label that wraps it (a tap on
+//!   the label ticks it).
 //! - **audit**: axe-core run on the page (injected from
 //!   `node_modules/axe-core`, installed by `scripts/install-browser.sh`);
 //!   a serious or critical violation of WCAG 2.2 A or AA fails.
@@ -109,9 +112,12 @@ pub fn covered_controls(session: &Session) -> Vec<String> {
         const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") +
             (e.classList.length ? "." + [...e.classList].join(".") : "");
         const out = [];
-        for (const c of document.querySelectorAll("button, a[href], input, select, textarea, [tabindex]:not([tabindex='-1'])")) {
+        // Behind a modal dialog nothing can be reached: only its controls count.
+        const modal = document.querySelector("dialog:modal");
+        for (const c of document.querySelectorAll("button, a[href], input, select, textarea, summary, [tabindex]:not([tabindex='-1'])")) {
             const style = getComputedStyle(c);
-            if (c.closest("[hidden]") || style.visibility === "hidden" || style.display === "none") continue;
+            if (c.closest("[hidden], [inert]") || style.visibility === "hidden" || style.display === "none") continue;
+            if (modal && !modal.contains(c)) continue;
             // Inside a closed <details> (but its summary), a control is not shown.
             if (c.closest("details:not([open])") && !c.closest("summary")) continue;
             const r0 = c.getBoundingClientRect();
@@ -143,14 +149,19 @@ pub fn small_targets(session: &Session, min: f64) -> Vec<String> {
         const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") +
             (e.classList.length ? "." + [...e.classList].join(".") : "");
         const out = [];
-        for (const c of document.querySelectorAll("button, a[href], input, select, textarea, [role='button']")) {
+        for (const c of document.querySelectorAll("button, a[href], input, select, textarea, summary, [role='button']")) {
             const style = getComputedStyle(c);
-            if (c.closest("[hidden]") || style.visibility === "hidden" || style.display === "none") continue;
+            if (c.closest("[hidden], [inert]") || style.visibility === "hidden" || style.display === "none") continue;
             // Inside a closed <details> (but its summary), a control is not shown.
             if (c.closest("details:not([open])") && !c.closest("summary")) continue;
             if (c.tagName === "A" && c.closest("p, li.note, .note, td")) continue;
             if (c.type === "hidden") continue;
-            const r = c.getBoundingClientRect();
+            let r = c.getBoundingClientRect();
+            // A checkbox or radio button is tapped through the label that wraps it.
+            if (c.type === "checkbox" || c.type === "radio") {
+                const wrap = c.closest("label");
+                if (wrap) r = wrap.getBoundingClientRect();
+            }
             if (r.width === 0 && r.height === 0) continue;
             if (r.width < min || r.height < min) out.push(`${name(c)} ${Math.round(r.width)}×${Math.round(r.height)}`);
         }

@@ -1,7 +1,7 @@
 //! The pages every visitor meets, and what the browser tests share.
 
 use crate::Browser;
-use crate::checks::{VIEWPORTS, assert_page_fits, set_viewport};
+use crate::checks::{VIEWPORTS, assert_page_fits, covered_controls, set_viewport};
 use serde_json::json;
 
 #[test]
@@ -170,6 +170,8 @@ fn the_shared_components_work_by_keyboard() {
         "button.secondary.cancel",
         "the safe answer has the focus"
     );
+    // Behind the question nothing can be reached; its own buttons can.
+    assert_eq!(covered_controls(&b), Vec::<String>::new());
     let question = b.text_css("dialog.confirm-dialog");
     assert!(question.contains("stops working"), "{question}");
     b.press(ESCAPE);
@@ -334,7 +336,7 @@ fn the_home_page_lists_this_devices_games() {
 
 /// A seed JavaScript cannot hold exactly is refused beside its box, in
 /// words, on every page that takes one (it used to reach the server rounded,
-/// or as a float serde named in its own terms).
+/// or as a float serde named in its own terms): each game's new-game form.
 #[test]
 fn a_seed_too_big_for_a_page_is_refused_beside_its_box() {
     let b = Browser::open();
@@ -342,22 +344,29 @@ fn a_seed_too_big_for_a_page_is_refused_beside_its_box() {
     let wanted = "from 0 to 9007199254740991";
 
     b.visit("/chutes");
-    b.wait_for_text("#status", "Player 1 to roll");
+    b.wait_for("the Chutes page to be ready", || {
+        b.attr_css("body", "data-ready")
+    });
     b.fill("#seed", too_big);
     b.click_css("#new-game");
-    b.wait_for_text("#game-error", wanted);
+    b.wait_for_text("#new-error", wanted);
 
     b.visit("/baffle");
-    b.wait_for_text("#status", "first game");
-    b.click_css("#quit");
-    b.wait_for_text("#status", "Given up");
+    b.wait_for("the Baffle form", || {
+        (b.attr_css("body", "data-ready").as_deref() == Some("start")).then_some(())
+    });
+    b.select("#box-kind", "random");
     b.fill("#seed", too_big);
-    b.click_css("#new-game");
-    b.wait_for_text("#error", wanted);
+    b.click_css("#start-game");
+    b.wait_for_text("#start-error", wanted);
 
-    b.visit("/tycoon");
-    b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
-    b.click_css("#tab-play");
+    b.visit("/tycoon#play");
+    b.wait_for("the Tycoon page to be ready", || {
+        b.attr_css("body", "data-ready")
+    });
+    if b.attr_css("#more-toggle", "aria-expanded").as_deref() != Some("true") {
+        b.click_css("#more-toggle");
+    }
     b.fill("#play-seed", too_big);
     b.click_css("#start-game");
     b.wait_for_text("#play-error", wanted);
