@@ -283,6 +283,47 @@ fn the_shared_components_work_by_keyboard() {
     b.screenshot("components");
 }
 
+/// A server restart, as a page sees it: the connection line says
+/// "Reconnecting…", then "Live again", and the game goes on from the store
+/// with no reload: a move made elsewhere after the restart shows here.
+#[test]
+fn the_connection_line_follows_a_server_restart() {
+    let b = Browser::open();
+    b.visit("/lobby");
+    b.wait_for("the lobby to be ready", || b.attr_css("body", "data-ready"));
+    component_bench(&b, &["conn", "invites"]);
+    run(
+        &b,
+        r#"window.match = await mm.Match.create("chutes", {setup: {board: "classic"}, seats: ["here", "here"]});
+           window.states = [];
+           window.changes = 0;
+           ui.connectionStatus(document.getElementById("conn"), window.match);
+           window.match.listenConnection((s) => window.states.push(s));
+           window.match.watch(() => { window.changes += 1; });"#,
+    );
+    b.wait_for_text("#conn .connection", "Live: moves show");
+    crate::restart_server();
+    b.wait_for_text("#conn .connection", "Live again");
+    let states = b.script("return window.states;", vec![]);
+    assert!(
+        states
+            .as_array()
+            .is_some_and(|s| s.iter().any(|x| x == "reconnecting")),
+        "the line said it was reconnecting: {states}"
+    );
+    // A move made through the API (another tab of this seat) shows here live.
+    let moves = run(
+        &b,
+        r#"const token = mm.storedMatch(window.match.id).token;
+           await common.api("POST", `/api/matches/${window.match.id}/moves`, {move: "roll", after: 0}, token);
+           return 1;"#,
+    );
+    assert_eq!(moves, json!(1));
+    b.wait_for("the move to arrive live", || {
+        (b.script("return window.match.view.moves;", vec![]) == json!(1)).then_some(())
+    });
+}
+
 /// "Your games on this device" on the home page finds a person's games
 /// again; removing one asks first.
 #[test]
