@@ -1,21 +1,129 @@
-//! The Baffle page, used as a person would use it.
-
-#![allow(unused_imports)]
+//! The Baffle page, used as people would use it: by mouse, by keyboard
+//! only, on a phone, watching from another browser, and with careless
+//! double clicks.
+//!
+//! Terms:
+//! - **start screen**: `/baffle`'s form (the box, its sides, who plays);
+//!   Start opens the game at `/baffle/m/ID`.
+//! - **the fixed game**: the original assignment's first game, `<0,9>=\`,
+//!   `<4,2>=/`, `<6,0>=\`, `<8,2>=/`, `<8,7>=\` on 10 × 10; its checks: 7 → 22,
+//!   5 → 12, 1 → 24.
+//! - **place**: where a hole or cell sits on the grid of the box and its
+//!   holes, rows and columns -1 to 10: the arrow keys move over it.
+//! - **the box shows move N**: `#box[data-moves=N]`, set once the picture
+//!   of the match after N moves is drawn.
 
 use crate::Browser;
-use crate::pages::{
-    ARROW_LEFT, ARROW_RIGHT, ARROW_UP, CONTROL, DELETE, ENTER, NULL, svg_text, wait_for_count,
-};
+use crate::checks::{VIEWPORTS, Viewport, assert_page_fits, drawn_size, set_viewport};
+use crate::pages::{ARROW_LEFT, ARROW_RIGHT, ARROW_UP, DELETE, ENTER, svg_text, wait_for_count};
+use serde_json::{Value, json};
+use std::collections::{HashMap, VecDeque};
+use std::time::Duration;
 
-/// A cell of the Baffle box: the picture's `<rect class="cell">`.
-fn baffle_cell(row: u32, col: u32) -> String {
+/// WebDriver's codes for keys that type no character.
+const TAB: &str = "\u{E004}";
+const SPACE: &str = "\u{E00D}";
+const ESCAPE: &str = "\u{E00C}";
+const ARROW_DOWN: &str = "\u{E015}";
+const END: &str = "\u{E010}";
+
+/// The fixed game's mirrors: row, column, mirror.
+const FIXED_MIRRORS: [(i32, i32, char); 5] = [
+    (0, 9, '\\'),
+    (4, 2, '/'),
+    (6, 0, '\\'),
+    (8, 2, '/'),
+    (8, 7, '\\'),
+];
+
+fn hole(h: u32) -> String {
+    format!("#box svg g.hole[data-hole='{h}']")
+}
+
+fn cell(row: i32, col: i32) -> String {
     format!("#box svg rect.cell[data-row='{row}'][data-col='{col}']")
 }
 
+/// Opens `/baffle` and waits for its start screen.
+fn open_start(b: &Browser) {
+    b.visit("/baffle");
+    wait_ready(b, "start");
+}
+
+/// Waits until the page shows `what`: "start", "game" or "gone".
+fn wait_ready(b: &Browser, what: &str) {
+    b.wait_for(&format!("the page to show its {what}"), || {
+        (b.attr_css("body", "data-ready").as_deref() == Some(what)).then_some(())
+    });
+}
+
+/// Chooses the next game on the start screen and starts it: `box_kind`
+/// "fixed" or "random" (then `size`, `mirrors` and `seed`), `plan` who
+/// plays ("here", "hard", …). Returns the match's id once its box is drawn.
+fn start(b: &Browser, box_kind: &str, random: Option<(u32, u32, u64)>, plan: &str) -> String {
+    b.select("#box-kind", box_kind);
+    if let Some((size, mirrors, seed)) = random {
+        b.fill("#size", &size.to_string());
+        b.fill("#mirrors", &mirrors.to_string());
+        b.fill("#seed", &seed.to_string());
+    }
+    b.select("#baffle-seat-1", plan);
+    b.click_css("#start-game");
+    wait_for_game(b)
+}
+
+/// Waits until the page shows a match with its box drawn; returns its id.
+fn wait_for_game(b: &Browser) -> String {
+    let id = b.wait_for("the game's address", || {
+        let path = b.script("return location.pathname;", vec![]);
+        path.as_str()
+            .and_then(|p| p.strip_prefix("/baffle/m/"))
+            .map(str::to_string)
+    });
+    wait_ready(b, "game");
+    b.find("#box[data-moves] svg g.hole");
+    id
+}
+
+/// Waits until the box shows the match after `n` moves.
+fn wait_moves(b: &Browser, n: u64) {
+    b.find(&format!("#box[data-moves='{n}'] svg"));
+}
+
+/// The status line, read in one step.
+fn status(b: &Browser) -> String {
+    b.script(
+        "return document.getElementById('status').innerText;",
+        vec![],
+    )
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// A counter of the score panel (`#shots`, `#guesses`, `#score`).
+fn counter(b: &Browser, css: &str) -> u64 {
+    b.text_css(css).trim().parse().unwrap_or(u64::MAX)
+}
+
+/// The match as a spectator sees it now, read through the page.
+fn server_view(b: &Browser, id: &str) -> Value {
+    b.script_async(
+        "const done = arguments[arguments.length - 1]; \
+         fetch('/api/matches/' + arguments[0]).then((r) => r.json()).then(done, (e) => done(String(e)));",
+        vec![json!(id)],
+    )
+}
+
+/// The match's move number on the server.
+fn server_moves(b: &Browser, id: &str) -> u64 {
+    server_view(b, id)["moves"].as_u64().unwrap_or(u64::MAX)
+}
+
 /// Marks `<row,col>` with `mirror` by clicking the cell (once for `/`,
-/// twice for `\`), then makes the guess.
-fn guess(b: &Browser, row: u32, col: u32, mirror: char) {
-    let css = baffle_cell(row, col);
+/// twice for `\`), then clicks Make Guess.
+fn guess_by_clicks(b: &Browser, row: i32, col: i32, mirror: char) {
+    let css = cell(row, col);
     let clicks = if mirror == '/' { 1 } else { 2 };
     for _ in 0..clicks {
         b.click_css(&css);
@@ -27,11 +135,175 @@ fn guess(b: &Browser, row: u32, col: u32, mirror: char) {
     b.click_css("#make-guess");
 }
 
+/// Checks the page at every viewport, and that the box is drawn at a usable
+/// size (on a phone, at least 90% of the width).
+fn check_every_size(b: &Browser, what: &str) {
+    for size in VIEWPORTS {
+        set_viewport(b, size);
+        // The page lays the box out again after a resize.
+        std::thread::sleep(Duration::from_millis(300));
+        if b.attr_css("#game", "hidden").is_none() {
+            check_box_size(b, what, size);
+        }
+        assert_page_fits(b, what, size);
+    }
+    set_viewport(
+        b,
+        Viewport {
+            name: "window",
+            width: 1400,
+            height: 1000,
+        },
+    );
+    std::thread::sleep(Duration::from_millis(300));
+}
+
+fn check_box_size(b: &Browser, what: &str, size: Viewport) {
+    let (w, h) = drawn_size(b, "#box svg");
+    let wanted = if size.is_phone() {
+        0.9 * f64::from(size.width)
+    } else {
+        // Beside the panels: at least the smaller of half the width and
+        // two thirds of the height.
+        (0.5 * f64::from(size.width)).min(0.66 * f64::from(size.height))
+    };
+    assert!(
+        w >= wanted && h > 0.0,
+        "{what} at {}: the box is drawn {w:.0}×{h:.0}, less than {wanted:.0} wide",
+        size.name
+    );
+    // The whole box fits the window's height beside the panels.
+    if !size.is_phone() && size.width >= 900 {
+        assert!(
+            h <= f64::from(size.height),
+            "{what} at {}: the box is {h:.0} high, taller than the window",
+            size.name
+        );
+    }
+}
+
+/// A row and column of the grid of the box and its holes (-1 to 10).
+type Place = (i32, i32);
+
+/// The place of hole `h` of a 10 × 10 box (docs/baffle.md's numbering).
+fn hole_place(h: i32) -> (i32, i32) {
+    match h {
+        0..=9 => (9 - h, -1),
+        10..=19 => (-1, h - 10),
+        20..=29 => (h - 20, 10),
+        _ => (10, 39 - h),
+    }
+}
+
+/// The place the keyboard's focus is on in the box, if it is there.
+fn focused_place(b: &Browser) -> Option<(i32, i32)> {
+    let found = b.script(
+        "const a = document.activeElement; \
+         if (!a || !a.closest('#box')) return null; \
+         if (a.dataset.hole !== undefined) return ['hole', Number(a.dataset.hole)]; \
+         if (a.dataset.row !== undefined) return ['cell', Number(a.dataset.row), Number(a.dataset.col)]; \
+         return null;",
+        vec![],
+    );
+    let n = |i: usize| found[i].as_i64().map(|v| v as i32);
+    match found[0].as_str()? {
+        "hole" => Some(hole_place(n(1)?)),
+        _ => Some((n(1)?, n(2)?)),
+    }
+}
+
+/// Where an arrow key takes the focus from `at` on a 10 × 10 box with every
+/// side open: the next hole or cell that way (the corners hold none).
+fn arrow_step(at: (i32, i32), d: (i32, i32)) -> Option<(i32, i32)> {
+    let place = |(r, c): (i32, i32)| {
+        let inside = |v: i32| (0..10).contains(&v);
+        (inside(r) && inside(c))
+            || ((r == -1 || r == 10) && inside(c))
+            || ((c == -1 || c == 10) && inside(r))
+    };
+    let mut p = (at.0 + d.0, at.1 + d.1);
+    while (-1..=10).contains(&p.0) && (-1..=10).contains(&p.1) {
+        if place(p) {
+            return Some(p);
+        }
+        p = (p.0 + d.0, p.1 + d.1);
+    }
+    None
+}
+
+/// Presses the arrow keys that take the keyboard's focus to `to`, the
+/// shortest way, and checks that it got there.
+fn arrows_to(b: &Browser, to: (i32, i32)) {
+    let from = focused_place(b).expect("the focus in the box");
+    let keys = [
+        ((-1, 0), ARROW_UP),
+        ((1, 0), ARROW_DOWN),
+        ((0, -1), ARROW_LEFT),
+        ((0, 1), ARROW_RIGHT),
+    ];
+    // Each place reached: the place it was reached from, and the key.
+    let mut came: HashMap<Place, (Place, &str)> = HashMap::new();
+    let mut queue = VecDeque::from([from]);
+    while let Some(at) = queue.pop_front() {
+        if at == to {
+            break;
+        }
+        for (d, key) in keys {
+            if let Some(next) = arrow_step(at, d)
+                && next != from
+                && !came.contains_key(&next)
+            {
+                came.insert(next, (at, key));
+                queue.push_back(next);
+            }
+        }
+    }
+    let mut path = String::new();
+    let mut at = to;
+    while at != from {
+        let (before, key) = came[&at];
+        path.insert_str(0, key);
+        at = before;
+    }
+    b.press(&path);
+    b.wait_for(&format!("the focus to reach {to:?}"), || {
+        (focused_place(b) == Some(to)).then_some(())
+    });
+}
+
+/// The element that has the keyboard's focus, as "tag#id" or "hole 7" or "cell 4,2".
+fn focused(b: &Browser) -> String {
+    b.script(
+        "const a = document.activeElement; if (!a) return ''; \
+         if (a.dataset && a.dataset.hole !== undefined) return 'hole ' + a.dataset.hole; \
+         if (a.dataset && a.dataset.row !== undefined) return 'cell ' + a.dataset.row + ',' + a.dataset.col; \
+         return a.tagName.toLowerCase() + (a.id ? '#' + a.id : '');",
+        vec![],
+    )
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// The selected cell and the found mirror, as the page draws them:
+/// [selected cell's fill, its opacity, its mark's stroke].
+fn selected_style(b: &Browser) -> Value {
+    b.script(
+        "const s = (css) => getComputedStyle(document.querySelector(css)); \
+         const cell = s('#box svg .marks rect.mark-cell'); \
+         return [cell.fill, cell.fillOpacity, s('#box svg .marks line.mark').stroke];",
+        vec![],
+    )
+}
+
 #[test]
 fn the_fixed_baffle_game_is_solved() {
     let b = Browser::open();
-    b.visit("/baffle");
+    open_start(&b);
+    check_every_size(&b, "the start screen");
+    let id = start(&b, "fixed", None, "here");
     b.wait_for_text("#status", "first game");
+    assert!(b.attr_css("#start", "hidden").is_some());
     // The box is render's picture: holes and cells found by their data.
     wait_for_count(&b, "#box svg g.hole[data-hole][data-side]", 40);
     assert_eq!(
@@ -39,34 +311,51 @@ fn the_fixed_baffle_game_is_solved() {
         100
     );
     assert_eq!(
-        b.find_all("#box svg g.hole[data-shootable='true'][role='button']")
-            .len(),
+        b.find_all("#box svg g.hole[role='button']").len(),
         40,
         "every hole is a button"
     );
-    assert_eq!(b.find_all("#box svg rect.cell[tabindex='0']").len(), 1);
+    assert_eq!(
+        b.find_all("#box [tabindex='0']").len(),
+        1,
+        "the box is one stop for Tab"
+    );
     let title = svg_text(&b, "#box svg > title");
     assert!(title.contains("first game"), "{title}");
+    // The status line is announced; the box has a role and a name.
+    assert_eq!(b.attr_css("#status", "role").as_deref(), Some("status"));
+    assert_eq!(
+        b.attr_css("#status", "aria-live").as_deref(),
+        Some("polite")
+    );
+    assert_eq!(b.attr_css("#box", "role").as_deref(), Some("group"));
+    let label = b.attr_css("#box", "aria-label").unwrap_or_default();
+    assert!(
+        label.contains("10 × 10") && label.contains("holes"),
+        "{label}"
+    );
+    check_every_size(&b, "a new fixed game");
 
-    // The seed's check: hole 7 comes out at 22, undeflected; the picture
-    // shows 7 as the entry (blue) and 22 as the exit (cyan).
-    b.click_css("#box svg g.hole[data-hole='7']");
+    // The original's check: hole 7 comes out at 22, undeflected; the
+    // picture shows 7 as the entry (blue) and 22 as the exit (cyan).
+    b.click_css(&hole(7));
     b.wait_for_text("#status", "The beam into 7 comes out at 22");
+    wait_moves(&b, 1);
     wait_for_count(&b, "#box svg g.hole.exit[data-hole='22']", 1);
-    let entry = b
-        .attr_css("#box svg g.hole[data-hole='7']", "class")
-        .unwrap_or_default();
+    let entry = b.attr_css(&hole(7), "class").unwrap_or_default();
     assert!(entry.contains("entry"), "hole 7 is the entry: {entry}");
     let fill = b
-        .attr_css("#box svg g.hole[data-hole='22'] > rect", "fill")
+        .attr_css("#box svg g.hole[data-hole='22'] > rect:not(.hit)", "fill")
         .unwrap_or_default();
     assert_eq!(fill, "#00b5c8", "the exit is cyan");
-    b.click_css("#box svg g.hole[data-hole='5']");
+    b.click_css(&hole(5));
     b.wait_for_text("#status", "comes out at 12");
-    wait_for_count(&b, "#box svg g.hole.exit[data-hole='12']", 1);
-    assert_eq!(b.text_css("#shots"), "2");
+    wait_moves(&b, 2);
+    assert_eq!(counter(&b, "#shots"), 2);
     // The last shot is outlined.
     wait_for_count(&b, "#box svg g.hole.last", 2);
+    assert_eq!(b.find_all("#shot-list li").len(), 2);
+    assert_eq!(server_moves(&b, &id), 2);
 
     // A hint from the solver: the advised hole is outlined, and the odds
     // can be drawn on the box.
@@ -79,16 +368,13 @@ fn the_fixed_baffle_game_is_solved() {
     assert!(advice.contains(&format!("hole {advised}")), "{advice}");
     b.click_css("#odds");
     wait_for_count(&b, "#box svg rect.cell[data-mirror-odds]", 100);
-    b.screenshot("baffle-hint");
-    b.click_css("#odds");
-    wait_for_count(&b, "#box svg rect.cell[data-mirror-odds]", 0);
 
-    // A cell cycles / → \ → empty, drawn as a mark over the picture.
-    let cell = baffle_cell(3, 3);
+    // A cell cycles / → \ → empty, drawn red with its mark in white.
+    let c33 = cell(3, 3);
     for wanted in ["/", "\\"] {
-        b.click_css(&cell);
+        b.click_css(&c33);
         b.wait_for(&format!("the mark {wanted}"), || {
-            (b.attr_css(&cell, "data-mark").as_deref() == Some(wanted)).then_some(())
+            (b.attr_css(&c33, "data-mark").as_deref() == Some(wanted)).then_some(())
         });
         assert_eq!(
             b.attr_css("#box svg .marks line.mark", "data-mark")
@@ -96,52 +382,55 @@ fn the_fixed_baffle_game_is_solved() {
             Some(wanted)
         );
         // The selected cell is red, as in the original GUI, its mark white.
-        let style = b.script(
-            "const s = (css) => getComputedStyle(document.querySelector(css));
-             const cell = s('#box svg .marks rect.mark-cell');
-             return [cell.fill, cell.fillOpacity, s('#box svg .marks line.mark').stroke];",
-            vec![],
-        );
         assert_eq!(
-            style,
-            serde_json::json!(["rgb(227, 20, 27)", "0.85", "rgb(255, 255, 255)"]),
+            selected_style(&b),
+            json!(["rgb(227, 20, 27)", "0.85", "rgb(255, 255, 255)"]),
             "the selected cell"
         );
+        assert_eq!(b.attr_css(&c33, "aria-pressed").as_deref(), Some("true"));
     }
-    b.click_css(&cell);
+    assert!(b.attr_css("#make-guess", "disabled").is_none());
+    b.screenshot("baffle-hint");
+    check_every_size(&b, "a fixed game with a cell selected and the odds shown");
+    b.click_css("#odds");
+    wait_for_count(&b, "#box svg rect.cell[data-mirror-odds]", 0);
+    b.click_css(&c33);
     b.wait_for("the mark to clear", || {
-        b.attr_css(&cell, "data-mark").is_none().then_some(())
+        b.attr_css(&c33, "data-mark").is_none().then_some(())
     });
     assert!(b.find_all("#box svg .marks").is_empty());
+    assert!(b.attr_css("#make-guess", "disabled").is_some());
 
-    // One wrong guess (+2), then the five mirrors of the fixed game.
-    guess(&b, 3, 3, '/');
+    // One wrong guess (+2), then the five mirrors.
+    guess_by_clicks(&b, 3, 3, '/');
     b.wait_for_text("#status", "Wrong");
-    assert_eq!(b.text_css("#guesses"), "2");
+    wait_moves(&b, 3);
+    assert_eq!(counter(&b, "#guesses"), 2);
     wait_for_count(&b, "#box svg g.guess-wrong[data-row='3'][data-col='3']", 1);
-    for (i, (row, col, mirror)) in [(0, 9, '\\'), (4, 2, '/'), (6, 0, '\\'), (8, 2, '/')]
-        .into_iter()
-        .enumerate()
-    {
-        guess(&b, row, col, mirror);
+    for (i, (row, col, mirror)) in FIXED_MIRRORS[..4].iter().copied().enumerate() {
+        guess_by_clicks(&b, row, col, mirror);
         b.wait_for_text("#status", "Right");
+        wait_moves(&b, 4 + i as u64);
         wait_for_count(&b, "#box svg g.mirror.found", i + 1);
-        // A found mirror is a red diagonal on a white cell: no red square.
+        // A found mirror is a red line on a white cell: no red square.
         let found = format!("#box svg g.mirror.found[data-row='{row}'][data-col='{col}']");
         let stroke = b.script(
             "return getComputedStyle(document.querySelector(arguments[0]).querySelector('line, path')).stroke;",
-            vec![serde_json::json!(found)],
+            vec![json!(found)],
         );
-        assert_eq!(stroke, serde_json::json!("rgb(214, 39, 40)"), "{found}");
+        assert_eq!(stroke, json!("rgb(214, 39, 40)"), "{found}");
         assert!(b.find_all("#box svg .marks rect.mark-cell").is_empty());
+        assert_eq!(
+            b.attr_css(&cell(row, col), "aria-disabled").as_deref(),
+            Some("true")
+        );
     }
-    guess(&b, 8, 7, '\\');
-    let status = b.wait_for_text("#status", "Every mirror found");
-    assert!(
-        status.contains("Final score 4"),
-        "2 shots + 2 for one wrong guess: {status}"
-    );
-    assert_eq!(b.text_css("#score"), "4");
+    let (row, col, mirror) = FIXED_MIRRORS[4];
+    guess_by_clicks(&b, row, col, mirror);
+    let said = b.wait_for_text("#status", "Every mirror found");
+    assert!(said.contains("Final score 4"), "2 shots + 2: {said}");
+    wait_moves(&b, 8);
+    assert_eq!(counter(&b, "#score"), 4);
     wait_for_count(&b, "#box svg g.mirror.found", 5);
     wait_for_count(&b, "#box svg g.beam", 2);
     let facts = svg_text(&b, "#box svg .subtitle");
@@ -150,68 +439,146 @@ fn the_fixed_baffle_game_is_solved() {
         "{facts}"
     );
     assert!(
-        b.find_all("#box svg [role='button']").is_empty(),
-        "nothing to click once the game is over"
+        b.find_all("#box [role='button'], #box [tabindex]")
+            .is_empty(),
+        "nothing to click in the box once the game is over"
     );
+    assert!(b.attr_css("#quit", "hidden").is_some(), "Quit is gone");
     assert!(
         b.attr_css("#new-game", "hidden").is_none(),
         "New Game is offered"
     );
     b.screenshot("baffle");
+    check_every_size(&b, "the fixed game won");
 
-    // New Game: a random game, played from the keyboard; Quit shows the
-    // mirrors in magenta.
-    b.fill("#seed", "42");
-    b.click_css("#new-game");
-    b.wait_for_text("#status", "Shoot a beam");
-    wait_for_count(&b, "#box svg g.hole.entry", 0);
-    assert!(b.find_all("#box svg g.mirror").is_empty());
-    // The holes are one stop for Tab (hole 0); up the left side is hole 1.
-    let first = b.find("#box svg g.hole[tabindex='0']");
-    assert_eq!(b.attr(&first, "data-hole").as_deref(), Some("0"));
-    b.send_keys(&first, ARROW_UP);
-    b.wait_for("hole 1 to take the focus", || {
-        let focused = b.script(
-            "return document.activeElement.getAttribute('data-hole');",
-            vec![],
-        );
-        (focused.as_str() == Some("1")).then_some(())
-    });
-    let one = b.find("#box svg g.hole[data-hole='1']");
-    b.send_keys(&one, ENTER);
-    b.wait_for_text("#status", "The beam into 1 comes out at");
-    wait_for_count(&b, "#box svg g.hole.entry[data-hole='1']", 1);
-    // The cells are one stop too: → moves to <0,1>, "/" marks it, Delete
-    // clears it.
-    let corner = b.find("#box svg rect.cell[tabindex='0']");
-    b.send_keys(&corner, ARROW_RIGHT);
-    let next = baffle_cell(0, 1);
-    b.wait_for("<0,1> to take the focus", || {
-        (b.attr_css(&next, "tabindex").as_deref() == Some("0")).then_some(())
-    });
-    b.send_keys(&b.find(&next), "/");
-    b.wait_for("the mark / from the keyboard", || {
-        (b.attr_css(&next, "data-mark").as_deref() == Some("/")).then_some(())
-    });
-    b.send_keys(&b.find(&next), DELETE);
-    b.wait_for("the mark to clear", || {
-        b.attr_css(&next, "data-mark").is_none().then_some(())
-    });
-    b.click_css("#quit");
-    b.wait_for_text("#status", "Given up");
-    wait_for_count(&b, "#box svg g.mirror.unfound", 5);
-    b.screenshot("baffle-quit");
+    // The replay: the box as it stood after each move.
+    b.find("#replay-panel .replay-bar");
+    b.click_css("#replay-panel button.first");
+    wait_moves(&b, 0);
+    b.wait_for_text("#status", "Replay");
+    assert!(b.find_all("#box svg g.beam:not(.later)").is_empty());
+    assert!(b.find_all("#box svg g.mirror.found").is_empty());
+    assert_eq!(b.find_all("#box svg g.hole.entry").len(), 0);
+    b.click_css("#replay-panel button.next");
+    wait_moves(&b, 1);
+    assert_eq!(b.find_all("#box svg g.beam:not(.later)").len(), 1);
+    assert_eq!(b.find_all("#box svg g.hole.entry").len(), 1);
+    b.click_css("#replay-panel button.next");
+    b.click_css("#replay-panel button.next");
+    wait_moves(&b, 3);
+    assert_eq!(
+        b.find_all("#box svg g.guess-wrong:not(.later)").len(),
+        1,
+        "the wrong guess of move 3"
+    );
+    assert_eq!(counter(&b, "#score"), 4, "2 shots and a wrong guess");
+    b.click_css("#replay-panel button.next");
+    wait_moves(&b, 4);
+    assert_eq!(b.find_all("#box svg g.mirror.found").len(), 1);
+    check_every_size(&b, "a replay step of the fixed game");
+    b.click_css("#replay-panel button.last");
+    wait_moves(&b, 8);
+    wait_for_count(&b, "#box svg g.mirror.found", 5);
+    // The record downloads: the moves as the CLI reads them.
+    let href = b
+        .attr_css("#replay-panel a.record", "href")
+        .unwrap_or_default();
+    assert_eq!(href, format!("/api/matches/{id}/record"));
+    let record = b.script_async(
+        "const done = arguments[arguments.length - 1]; \
+         fetch(arguments[0]).then((r) => r.json()).then(done, (e) => done(String(e)));",
+        vec![json!(href)],
+    );
+    assert_eq!(
+        record["moves"],
+        json!([
+            "shoot 7",
+            "shoot 5",
+            "guess 3 3 /",
+            "guess 0 9 \\",
+            "guess 4 2 /",
+            "guess 6 0 \\",
+            "guess 8 2 /",
+            "guess 8 7 \\"
+        ])
+    );
 }
 
-/// The status line, read in one step.
-fn status_now(b: &Browser) -> String {
-    b.script(
-        "return document.getElementById('status').innerText;",
+/// Nothing on the page names a mirror not yet found while the game is on:
+/// not the box, not the page's words, not its attributes, not its source.
+#[test]
+fn nothing_names_an_unfound_mirror_while_the_game_is_on() {
+    let b = Browser::open();
+    open_start(&b);
+    start(&b, "fixed", None, "here");
+    b.click_css(&hole(7));
+    wait_moves(&b, 1);
+    b.click_css(&hole(1));
+    wait_moves(&b, 2);
+    guess_by_clicks(&b, 4, 2, '/');
+    wait_moves(&b, 3);
+    b.click_css("#hint");
+    b.wait_for_text("#hint-text", "layouts");
+    b.click_css("#odds");
+    wait_for_count(&b, "#box svg rect.cell[data-mirror-odds]", 100);
+    let page = b
+        .script("return document.documentElement.outerHTML;", vec![])
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    for (row, col, mirror) in FIXED_MIRRORS {
+        if (row, col) == (4, 2) {
+            continue;
+        }
+        for named in [
+            format!("&lt;{row},{col}&gt;={mirror}"),
+            format!("<{row},{col}>={mirror}"),
+            format!("&lt;{row},{col}&gt; {mirror}"),
+        ] {
+            assert!(!page.contains(&named), "the page names {named}");
+        }
+        // (The odds picture marks a mirror the shots prove, `g.certain`:
+        // that is what the evidence says, not the hidden layout.)
+        let drawn = b.find_all(&format!(
+            "[data-row='{row}'][data-col='{col}'][data-mirror]:not(.certain)"
+        ));
+        assert!(drawn.is_empty(), "a mirror drawn at <{row},{col}>");
+    }
+    assert!(
+        b.find_all("#box .unfound, #box [class*='reveal']")
+            .is_empty(),
+        "no mirror is marked not found"
+    );
+    assert!(!page.contains("revealed\":[") && !page.contains("data-revealed"));
+    assert_eq!(
+        b.find_all("#box svg [data-mirror]:not(.certain)").len(),
+        1,
+        "only the mirror found"
+    );
+    // The page's own files hold no layout.
+    for file in ["/static/baffle.js", "/static/baffle.html", "/baffle"] {
+        let text = b.script_async(
+            "const done = arguments[arguments.length - 1]; \
+             fetch(arguments[0]).then((r) => r.text()).then(done, (e) => done(String(e)));",
+            vec![json!(file)],
+        );
+        let text = text.as_str().unwrap_or_default();
+        assert!(text.len() > 100, "{file} read");
+        for (row, col, _) in FIXED_MIRRORS {
+            assert!(
+                !text.contains(&format!("{row},{col}>"))
+                    && !text.contains(&format!("{row}, {col}")),
+                "{file} names the cell <{row},{col}>"
+            );
+        }
+    }
+    // And the game's view, as the page holds it, has no layout while on.
+    let held = b.script(
+        "return JSON.stringify(localStorage) + JSON.stringify(history.state);",
         vec![],
-    )
-    .as_str()
-    .unwrap_or_default()
-    .to_string()
+    );
+    let held = held.as_str().unwrap_or_default();
+    assert!(!held.contains("mirror"), "{held}");
 }
 
 /// The bot plays the fixed game one press of Bot move at a time, saying
@@ -220,69 +587,607 @@ fn status_now(b: &Browser) -> String {
 #[test]
 fn the_bot_solves_the_fixed_baffle_game() {
     let b = Browser::open();
-    b.visit("/baffle");
-    b.wait_for_text("#status", "first game");
-    wait_for_count(&b, "#box svg g.hole[data-hole]", 40);
+    open_start(&b);
+    let id = start(&b, "fixed", None, "here");
     let mut presses = 0;
-    while !status_now(&b).contains("Every mirror found") {
+    while !status(&b).contains("Every mirror found") {
         presses += 1;
         assert!(presses <= 40, "the bot should win the fixed game");
-        let before = status_now(&b);
         b.wait_for("Bot move to be enabled", || {
             b.attr_css("#bot-move", "disabled").is_none().then_some(())
         });
         b.click_css("#bot-move");
+        wait_moves(&b, presses);
         let said = b.wait_for("the bot's move to be said", || {
-            let now = status_now(&b);
-            (now != before && now.starts_with("Bot: ")).then_some(now)
+            let now = status(&b);
+            now.starts_with("Bot: ").then_some(now)
         });
-        assert!(said.contains("Why: "), "{said}");
+        let why = b.text_css("#bot-why");
+        assert!(why.starts_with("Why: ") && !why.ends_with(".."), "{why}");
         assert!(
-            said.contains("shoots hole") || said.contains("guesses <"),
+            said.contains("Bot: shoot ") || said.contains("Bot: guess "),
             "{said}"
         );
         assert!(
-            !said.contains(": wrong"),
+            !said.contains("Wrong"),
             "the bot guesses no mirror wrong: {said}"
         );
         // The page redraws as after a shot or a guess: the counters follow.
-        let shots: usize = b.text_css("#shots").parse().unwrap_or(0);
+        let shots = counter(&b, "#shots") as usize;
         assert_eq!(b.find_all("#shot-list li").len(), shots);
     }
-    let status = status_now(&b);
-    assert!(status.contains("Final score 12"), "{status}");
+    let said = status(&b);
+    assert!(said.contains("Final score 12"), "{said}");
     assert_eq!(presses, 17, "12 shots and 5 right guesses");
-    assert_eq!(b.text_css("#score"), "12");
-    assert_eq!(b.text_css("#shots"), "12");
-    assert_eq!(b.text_css("#guesses"), "0");
+    assert_eq!(counter(&b, "#score"), 12);
+    assert_eq!(counter(&b, "#shots"), 12);
+    assert_eq!(counter(&b, "#guesses"), 0);
+    assert_eq!(server_moves(&b, &id), 17);
     b.wait_for_text("#found", "Mirrors found: 5 of 5");
     wait_for_count(&b, "#box svg g.mirror.found", 5);
     assert!(
-        b.attr_css("#bot-move", "disabled").is_some(),
+        b.attr_css("#bot-move", "hidden").is_some()
+            && b.attr_css("#bot-finish", "hidden").is_some(),
         "no bot move once the game is over"
     );
-    assert!(b.attr_css("#bot-finish", "disabled").is_some());
     b.screenshot("baffle-bot");
 
     // Bot finishes on a random game: stopped after a move, the game waits
     // for the person; pressed again, the bot plays it to the end.
-    b.fill("#seed", "42");
     b.click_css("#new-game");
-    b.wait_for_text("#status", "Shoot a beam");
+    wait_ready(&b, "start");
+    assert_eq!(
+        b.script("return document.getElementById('box-kind').value;", vec![]),
+        json!("random"),
+        "New Game offers a random box, as the original"
+    );
+    let id = start(&b, "random", Some((8, 4, 42)), "here");
     b.click_css("#bot-finish");
     b.wait_for_text("#bot-finish", "Stop the bot");
     b.wait_for_text("#status", "Bot: ");
     b.click_css("#bot-finish");
     b.wait_for_text("#bot-finish", "Bot finishes");
     // A move asked for before the stop may still land; then nothing more.
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let stopped = b.text_css("#log");
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    assert_eq!(b.text_css("#log"), stopped, "the bot stopped");
-    assert!(status_now(&b).starts_with("Bot: "));
+    std::thread::sleep(Duration::from_millis(1500));
+    let stopped = server_moves(&b, &id);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(server_moves(&b, &id), stopped, "the bot stopped");
+    assert!(status(&b).starts_with("Bot: "));
     assert!(b.attr_css("#bot-move", "disabled").is_none());
     b.click_css("#bot-finish");
     b.wait_for_text("#status", "Every mirror found");
     b.wait_for_text("#bot-finish", "Bot finishes");
+    wait_for_count(&b, "#box svg g.mirror.found", 4);
+}
+
+/// Issue 13: a double click on a hole fired two shots (+2), and a double
+/// click on Make Guess said "already found" right after the success. Now a
+/// double click is one move, on holes, Make Guess and Bot move; on a cell
+/// it is two clicks (it turns the mirror twice) and sends nothing.
+#[test]
+fn double_clicks_play_one_move() {
+    let b = Browser::open();
+    open_start(&b);
+    let id = start(&b, "fixed", None, "here");
+
+    // A double click on a hole: one shot.
+    b.double_click(&b.find(&hole(7)));
+    b.wait_for_text("#status", "The beam into 7 comes out at 22");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(server_moves(&b, &id), 1, "one shot for a double click");
+    wait_moves(&b, 1);
+    assert_eq!(counter(&b, "#shots"), 1);
+    // A slow double click: its second click comes after the first shot was
+    // answered (the page is no longer busy, and the move number is new).
+    slow_double_click(&b, &hole(5), 2);
+    assert_eq!(server_moves(&b, &id), 2, "one shot for a slow double click");
+    assert_eq!(counter(&b, "#shots"), 2);
+    // Clicked again, once, the same hole shoots again (+1), as the rules say.
+    b.click_css(&hole(5));
+    wait_moves(&b, 3);
+    assert_eq!(counter(&b, "#shots"), 3);
+
+    // A double click on a cell turns its mirror twice, and plays nothing.
+    b.double_click(&b.find(&cell(4, 2)));
+    b.wait_for("<4,2> marked \\", || {
+        (b.attr_css(&cell(4, 2), "data-mark").as_deref() == Some("\\")).then_some(())
+    });
+    assert_eq!(server_moves(&b, &id), 3);
+    b.click_css(&cell(4, 2));
+    b.click_css(&cell(4, 2));
+    b.wait_for("<4,2> marked /", || {
+        (b.attr_css(&cell(4, 2), "data-mark").as_deref() == Some("/")).then_some(())
+    });
+
+    // A double click on Make Guess: one guess, right, and no "already found".
+    b.double_click(&b.find("#make-guess"));
+    b.wait_for_text("#status", "Right: <4,2> holds /");
+    wait_moves(&b, 4);
+    std::thread::sleep(Duration::from_millis(1500));
+    let said = status(&b);
+    assert!(said.contains("Right"), "{said}");
+    assert!(!said.contains("already"), "{said}");
+    assert_eq!(b.text_css("#error"), "", "no refusal shown");
+    assert_eq!(server_moves(&b, &id), 4);
+    assert_eq!(counter(&b, "#guesses"), 0);
+    assert!(b.attr_css("#make-guess", "disabled").is_some());
+
+    // A slow double click on Make Guess: still one guess.
+    b.click_css(&cell(8, 2));
+    b.wait_for("<8,2> marked /", || {
+        (b.attr_css(&cell(8, 2), "data-mark").as_deref() == Some("/")).then_some(())
+    });
+    slow_double_click(&b, "#make-guess", 5);
+    assert_eq!(server_moves(&b, &id), 5);
+    assert!(!status(&b).contains("already"));
+    assert_eq!(b.text_css("#error"), "", "no refusal shown");
+
+    // A double click on Bot move: one bot move; a slow one too.
+    b.double_click(&b.find("#bot-move"));
+    wait_moves(&b, 6);
+    b.wait_for_text("#status", "Bot: ");
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(server_moves(&b, &id), 6, "one bot move for a double click");
+    slow_double_click(&b, "#bot-move", 7);
+    assert_eq!(
+        server_moves(&b, &id),
+        7,
+        "one bot move for a slow double click"
+    );
+    assert_eq!(b.text_css("#error"), "");
+}
+
+/// The clicks of a person's slow double click on `css`: the first, then,
+/// once the box shows move `moves` (the first click's move answered), the
+/// second, which the browser counts as the double click's second (`detail`
+/// 2). WebDriver's own double click sends both before any answer, and its
+/// separate clicks each count as a first; so the page is sent the events a
+/// person's hand makes. Waits to see that nothing more is played.
+fn slow_double_click(b: &Browser, css: &str, moves: u64) {
+    let click = |detail: u32| {
+        b.script(
+            "const e = document.querySelector(arguments[0]); \
+             const r = e.getBoundingClientRect(); \
+             e.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, detail: arguments[1], \
+               clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}));",
+            vec![json!(css), json!(detail)],
+        );
+    };
+    click(1);
+    wait_moves(b, moves);
+    click(2);
+    std::thread::sleep(Duration::from_millis(1500));
+    let id = b
+        .script("return location.pathname.split('/').pop();", vec![])
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert_eq!(
+        server_moves(b, &id),
+        moves,
+        "the second click of a slow double click on {css} played nothing"
+    );
+    wait_moves(b, moves);
+}
+
+/// Quit and New Game over a game in play ask first, in a dialog the
+/// keyboard can answer; New Game once the game is over does not.
+#[test]
+fn quit_and_new_game_ask_first() {
+    let b = Browser::open();
+    open_start(&b);
+    let id = start(&b, "fixed", None, "here");
+    b.click_css(&hole(7));
+    wait_moves(&b, 1);
+
+    // Quit, then "Keep playing": nothing happens.
+    b.click_css("#quit");
+    b.find("dialog[open]");
+    let asked = b.text_css("dialog[open]");
+    assert!(asked.contains("Give up this game?"), "{asked}");
+    assert_eq!(focused(&b), "button", "the focus starts on the safe answer");
+    assert!(
+        b.text_css("dialog[open] button.cancel")
+            .contains("Keep playing")
+    );
+    b.click_css("dialog[open] button.cancel");
+    b.wait_for("the dialog to close", || {
+        b.find_all("dialog[open]").is_empty().then_some(())
+    });
+    assert_eq!(server_view(&b, &id)["status"], json!("playing"));
+    // Escape says no too.
+    b.click_css("#quit");
+    b.find("dialog[open]");
+    b.press(ESCAPE);
+    b.wait_for("the dialog to close", || {
+        b.find_all("dialog[open]").is_empty().then_some(())
+    });
+    assert_eq!(server_view(&b, &id)["status"], json!("playing"));
+
+    // New Game over the game in play asks too; "Keep playing" stays.
+    b.click_css("#new-game");
+    let asked = b.text_css("dialog[open]");
+    assert!(asked.contains("Leave this game"), "{asked}");
+    b.click_css("dialog[open] button.cancel");
+    b.wait_for("the dialog to close", || {
+        b.find_all("dialog[open]").is_empty().then_some(())
+    });
+    assert!(b.attr_css("#game", "hidden").is_none());
+    assert!(
+        b.script("return location.pathname;", vec![])
+            .as_str()
+            .unwrap_or_default()
+            .ends_with(&id)
+    );
+    // Said yes: the start screen; Back brings the game back.
+    b.click_css("#new-game");
+    b.click_css("dialog[open] button.confirm");
+    wait_ready(&b, "start");
+    assert_eq!(
+        b.script("return location.pathname;", vec![]),
+        json!("/baffle")
+    );
+    b.script("history.back();", vec![]);
+    wait_for_game(&b);
+    wait_moves(&b, 1);
+    assert_eq!(counter(&b, "#shots"), 1);
+
+    // Quit, said yes: every mirror shown, found red and not found magenta.
+    guess_by_clicks(&b, 4, 2, '/');
+    wait_moves(&b, 2);
+    b.click_css("#quit");
+    b.click_css("dialog[open] button.confirm");
+    let said = b.wait_for_text("#status", "given up");
+    assert!(said.contains("not found"), "{said}");
+    wait_moves(&b, 3);
+    wait_for_count(&b, "#box svg g.mirror.unfound", 4);
+    wait_for_count(&b, "#box svg g.mirror.found", 1);
+    assert_eq!(server_view(&b, &id)["status"], json!("given_up"));
+    b.screenshot("baffle-quit");
+    check_every_size(&b, "the fixed game given up");
+    // New Game once it is over asks nothing.
+    b.click_css("#new-game");
+    wait_ready(&b, "start");
+    assert!(b.find_all("dialog[open]").is_empty());
+}
+
+/// The whole fixed game by keyboard only: Tab to Start, then the arrow
+/// keys over holes and cells, Enter and Space to shoot, `/`, `\`, Enter
+/// and Delete to mark, G to guess; then the replay by keys.
+#[test]
+fn the_fixed_game_is_played_by_keyboard_only() {
+    let b = Browser::open();
+    open_start(&b);
+    let mut tabs = 0;
+    while focused(&b) != "button#start-game" {
+        tabs += 1;
+        assert!(tabs < 25, "Tab reaches Start (now at {})", focused(&b));
+        b.press(TAB);
+    }
+    b.press(ENTER);
+    let id = wait_for_game(&b);
+    b.wait_for("the box to take the focus", || {
+        (focused(&b) == "hole 10").then_some(())
+    });
+    // The box is one Tab stop: the next Tab leaves it.
+    b.press(TAB);
+    let after = focused(&b);
+    assert!(
+        !after.starts_with("hole") && !after.starts_with("cell"),
+        "the box is one Tab stop: {after}"
+    );
+
+    // From the top of the page (a bookmark), Tab reaches the box's holes,
+    // before any cell.
+    b.visit(&format!("/baffle/m/{id}"));
+    wait_for_game(&b);
+    b.script(
+        "window.visited = new Set(); document.getElementById('box').addEventListener('focusin', (e) => \
+           window.visited.add(e.target.dataset.hole !== undefined ? 'h' + e.target.dataset.hole : 'c' + e.target.dataset.row + ',' + e.target.dataset.col));",
+        vec![],
+    );
+    let mut tabs = 0;
+    while !focused(&b).starts_with("hole") && !focused(&b).starts_with("cell") {
+        tabs += 1;
+        assert!(tabs < 25, "Tab reaches the box (now at {})", focused(&b));
+        b.press(TAB);
+    }
+    assert_eq!(focused(&b), "hole 10", "Tab reaches the holes first");
+    // Every hole and every cell can take the focus by the arrow keys.
+    let mut walk = String::new();
+    walk.push_str(&ARROW_RIGHT.repeat(9)); // the top holes, 10 to 19
+    walk.push_str(ARROW_DOWN); // cell <0,9>
+    for row in 0..10 {
+        // Along the row to the left hole, and back, then one row down.
+        walk.push_str(&ARROW_LEFT.repeat(10));
+        walk.push_str(&ARROW_RIGHT.repeat(11)); // to the right hole
+        walk.push_str(ARROW_LEFT);
+        if row < 9 {
+            walk.push_str(ARROW_DOWN);
+        }
+    }
+    walk.push_str(ARROW_DOWN); // the bottom hole under column 9
+    walk.push_str(&ARROW_LEFT.repeat(9)); // the bottom holes, 30 to 39
+    b.press(&walk);
+    b.wait_for("every hole and cell visited", || {
+        let n = b.script("return window.visited.size;", vec![]);
+        (n.as_u64() == Some(140)).then_some(())
+    });
+    assert_eq!(server_moves(&b, &id), 0, "moving shoots nothing");
+
+    // The original's three checks, by Enter and Space.
+    for (h, key, exit) in [(7, ENTER, 22), (5, SPACE, 12), (1, ENTER, 24)] {
+        arrows_to(&b, hole_place(h));
+        let before = server_moves(&b, &id);
+        b.press(key);
+        b.wait_for_text("#status", &format!("The beam into {h} comes out at {exit}"));
+        wait_moves(&b, before + 1);
+        assert_eq!(focused(&b), format!("hole {h}"), "the focus stays");
+    }
+    assert_eq!(counter(&b, "#shots"), 3);
+
+    // The mirrors, marked each way the keys allow, guessed with G.
+    let marks: [(&str, i32, i32); 5] = [
+        ("/", 4, 2),
+        (ENTER, 8, 2), // Enter: /
+        ("\\", 0, 9),
+        ("", 6, 0), // Enter twice: \
+        ("", 8, 7), // /, Delete, then \
+    ];
+    for (i, (key, row, col)) in marks.into_iter().enumerate() {
+        arrows_to(&b, (row, col));
+        match (row, col) {
+            (6, 0) => b.press(&format!("{ENTER}{ENTER}")),
+            (8, 7) => {
+                b.press("/");
+                b.wait_for("the mark /", || {
+                    (b.attr_css(&cell(8, 7), "data-mark").as_deref() == Some("/")).then_some(())
+                });
+                b.press(DELETE);
+                b.wait_for("the mark cleared", || {
+                    b.attr_css(&cell(8, 7), "data-mark").is_none().then_some(())
+                });
+                b.press("\\");
+            }
+            _ => b.press(key),
+        }
+        let wanted = FIXED_MIRRORS
+            .iter()
+            .find(|m| (m.0, m.1) == (row, col))
+            .map(|m| m.2.to_string())
+            .unwrap_or_default();
+        b.wait_for(&format!("<{row},{col}> marked {wanted}"), || {
+            (b.attr_css(&cell(row, col), "data-mark").as_deref() == Some(wanted.as_str()))
+                .then_some(())
+        });
+        b.press("g");
+        wait_moves(&b, 4 + i as u64);
+    }
+    let said = b.wait_for_text("#status", "Every mirror found");
+    assert!(said.contains("Final score 3"), "{said}");
+    // The game ended under the keyboard: the focus is on New Game.
+    b.wait_for("the focus on New Game", || {
+        (focused(&b) == "button#new-game").then_some(())
+    });
+
+    // The replay, by keys: Tab to its bar, Home and the arrows.
+    let mut tabs = 0;
+    while !b
+        .script(
+            "return Boolean(document.activeElement.closest('#replay-panel .replay-buttons'));",
+            vec![],
+        )
+        .as_bool()
+        .unwrap_or(false)
+    {
+        tabs += 1;
+        assert!(tabs < 15, "Tab reaches the replay (now at {})", focused(&b));
+        b.press(TAB);
+    }
+    b.press(ARROW_LEFT);
+    wait_moves(&b, 7);
+    b.press(ARROW_LEFT);
+    wait_moves(&b, 6);
+    assert_eq!(b.find_all("#box svg g.mirror.found").len(), 3);
+    assert_eq!(b.find_all("#box svg g.beam:not(.later)").len(), 3);
+    b.press(END);
+    wait_moves(&b, 8);
     wait_for_count(&b, "#box svg g.mirror.found", 5);
+}
+
+/// A reload, a bookmark or Back brings the same game back, and it goes on.
+#[test]
+fn a_reload_mid_game_continues() {
+    let b = Browser::open();
+    open_start(&b);
+    let id = start(&b, "fixed", None, "here");
+    b.click_css(&hole(7));
+    wait_moves(&b, 1);
+    guess_by_clicks(&b, 4, 2, '/');
+    wait_moves(&b, 2);
+
+    b.script("location.reload();", vec![]);
+    assert_eq!(wait_for_game(&b), id);
+    wait_moves(&b, 2);
+    assert_eq!(counter(&b, "#shots"), 1);
+    b.wait_for_text("#found", "Mirrors found: 1 of 5");
+    wait_for_count(&b, "#box svg g.hole.entry[data-hole='7']", 1);
+    wait_for_count(&b, "#box svg g.mirror.found", 1);
+    assert!(b.find_all("#box svg g.hole[role='button']").len() == 40);
+    b.click_css(&hole(5));
+    b.wait_for_text("#status", "comes out at 12");
+    wait_moves(&b, 3);
+    assert_eq!(counter(&b, "#shots"), 2);
+
+    // A bookmark: the address alone, opened again.
+    b.visit("/");
+    b.visit(&format!("/baffle/m/{id}"));
+    wait_for_game(&b);
+    wait_moves(&b, 3);
+    assert_eq!(counter(&b, "#shots"), 2);
+    assert!(
+        b.attr_css("#quit", "hidden").is_none(),
+        "still this device's game"
+    );
+}
+
+/// An address that names no game says so, and offers a new one.
+#[test]
+fn an_unknown_game_says_so_and_offers_a_new_one() {
+    let b = Browser::open();
+    b.visit("/baffle/m/0123456789abcdef0123456789abcdef");
+    wait_ready(&b, "gone");
+    let said = b.text_css("#gone");
+    assert!(
+        said.contains("not on this server") && said.contains("30 days"),
+        "{said}"
+    );
+    check_every_size(&b, "an unknown game");
+    b.click_css("#gone a[href='/baffle']");
+    wait_ready(&b, "start");
+    assert!(b.attr_css("#gone", "hidden").is_some());
+    b.visit("/baffle/m/nothing");
+    wait_ready(&b, "gone");
+}
+
+/// A spectator (another browser, with the address and no seat) watches a
+/// game live, and is told so; the maker of a game with a bot seat watches
+/// the bot play it on the server.
+#[test]
+fn a_spectator_watches_a_game_live() {
+    let group = Browser::group(2);
+    let (player, watcher) = (&group[0], &group[1]);
+    open_start(player);
+    let id = start(player, "fixed", None, "here");
+    watcher.visit(&format!("/baffle/m/{id}"));
+    wait_for_game(watcher);
+    watcher.wait_for_text("#role", "You are watching");
+    watcher.wait_for_text("#seats", "You are watching");
+    assert!(
+        watcher.find_all("#box [role='button']").is_empty(),
+        "nothing to click"
+    );
+    for control in ["#make-guess", "#quit", "#bot-move", "#bot-finish"] {
+        assert!(
+            watcher.attr_css(control, "hidden").is_some(),
+            "{control} is not offered to a spectator"
+        );
+    }
+    watcher.wait_for_text("#connection", "Live");
+
+    player.click_css(&hole(7));
+    wait_moves(watcher, 1);
+    wait_for_count(watcher, "#box svg g.hole.exit[data-hole='22']", 1);
+    watcher.wait_for_text("#status", "The player: The beam into 7 comes out at 22");
+    guess_by_clicks(player, 4, 2, '/');
+    wait_moves(watcher, 2);
+    wait_for_count(watcher, "#box svg g.mirror.found", 1);
+    assert_eq!(counter(watcher, "#shots"), 1);
+    // The spectator's mark-free box never shows the player's selection.
+    assert!(watcher.find_all("#box svg .marks").is_empty());
+    set_viewport(
+        watcher,
+        Viewport {
+            name: "window",
+            width: 1400,
+            height: 1000,
+        },
+    );
+    check_every_size(watcher, "a spectator's view");
+
+    // A game with a bot seat: the maker watches the bot play, live, and so
+    // does the other browser.
+    open_start(player);
+    let id = start(player, "fixed", None, "hard");
+    player.wait_for_text("#role", "bot plays this game on the server");
+    watcher.visit(&format!("/baffle/m/{id}"));
+    wait_for_game(watcher);
+    for b in [player, watcher] {
+        assert!(b.find_all("#box [role='button']").is_empty());
+        assert!(b.attr_css("#make-guess", "hidden").is_some());
+    }
+    for b in [player, watcher] {
+        b.wait_for_text("#status", "Final score 12");
+        wait_for_count(b, "#box svg g.mirror.found", 5);
+        b.find("#replay-panel .replay-bar");
+    }
+    assert_eq!(server_view(player, &id)["status"], json!("won"));
+}
+
+/// On a phone the box fills the width; its holes are too small for a
+/// finger there, so a tap zooms the box in its frame until each is at least
+/// 44 px, and then a tap on a hole shoots.
+#[test]
+fn on_a_phone_the_box_fills_the_width_and_a_tap_zooms_in_to_aim() {
+    let b = Browser::open_at(390, 844);
+    set_viewport(
+        &b,
+        Viewport {
+            name: "phone",
+            width: 390,
+            height: 844,
+        },
+    );
+    open_start(&b);
+    b.screenshot_as_is("baffle-phone-start");
+    start(&b, "fixed", None, "here");
+    let (w, _) = drawn_size(&b, "#box svg");
+    assert!(w >= 351.0, "the box is {w:.0} px wide on a 390 px phone");
+    assert!(
+        b.find_all("#box [role='button']").is_empty(),
+        "holes too small to tap are not offered as buttons"
+    );
+    assert!(b.attr_css("#zoom", "hidden").is_none());
+    assert!(b.attr_css("#zoom-note", "hidden").is_none());
+    b.screenshot_as_is("baffle-phone");
+    let phone = VIEWPORTS[0];
+    assert_page_fits(&b, "a fixed game on a phone", phone);
+
+    // A tap on the box zooms in round the tap.
+    b.click_css("#box svg");
+    b.wait_for("the box to zoom in", || {
+        (b.attr_css("#zoom", "aria-pressed").as_deref() == Some("true")).then_some(())
+    });
+    wait_for_count(&b, "#box svg g.hole[role='button']", 40);
+    let sizes = b.script(
+        "return [...document.querySelectorAll('#box svg g.hole, #box svg rect.cell')] \
+           .map((e) => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); });",
+        vec![],
+    );
+    let smallest = sizes
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_f64).fold(f64::MAX, f64::min))
+        .unwrap_or(0.0);
+    assert!(smallest >= 44.0, "a hole or cell is {smallest:.1} px");
+    assert_eq!(
+        b.script(
+            "return document.documentElement.scrollWidth - innerWidth;",
+            vec![]
+        ),
+        json!(0),
+        "the zoomed box scrolls in its frame, not the page"
+    );
+    b.click_css(&hole(7));
+    b.wait_for_text("#status", "The beam into 7 comes out at 22");
+    wait_moves(&b, 1);
+    b.click_css(&cell(4, 2));
+    b.wait_for("<4,2> marked /", || {
+        (b.attr_css(&cell(4, 2), "data-mark").as_deref() == Some("/")).then_some(())
+    });
+    b.script(
+        "document.getElementById('box-frame').scrollTo(0, 0);",
+        vec![],
+    );
+    b.screenshot_as_is("baffle-phone-zoomed");
+    assert_page_fits(&b, "a fixed game on a phone, zoomed in", phone);
+    b.click_css("#make-guess");
+    b.wait_for_text("#status", "Right");
+    // Fit the box: the whole box again.
+    b.click_css("#zoom");
+    b.wait_for("the box to fit again", || {
+        (b.attr_css("#zoom", "aria-pressed").as_deref() == Some("false")).then_some(())
+    });
+    let (w, _) = drawn_size(&b, "#box svg");
+    assert!((351.0..=390.0).contains(&w), "the box is {w:.0} px wide");
+    assert!(b.find_all("#box [role='button']").is_empty());
 }
