@@ -45,11 +45,13 @@ function gameName(game) {
 
 /**
  * A select per seat, each offering the seat plans. `count` fixes the number
- * of seats; `min`/`max` add a "Players" select; `defaults` is the plan of
- * each seat ("here" when none); `choices` limits the plans offered (all six
- * by default); `seatName(n)` names seat n ("Player n"); `onChange(plans)`
- * hears every change. Returns {element, plans(), count(), setCount(n)}:
- * plans() gives one plan per seat in play.
+ * of seats; `min`/`max` add a "Players" select (`initial` seats at first,
+ * else as many as `defaults` names); `defaults` is the plan of each seat
+ * (the first choice when none); `choices` limits the plans offered (all six
+ * by default); `seatName(n)` names seat n ("Player n"); `legend` titles
+ * the group ("Seats"); `onChange(plans)` hears every change. Returns
+ * {element, plans(), count(), setCount(n)}: plans() gives one plan per
+ * seat in play.
  */
 export function seatChooser(container, options = {}) {
   const { game = "game", defaults = [], onChange = () => {} } = options;
@@ -158,7 +160,7 @@ function linkField(label, url, said, key) {
   const id = uid("link");
   const input = el("input", { type: "text", id, readonly: true, value: url, class: "link-field", "data-key": `${key}-link` });
   input.addEventListener("focus", () => input.select());
-  const copy = el("button", { type: "button", class: "secondary copy", "data-key": `${key}-copy`, "aria-label": `Copy the ${label.toLowerCase()}` }, "Copy");
+  const copy = el("button", { type: "button", class: "secondary copy", "data-key": `${key}-copy`, "aria-label": `Copy the ${label[0].toLowerCase()}${label.slice(1)}` }, "Copy");
   copy.addEventListener("click", async () => {
     const done = await copyText(url);
     said.textContent = done ? `${label}: copied.` : `${label}: select the link and copy it.`;

@@ -158,6 +158,18 @@ fn the_shared_components_work_by_keyboard() {
     let first_link = link(&b);
     assert!(first_link.contains("#invite=2."), "{first_link}");
 
+    // Copy puts the link on the clipboard, or selects it where the browser
+    // refuses (a headless one may), and says which.
+    b.click_css("#invites li[data-seat='2'] button.copy");
+    let said = b.wait_for_text(
+        "#invites .invite-panel > p[role='status']",
+        "Invite link for Player 2",
+    );
+    assert!(
+        said.contains("copied") || said.contains("select the link"),
+        "{said}"
+    );
+
     // New link asks first: Escape keeps the old link and the focus.
     b.script(
         "document.querySelector(\"#invites li[data-seat='2'] button.renew\").focus();",
