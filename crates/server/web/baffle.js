@@ -989,7 +989,11 @@ function showStart(prefill = {}) {
   ui.mine.hidden = mine.length === 0;
   ui.myGames.replaceChildren(
     ...mine.map((m) =>
-      el("li", { class: "match" }, el("a", { href: pageUrl(GAME, m.id) }, m.title || "A Baffle game"), el("span", { class: "note" }, ` · ${since(m.at)}`)),
+      el(
+        "li",
+        { class: "match" },
+        el("div", { class: "match-what" }, el("a", { href: pageUrl(GAME, m.id) }, m.title || "A Baffle game"), el("div", { class: "note" }, `opened here ${since(m.at)}`)),
+      ),
     ),
   );
   if (prefill.focus) ui.startGame.focus();

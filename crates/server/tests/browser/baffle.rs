@@ -641,6 +641,7 @@ fn the_bot_solves_the_fixed_baffle_game() {
         json!("random"),
         "New Game offers a random box, as the original"
     );
+    check_every_size(&b, "the start screen with a random box chosen");
     let id = start(&b, "random", Some((8, 4, 42)), "here");
     b.click_css("#bot-finish");
     b.wait_for_text("#bot-finish", "Stop the bot");
@@ -1100,6 +1101,7 @@ fn a_spectator_watches_a_game_live() {
     open_start(player);
     let id = start(player, "fixed", None, "hard");
     player.wait_for_text("#role", "bot plays this game on the server");
+    check_every_size(player, "the maker watching a bot play");
     watcher.visit(&format!("/baffle/m/{id}"));
     wait_for_game(watcher);
     for b in [player, watcher] {
