@@ -38,6 +38,7 @@ async fn a_match_is_made_with_its_url_token_and_view() {
     );
     let view = &body["view"];
     assert_eq!(view["game"], "chutes");
+    assert_eq!(view["title"], "Chutes & Ladders on classic, 2 players");
     assert_eq!(view["status"], "playing");
     assert_eq!(view["moves"], 0);
     assert_eq!(view["to_move"], 1);
@@ -502,6 +503,9 @@ async fn a_finished_match_gives_its_record_and_replays_step_by_step() {
     app.get(&format!("/api/matches/{}/replay?at=0", host.id))
         .await
         .refused(StatusCode::CONFLICT, "game_on");
+    app.get(&format!("/api/matches/{}/svg?at=0", host.id))
+        .await
+        .refused(StatusCode::CONFLICT, "game_on");
     let done = app
         .post_as(
             &host.token,
@@ -546,6 +550,24 @@ async fn a_finished_match_gives_its_record_and_replays_step_by_step() {
     assert_eq!(end.ok()["view"]["view"], final_view["view"]);
     assert_eq!(end.ok()["moves"], moves);
     app.get(&format!("/api/matches/{}/replay?at={}", host.id, moves + 1))
+        .await
+        .refused(StatusCode::BAD_REQUEST, "bad_request");
+    // Each step's picture draws the rolls so far and no later one (the
+    // first and the last are never a lost turn, so they are drawn).
+    for at in [0, 1, moves] {
+        let svg = app
+            .get(&format!("/api/matches/{}/svg?at={at}", host.id))
+            .await;
+        let svg = svg.ok().as_str().unwrap().to_string();
+        let latest = svg
+            .split("data-turn=\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next()?.parse::<usize>().ok())
+            .max()
+            .unwrap_or(0);
+        assert_eq!(latest, at, "step {at}");
+    }
+    app.get(&format!("/api/matches/{}/svg?at={}", host.id, moves + 1))
         .await
         .refused(StatusCode::BAD_REQUEST, "bad_request");
 }

@@ -155,7 +155,7 @@ export class Match {
       game,
       token: made.token,
       invites: made.invites.map((i) => ({ seat: i.seat, invite: i.invite })),
-      title: "",
+      title: made.view.title || "",
     };
     writeStored(made.id, stored);
     history.pushState({ match: made.id }, "", made.url);
@@ -186,7 +186,7 @@ export class Match {
       }
     }
     await m.refresh();
-    if (m.stored.token) writeStored(id, { ...m.stored, title: m.stored.title || "" });
+    if (m.stored.token) writeStored(id, { ...m.stored, title: m.stored.title || m.view.title || "" });
     await m.loadSetup();
     return m;
   }

@@ -525,9 +525,13 @@ async fn replay(
 struct PictureQuery {
     #[serde(default)]
     name: Option<String>,
+    /// A replay's step: the match after its first `at` moves (once over).
+    #[serde(default)]
+    at: Option<usize>,
 }
 
-/// `GET /api/matches/{id}/svg`: the match drawn as a spectator may see it.
+/// `GET /api/matches/{id}/svg`: the match drawn as a spectator may see it,
+/// now or (`?at=N`, once over) at a replay's step.
 async fn picture(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -536,9 +540,14 @@ async fn picture(
     let name = crate::tycoon_api::picture_name(query.name)?;
     let picture = state
         .hub
-        .with_table(&id, |t| t.picture(name.as_deref()))
-        .await?;
-    crate::svg_response(picture)
+        .with_table(&id, |t| {
+            if query.at.is_some() && !t.status().is_over() {
+                return Err(game_on());
+            }
+            t.picture(name.as_deref(), query.at)
+        })
+        .await??;
+    crate::svg_response(Ok(picture))
 }
 
 /// The lobby: matches with seats anyone may take.

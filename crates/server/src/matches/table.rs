@@ -136,11 +136,12 @@ pub trait Table: Send + Sync {
     /// # Errors
     /// 400 when `at` is past the last move.
     fn replay_view(&self, at: usize) -> Result<(Value, Option<Played>), ApiError>;
-    /// The match drawn for a spectator.
+    /// The match drawn for a spectator: as it stands, or after its first
+    /// `at` moves (replayed from the record, for replays once over).
     ///
     /// # Errors
-    /// The renderer's refusal.
-    fn picture(&self, name: Option<&str>) -> Result<render::Picture, render::RenderError>;
+    /// 400 when `at` is past the last move; 422 when the renderer refuses.
+    fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, ApiError>;
     /// The table as `Any`, for a game's own extras to find its match
     /// ([`Typed::inner`]).
     fn as_any(&self) -> &dyn std::any::Any;
@@ -229,6 +230,36 @@ fn log_line(number: usize, seat: u8, event: &impl std::fmt::Display) -> Value {
     line.insert("seat".into(), seat.into());
     line.insert("text".into(), event.to_string().into());
     Value::Object(line)
+}
+
+impl<G: GameKind> Typed<G>
+where
+    G::Setup: Send + Sync,
+    G::Move: Send + Sync,
+    G::Event: Send + Sync,
+{
+    /// The match after its first `at` moves, replayed from the record, and
+    /// the `at`-th move's play (none at 0).
+    fn replayed(&self, at: usize) -> Result<(Match<G>, Option<Played>), ApiError> {
+        let all = self.m.record();
+        if at > all.moves.len() {
+            return Err(ApiError::bad_request(format!(
+                "this game has {} moves: a replay goes from 0 to {}",
+                all.moves.len(),
+                all.moves.len()
+            )));
+        }
+        let mut record = all.clone();
+        record.moves.truncate(at.saturating_sub(1));
+        let mut m = Match::<G>::replay(record)?;
+        let last = match all.moves.get(at.wrapping_sub(1)) {
+            Some(entry) if at > 0 => Some(m.apply_entry(entry.clone()).map(played::<G>).map_err(
+                |why| ApiError::coded(StatusCode::UNPROCESSABLE_ENTITY, "bad_record", why),
+            )?),
+            _ => None,
+        };
+        Ok((m, last))
+    }
 }
 
 /// The JSON of an event, with its words under `text`.
@@ -390,28 +421,16 @@ where
     }
 
     fn replay_view(&self, at: usize) -> Result<(Value, Option<Played>), ApiError> {
-        let all = self.m.record();
-        if at > all.moves.len() {
-            return Err(ApiError::bad_request(format!(
-                "this game has {} moves: a replay goes from 0 to {}",
-                all.moves.len(),
-                all.moves.len()
-            )));
-        }
-        let mut record = all.clone();
-        record.moves.truncate(at.saturating_sub(1));
-        let mut m = Match::<G>::replay(record)?;
-        let last = match all.moves.get(at.wrapping_sub(1)) {
-            Some(entry) if at > 0 => Some(m.apply_entry(entry.clone()).map(played::<G>).map_err(
-                |why| ApiError::coded(StatusCode::UNPROCESSABLE_ENTITY, "bad_record", why),
-            )?),
-            _ => None,
-        };
+        let (m, last) = self.replayed(at)?;
         Ok((Typed::new(m).view(Viewer::Spectator), last))
     }
 
-    fn picture(&self, name: Option<&str>) -> Result<render::Picture, render::RenderError> {
-        G::picture(&self.m, name)
+    fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, ApiError> {
+        let drawn = match at {
+            None => G::picture(&self.m, name),
+            Some(at) => G::picture(&self.replayed(at)?.0, name),
+        };
+        drawn.map_err(|e| ApiError::unprocessable(format!("cannot draw this: {e}")))
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -3,22 +3,26 @@
 //! Terms:
 //! - **setup request**: the grid — `{"design": ID}` (a design being
 //!   edited), `{"saved": NAME}` (a saved grid), `{"text": "..."}` (a grid
-//!   file's text) or none (an empty grid) — and optionally `"turn_cap"`.
+//!   file's text), `{"sample": true}` (the original assignment's sample)
+//!   or none (an empty grid) — and optionally `"turn_cap"`.
 //! - **public setup**: the grid's objects and the cells as drawn; Tycoon
 //!   hides nothing but the dice.
-//! - **extras**: the decision awaited in words (`prompt`) and the moves
-//!   that answer it, as JSON and text.
+//! - **extras**: the decision awaited in words (`question`, and the CLI's
+//!   `prompt`), the moves that answer it (as JSON and text, each with a
+//!   button's label and what it does), the kinds of attack offered, and
+//!   once over, how the game ended (`outcome`): the library's words
+//!   ([`tycoon::game::words`]).
 
 use super::SeatPlan;
 use super::table::{GameKind, Table};
 use crate::AppState;
 use crate::error::ApiError;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tabletop::play::{DiceMode, Match, SeatKind, Viewer};
+use tycoon::Game;
 use tycoon::contract::Setup;
-use tycoon::game::SEATS;
-use tycoon::{Game, Move};
+use tycoon::game::{SEATS, words};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -29,6 +33,9 @@ struct SetupRequest {
     saved: Option<String>,
     #[serde(default)]
     text: Option<String>,
+    /// The original assignment's sample grid.
+    #[serde(default)]
+    sample: bool,
     #[serde(default)]
     turn_cap: Option<u32>,
 }
@@ -51,15 +58,19 @@ pub async fn start(
             plans.len()
         )));
     }
+    let sources = usize::from(req.design.is_some())
+        + usize::from(req.saved.is_some())
+        + usize::from(req.text.is_some())
+        + usize::from(req.sample);
+    if sources > 1 {
+        return Err(ApiError::bad_request(
+            "give one of \"design\", \"saved\", \"text\" or \"sample\"",
+        ));
+    }
     let grid = match &req.design {
-        Some(id) => {
-            if req.saved.is_some() || req.text.is_some() {
-                return Err(ApiError::bad_request(
-                    "give one of \"design\", \"saved\" or \"text\"",
-                ));
-            }
-            state.designs.with(id, |d| d.grid().clone())?
-        }
+        Some(id) => state.designs.with(id, |d| d.grid().clone())?,
+        None if req.sample => tycoon::parse_grid(tycoon::SAMPLE_GRID)
+            .map_err(|e| ApiError::unprocessable(format!("the sample grid: {e}")))?,
         None => {
             crate::tycoon_api::grid_from(state, req.text.as_deref(), req.saved.as_deref()).await?
         }
@@ -69,16 +80,6 @@ pub async fn start(
         setup.turn_cap = cap;
     }
     super::start::<Game>(setup, plans, dice)
-}
-
-/// A move that answers the decision awaited.
-#[derive(Serialize)]
-struct MoveView {
-    /// The move as JSON.
-    #[serde(rename = "move")]
-    mv: Move,
-    /// `roll`, `attack ice 2`, …
-    text: String,
 }
 
 impl GameKind for Game {
@@ -95,20 +96,23 @@ impl GameKind for Game {
 
     fn extras(m: &Match<Self>, _viewer: Viewer) -> Value {
         let game = m.game();
-        let moves: Vec<MoveView> = if m.status().is_over() {
-            Vec::new()
+        // A match stopped by the match layer (its move cap) is over even
+        // though the game still waits for a move: offer none then.
+        let asked = if m.status().is_over() {
+            None
         } else {
-            game.legal_moves()
-                .into_iter()
-                .map(|mv| MoveView {
-                    text: mv.to_string(),
-                    mv,
-                })
-                .collect()
+            words::asked(game)
+        };
+        let (question, moves, attacks) = match asked {
+            Some(a) => (Some(a.question), a.answers, a.attacks),
+            None => (None, Vec::new(), Vec::new()),
         };
         json!({
-            "prompt": game.pending().map(|d| d.prompt()),
+            "prompt": game.pending().filter(|_| !m.status().is_over()).map(|d| d.prompt()),
+            "question": question,
             "moves": moves,
+            "attacks": attacks,
+            "outcome": words::outcome(game),
         })
     }
 

@@ -146,6 +146,8 @@ impl Slot {
 pub struct Live {
     /// The match.
     pub table: Box<dyn Table>,
+    /// Its line for the lobby and the pages' lists.
+    title: String,
     seats: Vec<SeatRow>,
     tokens: Vec<TokenRow>,
     updated_ms: i64,
@@ -261,12 +263,13 @@ impl Hub {
         }];
         let now = crate::db::now_ms();
         let status = table.status();
+        let title = table.title();
         self.db
             .create(NewMatch {
                 id: id.clone(),
                 game: table.game().to_string(),
                 header: table.header(),
-                title: table.title(),
+                title: title.clone(),
                 seats: rows.clone(),
                 tokens: tokens.clone(),
                 seat_count: plans.len() as u8,
@@ -279,6 +282,7 @@ impl Hub {
             id.clone(),
             Live {
                 table,
+                title,
                 seats: rows,
                 tokens,
                 updated_ms: now,
@@ -340,6 +344,7 @@ impl Hub {
         })?;
         Ok(Live {
             table,
+            title: stored.title,
             seats: stored.seats,
             tokens: stored.tokens,
             updated_ms: stored.updated_ms,

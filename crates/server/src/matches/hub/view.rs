@@ -95,6 +95,7 @@ pub(super) fn decorate(id: &str, live: &Live, holder: Holder) -> Value {
         .collect();
     if let Value::Object(fields) = &mut view {
         fields.insert("id".into(), id.into());
+        fields.insert("title".into(), live.title.clone().into());
         fields.insert(
             "players".into(),
             serde_json::to_value(seats).unwrap_or(Value::Null),
