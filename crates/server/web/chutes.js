@@ -1,53 +1,184 @@
-// Chutes & Ladders: choose a board, play roll by roll or watch a whole game.
-// The rules are the server's: this page sends rolls and shows the turns it
-// gets back.
-import { api, el, byId, showError, readFile, sleep, readSeed, count } from "/static/common.js";
+// Chutes & Ladders: a match on the server, shown live on its board.
+//
+// Terms:
+// - match page: /chutes/m/ID shows match ID (a reload, a bookmark or Back
+//   brings it back); /chutes alone offers a new game.
+// - new-game form: the NEXT game's board, rules, seats and dice. It never
+//   changes the game in play: that game's board and rules are shown above
+//   it, from the match's own setup.
+// - show: the moves the page has been told of (its own rolls, other
+//   people's, the bots'), played on the board one after another — a token
+//   goes to the square the roll reached, then up the ladder or down the
+//   chute. `shown` is the game as drawn so far; it catches up with the
+//   match's view at the end of each show.
+// - play to the end: the move API's `repeat` for this device's seats; with
+//   other people or bots at the table the page sends it again whenever one
+//   of its seats is to move, until the game ends or it is stopped.
+// - board reference: `classic` or an upload's id, which draws the board
+//   (`/api/chutes/boards/REF/svg`) and analyses it. A match keeps its own
+//   copy of its board; a page that has no reference for it (a friend's, or
+//   after a restart lost the upload) uploads that copy again.
+// The rules are the server's: this page sends rolls and draws what it is told.
+import { api, ApiFailure, el, byId, showError, readFile, sleep, readSeed, count } from "/static/common.js";
+import { Match, matchIdFromPath } from "/static/match.js";
+import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction } from "/static/matchui.js";
+
+const GAME = "chutes";
+const COLOURS = ["red", "purple", "orange", "black"];
+const LEVELS = { easy: "Easy bot", normal: "Normal bot", hard: "Hard bot" };
 
 const ui = {
-  boardSelect: byId("board-select"),
-  boardFile: byId("board-file"),
-  boardInfo: byId("board-info"),
-  boardError: byId("board-error"),
-  boardNotes: byId("board-notes"),
-  players: byId("players"),
-  overshoot: byId("overshoot"),
-  seed: byId("seed"),
-  newGame: byId("new-game"),
-  gameError: byId("game-error"),
+  boardCaption: byId("board-caption"),
+  board: byId("board"),
+  boardPictureError: byId("board-picture-error"),
+  gone: byId("gone"),
+  gamePanel: byId("game-panel"),
+  about: byId("about"),
+  gameInfo: byId("game-info"),
+  you: byId("you"),
   status: byId("status"),
+  connection: byId("connection"),
   roll: byId("roll"),
+  chosen: byId("chosen"),
+  chosenRoll: byId("chosen-roll"),
   watch: byId("watch"),
   skip: byId("skip"),
   speed: byId("speed"),
+  gameError: byId("game-error"),
+  replay: byId("replay"),
   playersBody: document.querySelector("#players-table tbody"),
+  seats: byId("seats"),
   jumps: byId("jumps"),
-  board: byId("board"),
-  boardPictureError: byId("board-picture-error"),
   gamePicture: byId("game-picture"),
+  logPanel: byId("log-panel"),
   log: byId("log"),
+  newPanel: byId("new-panel"),
+  newHeading: byId("new-heading"),
+  newNote: byId("new-note"),
+  newForm: byId("new-form"),
+  boardSelect: byId("board-select"),
+  boardFile: byId("board-file"),
+  boardFormats: byId("board-formats"),
+  boardInfo: byId("board-info"),
+  boardNotes: byId("board-notes"),
+  boardError: byId("board-error"),
+  overshoot: byId("overshoot"),
+  faces: byId("faces"),
+  seatChooser: byId("seat-chooser"),
+  dice: byId("dice"),
+  diceNote: byId("dice-note"),
+  seedField: byId("seed-field"),
+  seed: byId("seed"),
+  newGame: byId("new-game"),
+  newError: byId("new-error"),
 };
 
-/** Boards offered, by reference ("classic" or an upload's id). */
-const boards = new Map();
-/** The game as the server last described it. */
-let game = null;
-/** What the page shows: each player's tally, advanced turn by turn. */
-let shown = [];
-let watching = false;
-let skipping = false;
+// ---- Words ----
 
-function describeBoard(board) {
-  const ladders = board.jumps.filter((j) => j.kind === "ladder").length;
-  const chutes = board.jumps.filter((j) => j.kind === "chute").length;
-  const name = board.name || "unnamed board";
-  const start = board.start === 0 ? "tokens start off the board" : "tokens start on square 1";
-  return `${name}: ${board.size} squares, ${ladders} ladders, ${chutes} chutes; ${start}.`;
+/** "the classic board", "Tiny test board", "trap.toml": a board's name, never "… board board". */
+function boardName(board) {
+  const name = (board && board.name) || "";
+  if (!name) return `a board of ${count(board.size, "square", "squares")}`;
+  if (name === "classic") return "the classic board";
+  return name;
 }
 
-function addBoard(view) {
-  boards.set(view.id, view.board);
-  const label = view.id === "classic" ? "Classic (100 squares)" : `${view.board.name || "uploaded"} (${view.board.size} squares)`;
-  ui.boardSelect.append(el("option", { value: view.id }, label));
+/** Upper-cases the first letter. */
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function jumpsOf(board, kind) {
+  return board.jumps.filter((j) => j.kind === kind);
+}
+
+/** "100 squares, 9 ladders, 10 chutes; tokens start off the board". */
+function boardFacts(board) {
+  const ladders = jumpsOf(board, "ladder").length;
+  const chutes = jumpsOf(board, "chute").length;
+  const start = board.start === 0 ? "tokens start off the board" : "tokens start on square 1";
+  return `${count(board.size, "square", "squares")}, ${count(ladders, "ladder", "ladders")}, ${count(chutes, "chute", "chutes")}; ${start}`;
+}
+
+/** A board's name to begin a sentence with (a file's name keeps its case). */
+function boardTitle(board) {
+  const name = boardName(board);
+  return board && board.name ? (board.name === "classic" ? capital(name) : name) : capital(name);
+}
+
+function describeBoard(board) {
+  return `${boardTitle(board)}: ${boardFacts(board)}.`;
+}
+
+const OVERSHOOT_WORDS = {
+  stay: "a roll past the finish is lost",
+  bounce: "a roll past the finish bounces back",
+  finish: "a roll past the finish finishes",
+};
+
+function rulesWords(rules) {
+  const overshoot = OVERSHOOT_WORDS[rules.overshoot] || `overshoot: ${rules.overshoot}`;
+  return `${overshoot}; a die of ${count(rules.faces, "face", "faces")}`;
+}
+
+function playerName(seat) {
+  return `Player ${seat}`;
+}
+
+function playerWithColour(seat) {
+  return `Player ${seat} (${COLOURS[(seat - 1) % COLOURS.length]})`;
+}
+
+/** Who sits in a seat, in words: "you", "a friend", "Normal bot", …. */
+function seatWho(p) {
+  if (p.kind === "bot") return LEVELS[p.level] || "a bot";
+  if (p.yours) return p.state === "here" && isHotSeat() ? "here" : "you";
+  switch (p.state) {
+    case "here":
+      return "at the maker's screen";
+    case "open":
+      return "a friend (not joined yet)";
+    case "anyone":
+      return "anyone (waiting in the lobby)";
+    default:
+      return "a player on another device";
+  }
+}
+
+/**
+ * Makes a refusal readable: no control characters or stray bytes, and not
+ * longer than a few lines (a binary file's reading error quoted its bytes).
+ */
+function readable(message) {
+  const clean = String(message || "")
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFD]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return clean.length > 300 ? `${clean.slice(0, 300)}…` : clean;
+}
+
+/** True when a file's text is not text: NUL bytes, undecodable bytes or control characters. */
+function looksBinary(text) {
+  if (/[\u0000\uFFFD]/.test(text)) return true;
+  const controls = text.match(/[\u0001-\u0008\u000E-\u001F\u007F]/g);
+  return Boolean(controls && controls.length > 0);
+}
+
+// ---- Boards offered to the next game ----
+
+/** Boards by reference ("classic" or an upload's id). */
+const boards = new Map();
+
+function addBoardOption(ref, board, select = ui.boardSelect) {
+  if ([...select.options].some((o) => o.value === ref)) return;
+  const label = ref === "classic" ? "Classic (100 squares)" : `${board.name || "Uploaded board"} (${count(board.size, "square", "squares")})`;
+  select.append(el("option", { value: ref }, label));
+}
+
+function addBoard(ref, board) {
+  boards.set(ref, board);
+  addBoardOption(ref, board, ui.boardSelect);
+  addBoardOption(ref, board, an.board);
 }
 
 function selectedBoard() {
@@ -56,14 +187,15 @@ function selectedBoard() {
 
 function showBoardInfo() {
   const board = selectedBoard();
-  ui.boardInfo.textContent = board ? describeBoard(board) : "";
+  ui.boardInfo.textContent = board ? `Next game: ${describeBoard(board)}` : "";
+  if (!match) previewBoard();
 }
 
 async function loadBoards() {
   const list = await api("GET", "/api/chutes/boards");
-  for (const view of list.builtin) addBoard(view);
+  for (const view of list.builtin) addBoard(view.id, view.board);
   ui.boardSelect.value = "classic";
-  ui.boardFile.title = "Formats: " + list.formats.map((f) => f.describe).join("; ");
+  ui.boardFormats.textContent = `Formats: ${list.formats.map((f) => f.describe).join("; ")}.`;
   showBoardInfo();
 }
 
@@ -72,298 +204,882 @@ async function uploadBoard() {
   if (!file) return;
   showError(ui.boardError, "");
   ui.boardNotes.textContent = "";
+  const name = readable(file.name);
   try {
     const text = await readFile(file);
+    if (looksBinary(text)) {
+      showError(ui.boardError, `${name} is not a text file: a board file is text (TOML, a board array, a LeetCode grid, …). Nothing was uploaded.`);
+      return;
+    }
     const view = await api("POST", "/api/chutes/boards", { text, file_name: file.name });
     // What the reader noticed (a LeetCode square holding its own label is no jump).
     ui.boardNotes.textContent = (view.notes || [])
-      .map((n) => `Note: ${n.pos ? `line ${n.pos.line}, column ${n.pos.col}: ` : ""}${n.message}.`)
+      .map((n) => `Note: ${n.pos ? `line ${n.pos.line}, column ${n.pos.col}: ` : ""}${readable(n.message)}.`)
       .join(" ");
-    addBoard(view);
+    addBoard(view.id, view.board);
     ui.boardSelect.value = view.id;
     showBoardInfo();
   } catch (e) {
-    showError(ui.boardError, `${file.name}: ${e.message}`);
+    showError(ui.boardError, `${name}: ${readable(e.message)}`);
   } finally {
     ui.boardFile.value = "";
   }
 }
 
-function jumpText(jump) {
-  return `${jump.from}→${jump.to}`;
+/** Two boards are the same board: same squares, start, geometry and jumps. */
+function sameBoard(a, b) {
+  const key = (x) =>
+    JSON.stringify([
+      x.name || "",
+      x.size,
+      x.start,
+      x.geometry ? [x.geometry.rows, x.geometry.cols, x.geometry.numbering] : null,
+      x.jumps.map((j) => `${j.from}-${j.to}`).sort(),
+    ]);
+  return key(a) === key(b);
 }
 
-function showJumps(board) {
-  const ladders = board.jumps.filter((j) => j.kind === "ladder").map(jumpText);
-  const chutes = board.jumps.filter((j) => j.kind === "chute").map(jumpText);
-  ui.jumps.replaceChildren(
-    el("span", {}, el("strong", {}, "Ladders: "), ladders.join(", ") || "none"),
-    el("br"),
-    el("span", {}, el("strong", {}, "Chutes: "), chutes.join(", ") || "none"),
-  );
-}
-
-// The board picture comes from the server (Parlor's renderer); the page only
-// adds one token per player and moves it to the square each turn names,
-// finding squares by their data-square attributes.
-const SVG_NS = "http://www.w3.org/2000/svg";
-let drawnBoard = null;
-let tokens = [];
-
-async function drawBoard(view) {
-  if (drawnBoard === view.board_id) {
-    placeTokens(view.players.length);
-    return;
+/** A board as a TOML board file (docs/board-files.md), to upload a match's copy again. */
+function boardToml(board) {
+  const lines = [];
+  if (board.name) lines.push(`name = ${JSON.stringify(board.name)}`);
+  lines.push(`size = ${board.size}`, `start = ${board.start}`);
+  if (board.geometry) {
+    lines.push(`rows = ${board.geometry.rows}`, `columns = ${board.geometry.cols}`);
+    lines.push(`numbering = ${JSON.stringify(board.geometry.numbering)}`);
   }
-  drawnBoard = view.board_id;
+  lines.push(`jumps = [${board.jumps.map((j) => `[${j.from}, ${j.to}]`).join(", ")}]`);
+  return lines.join("\n") + "\n";
+}
+
+const BOARD_KEY = "parlor.chutes.board.";
+
+/** A board reference for `board` (a match's copy): known, remembered, or uploaded again. */
+async function boardRef(board, matchId) {
+  for (const [ref, known] of boards) if (sameBoard(known, board)) return ref;
+  let remembered = null;
+  try {
+    remembered = localStorage.getItem(BOARD_KEY + matchId);
+  } catch {
+    remembered = null;
+  }
+  if (remembered) {
+    try {
+      const view = await api("GET", `/api/chutes/boards/${encodeURIComponent(remembered)}`);
+      if (sameBoard(view.board, board)) {
+        addBoard(view.id, view.board);
+        return view.id;
+      }
+    } catch {
+      // Gone with a restart: upload the match's copy again.
+    }
+  }
+  const view = await api("POST", "/api/chutes/boards", { text: boardToml(board), format: "toml" });
+  addBoard(view.id, view.board);
+  rememberBoard(matchId, view.id);
+  return view.id;
+}
+
+function rememberBoard(matchId, ref) {
+  try {
+    localStorage.setItem(BOARD_KEY + matchId, ref);
+  } catch {
+    // Private windows may refuse storage: the board is uploaded again next time.
+  }
+}
+
+// ---- The board picture and its tokens ----
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+/** The board drawn now: its reference and board, and where its squares are. */
+let drawn = null;
+
+/** A square's rectangle in the picture's units (from its <rect>, so it works while hidden). */
+function squareRect(svg, square) {
+  const rect = svg.querySelector(`g.square[data-square="${square}"] > rect`);
+  if (!rect) return null;
+  const n = (name) => Number(rect.getAttribute(name));
+  return { x: n("x"), y: n("y"), width: n("width"), height: n("height") };
+}
+
+/**
+ * Draws `board` (reference `ref`) in the board area: the server's picture,
+ * cropped to its squares, with a start box left of square 1 where tokens
+ * wait on a board whose tokens start off it (they used to be drawn outside
+ * the picture, cut off at its edge).
+ */
+async function drawBoard(ref, board) {
+  if (drawn && drawn.ref === ref) return;
+  drawn = { ref, board, tokens: [] };
   ui.board.replaceChildren();
   showError(ui.boardPictureError, "");
+  let svgText;
   try {
-    const svg = await api("GET", `/api/chutes/boards/${encodeURIComponent(view.board_id)}/svg`);
-    ui.board.innerHTML = svg;
+    svgText = await api("GET", `/api/chutes/boards/${encodeURIComponent(ref)}/svg`);
   } catch (e) {
-    showError(ui.boardPictureError, e.message);
+    showError(ui.boardPictureError, `The board cannot be drawn: ${readable(e.message)}`);
+    return;
   }
-  placeTokens(view.players.length);
+  if (!drawn || drawn.ref !== ref) return;
+  ui.board.innerHTML = svgText;
+  const svg = ui.board.querySelector("svg");
+  if (!svg) return;
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  // Crop to the squares: the page says the title and the legend in words.
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const rect of svg.querySelectorAll("g.square > rect")) {
+    const x = Number(rect.getAttribute("x"));
+    const y = Number(rect.getAttribute("y"));
+    minX = Math.min(minX, x);
+    minY = Math.min(minY, y);
+    maxX = Math.max(maxX, x + Number(rect.getAttribute("width")));
+    maxY = Math.max(maxY, y + Number(rect.getAttribute("height")));
+  }
+  const first = squareRect(svg, 1);
+  if (!first || !Number.isFinite(minX)) return;
+  const layer = document.createElementNS(SVG_NS, "g");
+  layer.setAttribute("class", "page-layer");
+  if (board.start === 0) {
+    const w = first.width * 0.8;
+    const box = { x: first.x - w - first.width * 0.08, y: first.y, width: w, height: first.height };
+    drawn.startBox = box;
+    const rect = document.createElementNS(SVG_NS, "rect");
+    for (const [k, v] of Object.entries({ x: box.x, y: box.y, width: box.width, height: box.height, rx: first.width * 0.08 })) {
+      rect.setAttribute(k, String(v));
+    }
+    rect.setAttribute("class", "start-box");
+    const label = document.createElementNS(SVG_NS, "text");
+    label.setAttribute("x", String(box.x + box.width / 2));
+    label.setAttribute("y", String(box.y + first.height * 0.2));
+    label.setAttribute("font-size", String(first.width * 0.17));
+    label.setAttribute("text-anchor", "middle");
+    label.setAttribute("class", "start-label");
+    label.textContent = "Start";
+    layer.append(rect, label);
+    minX = Math.min(minX, box.x);
+  }
+  const pad = first.width * 0.06;
+  const box = { x: minX - pad, y: minY - pad, width: maxX - minX + 2 * pad, height: maxY - minY + 2 * pad };
+  // The picture's background, stretched to the cropped picture.
+  const background = svg.querySelector("rect.background");
+  if (background) {
+    for (const [k, v] of Object.entries(box)) background.setAttribute(k, String(v));
+  }
+  svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.width} ${box.height}`);
+  svg.setAttribute("width", String(box.width));
+  svg.setAttribute("height", String(box.height));
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  byId("board-area").style.setProperty("--aspect", String(box.width / box.height));
+  // The title, the facts and the legend are cut off: the page says them in words.
+  for (const node of svg.querySelectorAll(":scope > text.title, :scope > text.subtitle, :scope > g.legend")) node.remove();
+  // The page's own drawings go under the tokens, over the picture.
+  svg.append(layer);
+  drawn.cell = first.width;
+  placeTokens(shown ? shown.players.length : 0);
 }
 
-function squareBox(square) {
+/** Where a token of `seat` stands on `square`: its square's quarter (or the start box). */
+function tokenPoint(seat, square) {
   const svg = ui.board.querySelector("svg");
-  if (!svg) return null;
-  const cell = svg.querySelector(`g.square[data-square="${square}"]`);
-  if (cell) return cell.getBBox();
-  // Off the board (square 0): just left of square 1.
-  const first = svg.querySelector('g.square[data-square="1"]');
-  if (!first) return null;
-  const b = first.getBBox();
-  return { x: b.x - b.width * 0.75, y: b.y, width: b.width, height: b.height };
+  if (!svg || !drawn) return null;
+  let box = square === 0 ? drawn.startBox : squareRect(svg, square);
+  if (!box && square === 0) box = squareRect(svg, 1);
+  if (!box) return null;
+  const dx = (seat % 2 === 1 ? -1 : 1) * box.width * 0.22;
+  const dy = (seat <= 2 ? -1 : 1) * box.height * 0.17 + box.height * 0.1;
+  return { x: box.x + box.width / 2 + dx, y: box.y + box.height / 2 + dy };
 }
 
 function placeTokens(players) {
   const svg = ui.board.querySelector("svg");
-  tokens = [];
+  if (!drawn) return;
+  drawn.tokens = [];
   if (!svg) return;
   svg.querySelector("#tokens")?.remove();
   const layer = document.createElementNS(SVG_NS, "g");
   layer.setAttribute("id", "tokens");
-  const size = squareBox(1)?.width || 40;
+  const size = drawn.cell || 40;
   for (let seat = 1; seat <= players; seat++) {
-    const token = document.createElementNS(SVG_NS, "circle");
-    token.setAttribute("r", String(size * 0.16));
-    token.setAttribute("stroke-width", String(size * 0.04));
+    const token = document.createElementNS(SVG_NS, "g");
     token.setAttribute("class", `token p${seat}`);
     token.dataset.player = String(seat);
+    const circle = document.createElementNS(SVG_NS, "circle");
+    circle.setAttribute("r", String(size * 0.2));
+    circle.setAttribute("stroke-width", String(size * 0.045));
+    const number = document.createElementNS(SVG_NS, "text");
+    number.setAttribute("font-size", String(size * 0.24));
+    number.setAttribute("text-anchor", "middle");
+    number.setAttribute("dy", String(size * 0.085));
+    number.textContent = String(seat);
+    token.append(circle, number);
     layer.append(token);
-    tokens.push(token);
+    drawn.tokens.push(token);
   }
   svg.append(layer);
-  shown.forEach((p, i) => moveToken(i + 1, p.square));
+  if (shown) shown.players.forEach((p, i) => moveToken(i + 1, p.square));
 }
 
 function moveToken(seat, square) {
-  const token = tokens[seat - 1];
-  const box = squareBox(square);
-  if (!token || !box) return;
-  // Seats share a square in its four quarters.
-  const dx = (seat % 2 === 1 ? -1 : 1) * box.width * 0.2;
-  const dy = (seat <= 2 ? -1 : 1) * box.height * 0.12 + box.height * 0.08;
-  token.style.transform = `translate(${box.x + box.width / 2 + dx}px, ${box.y + box.height / 2 + dy}px)`;
+  if (!drawn) return;
+  const token = drawn.tokens[seat - 1];
+  const point = tokenPoint(seat, square);
+  if (!token || !point) return;
+  token.style.transform = `translate(${point.x}px, ${point.y}px)`;
   token.dataset.square = String(square);
+  describeBoardForReaders();
 }
 
-/** Shows one turn on the board: to the square the count reached, then up or down the jump. */
-async function animateTurn(turn, pause) {
-  if (turn.jump && pause > 0) {
-    moveToken(turn.player, turn.landed);
-    await sleep(pause);
+/** The board's label: what a screen reader says of it, tokens included. */
+function describeBoardForReaders() {
+  if (!shown || !setup) return;
+  const where = shown.players
+    .map((p, i) => `${playerWithColour(i + 1)} ${p.square === 0 ? "at the start" : `on square ${p.square}`}`)
+    .join("; ");
+  ui.board.setAttribute("aria-label", `The board, ${boardName(setup.board)}: ${boardFacts(setup.board)}. ${where}.`);
+}
+
+/** Shows the next game's board while no game is open. */
+async function previewBoard() {
+  const board = selectedBoard();
+  if (!board) return;
+  ui.boardCaption.textContent = `The next game's board: ${boardName(board)}`;
+  await drawBoard(ui.boardSelect.value, board);
+  ui.board.setAttribute("aria-label", `The next game's board, ${boardName(board)}: ${boardFacts(board)}.`);
+}
+
+// ---- The match ----
+
+/** The match open on this page (a Match of match.js), or null on /chutes. */
+let match = null;
+/** The match's public setup: {board, rules}. */
+let setup = null;
+/** The game as drawn: the moves shown and each player's square and tally. */
+let shown = null;
+/** Changes waiting to be shown: {played, view}. */
+const queue = [];
+let showing = false;
+let skipping = false;
+/** True while "play to the end" goes on for this device's seats. */
+let autoplay = false;
+/** The move a finished game is stepped to (null: its end). */
+let replayAt = null;
+/** matchui's parts for the match shown: invites, connection, replay bar. */
+let parts = { invites: null, connection: null, replay: null };
+/** The new-game form's seat chooser (matchui). */
+let seats = null;
+
+function isHotSeat() {
+  return Boolean(match) && match.view.players.every((p) => p.kind === "bot" || (p.yours && p.state === "here"));
+}
+
+function isOver() {
+  return Boolean(match) && match.view.status !== "playing";
+}
+
+function freshShown(view) {
+  return {
+    moves: view.moves,
+    players: view.view.players.map((p) => ({ ...p })),
+  };
+}
+
+/** Opens the match in the address. */
+async function openMatch(id) {
+  ui.status.textContent = "Opening the game…";
+  let m;
+  try {
+    m = await Match.open(GAME, id);
+  } catch (e) {
+    showGone(e);
+    return;
   }
-  moveToken(turn.player, turn.to);
+  await showMatch(m);
+  if (m.joinError) {
+    const code = m.joinError.code;
+    const why =
+      code === "seat_taken"
+        ? "Someone took that seat first: you are watching this game."
+        : code === "bad_invite"
+          ? "That invite link does not work any more (a new one may have been made): you are watching this game."
+          : `The invite could not be used: ${readable(m.joinError.message)}`;
+    showError(ui.gameError, why);
+  }
 }
 
-function freshTallies(view) {
-  return view.players.map(() => ({ square: view.board.start, rolls: 0, ladders: 0, chutes: 0, lost_turns: 0 }));
+/** Says what happened to a match that cannot be opened, and offers a new game. */
+function showGone(reason) {
+  match = null;
+  setup = null;
+  ui.gone.hidden = false;
+  gonePanel(ui.gone, GAME, reason);
+  ui.board.hidden = true;
+  ui.boardCaption.textContent = "No game to show";
+  ui.gamePanel.hidden = true;
+  ui.about.hidden = true;
+  ui.seats.hidden = true;
+  ui.logPanel.hidden = true;
+  document.title = "No such game · Chutes & Ladders · Parlor";
 }
 
-/** Advances the shown tallies by one turn the server played. */
-function tallyTurn(turn) {
-  const p = shown[turn.player - 1];
-  p.square = turn.to;
-  p.rolls += 1;
-  if (turn.jump && turn.jump.kind === "ladder") p.ladders += 1;
-  if (turn.jump && turn.jump.kind === "chute") p.chutes += 1;
-  if (turn.outcome === "lost_turn") p.lost_turns += 1;
+/** Makes `m` the page's match: draws it, and follows it live. */
+async function showMatch(m) {
+  if (match) match.close();
+  match = m;
+  setup = m.setup;
+  queue.length = 0;
+  held = [];
+  autoplay = false;
+  replayAt = null;
+  shown = freshShown(m.view);
+  ui.gone.hidden = true;
+  ui.board.hidden = false;
+  ui.gamePanel.hidden = false;
+  ui.about.hidden = false;
+  ui.seats.hidden = false;
+  ui.logPanel.hidden = false;
+  ui.newHeading.textContent = "Start another game";
+  ui.newNote.textContent =
+    "This form is for the NEXT game: what you choose here changes nothing in the game above. Starting it opens the new game at its own address; this one stays at its own.";
+  ui.boardCaption.textContent = `This game's board: ${boardName(setup.board)}`;
+  ui.gameInfo.textContent = `${describeBoard(setup.board)} Rules: ${rulesWords(setup.rules)}; ${count(m.view.players.length, "player", "players")}; ${
+    m.view.dice === "chosen" ? "each roll chosen at this screen" : "dice rolled by the server"
+  }.`;
+  document.title = `${boardTitle(setup.board)} · Chutes & Ladders · Parlor`;
+  showJumps(setup.board);
+  showError(ui.gameError, "");
+  fillChosenRolls(setup.rules.faces);
+  rebuildLog();
+  parts = {
+    invites: invitePanel(ui.seats, m, { seatName: playerWithColour }),
+    connection: connectionStatus(ui.connection, m),
+    replay: null,
+  };
+  ui.replay.replaceChildren();
+  try {
+    const ref = await boardRef(setup.board, m.id);
+    drawn = null;
+    await drawBoard(ref, setup.board);
+    an.board.value = ref;
+    an.overshoot.value = setup.rules.overshoot;
+    an.players.value = String(Math.min(4, Math.max(2, m.view.players.length)));
+  } catch (e) {
+    showError(ui.boardPictureError, `The board cannot be drawn: ${readable(e.message)}`);
+  }
+  placeTokens(shown.players.length);
+  render();
+  m.watch(onLive, onConnection);
+  if (analysing) analyse();
 }
 
-/** Tallies one turn and logs it. */
-function applyTurn(turn) {
-  applyTurns([turn]);
+function showJumps(board) {
+  const text = (kind) => jumpsOf(board, kind).map((j) => `${j.from}→${j.to}`).join(", ") || "none";
+  ui.jumps.replaceChildren(
+    el("span", {}, el("strong", {}, "Ladders: "), text("ladder")),
+    el("br"),
+    el("span", {}, el("strong", {}, "Chutes: "), text("chute")),
+  );
 }
 
-/**
- * Tallies turns and logs them with one append and one scroll: a game that
- * stalls plays 20,000 rolls, and laying the log out after each line would
- * freeze the page.
- */
-function applyTurns(turns) {
-  turns.forEach(tallyTurn);
-  const lines = document.createDocumentFragment();
-  for (const turn of turns) lines.append(logLine(turn));
-  ui.log.append(lines);
+function fillChosenRolls(faces) {
+  ui.chosenRoll.replaceChildren(...Array.from({ length: faces }, (_, i) => el("option", { value: i + 1 }, String(i + 1))));
+}
+
+/** The log from the match's own words (its newest 300 events). */
+function rebuildLog() {
+  const lines = match.view.log || [];
+  const items = [];
+  if (lines.length && lines[0].number > 1) {
+    items.push(el("li", { class: "note" }, `(the rolls before #${lines[0].number} are in the game's record)`));
+  }
+  for (const line of lines) items.push(logLine(line.number, line.seat, line.text, ""));
+  ui.log.replaceChildren(...items);
   ui.log.scrollTop = ui.log.scrollHeight;
 }
 
-function logLine(turn) {
-  const who = el("span", {}, el("span", { class: `swatch p${turn.player}` }), `Player ${turn.player}`);
-  let what;
-  let cls = "";
-  if (turn.outcome === "lost_turn") {
-    what = `rolls ${turn.roll}: too far, stays on ${turn.from}`;
-  } else {
-    what = `rolls ${turn.roll}: ${turn.from} → ${turn.landed}`;
-    if (turn.jump) {
-      cls = turn.jump.kind;
-      what += turn.jump.kind === "ladder" ? `, climbs a ladder to ${turn.to}` : `, slides down a chute to ${turn.to}`;
-    }
-    if (turn.outcome === "won") {
-      cls = "won";
-      what += " and wins!";
-    }
-  }
-  return el("li", { class: cls, dataset: { turn: turn.number } }, el("span", { class: "n" }, `#${turn.number}`), who, " ", what);
+function logLine(number, seat, text, cls) {
+  return el(
+    "li",
+    { class: cls, dataset: { move: number } },
+    el("span", { class: "n" }, `#${number}`),
+    el("span", { class: `swatch p${seat}`, "aria-hidden": "true" }),
+    playerWords(text),
+  );
 }
 
-function showTallies(current, winner) {
+/** The server's "P1 rolls 4: …" as the page says it: "Player 1 rolls 4: …". */
+function playerWords(text) {
+  return String(text).replace(/^P(\d+)\b/, "Player $1");
+}
+
+function turnClass(turn) {
+  if (turn.outcome === "won") return "won";
+  return turn.jump ? turn.jump.kind : "";
+}
+
+// ---- Live changes and the show ----
+
+/**
+ * Live changes that came while this page's own move was on its way: shown
+ * after its answer, which lists every move it played (the live stream may
+ * skip a long run of moves and send only the view at its end).
+ */
+let held = [];
+
+function onLive(change) {
+  if (match && match.busy) {
+    held.push(change);
+    return;
+  }
+  enqueue(change.played || [], change.view);
+}
+
+/** Shows an answer to this page's move, then what came live meanwhile. */
+function afterMove(answer) {
+  if (answer) enqueue(answer.played, answer.view);
+  const changes = held;
+  held = [];
+  for (const change of changes) enqueue(change.played || [], change.view);
+}
+
+function onConnection(state) {
+  if (state === "live") maybeAutoplay();
+}
+
+function enqueue(played, view) {
+  queue.push({ played, view });
+  pump();
+}
+
+/** Plays the queued changes on the board, one move after another. */
+async function pump() {
+  if (showing) return;
+  showing = true;
+  render();
+  try {
+    while (queue.length) {
+      const { played, view } = queue.shift();
+      const fresh = played.filter((p) => p.number > shown.moves);
+      const long = fresh.length > 3;
+      if (long) {
+        ui.skip.hidden = false;
+        // A screen reader hears the end of a long show, not every roll of it.
+        ui.status.setAttribute("aria-busy", "true");
+      }
+      for (let i = 0; i < fresh.length; i++) {
+        if (skipping) {
+          applyMoves(fresh.slice(i));
+          break;
+        }
+        const move = fresh[i];
+        applyMoves([move]);
+        await animateMove(move, long ? Number(ui.speed.value) / 2 : 300);
+        if (long && !skipping) await sleep(Number(ui.speed.value));
+      }
+      if (view && view.moves > shown.moves) {
+        // Moves the page was not told one by one (a reconnection, a long
+        // absence): take the view as it is.
+        shown = freshShown(view);
+        rebuildLog();
+      }
+    }
+  } finally {
+    skipping = false;
+    ui.skip.hidden = true;
+    ui.status.removeAttribute("aria-busy");
+    // The server's tallies are the record: the drawn ones end on them.
+    if (match && match.view.moves >= shown.moves) shown = freshShown(match.view);
+    if (shown) shown.players.forEach((p, i) => moveToken(i + 1, p.square));
+    showing = false;
+    render();
+  }
+  maybeAutoplay();
+}
+
+/** Tallies and logs moves (one append: a long game must not lay the log out per line). */
+function applyMoves(moves) {
+  const lines = document.createDocumentFragment();
+  for (const move of moves) {
+    for (const turn of move.events || []) {
+      const p = shown.players[turn.player - 1];
+      if (!p) continue;
+      p.square = turn.to;
+      p.rolls += 1;
+      if (turn.jump && turn.jump.kind === "ladder") p.ladders += 1;
+      if (turn.jump && turn.jump.kind === "chute") p.chutes += 1;
+      if (turn.outcome === "lost_turn") p.lost_turns += 1;
+      lines.append(logLine(move.number, move.seat, turn.text, turnClass(turn)));
+    }
+    shown.moves = Math.max(shown.moves, move.number);
+  }
+  ui.log.append(lines);
+  ui.log.scrollTop = ui.log.scrollHeight;
+  if (moves.length === 1) {
+    const turn = (moves[0].events || [])[0];
+    if (turn) ui.status.textContent = `${playerWords(turn.text)}${moves[0].bot ? " (bot)" : ""}.`;
+  }
+  showTallies();
+}
+
+/** One move on the board: to the square the count reached, then up or down the jump. */
+async function animateMove(move, pause) {
+  for (const turn of move.events || []) {
+    if (turn.jump && pause > 0) {
+      moveToken(turn.player, turn.landed);
+      await sleep(pause);
+    }
+    moveToken(turn.player, turn.to);
+  }
+}
+
+// ---- Drawing the state ----
+
+function render() {
+  if (!match) return;
+  showTallies();
+  showStatus();
+  showControls();
+  if (parts.invites) parts.invites.update();
+  describeBoardForReaders();
+  const over = isOver();
+  ui.gamePicture.hidden = match.view.moves === 0;
+  ui.gamePicture.href = `/api/matches/${match.id}/svg`;
+  ui.replay.hidden = !over || showing;
+  if (over && !showing && !parts.replay) {
+    parts.replay = replayBar(ui.replay, match, onReplayStep);
+  }
+}
+
+function showTallies() {
+  if (!match || !shown) return;
+  const view = match.view;
+  const winner = replayAt === null && !showing ? view.view.winner : null;
+  const current = !isOver() && !showing ? view.to_move : null;
   ui.playersBody.replaceChildren(
-    ...shown.map((p, i) => {
+    ...shown.players.map((p, i) => {
       const seat = i + 1;
+      const info = view.players[i] || {};
       const cls = seat === winner ? "winner" : seat === current ? "current" : "";
       return el(
         "tr",
         { class: cls, dataset: { player: seat } },
-        el("td", {}, el("span", { class: `swatch p${seat}` }), `Player ${seat}`, seat === winner ? " ★" : ""),
-        el("td", { class: "square" }, p.square === 0 ? "start" : p.square),
-        el("td", {}, p.rolls),
-        el("td", {}, p.ladders),
-        el("td", {}, p.chutes),
-        el("td", {}, p.lost_turns),
+        el(
+          "th",
+          { scope: "row" },
+          el("span", { class: `swatch p${seat}`, "aria-hidden": "true" }),
+          playerName(seat),
+          el("span", { class: "who" }, ` (${seatWho(info)})`),
+          seat === winner ? " ★ winner" : "",
+        ),
+        el("td", { class: "square" }, p.square === 0 ? "start" : String(p.square)),
+        el("td", {}, String(p.rolls)),
+        el("td", {}, String(p.ladders)),
+        el("td", {}, String(p.chutes)),
+        el("td", {}, String(p.lost_turns)),
       );
     }),
   );
 }
 
-function showStatus(toMove, winner, rolls) {
-  ui.status.classList.toggle("win", Boolean(winner));
-  if (winner) {
-    ui.status.textContent = `Player ${winner} wins after ${count(rolls, "roll", "rolls")}.`;
-  } else if (game && game.stalled) {
-    ui.status.textContent = `No winner after ${count(rolls, "roll", "rolls")}: this board's finish may be out of reach.`;
+/** The end of a finished game in words: the winner's own rolls, and the game's. */
+function endWords(view) {
+  const game = view.view;
+  if (view.status === "won") {
+    const w = game.winner;
+    const own = game.players[w - 1].rolls;
+    return game.players.length > 1
+      ? `${playerName(w)} wins after ${count(own, "roll", "rolls")} of their own (${game.rolls} in the game).`
+      : `${playerName(w)} wins after ${count(own, "roll", "rolls")}.`;
+  }
+  if (view.status === "stalled") {
+    return `No winner: ${view.reason || "the game stopped"} (after ${count(game.rolls, "roll", "rolls")}).`;
+  }
+  return "The game is over.";
+}
+
+function showStatus() {
+  if (showing || replayAt !== null) return;
+  const view = match.view;
+  const mine = match.mySeats();
+  ui.you.textContent = !mine.length
+    ? "You are watching this game."
+    : isHotSeat()
+      ? mine.length > 1
+        ? "Every person's seat is played at this screen."
+        : `You play ${playerWithColour(mine[0])}.`
+      : `You play ${mine.map(playerWithColour).join(" and ")}.`;
+  ui.status.classList.toggle("win", view.status === "won");
+  ui.status.dataset.winner = view.view.winner || "";
+  if (view.status !== "playing") {
+    ui.status.textContent = endWords(view);
+    return;
+  }
+  const seat = view.to_move;
+  const p = view.players[seat - 1] || {};
+  if (p.kind === "bot") {
+    ui.status.textContent = `${playerName(seat)} (${LEVELS[p.level] || "a bot"}) is rolling…`;
+  } else if (p.state === "open") {
+    ui.status.textContent = `${playerName(seat)} to roll: waiting for the friend invited to join.`;
+  } else if (p.state === "anyone") {
+    ui.status.textContent = `${playerName(seat)} to roll: waiting for someone to take the seat from the lobby.`;
+  } else if (p.yours) {
+    ui.status.textContent = isHotSeat() || mine.length > 1 ? `${playerName(seat)} to roll.` : `Your turn, ${playerName(seat)}: roll.`;
   } else {
-    ui.status.textContent = `Player ${toMove} to roll.`;
+    ui.status.textContent = `${playerName(seat)} to roll, on their own device.`;
   }
-  ui.status.dataset.winner = winner || "";
 }
 
-function showFinal() {
-  // The server's tallies are the record; the shown ones must agree.
-  shown = game.players.map((p) => ({ ...p }));
-  shown.forEach((p, i) => moveToken(i + 1, p.square));
-  showTallies(game.to_move, game.winner);
-  showStatus(game.to_move, game.winner, game.rolls);
-  const over = Boolean(game.winner) || game.stalled;
-  ui.gamePicture.hidden = game.rolls === 0;
-  ui.gamePicture.href = `/api/chutes/games/${game.id}/svg`;
-  ui.roll.disabled = over || watching;
-  ui.watch.disabled = over || watching;
+function canRoll() {
+  return Boolean(match) && !isOver() && match.myTurn() && !match.busy && !showing && !autoplay;
 }
 
-async function newGame() {
+function showControls() {
+  const over = isOver();
+  const mine = match.mySeats().length > 0;
+  ui.roll.disabled = !canRoll();
+  ui.roll.hidden = over || !mine;
+  ui.chosen.hidden = over || match.view.dice !== "chosen" || !mine;
+  ui.watch.hidden = over || !mine || match.view.dice === "chosen";
+  // Disabled while a request is on its way: a double click starts it once.
+  ui.watch.disabled = over || match.busy || (!autoplay && showing);
+  ui.watch.textContent = autoplay ? "Stop playing to the end" : "Play to the end";
+  ui.watch.setAttribute("aria-pressed", String(autoplay));
+  ui.speed.closest(".speed-row").hidden = over || !mine;
+  ui.roll.closest(".controls").hidden = over || !mine;
+}
+
+// ---- Moves ----
+
+function failureWords(e) {
+  if (!(e instanceof ApiFailure)) return readable(e.message);
+  switch (e.code) {
+    case "stale_move":
+      return "That roll was not played: the game had already moved on (another tab or device played first). The board shows the game as it is now.";
+    case "not_your_turn":
+      return "It is not your turn.";
+    case "game_over":
+      return "The game is over: no more rolls.";
+    case "unreachable":
+      return "The server cannot be reached: the page reconnects by itself.";
+    default:
+      return readable(e.message);
+  }
+}
+
+async function roll(value) {
+  if (!canRoll()) return;
   showError(ui.gameError, "");
-  const body = {
-    board: ui.boardSelect.value,
-    players: Number(ui.players.value),
-    overshoot: ui.overshoot.value,
-  };
-  try {
-    const seed = readSeed(ui.seed.value);
-    if (seed !== undefined) body.seed = seed;
-  } catch (e) {
-    showError(ui.gameError, e.message);
-    return;
-  }
-  try {
-    game = await api("POST", "/api/chutes/games", body);
-  } catch (e) {
-    showError(ui.gameError, e.message);
-    return;
-  }
-  shown = freshTallies(game);
-  ui.log.replaceChildren();
-  showJumps(game.board);
-  await drawBoard(game);
-  ui.seed.placeholder = `random (this game: ${game.seed})`;
-  showFinal();
-}
-
-async function rollOnce() {
-  if (!game) return;
-  showError(ui.gameError, "");
-  try {
-    const result = await api("POST", `/api/chutes/games/${game.id}/turns`, {});
-    game = result.game;
-    for (const turn of result.played) {
-      applyTurn(turn);
-      await animateTurn(turn, 300);
-    }
-  } catch (e) {
-    showError(ui.gameError, e.message);
-  }
-  showFinal();
-}
-
-async function watchToEnd() {
-  if (!game) return;
-  showError(ui.gameError, "");
-  let result;
-  try {
-    result = await api("POST", `/api/chutes/games/${game.id}/finish`, {});
-  } catch (e) {
-    showError(ui.gameError, e.message);
-    return;
-  }
-  game = result.game;
-  watching = true;
-  skipping = false;
+  const options = {};
+  if (match.view.dice === "chosen") options.roll = Number(value ?? ui.chosenRoll.value);
   ui.roll.disabled = true;
-  ui.watch.disabled = true;
-  ui.newGame.disabled = true;
-  ui.skip.hidden = false;
-  const played = result.played;
-  for (let i = 0; i < played.length; i++) {
-    if (skipping) {
-      // The rest at once; showFinal puts the tokens where they ended.
-      applyTurns(played.slice(i));
-      break;
-    }
-    const turn = played[i];
-    applyTurn(turn);
-    await animateTurn(turn, Number(ui.speed.value) / 2);
-    const next = turn.player % shown.length + 1;
-    showTallies(next, turn.outcome === "won" ? turn.player : null);
-    showStatus(next, turn.outcome === "won" ? turn.player : null, turn.number);
-    await sleep(Number(ui.speed.value));
+  try {
+    const pending = match.move("roll", options);
+    render();
+    afterMove(await pending);
+  } catch (e) {
+    afterMove(null);
+    moveFailed(e);
   }
-  watching = false;
-  ui.skip.hidden = true;
-  ui.newGame.disabled = false;
-  showFinal();
+  render();
 }
 
-// ---- Analysis: the server's exact figures and pictures of the chosen board ----
+function moveFailed(e) {
+  showError(ui.gameError, failureWords(e));
+  if (e instanceof ApiFailure && ["stale_move", "game_over", "not_your_turn"].includes(e.code)) {
+    // The match is read again: draw it as it is.
+    match.refresh().then(
+      () => {
+        if (showing) return;
+        shown = freshShown(match.view);
+        rebuildLog();
+        shown.players.forEach((p, i) => moveToken(i + 1, p.square));
+        render();
+      },
+      () => {},
+    );
+  }
+}
+
+function toggleAutoplay() {
+  if (!match || isOver() || !match.mySeats().length || match.view.dice === "chosen") return;
+  autoplay = !autoplay;
+  showError(ui.gameError, "");
+  // The request goes out before the buttons are drawn again, so that they
+  // are disabled before a second click can reach them.
+  maybeAutoplay();
+  render();
+}
+
+/** Plays this device's seats to the end while "play to the end" is on. */
+async function maybeAutoplay() {
+  if (!autoplay || !match) return;
+  if (isOver()) {
+    autoplay = false;
+    render();
+    return;
+  }
+  if (showing || match.busy || !match.myTurn()) return;
+  try {
+    const pending = match.move("roll", { repeat: true });
+    render();
+    afterMove(await pending);
+  } catch (e) {
+    afterMove(null);
+    // A server that cannot be reached is tried again once the live
+    // connection is back; any other refusal stops playing to the end.
+    if (!(e instanceof ApiFailure) || e.status !== 0) autoplay = false;
+    moveFailed(e);
+  }
+  render();
+}
+
+// ---- A finished game: replay and record ----
+
+/** Draws one step of the replay bar: the game after its first `step.at` moves. */
+async function onReplayStep(step) {
+  const total = match.view.moves;
+  const before = replayAt ?? total;
+  replayAt = step.at === total ? null : step.at;
+  shown = { moves: step.at, players: step.view.view.players.map((p) => ({ ...p })) };
+  for (const li of ui.log.querySelectorAll("li.replay-current")) li.classList.remove("replay-current");
+  const line = ui.log.querySelector(`li[data-move="${step.at}"]`);
+  if (line) {
+    line.classList.add("replay-current");
+    line.scrollIntoView({ block: "nearest" });
+  }
+  if (step.played && step.at === before + 1) await animateMove(step.played, 250);
+  shown.players.forEach((p, i) => moveToken(i + 1, p.square));
+  showTallies();
+  if (replayAt === null) {
+    for (const li of ui.log.querySelectorAll("li.replay-current")) li.classList.remove("replay-current");
+    showStatus();
+  } else if (step.at === 0) {
+    ui.status.textContent = `Replay: the start, before the first roll (${count(total, "move", "moves")} in all).`;
+  } else {
+    const turn = (step.played && step.played.events ? step.played.events : [])[0];
+    ui.status.textContent = `Replay, move ${step.at} of ${total}: ${turn ? playerWords(turn.text) : ""}.`;
+  }
+}
+
+// ---- The new-game form ----
+
+function plans() {
+  return seats ? seats.plans() : ["here"];
+}
+
+/** The seed is offered only when no seat waits for someone; chosen dice only at one screen. */
+function showSeedField() {
+  const p = plans();
+  const someoneComes = p.some((x) => x === "open" || x === "anyone");
+  const chosen = ui.dice.value === "chosen";
+  ui.seedField.hidden = someoneComes || chosen;
+  if (chosen && p.some((x) => x !== "here")) {
+    ui.diceNote.textContent = "Chosen rolls need every seat here, at this screen: no friend, no one from the lobby, no bot.";
+  } else if (someoneComes) {
+    ui.diceNote.textContent = "A game others join draws its own secret seed, so that nobody knows the dice.";
+  } else {
+    ui.diceNote.textContent = "";
+  }
+}
+
+async function startGame(event) {
+  if (event) event.preventDefault();
+  showError(ui.newError, "");
+  const board = ui.boardSelect.value;
+  const faces = Number(ui.faces.value);
+  if (!Number.isInteger(faces) || faces < 1 || faces > 64) {
+    showError(ui.newError, "The die has 1 to 64 faces.");
+    ui.faces.focus();
+    return;
+  }
+  const seatPlans = plans();
+  const dice = ui.dice.value;
+  if (dice === "chosen" && seatPlans.some((x) => x !== "here")) {
+    showError(ui.newError, "Chosen rolls need every seat here, at this screen: make each seat “Here”, or let the server roll.");
+    return;
+  }
+  const request = { setup: { board, overshoot: ui.overshoot.value, faces }, seats: seatPlans, dice };
+  if (!ui.seedField.hidden) {
+    try {
+      const seed = readSeed(ui.seed.value);
+      if (seed !== undefined) request.seed = seed;
+    } catch (e) {
+      showError(ui.newError, e.message);
+      ui.seed.focus();
+      return;
+    }
+  }
+  if (match && !isOver() && match.mySeats().length && match.view.moves > 0) {
+    const ok = await confirmAction(
+      "The game in play is not over. It stays at its address (Back returns to it), but this page will show the new game.",
+      { title: "Start a new game?", confirm: "Start the new game", cancel: "Keep playing this one" },
+    );
+    if (!ok) return;
+  }
+  ui.newGame.disabled = true;
+  try {
+    const m = await Match.create(GAME, request);
+    rememberBoard(m.id, board);
+    await showMatch(m);
+    ui.board.scrollIntoView({ block: "start" });
+    if (!ui.roll.hidden && !ui.roll.disabled) ui.roll.focus();
+  } catch (e) {
+    showError(ui.newError, readable(e.message));
+  } finally {
+    ui.newGame.disabled = false;
+  }
+}
+
+function goToNewGame() {
+  ui.newPanel.scrollIntoView({ block: "start" });
+  ui.boardSelect.focus();
+}
+
+// ---- Keys ----
+
+function onKey(event) {
+  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target && target.closest && target.closest("input, select, textarea, [contenteditable], dialog, .replay-buttons")) return;
+  if (analysing) return;
+  const key = event.key;
+  if (key === "r" || key === "R") {
+    roll();
+  } else if (key === "e" || key === "E") {
+    toggleAutoplay();
+  } else if (key === "s" || key === "S") {
+    if (showing) skipping = true;
+  } else if (key === "n" || key === "N") {
+    goToNewGame();
+  } else if (/^[1-9]$/.test(key) && match && match.view.dice === "chosen") {
+    if (Number(key) <= setup.rules.faces && canRoll()) {
+      ui.chosenRoll.value = key;
+      roll(Number(key));
+    }
+  } else if (parts.replay && isOver() && ["ArrowLeft", "ArrowRight", "Home", "End"].includes(key)) {
+    if (target && target.closest && target.closest("button, a, [tabindex]") && (key === "Home" || key === "End")) return;
+    const at = parts.replay.at();
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: match.view.moves }[key];
+    parts.replay.go(to);
+  } else {
+    return;
+  }
+  event.preventDefault();
+}
+
+// ---- Analysis: the server's exact figures and pictures of a board ----
 
 const an = {
   tabPlay: byId("tab-play"),
   tabAnalysis: byId("tab-analysis"),
+  play: byId("play"),
   section: byId("analysis"),
+  board: byId("an-board"),
+  overshoot: byId("an-overshoot"),
+  players: byId("an-players"),
   status: byId("analysis-status"),
   error: byId("analysis-error"),
   figures: byId("figures"),
@@ -373,7 +1089,7 @@ const an = {
   heatmap: byId("plot-heatmap"),
   chutes: byId("k-chutes"),
   ladders: byId("k-ladders"),
-  find: byId("find-shortest"),
+  shortestForm: byId("shortest-form"),
   shortestError: byId("shortest-error"),
   summary: byId("shortest-summary"),
   routes: byId("routes"),
@@ -382,20 +1098,39 @@ let analysing = false;
 
 function showTab(which) {
   analysing = which === "analysis";
-  for (const node of document.querySelectorAll(".play-only")) node.hidden = analysing;
-  for (const node of document.querySelectorAll(".analysis-only")) node.hidden = !analysing;
+  an.play.hidden = analysing;
+  an.section.hidden = !analysing;
   an.tabPlay.setAttribute("aria-selected", String(!analysing));
   an.tabAnalysis.setAttribute("aria-selected", String(analysing));
-  if (analysing) analyse();
+  an.tabPlay.tabIndex = analysing ? -1 : 0;
+  an.tabAnalysis.tabIndex = analysing ? 0 : -1;
+  if (analysing) {
+    if (!match) {
+      // No game open: analyse what the form has chosen.
+      an.board.value = ui.boardSelect.value;
+      an.overshoot.value = ui.overshoot.value;
+    }
+    analyse();
+  }
+}
+
+function onTabKey(event) {
+  if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+    const to = event.currentTarget === an.tabPlay ? an.tabAnalysis : an.tabPlay;
+    to.focus();
+    showTab(to === an.tabPlay ? "play" : "analysis");
+    event.preventDefault();
+  }
 }
 
 function rulesQuery(extra = {}) {
-  const q = new URLSearchParams({ overshoot: ui.overshoot.value, ...extra });
+  const q = new URLSearchParams({ overshoot: an.overshoot.value, ...extra });
+  if (match && setup && boards.get(an.board.value) && sameBoard(boards.get(an.board.value), setup.board)) q.set("faces", String(setup.rules.faces));
   return q.toString();
 }
 
 function boardPath() {
-  return `/api/chutes/boards/${encodeURIComponent(ui.boardSelect.value)}`;
+  return `/api/chutes/boards/${encodeURIComponent(an.board.value)}`;
 }
 
 const pct = (p) => `${(100 * p).toFixed(2)}%`;
@@ -404,27 +1139,38 @@ async function loadPlot(box, kind, extra) {
   box.replaceChildren();
   try {
     box.innerHTML = await api("GET", `${boardPath()}/plots/${kind}?${rulesQuery(extra)}`);
+    const svg = box.querySelector("svg");
+    if (svg) {
+      svg.setAttribute("role", "img");
+      const title = svg.querySelector("title");
+      svg.setAttribute("aria-label", title ? title.textContent : `${kind} plot`);
+    }
   } catch (e) {
-    box.replaceChildren(el("p", { class: "error" }, e.message));
+    box.replaceChildren(el("p", { class: "error" }, readable(e.message)));
   }
 }
 
+let analysisRun = 0;
+
 async function analyse() {
+  const run = ++analysisRun;
   showError(an.error, "");
-  const players = Math.max(2, Number(ui.players.value));
+  const players = Number(an.players.value);
+  const board = boards.get(an.board.value);
   an.status.textContent = "Analysing…";
   let a;
   try {
     a = await api("GET", `${boardPath()}/analysis?${rulesQuery({ players })}`);
   } catch (e) {
+    if (run !== analysisRun) return;
     an.status.textContent = "";
-    showError(an.error, e.message);
+    showError(an.error, readable(e.message));
     return;
   }
-  const board = selectedBoard();
-  an.status.textContent = `${board && board.name ? board.name : "This board"}: exact figures for the overshoot rule “${a.rules.overshoot}”.`;
-  const row = (name, value) => el("tr", {}, el("th", {}, name), el("td", {}, value));
-  const rolls = (n) => (n === null || n === undefined ? "—" : `${n} rolls`);
+  if (run !== analysisRun) return;
+  an.status.textContent = `${board ? boardTitle(board) : "This board"}: exact figures when ${OVERSHOOT_WORDS[a.rules.overshoot] || a.rules.overshoot}.`;
+  const row = (name, value) => el("tr", {}, el("th", { scope: "row" }, name), el("td", {}, value));
+  const rolls = (n) => (n === null || n === undefined ? "—" : count(n, "roll", "rolls"));
   an.figures.replaceChildren(
     row("Mean length", a.mean === null ? "— (some games never end)" : `${a.mean.toFixed(3)} rolls`),
     row("Standard deviation", a.sd === null ? "—" : a.sd.toFixed(3)),
@@ -437,9 +1183,14 @@ async function analyse() {
   );
   an.figures.dataset.mean = a.mean === null ? "" : String(a.mean);
   an.seats.replaceChildren(
-    el("tr", {}, el("th", {}, `${a.seats.players} players`), el("th", {}, "Chance to win")),
+    el("tr", {}, el("th", { scope: "col" }, count(a.seats.players, "player", "players")), el("th", { scope: "col" }, "Chance to win")),
     ...a.seats.seat_win.map((p, i) =>
-      el("tr", { dataset: { seat: i + 1 } }, el("td", {}, el("span", { class: `swatch p${i + 1}` }), `Seat ${i + 1}`), el("td", {}, pct(p))),
+      el(
+        "tr",
+        { dataset: { seat: i + 1 } },
+        el("td", {}, el("span", { class: `swatch p${i + 1}`, "aria-hidden": "true" }), `Seat ${i + 1}`),
+        el("td", {}, pct(p)),
+      ),
     ),
   );
   await Promise.all([
@@ -450,27 +1201,47 @@ async function analyse() {
   findShortest();
 }
 
-async function findShortest() {
+/** Reads a "how many" box: null when empty, else a whole number 0–50, or throws in words. */
+function readHowMany(input, what) {
+  const text = input.value.trim();
+  if (text === "" && !(input.validity && input.validity.badInput)) return null;
+  if (!/^\d+$/.test(text) || Number(text) > 50) {
+    throw new Error(`The number of ${what} is a whole number from 0 to 50 (or leave it empty for any).`);
+  }
+  return Number(text);
+}
+
+async function findShortest(event) {
+  if (event) event.preventDefault();
   showError(an.shortestError, "");
-  an.summary.textContent = "Searching…";
   an.routes.replaceChildren();
   const extra = {};
-  for (const [key, input] of [["chutes", an.chutes], ["ladders", an.ladders]]) {
-    const v = input.value.trim();
-    if (v !== "") extra[key] = v;
+  try {
+    for (const [key, input] of [["chutes", an.chutes], ["ladders", an.ladders]]) {
+      const n = readHowMany(input, key);
+      if (n !== null) extra[key] = String(n);
+    }
+  } catch (e) {
+    an.summary.textContent = "";
+    an.summary.dataset.rolls = "";
+    showError(an.shortestError, e.message);
+    return;
   }
+  an.summary.textContent = "Searching…";
   let s;
   try {
     s = await api("GET", `${boardPath()}/shortest?${rulesQuery(extra)}`);
   } catch (e) {
     an.summary.textContent = "";
-    showError(an.shortestError, e.message);
+    showError(an.shortestError, readable(e.message));
     return;
   }
   const what = [
-    s.constraint.chutes !== null ? `exactly ${s.constraint.chutes} chute${s.constraint.chutes === 1 ? "" : "s"}` : "",
-    s.constraint.ladders !== null ? `exactly ${s.constraint.ladders} ladder${s.constraint.ladders === 1 ? "" : "s"}` : "",
-  ].filter(Boolean).join(" and ");
+    s.constraint.chutes !== null ? `exactly ${count(s.constraint.chutes, "chute", "chutes")}` : "",
+    s.constraint.ladders !== null ? `exactly ${count(s.constraint.ladders, "ladder", "ladders")}` : "",
+  ]
+    .filter(Boolean)
+    .join(" and ");
   const scope = what ? `The shortest game with ${what}` : "The shortest game";
   if (s.rolls === null) {
     an.summary.textContent = `${scope}: there is none on this board.`;
@@ -478,7 +1249,7 @@ async function findShortest() {
     return;
   }
   const routes = s.routes === null ? `routes not counted (${s.routes_error})` : `${s.routes} distinct route${s.routes === "1" ? "" : "s"}`;
-  an.summary.textContent = `${scope} takes ${s.rolls} rolls: ${s.sequences} dice sequence${s.sequences === "1" ? "" : "s"}, ${routes}. For example: ${s.example.join(" ")}.`;
+  an.summary.textContent = `${scope} takes ${count(s.rolls, "roll", "rolls")}: ${s.sequences} dice sequence${s.sequences === "1" ? "" : "s"}, ${routes}. For example: ${s.example.join(" ")}.`;
   an.summary.dataset.rolls = String(s.rolls);
   an.routes.replaceChildren(
     ...s.route_list.map((r) =>
@@ -492,19 +1263,54 @@ async function findShortest() {
   );
 }
 
+// ---- Wiring ----
+
 an.tabPlay.addEventListener("click", () => showTab("play"));
 an.tabAnalysis.addEventListener("click", () => showTab("analysis"));
-an.find.addEventListener("click", findShortest);
-for (const input of [ui.overshoot, ui.players]) input.addEventListener("change", () => analysing && analyse());
+an.tabPlay.addEventListener("keydown", onTabKey);
+an.tabAnalysis.addEventListener("keydown", onTabKey);
+an.shortestForm.addEventListener("submit", findShortest);
+for (const input of [an.board, an.overshoot, an.players]) input.addEventListener("change", () => analysing && analyse());
 
-ui.boardSelect.addEventListener("change", () => analysing && analyse());
 ui.boardSelect.addEventListener("change", showBoardInfo);
 ui.boardFile.addEventListener("change", uploadBoard);
-ui.newGame.addEventListener("click", newGame);
-ui.roll.addEventListener("click", rollOnce);
-ui.watch.addEventListener("click", watchToEnd);
-ui.skip.addEventListener("click", () => { skipping = true; });
+ui.dice.addEventListener("change", showSeedField);
+ui.newForm.addEventListener("submit", startGame);
+ui.roll.addEventListener("click", () => roll());
+ui.watch.addEventListener("click", toggleAutoplay);
+ui.skip.addEventListener("click", () => {
+  skipping = true;
+});
+document.addEventListener("keydown", onKey);
+// Back and Forward between a game and the new-game page: show what the
+// address names.
+window.addEventListener("popstate", () => location.reload());
 
-loadBoards()
-  .then(newGame)
-  .catch((e) => showError(ui.boardError, e.message));
+async function main() {
+  seats = seatChooser(ui.seatChooser, {
+    game: GAME,
+    min: 1,
+    max: 4,
+    initial: 2,
+    defaults: ["here", "here", "here", "here"],
+    seatName: playerWithColour,
+    onChange: showSeedField,
+  });
+  showSeedField();
+  try {
+    await loadBoards();
+  } catch (e) {
+    showError(ui.boardError, readable(e.message));
+  }
+  const id = matchIdFromPath();
+  if (id) {
+    await openMatch(id);
+  } else if (location.pathname.startsWith("/chutes/m/")) {
+    showGone("This address names no game: a game's address is /chutes/m/ followed by 32 letters and digits.");
+  } else {
+    ui.newHeading.textContent = "New game";
+  }
+  document.body.dataset.ready = "yes";
+}
+
+main();

@@ -1,127 +1,428 @@
-//! The Chutes & Ladders page, used as a person would use it.
-
-#![allow(unused_imports)]
+//! The Chutes & Ladders page, used as people would use it: at one screen,
+//! from their own browsers, by keyboard, on a phone.
+//!
+//! Terms:
+//! - **new-game form**: `/chutes`'s form (board, rules, seats, dice); its
+//!   Start opens the game at `/chutes/m/ID`.
+//! - **the server's view**: `GET /api/matches/ID` as a spectator sees it,
+//!   read from the page with `fetch` (the truth the page must agree with).
 
 use crate::Browser;
-use crate::pages::{
-    ARROW_LEFT, ARROW_RIGHT, ARROW_UP, CONTROL, DELETE, ENTER, NULL, svg_text, wait_for_count,
-};
+use crate::checks::{VIEWPORTS, Viewport, assert_page_fits, drawn_size, set_viewport};
+use crate::pages::{ENTER, wait_for_count};
+use serde_json::{Value, json};
+
+/// WebDriver's Tab key.
+const TAB: &str = "\u{E004}";
+/// WebDriver's Escape key.
+const ESCAPE: &str = "\u{E00C}";
+/// WebDriver's End and Home keys.
+const END: &str = "\u{E010}";
+const HOME: &str = "\u{E011}";
+const ARROW_RIGHT: &str = "\u{E014}";
+
+/// Opens `/chutes` and waits for the page to be ready.
+fn open_new_game(b: &Browser) {
+    b.visit("/chutes");
+    b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
+    b.wait_for_text("#board-info", "squares");
+}
+
+/// Fills the new-game form: `seats` one plan each (`here`, `open`,
+/// `anyone`, `easy`, `normal`, `hard`) and an optional seed, then starts
+/// the game; returns its id once the page shows it.
+fn start_game(b: &Browser, seats: &[&str], seed: Option<u64>) -> String {
+    b.select("#chutes-players", &seats.len().to_string());
+    for (i, plan) in seats.iter().enumerate() {
+        b.select(&format!("#chutes-seat-{}", i + 1), plan);
+    }
+    if let Some(seed) = seed {
+        b.fill("#seed", &seed.to_string());
+    }
+    b.click_css("#new-game");
+    wait_for_game(b)
+}
+
+/// Waits until the page shows a match; returns its id.
+fn wait_for_game(b: &Browser) -> String {
+    let id = b.wait_for("the game's address", || {
+        let path = b.script("return location.pathname;", vec![]);
+        path.as_str()
+            .and_then(|p| p.strip_prefix("/chutes/m/"))
+            .map(str::to_string)
+    });
+    b.wait_for("the game to be shown", || {
+        (b.attr_css("#game-panel", "hidden").is_none()
+            && !b.text_css("#status").starts_with("Opening"))
+        .then_some(())
+    });
+    id
+}
+
+/// The match as a spectator sees it now, read through the page.
+fn server_view(b: &Browser, id: &str) -> Value {
+    b.script_async(
+        "const done = arguments[arguments.length - 1]; \
+         fetch('/api/matches/' + arguments[0]).then((r) => r.json()).then(done, (e) => done(String(e)));",
+        vec![json!(id)],
+    )
+}
+
+/// Sends `body` to `path` with `token` from the page; returns `[status, answer]`.
+fn post(b: &Browser, path: &str, body: Value, token: Option<&str>) -> Value {
+    b.script_async(
+        "const done = arguments[arguments.length - 1]; \
+         const headers = {'Content-Type': 'application/json'}; \
+         if (arguments[2]) headers.Authorization = 'Bearer ' + arguments[2]; \
+         fetch(arguments[0], {method: 'POST', headers, body: JSON.stringify(arguments[1])}) \
+           .then(async (r) => done([r.status, await r.json().catch(() => null)]), (e) => done([0, String(e)]));",
+        vec![json!(path), body, json!(token)],
+    )
+}
+
+/// This browser's token for match `id` (kept by match.js in localStorage).
+fn token(b: &Browser, id: &str) -> Option<String> {
+    b.script(
+        "const e = JSON.parse(localStorage.getItem('parlor.match.' + arguments[0]) || 'null'); \
+         return e && e.token;",
+        vec![json!(id)],
+    )
+    .as_str()
+    .map(str::to_string)
+}
+
+/// The move numbers in the page's log, in order.
+fn logged_moves(b: &Browser) -> Vec<u64> {
+    b.script(
+        "return [...document.querySelectorAll('#log li[data-move]')].map((li) => Number(li.dataset.move));",
+        vec![],
+    )
+    .as_array()
+    .map(|a| a.iter().filter_map(Value::as_u64).collect())
+    .unwrap_or_default()
+}
+
+/// Waits until the page has shown every move the server has, and the show is over.
+fn wait_until_shown(b: &Browser, id: &str) -> Value {
+    b.wait_for("the page to catch up with the server", || {
+        let view = server_view(b, id);
+        let moves = view["moves"].as_u64()?;
+        let logged = logged_moves(b);
+        let idle = b.attr_css("#skip", "hidden").is_some();
+        (idle && logged.last().copied().unwrap_or(0) == moves).then_some(view)
+    })
+}
+
+/// Each token's square on the drawn board, by player.
+fn token_squares(b: &Browser) -> Vec<u64> {
+    b.script(
+        "return [...document.querySelectorAll('#board svg .token')].map((t) => Number(t.dataset.square));",
+        vec![],
+    )
+    .as_array()
+    .map(|a| a.iter().filter_map(Value::as_u64).collect())
+    .unwrap_or_default()
+}
+
+/// Checks the page at every viewport, and that the board is drawn at a
+/// usable size (on a phone, at least 90% of the width).
+fn check_every_size(b: &Browser, what: &str) {
+    check_sizes(b, what, true);
+}
+
+/// Sets the viewport to `size` and waits until the page has been laid out
+/// at that size (the window's new size reaches the page a moment later).
+fn set_size(b: &Browser, size: Viewport) {
+    set_viewport(b, size);
+    let mut last = Value::Null;
+    b.wait_for(&format!("the page at {}×{}", size.width, size.height), || {
+        let inner = b.script_async(
+            "const done = arguments[arguments.length - 1]; \
+             requestAnimationFrame(() => requestAnimationFrame(() => done([innerWidth, innerHeight])));",
+            vec![],
+        );
+        let settled = inner == last && inner[0] == json!(size.width);
+        last = inner;
+        settled.then_some(())
+    });
+}
+
+/// Checks the page at every viewport; `board` when a board is shown.
+fn check_sizes(b: &Browser, what: &str, board: bool) {
+    for size in VIEWPORTS {
+        set_size(b, size);
+        if board {
+            check_board_size(b, what, size);
+        }
+        assert_page_fits(b, what, size);
+    }
+    set_viewport(
+        b,
+        Viewport {
+            name: "window",
+            width: 1400,
+            height: 1000,
+        },
+    );
+}
+
+fn check_board_size(b: &Browser, what: &str, size: Viewport) {
+    let (w, h) = drawn_size(b, "#board svg");
+    let wanted = if size.is_phone() {
+        0.9 * f64::from(size.width)
+    } else {
+        // Beside the panels: at least the smaller of half the width and
+        // two thirds of the height.
+        (0.5 * f64::from(size.width)).min(0.66 * f64::from(size.height))
+    };
+    if w < wanted || h <= 0.0 {
+        let layout = b.script(
+            "return ['main', '#play', '#board-area', '#side'].map((css) => { \
+               const r = document.querySelector(css).getBoundingClientRect(); \
+               return `${css} ${Math.round(r.width)}×${Math.round(r.height)}`; }).join(', ');",
+            vec![],
+        );
+        panic!(
+            "{what} at {}: the board is drawn {w:.0}×{h:.0}, less than {wanted:.0} wide ({layout})",
+            size.name
+        );
+    }
+}
+
+/// Writes `text` to a file `name` in `dir` and chooses it in the upload box.
+fn upload(b: &Browser, dir: &std::path::Path, name: &str, bytes: &[u8]) {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("a board file");
+    let input = b.find("#board-file");
+    b.send_keys(&input, &path.display().to_string());
+}
 
 #[test]
-fn a_chutes_game_is_played_to_the_end() {
+fn a_chutes_game_is_played_at_one_screen() {
     let b = Browser::open();
-    b.visit("/chutes");
-    // The page starts a game on the classic board by itself.
-    b.wait_for_text("#status", "Player 1 to roll");
+    open_new_game(&b);
     let info = b.text_css("#board-info");
     assert!(info.contains("100 squares, 9 ladders, 10 chutes"), "{info}");
+    // The classic board, drawn by the server, cropped to its squares.
+    wait_for_count(&b, "#board svg g.square", 100);
 
-    // Two players, a fixed seed, a few rolls by hand.
-    b.select("#players", "2");
-    b.fill("#seed", "7");
-    b.click_css("#new-game");
+    let id = start_game(&b, &["here", "here"], Some(7));
     b.wait_for_text("#status", "Player 1 to roll");
+    let info = b.text_css("#game-info");
+    assert!(info.contains("The classic board: 100 squares"), "{info}");
+    // Both tokens at the start, inside the picture (they used to be cut off
+    // at its left edge).
+    assert_eq!(token_squares(&b), vec![0, 0]);
+    assert_tokens_inside_picture(&b);
+    let label = b.attr_css("#board", "aria-label").unwrap_or_default();
+    assert!(
+        label.contains("Player 1 (red) at the start") && label.contains("Player 2 (purple)"),
+        "{label}"
+    );
+
     b.click_css("#roll");
     b.wait_for_text("#status", "Player 2 to roll");
     b.click_css("#roll");
     b.wait_for_text("#status", "Player 1 to roll");
-    assert_eq!(b.find_all("#log li").len(), 2);
+    assert_eq!(logged_moves(&b), vec![1, 2]);
+    let label = b.attr_css("#board", "aria-label").unwrap_or_default();
+    assert!(
+        label.contains("on square"),
+        "the label says the squares: {label}"
+    );
 
-    // Then watch the rest of the game.
+    // Then play to the end: the show plays the rest move by move.
     b.select("#speed", "60");
     b.click_css("#watch");
     b.wait_for_text("#status", "wins after");
-    // The show is over when Skip is hidden again.
-    b.wait_for("the end of the show", || {
-        b.attr_css("#skip", "hidden").map(|_| ())
-    });
-    let status = b.text_css("#status");
-    let rows = b.find_all("#log li");
+    let view = wait_until_shown(&b, &id);
+    assert_eq!(view["status"], "won");
+    let winner = view["view"]["winner"].as_u64().expect("a winner");
+    let own = view["view"]["players"][(winner - 1) as usize]["rolls"]
+        .as_u64()
+        .expect("the winner's rolls");
+    let total = view["view"]["rolls"].as_u64().expect("rolls");
+    // The winner's own rolls, and the game's (it said "after 107 rolls",
+    // every player's, as if they were the winner's).
+    assert_eq!(
+        b.text_css("#status"),
+        format!("Player {winner} wins after {own} rolls of their own ({total} in the game).")
+    );
+    assert_eq!(logged_moves(&b), (1..=total).collect::<Vec<_>>());
     let last = b.text_css("#log li:last-child");
-    assert!(last.contains("wins!"), "the log ends with the win: {last}");
-    // The log has one line per roll, and the status counts them.
     assert!(
-        status.contains(&format!("after {} rolls", rows.len())),
-        "{status} with {} log lines",
-        rows.len()
+        last.contains("and wins"),
+        "the log ends with the win: {last}"
     );
-    // The winner's row says so and stands on square 100.
-    let square = b.text_css("#players-table tr.winner td.square");
-    assert_eq!(square, "100");
-    assert!(
-        b.attr_css("#roll", "disabled").is_some(),
-        "no more rolls after the win"
-    );
-    // The board is drawn, and the winner's token stands on square 100.
-    assert_eq!(b.find_all("#board svg g.square").len(), 100);
-    let winner_seat = b
-        .attr_css("#players-table tr.winner", "data-player")
-        .expect("a seat");
-    let token = format!("#board svg .token[data-player='{winner_seat}']");
-    assert_eq!(b.attr_css(&token, "data-square").as_deref(), Some("100"));
-    b.screenshot("chutes");
+    assert_eq!(b.text_css("#players-table tr.winner td.square"), "100");
+    assert_eq!(token_squares(&b)[(winner - 1) as usize], 100);
+    assert!(b.attr_css("#roll", "hidden").is_some(), "no Roll once over");
 
-    // The same seed replays the same game: compare with the API.
-    let replay = b.script(
-        "return fetch('/api/chutes/games', {method: 'POST', \
-         headers: {'Content-Type': 'application/json'}, \
-         body: JSON.stringify({players: 2, seed: 7})}) \
-         .then((r) => r.json()) \
-         .then((g) => fetch(`/api/chutes/games/${g.id}/finish`, {method: 'POST', \
-         headers: {'Content-Type': 'application/json'}})) \
-         .then((f) => f.json()).then((p) => p.game);",
+    // The seed's game: the same seed and seats play the same game.
+    let again = post(
+        &b,
+        "/api/matches",
+        json!({"game": "chutes", "setup": {"board": "classic"}, "seats": ["here", "here"], "seed": 7}),
+        None,
+    );
+    let (other, other_token) = (
+        again[1]["id"].as_str().expect("an id").to_string(),
+        again[1]["token"].as_str().expect("a token").to_string(),
+    );
+    let played = post(
+        &b,
+        &format!("/api/matches/{other}/moves"),
+        json!({"move": "roll", "after": 0, "repeat": true}),
+        Some(&other_token),
+    );
+    assert_eq!(played[1]["view"]["view"]["rolls"], json!(total));
+    assert_eq!(played[1]["view"]["view"]["winner"], json!(winner));
+
+    // A finished game: the replay bar steps through it on the board.
+    b.find("#replay .first");
+    assert_eq!(
+        b.attr_css("#replay a.record", "href").as_deref(),
+        Some(format!("/api/matches/{id}/record").as_str())
+    );
+    b.click_css("#replay .first");
+    b.wait_for_text("#replay .replay-position", &format!("Move 0 of {total}"));
+    b.wait_for("the tokens back at the start", || {
+        (token_squares(&b) == vec![0, 0]).then_some(())
+    });
+    b.click_css("#replay .next");
+    b.wait_for_text("#replay .replay-position", &format!("Move 1 of {total}"));
+    b.wait_for_text("#status", "Replay, move 1");
+    b.press(END);
+    b.wait_for_text(
+        "#replay .replay-position",
+        &format!("Move {total} of {total}"),
+    );
+    b.wait_for_text("#status", "wins after");
+    set_size(&b, VIEWPORTS[2]);
+    b.script("window.scrollTo(0, 0);", vec![]);
+    b.screenshot_as_is("chutes");
+
+    // A reload brings the same game back, as does Back then Forward.
+    b.visit(&format!("/chutes/m/{id}"));
+    wait_for_game(&b);
+    b.wait_for_text(
+        "#status",
+        &format!("Player {winner} wins after {own} rolls"),
+    );
+    assert_eq!(token_squares(&b)[(winner - 1) as usize], 100);
+    b.script("history.back();", vec![]);
+    b.wait_for("the new-game page", || {
+        (b.script("return location.pathname;", vec![]) == json!("/chutes")).then_some(())
+    });
+    b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
+    b.script("history.forward();", vec![]);
+    wait_for_game(&b);
+    b.wait_for_text("#status", "wins after");
+}
+
+/// Every token is drawn inside the picture's view box.
+fn assert_tokens_inside_picture(b: &Browser) {
+    let outside = b.script(
+        "const svg = document.querySelector('#board svg'); const box = svg.getBoundingClientRect(); \
+         return [...svg.querySelectorAll('.token circle')].filter((c) => { \
+           const r = c.getBoundingClientRect(); \
+           return r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5; \
+         }).map((c) => c.parentNode.dataset.player);",
         vec![],
     );
-    assert_eq!(
-        replay["rolls"].as_u64().map(|n| n as usize),
-        Some(rows.len()),
-        "the page's game is the seed's game"
-    );
-    assert_eq!(
-        status,
-        format!(
-            "Player {} wins after {} rolls.",
-            replay["winner"], replay["rolls"]
-        )
-    );
+    assert_eq!(outside, json!([]), "tokens drawn outside the picture");
+}
+
+/// The server's move count for match `id`.
+fn server_moves(b: &Browser, id: &str) -> u64 {
+    server_view(b, id)["moves"].as_u64().expect("a move count")
+}
+
+/// Waits until the page's log ends with move `n`.
+fn wait_for_logged(b: &Browser, n: u64) {
+    b.wait_for(&format!("move {n} in the log"), || {
+        (logged_moves(b).last().copied() == Some(n)).then_some(())
+    });
+}
+
+/// No text on the page says a board's name twice ("Tiny test board board").
+fn assert_no_board_board(b: &Browser) {
+    let text = b
+        .script("return document.body.innerText;", vec![])
+        .as_str()
+        .unwrap_or_default()
+        .to_lowercase();
+    assert!(!text.contains("board board"), "the page says 'board board'");
 }
 
 #[test]
-fn a_board_file_is_uploaded_and_played() {
+fn an_uploaded_board_is_played_and_the_form_is_the_next_games() {
     let b = Browser::open();
-    b.visit("/chutes");
-    b.wait_for_text("#status", "Player 1 to roll");
-
-    // A broken file: the reason is shown beside the upload.
+    open_new_game(&b);
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let bad = dir.path().join("broken.toml");
-    std::fs::write(&bad, "size = 10\nladders = [[3, 99]]\n").expect("a file");
-    let input = b.find("#board-file");
-    b.send_keys(&input, &bad.display().to_string());
+
+    // A broken file: the reason is shown beside the upload, with its place.
+    upload(
+        &b,
+        dir.path(),
+        "broken.toml",
+        b"size = 10\nladders = [[3, 99]]\n",
+    );
     let error = b.wait_for_text("#board-error", "broken.toml");
     assert!(error.contains("line"), "the error says where: {error}");
 
-    // A good one (the seeds' board array): it is offered and chosen.
-    let good = dir.path().join("tiny.txt");
-    std::fs::write(&good, "0 0 0 7 0 0 0 0 0 2 0 0\n").expect("a file");
-    let input = b.find("#board-file");
-    b.send_keys(&input, &good.display().to_string());
-    b.wait_for_text("#board-info", "tiny.txt: 11 squares, 1 ladders, 1 chutes");
-    b.click_css("#new-game");
-    b.wait_for_text("#status", "Player 1 to roll");
-    b.select("#speed", "60");
-    b.click_css("#watch");
-    b.wait_for_text("#status", "wins after");
-    let jumps = b.text_css("#jumps");
-    assert!(jumps.contains("3→7") && jumps.contains("9→2"), "{jumps}");
+    // A binary file is refused in words: no junk bytes, nothing overflows.
+    let mut junk: Vec<u8> = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    junk.extend((0..3000u32).map(|i| (i * 7919 % 251) as u8));
+    upload(&b, dir.path(), "picture.png", &junk);
+    let error = b.wait_for_text("#board-error", "not a text file");
+    assert!(
+        error.starts_with("picture.png is not a text file"),
+        "{error}"
+    );
+    assert!(
+        !error.contains('\u{FFFD}') && !error.contains("PNG"),
+        "no bytes of the file are shown: {error}"
+    );
+    let fits = b.script(
+        "const e = document.querySelector('#board-error'); const p = e.closest('.panel').getBoundingClientRect(); \
+         const r = e.getBoundingClientRect(); return e.scrollWidth <= e.clientWidth && r.right <= p.right;",
+        vec![],
+    );
+    assert_eq!(fits, json!(true), "the refusal stays inside its panel");
+    // The same bytes sent past the page's check: the server's refusal is
+    // shown cleaned and short.
+    let long = "x".repeat(5000);
+    upload(&b, dir.path(), "long.txt", long.as_bytes());
+    b.wait_for_text("#board-error", "long.txt:");
+    let shown_error = b.text_css("#board-error");
+    assert!(shown_error.chars().count() < 400, "{shown_error}");
+    assert_eq!(crate::checks::sideways_overflow(&b), 0);
+
+    // The seeds' board array: 1 ladder, 1 chute (not "1 ladders, 1 chutes").
+    upload(&b, dir.path(), "tiny.txt", b"0 0 0 7 0 0 0 0 0 2 0 0\n");
+    b.wait_for_text(
+        "#board-info",
+        "tiny.txt: 11 squares, 1 ladder, 1 chute; tokens start off the board.",
+    );
     assert_eq!(b.text_css("#board-notes"), "", "no notes for a plain board");
+    // A board named "… board" is not called "… board board".
+    upload(
+        &b,
+        dir.path(),
+        "named.toml",
+        b"name = \"Tiny test board\"\nsize = 12\nladders = [[3, 8]]\nchutes = [[10, 2], [11, 4]]\n",
+    );
+    b.wait_for_text(
+        "#board-info",
+        "Next game: Tiny test board: 12 squares, 1 ladder, 2 chutes",
+    );
+    wait_for_count(&b, "#board svg g.square", 12);
+    b.wait_for_text("#board-caption", "The next game's board: Tiny test board");
 
     // A LeetCode grid whose square 2 holds its own label: no jump, and a
     // note (not an error) says so.
-    let own = dir.path().join("own.json");
-    std::fs::write(&own, "[[-1,-1],[-1,2]]").expect("a file");
-    let input = b.find("#board-file");
-    b.send_keys(&input, &own.display().to_string());
+    upload(&b, dir.path(), "own.json", b"[[-1,-1],[-1,2]]");
     b.wait_for_text(
         "#board-notes",
         "square 2 holds 2, its own label: read as no jump",
@@ -130,15 +431,159 @@ fn a_board_file_is_uploaded_and_played() {
         b.text_css("#board-notes")
             .starts_with("Note: line 1, column 14: ")
     );
-    b.wait_for_text("#board-info", "own.json: 4 squares, 0 ladders, 0 chutes");
+    b.wait_for_text(
+        "#board-info",
+        "own.json: 4 squares, 0 ladders, 0 chutes; tokens start on square 1.",
+    );
     assert_eq!(b.text_css("#board-error"), "");
+
+    // Play on the named board: a person and an easy bot.
+    let named = b
+        .script(
+            "return [...document.querySelectorAll('#board-select option')].find((o) => o.textContent.startsWith('Tiny test board')).value;",
+            vec![],
+        )
+        .as_str()
+        .expect("the uploaded board offered")
+        .to_string();
+    b.select("#board-select", &named);
+    let id = start_game(&b, &["here", "easy"], None);
+    b.wait_for_text(
+        "#game-info",
+        "Tiny test board: 12 squares, 1 ladder, 2 chutes",
+    );
+    b.wait_for_text("#board-caption", "This game's board: Tiny test board");
+    let jumps = b.text_css("#jumps");
+    assert!(
+        jumps.contains("3→8") && jumps.contains("10→2") && jumps.contains("11→4"),
+        "{jumps}"
+    );
+    assert_tokens_inside_picture(&b);
+    assert_no_board_board(&b);
+
+    // The form is the NEXT game's: choosing another board, uploading one or
+    // changing the players leaves the game in play as it is, and says so.
+    b.wait_for_text("#new-heading", "Start another game");
+    b.wait_for_text("#new-note", "NEXT game");
+    b.select("#board-select", "classic");
+    upload(&b, dir.path(), "other.txt", b"0 0 5 0 0 1 0\n");
+    b.wait_for_text("#board-info", "Next game: other.txt: 6 squares");
+    b.select("#chutes-players", "4");
+    assert!(
+        b.text_css("#game-info")
+            .starts_with("Tiny test board: 12 squares")
+    );
+    assert!(
+        b.text_css("#board-caption")
+            .contains("This game's board: Tiny test board")
+    );
+    assert_eq!(b.find_all("#board svg g.square").len(), 12);
+    assert_eq!(b.find_all("#players-table tbody tr").len(), 2);
+    assert_eq!(b.find_all("#board svg .token").len(), 2);
+
+    // Play it to the end: the bot's moves arrive live and are shown too.
+    b.click_css("#watch");
+    b.wait_for_text("#status", "wins after");
+    let view = wait_until_shown(&b, &id);
+    assert_eq!(view["status"], "won");
+    let bot_moves = b.find_all("#log li[data-move]").len();
+    assert_eq!(bot_moves as u64, view["moves"].as_u64().unwrap_or(0));
+    assert_no_board_board(&b);
+
+    // The match keeps its own copy of its board: after the server lost the
+    // upload (a restart), the page still draws it.
+    crate::restart_server();
+    b.visit(&format!("/chutes/m/{id}"));
+    wait_for_game(&b);
+    wait_for_count(&b, "#board svg g.square", 12);
+    b.wait_for_text("#status", "wins after");
+}
+
+/// A board whose finish a token past square 5 never reaches: the ladder
+/// 5→20 is the only way, and chutes 14…19 all lead back to 13.
+const TRAP: &str = "size = 20\nladders = [[5, 20]]\nchutes = [[14, 13], [15, 13], [16, 13], [17, 13], [18, 13], [19, 13]]\n";
+
+#[test]
+fn a_stalled_board_says_no_one_can_win() {
+    let b = Browser::open();
+    open_new_game(&b);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    upload(&b, dir.path(), "trap.toml", TRAP.as_bytes());
+    b.wait_for_text("#board-info", "trap.toml: 20 squares");
+    // A seed whose game stalls (every token past square 5), found through
+    // the API.
+    let board = b
+        .script(
+            "return document.querySelector('#board-select').value;",
+            vec![],
+        )
+        .as_str()
+        .expect("a board")
+        .to_string();
+    let seed = (0..200u64)
+        .find(|&seed| {
+            let made = post(
+                &b,
+                "/api/matches",
+                json!({"game": "chutes", "setup": {"board": board}, "seats": ["here", "here"], "seed": seed}),
+                None,
+            );
+            let id = made[1]["id"].as_str().unwrap_or_default().to_string();
+            let token = made[1]["token"].as_str().unwrap_or_default().to_string();
+            let done = post(
+                &b,
+                &format!("/api/matches/{id}/moves"),
+                json!({"move": "roll", "after": 0, "repeat": true}),
+                Some(&token),
+            );
+            done[1]["view"]["status"] == "stalled"
+        })
+        .expect("a seed whose game stalls");
+    let id = start_game(&b, &["here", "here"], Some(seed));
+    b.click_css("#watch");
+    b.wait_for_text(
+        "#status",
+        "No winner: no token can ever reach square 20 again",
+    );
+    let view = wait_until_shown(&b, &id);
+    let rolls = view["view"]["rolls"].as_u64().expect("rolls");
+    assert_eq!(
+        b.text_css("#status"),
+        format!("No winner: no token can ever reach square 20 again (after {rolls} rolls).")
+    );
+    assert!(b.attr_css("#roll", "hidden").is_some());
+    // A stalled game is over: it can be replayed and its record downloaded.
+    b.find("#replay a.record");
+    check_every_size(&b, "a stalled game");
+}
+
+/// A long game shown move by move can be skipped: thousands of moves are
+/// logged at once without freezing the page (it laid the log out after
+/// every line).
+#[test]
+fn a_long_game_is_skipped_to_its_end() {
+    let b = Browser::open();
+    open_new_game(&b);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    upload(&b, dir.path(), "long.toml", b"size = 3000\n");
+    b.wait_for_text("#board-info", "long.toml: 3000 squares");
+    b.fill("#faces", "1");
+    let id = start_game(&b, &["here"], None);
+    b.select("#speed", "600");
+    b.press("e");
+    b.wait_for("the Skip button", || {
+        b.attr_css("#skip", "hidden").is_none().then_some(())
+    });
+    b.press("s");
+    b.wait_for_text("#status", "Player 1 wins after 3000 rolls.");
+    wait_until_shown(&b, &id);
+    assert_eq!(b.find_all("#log li[data-move]").len(), 3000);
 }
 
 #[test]
 fn the_chutes_analysis_shows_the_exact_figures() {
     let b = Browser::open();
-    b.visit("/chutes");
-    b.wait_for_text("#status", "Player 1 to roll");
+    open_new_game(&b);
     b.click_css("#tab-analysis");
     b.wait_for_text("#analysis-status", "exact figures");
     // The classic board's mean game length: 39.225 rolls (the published
@@ -168,41 +613,546 @@ fn the_chutes_analysis_shows_the_exact_figures() {
         summary.starts_with("The shortest game takes 7 rolls"),
         "{summary}"
     );
-    // The exactly-k-chutes variant (seed 000: exactly two chutes).
+    // The exactly-k-chutes variant (the original assignment: exactly two chutes).
     b.fill("#k-chutes", "2");
     b.click_css("#find-shortest");
     let two = b.wait_for_text("#shortest-summary", "exactly 2 chutes takes");
     assert!(!b.find_all("#routes li").is_empty(), "{two}");
+    check_sizes(&b, "the analysis", false);
     b.screenshot("chutes-analysis");
+
+    // "-1" is refused in words (it showed "Failed to deserialize query
+    // string"), and nothing is asked of the server.
+    b.fill("#k-chutes", "-1");
+    b.click_css("#find-shortest");
+    let error = b.wait_for_text("#shortest-error", "whole number from 0 to 50");
+    assert!(!error.to_lowercase().contains("deserialize"), "{error}");
+    assert_eq!(b.text_css("#shortest-summary"), "");
+    b.fill("#k-chutes", "");
+    b.click_css("#find-shortest");
+    b.wait_for_text("#shortest-summary", "The shortest game takes 7 rolls");
+    assert_eq!(b.text_css("#shortest-error"), "");
+
+    // The players chosen for "who wins".
+    b.select("#an-players", "4");
+    b.wait_for_text("#seat-table", "Seat 4");
 }
 
-/// A board whose finish no roll reaches: the server stops the game at its
-/// roll limit, and skipping the show logs all 20,000 rolls at once without
-/// freezing the page (it laid the log out after every line).
 #[test]
-fn a_stalled_game_is_skipped_to_its_end() {
+fn an_unknown_game_says_so_and_offers_a_new_one() {
     let b = Browser::open();
-    b.visit("/chutes");
+    b.visit(&format!("/chutes/m/{}", "0".repeat(32)));
+    let said = b.wait_for_text(".gone-panel", "not on this server");
+    assert!(said.contains("expired"), "{said}");
+    check_sizes(&b, "an unknown game", false);
+    b.visit("/chutes/m/not-a-game");
+    b.wait_for_text(".gone-panel", "names no game");
+    b.click_css(".gone-panel a[href='/chutes']");
+    b.wait_for("the new-game page", || b.attr_css("body", "data-ready"));
+    b.wait_for_text("#new-heading", "New game");
+}
+
+#[test]
+fn a_double_click_on_roll_plays_one_roll() {
+    let b = Browser::open();
+    open_new_game(&b);
+    let id = start_game(&b, &["here", "here"], Some(11));
     b.wait_for_text("#status", "Player 1 to roll");
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let trap = dir.path().join("trap.toml");
-    // From 13 a six-faced die cannot jump over 14 to 19, which all lead back.
-    std::fs::write(
-        &trap,
-        "size = 20\nchutes = [[14, 1], [15, 1], [16, 1], [17, 1], [18, 1], [19, 1]]\n",
-    )
-    .expect("a file");
-    let input = b.find("#board-file");
-    b.send_keys(&input, &trap.display().to_string());
-    b.wait_for_text("#board-info", "trap.toml: 20 squares");
+    let roll = b.find("#roll");
+    b.double_click(&roll);
+    wait_for_logged(&b, 1);
+    b.wait_for_text("#status", "Player 2 to roll");
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    assert_eq!(server_moves(&b, &id), 1, "one roll for a double click");
+    assert_eq!(logged_moves(&b), vec![1]);
+    assert_eq!(b.text_css("#game-error"), "");
+
+    // A double click on "Play to the end" plays the game once, to its end.
+    let watch = b.find("#watch");
+    b.double_click(&watch);
+    b.wait_for_text("#status", "wins after");
+    let view = wait_until_shown(&b, &id);
+    let total = view["moves"].as_u64().expect("moves");
+    assert_eq!(logged_moves(&b), (1..=total).collect::<Vec<_>>());
+    assert_eq!(b.text_css("#game-error"), "");
+}
+
+#[test]
+fn new_games_and_new_links_ask_first() {
+    let b = Browser::open();
+    open_new_game(&b);
+    let first = start_game(&b, &["here", "open"], None);
+    b.press("r");
+    wait_for_logged(&b, 1);
+
+    // A new game over one in play asks first; Cancel keeps the game.
     b.click_css("#new-game");
-    b.wait_for_text("#status", "Player 1 to roll");
-    b.click_css("#watch");
-    b.wait_for("the Skip button", || {
-        b.attr_css("#skip", "hidden").is_none().then_some(())
+    b.find("dialog.confirm-dialog[open]");
+    let asked = b.text_css("dialog.confirm-dialog");
+    assert!(asked.contains("not over"), "{asked}");
+    check_question(&b, "the new-game question");
+    b.press(ESCAPE);
+    b.wait_for("the question to close", || {
+        b.find_all("dialog.confirm-dialog").is_empty().then_some(())
     });
-    b.click_css("#skip");
-    b.wait_for_text("#status", "No winner after 20000 rolls");
-    assert_eq!(b.find_all("#log li").len(), 20_000);
-    assert!(b.attr_css("#roll", "disabled").is_some());
+    assert_eq!(
+        b.script("return location.pathname;", vec![]),
+        json!(format!("/chutes/m/{first}"))
+    );
+    b.click_css("#new-game");
+    b.click_css("dialog.confirm-dialog button.cancel");
+    b.wait_for("the question to close", || {
+        b.find_all("dialog.confirm-dialog").is_empty().then_some(())
+    });
+    assert_eq!(server_moves(&b, &first), 1);
+
+    // A new invite link asks first; Cancel keeps the old one.
+    let link_css = "#seats li.seat[data-seat='2'] input.link-field";
+    let old_link = b.attr_css(link_css, "value").expect("an invite link");
+    b.click_css("#seats li.seat[data-seat='2'] button.renew");
+    b.find("dialog.confirm-dialog[open]");
+    b.click_css("dialog.confirm-dialog button.cancel");
+    b.wait_for("the question to close", || {
+        b.find_all("dialog.confirm-dialog").is_empty().then_some(())
+    });
+    assert_eq!(b.attr_css(link_css, "value"), Some(old_link.clone()));
+    // Confirmed: a new link, and the old one no longer takes the seat.
+    b.click_css("#seats li.seat[data-seat='2'] button.renew");
+    b.click_css("dialog.confirm-dialog button.confirm");
+    let new_link = b.wait_for("a new link", || {
+        b.attr_css(link_css, "value").filter(|l| *l != old_link)
+    });
+    assert!(new_link.contains("#invite=2."), "{new_link}");
+    let secret = old_link.rsplit('.').next().expect("a secret");
+    let refused = post(
+        &b,
+        &format!("/api/matches/{first}/join"),
+        json!({"seat": 2, "invite": secret}),
+        None,
+    );
+    assert_eq!(refused[0], json!(403), "{refused}");
+
+    // Confirmed: the new game opens at its own address; Back returns.
+    b.click_css("#new-game");
+    b.click_css("dialog.confirm-dialog button.confirm");
+    let second = b.wait_for("the new game", || {
+        let path = b.script("return location.pathname;", vec![]);
+        path.as_str()
+            .and_then(|p| p.strip_prefix("/chutes/m/"))
+            .filter(|id| *id != first)
+            .map(str::to_string)
+    });
+    wait_for_game(&b);
+    assert_eq!(server_moves(&b, &second), 0);
+    b.script("history.back();", vec![]);
+    b.wait_for("the first game again", || {
+        (b.script("return location.pathname;", vec![]) == json!(format!("/chutes/m/{first}")))
+            .then_some(())
+    });
+    wait_for_game(&b);
+    wait_for_logged(&b, 1);
+}
+
+#[test]
+fn a_whole_game_is_played_by_keyboard() {
+    let b = Browser::open();
+    open_new_game(&b);
+    // N goes to the form; Tab reaches Start; Enter starts.
+    b.press("n");
+    b.wait_for("the focus on the form", || {
+        (b.script("return document.activeElement.id;", vec![]) == json!("board-select"))
+            .then_some(())
+    });
+    for _ in 0..40 {
+        if b.script("return document.activeElement.id;", vec![]) == json!("new-game") {
+            break;
+        }
+        b.press(TAB);
+    }
+    assert_eq!(
+        b.script("return document.activeElement.id;", vec![]),
+        json!("new-game"),
+        "Tab reaches Start"
+    );
+    b.press(ENTER);
+    let id = wait_for_game(&b);
+    b.wait_for_text("#status", "Player 1 to roll");
+    // The focus is on Roll: Enter rolls; R rolls.
+    assert_eq!(
+        b.script("return document.activeElement.id;", vec![]),
+        json!("roll")
+    );
+    b.press(ENTER);
+    wait_for_logged(&b, 1);
+    b.wait_for_text("#status", "Player 2 to roll");
+    b.press("r");
+    wait_for_logged(&b, 2);
+    b.wait_for_text("#status", "Player 1 to roll");
+    // E plays to the end.
+    b.select("#speed", "60");
+    b.script("document.activeElement.blur();", vec![]);
+    b.press("e");
+    b.wait_for_text("#status", "wins after");
+    let view = wait_until_shown(&b, &id);
+    let total = view["moves"].as_u64().expect("moves");
+    // The arrow keys step through the finished game.
+    b.script("document.activeElement.blur();", vec![]);
+    b.press(HOME);
+    b.wait_for_text("#replay .replay-position", &format!("Move 0 of {total}"));
+    b.press(ARROW_RIGHT);
+    b.wait_for_text("#replay .replay-position", &format!("Move 1 of {total}"));
+    b.wait_for_text("#status", "Replay, move 1");
+    b.press(END);
+    b.wait_for_text(
+        "#replay .replay-position",
+        &format!("Move {total} of {total}"),
+    );
+    b.wait_for_text("#status", "wins after");
+    // The keys are written on the page.
+    let keys = b.text_css(".keys-panel");
+    for key in ["R", "E", "S", "N"] {
+        assert!(keys.contains(key), "{keys}");
+    }
+    // The status line is announced; the board has a role and a label.
+    assert_eq!(b.attr_css("#status", "role").as_deref(), Some("status"));
+    assert_eq!(b.attr_css("#board", "role").as_deref(), Some("img"));
+}
+
+/// A teacher's scripted game: each roll chosen at the screen.
+#[test]
+fn chosen_rolls_play_a_scripted_game() {
+    let b = Browser::open();
+    open_new_game(&b);
+    b.select("#dice", "chosen");
+    b.wait_for("the seed to be hidden", || {
+        b.attr_css("#seed-field", "hidden").map(|_| ())
+    });
+    let id = start_game(&b, &["here"], None);
+    b.wait_for("the roll chooser", || {
+        b.attr_css("#chosen", "hidden").is_none().then_some(())
+    });
+    assert!(
+        b.attr_css("#watch", "hidden").is_some(),
+        "no play to the end"
+    );
+    // 1 climbs 1→38; then 6, 6, 1, 4, 3, 6 wins (the library's own example).
+    b.select("#chosen-roll", "1");
+    b.click_css("#roll");
+    wait_for_logged(&b, 1);
+    b.wait_for("the token on 38", || {
+        (token_squares(&b) == vec![38]).then_some(())
+    });
+    for (n, key) in ["6", "6", "1", "4", "3", "6"].iter().enumerate() {
+        wait_until_enabled(&b, "#roll");
+        b.press(key);
+        wait_for_logged(&b, n as u64 + 2);
+    }
+    b.wait_for_text("#status", "Player 1 wins after 7 rolls.");
+    assert_eq!(server_moves(&b, &id), 7);
+}
+
+#[test]
+fn every_state_of_the_page_fits_every_screen() {
+    let b = Browser::open();
+    open_new_game(&b);
+    check_every_size(&b, "the new-game page");
+    shoot(&b, "chutes-new");
+    let id = start_game(&b, &["here", "open", "normal"], None);
+    b.press("r");
+    wait_for_logged(&b, 1);
+    wait_until_shown(&b, &id);
+    check_every_size(&b, "a game with a friend invited and a bot");
+    shoot(&b, "chutes-invite");
+    // A spectator's view of it.
+    b.script("localStorage.clear();", vec![]);
+    b.visit(&format!("/chutes/m/{id}"));
+    wait_for_game(&b);
+    b.wait_for_text("#you", "You are watching");
+    check_every_size(&b, "a spectator's view");
+    // A game at one screen, in play and finished.
+    open_new_game(&b);
+    let id = start_game(&b, &["here", "here", "here", "here"], Some(5));
+    b.press("r");
+    wait_for_logged(&b, 1);
+    check_every_size(&b, "four players at one screen");
+    shoot(&b, "chutes-play");
+    b.select("#speed", "60");
+    b.press("e");
+    b.wait_for_text("#status", "wins after");
+    wait_until_shown(&b, &id);
+    check_every_size(&b, "a finished game");
+    shoot(&b, "chutes-won");
+}
+
+/// Screenshots of the page as it stands, on a phone and a laptop.
+fn shoot(b: &Browser, name: &str) {
+    for size in [VIEWPORTS[0], VIEWPORTS[2]] {
+        set_size(b, size);
+        b.script("window.scrollTo(0, 0);", vec![]);
+        b.screenshot_as_is(&format!("{name}-{}", size.name));
+    }
+    set_viewport(
+        b,
+        Viewport {
+            name: "window",
+            width: 1400,
+            height: 1000,
+        },
+    );
+}
+
+/// Waits until the control `css` is enabled.
+fn wait_until_enabled(b: &Browser, css: &str) {
+    b.wait_for(&format!("{css} to be enabled"), || {
+        b.attr_css(css, "disabled").is_none().then_some(())
+    });
+}
+
+/// A question (a modal dialog) at every viewport: it fits, its buttons can
+/// be tapped, and the audit passes. (What is behind a modal dialog is
+/// covered by it, and out of reach on purpose.)
+fn check_question(b: &Browser, what: &str) {
+    for size in VIEWPORTS {
+        set_viewport(b, size);
+        assert_eq!(
+            crate::checks::sideways_overflow(b),
+            0,
+            "{what} at {}",
+            size.name
+        );
+        let fits = b.script(
+            "const r = document.querySelector('dialog[open]').getBoundingClientRect(); \
+             return r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight;",
+            vec![],
+        );
+        assert_eq!(
+            fits,
+            json!(true),
+            "{what} at {}: the dialog is inside the window",
+            size.name
+        );
+        if size.is_phone() {
+            let small = crate::checks::small_targets(b, 44.0)
+                .into_iter()
+                .filter(|s| s.contains("dialog") || s.contains("confirm") || s.contains("cancel"))
+                .collect::<Vec<_>>();
+            assert!(small.is_empty(), "{what} at {}: {small:?}", size.name);
+        }
+        let problems = crate::checks::audit(b);
+        assert!(problems.is_empty(), "{what} at {}: {problems:?}", size.name);
+    }
+    set_viewport(
+        b,
+        Viewport {
+            name: "window",
+            width: 1400,
+            height: 1000,
+        },
+    );
+}
+
+/// Issue 12's game among friends: two people on their own browsers play a
+/// two-seat game to the end (the maker invites, the friend opens the link);
+/// one reloads mid-game; the server restarts mid-game; a third person
+/// watches live; nobody can move out of turn or after the end.
+#[test]
+fn two_people_play_from_their_own_browsers() {
+    let people = Browser::group(3);
+    let (maker, friend, watcher) = (&people[0], &people[1], &people[2]);
+
+    open_new_game(maker);
+    maker.select("#chutes-players", "2");
+    maker.select("#chutes-seat-2", "open");
+    // A game others join draws its own seed: none is offered.
+    maker.wait_for("the seed to be hidden", || {
+        maker.attr_css("#seed-field", "hidden").map(|_| ())
+    });
+    let id = start_game(maker, &["here", "open"], None);
+    maker.wait_for_text("#status", "Your turn, Player 1: roll.");
+    let link_css = "#seats li.seat[data-seat='2'] input.link-field";
+    let link = maker.wait_for("the invite link", || maker.attr_css(link_css, "value"));
+    assert!(
+        link.starts_with(&format!("{}/chutes/m/{id}#invite=2.", maker.base())),
+        "{link}"
+    );
+
+    // The friend opens the link: the seat is theirs, the secret leaves the
+    // address bar, and the maker sees the seat taken.
+    friend.goto(&link);
+    wait_for_game(friend);
+    friend.wait_for_text("#you", "You play Player 2 (purple).");
+    assert_eq!(
+        friend.script("return location.hash;", vec![]),
+        json!(""),
+        "the invite leaves the address"
+    );
+    maker.wait_for_text("#seats li.seat[data-seat='2']", "taken");
+    assert!(maker.find_all(link_css).is_empty(), "no link once taken");
+
+    // A third person watches.
+    watcher.visit(&format!("/chutes/m/{id}"));
+    wait_for_game(watcher);
+    watcher.wait_for_text("#you", "You are watching this game.");
+    assert!(watcher.attr_css("#roll", "hidden").is_some());
+    assert!(watcher.attr_css("#watch", "hidden").is_some());
+
+    // Out of turn: the friend's Roll is disabled and R does nothing.
+    friend.wait_for_text("#status", "Player 1 to roll, on their own device.");
+    assert!(friend.attr_css("#roll", "disabled").is_some());
+    friend.press("r");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(server_moves(friend, &id), 0, "no move out of turn");
+
+    // Turn by turn; each move reaches the others live.
+    maker.press("r");
+    for b in [maker, friend, watcher] {
+        wait_for_logged(b, 1);
+    }
+    friend.wait_for_text("#status", "Your turn, Player 2: roll.");
+    wait_until_enabled(friend, "#roll");
+    friend.click_css("#roll");
+    for b in [maker, friend, watcher] {
+        wait_for_logged(b, 2);
+    }
+
+    // The friend reloads: the page brings the game and the seat back.
+    friend.visit(&format!("/chutes/m/{id}"));
+    wait_for_game(friend);
+    friend.wait_for_text("#you", "You play Player 2 (purple).");
+    assert_eq!(logged_moves(friend), vec![1, 2]);
+    maker.wait_for_text("#status", "Your turn, Player 1: roll.");
+    wait_until_enabled(maker, "#roll");
+    maker.press("r");
+    for b in [maker, friend, watcher] {
+        wait_for_logged(b, 3);
+    }
+    wait_until_enabled(friend, "#roll");
+    friend.press("r");
+    for b in [maker, friend, watcher] {
+        wait_for_logged(b, 4);
+    }
+
+    // The server restarts mid-game: every page reconnects and goes on.
+    crate::restart_server();
+    for b in [maker, friend, watcher] {
+        b.wait_for_text("#connection", "Live");
+    }
+    wait_until_enabled(maker, "#roll");
+    maker.press("r");
+    for b in [maker, friend, watcher] {
+        wait_for_logged(b, 5);
+    }
+
+    // Both play their seats to the end.
+    maker.click_css("#watch");
+    friend.wait_for_text("#status", "Your turn");
+    friend.click_css("#watch");
+    let mut end = None;
+    for b in [maker, friend, watcher] {
+        b.wait_for_text("#status", "wins after");
+        end = Some(wait_until_shown(b, &id));
+    }
+    let end = end.expect("the end");
+    let total = end["moves"].as_u64().expect("moves");
+    let status = maker.text_css("#status");
+    for b in [maker, friend, watcher] {
+        assert_eq!(
+            logged_moves(b),
+            (1..=total).collect::<Vec<_>>(),
+            "every move once, in order"
+        );
+        assert_eq!(b.text_css("#status"), status);
+    }
+    // The seats alternated: every move by the seat whose turn it was.
+    let seats = watcher.script(
+        "return [...document.querySelectorAll('#log li[data-move] .swatch')].map((s) => s.className);",
+        vec![],
+    );
+    let alternating: Vec<Value> = (0..total)
+        .map(|n| json!(format!("swatch p{}", n % 2 + 1)))
+        .collect();
+    assert_eq!(seats, json!(alternating), "never out of turn");
+    let turns = maker.script_async(
+        "const done = arguments[arguments.length - 1]; \
+         fetch('/api/matches/' + arguments[0] + '/record').then((r) => r.json()).then((r) => done(r.moves.length));",
+        vec![json!(id)],
+    );
+    assert_eq!(turns, json!(total), "the record has each move once");
+
+    // After the end: no Roll, and a move sent anyway is refused.
+    for b in [maker, friend] {
+        assert!(b.attr_css("#roll", "hidden").is_some());
+        b.press("r");
+    }
+    let token = token(friend, &id).expect("the friend's token");
+    let refused = post(
+        friend,
+        &format!("/api/matches/{id}/moves"),
+        json!({"move": "roll", "after": total}),
+        Some(&token),
+    );
+    assert_eq!(refused[0], json!(409), "{refused}");
+    assert_eq!(server_moves(friend, &id), total);
+    maker.screenshot_as_is("chutes-friends-maker");
+    friend.screenshot_as_is("chutes-friends-friend");
+}
+
+/// Two tabs of one device on one seat click Roll at the same moment: one
+/// roll is played, the other tab is told and shows the game as it is.
+#[test]
+fn two_tabs_on_one_seat_never_play_a_move_twice() {
+    let b = Browser::open();
+    open_new_game(&b);
+    let id = start_game(&b, &["here", "here"], Some(21));
+    b.wait_for_text("#status", "Player 1 to roll");
+    // A second tab on the same game (opened by this one, so that one
+    // script can reach both).
+    b.script(
+        "window.second = window.open(location.href, 'second'); return true;",
+        vec![],
+    );
+    b.wait_for("the second tab to be ready", || {
+        let ready = b.script(
+            "const w = window.second; if (!w || !w.document || !w.document.body) return false; \
+             const roll = w.document.querySelector('#roll'); \
+             return w.document.body.dataset.ready === 'yes' && !!roll && !roll.disabled && \
+               (w.document.querySelector('#connection') || {}).textContent.includes('Live');",
+            vec![],
+        );
+        (ready == json!(true)).then_some(())
+    });
+    wait_until_enabled(&b, "#roll");
+    b.script(
+        "window.second.document.querySelector('#roll').click(); \
+         document.querySelector('#roll').click(); return true;",
+        vec![],
+    );
+    wait_for_logged(&b, 1);
+    b.wait_for("the second tab to show move 1", || {
+        let moves = b.script(
+            "return [...window.second.document.querySelectorAll('#log li[data-move]')].map((li) => Number(li.dataset.move));",
+            vec![],
+        );
+        (moves == json!([1])).then_some(())
+    });
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    assert_eq!(server_moves(&b, &id), 1, "one roll for two tabs");
+    assert_eq!(logged_moves(&b), vec![1]);
+    let told = b.script(
+        "return [document, window.second.document].map((d) => d.querySelector('#game-error').textContent);",
+        vec![],
+    );
+    assert!(
+        told.as_array().is_some_and(|t| t
+            .iter()
+            .any(|m| m.as_str().unwrap_or("").contains("not played"))),
+        "the tab that lost the race is told: {told}"
+    );
+    // Both go on from the same game: the next roll is Player 2's, once.
+    b.wait_for_text("#status", "Player 2 to roll");
+    wait_until_enabled(&b, "#roll");
+    b.click_css("#roll");
+    wait_for_logged(&b, 2);
+    b.script("window.second.close(); return true;", vec![]);
+    assert_eq!(server_moves(&b, &id), 2);
 }
