@@ -154,9 +154,10 @@ fn start_harness() -> Harness {
 
     // Chromium may still be writing a profile as its window closes, so a
     // profile is not always removed at once: clear them all at each start.
+    remove_dead_runs_dirs();
     let _ = std::fs::remove_dir_all(profiles_dir());
     std::fs::create_dir_all(profiles_dir()).expect("a folder for browser profiles");
-    let data_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-data");
+    let data_dir = own_dir("browser-data");
     let _ = std::fs::remove_dir_all(&data_dir);
     std::fs::create_dir_all(&data_dir).expect("a data dir for the test server");
     let server = TestServer::start("127.0.0.1:0".parse().expect("an address"), &data_dir);
@@ -203,7 +204,37 @@ pub fn restart_server() {
 
 /// Where the browsers' fresh profiles go.
 fn profiles_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-profiles")
+    own_dir("browser-profiles")
+}
+
+/// This test run's own folder `NAME-PID` in the target's tmp folder: runs
+/// of the browser tests at the same time (several people on one machine)
+/// must not remove each other's store or profiles.
+fn own_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()))
+}
+
+/// Removes the folders of runs whose process has ended (where /proc tells).
+fn remove_dead_runs_dirs() {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let pid = ["browser-data-", "browser-profiles-"]
+            .iter()
+            .find_map(|prefix| name.strip_prefix(prefix))
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if let Some(pid) = pid
+            && !Path::new("/proc").join(pid.to_string()).exists()
+        {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 fn harness() -> &'static Harness {
