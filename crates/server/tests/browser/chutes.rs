@@ -790,13 +790,12 @@ fn a_whole_game_is_played_by_keyboard() {
     b.wait_for_text("#status", "Player 1 to roll");
     // E plays to the end.
     b.select("#speed", "60");
-    b.script("document.activeElement.blur();", vec![]);
     b.press("e");
     b.wait_for_text("#status", "wins after");
     let view = wait_until_shown(&b, &id);
     let total = view["moves"].as_u64().expect("moves");
-    // The arrow keys step through the finished game.
-    b.script("document.activeElement.blur();", vec![]);
+    // The arrow keys step through the finished game (Roll has gone, and
+    // the focus with it).
     b.press(HOME);
     b.wait_for_text("#replay .replay-position", &format!("Move 0 of {total}"));
     b.press(ARROW_RIGHT);
@@ -988,6 +987,7 @@ fn two_people_play_from_their_own_browsers() {
     );
     maker.wait_for_text("#seats li.seat[data-seat='2']", "taken");
     assert!(maker.find_all(link_css).is_empty(), "no link once taken");
+    check_every_size(friend, "the friend's view");
 
     // A third person watches.
     watcher.visit(&format!("/chutes/m/{id}"));
