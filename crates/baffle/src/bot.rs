@@ -21,15 +21,18 @@
 //!      at the exit seen.
 //! - **options** ([`BotOptions`]): the solver's options, and the chance
 //!   above which a guess is preferred to a shot.
+//! - **budget**: [`decide_within`] passes a [`Budget`] to the solver, which
+//!   stops when it runs out.
 
 use crate::beam::walk;
 use crate::game::{Event, Game, Move, MoveError, View};
 use crate::geometry::Size;
 use crate::layout::{Mirror, Placed};
 use crate::solve::advice::likeliest;
-use crate::solve::{Advice, Solution, SolveError, SolveOptions, solve};
+use crate::solve::{Advice, Solution, SolveError, SolveOptions, solve_within};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use tabletop::Budget;
 
 /// Why the bot made a move.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -138,10 +141,23 @@ pub enum BotError {
 /// # Errors
 /// [`BotError`] when the game is over or the solver cannot help.
 pub fn decide(view: &View, options: &BotOptions) -> Result<Decision, BotError> {
+    decide_within(view, options, &Budget::unlimited())
+}
+
+/// [`decide`] within `budget` (see [`crate::solve::solve_within`]).
+///
+/// # Errors
+/// As [`decide`], and [`BotError::Solve`] with [`SolveError::Stopped`] when
+/// the budget runs out or the question is withdrawn first.
+pub fn decide_within(
+    view: &View,
+    options: &BotOptions,
+    budget: &Budget,
+) -> Result<Decision, BotError> {
     if view.status.is_over() {
         return Err(BotError::Over);
     }
-    match solve(&view.evidence(), &options.solve) {
+    match solve_within(&view.evidence(), &options.solve, budget) {
         Ok(solution) => from_solution(view, &solution, options),
         Err(SolveError::TooHard { .. }) => explore(view),
         Err(e) => Err(e.into()),

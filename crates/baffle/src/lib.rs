@@ -35,4 +35,4 @@ pub use beam::{Beam, Exit, Step, trace};
 pub use game::{Event, Game, Move, MoveError, Origin, Score, Setup, SetupError, Status, View};
 pub use geometry::{Cell, Dir, GeometryError, Side, Sides, Size};
 pub use layout::{Layout, LayoutError, Mirror, Placed};
-pub use solve::{Evidence, Solution, SolveError, SolveOptions, solve};
+pub use solve::{Evidence, Solution, SolveError, SolveOptions, solve, solve_within};

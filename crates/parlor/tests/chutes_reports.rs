@@ -24,7 +24,7 @@ fn api(uri: &str, upload: Option<Value>) -> (StatusCode, Value) {
         .build()
         .expect("a runtime");
     runtime.block_on(async {
-        let app = server::router(server::Config::new(dir.path()))
+        let app = ::server::router(::server::Config::new(dir.path()))
             .await
             .expect("the app starts");
         // An upload first, when asked for: the board is then `{id}`.

@@ -81,7 +81,9 @@ fn two_servers_on_one_postgres_play_one_match_live() {
     .unwrap();
     assert_eq!(status, 200, "{joined}");
     let guest = joined["token"].as_str().unwrap().to_string();
-    let seated = on_a.next(Duration::from_secs(5)).expect("A hears the seat taken");
+    let seated = on_a
+        .next(Duration::from_secs(5))
+        .expect("A hears the seat taken");
     assert_eq!(seated["view"]["players"][1]["state"], "taken");
     let mut on_b = Events::open(&b.addr, &id);
     on_b.next(Duration::from_secs(10)).expect("B's first event");
@@ -126,7 +128,10 @@ fn two_servers_on_one_postgres_play_one_match_live() {
     }
     delays.sort();
     let median = delays[delays.len() / 2];
-    eprintln!("a move reached the other server's page in {median:?} (median of {})", delays.len());
+    eprintln!(
+        "a move reached the other server's page in {median:?} (median of {})",
+        delays.len()
+    );
     assert!(median < Duration::from_secs(1), "median {median:?}");
     // Both servers see the same match.
     let (_, seen_a) = request(&a.addr, "GET", &format!("/api/matches/{id}"), None, None).unwrap();
@@ -195,7 +200,10 @@ fn play_through_crashes(
                 Some((200, body)) => {
                     for played in body["played"].as_array().unwrap() {
                         let n = played["number"].as_u64().unwrap();
-                        assert!(told[m].insert(n, words(played)).is_none(), "move {n} told twice");
+                        assert!(
+                            told[m].insert(n, words(played)).is_none(),
+                            "move {n} told twice"
+                        );
                     }
                     after[m] = body["view"]["moves"].as_u64().unwrap();
                 }
@@ -220,7 +228,11 @@ fn play_through_crashes(
             .expect("the restarted server answers");
             assert_eq!(status, 200, "match {id} replays after a crash: {view}");
             let kept = view["moves"].as_u64().unwrap();
-            assert!(kept >= after[m], "acknowledged moves were lost: {kept} < {}", after[m]);
+            assert!(
+                kept >= after[m],
+                "acknowledged moves were lost: {kept} < {}",
+                after[m]
+            );
             after[m] = kept;
         }
     }
@@ -234,9 +246,18 @@ fn play_through_crashes(
             Some(&json!({"move": "roll", "after": after[m], "repeat": true})),
         )
         .unwrap();
-        assert!(status == 200 || body["error"]["code"] == "game_over", "{body}");
-        let (status, record) =
-            request(&server.addr, "GET", &format!("/api/matches/{id}/record"), None, None).unwrap();
+        assert!(
+            status == 200 || body["error"]["code"] == "game_over",
+            "{body}"
+        );
+        let (status, record) = request(
+            &server.addr,
+            "GET",
+            &format!("/api/matches/{id}/record"),
+            None,
+            None,
+        )
+        .unwrap();
         assert_eq!(status, 200, "{record}");
         let stored = record["moves"].as_array().unwrap().len() as u64;
         for (&n, events) in &told[m] {
@@ -267,7 +288,10 @@ fn no_acknowledged_move_is_lost_when_the_server_is_killed_again_and_again() {
     let told = play_through_crashes(&start, &matches, 25);
     let acknowledged: usize = told.iter().map(BTreeMap::len).sum();
     eprintln!("{acknowledged} acknowledged moves through 25 kills");
-    assert!(acknowledged > 50, "the loop played too little to prove much");
+    assert!(
+        acknowledged > 50,
+        "the loop played too little to prove much"
+    );
 }
 
 #[test]

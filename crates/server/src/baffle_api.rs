@@ -12,6 +12,7 @@
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::work::Line;
 use axum::Json;
 use axum::Router;
 use axum::extract::State;
@@ -49,7 +50,9 @@ pub(crate) async fn solved(
 ) -> Result<baffle::Solution, ApiError> {
     state
         .long_work
-        .run(move || baffle::solve(&evidence, &baffle::SolveOptions::default()))
+        .run(Line::Long, move |budget| {
+            baffle::solve_within(&evidence, &baffle::SolveOptions::default(), budget)
+        })
         .await?
         .map_err(|e| ApiError::unprocessable(e.to_string()))
 }

@@ -16,12 +16,22 @@
 //! - **minimum throws**: the fewest throws when the player chooses every
 //!   roll.
 //! - **plot**: a picture from `render` — `distribution`, `seats`, `heatmap`.
+//! - **cost estimate** ([`line_for`]): which line of [`crate::work`] a
+//!   question waits in. Boards of at most [`QUICK_SQUARES`] squares (and
+//!   shortest-game searches of at most [`QUICK_STATES`] states) go to the
+//!   quick line: milliseconds, never behind hints and bot moves. The rest go
+//!   to the long line. Either way the answer is bounded by the line's time
+//!   limit (10 s for the long line), past which it is a 503.
 //!
-//! All work is the libraries'; it runs off the async threads.
+//! All work is the libraries'; it runs off the async threads, within a
+//! budget that stops it when the client hangs up or the time limit passes.
+//! A heat map of a board no picture can show is refused before any
+//! analysis.
 
 use crate::AppState;
 use crate::chutes_api::find_board;
 use crate::error::{ApiError, ApiResult};
+use crate::work::Line;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, Query, State};
@@ -36,9 +46,32 @@ use chutes::analysis::shortest::Constraint;
 use chutes::{Board, Overshoot, Rules};
 use serde::Deserialize;
 use std::sync::Arc;
+use tabletop::Budget;
 
 /// The most routes listed by the shortest-games answer.
 pub const LISTED_ROUTES: usize = 20;
+
+/// The largest board whose questions wait in the quick line.
+pub const QUICK_SQUARES: u32 = 1_000;
+
+/// The most states (squares × chute counts × ladder counts) of a
+/// shortest-game search that waits in the quick line.
+pub const QUICK_STATES: u64 = 100_000;
+
+/// The line a question about `board` waits in, `states` being the states
+/// its search holds (the squares, unless the question multiplies them).
+pub fn line_for(board: &Board, states: u64) -> Line {
+    if board.size() <= QUICK_SQUARES && states <= QUICK_STATES {
+        Line::Quick
+    } else {
+        Line::Long
+    }
+}
+
+/// The line for a question about the board alone.
+fn board_line(board: &Board) -> Line {
+    line_for(board, u64::from(board.size()) + 1)
+}
 
 /// The routes under `/api/chutes/boards/{board}`.
 pub fn routes() -> Router<AppState> {
@@ -102,9 +135,9 @@ fn nothing_to_analyse(board: &Board) -> ApiError {
     ))
 }
 
-fn markov_of(board: &Board, rules: &Rules) -> Result<Markov, ApiError> {
-    let markov =
-        markov::analyze(board, rules, &MarkovOptions::default()).map_err(analysis_error)?;
+fn markov_of(board: &Board, rules: &Rules, budget: &Budget) -> Result<Markov, ApiError> {
+    let markov = markov::analyze_within(board, rules, &MarkovOptions::default(), budget)
+        .map_err(analysis_error)?;
     if markov.distribution.finish_probability() <= 0.0 {
         return Err(nothing_to_analyse(board));
     }
@@ -125,8 +158,9 @@ async fn analysis(
     };
     let answer = state
         .long_work
-        .run(move || {
-            let report = AnalysisReport::new(&board, &rules, &options).map_err(analysis_error)?;
+        .run(board_line(&board), move |budget| {
+            let report =
+                AnalysisReport::within(&board, &rules, &options, budget).map_err(analysis_error)?;
             if report.finish_probability() <= 0.0 {
                 return Err(nothing_to_analyse(&board));
             }
@@ -151,10 +185,14 @@ async fn shortest(
         routes: LISTED_ROUTES,
         sequences: 0,
     };
+    let states = (u64::from(board.size()) + 1)
+        .saturating_mul(constraint.chutes.map_or(1, |k| u64::from(k) + 1))
+        .saturating_mul(constraint.ladders.map_or(1, |k| u64::from(k) + 1));
     let answer = state
         .long_work
-        .run(move || {
-            ShortestReport::new(&board, &rules, constraint, listing).map_err(analysis_error)
+        .run(line_for(&board, states), move |budget| {
+            ShortestReport::within(&board, &rules, constraint, listing, budget)
+                .map_err(analysis_error)
         })
         .await??;
     Ok(Json(answer))
@@ -169,7 +207,9 @@ async fn min_throws(
     let rules = params.rules()?;
     let answer = state
         .long_work
-        .run(move || MinThrowsReport::new(&board, &rules).map_err(analysis_error))
+        .run(board_line(&board), move |_| {
+            MinThrowsReport::new(&board, &rules).map_err(analysis_error)
+        })
         .await??;
     Ok(Json(answer))
 }
@@ -189,15 +229,25 @@ async fn plot(
     let board: Arc<Board> = find_board(&state, &reference)?;
     let rules = params.rules()?;
     let kind = kind.strip_suffix(".svg").unwrap_or(&kind).to_string();
-    let players = if kind == "seats" {
-        params.players()?
-    } else {
-        1
+    let players = match kind.as_str() {
+        "seats" => params.players()?,
+        "distribution" => 1,
+        "heatmap" => {
+            // Refused before the analysis: no picture can show the board.
+            render::chutes::check_drawable(&board)
+                .map_err(|e| ApiError::unprocessable(format!("cannot draw this: {e}")))?;
+            1
+        }
+        other => {
+            return Err(ApiError::not_found(format!(
+                "no plot '{other}' (plots: distribution, seats, heatmap)"
+            )));
+        }
     };
     let picture = state
         .long_work
-        .run(move || {
-            let m = markov_of(&board, &rules)?;
+        .run(board_line(&board), move |budget| {
+            let m = markov_of(&board, &rules, budget)?;
             let facts = format!(
                 "{} ({} squares) · {rules}",
                 board_name(&board),
@@ -235,9 +285,7 @@ async fn plot(
                     },
                 ),
                 other => {
-                    return Err(ApiError::not_found(format!(
-                        "no plot '{other}' (plots: distribution, seats, heatmap)"
-                    )));
+                    return Err(ApiError::not_found(format!("no plot '{other}'")));
                 }
             };
             Ok(picture)

@@ -75,8 +75,14 @@ pub struct Config {
     /// Host ([`host`]); on another address, or when unknown, it does not.
     pub listen: Option<SocketAddr>,
     /// The most long answers (solver hints, bot moves, analyses) worked
-    /// out at once ([`work`]); more are refused with a 503.
+    /// out at once in each line ([`work`]); more are refused with a 503.
     pub max_long_work: usize,
+    /// How long one long answer may work before it is stopped and
+    /// answered with a 503 ([`work`]).
+    pub long_work_limit: Duration,
+    /// How long work estimated to be quick may take in the quick line
+    /// before it moves to the long line ([`work`]).
+    pub quick_work_limit: Duration,
     /// The most connections open at once ([`listen`]).
     pub max_connections: usize,
     /// How long a connection may take to send a request's headers, and
@@ -103,7 +109,8 @@ impl Config {
     /// The defaults, with files under `data_dir`: 1,000 sessions of each
     /// kind, dropped after 2 hours idle, request bodies up to 1 MiB, the
     /// listening address unknown (no Host check until [`serve`] sets it),
-    /// as many long answers at once as the machine has cores (at least 2),
+    /// as many long answers at once as the machine has cores (at least 2)
+    /// in each line, 10 s for one long answer and ½ s in the quick line,
     /// 1,024 connections (or three quarters of the open-file limit when
     /// that is lower), 10 s for headers and for bodies, 10 s to finish
     /// when stopping; the store in `parlor.db` in the data directory,
@@ -117,6 +124,8 @@ impl Config {
             body_limit: 1 << 20,
             listen: None,
             max_long_work: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
+            long_work_limit: Duration::from_secs(10),
+            quick_work_limit: Duration::from_millis(500),
             max_connections: listen::default_max_connections(),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),

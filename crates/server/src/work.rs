@@ -1,33 +1,101 @@
-//! Long answers, a few at a time.
+//! Long answers, a few at a time, each within a time limit, and stopped when
+//! their client goes away.
 //!
 //! Terms:
 //! - **long work**: an answer that may take a second or more of CPU: a
 //!   Baffle hint or bot move (the solver), a board's analysis or shortest
 //!   games, a big picture. It runs on tokio's blocking pool so the server
 //!   keeps answering everything else.
-//! - **slot**: one of [`Config::max_long_work`]. Long work takes a free
-//!   slot, or waits in line for one; at most [`WAITING_PER_SLOT`] requests
-//!   per slot wait, and one more is refused at once with a 503 that says to
-//!   try again, so a burst of hints cannot queue minutes of CPU.
+//! - **line** ([`Line`]): where a request waits. The **quick line** is for
+//!   questions the handler's cost estimate says are small (a Chutes
+//!   analysis of a board of at most [`crate::chutes_analysis::QUICK_SQUARES`]
+//!   squares: milliseconds); the **long line** for the rest (the solver,
+//!   big boards, constrained shortest games). Each line has
+//!   [`Config::max_long_work`] slots of its own, so a cheap analysis never
+//!   waits behind hints and bot moves.
+//! - **slot**: work takes a free slot of its line, or waits for one; at most
+//!   [`WAITING_PER_SLOT`] requests per slot wait in the long line
+//!   ([`QUICK_WAITING_PER_SLOT`] in the quick one), and one more is refused
+//!   at once with a 503 that says to try again, so a burst of hints cannot
+//!   queue minutes of CPU.
+//! - **budget** ([`tabletop::Budget`]): what one piece of work may spend. The
+//!   library computation checks it as it goes and stops when it runs out.
+//!   Work in the long line has [`Config::long_work_limit`] (10 s by
+//!   default), after which its answer is a 503 saying so. Work in the quick
+//!   line has [`Config::quick_work_limit`] (½ s): an estimate that was
+//!   wrong costs the quick line no more than that, and the question moves
+//!   to the long line, where it starts again with the full limit.
+//! - **withdrawn**: a client that hangs up drops its request's future; a
+//!   guard in it then raises the budget's flag, and the computation stops at
+//!   its next check (within milliseconds), freeing its slot.
+//! - **tally** ([`Tally`]): how many pieces of work started, finished, were
+//!   stopped by the time limit or withdrawn, and moved lines; what the tests
+//!   (and an operator) read.
 
 use crate::Config;
 use crate::error::ApiError;
 use axum::http::StatusCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use tokio::sync::Semaphore;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+use tabletop::{Budget, Canceller, Stopped};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-/// Requests that may wait in line, per slot.
+/// Requests that may wait in the long line, per slot.
 pub const WAITING_PER_SLOT: usize = 8;
+/// Requests that may wait in the quick line, per slot (each takes
+/// milliseconds).
+pub const QUICK_WAITING_PER_SLOT: usize = 32;
 
-/// The slots for long work, and the line waiting for them.
-pub struct LongWork {
-    slots: Arc<Semaphore>,
-    limit: usize,
-    waiting: AtomicUsize,
+/// Which line a request waits in: what its handler's cost estimate says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// Small work: milliseconds, at most [`Config::quick_work_limit`]
+    /// before it moves to the long line.
+    Quick,
+    /// Work that may take seconds: at most [`Config::long_work_limit`].
+    Long,
 }
 
-/// One place in the line, given up however the wait ends (a client that
+/// Counts of long work since the server started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Pieces of work started on the blocking pool (a move to the long line
+    /// starts again and counts again).
+    pub started: u64,
+    /// Finished with an answer (or the library's own error).
+    pub finished: u64,
+    /// Stopped by the long line's time limit.
+    pub timed_out: u64,
+    /// Stopped because the client went away.
+    pub withdrawn: u64,
+    /// Moved from the quick line to the long one, past the quick limit.
+    pub moved: u64,
+    /// Running now.
+    pub running: u64,
+    /// Waiting for a slot now, in either line.
+    pub waiting: u64,
+}
+
+#[derive(Default)]
+struct Counters {
+    started: AtomicU64,
+    finished: AtomicU64,
+    timed_out: AtomicU64,
+    withdrawn: AtomicU64,
+    moved: AtomicU64,
+    running: AtomicU64,
+}
+
+/// One line: its slots and the requests waiting for them.
+struct Queue {
+    slots: Arc<Semaphore>,
+    size: usize,
+    waiting: AtomicUsize,
+    most_waiting: usize,
+}
+
+/// One place in a line, given up however the wait ends (a client that
 /// hangs up drops it).
 struct InLine<'a>(&'a AtomicUsize);
 
@@ -37,46 +105,163 @@ impl Drop for InLine<'_> {
     }
 }
 
-impl LongWork {
-    /// Slots for `config`.
-    pub fn new(config: &Config) -> Self {
+/// Withdraws the work's question when the request's future is dropped (and,
+/// harmlessly, when it ends normally).
+struct WithdrawOnDrop(Canceller);
+
+impl Drop for WithdrawOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+/// Counts one piece of work as running while it lives.
+struct Running(Arc<Counters>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Queue {
+    fn new(size: usize, per_slot: usize) -> Self {
         Self {
-            slots: Arc::new(Semaphore::new(config.max_long_work)),
-            limit: config.max_long_work,
+            slots: Arc::new(Semaphore::new(size)),
+            size,
             waiting: AtomicUsize::new(0),
+            most_waiting: size * per_slot,
         }
     }
 
-    /// Runs `work` on the blocking pool once a slot is free.
+    /// A slot, waiting for one if need be; `None` when the line is full.
+    async fn slot(&self) -> Option<OwnedSemaphorePermit> {
+        if let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() {
+            return Some(slot);
+        }
+        let _line = InLine(&self.waiting);
+        if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.most_waiting {
+            return None;
+        }
+        Arc::clone(&self.slots).acquire_owned().await.ok()
+    }
+}
+
+/// The two lines for long work, their time limits, and the tally.
+pub struct LongWork {
+    quick: Queue,
+    long: Queue,
+    quick_limit: Duration,
+    long_limit: Duration,
+    counters: Arc<Counters>,
+}
+
+/// How one attempt ended.
+enum Attempt<T> {
+    Done(T),
+    Stopped(Stopped),
+}
+
+impl LongWork {
+    /// Lines and limits for `config`.
+    pub fn new(config: &Config) -> Self {
+        let slots = config.max_long_work;
+        Self {
+            quick: Queue::new(slots, QUICK_WAITING_PER_SLOT),
+            long: Queue::new(slots, WAITING_PER_SLOT),
+            quick_limit: config.quick_work_limit,
+            long_limit: config.long_work_limit,
+            counters: Arc::default(),
+        }
+    }
+
+    /// What the long work has done so far.
+    pub fn tally(&self) -> Tally {
+        let c = &self.counters;
+        let get = |n: &AtomicU64| n.load(Ordering::SeqCst);
+        Tally {
+            started: get(&c.started),
+            finished: get(&c.finished),
+            timed_out: get(&c.timed_out),
+            withdrawn: get(&c.withdrawn),
+            moved: get(&c.moved),
+            running: get(&c.running),
+            waiting: (self.quick.waiting.load(Ordering::SeqCst)
+                + self.long.waiting.load(Ordering::SeqCst)) as u64,
+        }
+    }
+
+    /// Runs `work` on the blocking pool once a slot of `line` is free,
+    /// within that line's time limit. `work` is given the budget to pass to
+    /// the library; it may be called twice (a quick question that runs out
+    /// of the quick limit starts again in the long line).
+    ///
+    /// Dropping the returned future (the client hung up) withdraws the
+    /// question: the computation stops at its next check of the budget.
     ///
     /// # Errors
-    /// A 503 when the line is full, or when the work stopped without an
-    /// answer (it panicked).
+    /// A 503 when the line is full, when the work ran out of the long
+    /// line's time limit, or when it stopped without an answer (it
+    /// panicked).
     pub async fn run<T: Send + 'static>(
         &self,
-        work: impl FnOnce() -> T + Send + 'static,
+        line: Line,
+        work: impl Fn(&Budget) -> T + Send + Sync + 'static,
     ) -> Result<T, ApiError> {
-        let slot = match Arc::clone(&self.slots).try_acquire_owned() {
-            Ok(slot) => slot,
-            Err(_) => {
-                let line = InLine(&self.waiting);
-                if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.limit * WAITING_PER_SLOT {
-                    return Err(self.busy());
+        let work = Arc::new(work);
+        if line == Line::Quick {
+            let slot = self.quick.slot().await.ok_or_else(|| self.busy())?;
+            match self.attempt(slot, self.quick_limit, &work).await? {
+                Attempt::Done(answer) => return Ok(answer),
+                Attempt::Stopped(Stopped::TimedOut { .. }) => {
+                    self.counters.moved.fetch_add(1, Ordering::SeqCst);
                 }
-                let slot = Arc::clone(&self.slots)
-                    .acquire_owned()
-                    .await
-                    .map_err(|_| self.busy())?;
-                drop(line);
-                slot
+                Attempt::Stopped(stopped) => return Err(stopped_error(stopped)),
             }
-        };
-        tokio::task::spawn_blocking(move || {
+        }
+        let slot = self.long.slot().await.ok_or_else(|| self.busy())?;
+        match self.attempt(slot, self.long_limit, &work).await? {
+            Attempt::Done(answer) => Ok(answer),
+            Attempt::Stopped(stopped) => Err(stopped_error(stopped)),
+        }
+    }
+
+    /// Runs `work` once in `slot` with `limit`.
+    async fn attempt<T: Send + 'static, W: Fn(&Budget) -> T + Send + Sync + 'static>(
+        &self,
+        slot: OwnedSemaphorePermit,
+        limit: Duration,
+        work: &Arc<W>,
+    ) -> Result<Attempt<T>, ApiError> {
+        let (budget, canceller) = Budget::with_limit(limit);
+        let _withdraw = WithdrawOnDrop(canceller);
+        let work = Arc::clone(work);
+        let counters = Arc::clone(&self.counters);
+        counters.started.fetch_add(1, Ordering::SeqCst);
+        counters.running.fetch_add(1, Ordering::SeqCst);
+        // Not running any more however the work ends (even a panic).
+        let running = Running(Arc::clone(&counters));
+        let handle = tokio::task::spawn_blocking(move || {
             let _slot = slot;
-            work()
-        })
-        .await
-        .map_err(|e| {
+            let _running = running;
+            let answer = work(&budget);
+            // Counted here, on the worker: nobody may be waiting any more.
+            match budget.stopped() {
+                None => {
+                    counters.finished.fetch_add(1, Ordering::SeqCst);
+                    Attempt::Done(answer)
+                }
+                Some(stopped) => {
+                    let counter = match stopped {
+                        Stopped::TimedOut { .. } => &counters.timed_out,
+                        Stopped::Cancelled => &counters.withdrawn,
+                    };
+                    counter.fetch_add(1, Ordering::SeqCst);
+                    Attempt::Stopped(stopped)
+                }
+            }
+        });
+        handle.await.map_err(|e| {
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!("the work stopped: {e}"),
@@ -89,9 +274,25 @@ impl LongWork {
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
                 "the server is busy with {} and more waiting (hints, bot moves, analyses); try again in a moment",
-                tabletop::count(self.limit as u64, "long answer", "long answers")
+                tabletop::count(self.long.size as u64, "long answer", "long answers")
             ),
         )
+    }
+}
+
+/// The 503 for work stopped before its answer: code `too_long` past the
+/// time limit (`busy` for a withdrawn question, which nobody is waiting
+/// for).
+fn stopped_error(stopped: Stopped) -> ApiError {
+    match stopped {
+        Stopped::TimedOut { .. } => ApiError::coded(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too_long",
+            format!(
+                "{stopped}; this question is too big for the server (the command line `parlor` answers it without a limit)"
+            ),
+        ),
+        Stopped::Cancelled => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, stopped.to_string()),
     }
 }
 
@@ -100,38 +301,120 @@ mod tests {
     use super::*;
     use std::sync::mpsc;
 
+    fn config(slots: usize) -> Config {
+        let mut config = Config::new("unused");
+        config.max_long_work = slots;
+        config
+    }
+
     #[tokio::test]
     async fn work_waits_for_a_slot_and_a_full_line_is_refused() {
-        let mut config = Config::new("unused");
-        config.max_long_work = 1;
-        let work = Arc::new(LongWork::new(&config));
+        let work = Arc::new(LongWork::new(&config(1)));
         let (release, wait) = mpsc::channel::<()>();
+        let wait = std::sync::Mutex::new(wait);
         let first = {
             let work = Arc::clone(&work);
-            tokio::spawn(async move { work.run(move || wait.recv().is_ok()).await })
+            tokio::spawn(async move {
+                work.run(Line::Long, move |_| wait.lock().unwrap().recv().is_ok())
+                    .await
+            })
         };
-        while work.slots.available_permits() > 0 {
+        while work.long.slots.available_permits() > 0 {
             tokio::task::yield_now().await;
         }
         // The line holds 8 more; the ninth is refused.
         let mut line = Vec::new();
         for i in 0..WAITING_PER_SLOT {
             let work = Arc::clone(&work);
-            line.push(tokio::spawn(async move { work.run(move || i).await }));
+            line.push(tokio::spawn(async move {
+                work.run(Line::Long, move |_| i).await
+            }));
         }
-        while work.waiting.load(Ordering::SeqCst) < WAITING_PER_SLOT {
+        while work.long.waiting.load(Ordering::SeqCst) < WAITING_PER_SLOT {
             tokio::task::yield_now().await;
         }
-        let refused = work.run(|| 99).await.unwrap_err();
+        let refused = work.run(Line::Long, |_| 99).await.unwrap_err();
         assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
         assert!(refused.message.contains("try again"), "{}", refused.message);
-        assert_eq!(work.waiting.load(Ordering::SeqCst), WAITING_PER_SLOT);
+        assert_eq!(work.long.waiting.load(Ordering::SeqCst), WAITING_PER_SLOT);
+        // Quick work does not wait behind the long line.
+        assert_eq!(work.run(Line::Quick, |_| 7).await.unwrap(), 7);
         release.send(()).unwrap();
         assert!(first.await.unwrap().unwrap());
         for (i, waiting) in line.into_iter().enumerate() {
             assert_eq!(waiting.await.unwrap().unwrap(), i);
         }
-        assert_eq!(work.waiting.load(Ordering::SeqCst), 0);
-        assert_eq!(work.run(|| 2).await.unwrap(), 2);
+        assert_eq!(work.long.waiting.load(Ordering::SeqCst), 0);
+        assert_eq!(work.run(Line::Long, |_| 2).await.unwrap(), 2);
+        let tally = work.tally();
+        assert_eq!((tally.started, tally.finished, tally.running), (11, 11, 0));
+    }
+
+    /// Work that checks its budget until it runs out, as a library does.
+    fn spin(budget: &Budget) -> Result<(), Stopped> {
+        loop {
+            budget.check()?;
+            std::thread::yield_now();
+        }
+    }
+
+    #[tokio::test]
+    async fn work_past_the_long_limit_is_a_503_that_says_so() {
+        let mut config = config(1);
+        config.long_work_limit = Duration::ZERO;
+        let work = LongWork::new(&config);
+        let refused = work.run(Line::Long, spin).await.unwrap_err();
+        assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(refused.code, "too_long");
+        assert!(
+            refused
+                .message
+                .starts_with("stopped: the answer took longer than"),
+            "{}",
+            refused.message
+        );
+        let tally = work.tally();
+        assert_eq!((tally.timed_out, tally.finished, tally.moved), (1, 0, 0));
+    }
+
+    #[tokio::test]
+    async fn quick_work_past_its_limit_moves_to_the_long_line() {
+        let mut config = config(1);
+        config.quick_work_limit = Duration::ZERO;
+        let work = LongWork::new(&config);
+        // Stops in the quick line, then answers in the long one.
+        let answer = work
+            .run(Line::Quick, |budget: &Budget| match budget.limit() {
+                Some(limit) if limit == Duration::ZERO => spin(budget).map(|()| "quick"),
+                _ => Ok("long"),
+            })
+            .await
+            .unwrap();
+        assert_eq!(answer, Ok("long"));
+        let tally = work.tally();
+        assert_eq!(
+            (tally.started, tally.timed_out, tally.moved, tally.finished),
+            (2, 1, 1, 1)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_dropped_request_withdraws_its_work_and_frees_its_slot() {
+        let work = Arc::new(LongWork::new(&config(1)));
+        let request = {
+            let work = Arc::clone(&work);
+            tokio::spawn(async move { work.run(Line::Long, spin).await })
+        };
+        while work.tally().running == 0 {
+            tokio::task::yield_now().await;
+        }
+        request.abort();
+        // The worker notices at its next check; the slot is free again.
+        while work.tally().withdrawn == 0 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        assert_eq!(work.run(Line::Long, |_| 3).await.unwrap(), 3);
+        let tally = work.tally();
+        assert_eq!((tally.withdrawn, tally.timed_out, tally.running), (1, 0, 0));
     }
 }

@@ -14,6 +14,9 @@
 //! - **match layer** ([`play`]): one contract every game plugs into, and
 //!   one [`play::Match`] that owns the dice, the record, the log, the stall
 //!   rule and the bots, for every front end.
+//! - **budget**: what a long computation may spend, a deadline and a flag
+//!   to withdraw the question, checked by the computation ([`Budget`],
+//!   [`Stopped`]).
 //! - **count**: a number and its noun, "1 roll" or "2 rolls" ([`count`],
 //!   [`plural`]), so every game's text agrees in number.
 //!
@@ -23,6 +26,7 @@
 
 mod atomic;
 mod bot_level;
+mod budget;
 mod dice;
 mod geometry;
 pub mod play;
@@ -31,6 +35,7 @@ mod words;
 
 pub use atomic::write_atomic;
 pub use bot_level::{BotLevel, BotLevelParseError};
+pub use budget::{Budget, Canceller, Stopped};
 pub use dice::{DiceError, DiceSource, ScriptedDice, SeededDice, parse_rolls};
 pub use geometry::{Cell, Geometry, GeometryError, Numbering};
 pub use rng::Rng;

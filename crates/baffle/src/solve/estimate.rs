@@ -32,7 +32,7 @@
 use super::search::{Aborted, BACK, EMPTY, Engine, Leaf, Problem, SLASH, Shot, Visitor, bit};
 use super::{Weights, complete};
 use serde::{Deserialize, Serialize};
-use tabletop::Rng;
+use tabletop::{Budget, Rng};
 
 /// How much sampling to do (the defaults answer within a fraction of a
 /// second on the largest box).
@@ -96,12 +96,14 @@ impl Visitor for First<'_> {
 ///
 /// # Errors
 /// [`Aborted`] when no chain's guided search finds a consistent layout
-/// within `options.start_steps` (then no estimate can be made).
+/// within `options.start_steps` (then no estimate can be made), or when
+/// `budget` runs out.
 pub fn sample(
     p: &Problem,
     pairs: &[(usize, usize)],
     options: &EstimateOptions,
     seed: u64,
+    budget: &Budget,
 ) -> Result<Sample, Aborted> {
     let shots: Vec<Shot> = pairs
         .iter()
@@ -122,7 +124,8 @@ pub fn sample(
             found: None,
         };
         let mut engine = Engine::new(p, shots.clone(), first, options.start_steps)
-            .guided(Rng::stream(seed, 200 + c as u64));
+            .guided(Rng::stream(seed, 200 + c as u64))
+            .within(budget);
         // A stop at the first leaf ends the run with `Aborted` too.
         let _ = engine.run();
         steps += engine.steps();
@@ -139,10 +142,10 @@ pub fn sample(
             Rng::stream(seed, 300 + c as u64),
         );
         let movable = chain.mirrors.len().max(1);
-        chain.run(options.burn_in_per_mirror * movable);
+        chain.run(options.burn_in_per_mirror * movable, budget)?;
         let mut kept = Vec::with_capacity(options.samples_per_chain);
         for _ in 0..options.samples_per_chain {
-            chain.run(options.thin_per_mirror.max(1) * movable);
+            chain.run(options.thin_per_mirror.max(1) * movable, budget)?;
             kept.push(chain.state.clone());
         }
         steps += chain.steps;
@@ -229,14 +232,18 @@ impl<'p> Chain<'p> {
         }
     }
 
-    /// Makes `count` proposals.
-    fn run(&mut self, count: usize) {
+    /// Makes `count` proposals, checking `budget` every thousand or so.
+    fn run(&mut self, count: usize, budget: &Budget) -> Result<(), Aborted> {
         if self.mirrors.is_empty() {
-            return;
+            return Ok(());
         }
-        for _ in 0..count {
+        for i in 0..count {
+            if i % 1024 == 1023 {
+                budget.check().map_err(|_| Aborted)?;
+            }
             self.propose();
         }
+        Ok(())
     }
 
     fn propose(&mut self) {

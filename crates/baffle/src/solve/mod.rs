@@ -23,6 +23,9 @@
 //!   sample of consistent layouts, with its standard error, and no count.
 //!   Estimated certain cells are "very likely": true in every sample.
 //! - **advice** ([`Advice`]): what to do next, in one value, worded once.
+//! - **budget** ([`tabletop::Budget`]): [`solve_within`] stops with
+//!   [`SolveError::Stopped`] when it runs out or the question is withdrawn;
+//!   [`solve`] never does (its step limits still bound it).
 //!
 //! How: see [`search`]: backtracking along the beams, deciding only cells
 //! a beam crosses, with the cells no beam decided filled in combinatorially
@@ -47,7 +50,7 @@ use search::{
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use tabletop::Rng;
+use tabletop::{Budget, Rng, Stopped};
 
 /// What a player knows.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -152,6 +155,10 @@ pub enum SolveError {
         /// Steps taken before stopping.
         steps: u64,
     },
+    /// The budget ran out, or the question was withdrawn, before the
+    /// answer was ready.
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
 }
 
 /// How the answer was worked out.
@@ -711,6 +718,33 @@ fn shots_of(pairs: &[(usize, usize)]) -> Vec<Shot> {
 /// from within its own budget. Contradictory evidence is not an error: it
 /// has 0 layouts.
 pub fn solve(ev: &Evidence, options: &SolveOptions) -> Result<Solution, SolveError> {
+    solve_within(ev, options, &Budget::unlimited())
+}
+
+/// [`solve`] within `budget`: the searches and the estimator's chains
+/// check it as they go.
+///
+/// # Errors
+/// As [`solve`], and [`SolveError::Stopped`] when the budget runs out or
+/// the question is withdrawn before the answer is ready.
+pub fn solve_within(
+    ev: &Evidence,
+    options: &SolveOptions,
+    budget: &Budget,
+) -> Result<Solution, SolveError> {
+    let solution = solve_inner(ev, options, budget);
+    // Whatever a search cut short by the budget made of it is no answer.
+    match budget.stopped() {
+        Some(stopped) => Err(stopped.into()),
+        None => solution,
+    }
+}
+
+fn solve_inner(
+    ev: &Evidence,
+    options: &SolveOptions,
+    budget: &Budget,
+) -> Result<Solution, SolveError> {
     let checked = check(ev)?;
     let size = checked.size;
     let mut solution = Solution {
@@ -738,10 +772,12 @@ pub fn solve(ev: &Evidence, options: &SolveOptions) -> Result<Solution, SolveErr
         shots.clone(),
         Tally::new(size.cells(), OpenCounts::Sparse(Vec::new())),
         options.step_limit,
-    );
+    )
+    .within(budget);
     if engine.run().is_err() {
+        budget.check()?;
         solution.steps = engine.steps();
-        estimated(problem, &checked, options, &mut solution)?;
+        estimated(problem, &checked, options, budget, &mut solution)?;
         rank(&mut solution);
         solution.advice = advise(ev, &solution, options);
         return Ok(solution);
@@ -785,9 +821,11 @@ pub fn solve(ev: &Evidence, options: &SolveOptions) -> Result<Solution, SolveErr
                 &mut weights,
                 &mut reach,
                 options.step_limit.saturating_sub(steps_used),
+                budget,
                 &mut solution,
             )
             .is_ok();
+        budget.check()?;
         if !exact {
             reach.clone_from(&tally.reach);
             sampled_advice(
@@ -798,6 +836,7 @@ pub fn solve(ev: &Evidence, options: &SolveOptions) -> Result<Solution, SolveErr
                 &mut weights,
                 &mut reach,
                 options,
+                budget,
                 &mut solution,
             )?;
         }
@@ -831,14 +870,17 @@ fn estimated(
     p: &Problem,
     checked: &Checked,
     options: &SolveOptions,
+    budget: &Budget,
     solution: &mut Solution,
 ) -> Result<(), SolveError> {
     let size = p.size;
-    let sample = estimate::sample(p, &checked.pairs, &options.estimate, options.seed).map_err(
-        |Aborted| SolveError::TooHard {
-            steps: solution.steps,
-        },
-    )?;
+    let sample = estimate::sample(p, &checked.pairs, &options.estimate, options.seed, budget)
+        .map_err(|Aborted| match budget.stopped() {
+            Some(stopped) => SolveError::Stopped(stopped),
+            None => SolveError::TooHard {
+                steps: solution.steps,
+            },
+        })?;
     solution.steps += sample.steps;
     let (shares, se, effective) = estimate::cell_shares(&sample, size.cells());
     let all: Vec<&Vec<u8>> = sample.chains.iter().flatten().collect();
@@ -1008,10 +1050,13 @@ fn exact_advice(
     weights: &mut Weights,
     reach: &mut [u64],
     steps: u64,
+    budget: &Budget,
     solution: &mut Solution,
 ) -> Result<(), Aborted> {
     let tally = Tally::new(p.size.cells(), OpenCounts::for_problem(p, candidates.len()));
-    let mut engine = Engine::new(p, shots.to_vec(), tally, steps).with_open(candidates.to_vec());
+    let mut engine = Engine::new(p, shots.to_vec(), tally, steps)
+        .with_open(candidates.to_vec())
+        .within(budget);
     let run = engine.run();
     solution.steps += engine.steps();
     run?;
@@ -1074,6 +1119,7 @@ fn sampled_advice(
     weights: &mut Weights,
     reach: &mut [u64],
     options: &SolveOptions,
+    budget: &Budget,
     solution: &mut Solution,
 ) -> Result<(), SolveError> {
     let mut rng = Rng::stream(options.seed, 1);
@@ -1089,9 +1135,12 @@ fn sampled_advice(
         dom: p.dom.clone(),
         samples: Vec::with_capacity(count),
     };
-    let mut engine = Engine::new(p, shots.to_vec(), sampler, options.step_limit);
-    engine.run().map_err(|Aborted| SolveError::TooHard {
-        steps: engine.steps(),
+    let mut engine = Engine::new(p, shots.to_vec(), sampler, options.step_limit).within(budget);
+    engine.run().map_err(|Aborted| match budget.stopped() {
+        Some(stopped) => SolveError::Stopped(stopped),
+        None => SolveError::TooHard {
+            steps: engine.steps(),
+        },
     })?;
     solution.steps += engine.steps();
     let samples = engine.into_visitor().samples;

@@ -25,7 +25,8 @@
 //!   at most one mirror is left: then walking on costs less). Maps made at a
 //!   node serve every node below it, for every shot.
 //! - **budget**: the search counts cell steps and stops with [`Aborted`]
-//!   past its limit, so no input makes it run without end.
+//!   past its limit, so no input makes it run without end; given a
+//!   [`Budget`] ([`Engine::within`]) it also stops when that runs out.
 //! - **guided** search ([`Engine::guided`]): tries a cell's values in a
 //!   random order, likeliest first (by the mirrors left per free cell and
 //!   the mirrors the shot's distance map says each choice still needs), so
@@ -36,7 +37,7 @@
 use crate::geometry::{Dir, Size};
 use crate::layout::Mirror;
 use std::collections::VecDeque;
-use tabletop::Rng;
+use tabletop::{Budget, Rng};
 
 /// Undecided.
 pub const UNDECIDED: u8 = 0;
@@ -231,9 +232,13 @@ pub struct Engine<'p, V> {
     in_open: Option<usize>,
     steps: u64,
     limit: u64,
+    budget: Budget,
     guide: Option<Rng>,
     visitor: V,
 }
+
+/// Cell steps between two checks of the budget.
+const CHECK_EVERY: u64 = 1 << 16;
 
 impl<'p, V: Visitor> Engine<'p, V> {
     /// A search of `shots` (walked in this order when several are open) that
@@ -259,6 +264,7 @@ impl<'p, V: Visitor> Engine<'p, V> {
             in_open: None,
             steps: 0,
             limit,
+            budget: Budget::unlimited(),
             guide: None,
             visitor,
         }
@@ -269,6 +275,14 @@ impl<'p, V: Visitor> Engine<'p, V> {
     #[must_use]
     pub fn guided(mut self, rng: Rng) -> Self {
         self.guide = Some(rng);
+        self
+    }
+
+    /// Also stops (with [`Aborted`]) when `budget` runs out or its question
+    /// is withdrawn: checked every few tens of thousands of cell steps.
+    #[must_use]
+    pub fn within(mut self, budget: &Budget) -> Self {
+        self.budget = budget.clone();
         self
     }
 
@@ -431,7 +445,9 @@ impl<'p, V: Visitor> Engine<'p, V> {
     fn walk(&mut self, s: usize, mut idx: usize, mut dir: Dir) -> Result<(), Aborted> {
         loop {
             self.steps += 1;
-            if self.steps > self.limit {
+            if self.steps > self.limit
+                || (self.steps % CHECK_EVERY == 0 && self.budget.check().is_err())
+            {
                 return Err(Aborted);
             }
             let v = self.state[idx];

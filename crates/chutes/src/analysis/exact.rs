@@ -24,6 +24,7 @@ use crate::rules::Rules;
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
+use tabletop::{Budget, Stopped};
 
 /// The most anchors (backward move ends) an exact solve takes on.
 pub const MAX_ANCHORS: usize = 1_000;
@@ -97,9 +98,22 @@ pub fn to_f64(x: &BigRational) -> f64 {
 /// [`MAX_ANCHORS`] backward-move ends or the work would pass
 /// [`MAX_TERMS`] or [`MAX_WORK`].
 pub fn moments(board: &Board, rules: &Rules) -> Result<ExactMoments, AnalysisError> {
+    moments_within(board, rules, &Budget::unlimited())
+}
+
+/// [`moments`] within `budget`.
+///
+/// # Errors
+/// As [`moments`], and [`AnalysisError::Stopped`] when the budget runs out
+/// or the question is withdrawn first.
+pub fn moments_within(
+    board: &Board,
+    rules: &Rules,
+    budget: &Budget,
+) -> Result<ExactMoments, AnalysisError> {
     let chain = Chain::new(board, rules);
     let reach = chain.reach();
-    moments_chain(&chain, &reach)
+    moments_chain(&chain, &reach, budget)
 }
 
 /// [`moments`] on a chain already built.
@@ -113,8 +127,12 @@ pub fn moments(board: &Board, rules: &Rules) -> Result<ExactMoments, AnalysisErr
 /// The second moment solves M·v = f + 2·C'·e the same way.
 ///
 /// # Errors
-/// As [`moments`].
-pub fn moments_chain(chain: &Chain, reach: &Reach) -> Result<ExactMoments, AnalysisError> {
+/// As [`moments_within`].
+pub fn moments_chain(
+    chain: &Chain,
+    reach: &Reach,
+    budget: &Budget,
+) -> Result<ExactMoments, AnalysisError> {
     if let Some(&dead) = reach.dead.first() {
         return Err(AnalysisError::Unfinishable {
             dead,
@@ -145,7 +163,8 @@ pub fn moments_chain(chain: &Chain, reach: &Reach) -> Result<ExactMoments, Analy
     let mut skipped = 0;
     while mean.is_none() || variance.is_none() {
         prime = previous_prime(prime);
-        let Some((e, v)) = system.solve_mod(prime) else {
+        budget.check()?;
+        let Some((e, v)) = system.solve_mod(prime, budget)? else {
             // p divides det M: try the next prime (a nonzero det has fewer
             // prime factors this large than the bound allows).
             skipped += 1;
@@ -290,7 +309,7 @@ impl<'a> System<'a> {
     }
 
     /// E\[T\] and E\[T²\] modulo `p`, or `None` when M is singular modulo p.
-    fn solve_mod(&self, p: u64) -> Option<(u64, u64)> {
+    fn solve_mod(&self, p: u64, budget: &Budget) -> Result<Option<(u64, u64)>, Stopped> {
         let chain = self.chain;
         let m = self.anchors.len();
         let count = self.states.len();
@@ -302,6 +321,9 @@ impl<'a> System<'a> {
         let mut constant = vec![0u64; count];
         let mut inverse = vec![0u64; count];
         for (i, &s) in self.states.iter().enumerate() {
+            if i % 1024 == 1023 {
+                budget.check()?;
+            }
             let mut lost = 0u64;
             let mut c = faces % p;
             let (done, row) = coef.split_at_mut(i * m);
@@ -322,7 +344,9 @@ impl<'a> System<'a> {
                     row[k] = add_mod(row[k], 1, p);
                 }
             }
-            let inv = inverse_mod(faces - lost, p)?;
+            let Some(inv) = inverse_mod(faces - lost, p) else {
+                return Ok(None);
+            };
             inverse[i] = inv;
             constant[i] = mul_mod(c, inv, p);
             for a in row.iter_mut() {
@@ -337,7 +361,10 @@ impl<'a> System<'a> {
                 *cell = sub_mod(u64::from(j == k), coef[i * m + j], p);
             }
         }
-        let lu = Lu::new(a, m, p)?;
+        budget.check()?;
+        let Some(lu) = Lu::new(a, m, p) else {
+            return Ok(None);
+        };
         let anchor_rhs: Vec<u64> = self
             .anchors
             .iter()
@@ -382,7 +409,7 @@ impl<'a> System<'a> {
             .collect();
         let x2 = lu.solve(anchor_rhs2);
         let start = self.index[chain.start() as usize] as usize;
-        Some((e[start], value(start, &constant2, &x2)))
+        Ok(Some((e[start], value(start, &constant2, &x2))))
     }
 }
 
@@ -612,6 +639,17 @@ mod tests {
     use crate::rules::Overshoot;
 
     use crate::board::test_board as board;
+
+    #[test]
+    fn exact_moments_stop_when_withdrawn() {
+        // Withdrawn at the second check: after the first prime.
+        let budget = Budget::withdrawn_after(1);
+        let stopped = moments_within(&Board::classic(), &Rules::default(), &budget).unwrap_err();
+        assert_eq!(stopped, AnalysisError::Stopped(Stopped::Cancelled));
+        let (budget, _canceller) = Budget::cancellable();
+        let m = moments_within(&Board::classic(), &Rules::default(), &budget).unwrap();
+        assert_eq!(m, moments(&Board::classic(), &Rules::default()).unwrap());
+    }
 
     fn ratio(p: i64, q: i64) -> BigRational {
         BigRational::new(BigInt::from(p), BigInt::from(q))

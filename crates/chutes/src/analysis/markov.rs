@@ -38,6 +38,7 @@ use crate::board::{Board, Jump, JumpKind};
 use crate::game::MAX_PLAYERS;
 use crate::rules::Rules;
 use serde::Serialize;
+use tabletop::Budget;
 
 /// The tail used unless asked otherwise.
 pub const DEFAULT_TAIL: f64 = 1e-12;
@@ -45,6 +46,9 @@ pub const DEFAULT_TAIL: f64 = 1e-12;
 pub const DEFAULT_MAX_ROLLS: u32 = 1_000_000;
 /// Probability dropped at most per roll at the window's edges.
 const DROP_PER_ROLL: f64 = 1e-18;
+/// Square × face steps between two checks of the budget (well under a
+/// millisecond of work).
+const CHECK_EVERY: usize = 1 << 16;
 
 /// How far to tabulate.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -297,20 +301,36 @@ pub fn analyze(
     rules: &Rules,
     options: &MarkovOptions,
 ) -> Result<Markov, AnalysisError> {
-    let chain = Chain::new(board, rules);
-    let reach = chain.reach();
-    analyze_chain(board, &chain, &reach, options)
+    analyze_within(board, rules, options, &Budget::unlimited())
 }
 
-/// [`analyze`] on a chain already built.
+/// [`analyze`] within `budget`.
 ///
 /// # Errors
-/// As [`analyze`].
+/// As [`analyze`], and [`AnalysisError::Stopped`] when the budget runs out
+/// or the question is withdrawn first.
+pub fn analyze_within(
+    board: &Board,
+    rules: &Rules,
+    options: &MarkovOptions,
+    budget: &Budget,
+) -> Result<Markov, AnalysisError> {
+    let chain = Chain::new(board, rules);
+    budget.check()?;
+    let reach = chain.reach();
+    analyze_chain(board, &chain, &reach, options, budget)
+}
+
+/// [`analyze_within`] on a chain already built.
+///
+/// # Errors
+/// As [`analyze_within`].
 pub fn analyze_chain(
     board: &Board,
     chain: &Chain,
     reach: &Reach,
     options: &MarkovOptions,
+    budget: &Budget,
 ) -> Result<Markov, AnalysisError> {
     let tail = options.tail;
     if !(tail > 0.0 && tail < 1.0) {
@@ -374,7 +394,14 @@ pub fn analyze_chain(
     let mut survival = vec![1.0];
     let mut remaining = 1.0 - never;
     let mut rolls = 0u32;
+    // Square × face steps since the budget was last checked.
+    let mut work = 0usize;
     while remaining >= tail {
+        work += (hi + 1).saturating_sub(lo) * f + f;
+        if work >= CHECK_EVERY {
+            work = 0;
+            budget.check()?;
+        }
         if rolls >= options.max_rolls {
             return Err(AnalysisError::TooLong {
                 rolls,
@@ -720,6 +747,57 @@ mod tests {
     use crate::rules::Overshoot;
 
     use crate::board::test_board as board;
+    use tabletop::Stopped;
+
+    /// Issue 15's board: a long one whose last square but one chutes back
+    /// to 1, so games are long and the table runs to hundreds of thousands
+    /// of rolls over a window of thousands of squares (minutes of work).
+    fn endless_chute() -> Board {
+        board(10_000, 0, &[(9_999, 1)])
+    }
+
+    #[test]
+    fn a_withdrawn_analysis_stops_with_a_typed_error() {
+        // Withdrawn at the third check: part way through the table.
+        let budget = Budget::withdrawn_after(2);
+        let stopped = analyze_within(
+            &endless_chute(),
+            &Rules::default(),
+            &MarkovOptions::default(),
+            &budget,
+        )
+        .unwrap_err();
+        assert_eq!(stopped, AnalysisError::Stopped(Stopped::Cancelled));
+        assert_eq!(budget.stopped(), Some(Stopped::Cancelled));
+    }
+
+    #[test]
+    fn an_analysis_past_its_time_limit_says_so() {
+        let (budget, _canceller) = Budget::with_limit(std::time::Duration::ZERO);
+        let stopped = analyze_within(
+            &endless_chute(),
+            &Rules::default(),
+            &MarkovOptions::default(),
+            &budget,
+        )
+        .unwrap_err();
+        assert!(
+            stopped
+                .to_string()
+                .starts_with("stopped: the answer took longer than 0 ms"),
+            "{stopped}"
+        );
+        // The unlimited form still answers small boards.
+        let (budget, _canceller) = Budget::cancellable();
+        let m = analyze_within(
+            &Board::classic(),
+            &Rules::default(),
+            &MarkovOptions::default(),
+            &budget,
+        )
+        .unwrap();
+        assert!((m.distribution.mean.unwrap() - 39.2251).abs() < 5e-5);
+    }
 
     #[test]
     fn classic_mean_is_the_published_39_2251() {

@@ -47,7 +47,11 @@ pub struct MinThrows {
 /// None in practice ([`AnalysisError::TooLarge`] is reserved for
 /// constrained searches).
 pub fn min_throws(board: &Board, rules: &Rules) -> Result<MinThrows, AnalysisError> {
-    let games = ShortestGames::from_chain(Chain::new(board, rules), Constraint::NONE)?;
+    let games = ShortestGames::from_chain(
+        Chain::new(board, rules),
+        Constraint::NONE,
+        &tabletop::Budget::unlimited(),
+    )?;
     let rolls = games.example();
     let steps = play(board, rules, &rolls);
     Ok(MinThrows {

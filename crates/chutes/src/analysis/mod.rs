@@ -19,6 +19,11 @@
 //!   short games.
 //! - **minimum throws** ([`min_throws`]): the minimum-throws assignment,
 //!   where the player chooses every roll.
+//! - **budget** ([`tabletop::Budget`]): the long computations (the Markov
+//!   chain, the exact moments, the shortest games and their routes) take
+//!   one in their `*_within` forms and stop with [`AnalysisError::Stopped`]
+//!   when it runs out or the question is withdrawn; the plain forms never
+//!   stop (the CLI's).
 //! - **report** ([`report`]): the answer to each question as one serde type
 //!   put into words once; the CLI's `--json` and the web API print it.
 //!
@@ -81,4 +86,8 @@ pub enum AnalysisError {
     /// An exact computation too large to attempt.
     #[error("{0}")]
     TooLarge(String),
+    /// The budget ran out, or the question was withdrawn, before the
+    /// answer was ready.
+    #[error(transparent)]
+    Stopped(#[from] tabletop::Stopped),
 }

@@ -18,6 +18,9 @@
 //!   (docs/rules.md §1): sequences that differ only in where the token lands
 //!   between jumps are the same route. Routes are counted exactly by merging the states that
 //!   share a route so far.
+//! - **budget**: [`ShortestGames::within`] keeps a [`Budget`] and checks it
+//!   every few thousand states, so a search of millions of states stops
+//!   when the answer is no longer wanted.
 
 use super::AnalysisError;
 use super::chain::{Chain, Move};
@@ -27,11 +30,14 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use tabletop::{Budget, Stopped};
 
 /// The most states (squares × chute counts × ladder counts) searched.
 pub const MAX_STATES: u64 = 20_000_000;
 /// The most route prefixes merged while counting routes.
 pub const MAX_ROUTE_NODES: usize = 2_000_000;
+/// States (or listing steps) between two checks of the budget.
+const CHECK_EVERY: usize = 4096;
 
 /// Which games count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -78,6 +84,8 @@ pub struct ShortestGames {
     useful: Vec<u32>,
     counts: HashMap<u32, BigUint>,
     sequences: BigUint,
+    /// Checked by the search, the route count and the listings.
+    budget: Budget,
 }
 
 impl ShortestGames {
@@ -92,14 +100,35 @@ impl ShortestGames {
         rules: &Rules,
         constraint: Constraint,
     ) -> Result<Self, AnalysisError> {
-        Self::from_chain(Chain::new(board, rules), constraint)
+        Self::from_chain(Chain::new(board, rules), constraint, &Budget::unlimited())
     }
 
-    /// [`ShortestGames::new`] on a chain already built.
+    /// [`ShortestGames::new`] within `budget`. The budget is kept: the route
+    /// count stops with [`AnalysisError::Stopped`] when it runs out, and the
+    /// listings ([`ShortestGames::routes`], [`ShortestGames::sequences_list`])
+    /// end early (check [`Budget::stopped`] after them).
     ///
     /// # Errors
-    /// As [`ShortestGames::new`].
-    pub fn from_chain(chain: Chain, constraint: Constraint) -> Result<Self, AnalysisError> {
+    /// As [`ShortestGames::new`], and [`AnalysisError::Stopped`] when the
+    /// budget runs out or the question is withdrawn during the search.
+    pub fn within(
+        board: &Board,
+        rules: &Rules,
+        constraint: Constraint,
+        budget: &Budget,
+    ) -> Result<Self, AnalysisError> {
+        Self::from_chain(Chain::new(board, rules), constraint, budget)
+    }
+
+    /// [`ShortestGames::within`] on a chain already built.
+    ///
+    /// # Errors
+    /// As [`ShortestGames::within`].
+    pub fn from_chain(
+        chain: Chain,
+        constraint: Constraint,
+        budget: &Budget,
+    ) -> Result<Self, AnalysisError> {
         let cc = constraint.chutes.map_or(1, |k| u64::from(k) + 1);
         let cl = constraint.ladders.map_or(1, |k| u64::from(k) + 1);
         let states = (u64::from(chain.finish()) + 1)
@@ -121,8 +150,9 @@ impl ShortestGames {
             useful: Vec::new(),
             counts: HashMap::new(),
             sequences: BigUint::zero(),
+            budget: budget.clone(),
         };
-        games.search();
+        games.search()?;
         Ok(games)
     }
 
@@ -170,7 +200,7 @@ impl ShortestGames {
         })
     }
 
-    fn search(&mut self) {
+    fn search(&mut self) -> Result<(), Stopped> {
         let start = self.id(self.chain.start(), 0, 0);
         let mut order = Vec::new();
         let mut queue = VecDeque::new();
@@ -178,6 +208,9 @@ impl ShortestGames {
         queue.push_back(start);
         let mut best = None;
         while let Some(u) = queue.pop_front() {
+            if order.len() % CHECK_EVERY == CHECK_EVERY - 1 {
+                self.budget.check()?;
+            }
             let d = self.dist[&u];
             if best.is_some_and(|b| d >= b) {
                 order.push(u);
@@ -203,8 +236,9 @@ impl ShortestGames {
         }
         let Some(length) = best else {
             self.dist.clear();
-            return;
+            return Ok(());
         };
+        self.budget.check()?;
         self.rolls = Some(length);
         // Keep the states from which a goal is reached in exactly the rolls
         // left (backwards over the BFS order).
@@ -213,7 +247,10 @@ impl ShortestGames {
             .copied()
             .filter(|&v| self.dist[&v] == length && self.is_goal(v))
             .collect();
-        for &u in order.iter().rev() {
+        for (i, &u) in order.iter().rev().enumerate() {
+            if i % CHECK_EVERY == CHECK_EVERY - 1 {
+                self.budget.check()?;
+            }
             let d = self.dist[&u];
             if d >= length || self.square(u) == self.chain.finish() {
                 continue;
@@ -235,6 +272,9 @@ impl ShortestGames {
         }
         self.counts.insert(start, BigUint::one());
         for i in 0..self.useful.len() {
+            if i % CHECK_EVERY == CHECK_EVERY - 1 {
+                self.budget.check()?;
+            }
             let u = self.useful[i];
             let count = self.counts.get(&u).cloned().unwrap_or_default();
             let targets: Vec<u32> = self.forward(u).map(|(_, v, _)| v).collect();
@@ -250,6 +290,7 @@ impl ShortestGames {
             .filter(|&&v| self.is_goal(v))
             .map(|v| self.counts[v].clone())
             .sum();
+        Ok(())
     }
 
     /// The constraint searched.
@@ -292,8 +333,9 @@ impl ShortestGames {
         // below the top.
         let mut dice = Vec::new();
         let mut stack = vec![self.edges(start)];
+        let mut steps = 0usize;
         while let Some(edges) = stack.last_mut() {
-            if out.len() >= limit {
+            if out.len() >= limit || self.tired(&mut steps) {
                 break;
             }
             match edges.next() {
@@ -315,6 +357,13 @@ impl ShortestGames {
         out
     }
 
+    /// Counts a step of a listing; every [`CHECK_EVERY`] steps, whether the
+    /// budget has run out (the listing then ends early).
+    fn tired(&self, steps: &mut usize) -> bool {
+        *steps += 1;
+        *steps % CHECK_EVERY == 0 && self.budget.check().is_err()
+    }
+
     /// The moves on from `u` along shortest games, in dice order.
     fn edges(&self, u: u32) -> std::vec::IntoIter<(u8, u32, Move)> {
         self.forward(u).collect::<Vec<_>>().into_iter()
@@ -328,7 +377,11 @@ impl ShortestGames {
         let mut by_jump: BTreeMap<Jump, Vec<u32>> = BTreeMap::new();
         let mut seen: HashSet<u32> = set.iter().copied().collect();
         let mut stack: Vec<u32> = set.to_vec();
+        let mut steps = 0usize;
         while let Some(u) = stack.pop() {
+            if self.tired(&mut steps) {
+                break;
+            }
             if self.square(u) == self.chain.finish() {
                 accept |= self.is_goal(u);
                 continue;
@@ -355,7 +408,8 @@ impl ShortestGames {
     ///
     /// # Errors
     /// [`AnalysisError::TooLarge`] when more than [`MAX_ROUTE_NODES`]
-    /// route prefixes would have to be merged.
+    /// route prefixes would have to be merged; [`AnalysisError::Stopped`]
+    /// when the budget runs out first.
     pub fn route_count(&self) -> Result<BigUint, AnalysisError> {
         if self.rolls.is_none() {
             return Ok(BigUint::zero());
@@ -369,6 +423,7 @@ impl ShortestGames {
         index.insert(start, 0);
         nodes.push((false, Vec::new(), 0));
         while let Some(set) = work.pop() {
+            self.budget.check()?;
             let me = index[&set];
             let (accept, next) = self.closure(&set);
             let mut children = Vec::with_capacity(next.len());
@@ -428,7 +483,7 @@ impl ShortestGames {
         let start = [self.id(self.chain.start(), 0, 0)];
         let mut stack = vec![self.route_step(&start, &jumps, limit, &mut out)];
         while let Some(next) = stack.last_mut() {
-            if out.len() >= limit {
+            if out.len() >= limit || self.budget.check().is_err() {
                 break;
             }
             match next.next() {
@@ -470,6 +525,9 @@ impl ShortestGames {
         layer.insert((start, 0), BigUint::one());
         let mut sequences = BigUint::zero();
         while !layer.is_empty() {
+            if self.budget.check().is_err() {
+                break;
+            }
             let mut next: HashMap<(u32, usize), BigUint> = HashMap::new();
             for ((u, i), count) in layer {
                 if self.square(u) == self.chain.finish() {
@@ -507,7 +565,11 @@ impl ShortestGames {
         let mut dead: HashSet<(u32, usize)> = HashSet::new();
         let mut dice = Vec::new();
         let mut stack = vec![(start, 0, self.edges(start))];
+        let mut steps = 0usize;
         while let Some((u, i, edges)) = stack.last_mut() {
+            if self.tired(&mut steps) {
+                break;
+            }
             let (u, i) = (*u, *i);
             let Some((r, v, m)) = edges.next() else {
                 dead.insert((u, i));
@@ -554,6 +616,38 @@ mod tests {
     use tabletop::Rng;
 
     use crate::board::test_board as board;
+    use tabletop::Budget;
+
+    #[test]
+    fn a_search_of_millions_of_states_stops_when_withdrawn() {
+        // Issue 15: exactly 65,536 chutes and 2 ladders on the classic board
+        // is 19.9 million states (49 s and 572 MB unstopped).
+        let k = Constraint {
+            chutes: Some(65_536),
+            ladders: Some(2),
+        };
+        // Withdrawn at the second check: after 4,096 states of the search.
+        let budget = Budget::withdrawn_after(1);
+        assert_eq!(
+            ShortestGames::within(&Board::classic(), &Rules::default(), k, &budget).unwrap_err(),
+            AnalysisError::Stopped(Stopped::Cancelled)
+        );
+        // A budget that has run out also ends the route count and listings.
+        let games =
+            ShortestGames::new(&Board::classic(), &Rules::default(), Constraint::NONE).unwrap();
+        let (budget, canceller) = Budget::cancellable();
+        let games = ShortestGames {
+            budget: budget.clone(),
+            ..games
+        };
+        canceller.cancel();
+        assert_eq!(
+            games.route_count().unwrap_err(),
+            AnalysisError::Stopped(Stopped::Cancelled)
+        );
+        assert!(games.routes(5).len() <= 1);
+        assert_eq!(budget.stopped(), Some(Stopped::Cancelled));
+    }
 
     /// Brute force: every dice sequence up to `depth` rolls, played through
     /// Rules::step; the shortest that meets the constraint, how many

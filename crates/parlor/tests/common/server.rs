@@ -76,7 +76,9 @@ pub fn request(
     body: Option<&Value>,
 ) -> Option<(u16, Value)> {
     let mut stream = TcpStream::connect(addr).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .ok()?;
     let payload = body.map(Value::to_string).unwrap_or_default();
     let auth = token
         .map(|t| format!("Authorization: Bearer {t}\r\n"))
@@ -176,7 +178,11 @@ impl Events {
         let (send, chunks) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             while let Some(chunk) = read_chunk(&mut reader) {
-                if chunk.is_empty() || send.send(String::from_utf8_lossy(&chunk).into_owned()).is_err() {
+                if chunk.is_empty()
+                    || send
+                        .send(String::from_utf8_lossy(&chunk).into_owned())
+                        .is_err()
+                {
                     break;
                 }
             }

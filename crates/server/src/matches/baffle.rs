@@ -17,12 +17,13 @@ use super::table::{GameKind, MoveInput, Played, Table, Typed};
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::seats::Bearer;
+use crate::work::Line;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::post;
-use baffle::bot::{BotError, BotOptions, Decision, decide};
+use baffle::bot::{BotError, BotOptions, Decision, decide_within};
 use baffle::{Game, MoveError, Setup, Side, Sides, Size, View};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -311,7 +312,9 @@ async fn bot_move(
     }
     let decision = state
         .long_work
-        .run(move || decide(&view, &BotOptions::default()))
+        .run(Line::Long, move |budget| {
+            decide_within(&view, &BotOptions::default(), budget)
+        })
         .await?
         .map_err(bot_refused)?;
     let (played, view) = state

@@ -18,7 +18,7 @@ use crate::board::Board;
 use crate::rules::Rules;
 use serde::Serialize;
 use std::fmt;
-use tabletop::plural;
+use tabletop::{Budget, plural};
 
 /// Boards up to this many squares get the landings table in words.
 const MAX_SQUARE_TABLE: u32 = 400;
@@ -135,10 +135,25 @@ impl AnalysisReport {
         rules: &Rules,
         options: &AnalysisOptions,
     ) -> Result<Self, AnalysisError> {
-        let m = markov::analyze(board, rules, &options.markov)?;
+        Self::within(board, rules, options, &Budget::unlimited())
+    }
+
+    /// [`AnalysisReport::new`] within `budget`.
+    ///
+    /// # Errors
+    /// As [`AnalysisReport::new`], and [`AnalysisError::Stopped`] when the
+    /// budget runs out or the question is withdrawn first (also while the
+    /// exact figures are worked out).
+    pub fn within(
+        board: &Board,
+        rules: &Rules,
+        options: &AnalysisOptions,
+        budget: &Budget,
+    ) -> Result<Self, AnalysisError> {
+        let m = markov::analyze_within(board, rules, &options.markov, budget)?;
         let odds = markov::seat_win(&m.distribution, options.players)?;
         let (exact, exact_error) = if options.exact {
-            match exact::moments(board, rules) {
+            match exact::moments_within(board, rules, budget) {
                 Ok(e) => (
                     Some(ExactMoments {
                         mean: Fraction::from(&e.mean),
@@ -147,6 +162,7 @@ impl AnalysisReport {
                     }),
                     None,
                 ),
+                Err(AnalysisError::Stopped(stopped)) => return Err(stopped.into()),
                 Err(e) => (None, Some(e.to_string())),
             }
         } else {

@@ -15,6 +15,7 @@ use crate::board::{Board, Jump};
 use crate::rules::{Rules, Step};
 use serde::Serialize;
 use std::fmt;
+use tabletop::Budget;
 
 /// The most rolls of a game put one per line in words (the JSON always has
 /// them all).
@@ -84,7 +85,22 @@ impl ShortestReport {
         constraint: Constraint,
         listing: ShortestListing,
     ) -> Result<Self, AnalysisError> {
-        let games = ShortestGames::new(board, rules, constraint)?;
+        Self::within(board, rules, constraint, listing, &Budget::unlimited())
+    }
+
+    /// [`ShortestReport::new`] within `budget`.
+    ///
+    /// # Errors
+    /// As [`ShortestReport::new`], and [`AnalysisError::Stopped`] when the
+    /// budget runs out or the question is withdrawn first.
+    pub fn within(
+        board: &Board,
+        rules: &Rules,
+        constraint: Constraint,
+        listing: ShortestListing,
+        budget: &Budget,
+    ) -> Result<Self, AnalysisError> {
+        let games = ShortestGames::within(board, rules, constraint, budget)?;
         let routes = games.route_count();
         let route_list = match &routes {
             Ok(_) if listing.routes > 0 => games
@@ -99,6 +115,11 @@ impl ShortestReport {
             _ => Vec::new(),
         };
         let example = games.example();
+        let sequence_list = games.sequences_list(listing.sequences);
+        // A listing cut short by the budget is no answer.
+        if let Some(stopped) = budget.stopped() {
+            return Err(stopped.into());
+        }
         Ok(Self {
             board: BoardFacts::of(board),
             rules: *rules,
@@ -110,7 +131,7 @@ impl ShortestReport {
             example_steps: play(board, rules, &example),
             example,
             route_list,
-            sequence_list: games.sequences_list(listing.sequences),
+            sequence_list,
         })
     }
 }

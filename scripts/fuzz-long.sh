@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The fuzz targets' long run (docs/reliability.md): each target in turn, one
+# job at the lowest priority (nice 19), until FUZZ_RUNS executions (default
+# 10,000,000) or FUZZ_MAX_SECONDS (default 3600) have passed, whichever is
+# first, from a scratch copy of its seed corpus (fuzz/corpus/TARGET is not
+# changed). Prints one Markdown table row per target: executions, cov, ft,
+# corpus, peak RSS, crashes, seconds. Logs and the grown corpora stay in
+# FUZZ_OUT (default a new temporary directory), whose path is printed.
+#
+#   scripts/fuzz-long.sh                       every target
+#   FUZZ_RUNS=1000000 scripts/fuzz-long.sh chutes_moves baffle_moves
+#
+# A crash does not stop the run: its row says so, libFuzzer's report is in
+# the target's log and the input under fuzz/artifacts/TARGET/. Reproduce it
+# with `cargo +nightly fuzz run -O TARGET fuzz/artifacts/TARGET/crash-…`.
+set -euo pipefail
+cd "$(dirname "$0")/../fuzz"
+
+runs="${FUZZ_RUNS:-10000000}"
+seconds="${FUZZ_MAX_SECONDS:-3600}"
+out="${FUZZ_OUT:-$(mktemp -d -t parlor-fuzz-long.XXXXXX)}"
+mkdir -p "$out"
+if [ "$#" -gt 0 ]; then
+  targets=("$@")
+else
+  mapfile -t targets < <(cargo +nightly fuzz list)
+fi
+cargo +nightly fuzz build -O >&2
+echo "fuzz: logs and corpora in $out" >&2
+echo "| target | executions | cov | ft | corpus | peak RSS (MB) | crashes | seconds |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+for target in "${targets[@]}"; do
+  corpus="$out/corpus/$target"
+  mkdir -p "$corpus" "artifacts/$target"
+  cp -n "corpus/$target/"* "$corpus/" 2>/dev/null || true
+  log="$out/$target.log"
+  start=$(date +%s)
+  status=0
+  nice -n 19 "target/x86_64-unknown-linux-gnu/release/$target" "$corpus" \
+    -runs="$runs" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+    -print_final_stats=1 -artifact_prefix="artifacts/$target/" \
+    >"$log" 2>&1 || status=$?
+  took=$(($(date +%s) - start))
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -n 1)
+  # The last status line: "#N  DONE   cov: C ft: F corp: K/…" (or the
+  # last pulse/NEW line when the run crashed).
+  last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
+  cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
+  ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
+  corp=$(sed -n 's/.* corp: \([0-9]*\)\/.*/\1/p' <<<"$last")
+  crashes=0
+  if [ "$status" -ne 0 ]; then
+    crashes=1
+    echo "fuzz: $target stopped with status $status; see $log" >&2
+  fi
+  printf '| `%s` | %s | %s | %s | %s | %s | %s | %s |\n' \
+    "$target" "$(printf "%'d" "${execs:-0}")" "${cov:-?}" "${ft:-?}" \
+    "${corp:-?}" "${rss:-?}" "$crashes" "$took"
+done
