@@ -53,6 +53,8 @@ impl TestServer {
     fn start(addr: SocketAddr, data_dir: &Path) -> Self {
         let mut config = server::Config::new(data_dir.to_path_buf());
         config.shutdown_grace = Duration::from_secs(2);
+        // Hints and analyses in a debug build on a busy machine: no 10 s limit.
+        config.long_work_limit = Duration::from_secs(600);
         // Working on the pages: PARLOR_WEB_DIR=crates/server/web serves them
         // as they are on disk, with no rebuild between edits.
         config.web_dir = std::env::var_os("PARLOR_WEB_DIR").map(PathBuf::from);
