@@ -411,8 +411,9 @@ impl fmt::Display for Event {
                 "P{player} is back on cell {cell}, already reached this turn: the chain stops"
             ),
             Self::Won { player, turns } => {
+                // The game's turns are every player's: say so, not "after".
                 let turns = tabletop::count(turns.into(), "turn", "turns");
-                write!(f, "P{player} reaches 99 and wins after {turns}")
+                write!(f, "P{player} reaches 99 and wins ({turns} in all)")
             }
             Self::Stalled { turns } => {
                 let turns = tabletop::count(turns.into(), "turn", "turns");
@@ -440,7 +441,7 @@ mod tests {
             player: 3,
             turns: 1,
         };
-        assert_eq!(won.to_string(), "P3 reaches 99 and wins after 1 turn");
+        assert_eq!(won.to_string(), "P3 reaches 99 and wins (1 turn in all)");
         assert_eq!(
             Event::Stalled { turns: 1 }.to_string(),
             "nobody has won after 1 turn: the game stops"

@@ -25,6 +25,7 @@ mod events;
 mod moves;
 #[cfg(feature = "positions")]
 mod position;
+pub mod words;
 
 pub use dialogue::{Dialogue, Question};
 pub use events::{Cause, Event, LostReason};
