@@ -119,11 +119,16 @@ impl GameKind for Game {
     fn title(_setup: &Setup, seats: &[SeatKind]) -> String {
         let bots = seats.iter().filter(|s| s.is_bot()).count() as u64;
         let people = seats.len() as u64 - bots;
-        format!(
-            "Snakes & Ladders Tycoon: {} and {}",
-            tabletop::count(people, "person", "people"),
-            tabletop::count(bots, "bot", "bots")
-        )
+        let who = match (people, bots) {
+            (_, 0) => tabletop::count(people, "person", "people"),
+            (0, _) => tabletop::count(bots, "bot", "bots"),
+            _ => format!(
+                "{} and {}",
+                tabletop::count(people, "person", "people"),
+                tabletop::count(bots, "bot", "bots")
+            ),
+        };
+        format!("Snakes & Ladders Tycoon: {who}")
     }
 
     fn picture(
