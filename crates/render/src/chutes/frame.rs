@@ -301,10 +301,12 @@ pub(super) fn check_size(board: &Board, geometry: Geometry) -> Result<(), Render
     Ok(())
 }
 
-/// The board's name for titles.
+/// The board's name for titles: "classic board", "Tiny test board" (a
+/// name that already says "board" is not told it twice).
 pub(super) fn board_name(board: &Board) -> String {
-    match board.name() {
-        Some(name) if !name.trim().is_empty() => format!("{} board", name.trim()),
+    match board.name().map(str::trim) {
+        Some(name) if name.to_lowercase().ends_with("board") => name.to_string(),
+        Some(name) if !name.is_empty() => format!("{name} board"),
         _ => "Chutes & Ladders".into(),
     }
 }
@@ -369,5 +371,23 @@ pub(super) fn plain_fill(board: &Board, geometry: Geometry) -> impl Fn(u32) -> C
                 palette::PAPER_DARK
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_board_named_board_is_not_told_so_twice() {
+        let named = |name: &str| {
+            Board::from_jumps(10, 0, &[(2, 8)])
+                .expect("a board")
+                .with_name(name)
+        };
+        assert_eq!(board_name(&named("classic")), "classic board");
+        assert_eq!(board_name(&named("Tiny test board")), "Tiny test board");
+        assert_eq!(board_name(&named("My Board")), "My Board");
+        assert_eq!(board_name(&named("  ")), "Chutes & Ladders");
     }
 }
