@@ -2,6 +2,8 @@
 //! PostgreSQL, and matches that lose no acknowledged move when their
 //! server is killed (`kill -9`) again and again.
 
+#![allow(clippy::unwrap_used)] // A missing field fails the test where it is read.
+
 mod common;
 
 use common::server::{Events, Server, request};
