@@ -221,6 +221,51 @@ async fn a_stale_or_doubled_move_is_never_played_twice() {
         .refused(StatusCode::CONFLICT, "stale_move");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_whose_sender_hangs_up_is_stored_told_and_answered_by_the_bots() {
+    let app = App::new().await;
+    let host = app.start(chutes(&["here", "easy"])).await;
+    let request = Request::builder()
+        .uri(format!("/api/matches/{}/events", host.id))
+        .body(Body::empty())
+        .unwrap();
+    let mut changes = app
+        .router
+        .clone()
+        .oneshot(request)
+        .await
+        .unwrap()
+        .into_body();
+    read_events(&mut changes, 1).await;
+    // The store is busy with another writer when the move comes, and its
+    // sender gives up waiting (a closed tab, a server told to stop).
+    let store = rusqlite::Connection::open(app.dir.path().join("parlor.db")).unwrap();
+    store.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let request = Request::builder()
+        .method("POST")
+        .uri(format!("/api/matches/{}/moves", host.id))
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::AUTHORIZATION, format!("Bearer {}", host.token))
+        .body(Body::from(json!({"move": "roll", "after": 0}).to_string()))
+        .unwrap();
+    let hung_up = tokio::time::timeout(
+        Duration::from_millis(300),
+        app.router.clone().oneshot(request),
+    )
+    .await;
+    assert!(hung_up.is_err(), "the move waited for the store");
+    store.execute_batch("COMMIT").unwrap();
+    // The move the server took is stored, told to its watchers, and the
+    // bot answers it.
+    let told = read_events(&mut changes, 2).await;
+    assert_eq!(told[0]["played"][0]["seat"], 1, "{}", told[0]);
+    assert_eq!(told[1]["played"][0]["seat"], 2, "{}", told[1]);
+    let view = app
+        .wait_for(&host.id, |v| v["moves"].as_u64() >= Some(2))
+        .await;
+    assert_eq!(view["log"][0]["seat"], 1, "{view}");
+}
+
 #[tokio::test]
 async fn a_game_played_to_the_end_refuses_more_moves() {
     let app = App::new().await;
@@ -329,6 +374,104 @@ async fn only_the_host_invites_again_and_the_old_link_dies() {
     app.post_as(&host.token, &reinvite, json!({}))
         .await
         .refused(StatusCode::CONFLICT, "seat_taken");
+}
+
+#[tokio::test]
+async fn a_new_invite_is_only_for_a_seat_waiting_for_its_invite() {
+    let app = App::new().await;
+    let host = app.start(chutes(&["here", "anyone", "open", "easy"])).await;
+    let reinvite = |seat: u32| {
+        let uri = format!("/api/matches/{}/seats/{seat}/invite", host.id);
+        let token = host.token.clone();
+        let app = &app;
+        async move { app.post_as(&token, &uri, json!({})).await }
+    };
+    reinvite(3).await.ok();
+    reinvite(1)
+        .await
+        .refused(StatusCode::CONFLICT, "seat_taken");
+    // A seat for anyone has no invite to replace: it stays in the lobby,
+    // for anyone.
+    let why = reinvite(2)
+        .await
+        .refused(StatusCode::BAD_REQUEST, "no_such_seat")
+        .to_string();
+    assert!(why.contains("anyone"), "{why}");
+    for seat in [0, 4, 9, 255] {
+        reinvite(seat)
+            .await
+            .refused(StatusCode::BAD_REQUEST, "no_such_seat");
+    }
+    let lobby = app.get("/api/lobby").await;
+    assert_eq!(lobby.ok()["matches"][0]["open_seats"], 1);
+    app.post(
+        &format!("/api/matches/{}/join", host.id),
+        json!({"seat": 2}),
+    )
+    .await
+    .ok();
+}
+
+/// Makes every read of match `id`'s tokens fail from now on, as a store
+/// that cannot be read would, while writes still work.
+fn spoil_token_reads(app: &App, id: &str, when: &str) {
+    let store =
+        rusqlite::Connection::open(app.dir.path().join("parlor.db")).expect("the store's file");
+    store
+        .busy_timeout(Duration::from_secs(5))
+        .expect("a busy timeout");
+    let junk = format!(
+        "INSERT INTO tokens (match_id, hash, seats, host) VALUES ('{id}', 'junk', 'not seats', 0)"
+    );
+    match when {
+        "now" => store
+            .execute_batch(&format!("{junk};"))
+            .expect("the store is spoilt"),
+        _ => store
+            .execute_batch(&format!(
+                "CREATE TRIGGER spoil AFTER UPDATE ON seats BEGIN {junk}; END;"
+            ))
+            .expect("the store is spoilt"),
+    }
+}
+
+#[tokio::test]
+async fn a_seat_claimed_in_the_store_is_given_even_if_the_store_cannot_be_read_after() {
+    let app = App::new().await;
+    let mut host = app.start(chutes(&["here", "open"])).await;
+    spoil_token_reads(&app, &host.id, "after the claim");
+    let joined = app
+        .post(
+            &format!("/api/matches/{}/join", host.id),
+            json!({"seat": 2, "invite": host.invites[0].1}),
+        )
+        .await;
+    let guest = joined.ok()["token"].as_str().unwrap().to_string();
+    assert_eq!(joined.ok()["view"]["players"][1]["state"], "taken");
+    // The guest's token moves for seat 2.
+    app.play(&mut host, json!("roll")).await.ok();
+    let mut guest = Seat {
+        id: host.id.clone(),
+        token: guest,
+        after: host.after,
+        invites: Vec::new(),
+    };
+    app.play(&mut guest, json!("roll")).await.ok();
+}
+
+#[tokio::test]
+async fn a_wrong_token_costs_no_read_of_the_store() {
+    let app = App::new().await;
+    let host = app.start(chutes(&["here", "open"])).await;
+    spoil_token_reads(&app, &host.id, "now");
+    // Only this server seats players on its SQLite store: the tokens it
+    // holds are all there are.
+    app.get_as(&"0".repeat(32), &format!("/api/matches/{}", host.id))
+        .await
+        .refused(StatusCode::FORBIDDEN, "bad_token");
+    app.get_as(&host.token, &format!("/api/matches/{}", host.id))
+        .await
+        .ok();
 }
 
 #[tokio::test]

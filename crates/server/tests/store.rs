@@ -433,3 +433,68 @@ async fn postgres_servers_hear_each_others_moves_and_not_their_own() {
         "a does not hear its own move"
     );
 }
+
+/// Ends every other connection to `url`'s database, as a restart of
+/// PostgreSQL (or a network that dropped them) would.
+async fn cut_connections(url: &str) {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    let driver = tokio::spawn(connection);
+    let cut = client
+        .query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert!(!cut.is_empty(), "the store had connections to cut");
+    drop(client);
+    let _ = driver.await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_store_whose_connections_were_cut_carries_on() {
+    let url = testkit::fresh_postgres().await;
+    let db = open(&Location::Postgres(url.clone()), None).await;
+    db.create(new_match(&id(1))).await.unwrap();
+    // Several connections in the pool, idle.
+    let m = id(1);
+    let loads: Vec<_> = (0..4).map(|_| db.load(&m)).collect();
+    for load in futures_util::future::join_all(loads).await {
+        load.unwrap();
+    }
+    cut_connections(&url).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The dead connections are not handed out: every request is answered.
+    for n in 1..=4 {
+        db.append(mv(&id(1), n, false)).await.unwrap();
+    }
+    assert_eq!(db.load(&id(1)).await.unwrap().unwrap().moves.len(), 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_store_from_a_newer_parlor_is_refused() {
+    let url = testkit::fresh_postgres().await;
+    let location = Location::Postgres(url.clone());
+    drop(open(&location, None).await);
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    let driver = tokio::spawn(connection);
+    client
+        .execute(
+            "INSERT INTO schema_versions (version, name, applied_ms) VALUES (99, 'future', 0)",
+            &[],
+        )
+        .await
+        .unwrap();
+    drop(client);
+    let _ = driver.await;
+    match Db::open(&location, Durability::Process, None).await {
+        Err(DbError::Incompatible(why)) => assert!(why.contains("99"), "{why}"),
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("a newer store was opened"),
+    }
+}

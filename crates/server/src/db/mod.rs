@@ -429,6 +429,21 @@ impl Db {
         }
     }
 
+    /// The person seats and the tokens of `id` (not its moves); `None`
+    /// when there is no such match.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn seating(
+        &self,
+        id: &str,
+    ) -> Result<Option<(Vec<SeatRow>, Vec<TokenRow>)>, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.seating(id.to_string()).await,
+            Backend::Postgres(db) => db.seating(id).await,
+        }
+    }
+
     /// The moves of `id` after the first `after`.
     ///
     /// # Errors
@@ -479,7 +494,8 @@ impl Db {
     }
 
     /// Gives an open seat a new invite (its old link stops working).
-    /// Returns false when the seat is not open.
+    /// Returns false when the seat is not waiting for an invite (taken, or
+    /// for anyone).
     ///
     /// # Errors
     /// When the store fails.

@@ -3,7 +3,8 @@
 //!
 //! Terms:
 //! - **pool**: up to [`POOL`] connections, made when first needed and kept
-//!   while they work; a broken one is dropped and a new one made.
+//!   while they work; a broken one — even one that died while idle — is
+//!   dropped and a new one made.
 //! - **channel**: the `NOTIFY` channel `parlor`. An append or a claim
 //!   notifies it in its own transaction, so the notice goes out exactly
 //!   when the change is committed; every server listens to it.
@@ -107,11 +108,19 @@ impl Postgres {
             .acquire()
             .await
             .map_err(|_| DbError::Unavailable("the store has stopped".into()))?;
-        let idle = self
-            .idle
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .pop();
+        // A connection that died while idle (PostgreSQL restarted, the
+        // network dropped it) is dropped here, not handed out.
+        let idle = loop {
+            let next = self
+                .idle
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .pop();
+            match next {
+                Some(client) if client.is_closed() => {}
+                next => break next,
+            }
+        };
         let client = match idle {
             Some(client) => client,
             None => connect(&self.config).await?,
@@ -220,34 +229,7 @@ impl Postgres {
             return Ok(None);
         };
         let moves = moves_after(&conn, id, 0).await?;
-        let seats = conn
-            .query(
-                "SELECT seat, invite, taken FROM seats WHERE match_id = $1 ORDER BY seat",
-                &[&id],
-            )
-            .await
-            .map_err(pg)?
-            .iter()
-            .map(|r| SeatRow {
-                seat: u8::try_from(r.get::<_, i32>(0)).unwrap_or(0),
-                invite: r.get(1),
-                taken: r.get(2),
-            })
-            .collect();
-        let tokens = conn
-            .query(
-                "SELECT hash, seats, host FROM tokens WHERE match_id = $1",
-                &[&id],
-            )
-            .await
-            .map_err(pg)?
-            .iter()
-            .map(|r| TokenRow {
-                hash: r.get(0),
-                seats: r.get::<_, i32>(1) as u32,
-                host: r.get(2),
-            })
-            .collect();
+        let (seats, tokens) = seating(&conn, id).await?;
         Ok(Some(StoredMatch {
             id: id.to_string(),
             game: row.get(0),
@@ -259,6 +241,21 @@ impl Postgres {
             seats,
             tokens,
         }))
+    }
+
+    pub(super) async fn seating(
+        &self,
+        id: &str,
+    ) -> Result<Option<(Vec<SeatRow>, Vec<TokenRow>)>, DbError> {
+        let conn = self.conn().await?;
+        let found = conn
+            .query_opt("SELECT 1 FROM matches WHERE id = $1", &[&id])
+            .await
+            .map_err(pg)?;
+        match found {
+            Some(_) => Ok(Some(seating(&conn, id).await?)),
+            None => Ok(None),
+        }
     }
 
     pub(super) async fn moves_after(&self, id: &str, after: u32) -> Result<Vec<MoveRow>, DbError> {
@@ -376,7 +373,8 @@ impl Postgres {
         let conn = self.conn().await?;
         let changed = conn
             .execute(
-                "UPDATE seats SET invite = $3 WHERE match_id = $1 AND seat = $2 AND NOT taken",
+                "UPDATE seats SET invite = $3
+                 WHERE match_id = $1 AND seat = $2 AND NOT taken AND invite IS NOT NULL",
                 &[&id, &i32::from(seat), &invite],
             )
             .await
@@ -518,6 +516,39 @@ impl Postgres {
         .map(|_| ())
         .map_err(pg)
     }
+}
+
+/// The person seats and the tokens of match `id`.
+async fn seating(conn: &Client, id: &str) -> Result<(Vec<SeatRow>, Vec<TokenRow>), DbError> {
+    let seats = conn
+        .query(
+            "SELECT seat, invite, taken FROM seats WHERE match_id = $1 ORDER BY seat",
+            &[&id],
+        )
+        .await
+        .map_err(pg)?
+        .iter()
+        .map(|r| SeatRow {
+            seat: u8::try_from(r.get::<_, i32>(0)).unwrap_or(0),
+            invite: r.get(1),
+            taken: r.get(2),
+        })
+        .collect();
+    let tokens = conn
+        .query(
+            "SELECT hash, seats, host FROM tokens WHERE match_id = $1",
+            &[&id],
+        )
+        .await
+        .map_err(pg)?
+        .iter()
+        .map(|r| TokenRow {
+            hash: r.get(0),
+            seats: r.get::<_, i32>(1) as u32,
+            host: r.get(2),
+        })
+        .collect();
+    Ok((seats, tokens))
 }
 
 async fn moves_after(conn: &Client, id: &str, after: u32) -> Result<Vec<MoveRow>, DbError> {

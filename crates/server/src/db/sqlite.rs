@@ -160,6 +160,23 @@ impl Sqlite {
         .await
     }
 
+    pub(super) async fn seating(
+        &self,
+        id: String,
+    ) -> Result<Option<(Vec<SeatRow>, Vec<TokenRow>)>, DbError> {
+        self.call(move |c| {
+            let found = c
+                .query_row("SELECT 1 FROM matches WHERE id = ?1", [&id], |_| Ok(()))
+                .optional()
+                .map_err(sql)?;
+            match found {
+                Some(()) => Ok(Some((seats(c, &id)?, tokens(c, &id)?))),
+                None => Ok(None),
+            }
+        })
+        .await
+    }
+
     pub(super) async fn moves_after(
         &self,
         id: String,
@@ -245,7 +262,8 @@ impl Sqlite {
         self.call(move |c| {
             let changed = c
                 .execute(
-                    "UPDATE seats SET invite = ?3 WHERE match_id = ?1 AND seat = ?2 AND taken = 0",
+                    "UPDATE seats SET invite = ?3
+                     WHERE match_id = ?1 AND seat = ?2 AND taken = 0 AND invite IS NOT NULL",
                     params![id, seat, invite],
                 )
                 .map_err(sql)?;

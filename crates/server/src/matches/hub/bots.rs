@@ -8,10 +8,37 @@
 //!   match is over.
 //! - **kick**: a move that may hand the turn to a bot sets the runner
 //!   going; a runner already going is left to go on.
+//! - **back-off**: when the store refuses a bot's move though the match can
+//!   still be read (a full disk, a lost connection), the runner waits before
+//!   trying again — 1 s, then twice as long each time, up to a minute — so
+//!   that a failing store is not hammered, and the bot goes on by itself
+//!   once the store takes moves again.
+//! - **stuck bot**: a bot whose move its game refuses (not because the match
+//!   moved on) or whose thinking panicked: a bug, said once in the server's
+//!   log; the runner stops rather than run it again and again.
 
 use super::{Hub, Slot};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// The first wait after the store refused a bot's move.
+const BACKOFF_FIRST: Duration = Duration::from_secs(1);
+
+/// The longest wait between tries while the store refuses a bot's move.
+const BACKOFF_MOST: Duration = Duration::from_secs(60);
+
+/// How a run of the bots ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ran {
+    /// No bot is to move: a person must answer, the match is over, or it
+    /// broke (and whoever comes next loads it afresh).
+    Idle,
+    /// The store refused a bot's move; the match was read again: try later.
+    StoreFailed,
+    /// The bot's move was refused by its game, or its thinking panicked.
+    Stuck,
+}
 
 impl Hub {
     /// Sets the bots of `slot` going, unless they already are.
@@ -22,8 +49,22 @@ impl Hub {
         let hub = Arc::clone(self);
         let slot = Arc::clone(slot);
         tokio::spawn(async move {
+            let mut wait = BACKOFF_FIRST;
             loop {
-                hub.run_bots(&slot).await;
+                match hub.run_bots(&slot).await {
+                    Ran::StoreFailed => {
+                        // Still running: the match stays in memory while
+                        // its bot waits for the store.
+                        tokio::time::sleep(wait).await;
+                        wait = (wait * 2).min(BACKOFF_MOST);
+                        continue;
+                    }
+                    Ran::Stuck => {
+                        slot.bots_running.store(false, Ordering::SeqCst);
+                        break;
+                    }
+                    Ran::Idle => {}
+                }
                 slot.bots_running.store(false, Ordering::SeqCst);
                 // A person's move may have handed the turn to a bot after
                 // the last look and before the flag went down.
@@ -38,34 +79,58 @@ impl Hub {
         });
     }
 
-    pub(super) async fn run_bots(&self, slot: &Slot) {
+    /// Moves the bots of `slot` until none is to move, the store refuses a
+    /// move, or a bot is stuck.
+    pub(super) async fn run_bots(&self, slot: &Slot) -> Ran {
         loop {
             let work = {
                 let live = slot.state.lock().await;
                 if live.broken {
-                    return;
+                    return Ran::Idle;
                 }
                 live.table.bot_turn()
             };
-            let Some(work) = work else { return };
+            let Some(work) = work else {
+                return Ran::Idle;
+            };
             let Ok(permit) = self.thinking.acquire().await else {
-                return;
+                return Ran::Idle;
             };
             let moves = work.moves;
-            let Ok(mv) = tokio::task::spawn_blocking(work.choose).await else {
-                return;
-            };
+            let thought = tokio::task::spawn_blocking(work.choose).await;
             drop(permit);
+            let Ok(mv) = thought else {
+                eprintln!(
+                    "parlor serve: match {}: its bot failed while thinking; the bot stops",
+                    slot.id
+                );
+                return Ran::Stuck;
+            };
             let mut live = slot.state.lock().await;
             if live.broken {
-                return;
+                return Ran::Idle;
             }
-            let Ok(played) = live.table.play_bot(moves, &mv) else {
+            let played = match live.table.play_bot(moves, &mv) {
+                Ok(played) => played,
                 // The match moved on while the bot thought: look again.
-                continue;
+                Err(e) if matches!(e.code, "stale_move" | "game_over" | "not_your_turn") => {
+                    continue;
+                }
+                Err(e) => {
+                    eprintln!(
+                        "parlor serve: match {}: its bot's move '{mv}' is refused ({}); the bot stops",
+                        slot.id, e.message
+                    );
+                    return Ran::Stuck;
+                }
             };
-            if self.commit(slot, &mut live, &played).await.is_err() {
-                return;
+            match self.commit(slot, &mut live, &played).await {
+                Ok(()) => {}
+                // Another server stored a move first, and the match was
+                // read again: look again.
+                Err(e) if e.code == "stale_move" => {}
+                Err(_) if live.broken => return Ran::Idle,
+                Err(_) => return Ran::StoreFailed,
             }
         }
     }

@@ -7,13 +7,21 @@
 //!   reading what it lacks from the store, and tells its watchers.
 //! - **resync**: notices may have been missed; every live match is read
 //!   again.
+//! - **bots of another server**: a match caught up here may have handed
+//!   the turn to a bot. The server that took the move moves it; if it has
+//!   not within [`BOT_GRACE`] (it died, say), this server does.
 //! - **expiry**: unfinished matches untouched for [`UNFINISHED_KEPT`] are
 //!   deleted, at start and every hour.
 
-use super::{Hub, tell};
+use super::{Hub, Slot, tell};
 use crate::db::{Notice, UNFINISHED_KEPT};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::broadcast;
+
+/// How long a server leaves a bot to the server that handed it the turn
+/// before moving it itself.
+pub const BOT_GRACE: Duration = Duration::from_secs(2);
 
 impl Hub {
     /// Follows the other servers' notices for ever.
@@ -35,9 +43,10 @@ impl Hub {
     }
 
     /// Brings live match `id` up to the store: the moves it lacks (up to
-    /// `moves`), or everything when `moves` is none. Matches not in memory
-    /// are left to be loaded when asked for.
-    async fn catch_up(&self, id: &str, moves: Option<u32>) {
+    /// `moves`), or everything when `moves` is none; then sees that its
+    /// bots move ([`BOT_GRACE`]). Matches not in memory are left to be
+    /// loaded when asked for.
+    async fn catch_up(self: &Arc<Self>, id: &str, moves: Option<u32>) {
         let Some(slot) = self.map().get(id).cloned() else {
             return;
         };
@@ -50,24 +59,56 @@ impl Hub {
             Some(moves) if moves as usize <= have => {}
             Some(_) => {
                 let Ok(rows) = self.db.moves_after(id, have as u32).await else {
-                    live.broken = true;
+                    self.break_slot(&slot, &mut live);
                     return;
                 };
                 let mut played = Vec::new();
+                let mut fits = true;
                 for row in rows {
                     match live.table.apply_entry(&row.entry) {
                         Ok(p) => played.push(p),
                         Err(_) => {
-                            self.reread(&slot, &mut live).await;
-                            return;
+                            fits = false;
+                            break;
                         }
                     }
                     live.updated_ms = row.at_ms;
                 }
-                tell(&slot, &live, &played);
+                if fits {
+                    tell(&slot, &live, &played);
+                } else {
+                    self.reread(&slot, &mut live).await;
+                }
             }
             None => self.reread(&slot, &mut live).await,
         }
+        let bot_to_move = live.table.to_move().is_some_and(|seat| {
+            live.table
+                .seats()
+                .get(usize::from(seat).wrapping_sub(1))
+                .is_some_and(|kind| kind.is_bot())
+        });
+        if !live.broken && bot_to_move {
+            let moves = live.table.moves();
+            drop(live);
+            self.kick_bots_later(slot, moves);
+        }
+    }
+
+    /// Sets the bots of `slot` going after [`BOT_GRACE`], if the match
+    /// still has `moves` moves then (no other server moved its bot).
+    fn kick_bots_later(self: &Arc<Self>, slot: Arc<Slot>, moves: usize) {
+        let hub = Arc::clone(self);
+        tokio::spawn(async move {
+            tokio::time::sleep(BOT_GRACE).await;
+            let waiting = {
+                let live = slot.state.lock().await;
+                !live.broken && live.table.moves() == moves
+            };
+            if waiting {
+                hub.kick_bots(&slot);
+            }
+        });
     }
 
     /// Deletes unfinished matches untouched for [`UNFINISHED_KEPT`], now and

@@ -12,7 +12,12 @@
 //!   its own transaction, and only then answered and told to watchers. If
 //!   the store refuses it (another server moved first, the disk is full),
 //!   the slot is read again from the store and the move is refused: what a
-//!   client was told is always what the store holds.
+//!   client was told is always what the store holds. Once a move is taken
+//!   (its token and move number checked), it is played, stored, told and
+//!   followed by the bots even if its sender hangs up.
+//! - **broken slot**: one that no longer matches the store and could not
+//!   be read again; it is dropped at once, so that its watchers' streams
+//!   end (their pages reconnect) and the next request reads it afresh.
 //! - **change** ([`Change`]): what watchers are sent after each change: the
 //!   moves played and the spectator's view, as one JSON text made once.
 //! - **bot runner** ([`bots`]): when a bot is to move, one task per match
@@ -154,6 +159,17 @@ pub struct Live {
     /// Set when the slot no longer matches the store and could not be read
     /// again: whoever finds it so must load the match afresh.
     broken: bool,
+}
+
+/// A move taken by [`Hub::play`]: who moves, and what.
+struct Taken {
+    /// The first seat the token holds (the seat refused when none of its
+    /// seats is to move).
+    first: u8,
+    holder: Holder,
+    mv: MoveInput,
+    roll: Option<u32>,
+    repeat: bool,
 }
 
 /// Who is asking: the seats their token holds.
@@ -372,11 +388,23 @@ impl Hub {
         ))
     }
 
-    fn forget(&self, slot: &Arc<Slot>) {
+    /// Drops `slot` from memory (unless another slot took its place).
+    fn forget(&self, slot: &Slot) {
         let mut map = self.map();
-        if map.get(&slot.id).is_some_and(|s| Arc::ptr_eq(s, slot)) {
+        if map
+            .get(&slot.id)
+            .is_some_and(|s| std::ptr::eq(Arc::as_ptr(s), slot))
+        {
             map.remove(&slot.id);
         }
+    }
+
+    /// Marks `live` as no longer matching the store, and drops its slot
+    /// ([`Hub::forget`]): whoever holds it finds it broken and loads the
+    /// match afresh; its watchers' streams end once nobody holds it.
+    fn break_slot(&self, slot: &Slot, live: &mut Live) {
+        live.broken = true;
+        self.forget(slot);
     }
 
     /// What `token`'s holder (or a spectator, with none) sees of match `id`.
@@ -456,6 +484,42 @@ impl Hub {
             }
             .into());
         }
+        // The move is taken: from here it runs to its end on a task of its
+        // own, so that a sender who hangs up (a closed tab, a server told to
+        // stop) cannot leave it played but not told, or its bots not set
+        // going.
+        let hub = Arc::clone(self);
+        let taken = Taken {
+            first,
+            holder,
+            mv: mv.clone(),
+            roll,
+            repeat,
+        };
+        tokio::spawn(async move { hub.play_taken(slot, live, taken).await })
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the move could not be played (the server's log has the details)",
+                )
+            })?
+    }
+
+    /// Plays a move taken by [`Hub::play`] on its locked slot.
+    async fn play_taken(
+        self: Arc<Self>,
+        slot: Arc<Slot>,
+        mut live: tokio::sync::OwnedMutexGuard<Live>,
+        taken: Taken,
+    ) -> Result<(Vec<Played>, Value), ApiError> {
+        let Taken {
+            first,
+            holder,
+            mv,
+            roll,
+            repeat,
+        } = taken;
         let mut played = Vec::new();
         loop {
             let seat = match live.table.to_move() {
@@ -463,7 +527,7 @@ impl Hub {
                 _ if played.is_empty() => first,
                 _ => break,
             };
-            let one = match live.table.play(seat, mv, roll) {
+            let one = match live.table.play(seat, &mv, roll) {
                 Ok(one) => one,
                 Err(e) if played.is_empty() => return Err(e),
                 Err(_) => break,
@@ -478,7 +542,7 @@ impl Hub {
                 break;
             }
         }
-        let view = decorate(id, &live, holder);
+        let view = decorate(&slot.id, &live, holder);
         drop(live);
         self.kick_bots(&slot);
         Ok((played, view))
@@ -532,7 +596,7 @@ impl Hub {
                 *live = fresh;
                 tell(slot, live, &[]);
             }
-            Err(_) => live.broken = true,
+            Err(_) => self.break_slot(slot, live),
         }
     }
 

@@ -5,9 +5,16 @@
 //! - **holder** ([`Holder`]): the seats a token holds, and whether it made
 //!   the match (the host).
 //! - **claim**: taking an open seat, in the store first (so that two people
-//!   racing for one seat cannot both have it), then in the live match.
+//!   racing for one seat cannot both have it), then in the live match, as
+//!   the store took it (not read back: a store that fails right after the
+//!   claim must not keep the seat from the one who took it).
+//! - **unknown token**: a token the live match does not hold. On SQLite only
+//!   this server seats players, so it is refused at once; on a shared store
+//!   the seats and tokens (not the moves) are read again once, in case the
+//!   seat was taken through another server.
 
 use super::{Holder, Hub, Invite, Live, decorate, find_token, no_match, seat_taken, tell};
+use crate::db::TokenRow;
 use crate::error::ApiError;
 use crate::seats;
 use axum::http::StatusCode;
@@ -15,8 +22,9 @@ use serde_json::Value;
 use std::sync::Arc;
 
 impl Hub {
-    /// Who `token` is in match `live`; reads the tokens again from the
-    /// store once when it is unknown (a seat taken through another server).
+    /// Who `token` is in match `live`; on a shared store, reads the seats
+    /// and tokens again once when it is unknown (a seat taken through
+    /// another server).
     pub(super) async fn holder(
         &self,
         id: &str,
@@ -30,9 +38,14 @@ impl Hub {
         if let Some(found) = find_token(&live.tokens, &hash) {
             return Ok(found);
         }
-        if let Some(stored) = self.db.load(id).await? {
-            live.seats = stored.seats;
-            live.tokens = stored.tokens;
+        if self.db.is_shared() {
+            match self.db.seating(id).await? {
+                Some((seats, tokens)) => {
+                    live.seats = seats;
+                    live.tokens = tokens;
+                }
+                None => return Err(no_match(id)),
+            }
         }
         find_token(&live.tokens, &hash).ok_or_else(|| {
             ApiError::coded(
@@ -67,11 +80,7 @@ impl Hub {
             None => None,
         };
         let Some(row) = live.seats.iter().find(|s| s.seat == seat).cloned() else {
-            return Err(ApiError::coded(
-                StatusCode::BAD_REQUEST,
-                "no_such_seat",
-                format!("seat {seat} of this game is not a person's seat"),
-            ));
+            return Err(no_such_seat(seat));
         };
         if row.taken {
             return Err(seat_taken(seat));
@@ -106,23 +115,36 @@ impl Hub {
             self.reread(&slot, &mut live).await;
             return Err(seat_taken(seat));
         }
-        match self.db.load(id).await? {
-            Some(stored) => {
-                live.seats = stored.seats;
-                live.tokens = stored.tokens;
-            }
-            None => return Err(no_match(id)),
+        // As the store took it: the seat is the token's, its invite spent.
+        if let Some(row) = live.seats.iter_mut().find(|s| s.seat == seat) {
+            row.taken = true;
+            row.invite = None;
         }
+        let hash = seats::digest(&token);
+        let bit = 1u32
+            .checked_shl(u32::from(seat).wrapping_sub(1))
+            .unwrap_or(0);
+        match live.tokens.iter_mut().find(|t| t.hash == hash) {
+            Some(row) => row.seats |= bit,
+            None => live.tokens.push(TokenRow {
+                hash,
+                seats: bit,
+                host: false,
+            }),
+        }
+        live.updated_ms = crate::db::now_ms();
         tell(&slot, &live, &[]);
         let holder = find_token(&live.tokens, &seats::digest(&token)).unwrap_or_default();
         Ok((token, decorate(id, &live, holder)))
     }
 
     /// A new invite for open seat `seat` of match `id` (the old link stops
-    /// working); only the host may ask.
+    /// working); only the host may ask, and only for a seat waiting for its
+    /// invite (a seat for anyone stays anyone's, and in the lobby).
     ///
     /// # Errors
-    /// 403 `not_host`, 409 `seat_taken`.
+    /// 403 `not_host`, 409 `seat_taken`, 400 `no_such_seat` for a seat that
+    /// is not a person's or has no invite.
     pub async fn reinvite(
         self: &Arc<Self>,
         id: &str,
@@ -138,6 +160,20 @@ impl Hub {
                 "only the person who made this game can invite again",
             ));
         }
+        match live.seats.iter().find(|s| s.seat == seat) {
+            None => return Err(no_such_seat(seat)),
+            Some(row) if row.taken => return Err(seat_taken(seat)),
+            Some(row) if row.invite.is_none() => {
+                return Err(ApiError::coded(
+                    StatusCode::BAD_REQUEST,
+                    "no_such_seat",
+                    format!(
+                        "seat {seat} is for anyone who takes it from the lobby: it has no invite to replace"
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
         let invite = seats::fresh_secret()?;
         let hash = seats::digest(&invite);
         if !self.db.reinvite(id, seat, &hash).await? {
@@ -148,4 +184,12 @@ impl Hub {
         }
         Ok(Invite { seat, invite })
     }
+}
+
+fn no_such_seat(seat: u8) -> ApiError {
+    ApiError::coded(
+        StatusCode::BAD_REQUEST,
+        "no_such_seat",
+        format!("seat {seat} of this game is not a person's seat"),
+    )
 }

@@ -1,0 +1,79 @@
+//! Several servers on one PostgreSQL, through their routers: what one
+//! server stored reaches the matches another holds live, and a server that
+//! dies between a person's move and its bot's answer leaves the bot to the
+//! others. Needs the test cluster (`bash scripts/with-postgres.sh cargo
+//! test -p server --test servers`).
+
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use serde_json::json;
+use server::db::{Db, Durability, Location, NewMove};
+use std::time::Duration;
+use support::App;
+
+/// A server on the PostgreSQL database `url`.
+async fn server_on(url: &str) -> App {
+    let url = url.to_string();
+    App::with(|c| c.database = Some(Location::Postgres(url))).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_whose_server_died_is_moved_by_the_server_that_holds_its_match() {
+    let url = testkit::fresh_postgres().await;
+    let b = server_on(&url).await;
+    let host = b
+        .start(json!({"game": "chutes", "seats": ["here", "easy"]}))
+        .await;
+    // Another server takes the person's move, stores it and dies before
+    // its bot could answer: the move is in the store, and the notice out.
+    let a = Db::open(&Location::Postgres(url.clone()), Durability::Process, None)
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    a.append(NewMove {
+        match_id: host.id.clone(),
+        number: 1,
+        entry: "roll".into(),
+        seat: 1,
+        bot: false,
+        status: "playing".into(),
+        over: false,
+        at_ms: server::db::now_ms(),
+    })
+    .await
+    .unwrap();
+    drop(a);
+    // The server that holds the match live catches up, and its bot moves.
+    let view = b
+        .wait_for(&host.id, |v| v["moves"].as_u64() >= Some(2))
+        .await;
+    assert_eq!(view["log"][1]["seat"], 2, "{view}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_taken_through_one_server_is_known_at_once_to_another() {
+    let url = testkit::fresh_postgres().await;
+    let a = server_on(&url).await;
+    let b = server_on(&url).await;
+    let host = a
+        .start(json!({"game": "chutes", "seats": ["here", "open"]}))
+        .await;
+    let uri = format!("/api/matches/{}", host.id);
+    b.get(&uri).await.ok();
+    let joined = a
+        .post(
+            &format!("{uri}/join"),
+            json!({"seat": 2, "invite": host.invites[0].1}),
+        )
+        .await;
+    let guest = joined.ok()["token"].as_str().unwrap().to_string();
+    // Whether or not the other server has heard of it yet, the new token
+    // is the guest's there too; a wrong one is still refused.
+    let seen = b.get_as(&guest, &uri).await;
+    assert_eq!(seen.ok()["players"][1]["yours"], true, "{}", seen.body);
+    b.get_as(&"0".repeat(32), &uri)
+        .await
+        .refused(axum::http::StatusCode::FORBIDDEN, "bad_token");
+}
