@@ -3,15 +3,21 @@
 //! Run by `scripts/load.sh` (see docs/reliability.md); loopback only.
 //!
 //! Terms:
-//! - **mix**: each client plays its own games: Chutes rolls, Baffle shots,
-//!   Tycoon moves (every seat a person, the client answering for all),
-//!   new games now and then — the **moves** —, and sometimes a Baffle
-//!   **hint** (the solver) or a board's **analysis**. Each kind's answer
-//!   times are reported apart.
-//! - **error**: a transport failure (no answer, a cut answer) or a 5xx
-//!   other than 503; a 503 (the server at a limit, "try again") is
-//!   counted as **busy**; a 409 (a move after the game ended) makes the
-//!   client start a new game and is not an error.
+//! - **mix**: each client plays its own matches through the match API
+//!   (`/api/matches…`), as a page does: it makes a match, keeps the seat
+//!   token it is given, and sends each move with the move number it last
+//!   saw (`after`). Chutes rolls (two seats at one screen), Baffle shots
+//!   (the player gives up after a few and starts again), Tycoon moves
+//!   (every seat a person at one screen, the client answering for all from
+//!   the moves the view offers), new matches when one ends — the
+//!   **moves** —, and sometimes a Baffle **hint** (the solver) or a board's
+//!   **analysis**. Each kind's answer times are reported apart.
+//! - **error**: a transport failure (no answer, a cut answer), a 5xx other
+//!   than 503 and 507, or any 4xx: the client plays by the rules, so a
+//!   refusal (a `409 stale_move` from a move number it got wrong, a move
+//!   after the end) is its bug or the server's. A 503 (the server at a
+//!   limit, "try again") is counted as **busy**; a 507 (the store is full
+//!   or read-only: nothing was kept) as **unstored**.
 //!
 //! ```text
 //! load mix ADDR CLIENTS SECONDS          the mix; prints a report
@@ -59,10 +65,16 @@ impl Client {
         Ok(self.stream.as_mut().unwrap())
     }
 
-    fn call(&mut self, method: &str, path: &str, body: Option<&Value>) -> Answer {
+    fn call(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Answer {
         // A connection the server closed while idle is opened again once.
         for attempt in 0..2 {
-            match self.try_call(method, path, body) {
+            match self.try_call(method, path, token, body) {
                 Ok(answer) => return answer,
                 Err((sent, e)) => {
                     self.stream = None;
@@ -83,14 +95,18 @@ impl Client {
         &mut self,
         method: &str,
         path: &str,
+        token: Option<&str>,
         body: Option<&Value>,
     ) -> Result<Answer, (bool, String)> {
         let addr = self.addr.clone();
         let reader = self.connect().map_err(|e| (false, e.to_string()))?;
         let body = body.map(Value::to_string).unwrap_or_default();
+        let authorization = token
+            .map(|t| format!("Authorization: Bearer {t}\r\n"))
+            .unwrap_or_default();
         let head = format!(
             "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\n\r\n{body}",
+             {authorization}Content-Length: {}\r\n\r\n{body}",
             body.len()
         );
         reader
@@ -150,6 +166,8 @@ struct Tally {
     micros: Vec<u64>,
     errors: u64,
     busy: u64,
+    /// 507: the store could not keep it.
+    unstored: u64,
     /// Errors where the server had the request and the answer was cut.
     cut: u64,
 }
@@ -182,26 +200,84 @@ impl Dice {
     }
 }
 
-/// One player's games.
+/// The shots a Baffle player makes before giving up and starting again.
+const BAFFLE_SHOTS: usize = 12;
+
+/// A match as its player holds it: its id, the seat token, the move number
+/// last seen, and the moves its view offers now (Tycoon's `page.moves`, a
+/// Baffle box's shootable holes).
+#[derive(Clone)]
+struct Held {
+    id: String,
+    token: String,
+    after: u64,
+    offered: Vec<String>,
+}
+
+impl Held {
+    /// The match made by `POST /api/matches`'s answer.
+    fn made(answer: &Value) -> Option<Self> {
+        let mut held = Self {
+            id: answer["id"].as_str()?.to_string(),
+            token: answer["token"].as_str()?.to_string(),
+            after: 0,
+            offered: Vec::new(),
+        };
+        held.saw(&answer["view"]).then_some(held)
+    }
+
+    /// Takes in the match view a move's answer (or the maker) was given;
+    /// false once the match is over.
+    fn saw(&mut self, view: &Value) -> bool {
+        self.after = view["moves"].as_u64().unwrap_or(self.after);
+        self.offered = match view["game"].as_str() {
+            Some("tycoon") => view["page"]["moves"]
+                .as_array()
+                .map(|moves| {
+                    moves
+                        .iter()
+                        .filter_map(|m| m["text"].as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            Some("baffle") => view["view"]["shootable"]
+                .as_array()
+                .map(|holes| {
+                    holes
+                        .iter()
+                        .filter_map(|h| h.as_u64().map(|h| format!("shoot {h}")))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            _ => vec!["roll".to_string()],
+        };
+        view["status"] == "playing"
+    }
+}
+
+/// One player's matches.
 struct Player {
     client: Client,
     dice: Dice,
-    chutes: Option<String>,
-    baffle: Option<String>,
-    tycoon: Option<(String, Vec<String>)>,
+    chutes: Option<Held>,
+    baffle: Option<Held>,
+    tycoon: Option<Held>,
     tallies: Tallies,
 }
 
 impl Player {
+    /// Sends a request (with a seat token, when given) and counts its
+    /// answer; returns it when one came.
     fn timed(
         &mut self,
         kind: Kind,
         method: &str,
         path: &str,
+        token: Option<&str>,
         body: Option<Value>,
     ) -> Option<(u16, Value)> {
         let start = Instant::now();
-        let answer = self.client.call(method, path, body.as_ref());
+        let answer = self.client.call(method, path, token, body.as_ref());
         let micros = start.elapsed().as_micros() as u64;
         let tally = match kind {
             Kind::Move => &mut self.tallies.moves,
@@ -211,15 +287,18 @@ impl Player {
         match answer {
             Answer::Status(status, value) => {
                 tally.micros.push(micros);
-                if status == 503 {
-                    tally.busy += 1;
-                } else if status >= 500 {
-                    tally.errors += 1;
-                    if self.tallies.examples.len() < 5 {
-                        self.tallies
-                            .examples
-                            .push(format!("{method} {path}: {status} {value}"));
+                match status {
+                    503 => tally.busy += 1,
+                    507 => tally.unstored += 1,
+                    400.. => {
+                        tally.errors += 1;
+                        if self.tallies.examples.len() < 5 {
+                            self.tallies
+                                .examples
+                                .push(format!("{method} {path}: {status} {value}"));
+                        }
                     }
+                    _ => {}
                 }
                 Some((status, value))
             }
@@ -238,70 +317,75 @@ impl Player {
         }
     }
 
-    fn new_game(&mut self, game: &str) {
+    /// Makes a new match of `game`; none when the server did not make it.
+    fn new_match(&mut self, game: &str) -> Option<Held> {
         let body = match game {
-            "chutes" => json!({"players": 2}),
-            "baffle" => json!({"size": 8, "mirrors": 4}),
-            _ => json!({"seats": ["human", "human", "human", "human"]}),
+            "chutes" => json!({"game": "chutes", "seats": ["here", "here"]}),
+            "baffle" => json!({"game": "baffle", "setup": {"size": 8, "mirrors": 4}}),
+            _ => json!({"game": "tycoon", "seats": ["here", "here", "here", "here"]}),
         };
-        let path = format!("/api/{game}/games");
-        if let Some((200, view)) = self.timed(Kind::Move, "POST", &path, Some(body)) {
-            let id = view["id"].as_str().map(str::to_string);
-            match game {
-                "chutes" => self.chutes = id,
-                "baffle" => self.baffle = id,
-                _ => self.tycoon = id.map(|id| (id, legal(&view))),
-            }
+        match self.timed(Kind::Move, "POST", "/api/matches", None, Some(body)) {
+            Some((201, made)) => Held::made(&made),
+            _ => None,
+        }
+    }
+
+    /// Plays `mv` in `held`'s match; returns the match to go on with (none
+    /// once it is over, or when the answer leaves its state unknown).
+    fn play(&mut self, mut held: Held, mv: &str) -> Option<Held> {
+        let path = format!("/api/matches/{}/moves", held.id);
+        let body = json!({"move": mv, "after": held.after});
+        let token = held.token.clone();
+        match self.timed(Kind::Move, "POST", &path, Some(&token), Some(body))? {
+            (200, answer) => held.saw(&answer["view"]).then_some(held),
+            // Nothing was played: the match is as it was.
+            (503 | 507, _) => Some(held),
+            _ => None,
         }
     }
 
     fn step(&mut self) {
         match self.dice.next(100) {
-            0..30 => match self.chutes.clone() {
-                None => self.new_game("chutes"),
-                Some(id) => {
-                    let path = format!("/api/chutes/games/{id}/turns");
-                    if !matches!(
-                        self.timed(Kind::Move, "POST", &path, Some(json!({}))),
-                        Some((200, _))
-                    ) {
-                        self.chutes = None;
+            0..30 => {
+                self.chutes = match self.chutes.take() {
+                    None => self.new_match("chutes"),
+                    Some(held) => self.play(held, "roll"),
+                };
+            }
+            30..55 => {
+                self.baffle = match self.baffle.take() {
+                    None => self.new_match("baffle"),
+                    Some(held) if held.after as usize >= BAFFLE_SHOTS => {
+                        // Gives up: the box is shown, and a new one begun.
+                        let _ = self.play(held, "quit");
+                        None
                     }
-                }
-            },
-            30..55 => match self.baffle.clone() {
-                None => self.new_game("baffle"),
-                Some(id) => {
-                    let hole = self.dice.next(32);
-                    let path = format!("/api/baffle/games/{id}/shots");
-                    match self.timed(Kind::Move, "POST", &path, Some(json!({"hole": hole}))) {
-                        Some((200, _)) => {}
-                        _ => self.baffle = None,
-                    }
-                }
-            },
-            55..85 => match self.tycoon.clone() {
-                None => self.new_game("tycoon"),
-                Some((id, moves)) => {
-                    let Some(text) = moves.get(self.dice.next(moves.len().max(1) as u64) as usize)
-                    else {
-                        self.tycoon = None;
-                        return;
-                    };
-                    let path = format!("/api/tycoon/games/{id}/moves");
-                    match self.timed(Kind::Move, "POST", &path, Some(move_json(text))) {
-                        Some((200, played)) if played["game"]["over"] != true => {
-                            self.tycoon = Some((id, legal(&played["game"])));
+                    Some(held) => {
+                        let pick = self.dice.next(held.offered.len().max(1) as u64) as usize;
+                        match held.offered.get(pick).cloned() {
+                            Some(shot) => self.play(held, &shot),
+                            None => None,
                         }
-                        _ => self.tycoon = None,
                     }
-                }
-            },
+                };
+            }
+            55..85 => {
+                self.tycoon = match self.tycoon.take() {
+                    None => self.new_match("tycoon"),
+                    Some(held) => {
+                        let pick = self.dice.next(held.offered.len().max(1) as u64) as usize;
+                        match held.offered.get(pick).cloned() {
+                            Some(mv) => self.play(held, &mv),
+                            None => None,
+                        }
+                    }
+                };
+            }
             85..95 => match self.baffle.clone() {
-                None => self.new_game("baffle"),
-                Some(id) => {
-                    let path = format!("/api/baffle/games/{id}/hint");
-                    self.timed(Kind::Hint, "POST", &path, Some(json!({})));
+                None => self.baffle = self.new_match("baffle"),
+                Some(held) => {
+                    let path = format!("/api/baffle/matches/{}/hint", held.id);
+                    self.timed(Kind::Hint, "POST", &path, None, Some(json!({})));
                 }
             },
             _ => {
@@ -310,34 +394,10 @@ impl Player {
                     "GET",
                     "/api/chutes/boards/classic/analysis",
                     None,
+                    None,
                 );
             }
         }
-    }
-}
-
-fn legal(view: &Value) -> Vec<String> {
-    view["legal_moves"]
-        .as_array()
-        .map(|moves| {
-            moves
-                .iter()
-                .filter_map(|m| m.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// `attack ice 2` as the API's JSON.
-fn move_json(text: &str) -> Value {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    match words.as_slice() {
-        ["attack", attack, target] => {
-            json!({"move": "attack", "attack": attack, "target": target.parse::<u8>().unwrap_or(1)})
-        }
-        ["attack", attack] => json!({"move": "attack", "attack": attack}),
-        [word, ..] => json!({"move": word}),
-        [] => json!({"move": "roll"}),
     }
 }
 
@@ -376,6 +436,7 @@ fn mix(addr: &str, clients: usize, seconds: u64, until_gone: bool) -> (Tallies, 
                     into.micros.extend_from_slice(&from.micros);
                     into.errors += from.errors;
                     into.busy += from.busy;
+                    into.unstored += from.unstored;
                     into.cut += from.cut;
                 }
                 let room = 5usize.saturating_sub(all.examples.len());
@@ -419,14 +480,15 @@ fn report(what: &str, clients: usize, tallies: &Tallies, elapsed: Duration) {
         let mut sorted = tally.micros.clone();
         sorted.sort_unstable();
         println!(
-            "  {name:<9} {:>7} answers  p50 {:>8.2} ms  p99 {:>8.2} ms  max {:>8.2} ms  errors {} (answers cut {})  busy (503) {}",
+            "  {name:<9} {:>7} answers  p50 {:>8.2} ms  p99 {:>8.2} ms  max {:>8.2} ms  errors {} (answers cut {})  busy (503) {}  unstored (507) {}",
             sorted.len(),
             percentile(&sorted, 50.0),
             percentile(&sorted, 99.0),
             sorted.last().map_or(0.0, |&m| m as f64 / 1000.0),
             tally.errors,
             tally.cut,
-            tally.busy
+            tally.busy,
+            tally.unstored
         );
     }
     for example in &tallies.examples {
@@ -487,7 +549,7 @@ fn main() {
         "save" => {
             let mut client = Client::new(addr);
             for i in 0..n {
-                let made = client.call("POST", "/api/tycoon/designs", Some(&json!({})));
+                let made = client.call("POST", "/api/tycoon/designs", None, Some(&json!({})));
                 let Answer::Status(200, design) = made else {
                     println!("save: no design");
                     std::process::exit(1);
@@ -496,7 +558,8 @@ fn main() {
                     "/api/tycoon/designs/{}/save",
                     design["id"].as_str().unwrap_or("")
                 );
-                match client.call("POST", &path, Some(&json!({"name": format!("grid-{i}")}))) {
+                let body = json!({"name": format!("grid-{i}"), "replace": true});
+                match client.call("POST", &path, None, Some(&body)) {
                     Answer::Status(status, answer) => println!("save: {status} {answer}"),
                     Answer::Failed(why) => println!("save: failed: {why}"),
                 }

@@ -108,8 +108,8 @@ fn a_body_that_does_not_arrive_in_time_is_answered_408() {
     let mut slow = connect(addr);
     write!(
         slow,
-        "POST /api/baffle/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Content-Length: 100\r\n\r\n{{\"fi"
+        "POST /api/matches HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: 100\r\n\r\n{{\"ga"
     )
     .unwrap();
     let answer = read_all(&mut slow);
@@ -146,11 +146,14 @@ fn beyond_the_connection_limit_the_oldest_idle_connection_makes_room() {
 #[test]
 fn a_stop_lets_requests_being_answered_finish() {
     let (addr, stop, thread, _dir) = start(|_| {});
+    // The server opens its store once listening: wait until it answers.
+    let ready = get(addr, "/api/chutes/boards");
+    assert!(ready.starts_with("HTTP/1.1 200"), "{ready}");
     let mut inflight = connect(addr);
-    let body = r#"{"fixed": true}"#;
+    let body = r#"{"game": "baffle", "setup": {"fixed": true}}"#;
     write!(
         inflight,
-        "POST /api/baffle/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+        "POST /api/matches HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\n\r\n{}",
         body.len(),
         &body[..5]
@@ -163,7 +166,7 @@ fn a_stop_lets_requests_being_answered_finish() {
     std::thread::sleep(Duration::from_millis(200));
     inflight.write_all(&body.as_bytes()[5..]).unwrap();
     let answer = read_all(&mut inflight);
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
     assert!(answer.contains("\"id\""), "{answer}");
     thread.join().expect("the server returns after the stop");
     drop(idle);
