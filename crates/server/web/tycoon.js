@@ -1414,6 +1414,7 @@ async function showMatch(m, route) {
   if (m.view.status === "playing") m.watch(onChange, (state) => connection.set(state));
   render();
   document.body.dataset.match = m.id;
+  document.title = `${m.view.title || "A game"} · Parlor`;
   if (mine) mine.refresh();
 }
 
@@ -1433,6 +1434,7 @@ async function openMatchPage(id, route) {
   } catch (e) {
     if (route !== routing) return;
     gonePanel(play.gone, "tycoon", e);
+    document.title = "No such game · Snakes & Ladders Tycoon · Parlor";
     play.setup.hidden = false;
     fillGridChoices();
     previewGrid();
@@ -1446,8 +1448,11 @@ async function openMatchPage(id, route) {
   await showMatch(m, route);
 }
 
+const PAGE_TITLE = document.title;
+
 function showNewGame() {
   setTabs("play");
+  document.title = `New game · ${PAGE_TITLE}`;
   play.gone.replaceChildren();
   play.setup.hidden = false;
   play.another.hidden = true;
@@ -1477,6 +1482,7 @@ function route() {
     showNewGame();
   } else {
     setTabs("design");
+    document.title = PAGE_TITLE;
     listSaved();
   }
 }
