@@ -534,6 +534,7 @@ async function showMatch(m) {
   held = [];
   autoplay = false;
   replayAt = null;
+  replayStepAsked += 1;
   shown = freshShown(m.view);
   ui.gone.hidden = true;
   ui.board.hidden = false;
@@ -725,11 +726,12 @@ function applyMoves(moves) {
 }
 
 /** One move on the board: to the square the count reached, then up or down the jump. */
-async function animateMove(move, pause) {
+async function animateMove(move, pause, still = () => true) {
   for (const turn of move.events || []) {
     if (turn.jump && pause > 0) {
       moveToken(turn.player, turn.landed);
       await sleep(pause);
+      if (!still()) return;
     }
     moveToken(turn.player, turn.to);
   }
@@ -938,8 +940,12 @@ async function maybeAutoplay() {
 
 // ---- A finished game: replay and record ----
 
+/** The replay step asked for last: a step still moving its tokens stops when another is asked for. */
+let replayStepAsked = 0;
+
 /** Draws one step of the replay bar: the game after its first `step.at` moves. */
 async function onReplayStep(step) {
+  const asked = ++replayStepAsked;
   const total = match.view.moves;
   const before = replayAt ?? total;
   replayAt = step.at === total ? null : step.at;
@@ -950,7 +956,11 @@ async function onReplayStep(step) {
     line.classList.add("replay-current");
     line.scrollIntoView({ block: "nearest" });
   }
-  if (step.played && step.at === before + 1) await animateMove(step.played, 250);
+  if (step.played && step.at === before + 1) {
+    await animateMove(step.played, 250, () => asked === replayStepAsked);
+    // Another step was asked for while this one moved: it shows itself.
+    if (asked !== replayStepAsked) return;
+  }
   shown.players.forEach((p, i) => moveToken(i + 1, p.square));
   showTallies();
   if (replayAt === null) {

@@ -798,6 +798,8 @@ let attackKind = null;
 let shownCells = [1, 1, 1, 1];
 /** The view the tables show: the match's, or a replay's step. */
 let replayView = null;
+/** The replay step asked for last: a step still walking its tokens stops when another is asked for. */
+let replayStepAsked = 0;
 /** Each route is numbered: a late answer for an old page is dropped. */
 let routing = 0;
 let chooser = null;
@@ -829,6 +831,7 @@ function leaveMatch() {
   queue = [];
   replay = null;
   replayView = null;
+  replayStepAsked += 1;
   attackKind = null;
 }
 
@@ -1055,7 +1058,7 @@ function boardLabel(view) {
 }
 
 /** Walks one move's tokens: the cells the die counted, then each slide. */
-async function animateMove(played, behind) {
+async function animateMove(played, behind, still = () => true) {
   const [step, slide] = SPEEDS[speed()];
   const fast = step === 0 || behind > 6 || document.hidden;
   for (const e of played.events || []) {
@@ -1065,11 +1068,13 @@ async function animateMove(played, behind) {
         shownCells[seat - 1] = cell;
         placeAll(true, step);
         await sleep(step);
+        if (!still()) return;
       }
     } else if (e.event === "moved" || e.event === "ladder" || e.event === "snake") {
       shownCells[seat - 1] = e.to;
       placeAll(!fast, slide);
       if (!fast) await sleep(slide);
+      if (!still()) return;
     }
   }
 }
@@ -1144,7 +1149,8 @@ function effectsOf(p) {
 /** The players' table, effects and stations, for `view` (a match view). */
 function showTables(view) {
   const game = view.view;
-  const seats = view.players || [];
+  // A replay's step has no seats of its own: they are the match's.
+  const seats = view.players || (current && current.view.players) || [];
   play.wallets.replaceChildren(
     ...game.players.map((p) => {
       const seat = seats.find((s) => s.seat === p.seat) || { kind: "person" };
@@ -1365,12 +1371,16 @@ function render() {
 async function showReplayStep(step) {
   const m = current;
   if (!m) return;
+  const asked = ++replayStepAsked;
+  const still = () => asked === replayStepAsked && m === current;
   const total = m.view.moves;
   const before = replayView ? replayView.moves : total;
   replayView = step.at === total ? null : step.view;
   const view = replayView || m.view;
   if (step.played && step.at === before + 1) {
-    await animateMove(step.played, 0);
+    await animateMove(step.played, 0, still);
+    // Another step was asked for while this one walked: it shows itself.
+    if (!still()) return;
   }
   shownCells = view.view.players.map((p) => p.cell);
   placeAll(true, 200);
@@ -1405,6 +1415,7 @@ async function showMatch(m, route) {
   shownCells = m.view.view.players.map((p) => p.cell);
   replay = null;
   replayView = null;
+  replayStepAsked += 1;
   play.replay.hidden = true;
   play.replay.replaceChildren();
   seatsPanel = invitePanel(play.seatsState, m, { seatName });

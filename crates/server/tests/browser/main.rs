@@ -137,6 +137,40 @@ fn find_program(env: &str, names: &[&str]) -> Option<String> {
     })
 }
 
+/// Starts `program` with `args`, tied to this test process: the harness
+/// lives in a static that is never dropped, so its `chromedriver` is
+/// killed when the process ends, however it ends. With util-linux's
+/// `setpriv --pdeathsig` (in every Debian) the kernel sends the kill when
+/// the thread that started it ends, so it is started from a thread that
+/// lives as long as the process; without `setpriv` it is started as it is.
+fn spawn_tied(program: &str, args: &[String]) -> std::io::Result<Child> {
+    let setpriv = find_program("PARLOR_SETPRIV", &["setpriv"]);
+    let mut command = match &setpriv {
+        Some(setpriv) => {
+            let mut c = Command::new(setpriv);
+            c.args(["--pdeathsig", "KILL", "--", program]);
+            c
+        }
+        None => Command::new(program),
+    };
+    command
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let (sender, answer) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("chromedriver-parent".into())
+        .spawn(move || {
+            let _ = sender.send(command.spawn());
+            loop {
+                std::thread::park();
+            }
+        })?;
+    answer
+        .recv()
+        .map_err(|_| std::io::Error::other("the starting thread ended"))?
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -166,11 +200,7 @@ fn start_harness() -> Harness {
     let addr = server.addr;
 
     let driver_port = free_port();
-    let driver = Command::new(&chromedriver)
-        .arg(format!("--port={driver_port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
+    let driver = spawn_tied(&chromedriver, &[format!("--port={driver_port}")])
         .unwrap_or_else(|e| panic!("cannot start {chromedriver}: {e}; {install}"));
     let driver = DriverProcess(driver);
     let deadline = Instant::now() + Duration::from_secs(30);

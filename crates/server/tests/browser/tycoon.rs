@@ -695,14 +695,50 @@ fn a_tycoon_game_with_bots_is_played_to_the_end() {
             .then_some(())
     });
     b.wait_for_text("#wallets tr[data-player='1'] td.coins", "100");
-    b.click_css(".replay-bar button.next");
-    b.wait_for_text(".replay-bar", "Move 1 of");
-    b.click_css(".replay-bar button.last");
-    wait_for_count(
-        &b,
-        &format!("#play-board svg g.ty-token[data-player='{winner}'][data-cell='99']"),
-        1,
+    // Next, and Last while move 1's token still walks: the last step is
+    // what stays, board and tables, once the walk would have ended.
+    b.script_async(
+        "const done = arguments[arguments.length - 1];
+         const bar = document.querySelector('.replay-bar');
+         document.querySelector('.replay-bar button.next').click();
+         const poll = setInterval(() => {
+           if (bar.dataset.at !== '1') return;
+           clearInterval(poll);
+           document.querySelector('.replay-bar button.last').click();
+           done(true);
+         }, 2);",
+        vec![],
     );
+    let at_the_end = format!("#play-board svg g.ty-token[data-player='{winner}'][data-cell='99']");
+    wait_for_count(&b, &at_the_end, 1);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(b.find_all(&at_the_end).len(), 1, "the end stays drawn");
+    assert_eq!(
+        b.text_css(&format!("#wallets tr[data-player='{winner}'] td.cell")),
+        "99",
+        "the table stays at the end"
+    );
+    // A replay's step names the seats as the match does.
+    assert!(
+        b.text_css("#wallets tr[data-player='1']")
+            .contains("hard bot"),
+        "{}",
+        b.text_css("#wallets")
+    );
+    let total: u64 = b
+        .attr_css(".replay-bar", "data-at")
+        .and_then(|at| at.parse().ok())
+        .expect("the replay bar's step");
+    b.click_css(".replay-bar button.prev");
+    b.wait_for_text(".replay-bar", &format!("Move {} of", total - 1));
+    assert!(
+        b.text_css("#wallets tr[data-player='1']")
+            .contains("hard bot"),
+        "{}",
+        b.text_css("#wallets")
+    );
+    b.click_css(".replay-bar button.last");
+    wait_for_count(&b, &at_the_end, 1);
 
     // Back goes to the new game's form, Forward to the game again, a
     // reload keeps it.
