@@ -114,9 +114,13 @@ fn two_servers_on_one_postgres_play_one_match_live() {
         assert_eq!(status, 200, "{answer}");
         moves += 1;
         let heard = loop {
-            let change = other
-                .next(Duration::from_secs(5))
-                .unwrap_or_else(|| panic!("move {moves} never reached the other server's page"));
+            let change = other.next(Duration::from_secs(5)).unwrap_or_else(|| {
+                panic!(
+                    "move {moves} never reached the other server's page; A said:\n{}\nB said:\n{}",
+                    a.errors(),
+                    b.errors()
+                )
+            });
             if change["view"]["moves"] == moves {
                 break change;
             }

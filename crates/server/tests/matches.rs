@@ -623,13 +623,21 @@ async fn bots_move_on_the_server_until_a_person_must_answer() {
         )
         .await;
     let after_me = answer.ok()["view"]["moves"].as_u64().unwrap();
+    // Seats 3 and 1 roll, one after the other, and it is seat 2's turn
+    // again (each bot's move is told as it is stored, so the wait is for
+    // the turn, not for the first move after mine).
     let later = app
         .wait_for(&host.id, |v| {
-            v["moves"].as_u64().unwrap() > after_me || v["status"] != "playing"
+            (v["moves"].as_u64().unwrap() > after_me && v["to_move"] == 2)
+                || v["status"] != "playing"
         })
         .await;
     if later["status"] == "playing" {
-        assert_eq!(later["to_move"], 2, "seats 3 and 1 have rolled: {later}");
+        assert_eq!(
+            later["moves"].as_u64().unwrap(),
+            after_me + 2,
+            "seats 3 and 1 have rolled once each: {later}"
+        );
     }
 }
 

@@ -14,6 +14,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A running `parlor serve`.
@@ -21,6 +22,8 @@ pub struct Server {
     /// `127.0.0.1:PORT`.
     pub addr: String,
     child: Child,
+    /// What it has written to its standard error so far.
+    errors: Arc<Mutex<String>>,
 }
 
 impl Server {
@@ -32,9 +35,21 @@ impl Server {
             .arg(data)
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("parlor serve starts");
+        let errors = Arc::new(Mutex::new(String::new()));
+        let mut stderr = BufReader::new(child.stderr.take().expect("its stderr"));
+        let kept = Arc::clone(&errors);
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            while stderr.read_line(&mut line).is_ok_and(|n| n > 0) {
+                kept.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push_str(&line);
+                line.clear();
+            }
+        });
         let mut out = BufReader::new(child.stdout.take().expect("its stdout"));
         let mut url = String::new();
         out.read_line(&mut url).expect("its URL");
@@ -49,7 +64,20 @@ impl Server {
             let mut sink = String::new();
             let _ = out.read_to_string(&mut sink);
         });
-        Self { addr, child }
+        Self {
+            addr,
+            child,
+            errors,
+        }
+    }
+
+    /// What it has written to its standard error so far (for a failing
+    /// test's message).
+    pub fn errors(&self) -> String {
+        self.errors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Kills it at once, as a crash would (`kill -9`).

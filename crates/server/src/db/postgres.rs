@@ -8,7 +8,7 @@
 //! - **channel**: the `NOTIFY` channel `parlor`. An append or a claim
 //!   notifies it in its own transaction, so the notice goes out exactly
 //!   when the change is committed; every server listens to it.
-//! - **resync**: when the listening connection is lost, notices may have
+//! - **resync**: when the listening connection is (re)made, notices may have
 //!   been missed; once it is back, the server is told to read its live
 //!   matches again ([`Notice::Resync`]).
 
@@ -98,7 +98,13 @@ impl Postgres {
             permits: Semaphore::new(POOL),
         };
         db.migrate().await?;
-        tokio::spawn(listen(db.config.clone(), notices, origin));
+        // The server listens before it serves, so that no notice is missed
+        // between its start and its first LISTEN (if PostgreSQL is slow to
+        // take the listening connection, the resync once it does covers
+        // the matches loaded meanwhile).
+        let (ready_tx, ready) = tokio::sync::oneshot::channel();
+        tokio::spawn(listen(db.config.clone(), notices, origin, ready_tx));
+        let _ = tokio::time::timeout(LISTEN_READY, ready).await;
         Ok(db)
     }
 
@@ -581,10 +587,20 @@ async fn connect(config: &Config) -> Result<Client, DbError> {
     Ok(client)
 }
 
+/// How long opening the store waits for its first `LISTEN`.
+const LISTEN_READY: Duration = Duration::from_secs(10);
+
 /// Listens on the channel for ever: forwards the other servers' notices,
-/// reconnects when the connection is lost, and then asks for a resync.
-async fn listen(config: Config, notices: broadcast::Sender<Notice>, origin: String) {
-    let mut lost = false;
+/// reconnects when the connection is lost, and after each `LISTEN` asks
+/// for a resync (notices sent before it were not heard). `ready` is told
+/// when the first `LISTEN` is in place.
+async fn listen(
+    config: Config,
+    notices: broadcast::Sender<Notice>,
+    origin: String,
+    ready: tokio::sync::oneshot::Sender<()>,
+) {
+    let mut ready = Some(ready);
     loop {
         if let Ok((client, mut connection)) = config.connect(NoTls).await {
             let (ended_tx, ended) = tokio::sync::oneshot::channel::<()>();
@@ -608,15 +624,15 @@ async fn listen(config: Config, notices: broadcast::Sender<Notice>, origin: Stri
                 .await
                 .is_ok()
             {
-                if lost {
-                    let _ = notices.send(Notice::Resync);
+                let _ = notices.send(Notice::Resync);
+                if let Some(ready) = ready.take() {
+                    let _ = ready.send(());
                 }
                 let _ = ended.await;
             }
             driver.abort();
             drop(client);
         }
-        lost = true;
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
 }

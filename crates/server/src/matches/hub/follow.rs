@@ -24,9 +24,8 @@ use tokio::sync::broadcast;
 pub const BOT_GRACE: Duration = Duration::from_secs(2);
 
 impl Hub {
-    /// Follows the other servers' notices for ever.
-    pub(super) async fn follow_notices(self: Arc<Self>) {
-        let mut notices = self.db.notices();
+    /// Follows the other servers' notices (from `notices`) for ever.
+    pub(super) async fn follow_notices(self: Arc<Self>, mut notices: broadcast::Receiver<Notice>) {
         loop {
             match notices.recv().await {
                 Ok(Notice::Moved { id, moves }) => self.catch_up(&id, Some(moves)).await,

@@ -212,7 +212,10 @@ impl Hub {
             stopping: tokio::sync::watch::channel(false).0,
         });
         if tokio::runtime::Handle::try_current().is_ok() {
-            tokio::spawn(Arc::clone(&hub).follow_notices());
+            // Subscribed now, not when the task first runs: no notice is
+            // missed in between.
+            let notices = hub.db.notices();
+            tokio::spawn(Arc::clone(&hub).follow_notices(notices));
             tokio::spawn(Arc::clone(&hub).expire_old());
         }
         hub
