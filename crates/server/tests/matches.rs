@@ -38,7 +38,10 @@ async fn a_match_is_made_with_its_url_token_and_view() {
     );
     let view = &body["view"];
     assert_eq!(view["game"], "chutes");
-    assert_eq!(view["title"], "Chutes & Ladders on classic, 2 players");
+    assert_eq!(
+        view["title"],
+        "Chutes & Ladders on the classic board, 2 players"
+    );
     assert_eq!(view["status"], "playing");
     assert_eq!(view["moves"], 0);
     assert_eq!(view["to_move"], 1);

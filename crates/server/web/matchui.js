@@ -631,7 +631,7 @@ export function yourGames(container, options = {}) {
           el(
             "div",
             { class: "match-what" },
-            el("a", { href: pageUrl(m.game, m.id) }, `${gameName(m.game)}${m.title ? `: ${m.title}` : ""}`),
+            el("a", { href: pageUrl(m.game, m.id) }, m.title || gameName(m.game)),
             el("div", { class: "note" }, state, ` · opened here ${since(m.at)}`),
           ),
           el("div", { class: "buttons" }, remove),

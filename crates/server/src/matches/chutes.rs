@@ -80,9 +80,12 @@ impl GameKind for Chutes {
     }
 
     fn title(setup: &Setup, seats: &[SeatKind]) -> String {
-        let board = match setup.board.name() {
-            Some(name) => name.to_string(),
-            None => format!("a board of {} squares", setup.board.size()),
+        // "the classic board", "Tiny test board" (a name that says
+        // "board" is not told it twice), "a board of 30 squares".
+        let board = match setup.board.name().map(str::trim) {
+            Some(name) if name.to_lowercase().ends_with("board") => name.to_string(),
+            Some(name) if !name.is_empty() => format!("the {name} board"),
+            _ => format!("a board of {} squares", setup.board.size()),
         };
         format!(
             "Chutes & Ladders on {board}, {}",

@@ -360,6 +360,16 @@ fn the_home_page_lists_this_devices_games() {
     );
     let first = b.text_css("#your-games li.match");
     assert!(first.contains("Baffle"), "newest first: {first}");
+    // Each game by its title, which names its game once.
+    assert_eq!(
+        b.text_css("#your-games li.match a"),
+        "Baffle: the original assignment's first game"
+    );
+    let chutes = b.text_css(&format!(
+        "#your-games li[data-match='{}'] a",
+        ids[0].as_str().unwrap()
+    ));
+    assert_eq!(chutes, "Chutes & Ladders on the classic board, 2 players");
 
     // Remove asks first; Escape keeps the game.
     b.script(
