@@ -1286,8 +1286,14 @@ ui.boardSelect.addEventListener("change", showBoardInfo);
 ui.boardFile.addEventListener("change", uploadBoard);
 ui.dice.addEventListener("change", showSeedField);
 ui.newForm.addEventListener("submit", startGame);
-ui.roll.addEventListener("click", () => roll());
-ui.watch.addEventListener("click", toggleAutoplay);
+// The second click of a double click is not a second move: the first
+// roll's answer may already have made Roll the next person's.
+ui.roll.addEventListener("click", (event) => {
+  if (event.detail <= 1) roll();
+});
+ui.watch.addEventListener("click", (event) => {
+  if (event.detail <= 1) toggleAutoplay();
+});
 ui.skip.addEventListener("click", () => {
   skipping = true;
 });
