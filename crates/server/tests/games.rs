@@ -877,18 +877,23 @@ async fn the_baffle_bot_moves_only_for_the_player_at_the_position_seen() {
 #[tokio::test]
 async fn random_baffle_games_hide_their_seed_until_the_end() {
     let app = App::new().await;
+    // A seed long enough that its digits (decimal or hex) cannot turn up
+    // by chance in a random id, token or time.
+    const SEED: u64 = 8_675_309_123_457;
     let made = app
         .post(
             "/api/matches",
-            json!({"game": "baffle", "setup": {"sides": "left-top"}, "seed": 42}),
+            json!({"game": "baffle", "setup": {"sides": "left-top"}, "seed": SEED}),
         )
         .await;
     assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
-    assert!(
-        !made.body.to_string().contains("42"),
-        "the seed would give the layout away: {}",
-        made.body
-    );
+    for form in [SEED.to_string(), format!("{SEED:x}")] {
+        assert!(
+            !made.body.to_string().contains(&form),
+            "the seed would give the layout away: {}",
+            made.body
+        );
+    }
     let mut host = Seat::from_made(&made.body);
     assert_eq!(made.body["view"]["seed"], Value::Null);
     assert_eq!(
@@ -953,7 +958,7 @@ async fn random_baffle_games_hide_their_seed_until_the_end() {
     let view = &quit.ok()["view"];
     assert_eq!(view["status"], "given_up");
     assert_eq!(view["view"]["status"], "quit");
-    assert_eq!(view["seed"], 42, "shown once it is over");
+    assert_eq!(view["seed"], SEED, "shown once it is over");
     let revealed = view["view"]["revealed"].as_array().unwrap();
     assert_eq!(revealed.len(), 5);
     assert!(revealed.iter().all(|m| m["found"] == false));
@@ -963,7 +968,7 @@ async fn random_baffle_games_hide_their_seed_until_the_end() {
     assert_refused(&hint, StatusCode::CONFLICT, "game_over", "over");
     // The same seed, setup and seat draw the same box.
     let mut again = app
-        .start(json!({"game": "baffle", "setup": {"sides": "left-top"}, "seed": 42}))
+        .start(json!({"game": "baffle", "setup": {"sides": "left-top"}, "seed": SEED}))
         .await;
     let quit_again = app.play(&mut again, json!("quit")).await;
     assert_eq!(quit_again.ok()["view"]["view"]["revealed"], json!(revealed));
