@@ -440,10 +440,6 @@ impl Sqlite {
     }
 }
 
-/// The thread: takes the jobs waiting, runs them in one transaction, each
-/// in a savepoint, commits, then answers them all. Ends when the store is
-/// dropped.
-
 /// Starts the checkpointer on a connection of its own to `path`; it runs
 /// until the returned sender is dropped. A checkpoint that fails (a full
 /// or read-only disk) is tried again at the next tick: the log keeps every
@@ -466,6 +462,10 @@ fn checkpointer(path: &Path, sync: &str) -> Result<mpsc::Sender<()>, DbError> {
         .map_err(|e| DbError::Unavailable(format!("cannot start the store's thread: {e}")))?;
     Ok(stop)
 }
+
+/// The thread: takes the jobs waiting, runs them in one transaction, each
+/// in a savepoint, commits, then answers them all. Ends when the store is
+/// dropped.
 fn run(conn: &Connection, line: &mpsc::Receiver<Job>) {
     while let Ok(first) = line.recv() {
         let mut batch = vec![first];
