@@ -15,17 +15,13 @@
 
 use crate::Browser;
 use crate::checks::{VIEWPORTS, Viewport, assert_page_fits, drawn_size, set_viewport};
-use crate::pages::{ARROW_LEFT, ARROW_RIGHT, ARROW_UP, DELETE, ENTER, svg_text, wait_for_count};
+use crate::pages::{svg_text, wait_for_count};
+use crate::webdriver::keys::{
+    ARROW_DOWN, ARROW_LEFT, ARROW_RIGHT, ARROW_UP, DELETE, END, ENTER, ESCAPE, SPACE, TAB,
+};
 use serde_json::{Value, json};
 use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
-
-/// WebDriver's codes for keys that type no character.
-const TAB: &str = "\u{E004}";
-const SPACE: &str = "\u{E00D}";
-const ESCAPE: &str = "\u{E00C}";
-const ARROW_DOWN: &str = "\u{E015}";
-const END: &str = "\u{E010}";
 
 /// The fixed game's mirrors: row, column, mirror.
 const FIXED_MIRRORS: [(i32, i32, char); 5] = [
@@ -74,12 +70,7 @@ fn start(b: &Browser, box_kind: &str, random: Option<(u32, u32, u64)>, plan: &st
 
 /// Waits until the page shows a match with its box drawn; returns its id.
 fn wait_for_game(b: &Browser) -> String {
-    let id = b.wait_for("the game's address", || {
-        let path = b.script("return location.pathname;", vec![]);
-        path.as_str()
-            .and_then(|p| p.strip_prefix("/baffle/m/"))
-            .map(str::to_string)
-    });
+    let id = b.wait_for_match_address("baffle", None);
     wait_ready(b, "game");
     b.find("#box[data-moves] svg g.hole");
     id

@@ -9,17 +9,9 @@
 
 use crate::Browser;
 use crate::checks::{VIEWPORTS, Viewport, assert_page_fits, drawn_size, set_viewport};
-use crate::pages::{ENTER, wait_for_count};
+use crate::pages::wait_for_count;
+use crate::webdriver::keys::{ARROW_RIGHT, END, ENTER, ESCAPE, HOME, TAB};
 use serde_json::{Value, json};
-
-/// WebDriver's Tab key.
-const TAB: &str = "\u{E004}";
-/// WebDriver's Escape key.
-const ESCAPE: &str = "\u{E00C}";
-/// WebDriver's End and Home keys.
-const END: &str = "\u{E010}";
-const HOME: &str = "\u{E011}";
-const ARROW_RIGHT: &str = "\u{E014}";
 
 /// Opens `/chutes` and waits for the page to be ready.
 fn open_new_game(b: &Browser) {
@@ -45,12 +37,7 @@ fn start_game(b: &Browser, seats: &[&str], seed: Option<u64>) -> String {
 
 /// Waits until the page shows a match; returns its id.
 fn wait_for_game(b: &Browser) -> String {
-    let id = b.wait_for("the game's address", || {
-        let path = b.script("return location.pathname;", vec![]);
-        path.as_str()
-            .and_then(|p| p.strip_prefix("/chutes/m/"))
-            .map(str::to_string)
-    });
+    let id = b.wait_for_match_address("chutes", None);
     b.wait_for("the game to be shown", || {
         (b.attr_css("#game-panel", "hidden").is_none()
             && !b.text_css("#status").starts_with("Opening"))
@@ -743,13 +730,7 @@ fn new_games_and_new_links_ask_first() {
     // Confirmed: the new game opens at its own address; Back returns.
     b.click_css("#new-game");
     b.click_css("dialog.confirm-dialog button.confirm");
-    let second = b.wait_for("the new game", || {
-        let path = b.script("return location.pathname;", vec![]);
-        path.as_str()
-            .and_then(|p| p.strip_prefix("/chutes/m/"))
-            .filter(|id| *id != first)
-            .map(str::to_string)
-    });
+    let second = b.wait_for_match_address("chutes", Some(first.as_str()));
     wait_for_game(&b);
     assert_eq!(server_moves(&b, &second), 0);
     b.script("history.back();", vec![]);

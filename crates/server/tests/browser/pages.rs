@@ -2,6 +2,7 @@
 
 use crate::Browser;
 use crate::checks::{VIEWPORTS, assert_page_fits, covered_controls, set_viewport};
+use crate::webdriver::keys::{ARROW_RIGHT, END, ENTER, ESCAPE, HOME, TAB};
 use serde_json::json;
 
 #[test]
@@ -454,17 +455,3 @@ pub(crate) fn svg_text(b: &Browser, css: &str) -> String {
         .map(str::to_string)
     })
 }
-
-/// WebDriver's codes for keys that type no character.
-pub(crate) const ENTER: &str = "\u{E007}";
-pub(crate) const ARROW_UP: &str = "\u{E013}";
-pub(crate) const ARROW_RIGHT: &str = "\u{E014}";
-pub(crate) const ARROW_LEFT: &str = "\u{E012}";
-pub(crate) const CONTROL: &str = "\u{E009}";
-/// Releases the modifier keys held.
-pub(crate) const NULL: &str = "\u{E000}";
-pub(crate) const DELETE: &str = "\u{E017}";
-pub(crate) const TAB: &str = "\u{E004}";
-pub(crate) const ESCAPE: &str = "\u{E00C}";
-pub(crate) const HOME: &str = "\u{E011}";
-pub(crate) const END: &str = "\u{E010}";

@@ -11,13 +11,11 @@
 //!   for an attack's kind, `data-attack`.
 
 use crate::checks::{VIEWPORTS, Viewport, assert_page_fits, drawn_size, set_viewport};
-use crate::pages::{ARROW_LEFT, ARROW_RIGHT, CONTROL, ENTER, NULL, svg_text, wait_for_count};
+use crate::pages::{svg_text, wait_for_count};
+use crate::webdriver::keys::{ARROW_LEFT, ARROW_RIGHT, CONTROL, ENTER, ESCAPE, NULL, TAB};
 use crate::{Browser, restart_server};
 use serde_json::{Value, json};
 use std::time::Duration;
-
-const TAB: &str = "\u{E004}";
-const ESCAPE: &str = "\u{E00C}";
 
 /// A cell of the Tycoon grid being designed: the picture's `<g class="cell">`.
 fn grid_cell(cell: u32) -> String {

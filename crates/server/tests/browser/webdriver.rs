@@ -7,6 +7,24 @@
 //! - **element**: a reference to a node of the page, from a CSS selector.
 
 use serde_json::{Value, json};
+
+/// WebDriver's codes for keys that type no character.
+pub mod keys {
+    pub const ENTER: &str = "\u{E007}";
+    pub const TAB: &str = "\u{E004}";
+    pub const SPACE: &str = "\u{E00D}";
+    pub const ESCAPE: &str = "\u{E00C}";
+    pub const HOME: &str = "\u{E011}";
+    pub const END: &str = "\u{E010}";
+    pub const ARROW_LEFT: &str = "\u{E012}";
+    pub const ARROW_UP: &str = "\u{E013}";
+    pub const ARROW_RIGHT: &str = "\u{E014}";
+    pub const ARROW_DOWN: &str = "\u{E015}";
+    pub const DELETE: &str = "\u{E017}";
+    pub const CONTROL: &str = "\u{E009}";
+    /// Releases the modifier keys held.
+    pub const NULL: &str = "\u{E000}";
+}
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -377,6 +395,19 @@ impl Session {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// Waits until the page's address is a match of `game`'s
+    /// (`/GAME/m/ID`), with an id other than `not`; returns the id.
+    pub fn wait_for_match_address(&self, game: &str, not: Option<&str>) -> String {
+        let prefix = format!("/{game}/m/");
+        self.wait_for(&format!("the address of a {game} match"), || {
+            let path = self.script("return location.pathname;", vec![]);
+            path.as_str()
+                .and_then(|p| p.strip_prefix(prefix.as_str()))
+                .filter(|id| Some(*id) != not)
+                .map(str::to_string)
+        })
     }
 
     /// Waits until the first element `css` selects has text containing
