@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The load and fault suite: a real `parlor serve` on loopback, driven by the
 # load client (crates/server/examples/load.rs). Bounded in time: about
-# 3 + 6 × LOAD_SECONDS seconds after the build. Figures go to stdout;
+# 3 + 7 × LOAD_SECONDS seconds after the build. Figures go to stdout;
 # docs/reliability.md has the last run's and how to read them.
 #
 #   scripts/load.sh                 every scenario, LOAD_SECONDS=20 each
@@ -33,6 +33,9 @@ trap cleanup EXIT
 # start_server DATA_DIR: starts `parlor serve` on a free port; sets $addr
 # and $server_pid.
 start_server() {
+  # Removed first: the check below must not read the last server's lines
+  # before the new one's redirection has emptied the file.
+  rm -f "$work/serve.out"
   "$parlor" serve --addr 127.0.0.1:0 --data-dir "$1" >"$work/serve.out" 2>"$work/serve.err" &
   server_pid=$!
   for _ in $(seq 300); do
@@ -54,13 +57,19 @@ rss() { awk '/VmRSS/ {print $2 " KiB"}' "/proc/$1/status"; }
 echo "== machine: $(nproc) cores, $(awk '/MemTotal/ {print $2 " KiB"}' /proc/meminfo), $(uname -sr)"
 mkdir -p "$work/data"
 start_server "$work/data"
-echo "== the mix, 50 clients"
+# People pause between clicks: each client waits 0.5-1.5 s (1 s on average)
+# between an answer and its next request. This is the latency case.
+echo "== the mix at a person's pace, 200 clients (0.5-1.5 s between requests)"
+"$load" mix "$addr" 200 "$seconds" --think 500-1500
+# A closed loop: each client asks again the moment it is answered. This is
+# the saturation case: throughput, and the queue it makes.
+echo "== the mix in a closed loop, 50 clients"
 "$load" mix "$addr" 50 "$seconds"
-echo "== the mix, 200 clients"
+echo "== the mix in a closed loop, 200 clients"
 "$load" mix "$addr" 200 "$seconds"
 echo "   server memory after: $(rss "$server_pid")"
 
-echo "== 3,000 slow clients (half-sent headers, reopened as the server closes them) and the mix, 50 clients"
+echo "== 3,000 slow clients (half-sent headers, reopened as the server closes them) and the mix in a closed loop, 50 clients"
 "$load" slow "$addr" 3000 "$seconds" &
 slow_pid=$!
 sleep 2

@@ -12,6 +12,14 @@
 //!   the moves the view offers), new matches when one ends — the
 //!   **moves** —, and sometimes a Baffle **hint** (the solver) or a board's
 //!   **analysis**. Each kind's answer times are reported apart.
+//! - **think time**: with `--think MIN-MAX` (milliseconds) each client
+//!   pauses between one answer and its next request, uniformly at random in
+//!   that range (the same pauses on every run), as a person does, and
+//!   starts after a pause of up to MAX so that the clients do not all begin
+//!   at once: the **paced** mix. Without it each client sends its next
+//!   request the moment the last is answered (a **closed loop**), which
+//!   measures the server saturated: its throughput, and the queue that
+//!   `clients / throughput` makes.
 //! - **error**: a transport failure (no answer, a cut answer), a 5xx other
 //!   than 503 and 507, or any 4xx: the client plays by the rules, so a
 //!   refusal (a `409 stale_move` from a move number it got wrong, a move
@@ -20,7 +28,8 @@
 //!   or read-only: nothing was kept) as **unstored**.
 //!
 //! ```text
-//! load mix ADDR CLIENTS SECONDS          the mix; prints a report
+//! load mix ADDR CLIENTS SECONDS [--think MIN-MAX]
+//!                                        the mix; prints a report
 //! load slow ADDR CONNECTIONS SECONDS     holds slow connections open meanwhile
 //! load inflight ADDR CLIENTS SECONDS     the mix, until the server goes away;
 //!                                        reports answers cut short
@@ -198,6 +207,17 @@ impl Dice {
         self.0 ^= self.0 << 17;
         self.0 % n
     }
+
+    /// A pause uniform in `from..=to` milliseconds.
+    fn pause(&mut self, (from, to): (u64, u64)) -> Duration {
+        Duration::from_millis(from + self.next(to - from + 1))
+    }
+}
+
+/// Sleeps for `pause`, or until `deadline` when that comes first.
+fn sleep_until_before(pause: Duration, deadline: Instant) {
+    let left = deadline.saturating_duration_since(Instant::now());
+    std::thread::sleep(pause.min(left));
 }
 
 /// The shots a Baffle player makes before giving up and starting again.
@@ -402,8 +422,15 @@ impl Player {
 }
 
 /// Runs `clients` players for `seconds` (or until the server is gone, when
-/// `until_gone`); returns every tally.
-fn mix(addr: &str, clients: usize, seconds: u64, until_gone: bool) -> (Tallies, Duration) {
+/// `until_gone`), each pausing for a think time in `think` (milliseconds,
+/// from–to) between requests when given; returns every tally.
+fn mix(
+    addr: &str,
+    clients: usize,
+    seconds: u64,
+    until_gone: bool,
+    think: Option<(u64, u64)>,
+) -> (Tallies, Duration) {
     let all = Arc::new(Mutex::new(Tallies::default()));
     let start = Instant::now();
     let deadline = start + Duration::from_secs(seconds);
@@ -420,10 +447,19 @@ fn mix(addr: &str, clients: usize, seconds: u64, until_gone: bool) -> (Tallies, 
                     tycoon: None,
                     tallies: Tallies::default(),
                 };
+                // The think times, apart from the mix's own dice so that the
+                // mix is the same paced or not.
+                let mut pauses = Dice(0x2545_F491_4F6C_DD1D ^ ((i as u64 + 1) * 0x0100_0193));
+                if let Some((_, to)) = think {
+                    sleep_until_before(pauses.pause((0, to)), deadline);
+                }
                 while Instant::now() < deadline {
                     player.step();
                     if until_gone && TcpStream::connect(&addr).is_err() {
                         break;
+                    }
+                    if let Some(range) = think {
+                        sleep_until_before(pauses.pause(range), deadline);
                     }
                 }
                 let mut guard = all.lock().unwrap();
@@ -525,7 +561,7 @@ fn slow(addr: &str, connections: usize, seconds: u64) -> usize {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: load mix|slow|inflight|save ADDR N SECONDS";
+    let usage = "usage: load mix|slow|inflight|save ADDR N SECONDS [--think MIN-MAX]";
     let (Some(mode), Some(addr), Some(n), Some(seconds)) = (
         args.get(1),
         args.get(2),
@@ -535,10 +571,34 @@ fn main() {
         eprintln!("{usage}");
         std::process::exit(2);
     };
+    // `--think MIN-MAX`: a pause of MIN to MAX ms between a client's
+    // requests.
+    let think = match args.get(5..).unwrap_or_default() {
+        [] => None,
+        [flag, range] if flag == "--think" => {
+            let parsed = range
+                .split_once('-')
+                .and_then(|(from, to)| Some((from.parse::<u64>().ok()?, to.parse::<u64>().ok()?)))
+                .filter(|(from, to)| from <= to);
+            if parsed.is_none() {
+                eprintln!("--think takes MIN-MAX in milliseconds, such as 500-1500");
+                std::process::exit(2);
+            }
+            parsed
+        }
+        _ => {
+            eprintln!("{usage}");
+            std::process::exit(2);
+        }
+    };
     match mode.as_str() {
         "mix" => {
-            let (tallies, elapsed) = mix(addr, n, seconds, false);
-            report("mix", n, &tallies, elapsed);
+            let (tallies, elapsed) = mix(addr, n, seconds, false, think);
+            let what = match think {
+                Some((from, to)) => format!("mix, paced ({from}-{to} ms between requests)"),
+                None => "mix, closed loop".to_string(),
+            };
+            report(&what, n, &tallies, elapsed);
         }
         "slow" => {
             let opened = slow(addr, n, seconds);
@@ -567,7 +627,7 @@ fn main() {
             let _ = seconds;
         }
         "inflight" => {
-            let (tallies, elapsed) = mix(addr, n, seconds, true);
+            let (tallies, elapsed) = mix(addr, n, seconds, true, think);
             report("in flight at SIGTERM", n, &tallies, elapsed);
         }
         _ => {

@@ -76,6 +76,10 @@ pub struct Config {
     pub listen: Option<SocketAddr>,
     /// The most long answers (solver hints, bot moves, analyses) worked
     /// out at once in each line ([`work`]); more are refused with a 503.
+    /// The long line works on this many threads of its own, which run at a
+    /// lower priority than the rest of the server (a nice value
+    /// [`work::LONG_NICENESS`] above the server's) so that the solver does
+    /// not take the cores from moves.
     pub max_long_work: usize,
     /// How long one long answer may work before it is stopped and
     /// answered with a 503 ([`work`]).
@@ -110,7 +114,8 @@ impl Config {
     /// kind, dropped after 2 hours idle, request bodies up to 1 MiB, the
     /// listening address unknown (no Host check until [`serve`] sets it),
     /// as many long answers at once as the machine has cores (at least 2)
-    /// in each line, 10 s for one long answer and ½ s in the quick line,
+    /// in each line, the long line's on as many threads at a lower
+    /// priority, 10 s for one long answer and ½ s in the quick line,
     /// 1,024 connections (or three quarters of the open-file limit when
     /// that is lower), 10 s for headers and for bodies, 10 s to finish
     /// when stopping; the store in `parlor.db` in the data directory,

@@ -4,8 +4,16 @@
 //! Terms:
 //! - **long work**: an answer that may take a second or more of CPU: a
 //!   Baffle hint or bot move (the solver), a board's analysis or shortest
-//!   games, a big picture. It runs on tokio's blocking pool so the server
-//!   keeps answering everything else.
+//!   games, a big picture. It runs off the async workers so the server
+//!   keeps answering everything else: the quick line's on tokio's blocking
+//!   pool, the long line's on the long pool.
+//! - **long pool** ([`Pool`]): [`Config::max_long_work`] threads of the
+//!   long line's own, each of which lowers its own priority once, when it
+//!   starts, by [`LONG_NICENESS`] (Linux: `setpriority` on the thread). The
+//!   kernel then gives the cores to moves, pages and the quick line first,
+//!   and to the solver only what they leave, so a burst of hints no longer
+//!   slows every move down. Dedicated threads, because a thread of tokio's
+//!   blocking pool lowered once would stay low for whatever it runs next.
 //! - **line** ([`Line`]): where a request waits. The **quick line** is for
 //!   questions the handler's cost estimate says are small (a Chutes
 //!   analysis of a board of at most [`crate::chutes_analysis::QUICK_SQUARES`]
@@ -35,11 +43,17 @@
 use crate::Config;
 use crate::error::ApiError;
 use axum::http::StatusCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 use tabletop::{Budget, Canceller, Stopped};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// How much lower the long pool's threads run than the server: their nice
+/// value is the server's plus this (at most 19, the lowest), so 10 for a
+/// server started normally.
+pub const LONG_NICENESS: i32 = 10;
 
 /// Requests that may wait in the long line, per slot.
 pub const WAITING_PER_SLOT: usize = 8;
@@ -124,6 +138,137 @@ impl Drop for Running {
     }
 }
 
+/// One piece of work for the long pool.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// The long line's threads, at a lower priority than the rest of the
+/// server; each runs one piece of work at a time, taken from a channel.
+/// The long line's slots let no more work in than there are threads, so
+/// work never waits here. The threads end when the pool is dropped.
+pub struct Pool {
+    jobs: mpsc::Sender<Job>,
+    threads: usize,
+}
+
+impl Pool {
+    /// Starts `threads` threads, named `parlor-long-N`, each of which
+    /// lowers its own priority by [`LONG_NICENESS`] first.
+    pub fn new(threads: usize) -> Self {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        let mut started = 0;
+        for i in 0..threads {
+            let queue = Arc::clone(&queue);
+            let spawned = std::thread::Builder::new()
+                .name(format!("parlor-long-{i}"))
+                .spawn(move || {
+                    lower_this_threads_priority();
+                    loop {
+                        // The lock is held while waiting for work, never
+                        // while doing it.
+                        let job = match queue.lock() {
+                            Ok(queue) => queue.recv(),
+                            Err(_) => return,
+                        };
+                        // Err: the pool was dropped.
+                        let Ok(job) = job else { return };
+                        job();
+                    }
+                });
+            match spawned {
+                Ok(_) => started += 1,
+                Err(e) => eprintln!("parlor serve: cannot start a thread for long answers: {e}"),
+            }
+        }
+        Self {
+            jobs,
+            threads: started,
+        }
+    }
+
+    /// Runs `job` on one of the pool's threads and waits for its answer.
+    ///
+    /// # Errors
+    /// Why there is no answer: `job` panicked, or the pool has no thread.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, String> {
+        if self.threads == 0 {
+            return Err("the server has no thread for long answers".to_string());
+        }
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move || {
+            // The thread outlives a panic; the answer says so.
+            let _ = answer.send(std::panic::catch_unwind(AssertUnwindSafe(job)));
+        });
+        self.jobs
+            .send(job)
+            .map_err(|_| "the threads for long answers are gone".to_string())?;
+        match answered.await {
+            Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(_)) => Err("it panicked".to_string()),
+            Err(_) => Err("its thread went away".to_string()),
+        }
+    }
+}
+
+/// Lowers the calling thread's priority by [`LONG_NICENESS`]; on failure
+/// says so once in the server's log and goes on at the same priority.
+fn lower_this_threads_priority() {
+    static SAID: AtomicBool = AtomicBool::new(false);
+    if let Err(e) = nice::lower_this_thread(LONG_NICENESS) {
+        if !SAID.swap(true, Ordering::SeqCst) {
+            eprintln!(
+                "parlor serve: cannot lower the priority of the threads for long answers ({e}); \
+                 they run at the server's priority, and may slow moves down"
+            );
+        }
+    }
+}
+
+/// A thread's own priority. Linux gives each thread its own nice value
+/// (`setpriority(PRIO_PROCESS, tid, …)` on a thread id changes only that
+/// thread); elsewhere this does nothing.
+mod nice {
+    /// Raises the calling thread's nice value by `step` (up to 19, the
+    /// lowest priority); returns the new value.
+    ///
+    /// # Errors
+    /// When the kernel refuses to read or set it.
+    #[cfg(target_os = "linux")]
+    #[allow(unsafe_code)] // three system calls, through the `libc` crate
+    pub fn lower_this_thread(step: i32) -> std::io::Result<i32> {
+        // SAFETY: gettid, getpriority and setpriority take plain integers
+        // and touch no memory; __errno_location points at this thread's
+        // own errno, which lives as long as the thread. getpriority may
+        // rightly return -1, so errno is cleared first to tell it from an
+        // error.
+        unsafe {
+            let tid = libc::gettid() as libc::id_t;
+            *libc::__errno_location() = 0;
+            let now = libc::getpriority(libc::PRIO_PROCESS, tid);
+            if now == -1 && *libc::__errno_location() != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            let lower = now.saturating_add(step).min(19);
+            if libc::setpriority(libc::PRIO_PROCESS, tid, lower) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(lower)
+        }
+    }
+
+    /// Elsewhere the thread keeps its priority.
+    ///
+    /// # Errors
+    /// Never.
+    #[cfg(not(target_os = "linux"))]
+    pub fn lower_this_thread(_step: i32) -> std::io::Result<i32> {
+        Ok(0)
+    }
+}
+
 impl Queue {
     fn new(size: usize, per_slot: usize) -> Self {
         Self {
@@ -147,10 +292,12 @@ impl Queue {
     }
 }
 
-/// The two lines for long work, their time limits, and the tally.
+/// The two lines for long work, the long line's threads, their time
+/// limits, and the tally.
 pub struct LongWork {
     quick: Queue,
     long: Queue,
+    pool: Pool,
     quick_limit: Duration,
     long_limit: Duration,
     counters: Arc<Counters>,
@@ -163,12 +310,14 @@ enum Attempt<T> {
 }
 
 impl LongWork {
-    /// Lines and limits for `config`.
+    /// Lines and limits for `config`, and the long line's threads (one per
+    /// slot).
     pub fn new(config: &Config) -> Self {
         let slots = config.max_long_work;
         Self {
             quick: Queue::new(slots, QUICK_WAITING_PER_SLOT),
             long: Queue::new(slots, WAITING_PER_SLOT),
+            pool: Pool::new(slots),
             quick_limit: config.quick_work_limit,
             long_limit: config.long_work_limit,
             counters: Arc::default(),
@@ -191,8 +340,9 @@ impl LongWork {
         }
     }
 
-    /// Runs `work` on the blocking pool once a slot of `line` is free,
-    /// within that line's time limit. `work` is given the budget to pass to
+    /// Runs `work` once a slot of `line` is free, within that line's time
+    /// limit: quick work on tokio's blocking pool, long work on the long
+    /// pool, at a lower priority. `work` is given the budget to pass to
     /// the library; it may be called twice (a quick question that runs out
     /// of the quick limit starts again in the long line).
     ///
@@ -211,7 +361,10 @@ impl LongWork {
         let work = Arc::new(work);
         if line == Line::Quick {
             let slot = self.quick.slot().await.ok_or_else(|| self.busy())?;
-            match self.attempt(slot, self.quick_limit, &work).await? {
+            match self
+                .attempt(Line::Quick, slot, self.quick_limit, &work)
+                .await?
+            {
                 Attempt::Done(answer) => return Ok(answer),
                 Attempt::Stopped(Stopped::TimedOut { .. }) => {
                     self.counters.moved.fetch_add(1, Ordering::SeqCst);
@@ -220,15 +373,19 @@ impl LongWork {
             }
         }
         let slot = self.long.slot().await.ok_or_else(|| self.busy())?;
-        match self.attempt(slot, self.long_limit, &work).await? {
+        match self
+            .attempt(Line::Long, slot, self.long_limit, &work)
+            .await?
+        {
             Attempt::Done(answer) => Ok(answer),
             Attempt::Stopped(stopped) => Err(stopped_error(stopped)),
         }
     }
 
-    /// Runs `work` once in `slot` with `limit`.
+    /// Runs `work` once in `slot` of `line` with `limit`.
     async fn attempt<T: Send + 'static, W: Fn(&Budget) -> T + Send + Sync + 'static>(
         &self,
+        line: Line,
         slot: OwnedSemaphorePermit,
         limit: Duration,
         work: &Arc<W>,
@@ -241,7 +398,7 @@ impl LongWork {
         counters.running.fetch_add(1, Ordering::SeqCst);
         // Not running any more however the work ends (even a panic).
         let running = Running(Arc::clone(&counters));
-        let handle = tokio::task::spawn_blocking(move || {
+        let job = move || {
             let _slot = slot;
             let _running = running;
             let answer = work(&budget);
@@ -260,8 +417,14 @@ impl LongWork {
                     Attempt::Stopped(stopped)
                 }
             }
-        });
-        handle.await.map_err(|e| {
+        };
+        let answer = match line {
+            Line::Quick => tokio::task::spawn_blocking(job)
+                .await
+                .map_err(|e| e.to_string()),
+            Line::Long => self.pool.run(job).await,
+        };
+        answer.map_err(|e| {
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!("the work stopped: {e}"),
@@ -396,6 +559,61 @@ mod tests {
             (tally.started, tally.timed_out, tally.moved, tally.finished),
             (2, 1, 1, 1)
         );
+    }
+
+    /// The calling thread's nice value: field 19 of its
+    /// `/proc/thread-self/stat` (the fields after the name's `)` start at
+    /// the third).
+    #[cfg(target_os = "linux")]
+    fn nice_here() -> i32 {
+        let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+        let after_name = &stat[stat.rfind(')').unwrap() + 1..];
+        after_name
+            .split_whitespace()
+            .nth(19 - 3)
+            .unwrap()
+            .parse()
+            .unwrap()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn long_work_runs_on_its_own_threads_at_a_lower_priority() {
+        let work = LongWork::new(&config(2));
+        let here = |_: &Budget| {
+            let name = std::thread::current().name().unwrap_or("").to_string();
+            (name, nice_here())
+        };
+        let (quick_thread, quick) = work.run(Line::Quick, here).await.unwrap();
+        // 10 for a server at the normal priority (0); 19 at most.
+        let lower = (quick + LONG_NICENESS).min(19);
+        assert!(!quick_thread.starts_with("parlor-long-"), "{quick_thread}");
+        // Each thread is lowered once, not at each piece of work.
+        for _ in 0..6 {
+            let (thread, nice) = work.run(Line::Long, here).await.unwrap();
+            assert!(thread.starts_with("parlor-long-"), "{thread}");
+            assert_eq!(nice, lower, "the quick line's nice value is {quick}");
+        }
+        // The quick line stays at the server's priority.
+        assert_eq!(work.run(Line::Quick, here).await.unwrap().1, quick);
+    }
+
+    #[tokio::test]
+    async fn long_work_that_panics_is_a_503_and_its_thread_goes_on() {
+        let work = LongWork::new(&config(1));
+        let failed = work
+            .run(Line::Long, |_| -> u32 { panic!("a bug in the solver") })
+            .await
+            .unwrap_err();
+        assert_eq!(failed.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(
+            failed.message.starts_with("the work stopped"),
+            "{}",
+            failed.message
+        );
+        assert_eq!(work.run(Line::Long, |_| 5).await.unwrap(), 5);
+        let tally = work.tally();
+        assert_eq!((tally.started, tally.finished, tally.running), (2, 1, 0));
     }
 
     #[tokio::test]
