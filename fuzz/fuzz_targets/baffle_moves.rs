@@ -7,6 +7,12 @@ use arbitrary::Arbitrary;
 use baffle::{Cell, Game, Mirror, Move, Setup, Sides, Status};
 use libfuzzer_sys::fuzz_target;
 
+/// The most moves one input plays: every hole of a 9×9 box shot, and
+/// then guesses. Each move's checks (a copy of the game, its view) grow
+/// with the moves before it, so a longer game costs the square of its
+/// length; past this, inputs would only repeat shots already made.
+const MAX_STEPS: usize = 160;
+
 #[derive(Arbitrary, Debug)]
 enum Step {
     Shoot(u8),
@@ -44,7 +50,7 @@ fuzz_target!(|input: Input| {
         return;
     };
     let mirrors = game.layout().count();
-    for step in input.steps.iter().take(300) {
+    for step in input.steps.iter().take(MAX_STEPS) {
         let mv = match *step {
             Step::Shoot(hole) => Move::Shoot {
                 hole: usize::from(hole),

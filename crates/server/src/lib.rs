@@ -313,10 +313,12 @@ pub fn svg_response(
 /// Binds `addr` and serves the app until the process is interrupted
 /// (Ctrl-C) or terminated (SIGTERM), then stops gracefully: requests being
 /// answered finish first ([`serve_until`]). `on_ready` is called with the
-/// bound address (useful with port 0) before serving.
+/// bound address (useful with port 0) once the store is open, before
+/// serving.
 ///
 /// # Errors
-/// Fails when the runtime cannot start or the address cannot be bound.
+/// Fails when the runtime cannot start, the address cannot be bound or the
+/// store cannot be opened.
 pub fn run(
     addr: SocketAddr,
     config: Config,
@@ -328,8 +330,11 @@ pub fn run(
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let stop = stop_signal()?;
+        // The store first: a server that cannot keep games does not say
+        // it is ready.
+        let opened = Opened::open(&listener, config).await?;
         on_ready(listener.local_addr()?);
-        serve_until(listener, config, stop).await
+        opened.serve_until(listener, stop).await
     })
 }
 
@@ -372,24 +377,54 @@ pub async fn serve_until(
     config: Config,
     stop: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
-    let config = Config {
-        listen: Some(listener.local_addr()?),
-        ..config
-    };
-    grids::clean_leftovers(&config.data_dir);
-    let state = AppState::open(config.clone()).await.map_err(|e| {
-        std::io::Error::other(format!(
-            "cannot open the store ({}): {e}",
-            config.location().describe()
-        ))
-    })?;
-    let hub = Arc::clone(&state.hub);
-    let app = router_for(state);
-    // Watchers' streams never finish on their own: end them first, so that
-    // stopping waits only for moves being answered.
-    let stop = async move {
-        stop.await;
-        hub.stop_watchers();
-    };
-    listen::serve_until(listener, app, &config, stop).await
+    Opened::open(&listener, config)
+        .await?
+        .serve_until(listener, stop)
+        .await
+}
+
+/// The app for one listener, its store open, not serving yet.
+struct Opened {
+    app: Router,
+    hub: Arc<matches::Hub>,
+    config: Config,
+}
+
+impl Opened {
+    /// Cleans the data directory's leftovers and opens the store.
+    async fn open(listener: &tokio::net::TcpListener, config: Config) -> std::io::Result<Self> {
+        let config = Config {
+            listen: Some(listener.local_addr()?),
+            ..config
+        };
+        grids::clean_leftovers(&config.data_dir);
+        let state = AppState::open(config.clone()).await.map_err(|e| {
+            std::io::Error::other(format!(
+                "cannot open the store ({}): {e}",
+                config.location().describe()
+            ))
+        })?;
+        let hub = Arc::clone(&state.hub);
+        Ok(Self {
+            app: router_for(state),
+            hub,
+            config,
+        })
+    }
+
+    /// Serves until `stop` completes (see [`serve_until`]).
+    async fn serve_until(
+        self,
+        listener: tokio::net::TcpListener,
+        stop: impl std::future::Future<Output = ()>,
+    ) -> std::io::Result<()> {
+        let hub = self.hub;
+        // Watchers' streams never finish on their own: end them first, so
+        // that stopping waits only for moves being answered.
+        let stop = async move {
+            stop.await;
+            hub.stop_watchers();
+        };
+        listen::serve_until(listener, self.app, &self.config, stop).await
+    }
 }

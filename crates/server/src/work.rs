@@ -151,16 +151,17 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// Starts `threads` threads, named `parlor-long-N`, each of which
-    /// lowers its own priority by [`LONG_NICENESS`] first.
-    pub fn new(threads: usize) -> Self {
+    /// Starts `threads` threads, named `NAME-N`, each of which lowers its
+    /// own priority by [`LONG_NICENESS`] first: `parlor-long` for the long
+    /// line, `parlor-bots` for the bots' thinking ([`crate::matches::Hub`]).
+    pub fn new(name: &str, threads: usize) -> Self {
         let (jobs, queue) = mpsc::channel::<Job>();
         let queue = Arc::new(Mutex::new(queue));
         let mut started = 0;
         for i in 0..threads {
             let queue = Arc::clone(&queue);
             let spawned = std::thread::Builder::new()
-                .name(format!("parlor-long-{i}"))
+                .name(format!("{name}-{i}"))
                 .spawn(move || {
                     lower_this_threads_priority();
                     loop {
@@ -317,7 +318,7 @@ impl LongWork {
         Self {
             quick: Queue::new(slots, QUICK_WAITING_PER_SLOT),
             long: Queue::new(slots, WAITING_PER_SLOT),
-            pool: Pool::new(slots),
+            pool: Pool::new("parlor-long", slots),
             quick_limit: config.quick_work_limit,
             long_limit: config.long_work_limit,
             counters: Arc::default(),
@@ -596,6 +597,29 @@ mod tests {
         }
         // The quick line stays at the server's priority.
         assert_eq!(work.run(Line::Quick, here).await.unwrap().1, quick);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn a_pool_runs_its_work_on_its_named_threads_at_a_lower_priority() {
+        let here = nice_here();
+        let pool = Pool::new("parlor-bots", 2);
+        for _ in 0..4 {
+            let (thread, nice) = pool
+                .run(|| {
+                    let name = std::thread::current().name().unwrap_or("").to_string();
+                    (name, nice_here())
+                })
+                .await
+                .unwrap();
+            assert!(thread.starts_with("parlor-bots-"), "{thread}");
+            assert_eq!(nice, (here + LONG_NICENESS).min(19));
+        }
+        assert_eq!(
+            pool.run(|| -> u8 { panic!("a bug in a bot") }).await,
+            Err("it panicked".to_string())
+        );
+        assert_eq!(pool.run(|| 7).await, Ok(7));
     }
 
     #[tokio::test]

@@ -2,8 +2,9 @@
 //!
 //! Terms:
 //! - **runner**: one task per match while a bot is to move; it takes the
-//!   bot's turn out of the match, works the move out on the blocking pool
-//!   (at most as many bots think at once as there are cores), and plays it
+//!   bot's turn out of the match, works the move out on the hub's threads
+//!   for thinking, which run at a lower priority than moves (at most as
+//!   many bots think at once as there are cores), and plays it
 //!   as any move — stored, then told — until a person must answer or the
 //!   match is over.
 //! - **kick**: a move that may hand the turn to a bot sets the runner
@@ -97,7 +98,7 @@ impl Hub {
                 return Ran::Idle;
             };
             let moves = work.moves;
-            let thought = tokio::task::spawn_blocking(work.choose).await;
+            let thought = self.thinkers.run(work.choose).await;
             drop(permit);
             let Ok(mv) = thought else {
                 eprintln!(

@@ -197,6 +197,9 @@ pub struct Hub {
     live: Mutex<HashMap<String, Arc<Slot>>>,
     capacity: usize,
     thinking: Semaphore,
+    /// Where bots think: threads of lower priority than moves
+    /// ([`crate::work::Pool`]), one per bot that may think at once.
+    thinkers: crate::work::Pool,
     stopping: tokio::sync::watch::Sender<bool>,
 }
 
@@ -209,6 +212,7 @@ impl Hub {
             live: Mutex::new(HashMap::new()),
             capacity: capacity.max(1),
             thinking: Semaphore::new(thinkers.max(1)),
+            thinkers: crate::work::Pool::new("parlor-bots", thinkers.max(1)),
             stopping: tokio::sync::watch::channel(false).0,
         });
         if tokio::runtime::Handle::try_current().is_ok() {
