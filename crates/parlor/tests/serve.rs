@@ -74,25 +74,34 @@ fn serve_reports_an_address_it_cannot_use() {
 
 #[test]
 fn serve_that_cannot_open_its_store_says_why_and_never_says_it_is_running() {
-    // A data directory that is a file: no store can be made in it (a
-    // read-only directory would not stop the root user the tests may run
-    // as).
+    // A data directory that is a file, and a store file that is not a
+    // database (a read-only directory would not stop the root user the
+    // tests may run as).
     let dir = tempfile::tempdir().unwrap();
-    let not_a_dir = dir.path().join("data");
-    std::fs::write(&not_a_dir, "a file, not a folder").unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
-        .arg(&not_a_dir)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(1), "{output:?}");
-    let err = String::from_utf8_lossy(&output.stderr);
-    assert!(err.contains("cannot open the store"), "{err}");
-    let out = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        out.is_empty(),
-        "a server without a store printed its address: {out}"
-    );
+    let not_a_folder = dir.path().join("data");
+    std::fs::write(&not_a_folder, "a file, not a folder").unwrap();
+    let not_a_store = dir.path().join("other");
+    std::fs::create_dir(&not_a_store).unwrap();
+    std::fs::write(not_a_store.join("parlor.db"), "not a database at all").unwrap();
+    for (data, why) in [
+        (&not_a_folder, "its folder is a file, not a folder"),
+        (&not_a_store, "the file is not a SQLite database"),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_parlor"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+            .arg(data)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{output:?}");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(err.contains("cannot open the store"), "{err}");
+        assert!(err.contains(why), "{err}");
+        let out = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            out.is_empty(),
+            "a server without a store printed its address: {out}"
+        );
+    }
 }
 /// Starts `parlor serve` on a free loopback port through `prefix` (e.g.
 /// `prlimit --nofile=1024:1024`); returns it and its address.

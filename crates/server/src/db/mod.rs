@@ -652,6 +652,10 @@ fn io_reason(e: &std::io::Error) -> DbError {
         std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {
             DbError::ReadOnly
         }
+        // Making a folder where a file stands.
+        std::io::ErrorKind::AlreadyExists | std::io::ErrorKind::NotADirectory => {
+            DbError::Unavailable("its folder is a file, not a folder".into())
+        }
         kind => DbError::Unavailable(kind.to_string()),
     }
 }

@@ -603,6 +603,9 @@ fn sql(e: rusqlite::Error) -> DbError {
     if let rusqlite::Error::SqliteFailure(failure, _) = &e {
         match failure.code {
             ErrorCode::DiskFull => return DbError::Full,
+            ErrorCode::NotADatabase => {
+                return DbError::Incompatible("the file is not a SQLite database".into());
+            }
             ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied => {
                 eprintln!("parlor serve: store: {e}");
                 return DbError::ReadOnly;
