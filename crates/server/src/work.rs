@@ -74,7 +74,7 @@ pub enum Line {
 /// Counts of long work since the server started.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
-    /// Pieces of work started on the blocking pool (a move to the long line
+    /// Pieces of work started, in either line (a move to the long line
     /// starts again and counts again).
     pub started: u64,
     /// Finished with an answer (or the library's own error).
