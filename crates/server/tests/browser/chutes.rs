@@ -220,6 +220,7 @@ fn a_chutes_game_is_played_at_one_screen() {
 
     // Then play to the end: the show plays the rest move by move.
     b.select("#speed", "60");
+    wait_until_enabled(&b, "#watch");
     b.click_css("#watch");
     b.wait_for_text("#status", "wins after");
     let view = wait_until_shown(&b, &id);
@@ -477,6 +478,7 @@ fn an_uploaded_board_is_played_and_the_form_is_the_next_games() {
     assert_eq!(b.find_all("#board svg .token").len(), 2);
 
     // Play it to the end: the bot's moves arrive live and are shown too.
+    wait_until_enabled(&b, "#watch");
     b.click_css("#watch");
     b.wait_for_text("#status", "wins after");
     let view = wait_until_shown(&b, &id);
@@ -535,6 +537,7 @@ fn a_stalled_board_says_no_one_can_win() {
         })
         .expect("a seed whose game stalls");
     let id = start_game(&b, &["here", "here"], Some(seed));
+    wait_until_enabled(&b, "#watch");
     b.click_css("#watch");
     b.wait_for_text(
         "#status",
@@ -1032,9 +1035,12 @@ fn two_people_play_from_their_own_browsers() {
         wait_for_logged(b, 5);
     }
 
-    // Both play their seats to the end.
+    // Both play their seats to the end. The button is disabled while the
+    // last move's tokens still walk (a click then does nothing): wait.
+    wait_until_enabled(maker, "#watch");
     maker.click_css("#watch");
     friend.wait_for_text("#status", "Your turn");
+    wait_until_enabled(friend, "#watch");
     friend.click_css("#watch");
     let mut end = None;
     for b in [maker, friend, watcher] {

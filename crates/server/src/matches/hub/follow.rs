@@ -15,7 +15,7 @@
 
 use super::{Hub, Slot, tell};
 use crate::db::{Notice, UNFINISHED_KEPT};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::broadcast;
 
@@ -24,16 +24,23 @@ use tokio::sync::broadcast;
 pub const BOT_GRACE: Duration = Duration::from_secs(2);
 
 impl Hub {
-    /// Follows the other servers' notices (from `notices`) for ever.
-    pub(super) async fn follow_notices(self: Arc<Self>, mut notices: broadcast::Receiver<Notice>) {
+    /// Follows the other servers' notices (from `notices`) for as long as
+    /// the hub lives. It holds the hub weakly, so a hub its server has
+    /// dropped (a test's, a fuzz run's) is freed, and this ends at the
+    /// next notice or when the store's notices close.
+    pub(super) async fn follow_notices(hub: Weak<Self>, mut notices: broadcast::Receiver<Notice>) {
         loop {
-            match notices.recv().await {
-                Ok(Notice::Moved { id, moves }) => self.catch_up(&id, Some(moves)).await,
-                Ok(Notice::Seated { id }) => self.catch_up(&id, None).await,
+            let notice = notices.recv().await;
+            let Some(hub) = hub.upgrade() else {
+                return;
+            };
+            match notice {
+                Ok(Notice::Moved { id, moves }) => hub.catch_up(&id, Some(moves)).await,
+                Ok(Notice::Seated { id }) => hub.catch_up(&id, None).await,
                 Ok(Notice::Resync) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                    let ids: Vec<String> = self.map().keys().cloned().collect();
+                    let ids: Vec<String> = hub.map().keys().cloned().collect();
                     for id in ids {
-                        self.catch_up(&id, None).await;
+                        hub.catch_up(&id, None).await;
                     }
                 }
                 Err(broadcast::error::RecvError::Closed) => return,
@@ -111,11 +118,15 @@ impl Hub {
     }
 
     /// Deletes unfinished matches untouched for [`UNFINISHED_KEPT`], now and
-    /// every hour.
-    pub(super) async fn expire_old(self: Arc<Self>) {
+    /// every hour, for as long as the hub lives (held weakly, as
+    /// [`Hub::follow_notices`] holds it).
+    pub(super) async fn expire_old(hub: Weak<Self>) {
         loop {
+            let Some(hub) = hub.upgrade() else {
+                return;
+            };
             let before = crate::db::now_ms() - UNFINISHED_KEPT.as_millis() as i64;
-            if let Ok(gone) = self.db.expire(before).await
+            if let Ok(gone) = hub.db.expire(before).await
                 && gone > 0
             {
                 eprintln!(
@@ -123,6 +134,7 @@ impl Hub {
                     tabletop::count(gone, "unfinished game", "unfinished games")
                 );
             }
+            drop(hub);
             tokio::time::sleep(std::time::Duration::from_secs(60 * 60)).await;
         }
     }

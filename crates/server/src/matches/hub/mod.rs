@@ -219,8 +219,8 @@ impl Hub {
             // Subscribed now, not when the task first runs: no notice is
             // missed in between.
             let notices = hub.db.notices();
-            tokio::spawn(Arc::clone(&hub).follow_notices(notices));
-            tokio::spawn(Arc::clone(&hub).expire_old());
+            tokio::spawn(Self::follow_notices(Arc::downgrade(&hub), notices));
+            tokio::spawn(Self::expire_old(Arc::downgrade(&hub)));
         }
         hub
     }
@@ -702,4 +702,37 @@ fn status_word(status: &tabletop::play::Status) -> String {
         Status::Stalled { .. } => "stalled",
     }
     .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::{Durability, Location};
+    use std::time::Duration;
+
+    #[tokio::test]
+    async fn a_hub_its_server_drops_is_freed_with_its_tasks() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(
+            &Location::default_for(dir.path()),
+            Durability::Process,
+            None,
+        )
+        .await
+        .unwrap();
+        let hub = Hub::new(Arc::new(db), 10, 1);
+        let gone = Arc::downgrade(&hub);
+        // Its tasks (notices, expiry) start, and the expiry runs once.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        drop(hub);
+        let mut waited = Duration::ZERO;
+        while gone.upgrade().is_some() && waited < Duration::from_secs(5) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            waited += Duration::from_millis(10);
+        }
+        assert!(
+            gone.upgrade().is_none(),
+            "the hub's own tasks keep it alive after its server dropped it"
+        );
+    }
 }
