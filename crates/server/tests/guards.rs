@@ -254,6 +254,20 @@ async fn a_body_is_an_object_with_known_fields() {
         error_of(&answer).contains("unknown field `seat`"),
         "{answer}"
     );
+    // And in the solver's evidence.
+    let (status, _, answer) = send(
+        &app,
+        "POST",
+        "/api/baffle/solve",
+        &[JSON],
+        r#"{"size": 5, "mirrors": 1, "shots": [[1, 2]], "count": 3}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    assert!(
+        error_of(&answer).contains("unknown field `count`"),
+        "{answer}"
+    );
     // Unknown fields in a game's setup too.
     let (status, _, answer) = send(
         &app,

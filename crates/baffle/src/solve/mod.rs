@@ -54,6 +54,7 @@ use tabletop::{Budget, Rng, Stopped};
 
 /// What a player knows.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Evidence {
     /// Box size `n`.
     pub size: usize,
