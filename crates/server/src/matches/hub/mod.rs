@@ -7,7 +7,8 @@
 //!   connected page of each change.
 //! - **load**: a match not in memory is read from the store and replayed
 //!   from its record; the store, not the memory, is what counts. Memory
-//!   holds at most [`Hub::new`]'s capacity of idle matches.
+//!   holds at most [`Hub::new`]'s capacity of idle matches: past it, the
+//!   longest idle are dropped, down to 7/8 of it at once.
 //! - **commit before telling**: a move is applied, appended to the store in
 //!   its own transaction, and only then answered and told to watchers. If
 //!   the store refuses it (another server moved first, the disk is full),
@@ -327,9 +328,7 @@ impl Hub {
         });
         let mut map = self.map();
         let slot = Arc::clone(map.entry(id).or_insert(slot));
-        if map.len() > self.capacity {
-            evict(&mut map, self.capacity);
-        }
+        evict(&mut map, self.capacity);
         slot
     }
 
@@ -647,23 +646,39 @@ async fn lock_owned(slot: &Arc<Slot>) -> tokio::sync::OwnedMutexGuard<Live> {
 }
 
 /// Drops idle matches (nobody watching, no bot thinking, nobody holding
-/// them) until at most `capacity` remain, the longest idle first.
+/// them), the longest idle first, once there are more than `capacity`:
+/// down to 7/8 of it ([`EVICT_SHARE`]), so that the scan of every slot is paid once
+/// per many new matches, not on each (it runs under the map's lock).
 fn evict(map: &mut HashMap<String, Arc<Slot>>, capacity: usize) {
-    let mut idle: Vec<(i64, String)> = map
+    if map.len() <= capacity {
+        return;
+    }
+    let keep = capacity - capacity / EVICT_SHARE;
+    let mut idle: Vec<(i64, &String)> = map
         .iter()
         .filter(|(_, s)| {
             Arc::strong_count(s) == 1
                 && s.changes.receiver_count() == 0
                 && !s.bots_running.load(Ordering::SeqCst)
         })
-        .map(|(id, s)| (s.touched_ms.load(Ordering::Relaxed), id.clone()))
+        .map(|(id, s)| (s.touched_ms.load(Ordering::Relaxed), id))
         .collect();
-    idle.sort();
-    let excess = map.len().saturating_sub(capacity);
-    for (_, id) in idle.into_iter().take(excess) {
+    let excess = map.len().saturating_sub(keep).min(idle.len());
+    if excess == 0 {
+        return;
+    }
+    if excess < idle.len() {
+        idle.select_nth_unstable(excess - 1);
+    }
+    let dropped: Vec<String> = idle[..excess].iter().map(|(_, id)| (*id).clone()).collect();
+    for id in dropped {
         map.remove(&id);
     }
 }
+
+/// [`evict`] drops one `EVICT_SHARE`th of the capacity at once: a full hub
+/// scans its slots once per capacity/8 new matches.
+const EVICT_SHARE: usize = 8;
 
 fn find_token(tokens: &[TokenRow], hash: &str) -> Option<Holder> {
     tokens.iter().find(|t| t.hash == hash).map(|t| Holder {
@@ -710,17 +725,62 @@ mod tests {
     use crate::db::{Durability, Location};
     use std::time::Duration;
 
+    async fn sqlite_hub(dir: &std::path::Path, capacity: usize) -> Arc<Hub> {
+        let db = Db::open(&Location::default_for(dir), Durability::Process, None)
+            .await
+            .unwrap();
+        Hub::new(Arc::new(db), capacity, 1)
+    }
+
+    async fn new_baffle(hub: &Arc<Hub>) -> String {
+        let table = crate::matches::baffle::start(
+            serde_json::json!({"size": 4, "mirrors": 1}),
+            &[SeatPlan::Here],
+            tabletop::play::DiceMode::Seeded { seed: 1 },
+            1,
+        )
+        .unwrap();
+        hub.create(table, &[SeatPlan::Here]).await.unwrap().id
+    }
+
+    #[tokio::test]
+    async fn a_full_hub_drops_the_longest_idle_matches_down_to_seven_eighths_and_keeps_held_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let hub = sqlite_hub(dir.path(), 16).await;
+        let mut ids = Vec::new();
+        for _ in 0..16 {
+            ids.push(new_baffle(&hub).await);
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        assert_eq!(
+            hub.live_count(),
+            16,
+            "up to the capacity, nothing is dropped"
+        );
+        // The oldest match is held (a request is using it) and the second
+        // oldest is watched: neither is idle.
+        let held = hub.slot(&ids[0]).await.unwrap();
+        let watched = hub.slot(&ids[1]).await.unwrap().watch();
+        let newest = new_baffle(&hub).await;
+        assert_eq!(hub.live_count(), 14, "17 matches, down to 7/8 of 16");
+        let live = |id: &String| hub.map().contains_key(id);
+        for kept in [&ids[0], &ids[1], &newest] {
+            assert!(live(kept), "{kept} was dropped");
+        }
+        // The three longest idle of the others went, oldest first.
+        for gone in &ids[2..5] {
+            assert!(!live(gone), "{gone} was kept");
+        }
+        assert!(live(&ids[5]));
+        // A dropped match is read again from the store when asked for.
+        assert_eq!(hub.slot(&ids[2]).await.unwrap().id(), ids[2]);
+        drop((held, watched));
+    }
+
     #[tokio::test]
     async fn a_hub_its_server_drops_is_freed_with_its_tasks() {
         let dir = tempfile::tempdir().unwrap();
-        let db = Db::open(
-            &Location::default_for(dir.path()),
-            Durability::Process,
-            None,
-        )
-        .await
-        .unwrap();
-        let hub = Hub::new(Arc::new(db), 10, 1);
+        let hub = sqlite_hub(dir.path(), 10).await;
         let gone = Arc::downgrade(&hub);
         // Its tasks (notices, expiry) start, and the expiry runs once.
         tokio::time::sleep(Duration::from_millis(50)).await;
