@@ -1,8 +1,8 @@
 //! Sequences of moves against Tycoon games, on the sample grid or a grid
-//! the input builds: after each move no token is off the grid, a winner
-//! stands on the last cell, attacks and owners are legal, the view carries
-//! no seed; the match's record, written and read back, replays to the same
-//! game.
+//! the input builds: a refused move changes nothing; after each accepted
+//! move no token is off the grid, a winner stands on the last cell, attacks
+//! and owners are legal, the view carries no seed; the match's record,
+//! written and read back, replays to the same game.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -100,6 +100,7 @@ fuzz_target!(|input: Input| {
             Step::Any(kind, target) => any_move(kind, target),
         };
         let before = game.clone();
+        let moves_before = m.moves();
         let seat = m.to_move().unwrap_or(1);
         let request = Request {
             mv,
@@ -107,7 +108,11 @@ fuzz_target!(|input: Input| {
             roll: None,
         };
         if m.play(seat, request).is_err() {
+            // Nothing changed, so nothing below can have: the checks after
+            // the last accepted move stand.
             assert_eq!(m.game(), &before, "a refused move changes nothing");
+            assert_eq!(m.moves(), moves_before, "a refused move is not recorded");
+            continue;
         }
         let game = m.game();
         for (i, p) in game.players().iter().enumerate() {
