@@ -35,6 +35,9 @@ if [ "$#" -gt 0 ]; then
 else
   mapfile -t targets < <(cargo +nightly fuzz list)
 fi
+# 1234567 -> 1,234,567 (printf's %'d groups only in a locale that says so).
+thousands() { sed ':a;s/\B[0-9]\{3\}\>/,&/;ta' <<<"$1"; }
+
 build=(--release --sanitizer none --debug-assertions --target-dir target/long)
 cargo +nightly fuzz build "${build[@]}" >&2
 echo "fuzz: logs and corpora in $out" >&2
@@ -69,6 +72,6 @@ for target in "${targets[@]}"; do
     echo "fuzz: $target stopped with status $status; see $log" >&2
   fi
   printf '| `%s` | %s | %s | %s | %s | %s | %s | %s |\n' \
-    "$target" "$(printf "%'d" "${execs:-0}")" "${cov:-?}" "${ft:-?}" \
+    "$target" "$(thousands "${execs:-0}")" "${cov:-?}" "${ft:-?}" \
     "${corp:-?}" "${rss:-?}" "$crashes" "$took"
 done
