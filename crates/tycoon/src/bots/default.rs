@@ -274,6 +274,14 @@ fn missed_moves(p: &Player, change: Change) -> f32 {
     missed
 }
 
+/// True when `p`'s next move, on its next turn, wins with `faces` of the six
+/// faces or more from where it stands (`here`, its cell's outlook): an
+/// **emergency** for everyone else when `faces` is the bot's
+/// [`Tuning::emergency_rolls`].
+pub fn threatens_to_win(p: &Player, here: &CellOutlook, faces: u8) -> bool {
+    moves_next(p) && here.winning_rolls(p.poison_turns > 0) >= faces
+}
+
 /// True when `p`'s next turn is a move it can make (not lost, not a
 /// recharge turn, coins left after any fire).
 fn moves_next(p: &Player) -> bool {
@@ -561,7 +569,7 @@ fn recharge_or_attack(game: &Game, seat: u8, weights: &Weights) -> Move {
     ];
     let mut urgent = [false; SEATS];
     for ((u, p), c) in urgent.iter_mut().zip(players).zip(&here) {
-        *u = moves_next(p) && c.winning_rolls(p.poison_turns > 0) >= t.emergency_rolls;
+        *u = threatens_to_win(p, c, t.emergency_rolls);
     }
     let scene = Scene {
         table,
