@@ -35,10 +35,12 @@ enum Line {
     NeverAttacks,
     AttacksOnlyInAnEmergency,
     AttacksTheLeaderAtOnce,
+    /// The default bot, recharging where it would launch this attack.
+    Never(Attack),
 }
 
 impl Line {
-    const ALL: [Line; 8] = [
+    const ALL: [Line; 12] = [
         Line::Random,
         Line::Default,
         Line::StaysInPrison,
@@ -47,10 +49,14 @@ impl Line {
         Line::NeverAttacks,
         Line::AttacksOnlyInAnEmergency,
         Line::AttacksTheLeaderAtOnce,
+        Line::Never(Attack::Ice),
+        Line::Never(Attack::Fire),
+        Line::Never(Attack::Poison),
+        Line::Never(Attack::Lightning),
     ];
 
-    fn describe(self) -> &'static str {
-        match self {
+    fn describe(self) -> String {
+        let name = match self {
             Line::Random => "a random bot (the fair share)",
             Line::Default => "the default bot",
             Line::StaysInPrison => "default, but stays in prison",
@@ -61,7 +67,12 @@ impl Line {
             Line::AttacksTheLeaderAtOnce => {
                 "default, but attacks the leader at once (ice, poison, fire, lightning)"
             }
-        }
+            Line::Never(attack) => {
+                return format!("default, but recharges where it would launch {attack:?}")
+                    .to_lowercase();
+            }
+        };
+        name.to_string()
     }
 
     fn choose(self, game: &Game, seed: u64) -> Move {
@@ -85,6 +96,10 @@ impl Line {
             (Line::AttacksTheLeaderAtOnce, Decision::RechargeOrAttack { player }) => {
                 attack_the_leader(game, player)
             }
+            (Line::Never(kind), _) => match default {
+                Move::Attack { attack, .. } if attack == kind => Move::Recharge,
+                other => other,
+            },
             _ => default,
         }
     }
