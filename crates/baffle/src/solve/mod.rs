@@ -919,10 +919,31 @@ fn estimated(
     let allowed: Vec<usize> = size.shootable(solution.sides).collect();
     let candidates = &checked.candidates;
     let mut reach = vec![0u64; size.cells().div_ceil(64)];
+    let exits_of = sampled_exits(size, &allowed, candidates, &all, &mut reach, budget)?;
+    solution.candidates = shot_odds(candidates, exits_of, n, None);
+    solution.unreachable = unreachable(p, &reach);
+    Ok(())
+}
+
+/// Every allowed hole's shot through each sampled layout (`samples`, a
+/// cell state a cell): for each candidate hole (sorted), how many samples
+/// sent its beam out of each exit hole; every cell a beam crossed is set in
+/// `reach` (a bit set). Checks `budget` once a sample, so a big sample on a
+/// big box stops with its budget like the search before it.
+fn sampled_exits<S: AsRef<[u8]>>(
+    size: Size,
+    allowed: &[usize],
+    candidates: &[usize],
+    samples: &[S],
+    reach: &mut [u64],
+    budget: &Budget,
+) -> Result<Vec<HashMap<usize, usize>>, Stopped> {
     let mut exits_of: Vec<HashMap<usize, usize>> = vec![HashMap::new(); candidates.len()];
-    for state in &all {
+    for state in samples {
+        budget.check()?;
+        let state = state.as_ref();
         let at = |i: usize| search::mirror_of(state[i]);
-        for &hole in &allowed {
+        for &hole in allowed {
             let mark = |i: usize, _, _| reach[i / 64] |= 1 << (i % 64);
             let Ok(exit) = crate::beam::walk(size, hole, at, mark) else {
                 continue;
@@ -932,9 +953,7 @@ fn estimated(
             }
         }
     }
-    solution.candidates = shot_odds(candidates, exits_of, n, None);
-    solution.unreachable = unreachable(p, &reach);
-    Ok(())
+    Ok(exits_of)
 }
 
 /// Candidates' odds from sampled exits (`n` samples; `total` layouts when
@@ -1147,19 +1166,7 @@ fn sampled_advice(
     let samples = engine.into_visitor().samples;
     let size = p.size;
     let allowed: Vec<usize> = size.shootable(solution.sides).collect();
-    let mut exits_of: Vec<HashMap<usize, usize>> = vec![HashMap::new(); candidates.len()];
-    for state in &samples {
-        let at = |i: usize| search::mirror_of(state[i]);
-        for &hole in &allowed {
-            let mark = |i: usize, _, _| reach[i / 64] |= 1 << (i % 64);
-            let Ok(exit) = crate::beam::walk(size, hole, at, mark) else {
-                continue;
-            };
-            if let Ok(j) = candidates.binary_search(&hole) {
-                *exits_of[j].entry(exit.hole).or_insert(0) += 1;
-            }
-        }
-    }
+    let exits_of = sampled_exits(size, &allowed, candidates, &samples, reach, budget)?;
     let n = samples.len().max(1) as f64;
     let total_f = total.to_f64().unwrap_or(f64::MAX);
     solution.candidates = shot_odds(candidates, exits_of, n, Some(total_f));

@@ -725,3 +725,37 @@ fn a_hard_box_stops_when_its_budget_runs_out() {
             .unwrap_err();
     assert!(refused.to_string().starts_with("stopped:"), "{refused}");
 }
+
+/// Issue 15: the shots through sampled layouts (after the search, for the
+/// odds of each next shot) are work too. On a 12 × 12 box with 4 mirrors
+/// and no shot they ran on past a server's time limit; they now check the
+/// budget once a sample, and stop with it like the search.
+#[test]
+fn the_shots_through_sampled_layouts_stop_when_the_budget_is_withdrawn() {
+    let size = Size::new(4).unwrap();
+    let holes: Vec<usize> = size.shootable(Sides::All).collect();
+    // Ten empty boxes: every beam goes straight across.
+    let samples = vec![vec![EMPTY; size.cells()]; 10];
+    let mut reach = vec![0u64; 1];
+    let exits = sampled_exits(
+        size,
+        &holes,
+        &holes,
+        &samples,
+        &mut reach,
+        &Budget::unlimited(),
+    )
+    .unwrap();
+    assert_eq!(exits.len(), holes.len());
+    for shots in &exits {
+        assert_eq!(shots.len(), 1, "one exit for an empty box");
+        assert_eq!(shots.values().sum::<usize>(), samples.len());
+    }
+    assert_eq!(reach[0], (1 << size.cells()) - 1, "every cell crossed");
+    // Withdrawn at the fourth sample.
+    let budget = Budget::withdrawn_after(3);
+    assert_eq!(
+        sampled_exits(size, &holes, &holes, &samples, &mut reach, &budget).unwrap_err(),
+        Stopped::Cancelled
+    );
+}
