@@ -184,6 +184,28 @@ fn clearly_better(a: &Candidate, b: &Candidate) -> bool {
 /// (playout `playout` of a search drawn with `seed`), until the game ends or
 /// `horizon` more turns have passed. True when seat `me` wins.
 fn playout(game: &Game, first: Move, seed: u64, playout: u64, me: u8, horizon: u32) -> bool {
+    playout_with(game, first, seed, playout, me, horizon, |g| {
+        DefaultBot.choose(g)
+    })
+}
+
+/// Plays `first`, then every decision but a roll as `policy` answers it,
+/// on the imagined dice of playout `playout` of a search drawn with `seed`
+/// (every seat's `k`-th turn rolls the same die whatever the moves, see
+/// **common dice**), until the game ends or `horizon` more turns have
+/// passed. True when seat `me` wins. The hard bot's playouts give every
+/// seat to the default bot; a measure of what a search could gain against
+/// other opponents (`examples/lookahead_gain.rs`) gives them other
+/// policies.
+pub fn playout_with(
+    game: &Game,
+    first: Move,
+    seed: u64,
+    playout: u64,
+    me: u8,
+    horizon: u32,
+    policy: impl Fn(&Game) -> Move,
+) -> bool {
     let mut g = game.clone();
     let mut events = Vec::with_capacity(16);
     let stop = g.turns().saturating_add(horizon);
@@ -202,7 +224,7 @@ fn playout(game: &Game, first: Move, seed: u64, playout: u64, me: u8, horizon: u
         }
         mv = match pending {
             Decision::Roll { .. } => Move::Roll,
-            _ => DefaultBot.choose(&g),
+            _ => policy(&g),
         };
     }
     g.winner() == Some(me)
