@@ -28,6 +28,11 @@ cd "$(dirname "$0")/../fuzz"
 
 runs="${FUZZ_RUNS:-10000000}"
 seconds="${FUZZ_MAX_SECONDS:-3600}"
+# libFuzzer's timeout counts the wall clock: at nice 19 beside builds and
+# test runs, an input that takes 200 ms alone can wait seconds for a core
+# (twice a 10 s timeout reported the scheduler, not Parlor). 60 s still
+# catches an input that never ends.
+timeout="${FUZZ_TIMEOUT:-60}"
 out="${FUZZ_OUT:-$(mktemp -d -t parlor-fuzz-long.XXXXXX)}"
 mkdir -p "$out"
 if [ "$#" -gt 0 ]; then
@@ -51,7 +56,7 @@ for target in "${targets[@]}"; do
   start=$(date +%s)
   status=0
   nice -n 19 "target/long/x86_64-unknown-linux-gnu/release/$target" "$corpus" \
-    -runs="$runs" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+    -runs="$runs" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout="$timeout" \
     -print_final_stats=1 -artifact_prefix="artifacts/$target/" \
     >"$log" 2>&1 || status=$?
   took=$(($(date +%s) - start))
