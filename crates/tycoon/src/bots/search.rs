@@ -195,8 +195,8 @@ fn playout(game: &Game, first: Move, seed: u64, playout: u64, me: u8, horizon: u
 /// **common dice**), until the game ends or `horizon` more turns have
 /// passed. True when seat `me` wins. The hard bot's playouts give every
 /// seat to the default bot; a measure of what a search could gain against
-/// other opponents (`examples/lookahead_gain.rs`) gives them other
-/// policies.
+/// other opponents (`examples/decision_values.rs --lookahead`) gives
+/// them other policies.
 pub fn playout_with(
     game: &Game,
     first: Move,
