@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The fuzz targets' long run (docs/reliability.md): each target in turn, one
-# job at the lowest priority (nice 19), until FUZZ_RUNS executions (default
+# The fuzz targets' long run (docs/reliability.md): each target in turn, at
+# the lowest priority (nice 19), until FUZZ_RUNS executions (default
 # 10,000,000) or FUZZ_MAX_SECONDS (default 3600) have passed, whichever is
 # first, from a scratch copy of its seed corpus (fuzz/corpus/TARGET is not
 # changed). Prints one Markdown table row per target: executions, cov, ft,
@@ -9,6 +9,19 @@
 #
 #   scripts/fuzz-long.sh                       every target
 #   FUZZ_RUNS=1000000 scripts/fuzz-long.sh chutes_moves baffle_moves
+#   FUZZ_WORKERS=2 FUZZ_TRACE_COMPARES=0 scripts/fuzz-long.sh api_bodies
+#
+# FUZZ_WORKERS=N (default 1) runs N processes of a target at once on one
+# corpus (each reads what the others add), FUZZ_RUNS shared between them;
+# the row adds up their executions, and its cov, ft and corpus are the
+# first worker's. FUZZ_TRACE_COMPARES=0 builds without libFuzzer's
+# comparison tracing (`--no-trace-compares`, its own target directory
+# fuzz/target/long-nocmp): where a target's time goes to a hot inner loop
+# (api_bodies: the Baffle solver), tracing every comparison in it is most
+# of the cost, and the build without it runs about three times the
+# executions a second, guided by edge coverage alone. Start such a run
+# from a corpus a traced run has grown, which holds the comparisons it
+# solved.
 #
 # The long run's build (its own target directory, fuzz/target/long) has
 # Rust's debug assertions and overflow checks on and no AddressSanitizer
@@ -43,8 +56,21 @@ fi
 # 1234567 -> 1,234,567 (printf's %'d groups only in a locale that says so).
 thousands() { sed ':a;s/\B[0-9]\{3\}\>/,&/;ta' <<<"$1"; }
 
-build=(--release --sanitizer none --debug-assertions --target-dir target/long)
-cargo +nightly fuzz build "${build[@]}" >&2
+workers="${FUZZ_WORKERS:-1}"
+build=(--release --sanitizer none --debug-assertions)
+dir=target/long
+if [ "${FUZZ_TRACE_COMPARES:-1}" = 0 ]; then
+  build+=(--no-trace-compares)
+  dir=target/long-nocmp
+fi
+build+=(--target-dir "$dir")
+if [ "$#" -gt 0 ]; then
+  for target in "${targets[@]}"; do
+    cargo +nightly fuzz build "${build[@]}" "$target" >&2
+  done
+else
+  cargo +nightly fuzz build "${build[@]}" >&2
+fi
 echo "fuzz: logs and corpora in $out" >&2
 echo "| target | executions | cov | ft | corpus | peak RSS (MB) | crashes | seconds |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -52,30 +78,46 @@ for target in "${targets[@]}"; do
   corpus="$out/corpus/$target"
   mkdir -p "$corpus" "artifacts/$target"
   cp -n "corpus/$target/"* "$corpus/" 2>/dev/null || true
-  log="$out/$target.log"
   start=$(date +%s)
-  status=0
-  nice -n 19 "target/long/x86_64-unknown-linux-gnu/release/$target" "$corpus" \
-    -runs="$runs" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout="$timeout" \
-    -print_final_stats=1 -artifact_prefix="artifacts/$target/" \
-    >"$log" 2>&1 || status=$?
+  pids=()
+  for ((w = 1; w <= workers; w++)); do
+    share=$((runs / workers))
+    [ "$w" -eq "$workers" ] && share=$((runs - share * (workers - 1)))
+    log="$out/$target.log"
+    [ "$workers" -gt 1 ] && log="$out/$target.w$w.log"
+    nice -n 19 "$dir/x86_64-unknown-linux-gnu/release/$target" "$corpus" \
+      -runs="$share" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout="$timeout" \
+      -print_final_stats=1 -artifact_prefix="artifacts/$target/" \
+      >"$log" 2>&1 &
+    pids+=($!)
+  done
+  execs=0 rss=0 crashes=0
+  for ((w = 1; w <= workers; w++)); do
+    status=0
+    wait "${pids[w - 1]}" || status=$?
+    log="$out/$target.log"
+    [ "$workers" -gt 1 ] && log="$out/$target.w$w.log"
+    n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    r=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -n 1)
+    execs=$((execs + ${n:-0}))
+    [ "${r:-0}" -gt "$rss" ] && rss=${r:-0}
+    if [ "$status" -eq 72 ]; then
+      # libFuzzer's exit status when interrupted (SIGINT): not a crash.
+      echo "fuzz: $target (worker $w) was interrupted" >&2
+    elif [ "$status" -ne 0 ]; then
+      crashes=$((crashes + 1))
+      echo "fuzz: $target stopped with status $status; see $log" >&2
+    fi
+    if [ "$w" -eq 1 ]; then
+      # The last status line: "#N  DONE   cov: C ft: F corp: K/…" (or the
+      # last pulse/NEW line when the run crashed).
+      last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
+      cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
+      ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
+      corp=$(sed -n 's/.* corp: \([0-9]*\)\/.*/\1/p' <<<"$last")
+    fi
+  done
   took=$(($(date +%s) - start))
-  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-  rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -n 1)
-  # The last status line: "#N  DONE   cov: C ft: F corp: K/…" (or the
-  # last pulse/NEW line when the run crashed).
-  last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
-  cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
-  ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
-  corp=$(sed -n 's/.* corp: \([0-9]*\)\/.*/\1/p' <<<"$last")
-  crashes=0
-  if [ "$status" -eq 72 ]; then
-    # libFuzzer's exit status when interrupted (SIGINT): not a crash.
-    echo "fuzz: $target was interrupted after $took s" >&2
-  elif [ "$status" -ne 0 ]; then
-    crashes=1
-    echo "fuzz: $target stopped with status $status; see $log" >&2
-  fi
   printf '| `%s` | %s | %s | %s | %s | %s | %s | %s |\n' \
     "$target" "$(thousands "${execs:-0}")" "${cov:-?}" "${ft:-?}" \
     "${corp:-?}" "${rss:-?}" "$crashes" "$took"
