@@ -57,6 +57,10 @@ fi
 thousands() { sed ':a;s/\B[0-9]\{3\}\>/,&/;ta' <<<"$1"; }
 
 workers="${FUZZ_WORKERS:-1}"
+# The log of worker W of TARGET: TARGET.log, or TARGET.wW.log when several run.
+worker_log() {
+  if [ "$workers" -gt 1 ]; then echo "$out/$1.w$2.log"; else echo "$out/$1.log"; fi
+}
 build=(--release --sanitizer none --debug-assertions)
 dir=target/long
 if [ "${FUZZ_TRACE_COMPARES:-1}" = 0 ]; then
@@ -83,8 +87,7 @@ for target in "${targets[@]}"; do
   for ((w = 1; w <= workers; w++)); do
     share=$((runs / workers))
     [ "$w" -eq "$workers" ] && share=$((runs - share * (workers - 1)))
-    log="$out/$target.log"
-    [ "$workers" -gt 1 ] && log="$out/$target.w$w.log"
+    log=$(worker_log "$target" "$w")
     nice -n 19 "$dir/x86_64-unknown-linux-gnu/release/$target" "$corpus" \
       -runs="$share" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout="$timeout" \
       -print_final_stats=1 -artifact_prefix="artifacts/$target/" \
@@ -95,8 +98,7 @@ for target in "${targets[@]}"; do
   for ((w = 1; w <= workers; w++)); do
     status=0
     wait "${pids[w - 1]}" || status=$?
-    log="$out/$target.log"
-    [ "$workers" -gt 1 ] && log="$out/$target.w$w.log"
+    log=$(worker_log "$target" "$w")
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     r=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -n 1)
     execs=$((execs + ${n:-0}))
