@@ -1,6 +1,7 @@
 //! Online play with real `parlor serve` processes: two servers sharing one
 //! PostgreSQL, and matches that lose no acknowledged move when their
-//! server is killed (`kill -9`) again and again.
+//! server is killed (`kill -9`) or told to stop (`kill -TERM`) again and
+//! again.
 
 #![allow(clippy::unwrap_used)] // A missing field fails the test where it is read.
 
@@ -30,19 +31,24 @@ fn words(played: &Value) -> Vec<String> {
 /// Makes a two-seat Chutes match on `addr`, both seats here; its id and
 /// token.
 fn chutes_here(addr: &str) -> (String, String) {
+    new_chutes_match(addr).expect("the server answers")
+}
+
+/// Like [`chutes_here`], but `None` when the server is gone (stopped
+/// while it was asked).
+fn new_chutes_match(addr: &str) -> Option<(String, String)> {
     let (status, made) = request(
         addr,
         "POST",
         "/api/matches",
         None,
         Some(&json!({"game": "chutes", "seats": ["here", "here"]})),
-    )
-    .expect("the server answers");
+    )?;
     assert_eq!(status, 201, "{made}");
-    (
+    Some((
         made["id"].as_str().unwrap().to_string(),
         made["token"].as_str().unwrap().to_string(),
-    )
+    ))
 }
 
 #[test]
@@ -173,27 +179,56 @@ fn two_servers_on_one_postgres_play_one_match_live() {
     }
 }
 
-/// Plays moves in a loop on `matches` while `kill` decides when to kill
-/// the server and start it again; returns what the player was told.
-fn play_through_crashes(
+/// How the server is stopped, again and again, in [`play_through_stops`].
+#[derive(Clone, Copy, PartialEq)]
+enum Stop {
+    /// `kill -9`: a crash; the move in flight may or may not be kept.
+    Crash,
+    /// `kill -TERM`: the server finishes what it is answering, then exits
+    /// with status 0.
+    Terminate,
+}
+
+/// Plays moves in a loop on three matches at a time, starting with
+/// `matches` and making a new one whenever one is over, while another
+/// thread stops the server (`how`) at a random moment, `stops` times,
+/// starting it again after each; checks after each restart that every
+/// acknowledged move was kept, and at the end that each is in its match's
+/// record as it was told; returns what the player was told, match by
+/// match.
+fn play_through_stops(
     start: &dyn Fn() -> Server,
-    matches: &[(String, String)],
-    crashes: usize,
+    mut matches: Vec<(String, String)>,
+    how: Stop,
+    stops: usize,
 ) -> Vec<Told> {
     let mut rng = tabletop::Rng::new(2026);
     let mut told: Vec<Told> = vec![Told::new(); matches.len()];
     let mut after: Vec<u64> = vec![0; matches.len()];
+    // The matches being played: indexes into `matches`.
+    let mut playing: Vec<usize> = (0..matches.len()).collect();
     let mut server = start();
-    for _ in 0..crashes {
-        // Kill it after a random while, in the middle of the moves below.
+    for _ in 0..stops {
+        // The signal comes after a random while, whatever this thread is
+        // doing then: often in the middle of a move.
         let lifetime = Duration::from_millis(50 + rng.below(400));
+        let signal = server.signal();
+        let name = if how == Stop::Crash { "KILL" } else { "TERM" };
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(lifetime);
+            signal.send(name);
+        });
         let born = Instant::now();
         let addr = server.addr.clone();
-        let killer = std::thread::spawn(move || std::thread::sleep(lifetime));
         let mut i = 0usize;
-        while born.elapsed() < lifetime {
-            let m = i % matches.len();
+        loop {
+            assert!(
+                born.elapsed() < lifetime + Duration::from_secs(20),
+                "the server still answers 20 s after kill -{name}"
+            );
+            let slot = i % playing.len();
             i += 1;
+            let m = playing[slot];
             let (id, token) = &matches[m];
             let answer = request(
                 &addr,
@@ -213,14 +248,29 @@ fn play_through_crashes(
                     }
                     after[m] = body["view"]["moves"].as_u64().unwrap();
                 }
-                Some((409, body)) if body["error"]["code"] == "game_over" => {}
+                Some((409, body)) if body["error"]["code"] == "game_over" => {
+                    // Over: a new match takes its place.
+                    let Some(fresh) = new_chutes_match(&addr) else {
+                        break;
+                    };
+                    playing[slot] = matches.len();
+                    matches.push(fresh);
+                    told.push(Told::new());
+                    after.push(0);
+                }
                 Some((status, body)) => panic!("move refused: {status} {body}"),
-                // Killed on the way: the move may or may not have been kept.
+                // Stopped: a move cut short may or may not have been kept.
                 None => break,
             }
         }
-        killer.join().unwrap();
-        server.kill();
+        stopper.join().unwrap();
+        let status = server.exit_within(Duration::from_secs(15));
+        if how == Stop::Terminate {
+            assert!(
+                status.success(),
+                "kill -TERM ends the server with 0: {status}"
+            );
+        }
         server = start();
         // Where each match stands now: what was kept.
         for (m, (id, token)) in matches.iter().enumerate() {
@@ -232,7 +282,7 @@ fn play_through_crashes(
                 None,
             )
             .expect("the restarted server answers");
-            assert_eq!(status, 200, "match {id} replays after a crash: {view}");
+            assert_eq!(status, 200, "match {id} replays after a stop: {view}");
             let kept = view["moves"].as_u64().unwrap();
             assert!(
                 kept >= after[m],
@@ -291,11 +341,14 @@ fn no_acknowledged_move_is_lost_when_the_server_is_killed_again_and_again() {
     first.kill();
     let path = data.path().to_path_buf();
     let start = move || Server::start(&path, &addr, &[]);
-    let told = play_through_crashes(&start, &matches, 25);
+    let told = play_through_stops(&start, matches, Stop::Crash, 25);
     let acknowledged: usize = told.iter().map(BTreeMap::len).sum();
-    eprintln!("{acknowledged} acknowledged moves through 25 kills");
+    eprintln!(
+        "{acknowledged} acknowledged moves in {} matches through 25 kills",
+        told.len()
+    );
     assert!(
-        acknowledged > 50,
+        acknowledged > 500,
         "the loop played too little to prove much"
     );
 }
@@ -314,6 +367,35 @@ fn no_acknowledged_move_is_lost_on_postgres_either() {
     first.kill();
     let path = data.path().to_path_buf();
     let start = move || Server::start(&path, &addr, &["--database", &url]);
-    let told = play_through_crashes(&start, &matches, 10);
-    assert!(told.iter().map(BTreeMap::len).sum::<usize>() > 20);
+    let told = play_through_stops(&start, matches, Stop::Crash, 10);
+    let acknowledged: usize = told.iter().map(BTreeMap::len).sum();
+    eprintln!(
+        "{acknowledged} acknowledged moves in {} matches through 10 kills",
+        told.len()
+    );
+    assert!(
+        acknowledged > 200,
+        "the loop played too little to prove much"
+    );
+}
+
+#[test]
+fn no_acknowledged_move_is_lost_when_the_server_is_told_to_stop() {
+    let data = tempfile::tempdir().unwrap();
+    let first = Server::start(data.path(), "127.0.0.1:0", &[]);
+    let addr = first.addr.clone();
+    let matches: Vec<(String, String)> = (0..3).map(|_| chutes_here(&addr)).collect();
+    first.kill();
+    let path = data.path().to_path_buf();
+    let start = move || Server::start(&path, &addr, &[]);
+    let told = play_through_stops(&start, matches, Stop::Terminate, 10);
+    let acknowledged: usize = told.iter().map(BTreeMap::len).sum();
+    eprintln!(
+        "{acknowledged} acknowledged moves in {} matches through 10 stops",
+        told.len()
+    );
+    assert!(
+        acknowledged > 200,
+        "the loop played too little to prove much"
+    );
 }

@@ -3,6 +3,9 @@
 //! Terms:
 //! - **server** ([`Server`]): the binary, started on a free loopback port,
 //!   killed (`kill -9`, as a crash) when the test drops it.
+//! - **signal** ([`Server::signal`]): `kill -SIGNAL` sent to the server by
+//!   its process id, from any thread: `KILL` as a crash, `TERM` as the
+//!   request to stop that a service manager or Ctrl-C sends.
 //! - **request** ([`request`]): one HTTP/1.1 request on a fresh connection;
 //!   the answer's status and JSON body. A server that is gone answers
 //!   `None`.
@@ -13,7 +16,7 @@ use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -84,6 +87,46 @@ impl Server {
     pub fn kill(mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// A way to send it a signal from another thread, while this one
+    /// goes on talking to it.
+    pub fn signal(&self) -> Signal {
+        Signal(self.child.id())
+    }
+
+    /// Waits for it to exit (after a signal) and says how; panics, with
+    /// what it wrote to its standard error, if it is still running after
+    /// `within`.
+    pub fn exit_within(mut self, within: Duration) -> ExitStatus {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("its status") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "parlor serve still runs {within:?} after the signal: {}",
+                self.errors()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+/// A server's process id, to signal it with (see [`Server::signal`]).
+#[derive(Clone, Copy)]
+pub struct Signal(u32);
+
+impl Signal {
+    /// Sends `kill -NAME` (`"KILL"`, `"TERM"`) to the server.
+    pub fn send(self, name: &str) {
+        let sent = Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(self.0.to_string())
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill -{name} {} failed", self.0);
     }
 }
 
