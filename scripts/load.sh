@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The load and fault suite: a real `parlor serve` on loopback, driven by the
 # load client (crates/server/examples/load.rs). Bounded in time: about
-# 3 + 7 × LOAD_SECONDS seconds after the build. Figures go to stdout;
+# 4 + 7 × LOAD_SECONDS seconds after the build. Figures go to stdout;
 # docs/reliability.md has the last run's and how to read them.
 #
 #   scripts/load.sh                 every scenario, LOAD_SECONDS=20 each
@@ -112,7 +112,7 @@ fi
 
 echo "== SIGTERM with requests in flight (50 clients)"
 start_server "$work/data"
-"$load" inflight "$addr" 50 "$seconds" >"$work/inflight.out" &
+"$load" inflight "$addr" 50 "$seconds" "$work/ledger" >"$work/inflight.out" &
 load_pid=$!
 sleep "$((seconds / 2))"
 term_at=$(date +%s%N)
@@ -124,3 +124,9 @@ server_pid=""
 wait "$load_pid" || true
 cat "$work/inflight.out"
 echo "   the server exited with status $status, ${stopped_ms} ms after SIGTERM"
+# Every move the clients were answered must be in the store: start the
+# server again on it and read each of their matches back. A lost move
+# fails the script (status 1), after the report.
+start_server "$work/data"
+"$load" check "$addr" "$work/ledger"
+stop_server

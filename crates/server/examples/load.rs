@@ -26,18 +26,29 @@
 //!   after the end) is its bug or the server's. A 503 (the server at a
 //!   limit, "try again") is counted as **busy**; a 507 (the store is full
 //!   or read-only: nothing was kept) as **unstored**.
+//! - **ledger**: every match the clients made, with its seat token and the
+//!   number of moves it had in the last answer they were given — the moves
+//!   the server acknowledged. `inflight` writes it to a file, one match a
+//!   line (`ID TOKEN MOVES`); `check`, against the server started again on
+//!   the same store, reads each match back and reports any that holds
+//!   fewer moves: an acknowledged move lost.
 //!
 //! ```text
 //! load mix ADDR CLIENTS SECONDS [--think MIN-MAX]
 //!                                        the mix; prints a report
 //! load slow ADDR CONNECTIONS SECONDS     holds slow connections open meanwhile
-//! load inflight ADDR CLIENTS SECONDS     the mix, until the server goes away;
-//!                                        reports answers cut short
+//! load inflight ADDR CLIENTS SECONDS LEDGER
+//!                                        the mix, until the server goes away;
+//!                                        reports answers cut short and
+//!                                        writes the ledger to LEDGER
+//! load check ADDR LEDGER                 reads the ledger's matches back;
+//!                                        exits 1 if any lost a move
 //! load save ADDR N SECONDS               saves N grids; prints each answer
 //! ```
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
@@ -188,6 +199,8 @@ struct Tallies {
     analyses: Tally,
     /// Examples of errors, for the report.
     examples: Vec<String>,
+    /// The ledger: match id → (seat token, moves acknowledged).
+    acknowledged: HashMap<String, (String, u64)>,
 }
 
 #[derive(Clone, Copy)]
@@ -337,6 +350,13 @@ impl Player {
         }
     }
 
+    /// Writes in the ledger what the server has acknowledged of `held`.
+    fn acknowledge(&mut self, held: &Held) {
+        self.tallies
+            .acknowledged
+            .insert(held.id.clone(), (held.token.clone(), held.after));
+    }
+
     /// Makes a new match of `game`; none when the server did not make it.
     fn new_match(&mut self, game: &str) -> Option<Held> {
         let body = match game {
@@ -345,7 +365,11 @@ impl Player {
             _ => json!({"game": "tycoon", "seats": ["here", "here", "here", "here"]}),
         };
         match self.timed(Kind::Move, "POST", "/api/matches", None, Some(body)) {
-            Some((201, made)) => Held::made(&made),
+            Some((201, made)) => {
+                let held = Held::made(&made)?;
+                self.acknowledge(&held);
+                Some(held)
+            }
             _ => None,
         }
     }
@@ -357,7 +381,11 @@ impl Player {
         let body = json!({"move": mv, "after": held.after});
         let token = held.token.clone();
         match self.timed(Kind::Move, "POST", &path, Some(&token), Some(body))? {
-            (200, answer) => held.saw(&answer["view"]).then_some(held),
+            (200, answer) => {
+                let playing = held.saw(&answer["view"]);
+                self.acknowledge(&held);
+                playing.then_some(held)
+            }
             // Nothing was played: the match is as it was.
             (503 | 507, _) => Some(held),
             _ => None,
@@ -475,6 +503,7 @@ fn mix(
                     into.unstored += from.unstored;
                     into.cut += from.cut;
                 }
+                all.acknowledged.extend(player.tallies.acknowledged.drain());
                 let room = 5usize.saturating_sub(all.examples.len());
                 let examples: Vec<String> =
                     player.tallies.examples.into_iter().take(room).collect();
@@ -559,9 +588,66 @@ fn slow(addr: &str, connections: usize, seconds: u64) -> usize {
     opened
 }
 
+/// Writes the ledger: `ID TOKEN MOVES`, a match a line.
+fn write_ledger(path: &str, ledger: &HashMap<String, (String, u64)>) -> std::io::Result<()> {
+    let mut text = String::new();
+    for (id, (token, moves)) in ledger {
+        text.push_str(&format!("{id} {token} {moves}\n"));
+    }
+    std::fs::write(path, text)
+}
+
+/// Reads each match of the ledger at `path` back from the server at `addr`
+/// and prints what it found; false if a match holds fewer moves than were
+/// acknowledged (or cannot be read).
+fn check(addr: &str, path: &str) -> bool {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            println!("check: cannot read the ledger {path}: {e}");
+            return false;
+        }
+    };
+    let mut client = Client::new(addr);
+    let (mut matches, mut moves, mut lost) = (0u64, 0u64, Vec::new());
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        let [id, token, acknowledged] = fields[..] else {
+            println!("check: not a ledger line: {line:?}");
+            return false;
+        };
+        let acknowledged: u64 = acknowledged.parse().unwrap_or(u64::MAX);
+        matches += 1;
+        moves += acknowledged;
+        let kept = match client.call("GET", &format!("/api/matches/{id}"), Some(token), None) {
+            Answer::Status(200, view) => view["moves"].as_u64(),
+            _ => None,
+        };
+        if kept.is_none_or(|kept| kept < acknowledged) {
+            lost.push(format!("{id}: {acknowledged} acknowledged, {kept:?} kept"));
+        }
+    }
+    println!(
+        "after the restart: {matches} matches read back, {moves} acknowledged moves, {} lost",
+        lost.len()
+    );
+    for line in lost.iter().take(5) {
+        println!("  lost: {line}");
+    }
+    lost.is_empty()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: load mix|slow|inflight|save ADDR N SECONDS [--think MIN-MAX]";
+    if args.get(1).map(String::as_str) == Some("check") {
+        let (Some(addr), Some(ledger), None) = (args.get(2), args.get(3), args.get(4)) else {
+            eprintln!("usage: load check ADDR LEDGER");
+            std::process::exit(2);
+        };
+        std::process::exit(if check(addr, ledger) { 0 } else { 1 });
+    }
+    let usage = "usage: load mix|slow|save ADDR N SECONDS [--think MIN-MAX], \
+                 load inflight ADDR N SECONDS LEDGER, load check ADDR LEDGER";
     let (Some(mode), Some(addr), Some(n), Some(seconds)) = (
         args.get(1),
         args.get(2),
@@ -573,7 +659,15 @@ fn main() {
     };
     // `--think MIN-MAX`: a pause of MIN to MAX ms between a client's
     // requests.
-    let think = match args.get(5..).unwrap_or_default() {
+    let rest = match (mode.as_str(), args.get(5..).unwrap_or_default()) {
+        ("inflight", [_ledger, rest @ ..]) => rest,
+        ("inflight", []) => {
+            eprintln!("{usage}");
+            std::process::exit(2);
+        }
+        (_, rest) => rest,
+    };
+    let think = match rest {
         [] => None,
         [flag, range] if flag == "--think" => {
             let parsed = range
@@ -629,6 +723,11 @@ fn main() {
         "inflight" => {
             let (tallies, elapsed) = mix(addr, n, seconds, true, think);
             report("in flight at SIGTERM", n, &tallies, elapsed);
+            let ledger = &args[5];
+            if let Err(e) = write_ledger(ledger, &tallies.acknowledged) {
+                eprintln!("cannot write the ledger {ledger}: {e}");
+                std::process::exit(1);
+            }
         }
         _ => {
             eprintln!("{usage}");
