@@ -1,5 +1,9 @@
 //! `parlor serve` as a person runs it: it prints its URL and answers there.
 
+mod common;
+
+use common::server::request;
+use serde_json::json;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
@@ -258,4 +262,71 @@ fn a_thousand_small_uploads_of_huge_boards_keep_memory_small() {
     // A board within the cap is still taken.
     let small = get(&addr, "/api/chutes/boards");
     assert!(small.starts_with("HTTP/1.1 200"), "{small}");
+}
+
+/// The endless board (every third square a chute back to 2)
+/// through the API, in a server limited to 1 GiB of address space: rolled
+/// on and on (20,000 rolls a request, the most a repeated roll plays), its
+/// match stops at the cap of 100,000 moves every match has, says why, and
+/// refuses another roll; the server's memory stays small.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_endless_board_through_the_api_stalls_at_the_move_cap_within_a_memory_limit() {
+    let data = tempfile::tempdir().unwrap();
+    let (running, addr) = serve_with(&["prlimit", "--as=1073741824"], data.path());
+    let text = std::fs::read_to_string(common::chutes_data("endless.toml")).unwrap();
+    let (status, board) = request(
+        &addr,
+        "POST",
+        "/api/chutes/boards",
+        None,
+        Some(&json!({"text": text})),
+    )
+    .unwrap();
+    assert_eq!(status, 200, "{board}");
+    let setup =
+        json!({"game": "chutes", "setup": {"board": board["id"]}, "seats": ["here", "here"]});
+    let (status, made) = request(&addr, "POST", "/api/matches", None, Some(&setup)).unwrap();
+    assert_eq!(status, 201, "{made}");
+    let (id, token) = (
+        made["id"].as_str().unwrap(),
+        made["token"].as_str().unwrap(),
+    );
+    let path = format!("/api/matches/{id}/moves");
+    let mut after = 0;
+    let refusal = loop {
+        let roll = json!({"move": "roll", "after": after, "repeat": true});
+        let (status, answer) = request(&addr, "POST", &path, Some(token), Some(&roll))
+            .unwrap_or_else(|| panic!("no answer after move {after}"));
+        match status {
+            200 => {
+                let played = answer["played"].as_array().unwrap().len();
+                assert!(played <= 20_000, "one request played {played} moves");
+                after = answer["view"]["moves"].as_u64().unwrap();
+                assert!(after <= 100_000, "the match went past its cap: {after}");
+            }
+            _ => break (status, answer),
+        }
+    };
+    assert_eq!(after, 100_000, "the match stopped at the cap");
+    let (status, answer) = refusal;
+    assert_eq!(status, 409, "{answer}");
+    assert_eq!(answer["error"]["code"], "game_over", "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("stalled: the game reached 100000 moves with no end in sight"),
+        "{message}"
+    );
+    let (status, view) = request(
+        &addr,
+        "GET",
+        &format!("/api/matches/{id}"),
+        Some(token),
+        None,
+    )
+    .unwrap();
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["status"], "stalled", "{view}");
+    let kib = rss_kib(running.0.id());
+    assert!(kib < 200 * 1024, "the server holds {kib} KiB");
 }
