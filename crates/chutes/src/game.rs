@@ -18,9 +18,12 @@ use tabletop::{DiceError, DiceSource};
 /// The most players in one game.
 pub const MAX_PLAYERS: usize = 8;
 
-/// The most rolls a game that is logged (played in the CLI or on the
-/// server) takes, all players together. A game without a winner by then is
-/// stopped there: its log, one [`Turn`] per roll, stays under a megabyte.
+/// The most rolls a game played with its whole log kept (`parlor chutes
+/// play` and `render`) takes, all players together. A game without a
+/// winner by then is stopped there: its log, one [`Turn`] per roll, stays
+/// under a megabyte. (A match on the server keeps its record in the store
+/// and only its latest events in memory; it stalls at the match layer's
+/// cap, `tabletop::play::DEFAULT_MOVE_CAP`.)
 /// A board whose finish can be reached may still make games that
 /// practically never end (every third square a chute back to the start),
 /// which the "stuck" check cannot tell from a long game.
