@@ -378,3 +378,171 @@ fn bad_input_is_refused_with_a_reason() {
     let err = fails(&["chutes", "shortest", "--board", "no-such-board.toml"]);
     assert!(err.contains("no-such-board.toml"), "{err}");
 }
+
+// ------------------------------------------------------------------ design
+
+/// The seats' chances in a design or analysis report.
+fn seat_wins(analysis: &Value) -> Vec<f64> {
+    analysis["seats"]["seat_win"]
+        .as_array()
+        .expect("seat_win")
+        .iter()
+        .map(|p| p.as_f64().expect("a chance"))
+        .collect()
+}
+
+#[test]
+fn design_meets_a_mean_and_four_fair_seats_and_repeats_for_its_seed() {
+    let args = [
+        "chutes",
+        "design",
+        "--size",
+        "100",
+        "--chutes",
+        "8",
+        "--ladders",
+        "8",
+        "--mean",
+        "40",
+        "--players",
+        "4",
+        "--fair",
+        "0.012",
+        "--seed",
+        "1",
+        "--json",
+    ];
+    let report = json(&args);
+    assert_eq!(report["met"], true, "{report}");
+    let mean = report["analysis"]["mean"].as_f64().expect("mean");
+    assert!((mean - 40.0).abs() <= 0.1, "mean {mean}");
+    let seats = seat_wins(&report["analysis"]);
+    assert_eq!(seats.len(), 4);
+    for p in &seats {
+        assert!((p - 0.25).abs() <= 0.012, "seat chance {p}");
+    }
+    let jumps = report["jumps"].as_array().expect("jumps");
+    let ladders = jumps
+        .iter()
+        .filter(|j| j["to"].as_u64() > j["from"].as_u64())
+        .count();
+    assert_eq!((ladders, jumps.len() - ladders), (8, 8));
+    // The same seed gives the same board.
+    assert_eq!(json(&args)["jumps"], report["jumps"]);
+}
+
+#[test]
+fn a_designed_board_file_analyses_as_its_report_says() {
+    // Random targets (from a fixed list of seeds), met or not: the analysis
+    // in the report is the analysis of the written file.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut state = 0x9e37_79b9_u64;
+    for seed in 1..=4u64 {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mean = 25 + (state >> 33) % 25;
+        let players = 2 + (state >> 40) % 3;
+        let size = 60 + (state >> 20) % 60;
+        let path = dir.path().join(format!("designed-{seed}.toml"));
+        let file = path.to_str().expect("utf-8 path");
+        let (mean, players, size, seed) = (
+            mean.to_string(),
+            players.to_string(),
+            size.to_string(),
+            seed.to_string(),
+        );
+        let report = json(&[
+            "chutes",
+            "design",
+            "--size",
+            &size,
+            "--chutes",
+            "4..6",
+            "--ladders",
+            "3..6",
+            "--mean",
+            &mean,
+            "--players",
+            &players,
+            "--fair",
+            "0.02",
+            "--seed",
+            &seed,
+            "--evaluations",
+            "200",
+            "--out",
+            file,
+            "--json",
+        ]);
+        let analysed = json(&[
+            "chutes",
+            "analyze",
+            "--board",
+            file,
+            "--players",
+            &players,
+            "--json",
+        ]);
+        assert_eq!(report["analysis"], analysed, "seed {seed}");
+        let text = std::fs::read_to_string(&path).expect("board file");
+        assert_eq!(report["board_file"].as_str(), Some(text.as_str()));
+        // Each target's figure is the analysis' own.
+        for t in report["targets"].as_array().expect("targets") {
+            if t["name"] == "mean" {
+                assert_eq!(t["achieved"], analysed["mean"]);
+                let met = (t["achieved"].as_f64().expect("mean")
+                    - t["target"].as_f64().expect("target"))
+                .abs()
+                    <= 0.1;
+                assert_eq!(t["met"], met);
+            }
+        }
+    }
+}
+
+#[test]
+fn design_says_which_targets_were_missed_and_which_no_board_can_meet() {
+    let text = ok(&[
+        "chutes",
+        "design",
+        "--mean",
+        "30",
+        "--players",
+        "2",
+        "--fair",
+        "0.005",
+        "--seed",
+        "1",
+        "--evaluations",
+        "300",
+    ]);
+    assert!(text.contains("NOT MET every seat within"), "{text}");
+    assert!(
+        text.contains("no board can: with a mean of")
+            && text.contains("the first of 2 seats is at least"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Not every target was met: this is the closest of 300 boards"),
+        "{text}"
+    );
+    let err = fails(&[
+        "chutes",
+        "design",
+        "--size",
+        "20",
+        "--chutes",
+        "9",
+        "--ladders",
+        "9",
+    ]);
+    assert!(
+        err.contains("18 jumps do not fit on 20 squares without sharing a square"),
+        "{err}"
+    );
+    let err = fails(&["chutes", "design", "--chutes", "9..3"]);
+    assert!(err.contains("'9..3' is not a count of jumps"), "{err}");
+    let err = fails(&["chutes", "design", "--fair", "0.01"]);
+    assert!(err.contains("give 2 or more players"), "{err}");
+}

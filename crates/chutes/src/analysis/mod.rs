@@ -31,6 +31,7 @@
 //! `docs/analysis.md`.
 
 pub mod chain;
+pub mod design;
 pub mod exact;
 mod fast;
 pub mod markov;

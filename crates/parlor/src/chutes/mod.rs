@@ -2,6 +2,7 @@
 
 mod analysis;
 mod board;
+mod design;
 mod pictures;
 mod play;
 
@@ -32,6 +33,9 @@ pub enum ChutesCommand {
     /// The minimum-throws assignment: the fewest throws when the player chooses
     /// every roll.
     MinThrows(analysis::MinThrowsArgs),
+    /// Design a board to targets: mean game length, its spread, fair seats,
+    /// a least shortest game (each candidate judged exactly).
+    Design(design::DesignArgs),
 }
 
 /// Runs a Chutes & Ladders command.
@@ -46,5 +50,6 @@ pub fn run(cmd: ChutesCommand) -> anyhow::Result<()> {
         ChutesCommand::Analyze(args) => analysis::analyze(&args),
         ChutesCommand::Simulate(args) => analysis::simulate(&args),
         ChutesCommand::MinThrows(args) => analysis::min_throws_cmd(&args),
+        ChutesCommand::Design(args) => design::run(&args),
     }
 }

@@ -19,12 +19,14 @@
 //! - **words**: a report's `Display`, the text the CLI prints.
 
 mod analyze;
+mod design;
 mod min_throws;
 mod search;
 mod shortest;
 mod simulate;
 
 pub use analyze::{AnalysisOptions, AnalysisReport, ExactMoments, SeatChances};
+pub use design::DesignReport;
 pub use min_throws::MinThrowsReport;
 pub use search::{SearchExact, SearchReport, SearchRoute, SeenSequence};
 pub use shortest::{RouteReport, ShortestListing, ShortestReport};
