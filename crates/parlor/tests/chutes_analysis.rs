@@ -546,3 +546,109 @@ fn design_says_which_targets_were_missed_and_which_no_board_can_meet() {
     let err = fails(&["chutes", "design", "--fair", "0.01"]);
     assert!(err.contains("give 2 or more players"), "{err}");
 }
+
+// ------------------------------------------------------------- sensitivity
+
+#[test]
+fn sensitivity_entries_are_the_analyses_of_the_edited_boards() {
+    let table = json(&[
+        "chutes",
+        "analyze",
+        "--sensitivity",
+        "--players",
+        "2",
+        "--json",
+    ]);
+    let t = &table["sensitivity"];
+    let mean = t["mean"].as_f64().expect("mean");
+    assert!((mean - 39.225_122_1).abs() < 1e-6, "{mean}");
+    let jumps = t["jumps"].as_array().expect("jumps");
+    assert_eq!(jumps.len(), 19);
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Removing the classic board's longest ladder, 80->100, and moving the
+    // head of the chute 87->24 three squares down, checked against
+    // `analyze` on the edited board files.
+    let classic = chutes::Board::classic();
+    let analysed_mean = |edit: &dyn Fn(&chutes::Jump) -> Option<chutes::Jump>, name: &str| {
+        let jumps: Vec<(u32, u32)> = classic
+            .jumps()
+            .iter()
+            .filter_map(|j| edit(j).map(|e| (e.from, e.to)))
+            .collect();
+        let board = chutes::Board::from_jumps(100, 0, &jumps).expect("board");
+        let path = dir.path().join(name);
+        std::fs::write(&path, chutes::formats::write_toml(&board)).expect("write");
+        let a = json(&[
+            "chutes",
+            "analyze",
+            "--board",
+            path.to_str().expect("path"),
+            "--players",
+            "2",
+            "--json",
+        ]);
+        (
+            a["mean"].as_f64().expect("mean"),
+            a["seats"]["seat_win"][0].as_f64().expect("seat 1"),
+        )
+    };
+    let base_seat = t["seat_win"][0].as_f64().expect("seat 1");
+    let entry = jumps
+        .iter()
+        .find(|j| j["jump"]["from"] == 80)
+        .expect("80->100");
+    let (m, s1) = analysed_mean(&|j| (j.from != 80).then_some(*j), "no-80.toml");
+    assert!((entry["removed"]["mean_change"].as_f64().expect("change") - (m - mean)).abs() < 1e-9);
+    assert!(
+        (entry["removed"]["seat_change"][0].as_f64().expect("change") - (s1 - base_seat)).abs()
+            < 1e-9
+    );
+    let entry = jumps
+        .iter()
+        .find(|j| j["jump"]["from"] == 87)
+        .expect("87->24");
+    let shift = entry["head"]
+        .as_array()
+        .expect("head")
+        .iter()
+        .find(|s| s["by"] == -3)
+        .expect("-3");
+    let (m, _) = analysed_mean(
+        &|j| {
+            Some(if j.from == 87 {
+                chutes::Jump::new(84, 24)
+            } else {
+                *j
+            })
+        },
+        "84-24.toml",
+    );
+    assert!((shift["effect"]["mean_change"].as_f64().expect("change") - (m - mean)).abs() < 1e-9);
+    // In words: every jump has its line, and the squares where a chute
+    // costs most.
+    let text = ok(&["chutes", "analyze", "--sensitivity"]);
+    let line = text
+        .lines()
+        .find(|l| l.contains("ladder 80->100"))
+        .expect("80->100's line");
+    assert!(line.contains("removed +19.77; head moved"), "{line}");
+    assert!(
+        text.contains("A new chute of 10 squares would add most on squares: 94 (+6.26)"),
+        "{text}"
+    );
+    let out = dir.path().join("sensitivity.svg");
+    let said = ok(&[
+        "chutes",
+        "plot",
+        "--kind",
+        "sensitivity",
+        "-o",
+        out.to_str().expect("path"),
+    ]);
+    assert!(
+        said.contains("the cost of a new chute on the classic board"),
+        "{said}"
+    );
+    let svg = std::fs::read_to_string(&out).expect("svg");
+    assert!(svg.contains("Where a chute would hurt most"), "{svg}");
+}

@@ -703,7 +703,7 @@ pub fn design(
     });
     let board = best
         .board(shape)?
-        .with_name(format!("designed, seed {}", options.seed));
+        .with_name(format!("design-{}", options.seed));
     let tail = markov::DEFAULT_TAIL;
     let f = figures(&board, rules, targets.players, tail, &Budget::unlimited())?;
     Ok(Design {

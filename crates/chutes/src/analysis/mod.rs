@@ -38,6 +38,7 @@ pub mod markov;
 pub mod min_throws;
 pub mod report;
 pub mod search;
+pub mod sensitivity;
 pub mod shortest;
 pub mod simulate;
 

@@ -12,8 +12,8 @@ use anyhow::{Context, Result, bail};
 use chutes::analysis::markov::{self, MarkovOptions};
 use chutes::analysis::min_throws;
 use chutes::analysis::report::{
-    AnalysisOptions, AnalysisReport, MinThrowsReport, SearchReport, ShortestListing,
-    ShortestReport, SimulationExact, SimulationReport,
+    AnalysisOptions, AnalysisReport, MinThrowsReport, SearchReport, SensitivityReport,
+    ShortestListing, ShortestReport, SimulationExact, SimulationReport,
 };
 use chutes::analysis::search::SearchOptions;
 use chutes::analysis::shortest::Constraint;
@@ -61,7 +61,8 @@ const MAX_LISTED_ROUTES: usize = 10_000;
   parlor chutes analyze                        mean 39.2251 rolls on the classic board
   parlor chutes analyze --exact                the mean as an exact fraction
   parlor chutes analyze --players 4            each seat's chance to win
-  parlor chutes analyze --rules bounce --json")]
+  parlor chutes analyze --rules bounce --json
+  parlor chutes analyze --sensitivity --players 2   how each chute and ladder moves the mean and the seats")]
 pub struct AnalyzeArgs {
     #[command(flatten)]
     board: BoardArgs,
@@ -77,6 +78,19 @@ pub struct AnalyzeArgs {
     /// Give up after this many rolls (for boards whose games are very long).
     #[arg(long, default_value_t = markov::DEFAULT_MAX_ROLLS, value_name = "N")]
     max_rolls: u32,
+    /// Instead: for every chute and ladder, the exact change in the mean and
+    /// each seat's chance when it is removed or its ends move 1 to 6
+    /// squares, and for every empty square a new chute or ladder there.
+    #[arg(long, conflicts_with_all = ["exact", "tail", "max_rolls"])]
+    sensitivity: bool,
+    /// The length of the new chutes and ladders of --sensitivity.
+    #[arg(
+        long,
+        default_value_t = 10,
+        value_name = "SQUARES",
+        requires = "sensitivity"
+    )]
+    length: u32,
     /// Print the report as JSON, with the whole distribution and every
     /// square and jump: the API's analysis answer (docs/api.md).
     #[arg(long)]
@@ -233,6 +247,11 @@ pub fn shortest(args: &ShortestArgs) -> Result<()> {
 /// Runs `parlor chutes analyze`.
 pub fn analyze(args: &AnalyzeArgs) -> Result<()> {
     let (board, rules) = args.board.load()?;
+    if args.sensitivity {
+        let budget = tabletop::Budget::unlimited();
+        let report = SensitivityReport::new(&board, &rules, args.players, args.length, &budget)?;
+        return print_report(&report, args.json);
+    }
     let options = AnalysisOptions {
         players: args.players,
         exact: args.exact,

@@ -84,6 +84,9 @@ pub enum PlotKind {
     Seats,
     /// The board coloured by expected landings per square (one player).
     Heatmap,
+    /// The board coloured by how many rolls a new chute of 10 squares
+    /// starting on each empty square adds to the mean (one player).
+    Sensitivity,
 }
 
 /// Arguments of `parlor chutes plot`.
@@ -93,7 +96,8 @@ pub enum PlotKind {
   parlor chutes plot --rules bounce -o bounce.svg         under another overshoot rule
   parlor chutes plot --kind histogram --games 100000 --seed 1 -o sim.png
   parlor chutes plot --kind seats --players 4 -o seats.png
-  parlor chutes plot --kind heatmap --board my.toml -o heat.png")]
+  parlor chutes plot --kind heatmap --board my.toml -o heat.png
+  parlor chutes plot --kind sensitivity -o sensitivity.png  where a new chute would hurt most")]
 pub struct PlotArgs {
     #[command(flatten)]
     board: BoardArgs,
@@ -256,6 +260,13 @@ pub fn plot(args: &PlotArgs) -> Result<()> {
                 format!("expected landings on the {}", describe(&board)),
             )
         }
+        PlotKind::Sensitivity => {
+            one_player(args.players, "sensitivity")?;
+            (
+                sensitivity_map(&board, &rules)?,
+                format!("the cost of a new chute on the {}", describe(&board)),
+            )
+        }
     };
     save(&picture, &args.out, &what)
 }
@@ -375,6 +386,43 @@ fn heatmap(board: &Board, rules: &Rules) -> Result<Picture> {
     )?;
     Ok(picture)
 }
+
+/// The heat map of what a new chute of [`NEW_CHUTE`] squares on each empty
+/// square adds to the mean (0 where none fits, it saves rolls, or the
+/// square is taken).
+fn sensitivity_map(board: &Board, rules: &Rules) -> Result<Picture> {
+    pictures::check_drawable(board)?;
+    let budget = tabletop::Budget::unlimited();
+    let table = chutes::analysis::sensitivity::sensitivity(board, rules, 1, NEW_CHUTE, &budget)?;
+    let mut values = vec![0.0; board.size() as usize + 1];
+    for s in &table.squares {
+        if let Some(e) = &s.chute {
+            values[s.square as usize] = e.mean_change.max(0.0);
+        }
+    }
+    let picture = pictures::heatmap(
+        board,
+        &pictures::HeatMap {
+            values,
+            caption: format!(
+                "rolls a new chute of {NEW_CHUTE} squares starting here adds to the mean"
+            ),
+            title: Some(format!(
+                "Where a chute would hurt most: {}",
+                short_name(board)
+            )),
+            subtitle: Some(format!(
+                "{} · {rules} · a game lasts {:.2} rolls on average",
+                describe(board),
+                table.mean
+            )),
+        },
+    )?;
+    Ok(picture)
+}
+
+/// The length of the new chute on the sensitivity plot.
+const NEW_CHUTE: u32 = 10;
 
 /// "classic board (100 squares)".
 fn describe(board: &Board) -> String {

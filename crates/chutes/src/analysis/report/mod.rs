@@ -22,6 +22,7 @@ mod analyze;
 mod design;
 mod min_throws;
 mod search;
+mod sensitivity;
 mod shortest;
 mod simulate;
 
@@ -29,6 +30,7 @@ pub use analyze::{AnalysisOptions, AnalysisReport, ExactMoments, SeatChances};
 pub use design::DesignReport;
 pub use min_throws::MinThrowsReport;
 pub use search::{SearchExact, SearchReport, SearchRoute, SeenSequence};
+pub use sensitivity::SensitivityReport;
 pub use shortest::{RouteReport, ShortestListing, ShortestReport};
 pub use simulate::{SeatShare, SimulationExact, SimulationReport};
 
