@@ -258,4 +258,69 @@ fn main() {
         t,
         &format!("mean {mean:.3}"),
     );
+
+    design_boards(quick);
+}
+
+/// The designer on the example (100 squares, 8 chutes and 8
+/// ladders, mean 40 ± 0.1, four seats within 0.012 of 1/4) for seeds 1 to
+/// 10 (3 when quick), one core; and the classic board's sensitivity table.
+fn design_boards(quick: bool) {
+    use chutes::analysis::design::{self, DesignOptions, DesignShape, DesignTargets};
+    use chutes::analysis::sensitivity::sensitivity;
+    use tabletop::Budget;
+    let rules = Rules::default();
+    let shape = DesignShape::new(100);
+    let targets = DesignTargets {
+        mean: Some(40.0),
+        players: 4,
+        fair: Some(0.012),
+        ..DesignTargets::default()
+    };
+    let seeds = if quick { 3 } else { 10 };
+    let mut slowest = Duration::ZERO;
+    let mut met = 0;
+    let mut boards = 0;
+    let start = Instant::now();
+    for seed in 1..=seeds {
+        let options = DesignOptions {
+            seed,
+            evaluations: design::DEFAULT_EVALUATIONS,
+        };
+        let t = Instant::now();
+        let found = design::design(
+            &shape,
+            &rules,
+            &targets,
+            options,
+            &Budget::unlimited(),
+            &mut |_| {},
+        );
+        slowest = slowest.max(t.elapsed());
+        if let Ok(d) = found {
+            met += usize::from(d.met());
+            boards += d.evaluations;
+        }
+    }
+    let total = start.elapsed();
+    line(
+        &format!("design: mean 40, 4 fair seats, seeds 1..={seeds} (slowest)"),
+        slowest,
+        &format!(
+            "{met}/{seeds} met, {boards} boards judged in {total:.2?} ({:.0} boards/s)",
+            boards as f64 / total.as_secs_f64()
+        ),
+    );
+    let classic = Board::classic();
+    let (t, table) = best(3, || {
+        sensitivity(&classic, &rules, 4, 10, &Budget::unlimited())
+    });
+    let edits = table
+        .map(|t| t.jumps.len() * 25 + t.squares.len() * 2)
+        .unwrap_or(0);
+    line(
+        "sensitivity table, classic board, 4 players",
+        t,
+        &format!("{edits} edited boards"),
+    );
 }

@@ -518,3 +518,57 @@ fn tournament_reports_win_rates_with_intervals_and_json() {
         assert!(err.contains(says), "{says}: {err}");
     }
 }
+
+#[test]
+fn check_balance_reports_each_seat_and_what_decides_games() {
+    let out = parlor(&[
+        "tycoon",
+        "check",
+        "sample",
+        "--balance",
+        "--games",
+        "400",
+        "--seed",
+        "3",
+    ]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for seat in 1..=4 {
+        assert!(text.contains(&format!("  P{seat}: wins ")), "{text}");
+    }
+    assert!(
+        text.contains("Balanced: the seats' win rates differ by"),
+        "{text}"
+    );
+    assert!(text.contains("What decides games"), "{text}");
+    // The sample grid's card 6 sends a player to cell 97: it decides most.
+    assert!(text.contains("  card 6 on cell 28 "), "{text}");
+    // A margin of 0 flags the grid and fails the command.
+    let out = parlor(&[
+        "tycoon",
+        "check",
+        "sample",
+        "--balance",
+        "--games",
+        "400",
+        "--margin",
+        "0",
+        "--json",
+    ]);
+    assert!(!out.status.success());
+    let reports: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let r = &reports[0];
+    assert_eq!(r["unbalanced"], true);
+    assert_eq!(r["games"], 400);
+    let rates: f64 = (0..4)
+        .map(|i| r["win_rate"][i].as_f64().expect("rate"))
+        .sum();
+    let stalled = r["stalled"].as_f64().expect("stalled") / 400.0;
+    assert!((rates + stalled - 1.0).abs() < 1e-9);
+    assert!(
+        stderr(&out).contains("1 of 1 grid is unbalanced"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(r["deciders"][0]["lift"].is_number());
+}

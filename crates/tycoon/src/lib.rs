@@ -25,6 +25,7 @@
 //! See `docs/tycoon.md` for the rules chosen where the original assignment
 //! is silent.
 
+pub mod balance;
 pub mod bots;
 pub mod cells;
 pub mod contract;

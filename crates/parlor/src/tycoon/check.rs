@@ -1,4 +1,6 @@
-//! `parlor tycoon check`: validate grid files.
+//! `parlor tycoon check`: validate grid files, and with `--balance` play
+//! bot games on a grid to see whether it is fair to every seat (the
+//! library's `tycoon::balance`).
 
 use anyhow::{Result, bail};
 use clap::Args;
@@ -10,11 +12,33 @@ use std::io::Write;
 #[command(after_help = "Examples:
   parlor tycoon check my.grid
   parlor tycoon check sample grids/*.grid
-  parlor tycoon check my.grid --json")]
+  parlor tycoon check my.grid --json
+  parlor tycoon check sample --balance                    is the grid fair to every seat?
+  parlor tycoon check my.grid --balance --games 20000 --margin 0.02 --seats hard,normal,normal,normal")]
 pub struct CheckArgs {
     /// Grid files (or `sample`).
     #[arg(required = true, value_name = "GRID")]
     grids: Vec<String>,
+    /// Also play bot games on each grid: every seat's win rate with its 95%
+    /// interval, a flag when they differ by more than --margin, and the
+    /// cells and cards that decide games. Exits 1 when a grid is
+    /// unbalanced.
+    #[arg(long)]
+    balance: bool,
+    /// Games for --balance.
+    #[arg(long, default_value_t = 4_000, requires = "balance")]
+    games: u64,
+    /// The most the seats' win rates may differ for --balance (a share:
+    /// 0.05 is 5 points).
+    #[arg(long, default_value_t = 0.05, requires = "balance")]
+    margin: f64,
+    /// Who plays seats 1-4 for --balance: easy, normal or hard,
+    /// comma-separated (one fills all).
+    #[arg(long, default_value = "normal", requires = "balance")]
+    seats: String,
+    /// The seed of --balance's games.
+    #[arg(long, default_value_t = 1, requires = "balance")]
+    seed: u64,
     /// Print the results as JSON (the grid, or every problem).
     #[arg(long)]
     json: bool,
@@ -80,6 +104,9 @@ pub fn run(args: &CheckArgs) -> Result<()> {
             }
         }
     }
+    if args.balance && bad == 0 {
+        return balance(args, &results);
+    }
     if args.json {
         crate::common::print_json(&results)?;
     }
@@ -88,6 +115,54 @@ pub fn run(args: &CheckArgs) -> Result<()> {
             "{bad} of {} {} not valid",
             tabletop::count(args.grids.len() as u64, "grid file", "grid files"),
             tabletop::plural(bad, "is", "are")
+        );
+    }
+    Ok(())
+}
+
+/// `--balance`: bot games on each (valid) grid.
+fn balance(args: &CheckArgs, results: &[Checked]) -> Result<()> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if !(0.0..=1.0).contains(&args.margin) {
+        bail!(
+            "--margin is a share between 0 and 1 (0.05 is 5 points), not {}",
+            args.margin
+        );
+    }
+    let seats = super::parse_seats(&args.seats)?;
+    let mut reports = Vec::new();
+    for checked in results {
+        let Some(grid) = &checked.grid else { continue };
+        let options = tycoon::simulate::Options {
+            games: args.games,
+            seed: args.seed,
+            seats,
+            turn_cap: tycoon::game::DEFAULT_TURN_CAP,
+        };
+        let grid = std::sync::Arc::new(grid.clone());
+        reports.push(tycoon::balance::check_balance(
+            &checked.file,
+            &grid,
+            &options,
+            args.margin,
+        ));
+    }
+    if args.json {
+        crate::common::print_json(&reports)?;
+    } else {
+        for r in &reports {
+            crate::common::print_text(r)?;
+        }
+    }
+    let unbalanced = reports.iter().filter(|r| r.unbalanced).count() as u64;
+    if unbalanced > 0 {
+        bail!(
+            "{} of {} {} unbalanced",
+            unbalanced,
+            tabletop::count(reports.len() as u64, "grid", "grids"),
+            tabletop::plural(unbalanced, "is", "are")
         );
     }
     Ok(())

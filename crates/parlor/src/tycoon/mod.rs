@@ -115,3 +115,17 @@ pub fn describe(grid: &Grid) -> Vec<String> {
     }
     lines
 }
+
+/// Who plays seats 1-4, from `--seats`: easy, normal or hard (or their
+/// other names), comma-separated; one name fills all four.
+pub fn parse_seats(text: &str) -> Result<[tycoon::Seat; tycoon::game::SEATS]> {
+    let names: Vec<tycoon::Seat> = text
+        .split(',')
+        .map(|s| s.parse::<tycoon::Seat>().map_err(anyhow::Error::msg))
+        .collect::<Result<_>>()?;
+    match names.len() {
+        1 => Ok([names[0]; tycoon::game::SEATS]),
+        tycoon::game::SEATS => Ok([names[0], names[1], names[2], names[3]]),
+        n => anyhow::bail!("--seats names {n} seats; give 4 (or one for all)"),
+    }
+}

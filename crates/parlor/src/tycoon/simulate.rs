@@ -8,8 +8,7 @@ use clap::Args;
 use std::sync::Arc;
 use std::time::Instant;
 use tabletop::count;
-use tycoon::Seat;
-use tycoon::game::{DEFAULT_TURN_CAP, SEATS};
+use tycoon::game::DEFAULT_TURN_CAP;
 use tycoon::report::SimulationReport;
 use tycoon::simulate::{Options, simulate_on};
 
@@ -56,18 +55,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         bail!("--games must be at least 1");
     }
     let grid = Arc::new(super::load_grid(&args.grid)?);
-    let seats = {
-        let names: Vec<Seat> = args
-            .seats
-            .split(',')
-            .map(|s| s.parse::<Seat>().map_err(anyhow::Error::msg))
-            .collect::<Result<_>>()?;
-        match names.len() {
-            1 => [names[0]; SEATS],
-            SEATS => [names[0], names[1], names[2], names[3]],
-            n => bail!("--seats names {n} seats; give 4 (or one for all)"),
-        }
-    };
+    let seats = super::parse_seats(&args.seats)?;
     let options = Options {
         games: args.games,
         seed: args.seed,

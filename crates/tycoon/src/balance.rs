@@ -1,0 +1,357 @@
+//! Is a grid fair to every seat? Bot games on the grid, each seat's win
+//! rate with its 95% interval, and the cells and cards that decide games.
+//!
+//! Terms:
+//! - **spread**: the largest seat's win rate less the smallest; a grid is
+//!   **unbalanced** when the spread is more than the margin asked.
+//! - **feature**: something on the grid that happens to a player — a card
+//!   fired on a cell, a ladder climbed, a snake slid down.
+//! - **lift** of a feature: the win rate of players it happened to in a game
+//!   less the win rate of players it did not; the features with the largest
+//!   lifts (either way) **decide** games.
+
+use crate::game::{Event, Game, SEATS, Seat};
+use crate::grid::Grid;
+use crate::simulate::{Options, game_seeds, play_out};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use tabletop::{SeededDice, count};
+
+/// Features listed as deciding games.
+pub const DECIDERS: usize = 8;
+/// A feature must happen in at least this share of player-games to be
+/// ranked (rarer ones have no meaningful rate).
+const MIN_SHARE: f64 = 0.01;
+
+/// Something that happens to a player on the grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Feature {
+    /// Card `card` fired on cell `cell`.
+    Card {
+        /// The cell.
+        cell: u32,
+        /// The card number.
+        card: u8,
+    },
+    /// The ladder `from` → `to` climbed.
+    Ladder {
+        /// Its foot.
+        from: u32,
+        /// Its top.
+        to: u32,
+    },
+    /// The snake `from` → `to` slid down.
+    Snake {
+        /// Its head.
+        from: u32,
+        /// Its tail.
+        to: u32,
+    },
+}
+
+impl Feature {
+    /// The feature an event is, and the player it happened to.
+    fn of(e: &Event) -> Option<(u8, Self)> {
+        match *e {
+            Event::Card { player, cell, card } => Some((player, Self::Card { cell, card })),
+            Event::Ladder { player, from, to } => Some((player, Self::Ladder { from, to })),
+            Event::Snake { player, from, to } => Some((player, Self::Snake { from, to })),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Feature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Card { cell, card } => write!(f, "card {card} on cell {cell}"),
+            Self::Ladder { from, to } => write!(f, "the ladder {from} -> {to}"),
+            Self::Snake { from, to } => write!(f, "the snake {from} -> {to}"),
+        }
+    }
+}
+
+/// One feature's record over the games.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Decider {
+    /// The feature.
+    pub feature: Feature,
+    /// Player-games it happened in (at least once).
+    pub player_games: u64,
+    /// The win rate of players it happened to.
+    pub win_rate_with: f64,
+    /// The win rate of players it did not happen to.
+    pub win_rate_without: f64,
+    /// `win_rate_with - win_rate_without`.
+    pub lift: f64,
+}
+
+/// The answer to "is this grid fair to every seat?".
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BalanceReport {
+    /// The grid as it was named.
+    pub grid: String,
+    /// The run's seed.
+    pub seed: u64,
+    /// Who played each seat.
+    pub seats: [Seat; SEATS],
+    /// Games played.
+    pub games: u64,
+    /// Games stopped at the turn cap with no winner.
+    pub stalled: u64,
+    /// Each seat's share of the games won.
+    pub win_rate: [f64; SEATS],
+    /// Half the width of each win rate's 95% interval.
+    pub win_margin95: [f64; SEATS],
+    /// The largest win rate less the smallest.
+    pub spread: f64,
+    /// The spread allowed.
+    pub margin: f64,
+    /// Is the spread more than the margin?
+    pub unbalanced: bool,
+    /// The features with the largest lifts, largest first.
+    pub deciders: Vec<Decider>,
+}
+
+/// Totals of one run, merged across threads.
+#[derive(Clone, Debug, Default)]
+struct Totals {
+    games: u64,
+    stalled: u64,
+    wins: [u64; SEATS],
+    /// Per feature: player-games it happened in, and how many of those the
+    /// player won.
+    features: HashMap<Feature, (u64, u64)>,
+}
+
+impl Totals {
+    fn merge(mut self, other: Self) -> Self {
+        self.games += other.games;
+        self.stalled += other.stalled;
+        for i in 0..SEATS {
+            self.wins[i] += other.wins[i];
+        }
+        for (k, (n, w)) in other.features {
+            let e = self.features.entry(k).or_default();
+            e.0 += n;
+            e.1 += w;
+        }
+        self
+    }
+}
+
+/// Plays `options.games` bot games on `grid` (on the current rayon pool;
+/// game `i` rolls from stream `i` of the seed, so the answer does not
+/// depend on the threads) and reports each seat's win rate, whether they
+/// differ by more than `margin`, and the features that decide games.
+pub fn check_balance(
+    name: &str,
+    grid: &Arc<Grid>,
+    options: &Options,
+    margin: f64,
+) -> BalanceReport {
+    let totals = (0..options.games)
+        .into_par_iter()
+        .fold(Totals::default, |mut t, i| {
+            let (dice_seed, bot_seed) = game_seeds(options.seed, i);
+            let mut game = Game::new(grid.clone(), options.seats).with_turn_cap(options.turn_cap);
+            let mut dice = SeededDice::new(dice_seed);
+            let mut seen: Vec<(u8, Feature)> = Vec::new();
+            play_out(&mut game, &mut dice, bot_seed, |_, events| {
+                seen.extend(events.iter().filter_map(Feature::of));
+            });
+            seen.sort_unstable();
+            seen.dedup();
+            let winner = game.winner();
+            t.games += 1;
+            match winner {
+                Some(w) => t.wins[usize::from(w).clamp(1, SEATS) - 1] += 1,
+                None => t.stalled += 1,
+            }
+            for (player, feature) in seen {
+                let e = t.features.entry(feature).or_default();
+                e.0 += 1;
+                e.1 += u64::from(winner == Some(player));
+            }
+            t
+        })
+        .reduce(Totals::default, Totals::merge);
+    report(name, options, margin, totals)
+}
+
+fn report(name: &str, options: &Options, margin: f64, t: Totals) -> BalanceReport {
+    let n = t.games.max(1) as f64;
+    let win_rate: [f64; SEATS] = std::array::from_fn(|i| t.wins[i] as f64 / n);
+    let hi = win_rate.iter().copied().fold(0.0, f64::max);
+    let lo = win_rate.iter().copied().fold(1.0, f64::min);
+    let player_games = t.games * SEATS as u64;
+    let all_wins = t.games - t.stalled;
+    let mut deciders: Vec<Decider> = t
+        .features
+        .into_iter()
+        .filter(|&(_, (k, _))| k as f64 >= MIN_SHARE * player_games as f64 && k < player_games)
+        .map(|(feature, (k, w))| {
+            let with = w as f64 / k as f64;
+            let without = (all_wins - w) as f64 / (player_games - k) as f64;
+            Decider {
+                feature,
+                player_games: k,
+                win_rate_with: with,
+                win_rate_without: without,
+                lift: with - without,
+            }
+        })
+        .collect();
+    deciders.sort_by(|a, b| {
+        b.lift
+            .abs()
+            .total_cmp(&a.lift.abs())
+            .then(a.feature.cmp(&b.feature))
+    });
+    deciders.truncate(DECIDERS);
+    BalanceReport {
+        grid: name.to_string(),
+        seed: options.seed,
+        seats: options.seats,
+        games: t.games,
+        stalled: t.stalled,
+        win_margin95: win_rate.map(|p| 1.96 * (p * (1.0 - p) / n).sqrt()),
+        win_rate,
+        spread: hi - lo,
+        margin,
+        unbalanced: hi - lo > margin,
+        deciders,
+    }
+}
+
+impl fmt::Display for BalanceReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let seats: Vec<String> = self.seats.iter().map(ToString::to_string).collect();
+        writeln!(
+            f,
+            "Balance of {}: {} (seats {}, seed {})",
+            self.grid,
+            count(self.games, "game", "games"),
+            seats.join(", "),
+            self.seed
+        )?;
+        for (i, (p, m)) in self.win_rate.iter().zip(self.win_margin95).enumerate() {
+            writeln!(
+                f,
+                "  P{}: wins {:>6.2}% ± {:.2}",
+                i + 1,
+                100.0 * p,
+                100.0 * m
+            )?;
+        }
+        if self.stalled > 0 {
+            writeln!(
+                f,
+                "  no winner (turn cap): {}",
+                count(self.stalled, "game", "games")
+            )?;
+        }
+        let (best, worst) = extremes(&self.win_rate);
+        if self.unbalanced {
+            writeln!(
+                f,
+                "UNBALANCED: P{} wins {:.2} points more often than P{}, more than the {:.2} points allowed.",
+                best + 1,
+                100.0 * self.spread,
+                worst + 1,
+                100.0 * self.margin
+            )?;
+        } else {
+            writeln!(
+                f,
+                "Balanced: the seats' win rates differ by {:.2} points at most, within the {:.2} points allowed.",
+                100.0 * self.spread,
+                100.0 * self.margin
+            )?;
+        }
+        if self.deciders.is_empty() {
+            return writeln!(f, "No cell or card happens often enough to rank.");
+        }
+        writeln!(
+            f,
+            "What decides games (a player it happens to wins … of games, against … otherwise):"
+        )?;
+        for d in &self.deciders {
+            writeln!(
+                f,
+                "  {:<24} {:>6.2}% against {:>6.2}%  ({:+.2} points; {})",
+                d.feature.to_string(),
+                100.0 * d.win_rate_with,
+                100.0 * d.win_rate_without,
+                100.0 * d.lift,
+                count(d.player_games, "player-game", "player-games")
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The seats with the highest and the lowest win rate.
+fn extremes(rates: &[f64; SEATS]) -> (usize, usize) {
+    let mut best = 0;
+    let mut worst = 0;
+    for (i, r) in rates.iter().enumerate() {
+        if *r > rates[best] {
+            best = i;
+        }
+        if *r < rates[worst] {
+            worst = i;
+        }
+    }
+    (best, worst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::DEFAULT_TURN_CAP;
+
+    fn sample() -> Arc<Grid> {
+        Arc::new(crate::parse_grid(crate::SAMPLE_GRID).expect("sample grid"))
+    }
+
+    #[test]
+    fn the_report_adds_up_and_repeats_for_its_seed() {
+        let options = Options {
+            games: 300,
+            seed: 5,
+            seats: [Seat::Bot; SEATS],
+            turn_cap: DEFAULT_TURN_CAP,
+        };
+        let a = check_balance("sample", &sample(), &options, 0.05);
+        let b = check_balance("sample", &sample(), &options, 0.05);
+        assert_eq!(a, b);
+        assert_eq!(a.games, 300);
+        let won: f64 = a.win_rate.iter().sum::<f64>() + a.stalled as f64 / 300.0;
+        assert!((won - 1.0).abs() < 1e-9);
+        let hi = a.win_rate.iter().copied().fold(0.0, f64::max);
+        let lo = a.win_rate.iter().copied().fold(1.0, f64::min);
+        assert!((a.spread - (hi - lo)).abs() < 1e-12);
+        assert_eq!(a.unbalanced, a.spread > 0.05);
+        assert!(!a.deciders.is_empty());
+        for d in &a.deciders {
+            assert!((d.lift - (d.win_rate_with - d.win_rate_without)).abs() < 1e-12);
+        }
+        // A margin of 0 flags any difference; a margin of 1 none.
+        let strict = check_balance("sample", &sample(), &options, 0.0);
+        assert!(strict.unbalanced);
+        assert!(strict.to_string().contains("UNBALANCED: P"), "{strict}");
+        let loose = check_balance("sample", &sample(), &options, 1.0);
+        assert!(!loose.unbalanced);
+        assert!(
+            loose
+                .to_string()
+                .contains("Balanced: the seats' win rates differ by"),
+            "{loose}"
+        );
+    }
+}
