@@ -31,6 +31,7 @@ pub mod baffle_api;
 pub mod board_files;
 pub mod chutes_analysis;
 pub mod chutes_api;
+pub mod chutes_design;
 pub mod db;
 pub mod error;
 pub mod grids;
@@ -220,7 +221,9 @@ pub fn router_for(state: AppState) -> Router {
         .nest("/baffle", baffle_api::routes())
         .nest(
             "/chutes",
-            chutes_api::routes().merge(chutes_analysis::routes()),
+            chutes_api::routes()
+                .merge(chutes_analysis::routes())
+                .merge(chutes_design::routes()),
         )
         .nest("/tycoon", tycoon_api::routes())
         .fallback(api_not_found)

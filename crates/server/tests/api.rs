@@ -885,3 +885,63 @@ async fn long_answers_beyond_the_slots_are_refused_politely() {
     assert_eq!(shot.ok()["played"][0]["events"][0]["exit"], 22);
     assert_eq!(host.after, 1, "the refused bot move played nothing");
 }
+
+#[tokio::test]
+async fn a_board_is_designed_with_its_progress_and_kept_for_analysis_and_play() {
+    let app = app().await;
+    let answer = app
+        .post(
+            "/api/chutes/design",
+            json!({"size": 100, "chutes": "8", "ladders": "8", "mean": 40, "players": 4, "fair": 0.012, "seed": 1}),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(
+        answer
+            .headers
+            .get(header::CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap_or("")),
+        Some("application/x-ndjson")
+    );
+    let text = answer.body.as_str().expect("lines of JSON").to_string();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let last = lines.last().expect("a last line");
+    let report = &last["design"]["report"];
+    assert_eq!(report["met"], true, "{text}");
+    let mean = report["analysis"]["mean"].as_f64().expect("mean");
+    assert!((mean - 40.0).abs() <= 0.1);
+    // The same board as the command line's for the same seed.
+    let id = last["design"]["id"].as_str().expect("an id");
+    let kept = app.get(&format!("/api/chutes/boards/{id}")).await;
+    let kept = kept.ok();
+    assert_eq!(kept["board"]["jumps"], report["jumps"]);
+    let analysed = app
+        .get(&format!("/api/chutes/boards/{id}/analysis?players=4"))
+        .await;
+    let analysed = analysed.ok();
+    assert_eq!(analysed["seats"], report["analysis"]["seats"]);
+    for l in &lines[..lines.len() - 1] {
+        assert!(l["progress"]["evaluations"].is_u64(), "{l}");
+    }
+    // What cannot be designed is refused before any work, in words.
+    let refused = app
+        .post("/api/chutes/design", json!({"fair": 0.01, "players": 1}))
+        .await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    assert!(
+        refused.body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("give 2 or more players")),
+        "{:?}",
+        refused.body
+    );
+    let too_big = app.post("/api/chutes/design", json!({"size": 5000})).await;
+    assert_eq!(too_big.status, StatusCode::BAD_REQUEST);
+    let unknown = app
+        .post("/api/chutes/design", json!({"colour": "red"}))
+        .await;
+    assert_eq!(unknown.status, StatusCode::BAD_REQUEST);
+}

@@ -618,6 +618,16 @@ fn neighbour(rng: &mut Rng, shape: &DesignShape, layout: &Layout) -> Option<Layo
     Some(next)
 }
 
+/// Checks that `shape` and `targets` can be designed for, without
+/// searching.
+///
+/// # Errors
+/// As [`design`]: the value that cannot be and why.
+pub fn check(shape: &DesignShape, targets: &DesignTargets) -> Result<(), DesignError> {
+    shape.check()?;
+    check_targets(targets)
+}
+
 /// Designs a board of `shape` under `rules` that meets `targets`, judging
 /// every candidate exactly; `progress` hears from the search every few
 /// hundred candidates. A withdrawn `budget` stops the search with the best
@@ -634,8 +644,7 @@ pub fn design(
     budget: &Budget,
     progress: &mut dyn FnMut(DesignProgress),
 ) -> Result<Design, DesignError> {
-    shape.check()?;
-    check_targets(targets)?;
+    check(shape, targets)?;
     let mut rng = Rng::new(options.seed);
     // A board's cost, and whether it meets every target.
     let judge = |layout: &Layout| -> Result<(f64, bool), DesignError> {

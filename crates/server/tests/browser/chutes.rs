@@ -1151,3 +1151,43 @@ fn two_tabs_on_one_seat_never_play_a_move_twice() {
     b.script("window.second.close(); return true;", vec![]);
     assert_eq!(server_moves(&b, &id), 2);
 }
+
+#[test]
+fn a_board_is_designed_to_targets_in_the_analysis_and_played() {
+    let b = Browser::open();
+    open_new_game(&b);
+    b.click_css("#tab-analysis");
+    b.wait_for_text("#analysis-status", "exact figures");
+    b.fill("#d-mean", "40");
+    b.select("#d-players", "4");
+    b.fill("#d-fair", "0.012");
+    b.fill("#d-seed", "1");
+    b.click_css("#design-go");
+    let status = b.wait_for_text("#design-status", "Every target met");
+    assert!(status.contains("judging"), "{status}");
+    let targets = b.text_css("#design-targets");
+    assert!(
+        targets.contains("Met: a game lasts 40.01 rolls on average (asked 40 ± 0.1)"),
+        "{targets}"
+    );
+    assert!(
+        targets.contains("Met: every seat's chance is within"),
+        "{targets}"
+    );
+    b.find("#design-board svg");
+    check_sizes(&b, "the designed board", false);
+    b.screenshot("chutes-design");
+    // Analysed: the designed board's own figures.
+    b.click_css("#design-analyse");
+    let figures = b.wait_for_text("#figures", "40.010 rolls");
+    assert!(figures.contains("Mean length"), "{figures}");
+    // Played: the play tab's next game is on the designed board.
+    b.click_css("#design-play");
+    let next = b.wait_for_text("#board-info", "Next game");
+    assert!(next.contains("design-1"), "{next}");
+    // A target that cannot be is refused in words, nothing searched.
+    b.click_css("#tab-analysis");
+    b.select("#d-players", "1");
+    b.click_css("#design-go");
+    b.wait_for_text("#design-error", "give 2 or more players");
+}

@@ -1,0 +1,236 @@
+//! `POST /api/chutes/design`: a board designed to targets, with the
+//! search's progress as it goes.
+//!
+//! Terms:
+//! - **request** ([`DesignRequest`]): the shape, rules and targets of
+//!   `parlor chutes design`, as JSON (`docs/api.md`).
+//! - **stream**: the answer is `application/x-ndjson`, one JSON object a
+//!   line: `{"progress": {"evaluations", "limit", "best_cost"}}` every few
+//!   hundred boards, then `{"design": {"id", "report"}}` — the designed
+//!   board, kept among the uploaded boards under `id` (so it can be
+//!   analysed and played), and the library's `DesignReport` — or
+//!   `{"error": {"code", "message"}}`.
+//! - **time**: the search runs in the long line of [`crate::work`] and stops
+//!   itself after [`DESIGN_SECONDS`] with the best board so far, inside the
+//!   line's limit; a client that hangs up withdraws it.
+
+use crate::AppState;
+use crate::error::{ApiError, JsonBody};
+use crate::work::Line;
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use chutes::analysis::design::{
+    self, CountRange, DEFAULT_EVALUATIONS, DesignOptions, DesignShape, DesignTargets,
+};
+use chutes::analysis::report::DesignReport;
+use chutes::{Overshoot, Rules};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::time::Duration;
+use tabletop::Budget;
+
+/// How long one design searches before it answers with its best board.
+pub const DESIGN_SECONDS: u64 = 8;
+
+/// The largest board designed through the server.
+pub const MAX_DESIGN_SQUARES: u32 = 1_000;
+
+/// The routes under `/api/chutes`.
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/design", post(design_board))
+}
+
+/// What to design: `parlor chutes design`'s options as JSON.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct DesignRequest {
+    /// The last square (default 100).
+    #[serde(default = "default_size")]
+    pub size: u32,
+    /// Chutes: `"8"` or `"6..10"` (default 8).
+    #[serde(default)]
+    pub chutes: Option<String>,
+    /// Ladders: `"8"` or `"6..10"` (default 8).
+    #[serde(default)]
+    pub ladders: Option<String>,
+    /// The shortest jump (default 2).
+    #[serde(default)]
+    pub min_jump: Option<u32>,
+    /// The longest jump (default: size − 1).
+    #[serde(default)]
+    pub max_jump: Option<u32>,
+    /// May a jump end where another starts?
+    #[serde(default)]
+    pub chains: bool,
+    /// `stay`, `bounce` or `finish`.
+    #[serde(default)]
+    pub overshoot: Option<String>,
+    /// Faces of the die (default 6).
+    #[serde(default)]
+    pub faces: Option<u32>,
+    /// Target mean.
+    #[serde(default)]
+    pub mean: Option<f64>,
+    /// Target standard deviation.
+    #[serde(default)]
+    pub sd: Option<f64>,
+    /// Players (default 1; 2 or more with `fair`).
+    #[serde(default)]
+    pub players: Option<usize>,
+    /// Every seat within this of 1/players.
+    #[serde(default)]
+    pub fair: Option<f64>,
+    /// The fewest rolls a game can take, at least.
+    #[serde(default)]
+    pub shortest: Option<u32>,
+    /// The search's seed (default 1).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+fn default_size() -> u32 {
+    100
+}
+
+/// One line of the answer.
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Said {
+    Progress {
+        evaluations: u64,
+        limit: u64,
+        best_cost: f64,
+    },
+    Design {
+        id: String,
+        report: Box<DesignReport>,
+    },
+    Error {
+        code: &'static str,
+        message: String,
+    },
+}
+
+fn line(value: &Said) -> Bytes {
+    let mut text = serde_json::to_vec(value).unwrap_or_default();
+    text.push(b'\n');
+    Bytes::from(text)
+}
+
+/// The request as the library's shape, rules, targets and options.
+fn read(r: &DesignRequest) -> Result<(DesignShape, Rules, DesignTargets, DesignOptions), ApiError> {
+    if r.size > MAX_DESIGN_SQUARES {
+        return Err(ApiError::bad_request(format!(
+            "boards designed through the server have at most {MAX_DESIGN_SQUARES} squares, not {} (the command line designs larger ones)",
+            r.size
+        )));
+    }
+    let count = |text: &Option<String>| -> Result<CountRange, ApiError> {
+        text.as_deref()
+            .unwrap_or("8")
+            .parse::<CountRange>()
+            .map_err(|e| ApiError::bad_request(e.to_string()))
+    };
+    let overshoot = match r.overshoot.as_deref() {
+        Some(name) => name
+            .parse::<Overshoot>()
+            .map_err(|e| ApiError::bad_request(e.to_string()))?,
+        None => Overshoot::default(),
+    };
+    let rules = Rules::new(overshoot, r.faces.unwrap_or(6))
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let shape = DesignShape {
+        size: r.size,
+        chutes: count(&r.chutes)?,
+        ladders: count(&r.ladders)?,
+        min_jump: r.min_jump.unwrap_or(2),
+        max_jump: r.max_jump.unwrap_or(r.size.saturating_sub(1)),
+        chains: r.chains,
+    };
+    let targets = DesignTargets {
+        mean: r.mean,
+        sd: r.sd,
+        players: r.players.unwrap_or(1),
+        fair: r.fair,
+        shortest: r.shortest,
+    };
+    let options = DesignOptions {
+        seed: r.seed.unwrap_or(1),
+        evaluations: DEFAULT_EVALUATIONS,
+    };
+    Ok((shape, rules, targets, options))
+}
+
+async fn design_board(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<DesignRequest>,
+) -> Result<Response, ApiError> {
+    let (shape, rules, targets, options) = read(&request)?;
+    // Refuse a shape or targets that cannot be designed for before any
+    // work, with the library's words.
+    design::check(&shape, &targets).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
+    let progress = tx.clone();
+    let shape = Arc::new(shape);
+    let work_shape = Arc::clone(&shape);
+    tokio::spawn(async move {
+        let answer = state
+            .long_work
+            .run(Line::Long, move |outer| {
+                let (budget, stop) = Budget::with_limit(Duration::from_secs(DESIGN_SECONDS));
+                design::design(&work_shape, &rules, &targets, options, &budget, &mut |p| {
+                    let sent = progress.send(line(&Said::Progress {
+                        evaluations: p.evaluations,
+                        limit: p.limit,
+                        best_cost: p.best_cost,
+                    }));
+                    // Nobody is reading any more, or the line withdrew the
+                    // work: stop with the best board so far.
+                    if sent.is_err() || outer.check().is_err() {
+                        stop.cancel();
+                    }
+                })
+                .and_then(|d| {
+                    let report =
+                        DesignReport::new(&d, &work_shape, &rules, options.seed, targets.players)?;
+                    Ok((d.board, report))
+                })
+                .map_err(|e| ApiError::unprocessable(e.to_string()))
+            })
+            .await
+            .and_then(|answer| answer);
+        let last = match answer {
+            Ok((board, report)) => match state.boards.insert(Arc::new(board)) {
+                Ok(id) => Said::Design {
+                    id,
+                    report: Box::new(report),
+                },
+                Err(e) => Said::Error {
+                    code: e.code,
+                    message: e.message,
+                },
+            },
+            Err(e) => Said::Error {
+                code: e.code,
+                message: e.message,
+            },
+        };
+        let _ = tx.send(line(&last));
+    });
+    let stream = futures_util::stream::poll_fn(move |cx| {
+        rx.poll_recv(cx)
+            .map(|b| b.map(Ok::<Bytes, std::convert::Infallible>))
+    });
+    let mut response = (StatusCode::OK, Body::from_stream(stream)).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/x-ndjson"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
+}
