@@ -519,8 +519,8 @@ fn design_says_which_targets_were_missed_and_which_no_board_can_meet() {
     ]);
     assert!(text.contains("NOT MET every seat within"), "{text}");
     assert!(
-        text.contains("no board can: with a mean of")
-            && text.contains("the first of 2 seats is at least"),
+        text.contains("no board can: with a mean of at most 30.1 rolls")
+            && text.contains("seat 1 of 2 is at least"),
         "{text}"
     );
     assert!(
