@@ -84,7 +84,7 @@ fn replay<G: Playable>(
     let total = record.moves.len();
     let mut start = record.clone();
     start.moves.clear();
-    let mut m = Match::<G>::replay(start).context("the record's setup is refused")?;
+    let mut m = Match::<G>::replay(start)?;
     if !args.json {
         writeln!(
             out,

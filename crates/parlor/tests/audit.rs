@@ -310,3 +310,27 @@ fn completions_into_a_closed_pipe_do_not_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert_ne!(out.status.code(), Some(101), "{err}");
 }
+
+#[test]
+fn a_replayed_record_with_a_bad_setup_says_so_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("game.json");
+    let save = save.to_str().expect("utf-8 path");
+    ok(&[
+        "tycoon", "play", "sample", "--seed", "7", "--seats", "bot", "--save", save,
+    ]);
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(save).expect("saved")).expect("json");
+    // Five seats: Tycoon takes four.
+    let seats = v["seats"].as_array().expect("seats").clone();
+    let mut more = seats.clone();
+    more.push(seats[0].clone());
+    v["seats"] = serde_json::Value::Array(more);
+    std::fs::write(save, v.to_string()).expect("write");
+    let err = fails(&["replay", save]);
+    assert_eq!(
+        err.matches("the record's setup is refused").count(),
+        1,
+        "{err}"
+    );
+}
