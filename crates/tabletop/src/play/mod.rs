@@ -390,11 +390,20 @@ pub struct Match<G: Playable> {
     capped: bool,
 }
 
+/// "4 players" or "1 to 8 players".
+fn players_allowed(allowed: &std::ops::RangeInclusive<u8>) -> String {
+    if allowed.start() == allowed.end() {
+        format!("{} players", allowed.start())
+    } else {
+        format!("{} to {} players", allowed.start(), allowed.end())
+    }
+}
+
 /// Why a match could not be started.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StartError<E> {
     /// Not a seat count the game allows.
-    #[error("this game takes {} to {} players, not {seats}", .allowed.start(), .allowed.end())]
+    #[error("this game takes {}, not {seats}", players_allowed(.allowed))]
     Seats {
         /// Seats given.
         seats: usize,
