@@ -652,3 +652,45 @@ fn sensitivity_entries_are_the_analyses_of_the_edited_boards() {
     let svg = std::fs::read_to_string(&out).expect("svg");
     assert!(svg.contains("Where a chute would hurt most"), "{svg}");
 }
+
+#[test]
+fn design_stops_on_ctrl_c_with_the_best_board_so_far() {
+    // Four seats within 0.001 cannot be met: the search would run on.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args([
+            "chutes",
+            "design",
+            "--mean",
+            "30",
+            "--players",
+            "4",
+            "--fair",
+            "0.001",
+            "--seed",
+            "1",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run parlor");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("wait");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("The search was interrupted after")
+            && text.contains("this is the best it had found"),
+        "{text}"
+    );
+    assert!(text.contains("NOT MET every seat within"), "{text}");
+    assert!(text.contains("Game length on design-1"), "{text}");
+}

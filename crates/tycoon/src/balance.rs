@@ -219,7 +219,7 @@ fn report(name: &str, options: &Options, margin: f64, t: Totals) -> BalanceRepor
         seats: options.seats,
         games: t.games,
         stalled: t.stalled,
-        win_margin95: win_rate.map(|p| 1.96 * (p * (1.0 - p) / n).sqrt()),
+        win_margin95: win_rate.map(|p| crate::report::margin95(p, n)),
         win_rate,
         spread: hi - lo,
         margin,

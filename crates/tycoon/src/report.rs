@@ -75,6 +75,12 @@ pub struct SimulationReport {
     pub tally: Tally,
 }
 
+/// Half the width of the normal 95% interval of a share `p` of `games`
+/// games.
+pub fn margin95(p: f64, games: f64) -> f64 {
+    1.96 * (p * (1.0 - p) / games).sqrt()
+}
+
 impl SimulationReport {
     /// The report of `tally`, a run of `options` on `grid` (named `name`).
     pub fn new(name: &str, grid: &Grid, options: &Options, tally: Tally) -> Self {
@@ -91,7 +97,7 @@ impl SimulationReport {
             seats: options.seats,
             turn_cap: options.turn_cap,
             games: tally.games,
-            win_margin95: win_rate.map(|p| 1.96 * (p * (1.0 - p) / n).sqrt()),
+            win_margin95: win_rate.map(|p| margin95(p, n)),
             win_rate,
             mean_turns: tally.mean_turns(),
             mean_rounds: tally.mean_turns() / SEATS as f64,
