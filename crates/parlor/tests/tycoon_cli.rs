@@ -572,3 +572,60 @@ fn check_balance_reports_each_seat_and_what_decides_games() {
     );
     assert!(r["deciders"][0]["lift"].is_number());
 }
+
+#[test]
+fn a_tournament_under_a_pipe_prints_only_its_result_and_stops_on_ctrl_c_with_the_games_so_far() {
+    let out = parlor(&[
+        "tycoon",
+        "tournament",
+        "--games",
+        "2",
+        "--grids",
+        "sample",
+        "--matchups",
+        "normal:easy",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        out.stderr.is_empty(),
+        "silent on stderr under a pipe: {}",
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("The lone bot's win rate"),
+        "{}",
+        stdout(&out)
+    );
+
+    // Far more games than can be played before the signal.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args([
+            "tycoon",
+            "tournament",
+            "--games",
+            "1000000",
+            "--grids",
+            "sample",
+            "--matchups",
+            "normal:easy",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run parlor");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("wait");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    assert!(text.contains("Stopped (Ctrl-C) after"), "{text}");
+    assert!(
+        text.contains("of 4000000 games: the rates below are of the games played."),
+        "{text}"
+    );
+    assert!(text.contains("normal vs 3 easy"), "{text}");
+}

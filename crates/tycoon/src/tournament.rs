@@ -244,6 +244,31 @@ pub struct Report {
     pub options: Options,
     /// One outcome per matchup and grid set, in that order.
     pub outcomes: Vec<Outcome>,
+    /// Was the tournament stopped before every game was played? Its rates
+    /// are then of the games played ([`Rate::games`]).
+    #[serde(default)]
+    pub stopped: bool,
+}
+
+/// Watches a tournament as it plays, and stops it: `played` counts the
+/// games finished (from any thread); raising `stop` makes the games not
+/// yet started be skipped, and the report is of those played.
+#[derive(Debug, Default)]
+pub struct Watch {
+    /// Games finished so far.
+    pub played: std::sync::atomic::AtomicU64,
+    /// Raised to stop.
+    pub stop: std::sync::atomic::AtomicBool,
+}
+
+impl Options {
+    /// Every game the tournament plays.
+    pub fn total_games(&self) -> u64 {
+        self.games
+            .saturating_mul(SEATS as u64)
+            .saturating_mul(self.matchups.len() as u64)
+            .saturating_mul(self.grids.len() as u64)
+    }
 }
 
 /// Game `index`'s seeds in grid set `grids`: dice, bots, grid.
@@ -254,6 +279,14 @@ fn game_seeds(seed: u64, grids: Grids, index: u64) -> [u64; 3] {
 
 /// Plays the tournament on the current rayon pool.
 pub fn play(options: &Options) -> Report {
+    play_watched(options, &Watch::default())
+}
+
+/// [`play`], counting games in `watch` and stopping when it says so. Games
+/// are started in order of their index, every matchup and seat at each
+/// index, so a stopped tournament has played about as many games in each.
+pub fn play_watched(options: &Options, watch: &Watch) -> Report {
+    use std::sync::atomic::Ordering;
     let sample = Arc::new(crate::parse_grid(SAMPLE_GRID).unwrap_or_default());
     let mut outcomes = Vec::new();
     for &grids in &options.grids {
@@ -267,41 +300,48 @@ pub fn play(options: &Options) -> Report {
                 })
                 .collect(),
         };
-        let jobs: Vec<(usize, u8, u64)> = (0..options.matchups.len())
-            .flat_map(|m| {
-                (1..=SEATS as u8).flat_map(move |s| (0..options.games).map(move |i| (m, s, i)))
+        let matchups = options.matchups.len();
+        let jobs: Vec<(usize, u8, u64)> = (0..options.games)
+            .flat_map(|i| {
+                (0..matchups).flat_map(move |m| (1..=SEATS as u8).map(move |s| (m, s, i)))
             })
             .collect();
-        // (matchup, seat, won, stalled) for every game.
+        // (matchup, seat, won, stalled) for every game played.
         let results: Vec<(usize, u8, bool, bool)> = jobs
             .into_par_iter()
-            .map(|(m, seat, i)| {
+            .filter_map(|(m, seat, i)| {
+                if watch.stop.load(Ordering::Relaxed) {
+                    return None;
+                }
                 let [dice_seed, bot_seed, _] = game_seeds(options.seed, grids, i);
                 let grid = &boards[(i as usize) % boards.len()];
                 let seats = options.matchups[m].seats(seat);
                 let mut game = Game::new(grid.clone(), seats).with_turn_cap(options.turn_cap);
                 let mut dice = tabletop::SeededDice::new(dice_seed);
                 play_out(&mut game, &mut dice, bot_seed, |_, _| {});
-                (
+                watch.played.fetch_add(1, Ordering::Relaxed);
+                Some((
                     m,
                     seat,
                     game.winner() == Some(seat),
                     game.winner().is_none(),
-                )
+                ))
             })
             .collect();
         for (m, &matchup) in options.matchups.iter().enumerate() {
             let mut wins = [0u64; SEATS];
+            let mut games = [0u64; SEATS];
             let mut stalled = 0;
             for &(_, seat, won, stall) in results.iter().filter(|r| r.0 == m) {
                 wins[usize::from(seat) - 1] += u64::from(won);
+                games[usize::from(seat) - 1] += 1;
                 stalled += u64::from(stall);
             }
             outcomes.push(Outcome {
                 matchup,
                 grids,
-                seats: wins.map(|w| Rate::new(w, options.games)),
-                overall: Rate::new(wins.iter().sum(), options.games * SEATS as u64),
+                seats: std::array::from_fn(|k| Rate::new(wins[k], games[k])),
+                overall: Rate::new(wins.iter().sum(), games.iter().sum()),
                 stalled,
             });
         }
@@ -309,6 +349,7 @@ pub fn play(options: &Options) -> Report {
     Report {
         options: options.clone(),
         outcomes,
+        stopped: watch.stop.load(Ordering::Relaxed),
     }
 }
 
@@ -324,17 +365,50 @@ pub fn play_on(
     options: &Options,
     threads: Option<usize>,
 ) -> Result<Report, rayon::ThreadPoolBuildError> {
+    play_watched_on(options, threads, &Watch::default())
+}
+
+/// [`play_watched`] on `threads` threads, as [`play_on`].
+///
+/// # Errors
+/// Fails when the thread pool cannot be built.
+pub fn play_watched_on(
+    options: &Options,
+    threads: Option<usize>,
+    watch: &Watch,
+) -> Result<Report, rayon::ThreadPoolBuildError> {
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         builder = builder.num_threads(t.clamp(1, MAX_THREADS));
     }
     let pool = builder.build()?;
-    Ok(pool.install(|| play(options)))
+    Ok(pool.install(|| play_watched(options, watch)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stopped_tournament_reports_the_games_it_played() {
+        let options = Options {
+            games: 3,
+            seed: 1,
+            matchups: vec!["normal:easy".parse().expect("matchup")],
+            grids: vec![Grids::Sample],
+            turn_cap: crate::game::DEFAULT_TURN_CAP,
+        };
+        assert_eq!(options.total_games(), 12);
+        let whole = play_watched(&options, &Watch::default());
+        assert!(!whole.stopped);
+        assert_eq!(whole.outcomes[0].overall.games, 12);
+        let watch = Watch::default();
+        watch.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let none = play_watched(&options, &watch);
+        assert!(none.stopped);
+        assert_eq!(none.outcomes[0].overall.games, 0);
+        assert_eq!(watch.played.load(std::sync::atomic::Ordering::SeqCst), 0);
+    }
 
     #[test]
     fn wilson_intervals_by_hand() {
