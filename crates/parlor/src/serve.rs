@@ -9,12 +9,21 @@
 //! - **database**: the store of matches and saved grids: that SQLite file,
 //!   or a PostgreSQL database (`--database postgres://…` or
 //!   `PARLOR_DATABASE_URL`) that several servers share.
+//! - **environment**: every option can be given as a variable instead, named
+//!   `PARLOR_` and the option in capitals (`--metrics-addr` is
+//!   `PARLOR_METRICS_ADDR`), except `--database`, whose variable is
+//!   `PARLOR_DATABASE_URL`; an option given on the command line wins.
+//! - **log**: one line per request and what else the server has to say, on
+//!   standard error: words (`--log-format human`, the default) or one JSON
+//!   object a line (`json`), at the level `RUST_LOG` says (`info` when
+//!   unset). See docs/deploy.md.
 
 use anyhow::{Context, Result};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Arguments of `parlor serve`.
 #[derive(Args, Debug)]
@@ -25,34 +34,148 @@ use std::path::PathBuf;
   parlor serve --database postgres://parlor@127.0.0.1/parlor
                                             share one PostgreSQL with other servers
   parlor serve --sync disk                  flush every move to the disk
+  parlor serve --metrics-addr 127.0.0.1:9090 --log-format json
+                                            Prometheus metrics, JSON logs
+
+Every option can also be set by an environment variable: PARLOR_ and the
+option's name in capitals (PARLOR_ADDR, PARLOR_DATA_DIR, PARLOR_METRICS_ADDR,
+...), but PARLOR_DATABASE_URL for --database. RUST_LOG sets the log's level.
+Health checks: GET /healthz and GET /readyz (see docs/deploy.md).
 
 Games and saved grids live in the store: a reload, a restart or a crash
 loses no move the server answered. Unfinished games are kept 30 days after
 their last move; finished ones are kept.")]
 pub struct ServeArgs {
     /// Address to listen on (use port 0 for any free port).
-    #[arg(long, default_value = "127.0.0.1:8080", value_name = "IP:PORT")]
+    #[arg(
+        long,
+        default_value = "127.0.0.1:8080",
+        value_name = "IP:PORT",
+        env = "PARLOR_ADDR"
+    )]
     addr: SocketAddr,
     /// Where the store is kept (default: the platform's user data
     /// directory, under `parlor`); grid files found in its `grids` folder
     /// are imported the first time.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", env = "PARLOR_DATA_DIR")]
     data_dir: Option<PathBuf>,
     /// The store: `postgres://USER@HOST:PORT/DB` (shared by several
     /// servers), or `sqlite:PATH` (default: `parlor.db` in the data
     /// directory).
-    #[arg(long, value_name = "URL", env = "PARLOR_DATABASE_URL")]
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "PARLOR_DATABASE_URL",
+        hide_env_values = true
+    )]
     database: Option<String>,
     /// How hard SQLite holds each move before answering: `process` (in its
     /// log: no crash of the server loses it) or `disk` (flushed to the
     /// disk: not even a power cut does, a few milliseconds a move).
-    #[arg(long, value_name = "HOW", default_value = "process", value_parser = ["process", "disk"])]
+    #[arg(
+        long,
+        value_name = "HOW",
+        default_value = "process",
+        value_parser = ["process", "disk"],
+        env = "PARLOR_SYNC"
+    )]
     sync: String,
+    /// Serve Prometheus metrics (`/metrics`) and the health checks on this
+    /// address too (default: no metrics). Keep it private: the metrics
+    /// show the server's traffic.
+    #[arg(long, value_name = "IP:PORT", env = "PARLOR_METRICS_ADDR")]
+    metrics_addr: Option<SocketAddr>,
+    /// The log's form on standard error: `human` (words) or `json` (one
+    /// object a line). Its level: `RUST_LOG` (default `info`).
+    #[arg(
+        long,
+        value_name = "FORM",
+        default_value = "human",
+        env = "PARLOR_LOG_FORMAT"
+    )]
+    log_format: LogFormat,
+    /// Told to stop (SIGTERM, Ctrl-C), answer not ready and refuse new
+    /// moves for this many seconds before closing the listener, so that a
+    /// load balancer's checks see the server go (default: 0).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value = "0",
+        value_parser = seconds,
+        env = "PARLOR_DRAIN_DELAY"
+    )]
+    drain_delay: Duration,
+    /// Told to stop, give the requests being answered this many seconds to
+    /// finish (default: 10).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value = "10",
+        value_parser = seconds,
+        env = "PARLOR_SHUTDOWN_GRACE"
+    )]
+    shutdown_grace: Duration,
+    /// The most connections open at once (default: 1,024, or three
+    /// quarters of the open-file limit when lower).
+    #[arg(long, value_name = "N", env = "PARLOR_MAX_CONNECTIONS", value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: Option<u32>,
+    /// The most idle matches kept in memory (the store keeps them all).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "1000",
+        env = "PARLOR_LIVE_MATCHES",
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    live_matches: u32,
     /// For whoever works on the pages: serve them from this folder
     /// (`crates/server/web`), read at each request, so that an edit shows
     /// on reload without a rebuild.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", env = "PARLOR_WEB_DIR")]
     web_dir: Option<PathBuf>,
+}
+
+/// The log's form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Words, one line an event.
+    Human,
+    /// One JSON object a line.
+    Json,
+}
+
+/// The longest drain delay or grace: an hour.
+const MOST_SECONDS: f64 = 3600.0;
+
+/// Reads a number of seconds (`2`, `0.5`), from 0 to an hour.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let n: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !(0.0..=MOST_SECONDS).contains(&n) {
+        return Err(format!("{n} s is not between 0 and {MOST_SECONDS} s"));
+    }
+    Ok(Duration::from_secs_f64(n))
+}
+
+/// Sends the server's log to standard error, in `format`, at the level
+/// `RUST_LOG` says (`info` when unset).
+fn start_log(format: LogFormat) -> Result<()> {
+    use tracing_subscriber::EnvFilter;
+    let filter = match std::env::var("RUST_LOG") {
+        Ok(spec) if !spec.trim().is_empty() => EnvFilter::try_new(&spec)
+            .with_context(|| format!("RUST_LOG={spec} is not a log level"))?,
+        _ => EnvFilter::new("info"),
+    };
+    let log = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let started = match format {
+        LogFormat::Human => log.try_init(),
+        LogFormat::Json => log.json().flatten_event(true).try_init(),
+    };
+    started.map_err(|e| anyhow::anyhow!("cannot start the log: {e}"))
 }
 
 /// Serves the app until interrupted.
@@ -75,11 +198,22 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     if args.sync == "disk" {
         config.durability = server::db::Durability::Disk;
     }
+    config.metrics_addr = args.metrics_addr;
+    config.drain_delay = args.drain_delay;
+    config.shutdown_grace = args.shutdown_grace;
+    if let Some(n) = args.max_connections {
+        config.max_connections = n as usize;
+    }
+    config.live_matches = args.live_matches as usize;
+    start_log(args.log_format)?;
     let store = config.location().describe();
-    server::run(args.addr, config, |addr| {
+    server::run_with(args.addr, config, |bound| {
         let mut out = std::io::stdout().lock();
         // The URL is the first line, so scripts can read it.
-        let _ = writeln!(out, "http://{addr}/");
+        let _ = writeln!(out, "http://{}/", bound.addr);
+        if let Some(metrics) = bound.metrics {
+            let _ = writeln!(out, "Metrics: http://{metrics}/metrics");
+        }
         let _ = writeln!(
             out,
             "Parlor is running: open the URL above in a browser. Games and grids are kept in the {store}. Ctrl-C stops it."

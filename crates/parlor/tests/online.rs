@@ -258,6 +258,12 @@ fn play_through_stops(
                     told.push(Told::new());
                     after.push(0);
                 }
+                // Told to stop, the server refuses new moves.
+                Some((503, body))
+                    if how == Stop::Terminate && body["error"]["code"] == "draining" =>
+                {
+                    break;
+                }
                 Some((status, body)) => panic!("move refused: {status} {body}"),
                 // Stopped: a move cut short may or may not have been kept.
                 None => break,

@@ -21,6 +21,9 @@
 //! - **origin check** ([`origin`]): a request that changes something must
 //!   come from this server's pages or a program, and say it carries JSON.
 //! - **security headers** ([`headers`]): on every answer.
+//! - **operations** ([`http`]): `/healthz` and `/readyz`, draining when
+//!   told to stop, one log line per request, and Prometheus metrics on
+//!   their own address ([`Config::metrics_addr`]).
 //!
 //! The server holds no game rules: it turns requests into library moves and
 //! returns the libraries' views. Every bad request gets a 4xx answer with a
@@ -37,6 +40,7 @@ pub mod error;
 pub mod grids;
 pub mod headers;
 pub mod host;
+pub mod http;
 pub mod limits;
 pub mod listen;
 pub mod matches;
@@ -98,6 +102,14 @@ pub struct Config {
     /// How long requests being answered have to finish when the server is
     /// told to stop ([`serve_until`]).
     pub shutdown_grace: Duration,
+    /// How long the server, told to stop, keeps its listener open while it
+    /// answers not ready and refuses new moves ([`http::health`]), so that
+    /// a load balancer's checks see it go before it closes.
+    pub drain_delay: Duration,
+    /// Where the metrics and the health checks are served besides
+    /// ([`http::metrics`]); none for nowhere (`/healthz` and `/readyz` are
+    /// on the main address too, `/metrics` only here).
+    pub metrics_addr: Option<SocketAddr>,
     /// Where the store is: none for `parlor.db` in the data directory.
     pub database: Option<db::Location>,
     /// How hard SQLite holds on to each commit.
@@ -119,7 +131,7 @@ impl Config {
     /// priority, 10 s for one long answer and ½ s in the quick line,
     /// 1,024 connections (or three quarters of the open-file limit when
     /// that is lower), 10 s for headers and for bodies, 10 s to finish
-    /// when stopping; the store in `parlor.db` in the data directory,
+    /// when stopping with no delay before it, no metrics address; the store in `parlor.db` in the data directory,
     /// committed to its log before a move is answered; 1,000 idle matches
     /// in memory.
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
@@ -136,6 +148,8 @@ impl Config {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(10),
+            drain_delay: Duration::ZERO,
+            metrics_addr: None,
             database: None,
             durability: db::Durability::default(),
             live_matches: 1000,
@@ -163,6 +177,8 @@ pub struct Shared {
     pub hub: Arc<matches::Hub>,
     /// The slots for long answers.
     pub long_work: work::LongWork,
+    /// Draining and readiness ([`http::health`]).
+    pub health: http::health::Health,
 }
 
 /// A cheap handle on [`Shared`].
@@ -189,6 +205,7 @@ impl AppState {
             designs: Store::new("design", n, idle),
             hub,
             long_work: work::LongWork::new(&config),
+            health: http::health::Health::default(),
             config,
         })))
     }
@@ -228,6 +245,7 @@ pub fn router_for(state: AppState) -> Router {
         .nest("/tycoon", tycoon_api::routes())
         .fallback(api_not_found)
         .method_not_allowed_fallback(api_method_not_allowed)
+        .route_layer(axum::middleware::from_fn(http::log::note_route))
         .layer(axum::middleware::map_response(json_errors));
     let app = Router::new()
         .nest("/api", api)
@@ -237,9 +255,11 @@ pub fn router_for(state: AppState) -> Router {
             "/api/",
             axum::routing::any(|| async { ApiError::not_found("no API route /api/") }),
         )
+        .merge(http::health::routes())
         .merge(assets::routes(config.web_dir.clone()))
+        .route_layer(axum::middleware::from_fn(http::log::note_route))
         .layer(DefaultBodyLimit::max(limit))
-        .with_state(state)
+        .with_state(state.clone())
         .layer(axum::middleware::from_fn_with_state(
             limits,
             limits::body_in_time,
@@ -249,7 +269,15 @@ pub fn router_for(state: AppState) -> Router {
         Some(addr) => app.layer(axum::middleware::from_fn_with_state(addr, host::guard)),
         None => app,
     };
-    app.layer(axum::middleware::map_response(headers::add))
+    app.layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        http::health::refuse_while_draining,
+    ))
+    .layer(axum::middleware::map_response(headers::add))
+    .layer(axum::middleware::from_fn_with_state(
+        state,
+        http::log::observe,
+    ))
 }
 
 async fn api_not_found(uri: axum::http::Uri) -> ApiError {
@@ -313,6 +341,15 @@ pub fn svg_response(
         .into_response())
 }
 
+/// Where a server started by [`run_with`] listens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bound {
+    /// The app's address.
+    pub addr: SocketAddr,
+    /// The metrics address, when [`Config::metrics_addr`] is set.
+    pub metrics: Option<SocketAddr>,
+}
+
 /// Binds `addr` and serves the app until the process is interrupted
 /// (Ctrl-C) or terminated (SIGTERM), then stops gracefully: requests being
 /// answered finish first ([`serve_until`]). `on_ready` is called with the
@@ -327,18 +364,51 @@ pub fn run(
     config: Config,
     on_ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
+    run_with(addr, config, |bound| on_ready(bound.addr))
+}
+
+/// [`run`], telling `on_ready` the metrics address too.
+///
+/// # Errors
+/// As [`run`]; also when the metrics address cannot be bound.
+pub fn run_with(
+    addr: SocketAddr,
+    config: Config,
+    on_ready: impl FnOnce(Bound),
+) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
+        let metrics = bind_metrics(&config).await?;
         let stop = stop_signal()?;
         // The store first: a server that cannot keep games does not say
         // it is ready.
         let opened = Opened::open(&listener, config).await?;
-        on_ready(listener.local_addr()?);
-        opened.serve_until(listener, stop).await
+        let bound = Bound {
+            addr: listener.local_addr()?,
+            metrics: metrics.as_ref().map(|m| m.local_addr()).transpose()?,
+        };
+        tracing::info!(
+            addr = %bound.addr,
+            store = %opened.config.location().describe(),
+            "serving"
+        );
+        on_ready(bound);
+        opened.serve_until(listener, metrics, stop).await
     })
+}
+
+/// Binds the metrics address of `config`, if it has one.
+async fn bind_metrics(config: &Config) -> std::io::Result<Option<tokio::net::TcpListener>> {
+    match config.metrics_addr {
+        Some(addr) => tokio::net::TcpListener::bind(addr)
+            .await
+            .map(Some)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("the metrics address {addr}: {e}"))),
+        None => Ok(None),
+    }
 }
 
 /// Completes on Ctrl-C or, on Unix, SIGTERM.
@@ -366,30 +436,36 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
 }
 
 /// Serves the app on `listener` until `stop` completes, then stops
-/// gracefully: no new connections, requests being answered finish (up to
+/// gracefully: it drains ([`http::health`]: not ready, new moves and
+/// streams refused, live streams ended with a hint to reconnect), keeps
+/// its listener open for [`Config::drain_delay`], then accepts no more
+/// connections; requests being answered finish (up to
 /// [`Config::shutdown_grace`]), idle connections close. Before serving,
 /// removes the temporary files a crash may have left in the data directory
 /// ([`grids::clean_leftovers`]). Hosts are checked when it listens on a
 /// loopback address ([`host`]); connections are limited and timed
-/// ([`listen`]).
+/// ([`listen`]). The metrics are served on [`Config::metrics_addr`] when
+/// set.
 ///
 /// # Errors
-/// Fails when the listener's address cannot be read.
+/// Fails when the listener's address cannot be read, or the metrics
+/// address cannot be bound.
 pub async fn serve_until(
     listener: tokio::net::TcpListener,
     config: Config,
     stop: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
+    let metrics = bind_metrics(&config).await?;
     Opened::open(&listener, config)
         .await?
-        .serve_until(listener, stop)
+        .serve_until(listener, metrics, stop)
         .await
 }
 
 /// The app for one listener, its store open, not serving yet.
 struct Opened {
     app: Router,
-    hub: Arc<matches::Hub>,
+    state: AppState,
     config: Config,
 }
 
@@ -407,27 +483,47 @@ impl Opened {
                 config.location().describe()
             ))
         })?;
-        let hub = Arc::clone(&state.hub);
         Ok(Self {
-            app: router_for(state),
-            hub,
+            app: router_for(state.clone()),
+            state,
             config,
         })
     }
 
-    /// Serves until `stop` completes (see [`serve_until`]).
+    /// Serves until `stop` completes (see [`serve_until`]), and the
+    /// metrics on `metrics` meanwhile.
     async fn serve_until(
         self,
         listener: tokio::net::TcpListener,
+        metrics: Option<tokio::net::TcpListener>,
         stop: impl std::future::Future<Output = ()>,
     ) -> std::io::Result<()> {
-        let hub = self.hub;
-        // Watchers' streams never finish on their own: end them first, so
-        // that stopping waits only for moves being answered.
+        let state = self.state.clone();
+        let delay = self.config.drain_delay;
         let stop = async move {
             stop.await;
-            hub.stop_watchers();
+            state.health.start_draining();
+            // Watchers' streams never finish on their own: end them first,
+            // so that stopping waits only for moves being answered.
+            state.hub.stop_watchers();
+            tokio::time::sleep(delay).await;
+            tracing::info!("closing the listener; finishing the requests being answered");
         };
-        listen::serve_until(listener, self.app, &self.config, stop).await
+        let metrics = metrics.map(|listener| {
+            let app = http::metrics::routes().with_state(self.state.clone());
+            let config = Config {
+                listen: None,
+                ..self.config.clone()
+            };
+            tokio::spawn(async move {
+                listen::serve_until(listener, app, &config, std::future::pending()).await
+            })
+        });
+        let served = listen::serve_until(listener, self.app, &self.config, stop).await;
+        if let Some(metrics) = metrics {
+            metrics.abort();
+        }
+        tracing::info!("stopped");
+        served
     }
 }

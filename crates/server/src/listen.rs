@@ -172,9 +172,10 @@ pub async fn serve_until(
                 // Out of descriptors (or memory): make room and try again.
                 accept_errors += 1;
                 if accept_errors.is_power_of_two() {
-                    eprintln!(
-                        "parlor serve: cannot accept a connection ({e}); closing idle ones \
-                         ({accept_errors} so far)"
+                    tracing::warn!(
+                        error = %e,
+                        accept_errors,
+                        "cannot accept a connection; closing idle ones"
                     );
                 }
                 connections.close_oldest_idle();

@@ -85,6 +85,8 @@ pub struct Tally {
     pub withdrawn: u64,
     /// Moved from the quick line to the long one, past the quick limit.
     pub moved: u64,
+    /// Refused at once because its line was full.
+    pub refused: u64,
     /// Running now.
     pub running: u64,
     /// Waiting for a slot now, in either line.
@@ -98,6 +100,7 @@ struct Counters {
     timed_out: AtomicU64,
     withdrawn: AtomicU64,
     moved: AtomicU64,
+    refused: AtomicU64,
     running: AtomicU64,
 }
 
@@ -178,7 +181,7 @@ impl Pool {
                 });
             match spawned {
                 Ok(_) => started += 1,
-                Err(e) => eprintln!("parlor serve: cannot start a thread for long answers: {e}"),
+                Err(e) => tracing::error!(error = %e, "cannot start a thread for long answers"),
             }
         }
         Self {
@@ -220,8 +223,9 @@ fn lower_this_threads_priority() {
     static SAID: AtomicBool = AtomicBool::new(false);
     if let Err(e) = nice::lower_this_thread(LONG_NICENESS) {
         if !SAID.swap(true, Ordering::SeqCst) {
-            eprintln!(
-                "parlor serve: cannot lower the priority of the threads for long answers ({e}); \
+            tracing::warn!(
+                error = %e,
+                "cannot lower the priority of the threads for long answers; \
                  they run at the server's priority, and may slow moves down"
             );
         }
@@ -335,6 +339,7 @@ impl LongWork {
             timed_out: get(&c.timed_out),
             withdrawn: get(&c.withdrawn),
             moved: get(&c.moved),
+            refused: get(&c.refused),
             running: get(&c.running),
             waiting: (self.quick.waiting.load(Ordering::SeqCst)
                 + self.long.waiting.load(Ordering::SeqCst)) as u64,
@@ -434,6 +439,7 @@ impl LongWork {
     }
 
     fn busy(&self) -> ApiError {
+        self.counters.refused.fetch_add(1, Ordering::SeqCst);
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
@@ -501,6 +507,7 @@ mod tests {
         assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
         assert!(refused.message.contains("try again"), "{}", refused.message);
         assert_eq!(work.long.waiting.load(Ordering::SeqCst), WAITING_PER_SLOT);
+        assert_eq!(work.tally().refused, 1);
         // Quick work does not wait behind the long line.
         assert_eq!(work.run(Line::Quick, |_| 7).await.unwrap(), 7);
         release.send(()).unwrap();

@@ -401,6 +401,19 @@ impl Db {
         matches!(self.backend, Backend::Postgres(_))
     }
 
+    /// Asks the store a trivial question (`SELECT 1`), through the same
+    /// line (SQLite's thread) or pool (PostgreSQL's connections) as the
+    /// moves: the readiness check ([`crate::http::health`]).
+    ///
+    /// # Errors
+    /// When the store does not answer.
+    pub async fn ping(&self) -> Result<(), DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.ping().await,
+            Backend::Postgres(db) => db.ping().await,
+        }
+    }
+
     /// Notices from the other servers sharing this store.
     pub fn notices(&self) -> broadcast::Receiver<Notice> {
         self.notices.subscribe()
@@ -644,9 +657,9 @@ fn grid_files(folder: &Path) -> Vec<(String, String)> {
 }
 
 /// The words for an I/O failure of the store, naming no path (the full
-/// error goes to the server's standard error).
+/// error goes to the server's log).
 fn io_reason(e: &std::io::Error) -> DbError {
-    eprintln!("parlor serve: store: {e}");
+    tracing::warn!(error = %e, "store: file error");
     match e.kind() {
         std::io::ErrorKind::StorageFull => DbError::Full,
         std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {

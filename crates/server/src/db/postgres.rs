@@ -502,6 +502,11 @@ impl Postgres {
         Ok(gone == 1)
     }
 
+    pub(super) async fn ping(&self) -> Result<(), DbError> {
+        let conn = self.conn().await?;
+        conn.simple_query("SELECT 1").await.map(|_| ()).map_err(pg)
+    }
+
     pub(super) async fn setting(&self, key: &str) -> Result<Option<String>, DbError> {
         let conn = self.conn().await?;
         Ok(conn
@@ -581,7 +586,7 @@ async fn connect(config: &Config) -> Result<Client, DbError> {
     let (client, connection) = config.connect(NoTls).await.map_err(pg)?;
     tokio::spawn(async move {
         if let Err(e) = connection.await {
-            eprintln!("parlor serve: store: a PostgreSQL connection ended: {e}");
+            tracing::warn!(error = %said(&e), "store: a PostgreSQL connection ended");
         }
     });
     Ok(client)
@@ -637,10 +642,20 @@ async fn listen(
     }
 }
 
-/// A PostgreSQL failure in words (the full error goes to the server's
-/// standard error).
+/// What the log says of a PostgreSQL failure: for an error PostgreSQL
+/// reported, its code and message only — never its detail, which may quote
+/// a row (a match's header holds its seed).
+fn said(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{} ({})", db.message(), db.code().code()),
+        None => e.to_string(),
+    }
+}
+
+/// A PostgreSQL failure in words (what went wrong goes to the server's
+/// log, [`said`]).
 fn pg(e: tokio_postgres::Error) -> DbError {
-    eprintln!("parlor serve: store: {e}");
+    tracing::warn!(error = %said(&e), "store: PostgreSQL failed");
     if let Some(db) = e.as_db_error() {
         use tokio_postgres::error::SqlState;
         let code = db.code();

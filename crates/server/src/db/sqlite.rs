@@ -415,6 +415,15 @@ impl Sqlite {
         .await
     }
 
+    pub(super) async fn ping(&self) -> Result<(), DbError> {
+        self.call(|c| {
+            c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))
+                .map(|_| ())
+                .map_err(sql)
+        })
+        .await
+    }
+
     pub(super) async fn setting(&self, key: String) -> Result<Option<String>, DbError> {
         self.call(move |c| {
             c.query_row("SELECT value FROM settings WHERE key = ?1", [&key], |r| {
@@ -607,12 +616,12 @@ fn sql(e: rusqlite::Error) -> DbError {
                 return DbError::Incompatible("the file is not a SQLite database".into());
             }
             ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied => {
-                eprintln!("parlor serve: store: {e}");
+                tracing::warn!(error = %e, "store: SQLite failed");
                 return DbError::ReadOnly;
             }
             _ => {}
         }
     }
-    eprintln!("parlor serve: store: {e}");
+    tracing::warn!(error = %e, "store: SQLite failed");
     DbError::Unavailable("the database failed (the server's log has the details)".into())
 }

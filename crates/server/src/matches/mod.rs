@@ -12,7 +12,8 @@
 //!   second tab never plays a move twice.
 //! - **watch**: `GET …/events`, server-sent events — one `change` event
 //!   (the moves just played and the spectator's view) after every move or
-//!   seat taken, with the move number as its id.
+//!   seat taken, with the move number as its id. A stream the server ends
+//!   (it is stopping) ends with a `retry` hint: reconnect in ½ s.
 //! - **public setup**: what every viewer may see of the setup, for drawing
 //!   (the board; never a Baffle box's mirrors).
 //! - **record**: the whole match, seed and all: given out only once the
@@ -433,7 +434,13 @@ async fn events(
         }
     });
     let stopped = state.hub.stopped();
-    let mut response = Sse::new(first.chain(rest).take_until(stopped))
+    // However the stream ends (the server drains, the match was dropped
+    // from memory), its last word tells the page to reconnect soon: through
+    // a balancer, to another server.
+    let reconnect = futures_util::stream::once(std::future::ready(Ok(Event::default()
+        .retry(crate::http::health::RECONNECT_AFTER)
+        .comment("this stream ends here: reconnect"))));
+    let mut response = Sse::new(first.chain(rest).take_until(stopped).chain(reconnect))
         .keep_alive(KeepAlive::new().interval(std::time::Duration::from_secs(15)))
         .into_response();
     response

@@ -101,10 +101,7 @@ impl Hub {
             let thought = self.thinkers.run(work.choose).await;
             drop(permit);
             let Ok(mv) = thought else {
-                eprintln!(
-                    "parlor serve: match {}: its bot failed while thinking; the bot stops",
-                    slot.id
-                );
+                tracing::error!(match_id = %slot.id, "a bot failed while thinking; the bot stops");
                 return Ran::Stuck;
             };
             let mut live = slot.state.lock().await;
@@ -118,9 +115,11 @@ impl Hub {
                     continue;
                 }
                 Err(e) => {
-                    eprintln!(
-                        "parlor serve: match {}: its bot's move '{mv}' is refused ({}); the bot stops",
-                        slot.id, e.message
+                    // The move itself is not logged: it is a player's.
+                    tracing::error!(
+                        match_id = %slot.id,
+                        code = e.code,
+                        "a bot's move is refused by its game; the bot stops"
                     );
                     return Ran::Stuck;
                 }

@@ -129,8 +129,8 @@ impl Hub {
             if let Ok(gone) = hub.db.expire(before).await
                 && gone > 0
             {
-                eprintln!(
-                    "parlor serve: {} expired",
+                tracing::info!(
+                    "{} expired",
                     tabletop::count(gone, "unfinished game", "unfinished games")
                 );
             }

@@ -37,6 +37,7 @@ mod view;
 use super::table::{MoveInput, Played, Table};
 use crate::db::{Db, DbError, NewMatch, NewMove, SeatRow, TokenRow, UNFINISHED_KEPT};
 use crate::error::ApiError;
+use crate::http::metrics::Metrics;
 use crate::seats;
 use axum::http::StatusCode;
 use serde::Serialize;
@@ -201,7 +202,11 @@ pub struct Hub {
     /// Where bots think: threads of lower priority than moves
     /// ([`crate::work::Pool`]), one per bot that may think at once.
     thinkers: crate::work::Pool,
+    /// How many bots may think at once.
+    thinker_count: usize,
     stopping: tokio::sync::watch::Sender<bool>,
+    /// What is counted as it happens ([`crate::http::metrics`]).
+    metrics: Arc<Metrics>,
 }
 
 impl Hub {
@@ -214,7 +219,9 @@ impl Hub {
             capacity: capacity.max(1),
             thinking: Semaphore::new(thinkers.max(1)),
             thinkers: crate::work::Pool::new("parlor-bots", thinkers.max(1)),
+            thinker_count: thinkers.max(1),
             stopping: tokio::sync::watch::channel(false).0,
+            metrics: Arc::default(),
         });
         if tokio::runtime::Handle::try_current().is_ok() {
             // Subscribed now, not when the task first runs: no notice is
@@ -229,6 +236,29 @@ impl Hub {
     /// The store.
     pub fn db(&self) -> &Db {
         &self.db
+    }
+
+    /// The server's metrics ([`crate::http::metrics`]).
+    pub fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
+    }
+
+    /// Times `op` of the store in the metrics.
+    async fn timed<T>(
+        &self,
+        op: &'static str,
+        work: impl std::future::Future<Output = Result<T, DbError>>,
+    ) -> Result<T, DbError> {
+        let started = std::time::Instant::now();
+        let answer = work.await;
+        self.metrics
+            .store_answered(op, started.elapsed(), answer.is_ok());
+        if let Err(e) = &answer
+            && !matches!(e, DbError::Stale { .. } | DbError::NoMatch)
+        {
+            tracing::warn!(op, error = %e, "store error");
+        }
+        answer
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Slot>>> {
@@ -288,8 +318,9 @@ impl Hub {
         let now = crate::db::now_ms();
         let status = table.status();
         let title = table.title();
-        self.db
-            .create(NewMatch {
+        self.timed(
+            "create",
+            self.db.create(NewMatch {
                 id: id.clone(),
                 game: table.game().to_string(),
                 header: table.header(),
@@ -300,8 +331,9 @@ impl Hub {
                 status: status_word(&status),
                 over: status.is_over(),
                 at_ms: now,
-            })
-            .await?;
+            }),
+        )
+        .await?;
         let slot = self.insert(
             id.clone(),
             Live {
@@ -354,10 +386,13 @@ impl Hub {
 
     /// Reads match `id` from the store and replays it.
     async fn read(&self, id: &str) -> Result<Live, ApiError> {
-        let stored = self.db.load(id).await?.ok_or_else(|| no_match(id))?;
+        let stored = self
+            .timed("load", self.db.load(id))
+            .await?
+            .ok_or_else(|| no_match(id))?;
         let entries: Vec<String> = stored.moves.into_iter().map(|m| m.entry).collect();
         let table = super::load_table(&stored.game, &stored.header, &entries).map_err(|why| {
-            eprintln!("parlor serve: match {id} does not replay: {why}");
+            tracing::error!(match_id = %id, why = %why, "a stored match does not replay");
             ApiError::coded(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "bad_record",
@@ -560,20 +595,23 @@ impl Hub {
         let status = live.table.status();
         let now = crate::db::now_ms();
         let stored = self
-            .db
-            .append(NewMove {
-                match_id: slot.id.clone(),
-                number: played.number as u32,
-                entry: played.entry.clone(),
-                seat: played.seat,
-                bot: played.bot,
-                status: status_word(&status),
-                over: status.is_over(),
-                at_ms: now,
-            })
+            .timed(
+                "append",
+                self.db.append(NewMove {
+                    match_id: slot.id.clone(),
+                    number: played.number as u32,
+                    entry: played.entry.clone(),
+                    seat: played.seat,
+                    bot: played.bot,
+                    status: status_word(&status),
+                    over: status.is_over(),
+                    at_ms: now,
+                }),
+            )
             .await;
         match stored {
             Ok(()) => {
+                self.metrics.move_stored(live.table.game());
                 live.updated_ms = now;
                 tell(slot, live, std::slice::from_ref(played));
                 Ok(())
@@ -638,6 +676,20 @@ impl Hub {
     /// How many matches are in memory.
     pub fn live_count(&self) -> usize {
         self.map().len()
+    }
+
+    /// How many live streams follow the matches in memory.
+    pub fn followers(&self) -> usize {
+        self.map()
+            .values()
+            .map(|s| s.changes.receiver_count())
+            .sum()
+    }
+
+    /// How many bots are working out a move now.
+    pub fn bots_thinking(&self) -> usize {
+        self.thinker_count
+            .saturating_sub(self.thinking.available_permits())
     }
 }
 

@@ -108,8 +108,11 @@ impl Hub {
             None => seats::fresh_secret()?,
         };
         let claimed = self
-            .db
-            .claim(id, seat, invite.as_deref(), &seats::digest(&token))
+            .timed(
+                "claim",
+                self.db
+                    .claim(id, seat, invite.as_deref(), &seats::digest(&token)),
+            )
             .await?;
         if !claimed {
             self.reread(&slot, &mut live).await;

@@ -1,0 +1,778 @@
+//! `parlor serve` as an operator runs it: health and readiness checks,
+//! draining on SIGTERM, configuration by environment variables, Prometheus
+//! metrics that move with the traffic, and a log that never holds a secret.
+//! Each test runs the real binary.
+
+#![allow(clippy::unwrap_used)] // A missing field fails the test where it is read.
+
+mod common;
+
+use common::server::{Events, request};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A `parlor serve` with its standard error kept (its log).
+struct Served {
+    child: Child,
+    addr: String,
+    metrics: Option<String>,
+    log: Arc<Mutex<String>>,
+}
+
+impl Served {
+    /// Starts `parlor serve ARGS` with the environment variables `env`
+    /// (and no `PARLOR_…` or `RUST_LOG` from the test's own environment).
+    fn start(args: &[&str], env: &[(&str, &str)]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_parlor"));
+        command.arg("serve").args(args);
+        for (name, _) in std::env::vars() {
+            if name.starts_with("PARLOR_") || name == "RUST_LOG" {
+                command.env_remove(name);
+            }
+        }
+        let mut child = command
+            .envs(env.iter().copied())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("parlor serve starts");
+        let log = Arc::new(Mutex::new(String::new()));
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let kept = Arc::clone(&log);
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            while stderr.read_line(&mut line).is_ok_and(|n| n > 0) {
+                kept.lock().unwrap().push_str(&line);
+                line.clear();
+            }
+        });
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut lines = Vec::new();
+        // The URL, the metrics' URL if any, then "Parlor is running".
+        for _ in 0..3 {
+            let mut line = String::new();
+            if out.read_line(&mut line).unwrap_or(0) == 0 {
+                break;
+            }
+            let done = line.starts_with("Parlor is running");
+            lines.push(line);
+            if done {
+                break;
+            }
+        }
+        std::thread::spawn(move || {
+            let mut sink = String::new();
+            let _ = out.read_to_string(&mut sink);
+        });
+        let url = |prefix: &str, suffix: &str| {
+            lines.iter().find_map(|l| {
+                l.trim()
+                    .strip_prefix(prefix)
+                    .and_then(|rest| rest.strip_suffix(suffix))
+                    .map(str::to_string)
+            })
+        };
+        let addr = url("http://", "/").unwrap_or_else(|| {
+            panic!(
+                "no URL in {lines:?}; its log: {}",
+                log.lock().unwrap().clone()
+            )
+        });
+        let metrics = url("Metrics: http://", "/metrics");
+        Self {
+            child,
+            addr,
+            metrics,
+            log,
+        }
+    }
+
+    /// What it has logged so far.
+    fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// Sends it `kill -NAME`.
+    fn signal(&self, name: &str) {
+        let sent = Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(self.child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    }
+
+    /// Waits for it to exit; its status and how long that took.
+    fn exit_within(&mut self, within: Duration) -> (std::process::ExitStatus, Duration) {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return (status, started.elapsed());
+            }
+            assert!(
+                started.elapsed() < within,
+                "still running {within:?} later; its log:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One request, raw: the status, the headers (names in lower case) and
+/// the body.
+fn raw(addr: &str, method: &str, path: &str, body: &str) -> (u16, HashMap<String, String>, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {answer:?}"));
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    (status, headers, body.to_string())
+}
+
+fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+fn data_arg(dir: &Path) -> String {
+    dir.display().to_string()
+}
+
+/// A two-seat Chutes match, both seats here: its id and token.
+fn chutes(addr: &str) -> (String, String) {
+    let (status, made) = request(
+        addr,
+        "POST",
+        "/api/matches",
+        None,
+        Some(&json!({"game": "chutes", "seats": ["here", "here"]})),
+    )
+    .unwrap();
+    assert_eq!(status, 201, "{made}");
+    (
+        made["id"].as_str().unwrap().to_string(),
+        made["token"].as_str().unwrap().to_string(),
+    )
+}
+
+fn roll(addr: &str, id: &str, token: &str, after: u64) -> (u16, Value) {
+    request(
+        addr,
+        "POST",
+        &format!("/api/matches/{id}/moves"),
+        Some(token),
+        Some(&json!({"move": "roll", "after": after})),
+    )
+    .unwrap()
+}
+
+#[test]
+fn health_and_readiness_answer_and_sigterm_drains_before_it_exits() {
+    let data = tempdir();
+    let dir = data_arg(data.path());
+    let mut server = Served::start(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--data-dir",
+            &dir,
+            "--drain-delay",
+            "1.5",
+        ],
+        &[],
+    );
+    let addr = server.addr.clone();
+    let (status, headers, body) = raw(&addr, "GET", "/healthz", "");
+    assert_eq!((status, body.as_str()), (200, r#"{"status":"ok"}"#));
+    assert_eq!(headers["cache-control"], "no-store");
+    assert_eq!(headers["x-request-id"].len(), 16);
+    let (status, _, body) = raw(&addr, "GET", "/readyz", "");
+    assert_eq!((status, body.as_str()), (200, r#"{"ready":true}"#));
+
+    let (id, token) = chutes(&addr);
+    assert_eq!(roll(&addr, &id, &token, 0).0, 200);
+    let mut follower = Events::open(&addr, &id);
+    assert_eq!(
+        follower.next(Duration::from_secs(10)).unwrap()["view"]["moves"],
+        1
+    );
+    // A raw stream too, to read the hint the server ends it with.
+    let mut stream = TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "GET /api/matches/{id}/events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
+    )
+    .unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+
+    server.signal("TERM");
+    let signalled = Instant::now();
+    // Not ready at once, while the listener stays open for the drain delay.
+    let mut refused = None;
+    while signalled.elapsed() < Duration::from_secs(1) {
+        let (status, headers, body) = raw(&addr, "GET", "/readyz", "");
+        if status == 503 {
+            refused = Some((headers, body));
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (headers, body) = refused.expect("/readyz says 503 within 1 s of SIGTERM");
+    let said: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(said["ready"], false);
+    assert!(
+        said["reason"].as_str().unwrap().starts_with("draining"),
+        "{said}"
+    );
+    assert_eq!(headers["retry-after"], "1");
+    // The process still answers, but takes no new move and no new stream.
+    let (status, _, _) = raw(&addr, "GET", "/healthz", "");
+    assert_eq!(status, 200);
+    let (status, headers, body) = raw(
+        &addr,
+        "POST",
+        &format!("/api/matches/{id}/moves"),
+        r#"{"move": "roll", "after": 1}"#,
+    );
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(headers["retry-after"], "1");
+    assert_eq!(headers["connection"], "close");
+    let said: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(said["error"]["code"], "draining");
+    let (status, _, _) = raw(&addr, "GET", &format!("/api/matches/{id}/events"), "");
+    assert_eq!(status, 503);
+    // A view is still answered.
+    let (status, view) = request(&addr, "GET", &format!("/api/matches/{id}"), None, None).unwrap();
+    assert_eq!((status, view["moves"].as_u64()), (200, Some(1)));
+    // The live streams ended, the last word a hint to reconnect soon.
+    assert!(follower.next(Duration::from_secs(5)).is_none());
+    let mut streamed = String::new();
+    let _ = stream.read_to_string(&mut streamed);
+    assert!(streamed.contains("\nretry: 500\n"), "{streamed}");
+    assert!(streamed.contains("reconnect"), "{streamed}");
+    // It exits, cleanly, once the delay is over and nothing is in flight.
+    let (status, _) = server.exit_within(Duration::from_secs(15));
+    assert!(status.success(), "{status}");
+    let waited = signalled.elapsed();
+    assert!(
+        waited >= Duration::from_millis(1400),
+        "exited {waited:?} after SIGTERM, before its 1.5 s drain delay"
+    );
+    let log = server.log();
+    for said in ["draining", "closing the listener", "stopped"] {
+        assert!(log.contains(said), "the log says {said:?}: {log}");
+    }
+    // The move refused was never played: the store holds one move.
+    let again = Served::start(&["--addr", "127.0.0.1:0", "--data-dir", &dir], &[]);
+    let (_, view) = request(
+        &again.addr,
+        "GET",
+        &format!("/api/matches/{id}"),
+        None,
+        None,
+    )
+    .unwrap();
+    assert_eq!(view["moves"], 1);
+}
+
+/// The long options `parlor serve --help` lists, each with the variable
+/// it names (`[env: …]`).
+fn serve_options() -> Vec<(String, Option<String>)> {
+    let help = common::ok(&["serve", "--help"]);
+    let mut options = Vec::new();
+    let mut current: Option<(String, Option<String>)> = None;
+    for line in help.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("--") || trimmed.starts_with("-h, --help") {
+            if let Some(done) = current.take() {
+                options.push(done);
+            }
+            let flag = trimmed
+                .split(|c: char| c.is_whitespace() || c == ',' || c == '=')
+                .find(|w| w.starts_with("--"))
+                .unwrap()
+                .to_string();
+            current = Some((flag, None));
+        }
+        if let (Some((_, env)), Some(at)) = (current.as_mut(), line.find("[env: ")) {
+            let name = line[at + 6..].split([']', '=']).next().unwrap();
+            *env = Some(name.trim().to_string());
+        }
+        if trimmed.starts_with("Examples:") {
+            break;
+        }
+    }
+    options.extend(current);
+    options
+}
+
+#[test]
+fn every_serve_option_has_its_variable_and_one_table_lists_them_all() {
+    let options = serve_options();
+    assert!(options.len() >= 10, "{options:?}");
+    let deploy =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/deploy.md"))
+            .unwrap();
+    for (flag, env) in &options {
+        if flag == "--help" {
+            continue;
+        }
+        let env = env
+            .as_deref()
+            .unwrap_or_else(|| panic!("{flag} has no environment variable"));
+        let expected = if flag == "--database" {
+            "PARLOR_DATABASE_URL".to_string()
+        } else {
+            format!(
+                "PARLOR_{}",
+                flag.trim_start_matches("--")
+                    .replace('-', "_")
+                    .to_uppercase()
+            )
+        };
+        assert_eq!(env, expected, "{flag}");
+        let row = format!("| `{flag}` | `{env}` |");
+        assert!(
+            deploy.contains(&row),
+            "docs/deploy.md's table has no row starting {row}"
+        );
+    }
+}
+
+#[test]
+fn the_server_is_configured_by_environment_variables_alone() {
+    let data = tempdir();
+    let dir = data_arg(data.path());
+    let server = Served::start(
+        &[],
+        &[
+            ("PARLOR_ADDR", "127.0.0.1:0"),
+            ("PARLOR_DATA_DIR", &dir),
+            ("PARLOR_METRICS_ADDR", "127.0.0.1:0"),
+            ("PARLOR_LOG_FORMAT", "json"),
+            ("PARLOR_LIVE_MATCHES", "5"),
+            ("RUST_LOG", "info"),
+        ],
+    );
+    assert!(
+        data.path().join("parlor.db").exists(),
+        "the store is in PARLOR_DATA_DIR"
+    );
+    let metrics = server.metrics.clone().expect("a metrics address");
+    let (status, _, body) = raw(&metrics, "GET", "/metrics", "");
+    assert_eq!(status, 200);
+    assert!(body.contains("parlor_matches_in_memory"), "{body}");
+    let (status, _, _) = raw(&server.addr, "GET", "/healthz", "");
+    assert_eq!(status, 200);
+    // The log is JSON, one object a line, with the request's fields.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let line = loop {
+        let log = server.log();
+        if let Some(line) = log.lines().find(|l| l.contains("/healthz")) {
+            break line.to_string();
+        }
+        assert!(Instant::now() < deadline, "no request line in {log}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let line: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(line["route"], "/healthz");
+    assert_eq!(line["method"], "GET");
+    assert_eq!(line["status"], 200);
+    assert_eq!(line["level"], "INFO");
+    assert!(
+        line["ms"].as_str().unwrap().parse::<f64>().is_ok(),
+        "{line}"
+    );
+    // A bad variable is refused with its name.
+    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(["serve", "--data-dir", &dir])
+        .env("PARLOR_DRAIN_DELAY", "soon")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("--drain-delay") && said.contains("soon"),
+        "{said}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir", &dir])
+        .env("RUST_LOG", "loud=[")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("RUST_LOG"));
+}
+
+/// The samples of a scrape, by metric name and labels (`k=v` joined with
+/// `,`, sorted); a histogram's count under its name with `_count`.
+fn scrape(addr: &str) -> HashMap<String, f64> {
+    let (status, headers, body) = raw(addr, "GET", "/metrics", "");
+    assert_eq!(status, 200);
+    assert!(
+        headers["content-type"].starts_with("application/openmetrics-text"),
+        "{headers:?}"
+    );
+    assert!(body.ends_with("# EOF\n"), "{body}");
+    // Every line is a comment (HELP, TYPE, UNIT, EOF) or a sample.
+    for line in body.lines() {
+        let sample = line
+            .rsplit_once(' ')
+            .is_some_and(|(name, value)| !name.is_empty() && value.parse::<f64>().is_ok());
+        assert!(
+            line.starts_with("# ") || sample,
+            "not a Prometheus text line: {line:?}"
+        );
+    }
+    let scrape = prometheus_parse::Scrape::parse(body.lines().map(|l| Ok(l.to_string()))).unwrap();
+    let mut samples = HashMap::new();
+    for sample in scrape.samples {
+        let mut labels: Vec<String> = sample
+            .labels
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        labels.sort();
+        let key = |name: &str| format!("{name}{{{}}}", labels.join(","));
+        match sample.value {
+            prometheus_parse::Value::Counter(v)
+            | prometheus_parse::Value::Gauge(v)
+            | prometheus_parse::Value::Untyped(v) => {
+                samples.insert(key(&sample.metric), v);
+            }
+            prometheus_parse::Value::Histogram(buckets) => {
+                let count = buckets
+                    .iter()
+                    .find(|b| b.less_than.is_infinite())
+                    .map_or(0.0, |b| b.count);
+                // Buckets never decrease.
+                for pair in buckets.windows(2) {
+                    assert!(pair[0].count <= pair[1].count, "{buckets:?}");
+                }
+                samples.insert(key(&format!("{}_count", sample.metric)), count);
+            }
+            prometheus_parse::Value::Summary(_) => {}
+        }
+    }
+    samples
+}
+
+#[test]
+fn metrics_parse_as_prometheus_text_and_move_with_the_traffic() {
+    let data = tempdir();
+    let dir = data_arg(data.path());
+    let server = Served::start(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--data-dir",
+            &dir,
+            "--metrics-addr",
+            "127.0.0.1:0",
+        ],
+        &[],
+    );
+    let metrics = server
+        .metrics
+        .clone()
+        .expect("the metrics address is printed");
+    // Not on the public address.
+    let (status, _, _) = raw(&server.addr, "GET", "/metrics", "");
+    assert_eq!(status, 404);
+    let before = scrape(&metrics);
+    let get = |samples: &HashMap<String, f64>, key: &str| samples.get(key).copied().unwrap_or(0.0);
+    let moves_route =
+        "parlor_http_requests_total{method=POST,route=/api/matches/:id/moves,status=200}";
+    let chutes_moves = "parlor_moves_stored_total{game=chutes}";
+    assert_eq!(get(&before, moves_route), 0.0);
+    for gauge in [
+        "parlor_followers{}",
+        "parlor_matches_in_memory{}",
+        "parlor_bots_thinking{}",
+        "parlor_long_work_waiting{}",
+        "parlor_long_work_running{}",
+        "parlor_draining{}",
+        "process_resident_memory_bytes{}",
+        "process_open_fds{}",
+    ] {
+        assert!(before.contains_key(gauge), "{gauge} missing: {before:?}");
+    }
+    assert!(get(&before, "process_resident_memory_bytes{}") > 1e6);
+
+    let (id, token) = chutes(&server.addr);
+    let mut follower = Events::open(&server.addr, &id);
+    follower.next(Duration::from_secs(10)).unwrap();
+    let mut moves = 0;
+    for after in 0..6 {
+        let (status, _) = roll(&server.addr, &id, &token, after);
+        if status != 200 {
+            break;
+        }
+        moves += 1;
+    }
+    assert!(moves >= 1);
+    // A stale move and a path no route takes.
+    assert_eq!(roll(&server.addr, &id, &token, 0).0, 409);
+    assert_eq!(raw(&server.addr, "GET", "/api/nothing-here", "").0, 404);
+
+    let after = scrape(&metrics);
+    assert_eq!(get(&after, moves_route), f64::from(moves));
+    assert_eq!(get(&after, chutes_moves), f64::from(moves));
+    assert_eq!(
+        get(
+            &after,
+            "parlor_http_requests_total{method=POST,route=/api/matches/:id/moves,status=409}"
+        ),
+        1.0
+    );
+    assert_eq!(
+        get(
+            &after,
+            "parlor_http_requests_total{method=GET,route=unmatched,status=404}"
+        ),
+        2.0,
+        "/metrics on the app's address and /api/nothing-here"
+    );
+    assert_eq!(
+        get(
+            &after,
+            "parlor_http_request_duration_seconds_count{method=POST,route=/api/matches/:id/moves}"
+        ),
+        f64::from(moves + 1)
+    );
+    assert_eq!(
+        get(&after, "parlor_store_duration_seconds_count{op=append}"),
+        f64::from(moves)
+    );
+    assert_eq!(get(&after, "parlor_followers{}"), 1.0);
+    assert_eq!(get(&after, "parlor_matches_in_memory{}"), 1.0);
+    // No label holds a match's id.
+    let (_, _, body) = raw(&metrics, "GET", "/metrics", "");
+    assert!(!body.contains(&id), "{body}");
+}
+
+/// The 32-hex-digit words of `text` (ids, tokens, invites).
+fn hex_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_ascii_hexdigit())
+        .filter(|w| w.len() == 32)
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_log_of_two_played_matches_holds_no_secret() {
+    let data = tempdir();
+    let dir = data_arg(data.path());
+    let server = Served::start(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--data-dir",
+            &dir,
+            "--log-format",
+            "json",
+        ],
+        &[("RUST_LOG", "trace")],
+    );
+    let addr = server.addr.clone();
+    let mut secrets: Vec<String> = Vec::new();
+    let mut events_text: Vec<String> = Vec::new();
+    let note_played = |answer: &Value, into: &mut Vec<String>| {
+        for played in answer["played"].as_array().into_iter().flatten() {
+            for event in played["events"].as_array().into_iter().flatten() {
+                into.push(event["text"].as_str().unwrap().to_string());
+            }
+        }
+    };
+
+    // Chutes: the host at seat 1, a friend by invite at seat 2, played to
+    // the end through the API.
+    let (_, made) = request(
+        &addr,
+        "POST",
+        "/api/matches",
+        None,
+        Some(&json!({"game": "chutes", "seats": ["here", "open"]})),
+    )
+    .unwrap();
+    let id = made["id"].as_str().unwrap().to_string();
+    let host = made["token"].as_str().unwrap().to_string();
+    let invite = made["invites"][0]["invite"].as_str().unwrap().to_string();
+    let mut follower = Events::open(&addr, &id);
+    let (status, joined) = request(
+        &addr,
+        "POST",
+        &format!("/api/matches/{id}/join"),
+        None,
+        Some(&json!({"seat": 2, "invite": invite})),
+    )
+    .unwrap();
+    assert_eq!(status, 200, "{joined}");
+    let guest = joined["token"].as_str().unwrap().to_string();
+    let mut moves = 0u64;
+    let mut to_move = 1;
+    let finished = loop {
+        let token = if to_move == 1 { &host } else { &guest };
+        let (status, answer) = roll(&addr, &id, token, moves);
+        assert_eq!(status, 200, "{answer}");
+        note_played(&answer, &mut events_text);
+        moves = answer["view"]["moves"].as_u64().unwrap();
+        to_move = answer["view"]["to_move"].as_u64().unwrap_or(0);
+        if answer["view"]["status"] != "playing" {
+            break answer["view"].clone();
+        }
+        assert!(moves < 5000, "the Chutes match never ended");
+    };
+    follower.next(Duration::from_secs(5)).unwrap();
+    let chutes_seed = finished["seed"]
+        .as_u64()
+        .expect("a finished match shows its seed");
+    secrets.extend([host, guest, invite, chutes_seed.to_string()]);
+    let (status, record) = request(
+        &addr,
+        "GET",
+        &format!("/api/matches/{id}/record"),
+        None,
+        None,
+    )
+    .unwrap();
+    assert_eq!(status, 200, "{record}");
+
+    // Baffle: the maker invites the player, who shoots, guesses, and
+    // gives up; the box's mirrors are shown once it is over.
+    let (_, made) = request(
+        &addr,
+        "POST",
+        "/api/matches",
+        None,
+        Some(&json!({"game": "baffle", "setup": {"size": 8, "mirrors": 4}, "seats": ["open"]})),
+    )
+    .unwrap();
+    let id = made["id"].as_str().unwrap().to_string();
+    let maker = made["token"].as_str().unwrap().to_string();
+    let invite = made["invites"][0]["invite"].as_str().unwrap().to_string();
+    let (_, joined) = request(
+        &addr,
+        "POST",
+        &format!("/api/matches/{id}/join"),
+        None,
+        Some(&json!({"seat": 1, "invite": invite})),
+    )
+    .unwrap();
+    let player = joined["token"].as_str().unwrap().to_string();
+    let mut moves = 0u64;
+    for mv in [
+        "shoot 1",
+        "shoot 5",
+        "shoot 9",
+        "guess 3 3 /",
+        "guess 4 4 \\",
+        "quit",
+    ] {
+        let (status, answer) = request(
+            &addr,
+            "POST",
+            &format!("/api/matches/{id}/moves"),
+            Some(&player),
+            Some(&json!({"move": mv, "after": moves})),
+        )
+        .unwrap();
+        if status == 200 {
+            note_played(&answer, &mut events_text);
+            moves += 1;
+        }
+    }
+    let (_, over) = request(&addr, "GET", &format!("/api/matches/{id}"), None, None).unwrap();
+    assert_eq!(over["status"], "given_up", "{over}");
+    let baffle_seed = over["seed"].as_u64().unwrap();
+    secrets.extend([maker, player, invite, baffle_seed.to_string()]);
+    let mirrors = over["view"]["revealed"].as_array().unwrap();
+    assert_eq!(mirrors.len(), 4);
+    let mut positions = Vec::new();
+    for m in mirrors {
+        let (row, col) = (m["row"].as_u64().unwrap(), m["col"].as_u64().unwrap());
+        positions.push(format!("<{row},{col}>"));
+        positions.push(format!("\"row\":{row},\"col\":{col}"));
+        positions.push(format!("\"col\":{col},\"row\":{row}"));
+    }
+    // A bot's match too (its thinking and its moves are logged as work).
+    let (status, _) = request(
+        &addr,
+        "POST",
+        "/api/matches",
+        None,
+        Some(&json!({"game": "chutes", "seats": ["here", "hard"]})),
+    )
+    .unwrap();
+    assert_eq!(status, 201);
+    std::thread::sleep(Duration::from_millis(300));
+
+    let log = server.log();
+    assert!(log.lines().count() > 40, "{log}");
+    for line in log.lines() {
+        let parsed: Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("a log line that is not JSON ({e}): {line}"));
+        if parsed["target"] == "parlor::request" && parsed["message"] == "request" {
+            let route = parsed["route"].as_str().unwrap();
+            assert!(route.starts_with('/') || route == "unmatched", "{line}");
+        }
+    }
+    for secret in &secrets {
+        assert!(
+            !log.contains(secret.as_str()),
+            "the log holds the secret {secret}:\n{log}"
+        );
+    }
+    // No 32-hex-digit word at all: no token, invite, or id (routes are
+    // logged as templates).
+    assert_eq!(hex_words(&log), Vec::<String>::new(), "{log}");
+    for position in &positions {
+        assert!(
+            !log.contains(position.as_str()),
+            "the log holds a mirror, {position}"
+        );
+    }
+    for text in &events_text {
+        assert!(
+            !log.contains(text.as_str()),
+            "the log holds a move's events: {text}"
+        );
+    }
+    assert!(log.contains("/api/matches/:id/moves"), "{log}");
+    assert!(log.contains("/api/matches/:id/join"), "{log}");
+}

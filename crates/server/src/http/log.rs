@@ -1,0 +1,176 @@
+//! The request log: one line per request, through `tracing`, and the
+//! request metrics beside it; panics in a handler are caught here.
+//!
+//! Terms:
+//! - **request line**: `method`, `route` (the route template), `status`,
+//!   `ms` (the time to the answer's headers) and `request_id`, at level
+//!   `INFO` with the target `parlor::request`. Never the path itself, its
+//!   query or a header: a match's id, a token or an invite may be in them.
+//! - **route template** ([`Route`]): the route as declared, its
+//!   parameters written `:name` (`/api/matches/:id/moves`, [`template`]),
+//!   noted by [`note_route`] where the router matched it; `unmatched` when
+//!   no route took the request.
+//! - **request id**: made here for every request (a per-process random
+//!   prefix and a count, 16 hex digits), given back in the `x-request-id`
+//!   header and written in the request line, so that a person's report of
+//!   an error can be found in the log. One sent by the client is not
+//!   used: whatever a client sends could be a secret.
+//! - **panic caught**: a handler that panics is answered `500`; the line
+//!   says `panic caught` with the route and request id (the panic's own
+//!   message goes to standard error, as Rust prints it).
+
+use crate::AppState;
+use crate::error::ApiError;
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::{HeaderName, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use futures_util::FutureExt;
+use std::panic::AssertUnwindSafe;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// The header that carries the request id back.
+pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The route template a request was answered by, noted on its response.
+#[derive(Debug, Clone)]
+pub struct Route(pub String);
+
+/// What the route of a request no route took is logged as.
+pub const UNMATCHED: &str = "unmatched";
+
+/// A fresh request id: 16 hex digits.
+fn next_request_id() -> String {
+    static PREFIX: OnceLock<u32> = OnceLock::new();
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let prefix = *PREFIX.get_or_init(|| {
+        let mut bytes = [0u8; 4];
+        // Without randomness the prefix is 0: ids stay unique in one run.
+        let _ = getrandom::fill(&mut bytes);
+        u32::from_le_bytes(bytes)
+    });
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
+    format!("{prefix:08x}{:08x}", n & 0xffff_ffff)
+}
+
+/// Notes the route template the router matched on the response (the
+/// innermost router's note is kept: a nested router knows the whole
+/// template).
+pub async fn note_route(request: Request, next: Next) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|p| template(p.as_str()));
+    let mut response = next.run(request).await;
+    if let Some(route) = route
+        && response.extensions().get::<Route>().is_none()
+    {
+        response.extensions_mut().insert(Route(route));
+    }
+    response
+}
+
+/// A route as the router declares it (`/api/matches/{id}/moves`), written
+/// as logs and metrics show it: `/api/matches/:id/moves` (`{*rest}` as
+/// `*rest`), with no brace, which some Prometheus text parsers and log
+/// tools read badly.
+pub fn template(route: &str) -> String {
+    let mut out = String::with_capacity(route.len());
+    let mut chars = route.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' => {
+                let name: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                if !name.starts_with('*') {
+                    out.push(':');
+                }
+                out.push_str(&name);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Times the request, catches a panic, gives the request id, writes the
+/// request line and counts the request in the metrics.
+pub async fn observe(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let id = next_request_id();
+    let method = request.method().clone();
+    let answered = AssertUnwindSafe(next.run(request)).catch_unwind().await;
+    let metrics = state.hub.metrics();
+    let (mut response, panicked) = match answered {
+        Ok(response) => (response, false),
+        Err(_) => {
+            metrics.panicked();
+            let answer = ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the server failed on this request (its log has the details)",
+            );
+            (answer.into_response(), true)
+        }
+    };
+    let took = started.elapsed();
+    let route = response
+        .extensions()
+        .get::<Route>()
+        .map_or(UNMATCHED, |r| r.0.as_str())
+        .to_string();
+    let status = response.status().as_u16();
+    let ms = took.as_secs_f64() * 1000.0;
+    if panicked {
+        tracing::error!(
+            target: "parlor::request",
+            method = %method,
+            route = %route,
+            status,
+            request_id = %id,
+            "panic caught"
+        );
+    }
+    tracing::info!(
+        target: "parlor::request",
+        method = %method,
+        route = %route,
+        status,
+        ms = format_args!("{ms:.2}"),
+        request_id = %id,
+        "request"
+    );
+    metrics.request(method.as_str(), &route, status, took);
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response.headers_mut().insert(REQUEST_ID, value);
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_name_their_parameters_without_braces() {
+        assert_eq!(
+            template("/api/matches/{id}/moves"),
+            "/api/matches/:id/moves"
+        );
+        assert_eq!(
+            template("/api/matches/{id}/seats/{seat}/invite"),
+            "/api/matches/:id/seats/:seat/invite"
+        );
+        assert_eq!(template("/static/{*path}"), "/static/*path");
+        assert_eq!(template("/healthz"), "/healthz");
+    }
+
+    #[test]
+    fn request_ids_are_16_hex_digits_and_differ() {
+        let a = next_request_id();
+        let b = next_request_id();
+        assert_eq!(a.len(), 16);
+        assert!(a.chars().all(|c| c.is_ascii_hexdigit()), "{a}");
+        assert_ne!(a, b);
+    }
+}

@@ -1,0 +1,283 @@
+//! Metrics in Prometheus' text format (OpenMetrics), for `GET /metrics` on
+//! the metrics address (`--metrics-addr`; off by default).
+//!
+//! Terms:
+//! - **counted** ([`Metrics`]): what is counted as it happens — requests by
+//!   method, route template and status, and their latency; moves stored by
+//!   game; the store's answer times and failures by operation; panics
+//!   caught. Labels are route templates and fixed words, never a match id,
+//!   a token or anything a client typed.
+//! - **read at scrape** ([`render`]): what is read when `/metrics` is asked
+//!   for — live followers (event streams open), matches in memory, bots
+//!   thinking, long work waiting, running and refused, readiness, and the
+//!   process's memory and open descriptors (Linux's `/proc/self`).
+//! - **route template**: the route as the router declares it
+//!   (`/api/matches/:id/moves`), or `unmatched` for a path no route
+//!   takes.
+
+use crate::AppState;
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use prometheus_client::metrics::counter::{ConstCounter, Counter};
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::ConstGauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
+use std::time::Duration;
+
+/// The content type of the answer: OpenMetrics text, which Prometheus
+/// reads.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/// The latency buckets, in seconds: ½ ms to 10 s.
+const LATENCY_BUCKETS: [f64; 14] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+/// The store's buckets, in seconds: 100 µs to 5 s.
+const STORE_BUCKETS: [f64; 14] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0,
+];
+
+type Labels<const N: usize> = [(&'static str, String); N];
+type StoreLabels = [(&'static str, &'static str); 1];
+type Histograms<L> = Family<L, Histogram, fn() -> Histogram>;
+
+fn latency_histogram() -> Histogram {
+    Histogram::new(LATENCY_BUCKETS)
+}
+
+fn store_histogram() -> Histogram {
+    Histogram::new(STORE_BUCKETS)
+}
+
+/// What is counted as it happens (see the module's terms). Cheap to update
+/// from any thread.
+#[derive(Debug)]
+pub struct Metrics {
+    requests: Family<Labels<3>, Counter>,
+    latency: Histograms<Labels<2>>,
+    moves: Family<Labels<1>, Counter>,
+    store: Histograms<StoreLabels>,
+    store_errors: Family<StoreLabels, Counter>,
+    panics: Counter,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self {
+            requests: Family::default(),
+            latency: Family::new_with_constructor(latency_histogram),
+            moves: Family::default(),
+            store: Family::new_with_constructor(store_histogram),
+            store_errors: Family::default(),
+            panics: Counter::default(),
+        }
+    }
+}
+
+impl Metrics {
+    /// Counts a request answered with `status` after `took`.
+    pub fn request(&self, method: &str, route: &str, status: u16, took: Duration) {
+        self.requests
+            .get_or_create(&[
+                ("method", method.to_string()),
+                ("route", route.to_string()),
+                ("status", status.to_string()),
+            ])
+            .inc();
+        self.latency
+            .get_or_create(&[("method", method.to_string()), ("route", route.to_string())])
+            .observe(took.as_secs_f64());
+    }
+
+    /// Counts a move of `game` stored.
+    pub fn move_stored(&self, game: &str) {
+        self.moves
+            .get_or_create(&[("game", game.to_string())])
+            .inc();
+    }
+
+    /// Counts one answer of the store to `op` (`append`, `load`, `create`,
+    /// `claim`, `ping`), after `took`; a failure is counted apart too.
+    pub fn store_answered(&self, op: &'static str, took: Duration, ok: bool) {
+        let labels = [("op", op)];
+        self.store
+            .get_or_create(&labels)
+            .observe(took.as_secs_f64());
+        if !ok {
+            self.store_errors.get_or_create(&labels).inc();
+        }
+    }
+
+    /// Counts a panic caught while answering a request.
+    pub fn panicked(&self) {
+        self.panics.inc();
+    }
+}
+
+/// The metrics address's routes: `GET /metrics`, and the health checks
+/// ([`super::health`]) so that a prober may use this address too.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/metrics", get(metrics))
+        .merge(super::health::routes())
+}
+
+async fn metrics(State(state): State<AppState>) -> Response {
+    let mut answer = render(&state).into_response();
+    let headers = answer.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(CONTENT_TYPE));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    answer
+}
+
+/// Every metric of `state`'s server, as OpenMetrics text.
+pub fn render(state: &AppState) -> String {
+    let m = state.hub.metrics();
+    let mut r = Registry::default();
+    r.register(
+        "parlor_http_requests",
+        "Requests answered, by method, route template and status",
+        m.requests.clone(),
+    );
+    r.register(
+        "parlor_http_request_duration_seconds",
+        "Time to answer a request (to its headers, for a live stream), by method and route template",
+        m.latency.clone(),
+    );
+    r.register(
+        "parlor_moves_stored",
+        "Moves stored, by game (persons' and bots')",
+        m.moves.clone(),
+    );
+    r.register(
+        "parlor_store_duration_seconds",
+        "Time the store took to answer, by operation",
+        m.store.clone(),
+    );
+    r.register(
+        "parlor_store_errors",
+        "Store operations that failed or timed out, by operation",
+        m.store_errors.clone(),
+    );
+    r.register(
+        "parlor_panics",
+        "Panics caught while answering a request",
+        m.panics.clone(),
+    );
+    let gauge = |n: usize| ConstGauge::new(i64::try_from(n).unwrap_or(i64::MAX));
+    let hub = &state.hub;
+    r.register(
+        "parlor_followers",
+        "Live event streams open (pages following a match)",
+        gauge(hub.followers()),
+    );
+    r.register(
+        "parlor_matches_in_memory",
+        "Matches held in memory (the store holds them all)",
+        gauge(hub.live_count()),
+    );
+    r.register(
+        "parlor_bots_thinking",
+        "Bots working out a move now",
+        gauge(hub.bots_thinking()),
+    );
+    let tally = state.long_work.tally();
+    let count = |n: u64| ConstGauge::new(i64::try_from(n).unwrap_or(i64::MAX));
+    r.register(
+        "parlor_long_work_waiting",
+        "Long answers (hints, bot moves for a page, analyses) waiting for a slot",
+        count(tally.waiting),
+    );
+    r.register(
+        "parlor_long_work_running",
+        "Long answers being worked out",
+        count(tally.running),
+    );
+    for (name, help, value) in [
+        (
+            "parlor_long_work_started",
+            "Long answers started",
+            tally.started,
+        ),
+        (
+            "parlor_long_work_finished",
+            "Long answers finished",
+            tally.finished,
+        ),
+        (
+            "parlor_long_work_timed_out",
+            "Long answers stopped by their time limit",
+            tally.timed_out,
+        ),
+        (
+            "parlor_long_work_withdrawn",
+            "Long answers stopped because their client went away",
+            tally.withdrawn,
+        ),
+        (
+            "parlor_long_work_refused",
+            "Long answers refused because their line was full",
+            tally.refused,
+        ),
+    ] {
+        r.register(name, help, ConstCounter::new(value));
+    }
+    r.register(
+        "parlor_draining",
+        "1 once the server was told to stop",
+        gauge(usize::from(state.health.is_draining())),
+    );
+    register_process(&mut r);
+    let mut text = String::new();
+    // Writing to a String does not fail.
+    let _ = prometheus_client::encoding::text::encode(&mut text, &r);
+    text
+}
+
+/// The process's memory and descriptors, where the platform says (Linux).
+fn register_process(r: &mut Registry) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kib = |field: &str| -> Option<i64> {
+        let line = status.lines().find(|l| l.starts_with(field))?;
+        let n: i64 = line[field.len()..]
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()?;
+        Some(n * 1024)
+    };
+    if let Some(rss) = kib("VmRSS:") {
+        r.register(
+            "process_resident_memory_bytes",
+            "Resident memory size in bytes",
+            ConstGauge::new(rss),
+        );
+    }
+    if let Some(size) = kib("VmSize:") {
+        r.register(
+            "process_virtual_memory_bytes",
+            "Virtual memory size in bytes",
+            ConstGauge::new(size),
+        );
+    }
+    if let Ok(fds) = std::fs::read_dir("/proc/self/fd") {
+        let open = i64::try_from(fds.count()).unwrap_or(i64::MAX);
+        r.register(
+            "process_open_fds",
+            "Open file descriptors",
+            ConstGauge::new(open),
+        );
+    }
+    if let Some(max) = crate::listen::open_file_limit() {
+        r.register(
+            "process_max_fds",
+            "The most file descriptors the process may open",
+            ConstGauge::new(i64::try_from(max).unwrap_or(i64::MAX)),
+        );
+    }
+}
