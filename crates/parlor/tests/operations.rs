@@ -776,3 +776,187 @@ fn the_log_of_two_played_matches_holds_no_secret() {
     assert!(log.contains("/api/matches/:id/moves"), "{log}");
     assert!(log.contains("/api/matches/:id/join"), "{log}");
 }
+
+/// A PostgreSQL server of a test's own, to stop and start again: a cluster
+/// in a temporary directory on a free port, made with the binaries
+/// `scripts/with-postgres.sh` names in `PARLOR_TEST_POSTGRES_BIN` (run as
+/// the `postgres` user when the test runs as root, as PostgreSQL asks).
+struct OwnPostgres {
+    bin: std::path::PathBuf,
+    dir: tempfile::TempDir,
+    port: u16,
+    as_root: bool,
+}
+
+impl OwnPostgres {
+    fn new() -> Self {
+        let bin = std::env::var("PARLOR_TEST_POSTGRES_BIN").unwrap_or_else(|_| {
+            panic!(
+                "PARLOR_TEST_POSTGRES_BIN is not set: this test stops and starts a PostgreSQL \
+                 of its own; run it with `bash scripts/with-postgres.sh cargo test`"
+            )
+        });
+        let dir = tempfile::Builder::new()
+            .prefix("parlor-readyz-")
+            .tempdir_in("/tmp")
+            .unwrap();
+        let uid = Command::new("id").arg("-u").output().unwrap();
+        let as_root = String::from_utf8_lossy(&uid.stdout).trim() == "0";
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        if as_root {
+            let owned = Command::new("chown")
+                .arg("postgres:")
+                .arg(dir.path())
+                .status()
+                .unwrap();
+            assert!(owned.success());
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let pg = Self {
+            bin: bin.into(),
+            dir,
+            port,
+            as_root,
+        };
+        let data = pg.dir.path().join("data");
+        pg.run(
+            "initdb",
+            &[
+                "-D",
+                &data.display().to_string(),
+                "-U",
+                "parlor",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-locale",
+            ],
+        );
+        pg.start();
+        pg
+    }
+
+    /// Runs one of PostgreSQL's programs; panics with its output if it
+    /// fails.
+    fn run(&self, program: &str, args: &[&str]) {
+        let path = self.bin.join(program);
+        let mut command = if self.as_root {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&path);
+            c
+        } else {
+            Command::new(&path)
+        };
+        let out = command.args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{program} {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn pg_ctl(&self, args: &[&str]) {
+        let data = self.dir.path().join("data").display().to_string();
+        let mut all = vec!["-D", &data];
+        all.extend_from_slice(args);
+        self.run("pg_ctl", &all);
+    }
+
+    fn start(&self) {
+        let log = self.dir.path().join("server.log").display().to_string();
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1",
+            self.port,
+            self.dir.path().display()
+        );
+        self.pg_ctl(&["-l", &log, "-w", "-o", &options, "start"]);
+    }
+
+    fn stop(&self) {
+        self.pg_ctl(&["-m", "fast", "-w", "stop"]);
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://parlor@127.0.0.1:{}/postgres", self.port)
+    }
+}
+
+impl Drop for OwnPostgres {
+    fn drop(&mut self) {
+        let data = self.dir.path().join("data").display().to_string();
+        let path = self.bin.join("pg_ctl");
+        let mut command = if self.as_root {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&path);
+            c
+        } else {
+            Command::new(&path)
+        };
+        let _ = command
+            .args(["-D", &data, "-m", "immediate", "-w", "stop"])
+            .output();
+    }
+}
+
+/// Polls `/readyz` on `addr` until it answers `status`, for at most
+/// `within`; the last answer's body.
+fn ready_becomes(addr: &str, status: u16, within: Duration) -> Value {
+    let started = Instant::now();
+    loop {
+        let (now, _, body) = raw(addr, "GET", "/readyz", "");
+        if now == status {
+            return serde_json::from_str(&body).unwrap();
+        }
+        assert!(
+            started.elapsed() < within,
+            "/readyz still answers {now} ({body}) {within:?} later"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn readiness_follows_postgresql_going_and_coming_back() {
+    let pg = OwnPostgres::new();
+    let data = tempdir();
+    let dir = data_arg(data.path());
+    let server = Served::start(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--data-dir",
+            &dir,
+            "--database",
+            &pg.url(),
+        ],
+        &[],
+    );
+    let addr = server.addr.clone();
+    ready_becomes(&addr, 200, Duration::from_secs(5));
+    let (id, token) = chutes(&addr);
+    assert_eq!(roll(&addr, &id, &token, 0).0, 200);
+
+    pg.stop();
+    let said = ready_becomes(&addr, 503, Duration::from_secs(10));
+    assert_eq!(said["ready"], false);
+    let reason = said["reason"].as_str().unwrap();
+    assert!(reason.contains("store"), "{reason}");
+    // The process itself is fine, and says why it is not ready.
+    assert_eq!(raw(&addr, "GET", "/healthz", "").0, 200);
+    let (status, refused) = roll(&addr, &id, &token, 1);
+    assert_eq!(status, 503, "{refused}");
+    assert_eq!(refused["error"]["code"], "store_unavailable");
+
+    pg.start();
+    ready_becomes(&addr, 200, Duration::from_secs(20));
+    assert_eq!(roll(&addr, &id, &token, 1).0, 200);
+    let log = server.log();
+    assert!(log.contains("not ready"), "{log}");
+    assert!(log.contains(" ready"), "{log}");
+}
