@@ -378,10 +378,16 @@ fn every_serve_option_has_its_variable_and_one_table_lists_them_all() {
 fn the_server_is_configured_by_environment_variables_alone() {
     let data = tempdir();
     let dir = data_arg(data.path());
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
     let server = Served::start(
         &[],
         &[
-            ("PARLOR_ADDR", "127.0.0.1:0"),
+            ("PARLOR_ADDR", &addr),
             ("PARLOR_DATA_DIR", &dir),
             ("PARLOR_METRICS_ADDR", "127.0.0.1:0"),
             ("PARLOR_LOG_FORMAT", "json"),
@@ -389,6 +395,7 @@ fn the_server_is_configured_by_environment_variables_alone() {
             ("RUST_LOG", "info"),
         ],
     );
+    assert_eq!(server.addr, addr, "it listens where PARLOR_ADDR says");
     assert!(
         data.path().join("parlor.db").exists(),
         "the store is in PARLOR_DATA_DIR"
