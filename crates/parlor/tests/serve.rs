@@ -122,6 +122,9 @@ fn serve_with(prefix: &[&str], data: &std::path::Path) -> (Running, String) {
     let child = command
         .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
         .arg(data)
+        // Thousands of requests: their log lines would flood the test's
+        // output; warnings and errors still show.
+        .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .spawn()
         .expect("parlor serve starts");

@@ -6,7 +6,7 @@
 //!   `ms` (the time to the answer's headers) and `request_id`, at level
 //!   `INFO` with the target `parlor::request`. Never the path itself, its
 //!   query or a header: a match's id, a token or an invite may be in them.
-//! - **route template** ([`Route`]): the route as declared, its
+//! - **route template**: the route as declared, its
 //!   parameters written `:name` (`/api/matches/:id/moves`, [`template`]),
 //!   noted by [`note_route`] where the router matched it; `unmatched` when
 //!   no route took the request.
@@ -27,16 +27,18 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use futures_util::FutureExt;
 use std::panic::AssertUnwindSafe;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
 /// The header that carries the request id back.
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
-/// The route template a request was answered by, noted on its response.
-#[derive(Debug, Clone)]
-pub struct Route(pub String);
+/// Where [`note_route`] writes the route template of the request
+/// [`observe`] is timing: a nested router's note comes last and wins, and
+/// it is there even when the handler panics.
+#[derive(Debug, Clone, Default)]
+struct RouteSlot(Arc<Mutex<Option<String>>>);
 
 /// What the route of a request no route took is logged as.
 pub const UNMATCHED: &str = "unmatched";
@@ -55,21 +57,16 @@ fn next_request_id() -> String {
     format!("{prefix:08x}{:08x}", n & 0xffff_ffff)
 }
 
-/// Notes the route template the router matched on the response (the
-/// innermost router's note is kept: a nested router knows the whole
-/// template).
+/// Notes the route template the router matched for [`observe`] (a nested
+/// router's note, made last, is kept: it knows the whole template).
 pub async fn note_route(request: Request, next: Next) -> Response {
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|p| template(p.as_str()));
-    let mut response = next.run(request).await;
-    if let Some(route) = route
-        && response.extensions().get::<Route>().is_none()
-    {
-        response.extensions_mut().insert(Route(route));
+    if let (Some(path), Some(slot)) = (
+        request.extensions().get::<MatchedPath>(),
+        request.extensions().get::<RouteSlot>(),
+    ) {
+        *slot.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(template(path.as_str()));
     }
-    response
+    next.run(request).await
 }
 
 /// A route as the router declares it (`/api/matches/{id}/moves`), written
@@ -96,10 +93,12 @@ pub fn template(route: &str) -> String {
 
 /// Times the request, catches a panic, gives the request id, writes the
 /// request line and counts the request in the metrics.
-pub async fn observe(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn observe(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let started = Instant::now();
     let id = next_request_id();
     let method = request.method().clone();
+    let slot = RouteSlot::default();
+    request.extensions_mut().insert(slot.clone());
     let answered = AssertUnwindSafe(next.run(request)).catch_unwind().await;
     let metrics = state.hub.metrics();
     let (mut response, panicked) = match answered {
@@ -114,11 +113,12 @@ pub async fn observe(State(state): State<AppState>, request: Request, next: Next
         }
     };
     let took = started.elapsed();
-    let route = response
-        .extensions()
-        .get::<Route>()
-        .map_or(UNMATCHED, |r| r.0.as_str())
-        .to_string();
+    let route = slot
+        .0
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take()
+        .unwrap_or_else(|| UNMATCHED.to_string());
     let status = response.status().as_u16();
     let ms = took.as_secs_f64() * 1000.0;
     if panicked {
@@ -163,6 +163,44 @@ mod tests {
         );
         assert_eq!(template("/static/{*path}"), "/static/*path");
         assert_eq!(template("/healthz"), "/healthz");
+    }
+
+    #[tokio::test]
+    async fn a_panicking_handler_is_answered_500_and_counted_under_its_route() {
+        use axum::Router;
+        use axum::routing::get;
+        use tower::ServiceExt;
+        let dir = tempfile::tempdir().unwrap();
+        let state = AppState::open(crate::Config::new(dir.path()))
+            .await
+            .unwrap();
+        let app = Router::new()
+            .route(
+                "/boom/{id}",
+                get(
+                    |axum::extract::Path(id): axum::extract::Path<String>| async move {
+                        let found: Option<&'static str> =
+                            id.parse::<u8>().ok().filter(|n| *n > 9).map(|_| "found");
+                        found.expect("a bug in a handler")
+                    },
+                ),
+            )
+            .route_layer(axum::middleware::from_fn(note_route))
+            .layer(axum::middleware::from_fn_with_state(state.clone(), observe));
+        let request = axum::http::Request::get("/boom/7")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let answer = app.oneshot(request).await.unwrap();
+        assert_eq!(answer.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(answer.headers().contains_key(REQUEST_ID));
+        let metrics = crate::http::metrics::render(&state);
+        assert!(metrics.contains("parlor_panics_total 1"), "{metrics}");
+        assert!(
+            metrics.contains(
+                r#"parlor_http_requests_total{method="GET",route="/boom/:id",status="500"} 1"#
+            ),
+            "{metrics}"
+        );
     }
 
     #[test]
