@@ -13,8 +13,9 @@
 # variables, each with its metrics address), and HAProxy (Debian's,
 # installed with apt-get when missing) in front: active health checks of
 # GET /readyz every ½ s (a server is out after 2 failures, back after 2
-# successes), and a request that finds no server, an empty answer or a 503
-# (a draining server refuses new moves so) sent again to the other server.
+# successes), a request that finds no server, an empty answer or a 503
+# (a draining server refuses new moves so) sent again to the other server,
+# and a cookie that keeps a browser on one server while it is up.
 #
 # It prints the balancer's URL and, last, `cluster: ready in DIR`; DIR holds
 # cluster.env (the addresses), the logs (a.log, b.log, haproxy.log) and
@@ -149,12 +150,16 @@ frontend parlor
 
 backend parlor
     balance roundrobin
+    # A browser stays on one server while it is up: uploaded boards and
+    # Tycoon design documents live in the memory of the server that made
+    # them (matches and saved grids are in the store, on every server).
+    cookie parlor insert indirect nocache httponly
     option httpchk
     http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host localhost
     http-check expect status 200
     default-server inter 500ms fastinter 250ms downinter 500ms fall 2 rise 2
-    server a $a check
-    server b $b check
+    server a $a check cookie a
+    server b $b check cookie b
 
 frontend stats
     bind 127.0.0.1:$stats
