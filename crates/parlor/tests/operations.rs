@@ -421,10 +421,7 @@ fn the_server_is_configured_by_environment_variables_alone() {
     assert_eq!(line["method"], "GET");
     assert_eq!(line["status"], 200);
     assert_eq!(line["level"], "INFO");
-    assert!(
-        line["ms"].as_str().unwrap().parse::<f64>().is_ok(),
-        "{line}"
-    );
+    assert!(line["ms"].as_f64().is_some_and(|ms| ms >= 0.0), "{line}");
     // A bad variable is refused with its name.
     let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
         .args(["serve", "--data-dir", &dir])

@@ -120,7 +120,8 @@ pub async fn observe(State(state): State<AppState>, mut request: Request, next: 
         .take()
         .unwrap_or_else(|| UNMATCHED.to_string());
     let status = response.status().as_u16();
-    let ms = took.as_secs_f64() * 1000.0;
+    // Milliseconds to two decimals: a number in JSON, short in words.
+    let ms = (took.as_secs_f64() * 100_000.0).round() / 100.0;
     if panicked {
         tracing::error!(
             target: "parlor::request",
@@ -136,7 +137,7 @@ pub async fn observe(State(state): State<AppState>, mut request: Request, next: 
         method = %method,
         route = %route,
         status,
-        ms = format_args!("{ms:.2}"),
+        ms,
         request_id = %id,
         "request"
     );
