@@ -175,7 +175,13 @@ fn start_log(format: LogFormat) -> Result<()> {
         LogFormat::Human => log.try_init(),
         LogFormat::Json => log.json().flatten_event(true).try_init(),
     };
-    started.map_err(|e| anyhow::anyhow!("cannot start the log: {e}"))
+    started.map_err(|e| anyhow::anyhow!("cannot start the log: {e}"))?;
+    // A panic is said in the log too, in its form (one JSON line with
+    // `--log-format json`), not as Rust prints it.
+    std::panic::set_hook(Box::new(|panic| {
+        tracing::error!(target: "parlor::panic", panic = %panic, "a thread panicked");
+    }));
+    Ok(())
 }
 
 /// Serves the app until interrupted.

@@ -17,7 +17,8 @@
 //!   used: whatever a client sends could be a secret.
 //! - **panic caught**: a handler that panics is answered `500`; the line
 //!   says `panic caught` with the route and request id (the panic's own
-//!   message goes to standard error, as Rust prints it).
+//!   message is a line of its own: `parlor serve` logs panics, target
+//!   `parlor::panic`).
 
 use crate::AppState;
 use crate::error::ApiError;
