@@ -131,9 +131,9 @@ impl Config {
     /// priority, 10 s for one long answer and ½ s in the quick line,
     /// 1,024 connections (or three quarters of the open-file limit when
     /// that is lower), 10 s for headers and for bodies, 10 s to finish
-    /// when stopping with no delay before it, no metrics address; the store in `parlor.db` in the data directory,
-    /// committed to its log before a move is answered; 1,000 idle matches
-    /// in memory.
+    /// when stopping with no drain delay before it, no metrics address;
+    /// the store in `parlor.db` in the data directory, committed to its
+    /// log before a move is answered; 1,000 idle matches in memory.
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         Self {
             data_dir: data_dir.into(),
