@@ -29,7 +29,7 @@
 # finds nothing the bounds checks do not, while an integer that overflows
 # (a wallet, a count, a cell) is a bug the release build would wrap past in
 # silence; and the targets run two to three times faster without ASan.
-# The CI smoke run (scripts/fuzz-smoke.sh) keeps ASan, for the C code
+# The smoke run (scripts/fuzz-smoke.sh) keeps ASan, for the C code
 # linked in (SQLite). The rss limit still catches memory that grows.
 #
 # A crash does not stop the run: its row says so, libFuzzer's report is in

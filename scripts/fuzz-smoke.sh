@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The fuzz targets' smoke run (CI): builds every cargo-fuzz target in fuzz/
+# The fuzz targets' smoke run (scripts/test.sh runs it when
+# PARLOR_FUZZ_SMOKE=1; every seed is replayed by `cargo test` anyway, in
+# crates/fuzzing): builds every cargo-fuzz target in fuzz/
 # and runs each for a few seconds from its seed corpus (fuzz/corpus/TARGET).
 # Installs the nightly toolchain and cargo-fuzz when missing. New inputs go
 # to a temporary directory, never into the repository's corpus.
