@@ -187,6 +187,64 @@ mod tests {
         assert!(l.trace(40).is_err());
     }
 
+    /// The original assignment says that, shot only from the left and the
+    /// top, its first game's one undetectable baffle would be at row "3",
+    /// column "2". Its own box does not bear that out: each of the five
+    /// mirrors changes the exit of some left or top shot (taken away, those
+    /// shots come out elsewhere), and a sixth mirror of either kind on any
+    /// empty cell would change one too. (docs/baffle.md says so.)
+    #[test]
+    fn every_mirror_of_the_fixed_game_shows_from_the_left_and_top() {
+        let fixed = Layout::fixed();
+        let size = fixed.size();
+        let exits = |layout: &Layout| -> Vec<usize> {
+            size.shootable(crate::Sides::LeftTop)
+                .map(|h| layout.trace(h).unwrap().exit)
+                .collect()
+        };
+        let seen = exits(&fixed);
+        assert_eq!(seen.len(), 20);
+        let mirrors: Vec<Placed> = fixed.mirrors().collect();
+        let mut changed_by = Vec::new();
+        for gone in &mirrors {
+            let rest: Vec<Placed> = mirrors.iter().copied().filter(|m| m != gone).collect();
+            let without = Layout::new(size, &rest).unwrap();
+            let after = exits(&without);
+            let holes: Vec<usize> = size
+                .shootable(crate::Sides::LeftTop)
+                .zip(seen.iter().zip(&after))
+                .filter(|(_, (a, b))| a != b)
+                .map(|(h, _)| h)
+                .collect();
+            changed_by.push((gone.cell.to_string(), holes));
+        }
+        let expect = |cell: &str, holes: &[usize]| (cell.to_string(), holes.to_vec());
+        assert_eq!(
+            changed_by,
+            [
+                expect("<0,9>", &[9, 19]),
+                expect("<4,2>", &[1, 5, 12]),
+                expect("<6,0>", &[3, 10]),
+                expect("<8,2>", &[1]),
+                expect("<8,7>", &[17]),
+            ]
+        );
+        for row in 0..10 {
+            for col in 0..10 {
+                let cell = Cell::new(row, col);
+                if fixed.get(cell).is_some() {
+                    continue;
+                }
+                for mirror in [Mirror::Slash, Mirror::Backslash] {
+                    let mut more = mirrors.clone();
+                    more.push(Placed { cell, mirror });
+                    let with = Layout::new(size, &more).unwrap();
+                    assert_ne!(exits(&with), seen, "a {mirror:?} at {cell} hides");
+                }
+            }
+        }
+    }
+
     /// A second tracer, written independently of [`walk`] and of
     /// `Size::entry`/`advance`: it moves a point in (x, y) coordinates with
     /// y up, holes placed by their side and offset, and mirrors as

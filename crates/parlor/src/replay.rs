@@ -24,7 +24,7 @@ use tabletop::play::{Match, Playable, Record, Status};
   parlor replay game.json --to 10           the first 10 moves
   parlor replay game.json --json            each move as JSON, one per line
 
-A record is what `parlor chutes|baffle|tycoon play --save FILE` writes and
+A record is what `parlor baffle|tycoon play --save FILE` writes and
 what a finished game's page offers as \"Download the record\".")]
 pub struct ReplayArgs {
     /// The record (JSON).

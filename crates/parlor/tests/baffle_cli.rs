@@ -248,6 +248,33 @@ fn play_saves_and_resumes() {
     );
 }
 
+/// `render --game` draws the game `play --save` wrote (a match's record):
+/// the same shots and found mirror as the game had.
+#[test]
+fn render_draws_a_game_saved_by_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let s = save.to_str().unwrap();
+    let out = parlor_with_input(&["baffle", "play", "--save", s], "shoot 7\nguess 4 2 /\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let svg = dir.path().join("game.svg");
+    let out = parlor(&["baffle", "render", "--game", s, "-o", svg.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("well-formed SVG");
+    let class = |c: &str| {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some(c))
+            .count()
+    };
+    assert_eq!(class("mirror found"), 1, "the mirror found at 4,2");
+    let numbers = doc
+        .descendants()
+        .filter(|n| n.attribute("data-hole").is_some())
+        .count();
+    assert_eq!(numbers, 40 + 2, "40 holes and shot 7's two numbers");
+}
+
 #[test]
 fn solve_counts_and_advises() {
     let v = json(&["baffle", "solve", "--shots", "7:22 5:12 1:24", "--json"]);

@@ -85,7 +85,7 @@ fn start(setup: Setup) -> Result<Match<Game>> {
 
 /// Reads a saved game: a match's record, or the record an older Parlor
 /// saved (the setup and the moves), which is converted.
-fn load(path: &std::path::Path) -> Result<Match<Game>> {
+pub(crate) fn load(path: &std::path::Path) -> Result<Match<Game>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read saved game {}", path.display()))?;
     let mut value: serde_json::Value = serde_json::from_str(&text)

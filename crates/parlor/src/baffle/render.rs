@@ -77,12 +77,8 @@ fn parse_holes(text: &str) -> Result<Vec<usize>> {
 /// Draws.
 pub fn run(args: &RenderArgs) -> Result<()> {
     let mut game = match &args.game {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read saved game {}", path.display()))?;
-            serde_json::from_str::<Game>(&text)
-                .with_context(|| format!("{} is not a saved Baffle game", path.display()))?
-        }
+        // What `play --save` writes (a match's record), or an older save.
+        Some(path) => super::play::load(path)?.game().clone(),
         None => {
             let mut game = Game::new(args.source.setup(args.sides, || seed_or_fresh(None))?)?;
             for hole in parse_holes(&args.shots)? {
