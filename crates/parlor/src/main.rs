@@ -9,6 +9,7 @@ mod baffle;
 mod chutes;
 mod common;
 mod play;
+mod progress;
 mod replay;
 mod serve;
 mod tycoon;

@@ -156,3 +156,33 @@ fn the_bot_moves_at_the_play_prompt() {
         "{text}"
     );
 }
+
+/// Many games under a pipe print only the report, and Ctrl-C stops them
+/// with the scores of the games played so far.
+#[test]
+fn many_games_stop_on_ctrl_c_with_the_games_so_far() {
+    let out = interrupted(
+        &[
+            "baffle",
+            "bot",
+            "--size",
+            "4",
+            "--mirrors",
+            "2",
+            "--games",
+            "100000000",
+            "--seed",
+            "1",
+        ],
+        std::time::Duration::from_millis(1500),
+    );
+    let (text, said) = (stdout(&out), stderr(&out));
+    assert!(out.status.success(), "{text}{said}");
+    assert!(said.is_empty(), "no progress bar under a pipe: {said:?}");
+    assert!(
+        text.starts_with("Stopped (Ctrl-C) after ")
+            && text.contains(" of 100000000 games: the figures below are of the games played."),
+        "{text}"
+    );
+    assert!(text.contains("Every mirror found in every game."), "{text}");
+}

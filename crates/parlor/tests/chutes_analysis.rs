@@ -656,8 +656,8 @@ fn sensitivity_entries_are_the_analyses_of_the_edited_boards() {
 #[test]
 fn design_stops_on_ctrl_c_with_the_best_board_so_far() {
     // Four seats within 0.001 cannot be met: the search would run on.
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args([
+    let out = interrupted(
+        &[
             "chutes",
             "design",
             "--mean",
@@ -668,18 +668,9 @@ fn design_stops_on_ctrl_c_with_the_best_board_so_far() {
             "0.001",
             "--seed",
             "1",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run parlor");
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let sent = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill");
-    assert!(sent.success());
-    let out = child.wait_with_output().expect("wait");
+        ],
+        std::time::Duration::from_millis(1500),
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

@@ -397,11 +397,12 @@ fn every_shown_command_runs_and_prints_what_the_doc_shows() {
         commands.iter().filter(|c| c.output.is_some()).count() >= 2,
         "the docs show some outputs"
     );
-    // Two at a time: most are short, and the long ones wait out the budget.
+    // Four at a time: most are short, and the long ones mostly wait out
+    // the budget (a person's silent input, a server).
     let queue = Mutex::new(commands.into_iter());
     let problems = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
-        for _ in 0..2 {
+        for _ in 0..4 {
             scope.spawn(|| {
                 loop {
                     let next = queue.lock().expect("the queue").next();

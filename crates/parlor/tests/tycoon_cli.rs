@@ -598,8 +598,8 @@ fn a_tournament_under_a_pipe_prints_only_its_result_and_stops_on_ctrl_c_with_the
     );
 
     // Far more games than can be played before the signal.
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args([
+    let out = interrupted(
+        &[
             "tycoon",
             "tournament",
             "--games",
@@ -608,18 +608,9 @@ fn a_tournament_under_a_pipe_prints_only_its_result_and_stops_on_ctrl_c_with_the
             "sample",
             "--matchups",
             "normal:easy",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run parlor");
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let sent = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill");
-    assert!(sent.success());
-    let out = child.wait_with_output().expect("wait");
+        ],
+        std::time::Duration::from_millis(1500),
+    );
     let text = stdout(&out);
     assert!(out.status.success(), "{text}{}", stderr(&out));
     assert!(text.contains("Stopped (Ctrl-C) after"), "{text}");
@@ -628,4 +619,29 @@ fn a_tournament_under_a_pipe_prints_only_its_result_and_stops_on_ctrl_c_with_the
         "{text}"
     );
     assert!(text.contains("normal vs 3 easy"), "{text}");
+}
+
+/// `tycoon simulate` under a pipe prints only the report (the timing line
+/// on stderr aside), and Ctrl-C stops it with the games played so far.
+#[test]
+fn a_simulation_stops_on_ctrl_c_with_the_games_so_far() {
+    let out = interrupted(
+        &["tycoon", "simulate", "sample", "--games", "100000000"],
+        std::time::Duration::from_millis(1500),
+    );
+    let (text, said) = (stdout(&out), stderr(&out));
+    assert!(out.status.success(), "{text}{said}");
+    assert!(
+        said.starts_with("Stopped (Ctrl-C) after ") && said.contains(" of 100000000 games"),
+        "{said}"
+    );
+    assert!(
+        !said.contains('\u{1b}'),
+        "no progress bar under a pipe: {said:?}"
+    );
+    assert!(
+        text.starts_with("Stopped (Ctrl-C): the rates below are of the games played."),
+        "{text}"
+    );
+    assert!(text.contains("wins by seat:"), "{text}");
 }

@@ -166,7 +166,12 @@ pub async fn serve_until(
             accepted = listener.accept() => accepted,
         };
         let stream = match accepted {
-            Ok((stream, _)) => stream,
+            Ok((stream, _)) => {
+                // Small answers go out at once, not held back by Nagle's
+                // algorithm until the last piece is acknowledged.
+                let _ = stream.set_nodelay(true);
+                stream
+            }
             Err(e) if is_per_connection(&e) => continue,
             Err(e) => {
                 // Out of descriptors (or memory): make room and try again.

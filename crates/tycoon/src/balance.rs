@@ -12,7 +12,7 @@
 
 use crate::game::{Event, Game, SEATS, Seat};
 use crate::grid::Grid;
-use crate::simulate::{Options, game_seeds, play_out};
+use crate::simulate::{Options, Watch, game_seeds, play_out, watched_games};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -101,6 +101,9 @@ pub struct BalanceReport {
     pub seats: [Seat; SEATS],
     /// Games played.
     pub games: u64,
+    /// Whether the run was stopped (Ctrl-C) before every game asked for:
+    /// the figures are then of the `games` played.
+    pub stopped: bool,
     /// Games stopped at the turn cap with no winner.
     pub stalled: u64,
     /// Each seat's share of the games won.
@@ -148,14 +151,17 @@ impl Totals {
 /// game `i` rolls from stream `i` of the seed, so the answer does not
 /// depend on the threads) and reports each seat's win rate, whether they
 /// differ by more than `margin`, and the features that decide games.
+/// `watch` counts the games played and stops the run when raised: the
+/// report is then of the games played (`stopped`).
 pub fn check_balance(
     name: &str,
     grid: &Arc<Grid>,
     options: &Options,
     margin: f64,
+    watch: &Watch,
 ) -> BalanceReport {
-    let totals = (0..options.games)
-        .into_par_iter()
+    use std::sync::atomic::Ordering;
+    let totals = watched_games(options.games, watch)
         .fold(Totals::default, |mut t, i| {
             let (dice_seed, bot_seed) = game_seeds(options.seed, i);
             let mut game = Game::new(grid.clone(), options.seats).with_turn_cap(options.turn_cap);
@@ -177,6 +183,7 @@ pub fn check_balance(
                 e.0 += 1;
                 e.1 += u64::from(winner == Some(player));
             }
+            watch.played.fetch_add(1, Ordering::Relaxed);
             t
         })
         .reduce(Totals::default, Totals::merge);
@@ -218,6 +225,7 @@ fn report(name: &str, options: &Options, margin: f64, t: Totals) -> BalanceRepor
         seed: options.seed,
         seats: options.seats,
         games: t.games,
+        stopped: t.games < options.games,
         stalled: t.stalled,
         win_margin95: win_rate.map(|p| crate::report::margin95(p, n)),
         win_rate,
@@ -231,6 +239,12 @@ fn report(name: &str, options: &Options, margin: f64, t: Totals) -> BalanceRepor
 impl fmt::Display for BalanceReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let seats: Vec<String> = self.seats.iter().map(ToString::to_string).collect();
+        if self.stopped {
+            writeln!(
+                f,
+                "Stopped (Ctrl-C): the figures below are of the games played."
+            )?;
+        }
         writeln!(
             f,
             "Balance of {}: {} (seats {}, seed {})",
@@ -319,6 +333,30 @@ mod tests {
         Arc::new(crate::parse_grid(crate::SAMPLE_GRID).expect("sample grid"))
     }
 
+    /// A run stopped (Ctrl-C raises the watch's stop) reports the games it
+    /// played and says it was stopped; a whole run counts every game.
+    #[test]
+    fn a_stopped_balance_check_reports_the_games_it_played() {
+        use std::sync::atomic::Ordering;
+        let options = Options {
+            games: 12,
+            seed: 3,
+            seats: [Seat::Bot; SEATS],
+            turn_cap: DEFAULT_TURN_CAP,
+        };
+        let watch = Watch::default();
+        let whole = check_balance("sample", &sample(), &options, 0.05, &watch);
+        assert!(!whole.stopped);
+        assert_eq!(whole.games, 12);
+        assert_eq!(watch.played.load(Ordering::SeqCst), 12);
+        let watch = Watch::default();
+        watch.stop.store(true, Ordering::SeqCst);
+        let none = check_balance("sample", &sample(), &options, 0.05, &watch);
+        assert!(none.stopped);
+        assert_eq!(none.games, 0);
+        assert!(none.to_string().starts_with("Stopped (Ctrl-C)"), "{none}");
+    }
+
     #[test]
     fn the_report_adds_up_and_repeats_for_its_seed() {
         let options = Options {
@@ -327,8 +365,8 @@ mod tests {
             seats: [Seat::Bot; SEATS],
             turn_cap: DEFAULT_TURN_CAP,
         };
-        let a = check_balance("sample", &sample(), &options, 0.05);
-        let b = check_balance("sample", &sample(), &options, 0.05);
+        let a = check_balance("sample", &sample(), &options, 0.05, &Watch::default());
+        let b = check_balance("sample", &sample(), &options, 0.05, &Watch::default());
         assert_eq!(a, b);
         assert_eq!(a.games, 300);
         let won: f64 = a.win_rate.iter().sum::<f64>() + a.stalled as f64 / 300.0;
@@ -342,10 +380,10 @@ mod tests {
             assert!((d.lift - (d.win_rate_with - d.win_rate_without)).abs() < 1e-12);
         }
         // A margin of 0 flags any difference; a margin of 1 none.
-        let strict = check_balance("sample", &sample(), &options, 0.0);
+        let strict = check_balance("sample", &sample(), &options, 0.0, &Watch::default());
         assert!(strict.unbalanced);
         assert!(strict.to_string().contains("UNBALANCED: P"), "{strict}");
-        let loose = check_balance("sample", &sample(), &options, 1.0);
+        let loose = check_balance("sample", &sample(), &options, 1.0, &Watch::default());
         assert!(!loose.unbalanced);
         assert!(
             loose

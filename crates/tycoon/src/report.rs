@@ -53,6 +53,9 @@ pub struct SimulationReport {
     pub turn_cap: u32,
     /// Games played.
     pub games: u64,
+    /// Whether the run was stopped (Ctrl-C) before all the games asked for
+    /// were played: the rates are then of the `games` played.
+    pub stopped: bool,
     /// Each seat's share of the games won.
     pub win_rate: [f64; SEATS],
     /// Half the width of each win rate's 95% interval.
@@ -97,6 +100,7 @@ impl SimulationReport {
             seats: options.seats,
             turn_cap: options.turn_cap,
             games: tally.games,
+            stopped: tally.games < options.games,
             win_margin95: win_rate.map(|p| margin95(p, n)),
             win_rate,
             mean_turns: tally.mean_turns(),
@@ -125,6 +129,12 @@ impl SimulationReport {
 impl fmt::Display for SimulationReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let seats: Vec<String> = self.seats.iter().map(ToString::to_string).collect();
+        if self.stopped {
+            writeln!(
+                f,
+                "Stopped (Ctrl-C): the rates below are of the games played."
+            )?;
+        }
         writeln!(
             f,
             "{} on {} ({}), seats {}, seed {}",

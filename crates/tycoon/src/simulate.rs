@@ -184,10 +184,28 @@ pub fn play_out(
     }
 }
 
+/// Watches a run of games as it plays, and stops it: `played` counts the
+/// games finished (from any thread); raising `stop` makes the games not
+/// yet started be skipped, and the result is of those played. A
+/// simulation and a tournament ([`crate::tournament::play_watched`]) take
+/// one.
+#[derive(Debug, Default)]
+pub struct Watch {
+    /// Games finished so far.
+    pub played: std::sync::atomic::AtomicU64,
+    /// Raised to stop.
+    pub stop: std::sync::atomic::AtomicBool,
+}
+
 /// Plays `options.games` bot games on `grid` on the current rayon pool.
 pub fn simulate(grid: &Arc<Grid>, options: &Options) -> Tally {
-    (0..options.games)
-        .into_par_iter()
+    simulate_watched(grid, options, &Watch::default())
+}
+
+/// [`simulate`], counting games in `watch` and stopping when it says so:
+/// the tally is then of the games played (fewer than `options.games`).
+pub fn simulate_watched(grid: &Arc<Grid>, options: &Options, watch: &Watch) -> Tally {
+    watched_games(options.games, watch)
         .fold(Tally::default, |mut tally, i| {
             let (dice_seed, bot_seed) = game_seeds(options.seed, i);
             let mut game = Game::new(grid.clone(), options.seats).with_turn_cap(options.turn_cap);
@@ -198,9 +216,29 @@ pub fn simulate(grid: &Arc<Grid>, options: &Options) -> Tally {
                 }
             });
             tally.finish_game(&game);
+            watch
+                .played
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             tally
         })
         .reduce(Tally::default, Tally::merge)
+}
+
+/// Games handed to a worker at a time by [`watched_games`].
+const BLOCK: u64 = 256;
+
+/// The indexes `0..games`, in parallel, in blocks of [`BLOCK`]; once
+/// `watch` says stop, the games not yet started are skipped (a block at a
+/// time, so that even a run of billions stops at once).
+pub(crate) fn watched_games(games: u64, watch: &Watch) -> impl ParallelIterator<Item = u64> + '_ {
+    use std::sync::atomic::Ordering;
+    (0..games.div_ceil(BLOCK))
+        .into_par_iter()
+        .filter(|_| !watch.stop.load(Ordering::Relaxed))
+        .flat_map_iter(move |block| {
+            (block * BLOCK..((block + 1) * BLOCK).min(games))
+                .take_while(|_| !watch.stop.load(Ordering::Relaxed))
+        })
 }
 
 /// The most worker threads [`simulate_on`] starts; more are clamped to it.
@@ -223,4 +261,60 @@ pub fn simulate_on(
     }
     let pool = builder.build()?;
     Ok(pool.install(|| simulate(grid, options)))
+}
+
+/// [`simulate_watched`] on `threads` threads, as [`simulate_on`].
+///
+/// # Errors
+/// Fails when the thread pool cannot be built.
+pub fn simulate_watched_on(
+    grid: &Arc<Grid>,
+    options: &Options,
+    threads: Option<usize>,
+    watch: &Watch,
+) -> Result<Tally, rayon::ThreadPoolBuildError> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        builder = builder.num_threads(t.clamp(1, MAX_THREADS));
+    }
+    let pool = builder.build()?;
+    Ok(pool.install(|| simulate_watched(grid, options, watch)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::DEFAULT_TURN_CAP;
+    use std::sync::atomic::Ordering;
+
+    /// A run stopped (Ctrl-C raises the watch's stop) plays no game not
+    /// yet started, and its report says it was stopped; a whole run counts
+    /// every game, the same as an unwatched one.
+    #[test]
+    fn a_stopped_simulation_reports_the_games_it_played() {
+        let grid = Arc::new(crate::parse_grid(crate::SAMPLE_GRID).expect("sample grid"));
+        let options = Options {
+            games: 12,
+            seed: 3,
+            seats: [crate::game::Seat::Bot; crate::game::SEATS],
+            turn_cap: DEFAULT_TURN_CAP,
+        };
+        let watch = Watch::default();
+        let whole = simulate_watched(&grid, &options, &watch);
+        assert_eq!(whole.games, 12);
+        assert_eq!(watch.played.load(Ordering::SeqCst), 12);
+        assert_eq!(whole, simulate(&grid, &options), "watching changes nothing");
+        let report = crate::report::SimulationReport::new("sample", &grid, &options, whole);
+        assert!(!report.stopped);
+        let watch = Watch::default();
+        watch.stop.store(true, Ordering::SeqCst);
+        let none = simulate_watched(&grid, &options, &watch);
+        assert_eq!(none.games, 0);
+        let report = crate::report::SimulationReport::new("sample", &grid, &options, none);
+        assert!(report.stopped);
+        assert!(
+            report.to_string().starts_with("Stopped (Ctrl-C)"),
+            "{report}"
+        );
+    }
 }

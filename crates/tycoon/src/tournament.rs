@@ -18,7 +18,7 @@ use crate::SAMPLE_GRID;
 use crate::game::{Game, SEATS, Seat};
 use crate::generate::random_grid;
 use crate::grid::Grid;
-use crate::simulate::play_out;
+use crate::simulate::{Watch, play_out};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -248,17 +248,6 @@ pub struct Report {
     /// are then of the games played ([`Rate::games`]).
     #[serde(default)]
     pub stopped: bool,
-}
-
-/// Watches a tournament as it plays, and stops it: `played` counts the
-/// games finished (from any thread); raising `stop` makes the games not
-/// yet started be skipped, and the report is of those played.
-#[derive(Debug, Default)]
-pub struct Watch {
-    /// Games finished so far.
-    pub played: std::sync::atomic::AtomicU64,
-    /// Raised to stop.
-    pub stop: std::sync::atomic::AtomicBool,
 }
 
 impl Options {

@@ -2,6 +2,7 @@
 
 use super::{BoxArgs, describe};
 use crate::common::{print_json, seed_or_fresh};
+use crate::progress;
 use anyhow::{Context, Result, bail};
 use baffle::bot::{BotOptions, Decision, play};
 use baffle::text::view_text;
@@ -12,6 +13,8 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Arguments of `parlor baffle bot`.
 #[derive(Args, Debug)]
@@ -149,6 +152,9 @@ fn sides_text(sides: Sides) -> &'static str {
 #[derive(Serialize)]
 struct Scores {
     games: u32,
+    /// Whether Ctrl-C stopped the run before every game asked for: the
+    /// figures are then of the `games` played.
+    stopped: bool,
     first_seed: u64,
     size: usize,
     mirrors: usize,
@@ -178,20 +184,41 @@ fn many(args: &BotArgs, options: &BotOptions) -> Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("cannot start the threads")?;
-    let results: Vec<Result<Score>> = pool.install(|| {
-        (0..u64::from(args.games))
-            .into_par_iter()
-            .map(|i| {
-                let seed = first_seed.wrapping_add(i);
-                let mut game = Game::new(Setup::seeded(size, mirrors, args.sides, seed))?;
-                play(&mut game, options, |_, _| {})
-                    .with_context(|| format!("the bot could not finish seed {seed}"))?;
-                Ok(game.score())
-            })
-            .collect()
+    // The first Ctrl-C stops the run: the games not yet started are
+    // skipped and the report is of those played.
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopper = Arc::clone(&stop);
+    progress::on_ctrl_c(move || stopper.store(true, Ordering::SeqCst));
+    let played = AtomicU64::new(0);
+    let bar = progress::games_bar(u64::from(args.games), "playing", "games", args.json);
+    let results: Vec<Option<Result<Score>>> = progress::follow(&bar, &played, || {
+        pool.install(|| {
+            (0..u64::from(args.games))
+                .into_par_iter()
+                .map(|i| {
+                    if stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    let seed = first_seed.wrapping_add(i);
+                    let score = Game::new(Setup::seeded(size, mirrors, args.sides, seed))
+                        .map_err(anyhow::Error::from)
+                        .and_then(|mut game| {
+                            play(&mut game, options, |_, _| {})
+                                .with_context(|| format!("the bot could not finish seed {seed}"))?;
+                            Ok(game.score())
+                        });
+                    played.fetch_add(1, Ordering::Relaxed);
+                    Some(score)
+                })
+                .collect()
+        })
     });
-    let scores: Vec<Score> = results.into_iter().collect::<Result<_>>()?;
-    let n = f64::from(args.games);
+    let scores: Vec<Score> = results.into_iter().flatten().collect::<Result<_>>()?;
+    let stopped = scores.len() < args.games as usize;
+    if scores.is_empty() {
+        bail!("stopped (Ctrl-C) before any game was played");
+    }
+    let n = scores.len() as f64;
     let mean = |f: fn(&Score) -> usize| scores.iter().map(|s| f(s) as f64).sum::<f64>() / n;
     let mut by_score = BTreeMap::new();
     for s in &scores {
@@ -205,7 +232,8 @@ fn many(args: &BotArgs, options: &BotOptions) -> Result<()> {
         / (n - 1.0).max(1.0);
     let half = 1.96 * (variance / n).sqrt();
     let report = Scores {
-        games: args.games,
+        games: scores.len() as u32,
+        stopped,
         first_seed,
         size,
         mirrors,
@@ -222,6 +250,13 @@ fn many(args: &BotArgs, options: &BotOptions) -> Result<()> {
         return print_json(&report);
     }
     let mut out = std::io::stdout().lock();
+    if report.stopped {
+        writeln!(
+            out,
+            "Stopped (Ctrl-C) after {} of {} games: the figures below are of the games played.",
+            report.games, args.games
+        )?;
+    }
     writeln!(
         out,
         "The bot played {} {n}×{n} with {k}, beams from {} (seeds {} to {}).",

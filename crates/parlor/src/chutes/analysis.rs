@@ -21,8 +21,7 @@ use chutes::analysis::simulate::SimOptions;
 use chutes::formats::{self, Format};
 use chutes::{Board, Overshoot, Rules};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use indicatif::ProgressBar;
 
 /// Arguments of `parlor chutes shortest`.
 #[derive(Args, Debug)]
@@ -198,18 +197,19 @@ pub struct MinThrowsArgs {
 
 // ----------------------------------------------------------------- helpers
 
-/// A progress bar on stderr when it is a terminal, else a hidden one.
-fn progress_bar(total: u64, what: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() || total < 2_000_000 {
+/// A progress bar for `total` games when they take a while (two million
+/// or more), else a hidden one.
+fn progress_bar(total: u64, what: &str, json: bool) -> ProgressBar {
+    if total < 2_000_000 {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new(total);
-    let style = ProgressStyle::with_template(&format!(
-        "{what} {{bar:40}} {{human_pos}}/{{human_len}} games, {{elapsed}} so far, {{eta}} left"
-    ))
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style);
-    bar
+    crate::progress::bar(
+        total,
+        &format!(
+            "{what} {{bar:40}} {{human_pos}}/{{human_len}} games, {{elapsed}} so far, {{eta}} left"
+        ),
+        json,
+    )
 }
 
 /// Prints `report` as JSON or in its words.
@@ -288,7 +288,7 @@ pub fn simulate(args: &SimulateArgs) -> Result<()> {
             );
         }
     }
-    let bar = progress_bar(args.games, "simulating");
+    let bar = progress_bar(args.games, "simulating", args.json);
     let report = SimulationReport::run(&board, &rules, &options, exact, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     print_report(&report, args.json)
@@ -309,7 +309,7 @@ pub fn search(args: &SearchArgs) -> Result<()> {
         all_shortest: args.all_shortest,
         threads: args.threads,
     };
-    let bar = progress_bar(args.games, "searching");
+    let bar = progress_bar(args.games, "searching", args.json);
     let report = SearchReport::run(&board, &rules, &options, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     print_report(&report, args.json)

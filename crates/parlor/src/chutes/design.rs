@@ -16,8 +16,6 @@ use chutes::analysis::design::{
 use chutes::analysis::report::DesignReport;
 use chutes::{Overshoot, Rules};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use tabletop::Budget;
 
@@ -112,14 +110,12 @@ pub fn run(args: &DesignArgs) -> Result<()> {
     let (budget, canceller) = Budget::cancellable();
     // The first Ctrl-C stops the search (the best board is kept); a second
     // ends the process at once.
-    let interrupted = std::sync::atomic::AtomicBool::new(false);
-    let _ = ctrlc::set_handler(move || {
-        if interrupted.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-        canceller.cancel();
-    });
-    let bar = progress_bar(options.evaluations);
+    crate::progress::on_ctrl_c(move || canceller.cancel());
+    let bar = crate::progress::bar(
+        options.evaluations,
+        "designing {bar:40} {human_pos}/{human_len} boards, {msg}, {elapsed} (Ctrl-C keeps the best so far)",
+        args.json,
+    );
     let found = design::design(&shape, &rules, &targets, options, &budget, &mut |p| {
         bar.set_position(p.evaluations);
         bar.set_message(format!("best miss {:.3}", p.best_cost));
@@ -139,18 +135,4 @@ pub fn run(args: &DesignArgs) -> Result<()> {
     } else {
         print_text(&report)
     }
-}
-
-/// A progress bar on stderr when it is a terminal, else a hidden one.
-fn progress_bar(total: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total);
-    let style = ProgressStyle::with_template(
-        "designing {bar:40} {human_pos}/{human_len} boards, {msg}, {elapsed} (Ctrl-C keeps the best so far)",
-    )
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style);
-    bar
 }

@@ -132,23 +132,33 @@ fn balance(args: &CheckArgs, results: &[Checked]) -> Result<()> {
         );
     }
     let seats = super::parse_seats(&args.seats)?;
-    let mut reports = Vec::new();
-    for checked in results {
-        let Some(grid) = &checked.grid else { continue };
-        let options = tycoon::simulate::Options {
-            games: args.games,
-            seed: args.seed,
-            seats,
-            turn_cap: tycoon::game::DEFAULT_TURN_CAP,
-        };
-        let grid = std::sync::Arc::new(grid.clone());
-        reports.push(tycoon::balance::check_balance(
-            &checked.file,
-            &grid,
-            &options,
-            args.margin,
-        ));
-    }
+    // One count and one stop for every grid: the first Ctrl-C stops the
+    // run, and each report is of the games played.
+    let watch = std::sync::Arc::new(tycoon::simulate::Watch::default());
+    let stopper = std::sync::Arc::clone(&watch);
+    crate::progress::on_ctrl_c(move || {
+        stopper
+            .stop
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let grids = results.iter().filter(|c| c.grid.is_some()).count() as u64;
+    let bar = crate::progress::games_bar(args.games * grids, "playing", "games", args.json);
+    let options = tycoon::simulate::Options {
+        games: args.games,
+        seed: args.seed,
+        seats,
+        turn_cap: tycoon::game::DEFAULT_TURN_CAP,
+    };
+    let reports: Vec<_> = crate::progress::follow(&bar, &watch.played, || {
+        results
+            .iter()
+            .filter_map(|checked| {
+                let grid = std::sync::Arc::new(checked.grid.clone()?);
+                let check = tycoon::balance::check_balance;
+                Some(check(&checked.file, &grid, &options, args.margin, &watch))
+            })
+            .collect()
+    });
     if args.json {
         crate::common::print_json(&reports)?;
     } else {

@@ -3,14 +3,16 @@
 //! words, or with `--json` as itself.
 
 use crate::common::{print_json, print_text};
+use crate::progress;
 use anyhow::{Result, bail};
 use clap::Args;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 use tabletop::count;
 use tycoon::game::DEFAULT_TURN_CAP;
 use tycoon::report::SimulationReport;
-use tycoon::simulate::{Options, simulate_on};
+use tycoon::simulate::{Options, Watch, simulate_watched_on};
 
 /// Arguments of `parlor tycoon simulate`.
 #[derive(Args, Debug)]
@@ -63,8 +65,22 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         turn_cap: args.turn_cap,
     };
     let start = Instant::now();
-    let tally = simulate_on(&grid, &options, args.threads)?;
+    let watch = Arc::new(Watch::default());
+    // The first Ctrl-C stops the run: the report is of the games played.
+    let stopper = Arc::clone(&watch);
+    progress::on_ctrl_c(move || stopper.stop.store(true, Ordering::SeqCst));
+    let bar = progress::games_bar(args.games, "simulating", "games", args.json);
+    let tally = progress::follow(&bar, &watch.played, || {
+        simulate_watched_on(&grid, &options, args.threads, &watch)
+    })?;
     let secs = start.elapsed().as_secs_f64();
+    if tally.games < args.games {
+        eprintln!(
+            "Stopped (Ctrl-C) after {} of {}: the report is of the games played.",
+            tally.games,
+            count(args.games, "game", "games")
+        );
+    }
     eprintln!(
         "{} in {secs:.2} s ({:.0} games/s)",
         count(tally.games, "game", "games"),

@@ -3,14 +3,14 @@
 use crate::common::print_json;
 use anyhow::{Result, bail};
 use clap::Args;
-use std::io::IsTerminal;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 use tabletop::count;
 use tycoon::game::DEFAULT_TURN_CAP;
-use tycoon::tournament::{Grids, Matchup, Options, Rate, Watch, play_watched_on};
+use tycoon::simulate::Watch;
+use tycoon::tournament::{Grids, Matchup, Options, Rate, play_watched_on};
 
 /// Arguments of `parlor tycoon tournament`.
 #[derive(Args, Debug)]
@@ -97,37 +97,11 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     // The first Ctrl-C stops the tournament (the games played are
     // reported); a second ends the process at once.
     let stopper = Arc::clone(&watch);
-    let _ = ctrlc::set_handler(move || {
-        if stopper.stop.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
-    let terminal = std::io::stderr().is_terminal() && !args.json;
-    let bar = if terminal {
-        let bar = indicatif::ProgressBar::new(options.total_games());
-        let style = indicatif::ProgressStyle::with_template(
-                "{bar:40} {human_pos}/{human_len} games, {elapsed} so far, about {eta} left (Ctrl-C stops with the games so far)",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
-        bar.set_style(style);
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let done = std::sync::atomic::AtomicBool::new(false);
-    let report = std::thread::scope(|scope| {
-        if terminal {
-            scope.spawn(|| {
-                while !done.load(Ordering::Relaxed) {
-                    bar.set_position(watch.played.load(Ordering::Relaxed));
-                    std::thread::sleep(std::time::Duration::from_millis(100));
-                }
-            });
-        }
-        let report = play_watched_on(&options, args.threads, &watch);
-        done.store(true, Ordering::Relaxed);
-        bar.finish_and_clear();
-        report
+    crate::progress::on_ctrl_c(move || stopper.stop.store(true, Ordering::SeqCst));
+    let terminal = crate::progress::shown(args.json);
+    let bar = crate::progress::games_bar(options.total_games(), "", "games", args.json);
+    let report = crate::progress::follow(&bar, &watch.played, || {
+        play_watched_on(&options, args.threads, &watch)
     })?;
     if args.json {
         return print_json(&report);

@@ -85,3 +85,21 @@ pub fn fails(args: &[&str]) -> String {
 pub fn chutes_data(name: &str) -> String {
     format!("{}/../chutes/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
 }
+
+/// Runs `parlor ARGS`, presses Ctrl-C (SIGINT) after `after`, and waits for
+/// it: long work must stop cleanly with what it has.
+pub fn interrupted(args: &[&str], after: std::time::Duration) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run parlor");
+    std::thread::sleep(after);
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success(), "kill -INT {}", child.id());
+    child.wait_with_output().expect("wait for parlor")
+}

@@ -353,6 +353,8 @@ fn assert_no_board_board(b: &Browser) {
 
 #[test]
 fn an_uploaded_board_is_played_and_the_form_is_the_next_games() {
+    // It restarts the server.
+    let _alone = crate::alone();
     let b = Browser::open();
     open_new_game(&b);
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -948,6 +950,8 @@ fn check_question(b: &Browser, what: &str) {
 /// watches live; nobody can move out of turn or after the end.
 #[test]
 fn two_people_play_from_their_own_browsers() {
+    // It restarts the server.
+    let _alone = crate::alone();
     let people = Browser::group(3);
     let (maker, friend, watcher) = (&people[0], &people[1], &people[2]);
 

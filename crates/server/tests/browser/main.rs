@@ -11,10 +11,13 @@
 //!   The server can be restarted on the same port and store
 //!   ([`restart_server`]), as a crash and restart would.
 //! - **browser**: one Chromium window with a profile of its own, opened per
-//!   test; the tests take turns (two cores cannot run several tests'
-//!   browsers well). A test of people playing each other opens a **group**
-//!   of browsers at once ([`Browser::group`]): separate profiles, as
-//!   separate people's devices.
+//!   test. A test of people playing each other opens a **group** of
+//!   browsers at once ([`Browser::group`]): separate profiles, as separate
+//!   people's devices.
+//! - **turn**: the right to hold browsers. Up to [`AT_ONCE`] tests hold
+//!   one at a time (a test mostly waits on its page: animations, a bot's
+//!   pace, live updates); a test that restarts the server holds the app
+//!   **alone** ([`alone`]), so that no other test's page sees it go.
 
 mod baffle;
 mod checks;
@@ -24,10 +27,11 @@ mod pages;
 mod tycoon;
 mod webdriver;
 
+use std::cell::Cell;
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use webdriver::Session;
 
@@ -222,8 +226,13 @@ fn start_harness() -> Harness {
 }
 
 /// Stops the app's server and starts it again on the same port and store,
-/// as a crash and a restart would; pages reconnect by themselves.
+/// as a crash and a restart would; pages reconnect by themselves. Only a
+/// test that holds the app [`alone`] may.
 pub fn restart_server() {
+    assert!(
+        HOLDS_ALONE.with(Cell::get),
+        "a test that restarts the server takes `let _alone = crate::alone();` first"
+    );
     let h = harness();
     let mut server = h
         .server
@@ -281,15 +290,90 @@ pub struct Browser {
     session: Session,
     _profile: tempfile::TempDir,
     base: String,
-    _turn: Option<MutexGuard<'static, ()>>,
+    _turn: Option<Turn>,
 }
 
-/// The tests' turns at the browsers.
-static TURN: Mutex<()> = Mutex::new(());
+/// How many tests hold browsers at once.
+pub const AT_ONCE: usize = 2;
 
-fn take_turn() -> MutexGuard<'static, ()> {
-    TURN.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+/// Who holds turns now.
+#[derive(Default)]
+struct Turns {
+    /// Tests holding a shared turn.
+    shared: usize,
+    /// Whether a test holds the app alone.
+    alone: bool,
+    /// Tests waiting to hold it alone (no new shared turn starts meanwhile).
+    waiting_alone: usize,
+}
+
+static TURNS: Mutex<Turns> = Mutex::new(Turns {
+    shared: 0,
+    alone: false,
+    waiting_alone: 0,
+});
+static TURN_CHANGED: Condvar = Condvar::new();
+
+thread_local! {
+    /// Whether this test (its thread) holds the app alone.
+    static HOLDS_ALONE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// A test's turn at the browsers, given back when dropped.
+pub struct Turn {
+    alone: bool,
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        let mut turns = TURNS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if self.alone {
+            turns.alone = false;
+            HOLDS_ALONE.with(|h| h.set(false));
+        } else {
+            turns.shared -= 1;
+        }
+        TURN_CHANGED.notify_all();
+    }
+}
+
+/// Waits for a shared turn; `None` when this test holds the app alone
+/// already (its browsers need no other turn).
+fn take_turn() -> Option<Turn> {
+    if HOLDS_ALONE.with(Cell::get) {
+        return None;
+    }
+    let mut turns = TURNS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    while turns.alone || turns.waiting_alone > 0 || turns.shared >= AT_ONCE {
+        turns = TURN_CHANGED
+            .wait(turns)
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+    }
+    turns.shared += 1;
+    Some(Turn { alone: false })
+}
+
+/// Waits until no other test holds browsers, and holds the app alone until
+/// the answer is dropped: for a test that restarts the server. Take it
+/// before opening this test's browsers.
+pub fn alone() -> Turn {
+    let mut turns = TURNS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    turns.waiting_alone += 1;
+    while turns.alone || turns.shared > 0 {
+        turns = TURN_CHANGED
+            .wait(turns)
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+    }
+    turns.waiting_alone -= 1;
+    turns.alone = true;
+    HOLDS_ALONE.with(|h| h.set(true));
+    Turn { alone: true }
 }
 
 impl Browser {
@@ -304,7 +388,7 @@ impl Browser {
     pub fn open_at(width: u32, height: u32) -> Self {
         let turn = take_turn();
         let mut browser = Self::launch(width, height);
-        browser._turn = Some(turn);
+        browser._turn = turn;
         browser
     }
 
@@ -315,7 +399,7 @@ impl Browser {
         let mut browsers: Vec<Self> = (0..n).map(|_| Self::launch(1280, 900)).collect();
         // The last to close gives the turn back.
         if let Some(last) = browsers.last_mut() {
-            last._turn = Some(turn);
+            last._turn = turn;
         }
         browsers
     }

@@ -301,6 +301,7 @@ fn the_shared_components_work_by_keyboard() {
 /// with no reload: a move made elsewhere after the restart shows here.
 #[test]
 fn the_connection_line_follows_a_server_restart() {
+    let _alone = crate::alone();
     let b = Browser::open();
     b.visit("/lobby");
     b.wait_for("the lobby to be ready", || b.attr_css("body", "data-ready"));

@@ -988,6 +988,8 @@ fn a_tycoon_turn_is_played_by_keyboard() {
 /// (ten each), so it ends within a test's time, won or stopped.
 #[test]
 fn two_people_play_tycoon_online_to_the_end() {
+    // It restarts the server.
+    let _alone = crate::alone();
     let browsers = Browser::group(3);
     let (maker, friend, watcher) = (&browsers[0], &browsers[1], &browsers[2]);
     maker.visit("/tycoon#play");
