@@ -685,3 +685,19 @@ fn design_stops_on_ctrl_c_with_the_best_board_so_far() {
     assert!(text.contains("NOT MET every seat within"), "{text}");
     assert!(text.contains("Game length on design-1"), "{text}");
 }
+
+/// Ctrl-C stops a long simulation or search with the games played so far:
+/// the report says so, and its figures are of those games.
+#[test]
+fn simulate_and_search_stop_on_ctrl_c_with_the_games_so_far() {
+    for command in ["simulate", "search"] {
+        let out = interrupted(
+            &["chutes", command, "--games", "100000000000", "--seed", "1"],
+            std::time::Duration::from_millis(1500),
+        );
+        let text = stdout(&out);
+        assert!(out.status.success(), "{command}: {text}{}", stderr(&out));
+        assert!(text.starts_with("Stopped (Ctrl-C)"), "{command}: {text}");
+        assert!(!text.contains("100,000,000,000 games"), "{command}: {text}");
+    }
+}

@@ -24,6 +24,7 @@ use crate::rules::Rules;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
 use tabletop::Rng;
 
 /// The most distinct tied sequences kept per search (later ties are counted
@@ -128,6 +129,22 @@ pub fn search(
     options: &SearchOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SearchResult, AnalysisError> {
+    search_until(board, rules, options, progress, &AtomicBool::new(false))
+}
+
+/// [`search`], until `stop` is raised (Ctrl-C): the games not yet started
+/// are then skipped, and the result is of the games played (`games` says
+/// how many).
+///
+/// # Errors
+/// As [`search`].
+pub fn search_until(
+    board: &Board,
+    rules: &Rules,
+    options: &SearchOptions,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> Result<SearchResult, AnalysisError> {
     let chain = Chain::new(board, rules);
     let reach = chain.reach();
     let table = Table::new(&chain, &reach);
@@ -138,6 +155,7 @@ pub fn search(
     let mut ties: HashMap<Vec<u8>, u64> = HashMap::new();
     let mut tied_games = 0;
     let mut ties_complete = true;
+    let mut played = 0;
     let mut merge = |part: ChunkFind| {
         for r in part.records {
             if records.last().is_none_or(|last| r.rolls < last.rolls) {
@@ -174,16 +192,21 @@ pub fn search(
         let mut first = 0;
         while first < chunks {
             let last = chunks.min(first + batch);
-            let parts: Vec<ChunkFind> = (first..last)
+            let parts: Vec<(u64, ChunkFind)> = (first..last)
                 .into_par_iter()
                 .map(|c| {
+                    if stop.load(Ordering::Relaxed) {
+                        return (0, ChunkFind::default());
+                    }
                     let games = CHUNK.min(options.games - c * CHUNK);
                     let mut rng = Rng::stream(options.seed, c);
                     let found = search_chunk(&table, options, c * CHUNK, games, &mut rng);
                     progress(games);
-                    found
+                    (games, found)
                 })
                 .collect();
+            played += parts.iter().map(|(games, _)| games).sum::<u64>();
+            let parts = parts.into_iter().map(|(_, found)| found);
             parts.into_iter().for_each(&mut merge);
             first = last;
         }
@@ -192,7 +215,7 @@ pub fn search(
     let shortest = records.last().map(|r| r.rolls);
     let routes = group_routes(&chain, &ties);
     Ok(SearchResult {
-        games: options.games,
+        games: played,
         seed: options.seed,
         records,
         shortest,

@@ -20,6 +20,7 @@ use crate::game::MAX_PLAYERS;
 use crate::rules::Rules;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tabletop::Rng;
 
 /// The most worker threads a simulation or search takes (0 means all cores).
@@ -178,6 +179,22 @@ pub fn simulate(
     options: &SimOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SimResult, AnalysisError> {
+    simulate_until(board, rules, options, progress, &AtomicBool::new(false))
+}
+
+/// [`simulate`], until `stop` is raised (Ctrl-C): the chunks of games not
+/// yet started are then skipped, and the result is of the games played
+/// (`games` says how many).
+///
+/// # Errors
+/// As [`simulate`].
+pub fn simulate_until(
+    board: &Board,
+    rules: &Rules,
+    options: &SimOptions,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> Result<SimResult, AnalysisError> {
     if !(1..=MAX_PLAYERS).contains(&options.players) {
         return Err(AnalysisError::Players(options.players));
     }
@@ -194,9 +211,12 @@ pub fn simulate(
         (0..chunks)
             .into_par_iter()
             .map(|c| {
+                let mut out = SimResult::empty(options);
+                if stop.load(Ordering::Relaxed) {
+                    return out;
+                }
                 let games = CHUNK.min(options.games - c * CHUNK);
                 let mut rng = Rng::stream(options.seed, c);
-                let mut out = SimResult::empty(options);
                 match &pairs {
                     Some(p) => solo_pairs(p, games, &mut rng, &mut out),
                     None => several(&table, options.players, games, &mut rng, &mut out),

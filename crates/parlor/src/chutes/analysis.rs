@@ -203,13 +203,16 @@ fn progress_bar(total: u64, what: &str, json: bool) -> ProgressBar {
     if total < 2_000_000 {
         return ProgressBar::hidden();
     }
-    crate::progress::bar(
-        total,
-        &format!(
-            "{what} {{bar:40}} {{human_pos}}/{{human_len}} games, {{elapsed}} so far, {{eta}} left"
-        ),
-        json,
-    )
+    crate::progress::games_bar(total, what, "games", json)
+}
+
+/// A flag the first Ctrl-C raises: the games not yet started are skipped
+/// and the report is of those played.
+fn stop_on_ctrl_c() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let raise = std::sync::Arc::clone(&stop);
+    crate::progress::on_ctrl_c(move || raise.store(true, std::sync::atomic::Ordering::SeqCst));
+    stop
 }
 
 /// Prints `report` as JSON or in its words.
@@ -289,7 +292,9 @@ pub fn simulate(args: &SimulateArgs) -> Result<()> {
         }
     }
     let bar = progress_bar(args.games, "simulating", args.json);
-    let report = SimulationReport::run(&board, &rules, &options, exact, &|n| bar.inc(n))?;
+    let stop = stop_on_ctrl_c();
+    let report =
+        SimulationReport::run_until(&board, &rules, &options, exact, &|n| bar.inc(n), &stop)?;
     bar.finish_and_clear();
     print_report(&report, args.json)
 }
@@ -310,7 +315,8 @@ pub fn search(args: &SearchArgs) -> Result<()> {
         threads: args.threads,
     };
     let bar = progress_bar(args.games, "searching", args.json);
-    let report = SearchReport::run(&board, &rules, &options, &|n| bar.inc(n))?;
+    let stop = stop_on_ctrl_c();
+    let report = SearchReport::run_until(&board, &rules, &options, &|n| bar.inc(n), &stop)?;
     bar.finish_and_clear();
     print_report(&report, args.json)
 }

@@ -17,6 +17,7 @@ use crate::board::{Board, Jump};
 use crate::rules::Rules;
 use serde::Serialize;
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use tabletop::plural;
 
@@ -82,6 +83,9 @@ pub struct SearchReport {
     pub threads: usize,
     /// Random games played.
     pub games: u64,
+    /// Whether the search was stopped (Ctrl-C) before the games asked for:
+    /// what was found is then of the `games` played.
+    pub stopped: bool,
     /// Only games down exactly this many chutes counted (`null`: any).
     pub chutes: Option<u32>,
     /// Every game as short as the shortest found was kept.
@@ -120,11 +124,27 @@ impl SearchReport {
         options: &SearchOptions,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Self, AnalysisError> {
+        Self::run_until(board, rules, options, progress, &AtomicBool::new(false))
+    }
+
+    /// [`Self::run`], until `stop` is raised (Ctrl-C): the report is then
+    /// of the games played (the exact answer beside them is whole), and
+    /// says it was `stopped`.
+    ///
+    /// # Errors
+    /// As [`Self::run`].
+    pub fn run_until(
+        board: &Board,
+        rules: &Rules,
+        options: &SearchOptions,
+        progress: &(dyn Fn(u64) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<Self, AnalysisError> {
         if options.games == 0 {
             return Err(AnalysisError::NoGames);
         }
         let started = Instant::now();
-        let found = search::search(board, rules, options, progress)?;
+        let found = search::search_until(board, rules, options, progress, stop)?;
         let seconds = started.elapsed().as_secs_f64();
         let constraint = Constraint {
             chutes: options.chutes,
@@ -166,6 +186,7 @@ impl SearchReport {
                 options.threads
             },
             games: found.games,
+            stopped: found.games < options.games,
             chutes: options.chutes,
             all_shortest: options.all_shortest,
             records: found.records,
@@ -188,6 +209,12 @@ impl SearchReport {
 
 impl fmt::Display for SearchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.stopped {
+            writeln!(
+                f,
+                "Stopped (Ctrl-C): the games found below are of the games played."
+            )?;
+        }
         let faces = self.rules.faces();
         let what = constraint_text(Constraint {
             chutes: self.chutes,
@@ -319,6 +346,33 @@ impl fmt::Display for SearchReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Raised after the first chunk of games (one thread), the stop leaves
+    /// a search of exactly those games beside the whole exact answer.
+    #[test]
+    fn a_stopped_search_reports_the_games_it_played() {
+        let options = SearchOptions {
+            games: 3 * crate::analysis::simulate::CHUNK,
+            seed: 3,
+            chutes: None,
+            all_shortest: false,
+            threads: 1,
+        };
+        let stop = AtomicBool::new(false);
+        let raise = |_| stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let r = SearchReport::run_until(
+            &Board::classic(),
+            &Rules::default(),
+            &options,
+            &raise,
+            &stop,
+        )
+        .expect("a report");
+        assert_eq!(r.games, crate::analysis::simulate::CHUNK);
+        assert!(r.stopped);
+        assert_eq!(r.exact.rolls, Some(7));
+        assert!(r.to_string().starts_with("Stopped (Ctrl-C)"), "{r}");
+    }
 
     #[test]
     fn the_search_reports_records_ties_and_the_exact_answer() {

@@ -19,6 +19,7 @@ use crate::board::Board;
 use crate::rules::Rules;
 use serde::Serialize;
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use tabletop::plural;
 
@@ -112,6 +113,9 @@ pub struct SimulationReport {
     pub threads: usize,
     /// Games played.
     pub games: u64,
+    /// Whether the run was stopped (Ctrl-C) before the games asked for:
+    /// the figures are then of the `games` played.
+    pub stopped: bool,
     /// Games that can never end (left out of the mean).
     pub unfinished: u64,
     /// Mean length of the games that ended, in rolls by all players.
@@ -151,11 +155,34 @@ impl SimulationReport {
         exact: SimulationExact,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Self, AnalysisError> {
+        Self::run_until(
+            board,
+            rules,
+            options,
+            exact,
+            progress,
+            &AtomicBool::new(false),
+        )
+    }
+
+    /// [`Self::run`], until `stop` is raised (Ctrl-C): the report is then
+    /// of the games played, and says it was `stopped`.
+    ///
+    /// # Errors
+    /// As [`Self::run`].
+    pub fn run_until(
+        board: &Board,
+        rules: &Rules,
+        options: &SimOptions,
+        exact: SimulationExact,
+        progress: &(dyn Fn(u64) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<Self, AnalysisError> {
         if options.games == 0 {
             return Err(AnalysisError::NoGames);
         }
         let started = Instant::now();
-        let r = simulate::simulate(board, rules, options, progress)?;
+        let r = simulate::simulate_until(board, rules, options, progress, stop)?;
         let seconds = started.elapsed().as_secs_f64();
         Ok(Self {
             board: BoardFacts::of(board),
@@ -168,6 +195,7 @@ impl SimulationReport {
                 options.threads
             },
             games: r.games,
+            stopped: r.games < options.games,
             unfinished: r.unfinished,
             mean: r.mean(),
             sd: r.sd(),
@@ -194,6 +222,12 @@ impl SimulationReport {
 
 impl fmt::Display for SimulationReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.stopped {
+            writeln!(
+                f,
+                "Stopped (Ctrl-C): the figures below are of the games played."
+            )?;
+        }
         writeln!(
             f,
             "Monte Carlo on {}: {} {}, {} {}, seed {}, {} {}.",
@@ -328,6 +362,35 @@ fn histogram_lines(hist: &[u64], total: u64) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Raised after the first chunk of games (one thread plays them in
+    /// order), the stop leaves a report of exactly those games, which says
+    /// it was stopped.
+    #[test]
+    fn a_stopped_run_reports_the_games_it_played() {
+        let board = Board::classic();
+        let rules = Rules::default();
+        let options = SimOptions {
+            games: 3 * simulate::CHUNK,
+            players: 1,
+            seed: 5,
+            threads: 1,
+        };
+        let stop = AtomicBool::new(false);
+        let raise = |_| stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let exact = SimulationExact::new(&board, &rules, 1);
+        let r = SimulationReport::run_until(&board, &rules, &options, exact, &raise, &stop)
+            .expect("a report");
+        assert_eq!(r.games, simulate::CHUNK);
+        assert!(r.stopped);
+        assert_eq!(r.histogram.iter().sum::<u64>(), simulate::CHUNK);
+        let text = r.to_string();
+        assert!(text.starts_with("Stopped (Ctrl-C)"), "{text}");
+        let exact = SimulationExact::new(&board, &rules, 1);
+        let whole = SimulationReport::run(&board, &rules, &options, exact, &|_| {}).unwrap();
+        assert!(!whole.stopped);
+        assert_eq!(whole.games, 3 * simulate::CHUNK);
+    }
 
     #[test]
     fn a_sample_sits_beside_the_exact_mean() {
