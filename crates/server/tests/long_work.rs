@@ -1,4 +1,4 @@
-//! Long work through the router (issue 15): stopped when its client goes
+//! Long work through the router: stopped when its client goes
 //! away, bounded by the time limit, a heat map refused before its analysis,
 //! and cheap analyses answered while the long line is full.
 //!

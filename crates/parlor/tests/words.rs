@@ -1,5 +1,7 @@
-//! Wording and consistency across commands, found by auditing the CLI: each
-//! test pins one fix.
+//! The CLI's words, the same across commands: counts of one in the
+//! singular, the same refusal for every `--games 0`, a picture's messages,
+//! and "the original assignment" (never the word users do not know) in
+//! every help, doc and page.
 //!
 //! Terms: **one-roll board** is a 2-square board, where a game, a shortest
 //! game and a throw count can all be exactly 1.

@@ -1,4 +1,7 @@
-//! Hostile input found by auditing the CLI: each test pins one fix.
+//! The CLI under hostile or absurd input: boards no game can finish, game
+//! counts and thread counts far past reason, corrupted saves, huge boards,
+//! closed pipes and failing writes. Each command ends in bounded time and
+//! memory and says what was wrong, once.
 //!
 //! Terms: **within** runs a command that must finish before a deadline (a
 //! hang is a failure, not a stuck test run).
