@@ -35,7 +35,7 @@ fn chutes_here(addr: &str) -> (String, String) {
 }
 
 /// Like [`chutes_here`], but `None` when the server is gone (stopped
-/// while it was asked).
+/// while it was asked) or is draining (told to stop, it makes nothing new).
 fn new_chutes_match(addr: &str) -> Option<(String, String)> {
     let (status, made) = request(
         addr,
@@ -44,6 +44,9 @@ fn new_chutes_match(addr: &str) -> Option<(String, String)> {
         None,
         Some(&json!({"game": "chutes", "seats": ["here", "here"]})),
     )?;
+    if status == 503 && made["error"]["code"] == "draining" {
+        return None;
+    }
     assert_eq!(status, 201, "{made}");
     Some((
         made["id"].as_str().unwrap().to_string(),
