@@ -34,6 +34,8 @@ use std::time::Duration;
   parlor serve --database postgres://parlor@127.0.0.1/parlor
                                             share one PostgreSQL with other servers
   parlor serve --sync disk                  flush every move to the disk
+  parlor serve --addr 0.0.0.0:8080 --public-host parlor.example.org
+                                            on the network, by that name only
   parlor serve --metrics-addr 127.0.0.1:9090 --log-format json
                                             Prometheus metrics, JSON logs
 
@@ -80,6 +82,19 @@ pub struct ServeArgs {
         env = "PARLOR_SYNC"
     )]
     sync: String,
+    /// A name people reach this server by when it listens on a network
+    /// address (repeatable; names separated by `,` in the variable):
+    /// requests for any other host are refused, so that a web page cannot
+    /// point its own name here (DNS rebinding). Without it such a server
+    /// answers any name, and warns at start.
+    #[arg(
+        long = "public-host",
+        value_name = "NAME",
+        env = "PARLOR_PUBLIC_HOST",
+        value_delimiter = ',',
+        value_parser = parse_public_host
+    )]
+    public_hosts: Vec<String>,
     /// Serve Prometheus metrics (`/metrics`) and the health checks on this
     /// address too (default: no metrics). Keep it private: the metrics
     /// show the server's traffic.
@@ -205,6 +220,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         config.durability = server::db::Durability::Disk;
     }
     config.metrics_addr = args.metrics_addr;
+    config.public_hosts = args.public_hosts.clone();
     config.drain_delay = args.drain_delay;
     config.shutdown_grace = args.shutdown_grace;
     if let Some(n) = args.max_connections {
@@ -227,4 +243,9 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         let _ = out.flush();
     })
     .with_context(|| format!("cannot serve on {}", args.addr))
+}
+
+/// `--public-host`'s value, checked ([`server::host::check_public_host`]).
+fn parse_public_host(name: &str) -> Result<String, String> {
+    server::host::check_public_host(name).map(|()| name.trim().to_string())
 }

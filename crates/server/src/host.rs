@@ -12,9 +12,13 @@
 //!   address in `127.0.0.0/8`, or `[::1]`, with any port or none, in any
 //!   case. No other name counts (not `*.localhost`, not `127.1`).
 //! - **guarded**: a server listening on a loopback address; only loopback
-//!   hosts get in. A server listening on any other address was exposed on
-//!   purpose (`--addr`) and is reached by whatever name the network gives it:
-//!   it is not checked.
+//!   hosts get in.
+//! - **public hosts**: the names people reach an exposed server by (a
+//!   server listening on a network address, `--addr 0.0.0.0:8080`), given
+//!   with `--public-host`. When any is given, only those names (with any
+//!   port) and loopback hosts get in, so a rebinding page is refused there
+//!   too. An exposed server with none is not checked, and says at start
+//!   that it should be ([`exposure_warning`]).
 //!
 //! A request with no host at all (an HTTP/1.0 request without `Host`) is
 //! let in: every browser sends a host, so such a request never comes from a
@@ -26,6 +30,7 @@ use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::Arc;
 
 /// Whether `host` (a `Host` header's value: a name or address and an
 /// optional port) names this machine's loopback interface.
@@ -92,17 +97,98 @@ pub async fn guard(State(listen): State<SocketAddr>, request: Request, next: Nex
     }
 }
 
+/// The name part of a `Host` value, without its port (`[::1]` keeps its
+/// brackets), in lower case.
+fn host_name(host: &str) -> String {
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest
+            .split_once(']')
+            .map_or(host, |(inside, _)| &host[..inside.len() + 2]),
+        None => host.split_once(':').map_or(host, |(name, _)| name),
+    };
+    name.trim_end_matches('.').to_ascii_lowercase()
+}
+
+/// Whether `host` (a `Host` value) is one of `names` (the `--public-host`
+/// names, each with or without a port: ports are not compared) or a
+/// loopback host.
+pub fn is_public_host(host: &str, names: &[String]) -> bool {
+    let name = host_name(host);
+    is_loopback_host(host) || names.iter().any(|n| host_name(n.trim()) == name)
+}
+
+/// Checks a `--public-host` name: a host name or an IP address, with an
+/// optional port, and nothing else (no scheme, path or space).
+///
+/// # Errors
+/// What is wrong with it, in words.
+pub fn check_public_host(name: &str) -> Result<(), String> {
+    let bare = host_name(name.trim());
+    let ok = !bare.is_empty()
+        && bare.len() <= 253
+        && bare
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '[' | ']' | ':'));
+    if ok && !name.contains('/') {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name:?} is not a host name: give the name people type, such as \
+             parlor.example.org or 192.168.1.20 (no http://, no path)"
+        ))
+    }
+}
+
+/// The middleware of an exposed server with public hosts: a request for
+/// another host gets a 403 that names the hosts it answers to.
+pub async fn guard_public(
+    State(names): State<Arc<[String]>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let mut hosts: Vec<String> = request
+        .headers()
+        .get_all(header::HOST)
+        .iter()
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string())
+        .collect();
+    if let Some(authority) = request.uri().authority() {
+        hosts.push(authority.as_str().to_string());
+    }
+    match hosts.into_iter().find(|h| !is_public_host(h, &names)) {
+        None => next.run(request).await,
+        Some(host) => {
+            let message = format!(
+                "this Parlor server answers only requests addressed to {} (its \
+                 --public-host names) or to this machine, not to {host:?} (a web page \
+                 could point its own name at this server to reach it)",
+                names.join(", ")
+            );
+            forbidden(message, request.uri().path())
+        }
+    }
+}
+
+/// What an exposed server without public hosts says at start, if it is
+/// one: listening on `listen`, a network address, with no `names`.
+pub fn exposure_warning(listen: SocketAddr, names: &[String]) -> Option<String> {
+    (!is_guarded(listen) && names.is_empty()).then(|| {
+        format!(
+            "listening on {listen}, a network address, without --public-host: any name \
+             that points here is answered, so a web page on another site could point \
+             its own name at this server and use it (DNS rebinding); name the hosts \
+             people use, e.g. --public-host parlor.example.org or --public-host {}",
+            if listen.ip().is_unspecified() {
+                "192.168.1.20".to_string()
+            } else {
+                listen.ip().to_string()
+            }
+        )
+    })
+}
+
 /// The 403: JSON under `/api`, plain text elsewhere.
-fn refusal(listen: SocketAddr, host: &str, path: &str) -> Response {
-    let message = format!(
-        "this Parlor server listens on {listen}, for this machine only, and answers \
-         only requests addressed to localhost, 127.0.0.1 or [::1], not to {host:?} \
-         (a web page could point its own name at this machine to reach it). \
-         Open http://{listen}/ instead; or, to reach it by another name, start it on \
-         a network address with --addr (parlor serve --addr 0.0.0.0:{port}: anyone on \
-         the network can then reach it).",
-        port = listen.port()
-    );
+fn forbidden(message: String, path: &str) -> Response {
     if path == "/api" || path.starts_with("/api/") {
         ApiError::new(StatusCode::FORBIDDEN, message).into_response()
     } else {
@@ -113,6 +199,20 @@ fn refusal(listen: SocketAddr, host: &str, path: &str) -> Response {
         )
             .into_response()
     }
+}
+
+/// The 403 of a guarded server.
+fn refusal(listen: SocketAddr, host: &str, path: &str) -> Response {
+    let message = format!(
+        "this Parlor server listens on {listen}, for this machine only, and answers \
+         only requests addressed to localhost, 127.0.0.1 or [::1], not to {host:?} \
+         (a web page could point its own name at this machine to reach it). \
+         Open http://{listen}/ instead; or, to reach it by another name, start it on \
+         a network address with --addr (parlor serve --addr 0.0.0.0:{port} \
+         --public-host NAME: anyone on the network can then reach it).",
+        port = listen.port()
+    );
+    forbidden(message, path)
 }
 
 #[cfg(test)]

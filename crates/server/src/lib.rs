@@ -77,8 +77,13 @@ pub struct Config {
     pub body_limit: usize,
     /// The address the server listens on, when known ([`run`] and [`serve`]
     /// set it). On a loopback address the router checks every request's
-    /// Host ([`host`]); on another address, or when unknown, it does not.
+    /// Host ([`host`]); on another address only against
+    /// [`Config::public_hosts`], when there are any.
     pub listen: Option<SocketAddr>,
+    /// The names people reach a server on a network address by
+    /// (`--public-host`): when any is given, requests for other hosts
+    /// (loopback ones aside) are refused ([`host::guard_public`]).
+    pub public_hosts: Vec<String>,
     /// The most long answers (solver hints, bot moves, analyses) worked
     /// out at once in each line ([`work`]); more are refused with a 503.
     /// The long line works on this many threads of its own, which run at a
@@ -141,6 +146,7 @@ impl Config {
             idle: Duration::from_secs(2 * 60 * 60),
             body_limit: 1 << 20,
             listen: None,
+            public_hosts: Vec::new(),
             max_long_work: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
             long_work_limit: Duration::from_secs(10),
             quick_work_limit: Duration::from_millis(500),
@@ -267,6 +273,13 @@ pub fn router_for(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(origin::check));
     let app = match guarded {
         Some(addr) => app.layer(axum::middleware::from_fn_with_state(addr, host::guard)),
+        None if !config.public_hosts.is_empty() && config.listen.is_some() => {
+            let names: Arc<[String]> = config.public_hosts.clone().into();
+            app.layer(axum::middleware::from_fn_with_state(
+                names,
+                host::guard_public,
+            ))
+        }
         None => app,
     };
     app.layer(axum::middleware::from_fn_with_state(
@@ -395,6 +408,9 @@ pub fn run_with(
             store = %opened.config.location().describe(),
             "serving"
         );
+        if let Some(warning) = host::exposure_warning(bound.addr, &opened.config.public_hosts) {
+            tracing::warn!("{warning}");
+        }
         on_ready(bound);
         opened.serve_until(listener, metrics, stop).await
     })

@@ -1,6 +1,7 @@
 //! The Host check against DNS rebinding: a server on a loopback address
 //! answers only requests addressed to a loopback name; one exposed on a
-//! network address answers every name.
+//! network address answers its `--public-host` names (and loopback ones)
+//! when it has any, and every name when it has none (and warns).
 
 use axum::Router;
 use axum::body::Body;
@@ -12,9 +13,15 @@ use std::time::Duration;
 use tower::ServiceExt;
 
 async fn app(listen: Option<&str>) -> (Router, tempfile::TempDir) {
+    app_named(listen, &[]).await
+}
+
+/// The app listening on `listen`, answering to the public host `names`.
+async fn app_named(listen: Option<&str>, names: &[&str]) -> (Router, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("a temporary data dir");
     let mut config = server::Config::new(dir.path());
     config.listen = listen.map(|a| a.parse().expect("an address"));
+    config.public_hosts = names.iter().map(|n| n.to_string()).collect();
     let router = server::router(config).await.expect("the app starts");
     (router, dir)
 }
@@ -216,4 +223,85 @@ fn the_served_app_checks_the_host_it_is_reached_by() {
     // HTTP/1.0 without a Host: answered.
     let old = raw(addr, "GET / HTTP/1.0\r\n\r\n");
     assert!(old.starts_with("HTTP/1.0 200"), "{old}");
+}
+
+/// An exposed server with public host names answers those names (any
+/// port, any case), loopback names and a request without a host; any other
+/// name gets a 403 that names the hosts it answers to, in JSON under /api
+/// and in words elsewhere.
+#[tokio::test]
+async fn an_exposed_server_with_public_hosts_answers_those_names_only() {
+    let (app, _dir) = app_named(
+        Some("0.0.0.0:8080"),
+        &["parlor.example.org", "192.168.1.20:8080"],
+    )
+    .await;
+    for host in [
+        Some("parlor.example.org"),
+        Some("Parlor.Example.ORG:8080"),
+        Some("parlor.example.org."),
+        Some("192.168.1.20:8080"),
+        Some("192.168.1.20"),
+        Some("localhost:8080"),
+        Some("127.0.0.1:8080"),
+        None,
+    ] {
+        let (status, _, body) = call(&app, "GET", "/api/lobby", host).await;
+        assert_eq!(status, StatusCode::OK, "{host:?}: {body}");
+        let (status, _, body) = call(&app, "POST", "/api/matches", host).await;
+        assert_eq!(status, StatusCode::CREATED, "{host:?}: {body}");
+    }
+    for host in [
+        "evil.example:8080",
+        "parlor.example.org.evil.example",
+        "192.168.1.21:8080",
+    ] {
+        let (status, kind, body) = call(&app, "POST", "/api/matches", Some(host)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{host}: {body}");
+        assert!(kind.starts_with("application/json"), "{kind}");
+        assert!(
+            body.contains("parlor.example.org, 192.168.1.20:8080") && body.contains(host),
+            "{body}"
+        );
+        let (status, kind, body) = call(&app, "GET", "/", Some(host)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{host}: {body}");
+        assert!(kind.starts_with("text/plain"), "{kind}");
+    }
+}
+
+#[test]
+fn a_public_host_is_a_name_or_an_address_and_nothing_else() {
+    for good in [
+        "parlor.example.org",
+        "192.168.1.20",
+        "192.168.1.20:8080",
+        "[fd00::1]:8080",
+        "localhost",
+    ] {
+        assert_eq!(server::host::check_public_host(good), Ok(()), "{good}");
+    }
+    for bad in [
+        "",
+        "http://parlor.example.org",
+        "parlor.example.org/games",
+        "two words",
+        "caf\u{e9}.example",
+    ] {
+        let error = server::host::check_public_host(bad).expect_err(bad);
+        assert!(error.contains("is not a host name"), "{error}");
+    }
+}
+
+#[test]
+fn an_exposed_server_without_public_hosts_is_warned_about() {
+    let exposed: SocketAddr = "0.0.0.0:8080".parse().expect("an address");
+    let warning = server::host::exposure_warning(exposed, &[]).expect("a warning");
+    assert!(
+        warning.contains("without --public-host") && warning.contains("DNS rebinding"),
+        "{warning}"
+    );
+    let named = ["parlor.example.org".to_string()];
+    assert_eq!(server::host::exposure_warning(exposed, &named), None);
+    let loopback: SocketAddr = "127.0.0.1:8080".parse().expect("an address");
+    assert_eq!(server::host::exposure_warning(loopback, &[]), None);
 }
