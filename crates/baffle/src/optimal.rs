@@ -19,6 +19,10 @@
 //!   score** is the value of knowing nothing.
 //! - **the bot's expected score**: the bot ([`crate::bot`]) played against
 //!   every layout, averaged; worked out over the same information sets.
+//! - **watch** ([`Watch`]): how far the search is (the first moves weighed
+//!   out of those worth weighing) and a flag that stops it; a stopped
+//!   search reports the best first move weighed so far, whose expected
+//!   score is an upper bound on the optimum.
 
 use crate::bot::{BotError, BotOptions, decide};
 use crate::game::{Game, Move, Setup};
@@ -26,6 +30,7 @@ use crate::geometry::{Sides, Size};
 use crate::layout::{Layout, LayoutError, Mirror, Placed, check_mirror_count};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The largest number of layouts [`expected_scores`] takes on (4 × 4 with
 /// 3 mirrors has 4,480; 5 × 5 with 3 has 18,400).
@@ -67,7 +72,9 @@ pub struct ExpectedScores {
     pub sides: Sides,
     /// Layouts, all equally likely.
     pub layouts: usize,
-    /// The optimal strategy's expected score.
+    /// The optimal strategy's expected score; when [`Self::stopped`], the
+    /// best expected score of the first moves weighed, an upper bound on
+    /// it (infinite when none was weighed).
     pub optimal: f64,
     /// The bot's expected score (`None` when not asked for).
     pub bot: Option<f64>,
@@ -75,6 +82,28 @@ pub struct ExpectedScores {
     pub first_move: Option<Move>,
     /// Information sets weighed.
     pub states: usize,
+    /// True when the search was stopped ([`Watch::stop`]) before it was
+    /// done: `optimal` is then a bound, and the bot was not weighed.
+    #[serde(default)]
+    pub stopped: bool,
+}
+
+/// How far a search is, and a way to stop it, shared with another thread
+/// (a progress bar, a Ctrl-C handler).
+#[derive(Debug, Default)]
+pub struct Watch {
+    /// Set to stop the search soon, with what it has.
+    pub stop: AtomicBool,
+    /// The first moves weighed so far.
+    pub done: AtomicU64,
+    /// The first moves worth weighing (0 until the search knows).
+    pub total: AtomicU64,
+}
+
+impl Watch {
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
 }
 
 /// The optimal expected score on an `n × n` box with `k` mirrors shot from
@@ -89,14 +118,34 @@ pub fn expected_scores(
     sides: Sides,
     bot: Option<&BotOptions>,
 ) -> Result<ExpectedScores, OptimalError> {
+    expected_scores_watched(n, k, sides, bot, &Watch::default())
+}
+
+/// [`expected_scores`], reporting its progress to `watch` and stopping
+/// soon after [`Watch::stop`] is set, with the best first move weighed so
+/// far ([`ExpectedScores::stopped`]).
+///
+/// # Errors
+/// As [`expected_scores`].
+pub fn expected_scores_watched(
+    n: usize,
+    k: usize,
+    sides: Sides,
+    bot: Option<&BotOptions>,
+    watch: &Watch,
+) -> Result<ExpectedScores, OptimalError> {
     let boxes = Boxes::new(n, k, sides)?;
     let all: Vec<u32> = (0..boxes.layouts.len() as u32).collect();
     let mut search = Search {
         boxes: &boxes,
         memo: HashMap::new(),
+        watch,
+        root: true,
     };
     let (optimal, first) = search.value(&all, &[]);
+    let stopped = watch.stopped();
     let bot = bot
+        .filter(|_| !stopped)
         .map(|options| bot_value(&boxes, &all, &mut Vec::new(), options))
         .transpose()?;
     Ok(ExpectedScores {
@@ -108,6 +157,7 @@ pub fn expected_scores(
         bot,
         first_move: first,
         states: search.memo.len(),
+        stopped,
     })
 }
 
@@ -211,6 +261,11 @@ struct Search<'b> {
     boxes: &'b Boxes,
     /// An information set's value (exact), or a lower bound on it.
     memo: HashMap<(Vec<u32>, Vec<u16>), Known>,
+    /// Progress and the stop flag.
+    watch: &'b Watch,
+    /// True until the first set that weighs its moves (the root) has
+    /// counted them for the watch.
+    root: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -232,6 +287,10 @@ impl Search<'_> {
     /// The value if it is below `bound` (exact), else a lower bound on it
     /// that is at least `bound`.
     fn bounded(&mut self, set: &[u32], found: &[u16], bound: f64) -> Known {
+        if self.watch.stopped() {
+            // Not remembered: a stopped search's bounds are not true ones.
+            return Known::AtLeast(bound);
+        }
         let b = self.boxes;
         let k = b.mirrors[set[0] as usize].len();
         if found.len() == k || set.len() == 1 {
@@ -291,6 +350,16 @@ impl Search<'_> {
             shots.push((share, hole, parts));
         }
         shots.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        let root = std::mem::take(&mut self.root);
+        if root {
+            let moves = shots.len() + guesses.len();
+            self.watch.total.store(moves as u64, Ordering::Relaxed);
+        }
+        let weighed = |watch: &Watch| {
+            if root {
+                watch.done.fetch_add(1, Ordering::Relaxed);
+            }
+        };
         let mut best: Option<(f64, Move)> = None;
         let limit = |best: &Option<(f64, Move)>| best.map_or(bound, |b| b.0.min(bound));
         for (_, hole, parts) in &shots {
@@ -303,14 +372,16 @@ impl Search<'_> {
                 let p = part.len() as f64 / total;
                 v += p * known(self.bounded(part, found, (t - v) / p));
             }
-            if v < t {
+            if v < t && !self.watch.stopped() {
                 best = Some((v, Move::Shoot { hole: *hole }));
             }
+            weighed(self.watch);
         }
         for (m, right) in guesses {
             let t = limit(&best);
             let q = right as f64 / total;
             let mut v = 2.0 * (1.0 - q);
+            weighed(self.watch);
             if v >= t {
                 continue;
             }
@@ -322,11 +393,13 @@ impl Search<'_> {
             if v < t {
                 v += (1.0 - q) * known(self.bounded(&no, found, (t - v) / (1.0 - q)));
             }
-            if v < t {
+            if v < t && !self.watch.stopped() {
                 best = Some((v, guess_move(placed(m, b.size))));
             }
         }
         match best {
+            // A stopped search keeps the root's best so far, remembers nothing.
+            Some((v, mv)) if v < bound && self.watch.stopped() => Known::Exact(v, Some(mv)),
             Some((v, mv)) if v < bound => {
                 self.memo.insert(key, Known::Exact(v, Some(mv)));
                 Known::Exact(v, Some(mv))

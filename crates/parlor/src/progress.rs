@@ -77,6 +77,21 @@ pub fn follow<T: Send>(
     counter: &AtomicU64,
     work: impl FnOnce() -> T + Send,
 ) -> T {
+    follow_with(
+        bar,
+        |bar| bar.set_position(counter.load(Ordering::Relaxed)),
+        work,
+    )
+}
+
+/// Runs `work`, calling `update` on `bar` ten times a second meanwhile
+/// (for work that learns its total as it goes); then clears the bar.
+/// `work`'s answer.
+pub fn follow_with<T: Send>(
+    bar: &ProgressBar,
+    update: impl Fn(&ProgressBar) + Sync,
+    work: impl FnOnce() -> T + Send,
+) -> T {
     if bar.is_hidden() {
         return work();
     }
@@ -84,7 +99,7 @@ pub fn follow<T: Send>(
     let answer = std::thread::scope(|scope| {
         scope.spawn(|| {
             while !done.load(Ordering::Relaxed) {
-                bar.set_position(counter.load(Ordering::Relaxed));
+                update(bar);
                 std::thread::sleep(Duration::from_millis(100));
             }
         });

@@ -443,3 +443,27 @@ fn render_refuses_bad_requests() {
     assert!(e.contains("gif") || e.contains("extension"), "{e}");
     assert!(!out.exists());
 }
+
+/// The exact strategy on a box of minutes' work stops on Ctrl-C with the
+/// best first move weighed so far, as a bound; under a pipe it draws no
+/// bar.
+#[test]
+fn optimal_play_stops_on_ctrl_c_with_a_bound() {
+    let out = common::interrupted(
+        &["baffle", "optimal", "--size", "5", "--mirrors", "3"],
+        std::time::Duration::from_millis(1500),
+    );
+    let (text, said) = (stdout(&out), stderr(&out));
+    assert!(out.status.success(), "{text}{said}");
+    assert!(said.is_empty(), "no progress bar under a pipe: {said:?}");
+    assert!(
+        text.starts_with("Baffle 5×5, 3 mirrors, beams from all four sides: 18400 layouts"),
+        "{text}"
+    );
+    assert!(text.contains("Stopped (Ctrl-C) after "), "{text}");
+    assert!(
+        text.contains("the optimum is at most") || text.contains("no first move was weighed"),
+        "{text}"
+    );
+    assert!(!text.contains("The bot's expected score"), "{text}");
+}

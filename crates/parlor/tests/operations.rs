@@ -650,9 +650,11 @@ fn the_log_of_two_played_matches_holds_no_secret() {
     let guest = joined["token"].as_str().unwrap().to_string();
     let mut moves = 0u64;
     let mut to_move = 1;
+    let mut rolls = 0;
     let finished = loop {
         let token = if to_move == 1 { &host } else { &guest };
         let (status, answer) = roll(&addr, &id, token, moves);
+        rolls += 1;
         assert_eq!(status, 200, "{answer}");
         note_played(&answer, &mut events_text);
         moves = answer["view"]["moves"].as_u64().unwrap();
@@ -747,15 +749,20 @@ fn the_log_of_two_played_matches_holds_no_secret() {
     std::thread::sleep(Duration::from_millis(300));
 
     let log = server.log();
-    assert!(log.lines().count() > 40, "{log}");
+    let mut request_lines = 0;
     for line in log.lines() {
         let parsed: Value = serde_json::from_str(line)
             .unwrap_or_else(|e| panic!("a log line that is not JSON ({e}): {line}"));
         if parsed["target"] == "parlor::request" && parsed["message"] == "request" {
             let route = parsed["route"].as_str().unwrap();
             assert!(route.starts_with('/') || route == "unmatched", "{line}");
+            request_lines += 1;
         }
     }
+    // One line per request: Chutes' create, follow, join, rolls and record;
+    // Baffle's create, join, six moves and view; the bot's match.
+    let requests = 3 + rolls + 1 + 2 + 6 + 1 + 1;
+    assert_eq!(request_lines, requests, "{log}");
     for secret in &secrets {
         assert!(
             !log.contains(secret.as_str()),

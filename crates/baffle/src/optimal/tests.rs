@@ -9,6 +9,7 @@
 
 use super::*;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 struct Brute {
     size: Size,
@@ -192,4 +193,53 @@ fn too_many_layouts_are_refused() {
     assert!(matches!(e, OptimalError::TooMany { .. }), "{e}");
     assert!(e.to_string().contains("6×6 box with 4 mirrors"), "{e}");
     assert!(expected_scores(3, 1, Sides::All, None).is_err());
+}
+
+#[test]
+fn a_search_stopped_at_once_weighs_nothing() {
+    let watch = Watch::default();
+    watch.stop.store(true, Ordering::SeqCst);
+    let s =
+        expected_scores_watched(4, 2, Sides::All, Some(&BotOptions::default()), &watch).unwrap();
+    assert!(s.stopped, "{s:?}");
+    assert_eq!(s.first_move, None, "{s:?}");
+    assert!(s.optimal.is_infinite(), "{s:?}");
+    assert_eq!(s.bot, None, "a stopped search leaves the bot out: {s:?}");
+}
+
+#[test]
+fn a_stopped_search_keeps_its_best_first_move_as_an_upper_bound() {
+    let exact = expected_scores(4, 2, Sides::All, None).unwrap();
+    assert!(!exact.stopped);
+    let watch = Watch::default();
+    let finished = AtomicBool::new(false);
+    let s = std::thread::scope(|scope| {
+        // Stop as soon as two first moves are weighed.
+        scope.spawn(|| {
+            while watch.done.load(Ordering::Relaxed) < 2 && !finished.load(Ordering::Relaxed) {
+                std::hint::spin_loop();
+            }
+            watch.stop.store(true, Ordering::SeqCst);
+        });
+        let s = expected_scores_watched(4, 2, Sides::All, None, &watch).unwrap();
+        finished.store(true, Ordering::SeqCst);
+        s
+    });
+    let total = watch.total.load(Ordering::Relaxed);
+    assert!(
+        total > 2,
+        "the root weighs more than two first moves: {total}"
+    );
+    assert!(watch.done.load(Ordering::Relaxed) <= total);
+    if s.stopped {
+        assert!(s.first_move.is_some(), "{s:?}");
+        assert!(
+            s.optimal >= exact.optimal - 1e-9,
+            "a strategy's score bounds the optimum from above: {} < {}",
+            s.optimal,
+            exact.optimal
+        );
+    } else {
+        assert!((s.optimal - exact.optimal).abs() < 1e-9, "{s:?}");
+    }
 }

@@ -5,9 +5,11 @@ use crate::common::print_json;
 use anyhow::Result;
 use baffle::Sides;
 use baffle::bot::BotOptions;
-use baffle::optimal::expected_scores;
+use baffle::optimal::{Watch, expected_scores_watched};
 use clap::Args;
 use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 /// Arguments of `parlor baffle optimal`.
 #[derive(Args, Debug)]
@@ -17,7 +19,9 @@ score is an expectimax over what a player can see (the layouts that agree
 with every shot and guess so far): shoot a hole (+1) or guess a mirror
 (+2 when wrong), whichever costs least on average from there on. The bot's
 expected score is its score averaged over every layout. Up to 20,000
-layouts (5×5 with 3 mirrors has 18,400; that takes minutes).
+layouts (5×5 with 3 mirrors has 18,400; that takes minutes). On a terminal
+a bar counts the first moves weighed; Ctrl-C stops with the best first move
+weighed so far, whose expected score bounds the optimum from above.
 
 Examples:
   parlor baffle optimal --size 4 --mirrors 2
@@ -41,14 +45,34 @@ pub struct OptimalArgs {
     json: bool,
 }
 
-/// Works it out.
+/// Works it out, with a bar of the first moves weighed on a terminal; the
+/// first Ctrl-C stops with the best first move weighed so far.
 pub fn run(args: &OptimalArgs) -> Result<()> {
     let bot = BotOptions::default();
-    let scores = expected_scores(
-        args.size,
-        args.mirrors,
-        args.sides,
-        (!args.no_bot).then_some(&bot),
+    let watch = Arc::new(Watch::default());
+    let stopper = Arc::clone(&watch);
+    crate::progress::on_ctrl_c(move || stopper.stop.store(true, Ordering::SeqCst));
+    let bar = crate::progress::bar(
+        0,
+        "weighing first moves {bar:40} {pos}/{len}, {elapsed} so far \
+         (Ctrl-C stops with the best first move so far)",
+        args.json,
+    );
+    let scores = crate::progress::follow_with(
+        &bar,
+        |bar| {
+            bar.set_length(watch.total.load(Ordering::Relaxed));
+            bar.set_position(watch.done.load(Ordering::Relaxed));
+        },
+        || {
+            expected_scores_watched(
+                args.size,
+                args.mirrors,
+                args.sides,
+                (!args.no_bot).then_some(&bot),
+                &watch,
+            )
+        },
     )?;
     if args.json {
         return print_json(&scores);
@@ -65,6 +89,21 @@ pub fn run(args: &OptimalArgs) -> Result<()> {
         },
         scores.layouts
     )?;
+    if scores.stopped {
+        let best = match scores.first_move {
+            Some(first) => format!(
+                "the best first move weighed, {first}, expects {:.4}: the optimum is at most that",
+                scores.optimal
+            ),
+            None => "no first move was weighed to the end".to_string(),
+        };
+        writeln!(
+            out,
+            "Stopped (Ctrl-C) after {} information sets: {best}.",
+            scores.states
+        )?;
+        return Ok(());
+    }
     writeln!(
         out,
         "Optimal expected score: {:.4} (exact; {} information sets weighed){}",
