@@ -33,6 +33,10 @@
 //!   the same store, reads each match back and reports any that holds
 //!   fewer moves: an acknowledged move lost.
 //!
+//! - **progress**: when stderr is a terminal, a bar of the seconds run and
+//!   the answers so far; the first Ctrl-C stops the clients and prints the
+//!   report of what they did so far (a second ends the process).
+//!
 //! ```text
 //! load mix ADDR CLIENTS SECONDS [--think MIN-MAX]
 //!                                        the mix; prints a report
@@ -49,10 +53,54 @@
 
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
 use std::net::TcpStream;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// Set by the first Ctrl-C: the clients stop and the report is printed.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Answers received so far by every client, for the progress bar.
+static ANSWERS: AtomicU64 = AtomicU64::new(0);
+
+/// True until the deadline, unless Ctrl-C was pressed.
+fn running(deadline: Instant) -> bool {
+    Instant::now() < deadline && !STOP.load(Ordering::Relaxed)
+}
+
+/// On a terminal, a bar of `seconds` and the answers so far, moved ten
+/// times a second until `done`; nothing otherwise. Ctrl-C sets [`STOP`]
+/// (twice ends the process).
+fn show_progress(what: &'static str, seconds: u64, done: Arc<AtomicBool>) {
+    let pressed = AtomicBool::new(false);
+    let _ = ctrlc::set_handler(move || {
+        if pressed.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        STOP.store(true, Ordering::SeqCst);
+    });
+    if !std::io::stderr().is_terminal() {
+        return;
+    }
+    std::thread::spawn(move || {
+        let bar = indicatif::ProgressBar::new(seconds);
+        let template = format!(
+            "{what} {{bar:40}} {{pos}}/{{len}} s, {{msg}} answers (Ctrl-C stops with the answers so far)"
+        );
+        if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+            bar.set_style(style);
+        }
+        let start = Instant::now();
+        while !done.load(Ordering::Relaxed) {
+            bar.set_position(start.elapsed().as_secs().min(seconds));
+            bar.set_message(ANSWERS.load(Ordering::Relaxed).to_string());
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        bar.finish_and_clear();
+    });
+}
 
 /// One keep-alive connection.
 struct Client {
@@ -312,6 +360,7 @@ impl Player {
         let start = Instant::now();
         let answer = self.client.call(method, path, token, body.as_ref());
         let micros = start.elapsed().as_micros() as u64;
+        ANSWERS.fetch_add(1, Ordering::Relaxed);
         let tally = match kind {
             Kind::Move => &mut self.tallies.moves,
             Kind::Hint => &mut self.tallies.hints,
@@ -462,6 +511,12 @@ fn mix(
     let all = Arc::new(Mutex::new(Tallies::default()));
     let start = Instant::now();
     let deadline = start + Duration::from_secs(seconds);
+    let done = Arc::new(AtomicBool::new(false));
+    show_progress(
+        if until_gone { "in flight" } else { "mix" },
+        seconds,
+        Arc::clone(&done),
+    );
     let threads: Vec<_> = (0..clients)
         .map(|i| {
             let addr = addr.to_string();
@@ -481,7 +536,7 @@ fn mix(
                 if let Some((_, to)) = think {
                     sleep_until_before(pauses.pause((0, to)), deadline);
                 }
-                while Instant::now() < deadline {
+                while running(deadline) {
                     player.step();
                     if until_gone && TcpStream::connect(&addr).is_err() {
                         break;
@@ -514,6 +569,7 @@ fn mix(
     for thread in threads {
         let _ = thread.join();
     }
+    done.store(true, Ordering::Relaxed);
     let elapsed = start.elapsed();
     let tallies = all.lock().unwrap().clone();
     (tallies, elapsed)
@@ -529,6 +585,9 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
 
 fn report(what: &str, clients: usize, tallies: &Tallies, elapsed: Duration) {
     let secs = elapsed.as_secs_f64();
+    if STOP.load(Ordering::Relaxed) {
+        println!("Stopped (Ctrl-C): the figures below are of the {secs:.1} s run.");
+    }
     let total: usize = [&tallies.moves, &tallies.hints, &tallies.analyses]
         .iter()
         .map(|t| t.micros.len())
@@ -568,14 +627,16 @@ fn slow(addr: &str, connections: usize, seconds: u64) -> usize {
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let mut held: Vec<TcpStream> = Vec::new();
     let mut opened = 0;
-    while Instant::now() < deadline {
+    let done = Arc::new(AtomicBool::new(false));
+    show_progress("slow", seconds, Arc::clone(&done));
+    while running(deadline) {
         held.retain(|s| {
             let mut probe = [0u8; 1];
             s.set_nonblocking(true).ok();
             let mut s = s;
             !matches!(s.read(&mut probe), Ok(0))
         });
-        while held.len() < connections && Instant::now() < deadline {
+        while held.len() < connections && running(deadline) {
             let Ok(mut stream) = TcpStream::connect(addr) else {
                 break;
             };
@@ -585,6 +646,7 @@ fn slow(addr: &str, connections: usize, seconds: u64) -> usize {
         }
         std::thread::sleep(Duration::from_millis(200));
     }
+    done.store(true, Ordering::Relaxed);
     opened
 }
 
