@@ -108,21 +108,28 @@ impl Params {
                 .map_err(|e| ApiError::bad_request(e.to_string()))?,
             None => Overshoot::default(),
         };
-        Rules::new(overshoot, self.faces.unwrap_or(6))
-            .map_err(|e| ApiError::bad_request(e.to_string()))
+        Rules::new(
+            overshoot,
+            self.faces.unwrap_or(u32::from(Rules::default().faces())),
+        )
+        .map_err(|e| ApiError::bad_request(e.to_string()))
     }
 
     fn players(&self) -> Result<usize, ApiError> {
         let players = self.players.unwrap_or(2);
-        if !(2..=crate::matches::chutes::MAX_SEATS).contains(&players) {
+        if !(2..=MOST_PLAYERS_WEIGHED).contains(&players) {
             return Err(ApiError::bad_request(format!(
-                "seat chances are for 2 to {} players, not {players}",
-                crate::matches::chutes::MAX_SEATS
+                "seat chances are for 2 to {MOST_PLAYERS_WEIGHED} players, not {players}"
             )));
         }
         Ok(players)
     }
 }
+
+/// The most players whose seat chances are worked out here: the exact
+/// chances' work grows with the players' positions taken together, and a
+/// request is answered within the long work's time budget.
+const MOST_PLAYERS_WEIGHED: usize = 4;
 
 fn analysis_error(e: AnalysisError) -> ApiError {
     ApiError::unprocessable(e.to_string())

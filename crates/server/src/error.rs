@@ -120,8 +120,9 @@ pub fn status_of(code: &str) -> StatusCode {
         "not_your_seat" | "bad_token" => StatusCode::FORBIDDEN,
         "no_token" => StatusCode::UNAUTHORIZED,
         "no_such_seat" | "roll_not_chosen" | "roll_needed" | "roll_unused" | "bad_roll"
-        | "bad_seats" | "bad_move" | "bad_seed" | "bad_invite" => StatusCode::BAD_REQUEST,
-        "no_match" => StatusCode::NOT_FOUND,
+        | "bad_seats" | "bad_move" | "bad_seed" | "bad_invite" | "bad_setup" | "bad_step"
+        | "bad_json" | "bad_request" => StatusCode::BAD_REQUEST,
+        "no_match" | "no_board" | "no_grid" => StatusCode::NOT_FOUND,
         "busy" | "store_unavailable" => StatusCode::SERVICE_UNAVAILABLE,
         "storage_full" | "store_read_only" => StatusCode::INSUFFICIENT_STORAGE,
         _ => StatusCode::UNPROCESSABLE_ENTITY,
@@ -168,6 +169,12 @@ impl<E: Coded + std::fmt::Display> From<tabletop::play::MatchError<E>> for ApiEr
 
 impl<E: Coded + std::fmt::Display> From<tabletop::play::StartError<E>> for ApiError {
     fn from(e: tabletop::play::StartError<E>) -> Self {
+        Self::from_coded(&e)
+    }
+}
+
+impl From<games::Refusal> for ApiError {
+    fn from(e: games::Refusal) -> Self {
         Self::from_coded(&e)
     }
 }

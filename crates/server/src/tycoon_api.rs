@@ -26,9 +26,10 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use games::{ObjectView, layout, object_view};
 use serde::{Deserialize, Serialize};
 use tycoon::design::{Applied, Designer, Edit};
-use tycoon::{Grid, GridSpec, Object};
+use tycoon::{Grid, GridSpec};
 
 /// The store of design documents.
 pub type Designs = crate::store::Store<Designer>;
@@ -54,19 +55,6 @@ async fn cards() -> Json<&'static [tycoon::CardInfo]> {
     Json(&tycoon::CARDS)
 }
 
-/// One object of the grid, for the page.
-#[derive(Serialize)]
-pub struct ObjectView {
-    /// The cell it lives on.
-    pub home: u32,
-    /// The object as data.
-    pub object: Object,
-    /// `ladder 10→32`, `card 9 on cell 13 (price 50, fee 10)`.
-    pub text: String,
-    /// What a card does, for people (empty for ladders and snakes).
-    pub describe: String,
-}
-
 /// What the designer sees.
 #[derive(Serialize)]
 pub struct DesignView {
@@ -89,31 +77,6 @@ pub struct DesignView {
     /// What adding each card number asks (a station's price and fee only
     /// for the first card of its number; the group's terms after).
     pub card_forms: Vec<tycoon::design::CardForm>,
-}
-
-/// An object as the page shows it.
-pub fn object_view(object: Object) -> ObjectView {
-    ObjectView {
-        home: object.home(),
-        object,
-        text: object.to_string(),
-        describe: match object {
-            Object::Card(card) => card.kind.describe(),
-            _ => String::new(),
-        },
-    }
-}
-
-/// The cell numbers as the grid is drawn, top row first.
-pub fn layout() -> Vec<Vec<u32>> {
-    let geometry = tycoon::cells::geometry();
-    (0..geometry.rows())
-        .map(|row| {
-            (0..geometry.cols())
-                .filter_map(|col| geometry.square_at(tabletop::Cell { row, col }))
-                .collect()
-        })
-        .collect()
 }
 
 fn view(id: &str, designer: &Designer) -> DesignView {

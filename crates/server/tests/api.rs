@@ -708,14 +708,14 @@ async fn bad_requests_get_a_json_error_and_a_4xx() {
         )
         .await,
         StatusCode::BAD_REQUEST,
-        "bad_request",
+        "bad_setup",
         "overshoot",
     );
     assert_refused(
         &app.post(matches, json!({"game": "chutes", "setup": {"faces": 0}}))
             .await,
         StatusCode::BAD_REQUEST,
-        "bad_request",
+        "bad_setup",
         "faces",
     );
     assert_refused(

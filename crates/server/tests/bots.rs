@@ -14,12 +14,11 @@ mod support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use games::{AnyMatch, BotWork, MoveInput, Played, Refusal, ReplayStep};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use server::db::{Db, Durability, Location};
-use server::error::ApiError;
 use server::matches::SeatPlan;
-use server::matches::table::{BotWork, MoveInput, Played, Table};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -152,7 +151,7 @@ struct Faulty {
     turns: Arc<AtomicUsize>,
 }
 
-impl Table for Faulty {
+impl AnyMatch for Faulty {
     fn game(&self) -> &'static str {
         "chutes"
     }
@@ -185,8 +184,8 @@ impl Table for Faulty {
     fn title(&self) -> String {
         "a faulty game".into()
     }
-    fn play(&mut self, _: u8, _: &MoveInput, _: Option<u32>) -> Result<Played, ApiError> {
-        Err(ApiError::bad_request("no"))
+    fn play(&mut self, _: u8, _: &MoveInput, _: Option<u32>) -> Result<Played, Refusal> {
+        Err(Refusal::new("bad_move", "no"))
     }
     fn bot_turn(&self) -> Option<BotWork> {
         self.turns.fetch_add(1, Ordering::SeqCst);
@@ -199,12 +198,8 @@ impl Table for Faulty {
             }),
         })
     }
-    fn play_bot(&mut self, _: usize, _: &str) -> Result<Played, ApiError> {
-        Err(ApiError::coded(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "illegal_move",
-            "the bot's move is refused",
-        ))
+    fn play_bot(&mut self, _: usize, _: &str) -> Result<Played, Refusal> {
+        Err(Refusal::new("illegal_move", "the bot's move is refused"))
     }
     fn apply_entry(&mut self, _: &str) -> Result<Played, String> {
         Err("no".into())
@@ -212,14 +207,14 @@ impl Table for Faulty {
     fn header(&self) -> String {
         "{}".into()
     }
-    fn record(&self) -> Value {
-        Value::Null
+    fn record_once_over(&self) -> Result<Value, Refusal> {
+        Err(Refusal::game_on())
     }
-    fn replay_view(&self, _: usize) -> Result<(Value, Option<Played>), ApiError> {
-        Err(ApiError::bad_request("no"))
+    fn replay_step(&self, _: usize) -> Result<ReplayStep, Refusal> {
+        Err(Refusal::game_on())
     }
-    fn picture(&self, _: Option<&str>, _: Option<usize>) -> Result<render::Picture, ApiError> {
-        Err(ApiError::bad_request("no"))
+    fn picture(&self, _: Option<&str>, _: Option<usize>) -> Result<render::Picture, Refusal> {
+        Err(Refusal::game_on())
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self

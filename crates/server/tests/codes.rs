@@ -242,6 +242,12 @@ async fn every_documented_4xx_code_is_answered_where_it_should_be() {
         "game_on",
         app.get(&format!("/api/matches/{}/record", host.id)).await,
     );
+    // The Baffle match above is over by now (given up).
+    expect(
+        "bad_step",
+        app.get(&format!("/api/matches/{}/replay?at=99", baffle.id))
+            .await,
+    );
     expect(
         "no_match",
         app.get(&format!("/api/matches/{}", "f".repeat(32))).await,

@@ -408,7 +408,7 @@ async fn four_tycoon_bots_play_a_match_to_the_end() {
     assert_eq!(done["view"]["players"][winner as usize - 1]["cell"], 99);
     assert_eq!(done["page"]["moves"], json!([]));
     let log = done["log"].as_array().unwrap();
-    assert!(log.len() <= server::matches::table::LOG_TAIL);
+    assert!(log.len() <= games::LOG_TAIL);
     let last = log.last().unwrap();
     assert_eq!(last["seat"], winner);
     let text = last["text"].as_str().unwrap();

@@ -140,7 +140,7 @@ async fn bad_matches_are_refused_with_their_code() {
         (
             json!({"game": "baffle", "setup": {"fixed": true, "mirrors": 3}}),
             StatusCode::BAD_REQUEST,
-            "bad_request",
+            "bad_setup",
         ),
         (
             json!({"game": "chutes", "player": 2}),
@@ -705,7 +705,7 @@ async fn a_finished_match_gives_its_record_and_replays_step_by_step() {
     assert_eq!(end.ok()["moves"], moves);
     app.get(&format!("/api/matches/{}/replay?at={}", host.id, moves + 1))
         .await
-        .refused(StatusCode::BAD_REQUEST, "bad_request");
+        .refused(StatusCode::BAD_REQUEST, "bad_step");
     // Each step's picture draws the rolls so far and no later one (the
     // first and the last are never a lost turn, so they are drawn).
     for at in [0, 1, moves] {
@@ -723,7 +723,7 @@ async fn a_finished_match_gives_its_record_and_replays_step_by_step() {
     }
     app.get(&format!("/api/matches/{}/svg?at={}", host.id, moves + 1))
         .await
-        .refused(StatusCode::BAD_REQUEST, "bad_request");
+        .refused(StatusCode::BAD_REQUEST, "bad_step");
 }
 
 #[tokio::test]
@@ -805,4 +805,56 @@ async fn the_seed_stays_secret_while_matches_are_on() {
             }
         }
     }
+}
+
+/// The registry, as every client reads it: each game once, with its seats
+/// and its default setup, and a match of each made from its defaults.
+#[tokio::test]
+async fn the_games_are_listed_once_and_each_starts_from_its_defaults() {
+    let app = App::new().await;
+    let listed = app.get("/api/games").await;
+    let listed = listed.ok().as_array().unwrap().clone();
+    let names: Vec<&str> = listed.iter().map(|g| g["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["chutes", "baffle", "tycoon"]);
+    let chutes = &listed[0];
+    assert_eq!(chutes["title"], "Chutes & Ladders");
+    assert_eq!(chutes["min_seats"], 1);
+    assert_eq!(chutes["max_seats"], 4);
+    assert_eq!(
+        chutes["default_setup"],
+        json!({"board": "classic", "overshoot": "stay", "faces": 6})
+    );
+    assert_eq!(
+        listed[1]["default_setup"],
+        json!({"fixed": false, "sides": "all"})
+    );
+    assert_eq!(listed[1]["setup_limits"]["size"]["max"], 26);
+    assert_eq!(listed[1]["setup_limits"]["mirrors"]["default"], 5);
+    assert_eq!(
+        listed[2]["default_seats"],
+        json!(["person", "normal", "normal", "normal"])
+    );
+    for game in &listed {
+        let name = game["name"].as_str().unwrap();
+        let made = app
+            .post(
+                "/api/matches",
+                json!({"game": name, "setup": game["default_setup"]}),
+            )
+            .await;
+        let view = &made.ok()["view"];
+        assert_eq!(view["game"], name);
+        assert_eq!(
+            view["seats"].as_array().unwrap().len(),
+            game["default_seats"].as_array().unwrap().len(),
+            "{name}"
+        );
+    }
+    // One seat too many, as the registry counts them.
+    app.post(
+        "/api/matches",
+        json!({"game": "chutes", "seats": ["here", "here", "here", "here", "here"]}),
+    )
+    .await
+    .refused(StatusCode::BAD_REQUEST, "bad_seats");
 }

@@ -1,19 +1,11 @@
-//! Baffle in the match router, and its helpers: the hint and the bot's
-//! move for the player.
+//! Baffle's own routes: the hint and the bot's move for the player.
 //!
 //! Terms:
-//! - **setup request**: `{"fixed": true}` (the original assignment's first
-//!   game), or a random box: `{"size": 10, "mirrors": 5}`, drawn from the
-//!   match's own secret seed; `"sides": "all" | "left-top"` for either.
-//! - **public setup**: the box's size, mirror count, sides and every hole's
-//!   place round it — never a mirror.
 //! - **hint**: the solver run on what the view shows (shots, found
 //!   mirrors, wrong guesses), never on the hidden layout.
 //! - **bot move**: the bot's move on the view, played for the player's seat
 //!   as if they had made it (so it needs their token and the move number).
 
-use super::SeatPlan;
-use super::table::{GameKind, MoveInput, Played, Table, Typed};
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::seats::Bearer;
@@ -24,10 +16,11 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::post;
 use baffle::bot::{BotError, BotOptions, Decision, decide_within};
-use baffle::{Game, MoveError, Setup, Side, Sides, Size, View};
+use baffle::{Game, MoveError, View};
+use games::{AnyMatch, MoveInput, Played, TypedMatch, box_title};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
-use tabletop::play::{DiceMode, Match, SeatKind};
+use serde_json::Value;
+use tabletop::play::Match;
 
 /// The routes under `/api/baffle/matches`.
 pub fn routes() -> Router<AppState> {
@@ -36,157 +29,11 @@ pub fn routes() -> Router<AppState> {
         .route("/matches/{id}/bot", post(bot_move))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SetupRequest {
-    #[serde(default)]
-    fixed: bool,
-    #[serde(default)]
-    size: Option<usize>,
-    #[serde(default)]
-    mirrors: Option<usize>,
-    #[serde(default)]
-    sides: Sides,
-}
-
-/// A new Baffle match from a page's setup request; a random box is drawn
-/// from `seed`, the match's own.
-///
-/// # Errors
-/// 400 for a bad setup (a box too small, too many mirrors), or anything
-/// but one seat.
-pub fn start(
-    setup: Value,
-    plans: &[SeatPlan],
-    dice: DiceMode,
-    seed: u64,
-) -> Result<Box<dyn Table>, ApiError> {
-    let req: SetupRequest = super::read_setup(setup)?;
-    if plans.len() != 1 {
-        return Err(super::bad_seats(format!(
-            "Baffle has one player, not {}",
-            plans.len()
-        )));
-    }
-    let setup = if req.fixed {
-        if req.size.is_some() || req.mirrors.is_some() {
-            return Err(ApiError::bad_request(
-                "the fixed game is the original assignment's 10 × 10 box with 5 mirrors: \
-                 give no size or mirrors with it",
-            ));
-        }
-        Setup::fixed(req.sides)
-    } else {
-        Setup::seeded(
-            req.size.unwrap_or(baffle::geometry::DEFAULT_SIZE),
-            req.mirrors.unwrap_or(5),
-            req.sides,
-            seed,
-        )
-    };
-    Game::new(setup.clone())
-        .map_err(|e| ApiError::bad_request(e.to_string()).with_code("bad_setup"))?;
-    super::start::<Game>(setup, plans, dice)
-}
-
-/// Where a hole sits round the box.
-#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HolePlace {
-    /// The hole's number.
-    pub hole: usize,
-    /// Its side.
-    pub side: Side,
-    /// Its place along the side: from the top (left, right sides) or from
-    /// the left (top, bottom sides), 0-based.
-    pub at: usize,
-    /// Whether beams may be shot into it in this game.
-    pub shootable: bool,
-}
-
-/// Every hole's place round `game`'s box, by the library's geometry.
-pub fn hole_places(game: &Game) -> Vec<HolePlace> {
-    let size: Size = game.size();
-    let sides = game.sides();
-    (0..size.holes())
-        .filter_map(|hole| {
-            let side = size.side(hole)?;
-            let (index, _) = size.entry(hole)?;
-            let cell = size.cell(index);
-            let at = match side {
-                Side::Left | Side::Right => cell.row,
-                Side::Top | Side::Bottom => cell.col,
-            } as usize;
-            Some(HolePlace {
-                hole,
-                side,
-                at,
-                shootable: sides.allows(side),
-            })
-        })
-        .collect()
-}
-
-/// `fixed` (the original assignment's first game) or `random`.
-fn origin(game: &Game) -> &'static str {
-    match game.setup().origin {
-        baffle::Origin::Fixed => "fixed",
-        baffle::Origin::Seeded { .. } => "random",
-        baffle::Origin::Given { .. } => "given",
-    }
-}
-
-/// The picture's title: which game this is.
-fn picture_title(game: &Game) -> String {
-    match origin(game) {
-        "fixed" => "Baffle: the original assignment's first game".to_string(),
-        _ => format!(
-            "Baffle: a {n} × {n} box with {}",
-            tabletop::count(game.view().mirrors as u64, "mirror", "mirrors"),
-            n = game.size().n()
-        ),
-    }
-}
-
-impl GameKind for Game {
-    const TITLE: &'static str = "Baffle";
-
-    fn public_setup(m: &Match<Self>) -> Value {
-        let game = m.game();
-        let view = game.view();
-        json!({
-            "size": view.size,
-            "mirrors": view.mirrors,
-            "sides": view.sides,
-            "origin": origin(game),
-            "holes": hole_places(game),
-        })
-    }
-
-    fn title(setup: &Setup, _seats: &[SeatKind]) -> String {
-        match Game::new(setup.clone()) {
-            Ok(game) => picture_title(&game),
-            Err(_) => "Baffle".to_string(),
-        }
-    }
-
-    fn picture(
-        m: &Match<Self>,
-        _name: Option<&str>,
-    ) -> Result<render::Picture, render::RenderError> {
-        let style = render::baffle::BaffleStyle {
-            title: Some(picture_title(m.game())),
-            steady: true,
-            ..render::baffle::BaffleStyle::default()
-        };
-        render::baffle::view_with(&m.game().view(), &style)
-    }
-}
-
 /// The Baffle match of table `t`, or a 400 for another game's.
-fn baffle_of(t: &dyn Table) -> Result<&Match<Game>, ApiError> {
+fn baffle_of(t: &dyn AnyMatch) -> Result<&Match<Game>, ApiError> {
     t.as_any()
-        .downcast_ref::<Typed<Game>>()
-        .map(Typed::inner)
+        .downcast_ref::<TypedMatch<Game>>()
+        .map(TypedMatch::inner)
         .ok_or_else(|| {
             ApiError::coded(
                 StatusCode::BAD_REQUEST,
@@ -213,7 +60,7 @@ async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
     let (view, title) = state
         .hub
         .with_table(&id, |t| {
-            baffle_of(t).map(|m| (m.game().view(), picture_title(m.game())))
+            baffle_of(t).map(|m| (m.game().view(), box_title(m.game())))
         })
         .await??;
     if view.status.is_over() {

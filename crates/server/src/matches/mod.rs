@@ -19,16 +19,14 @@
 //! - **record**: the whole match, seed and all: given out only once the
 //!   match is over (export, replay).
 //!
-//! The game rules are in the game libraries; this module only turns
-//! requests into the match layer's calls ([`table`]) and keeps the matches
-//! ([`hub`]). Each game's own part — how a page's setup becomes the game's,
-//! its extras — is in [`chutes`], [`baffle`] and [`tycoon`].
+//! The game rules are in the game libraries, and the games, their setups
+//! and what a viewer may see of a match in the registry (the `games`
+//! crate); this module only turns requests into the registry's calls and
+//! keeps the matches ([`hub`]). Baffle's hint and bot moves for the player
+//! are in [`baffle`].
 
 pub mod baffle;
-pub mod chutes;
 pub mod hub;
-pub mod table;
-pub mod tycoon;
 
 pub use hub::{Hub, SeatPlan};
 
@@ -42,14 +40,11 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use games::{AnyMatch, MoveInput, Need, Played, ReplayStep, Supplied};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::convert::Infallible;
-use table::{GameKind, MoveInput, Played, Table, Typed};
-use tabletop::play::{DiceMode, Match, SeatKind};
-
-/// The games a match may be of.
-pub const GAMES: [&str; 3] = ["chutes", "baffle", "tycoon"];
+use tabletop::play::{DiceMode, SeatKind};
 
 /// The most matches the lobby lists.
 pub const LOBBY_SIZE: u32 = 50;
@@ -68,38 +63,28 @@ pub fn routes() -> Router<AppState> {
         .route("/matches/{id}/replay", get(replay))
         .route("/matches/{id}/svg", get(picture))
         .route("/lobby", get(lobby))
+        .route("/games", get(list_games))
 }
 
-/// A table for a stored match of `game`, replayed from its header and
-/// entries.
+/// `GET /api/games`: every game of this Parlor, as the registry declares
+/// it (names, titles, seats, default setups and their bounds), for the
+/// pages' forms and any client.
+async fn list_games() -> Json<&'static [games::GameInfo]> {
+    Json(&games::GAMES[..])
+}
+
+/// A stored match of `game`, replayed from its header and entries.
 ///
 /// # Errors
 /// Why it does not replay, in words.
-pub fn load_table(game: &str, header: &str, entries: &[String]) -> Result<Box<dyn Table>, String> {
-    Ok(match game {
-        "chutes" => Box::new(Typed::<::chutes::contract::Table>::load(header, entries)?),
-        "baffle" => Box::new(Typed::<::baffle::Game>::load(header, entries)?),
-        "tycoon" => Box::new(Typed::<::tycoon::Game>::load(header, entries)?),
-        other => return Err(format!("'{other}' is not a game of this Parlor")),
-    })
-}
-
-/// A new match of `G`.
-///
-/// # Errors
-/// The match layer's refusal of the setup or the seats.
-pub fn start<G: GameKind>(
-    setup: G::Setup,
-    plans: &[SeatPlan],
-    dice: DiceMode,
-) -> Result<Box<dyn Table>, ApiError>
-where
-    G::Setup: Send + Sync,
-    G::Move: Send + Sync,
-    G::Event: Send + Sync,
-{
-    let kinds: Vec<SeatKind> = plans.iter().map(|p| p.kind()).collect();
-    Ok(Box::new(Typed::new(Match::<G>::start(setup, kinds, dice)?)))
+pub fn load_match(
+    game: &str,
+    header: &str,
+    entries: &[String],
+) -> Result<Box<dyn AnyMatch>, String> {
+    games::find(game)
+        .map_err(|e| e.message)?
+        .load(header, entries)
 }
 
 /// `POST /api/matches`.
@@ -167,21 +152,15 @@ fn bad_seats(message: impl Into<String>) -> ApiError {
     ApiError::coded(StatusCode::BAD_REQUEST, "bad_seats", message)
 }
 
-/// Reads a game's setup request from the `setup` of `POST /api/matches`.
-fn read_setup<T: serde::de::DeserializeOwned>(setup: Value) -> Result<T, ApiError> {
-    if !setup.is_object() {
-        return Err(ApiError::coded(
-            StatusCode::BAD_REQUEST,
-            "bad_json",
-            "\"setup\" is a JSON object (see docs/api.md for each game's)",
-        ));
-    }
-    serde_json::from_value(setup).map_err(|e| {
-        ApiError::coded(
-            StatusCode::BAD_REQUEST,
-            "bad_json",
-            format!("bad \"setup\": {e}"),
-        )
+/// What the front end keeps for a setup's need: an uploaded board, a
+/// design, a saved grid.
+async fn supply(state: &AppState, need: &Need) -> Result<Supplied, ApiError> {
+    Ok(match need {
+        Need::Board(id) => Supplied::Board((*crate::chutes_api::find_board(state, id)?).clone()),
+        Need::Design(id) => Supplied::Grid(state.designs.with(id, |d| d.grid().clone())?),
+        Need::SavedGrid(name) => {
+            Supplied::Grid(crate::tycoon_api::grid_from(state, None, Some(name)).await?)
+        }
     })
 }
 
@@ -189,13 +168,16 @@ async fn create(
     State(state): State<AppState>,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
-    let game = req.game.trim().to_ascii_lowercase();
+    let info = games::find(&req.game)?;
     let plans: Vec<SeatPlan> = match &req.seats {
         Some(words) => words
             .iter()
             .map(|w| w.parse::<SeatPlan>().map_err(bad_seats))
             .collect::<Result<_, _>>()?,
-        None => default_seats(&game),
+        None => (info.default_seats)()
+            .into_iter()
+            .map(SeatPlan::from_kind)
+            .collect(),
     };
     let open = plans
         .iter()
@@ -228,17 +210,13 @@ async fn create(
     } else {
         DiceMode::Seeded { seed }
     };
-    let setup = req.setup.unwrap_or(Value::Object(Default::default()));
-    let table = match game.as_str() {
-        "chutes" => chutes::start(&state, setup, &plans, dice)?,
-        "baffle" => baffle::start(setup, &plans, dice, seed)?,
-        "tycoon" => tycoon::start(&state, setup, &plans, dice).await?,
-        other => {
-            return Err(ApiError::bad_request(format!(
-                "'{other}' is not a game here: say chutes, baffle or tycoon"
-            )));
-        }
+    let prepared = info.prepare(req.setup.unwrap_or(Value::Null))?;
+    let supplied = match prepared.need() {
+        Some(need) => Some(supply(&state, need).await?),
+        None => None,
     };
+    let kinds: Vec<SeatKind> = plans.iter().map(|p| p.kind()).collect();
+    let table = prepared.start(supplied, kinds, dice, seed)?;
     let game = table.game();
     let made = state.hub.create(table, &plans).await?;
     let view = state.hub.view(&made.id, Some(&made.token)).await?;
@@ -256,20 +234,6 @@ async fn create(
             view,
         }),
     ))
-}
-
-/// The seats a match of `game` has when the request names none: one
-/// person at this screen, and in Tycoon three normal bots beside them.
-fn default_seats(game: &str) -> Vec<SeatPlan> {
-    match game {
-        "tycoon" => vec![
-            SeatPlan::Here,
-            SeatPlan::Bot(tabletop::BotLevel::Normal),
-            SeatPlan::Bot(tabletop::BotLevel::Normal),
-            SeatPlan::Bot(tabletop::BotLevel::Normal),
-        ],
-        _ => vec![SeatPlan::Here],
-    }
 }
 
 async fn view(
@@ -449,26 +413,15 @@ async fn events(
     Ok(response)
 }
 
-fn game_on() -> ApiError {
-    ApiError::coded(
-        StatusCode::CONFLICT,
-        "game_on",
-        "the game is still on: its record (with the seed of its dice) is given once it is over",
-    )
-}
-
 /// `GET /api/matches/{id}/record`: the whole record, once over.
 async fn record(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let (over, record, game) = state
+    let (record, game) = state
         .hub
-        .with_table(&id, |t| (t.status().is_over(), t.record(), t.game()))
-        .await?;
-    if !over {
-        return Err(game_on());
-    }
+        .with_table(&id, |t| t.record_once_over().map(|r| (r, t.game())))
+        .await??;
     let disposition = format!(
         "attachment; filename=\"{game}-{}.json\"",
         &id[..8.min(id.len())]
@@ -489,19 +442,6 @@ struct ReplayQuery {
     at: usize,
 }
 
-/// One step of a replay.
-#[derive(Serialize)]
-struct ReplayStep {
-    /// Moves played so far in the replay.
-    at: usize,
-    /// Moves in the whole match.
-    moves: usize,
-    /// The move that led here (none at 0).
-    played: Option<Played>,
-    /// The match as a spectator saw it then.
-    view: Value,
-}
-
 /// `GET /api/matches/{id}/replay?at=N`: a finished match after its first
 /// `N` moves.
 async fn replay(
@@ -511,18 +451,7 @@ async fn replay(
 ) -> ApiResult<ReplayStep> {
     let step = state
         .hub
-        .with_table(&id, |t| {
-            if !t.status().is_over() {
-                return Err(game_on());
-            }
-            let (view, played) = t.replay_view(query.at)?;
-            Ok(ReplayStep {
-                at: query.at,
-                moves: t.moves(),
-                played,
-                view,
-            })
-        })
+        .with_table(&id, |t| t.replay_step(query.at))
         .await??;
     Ok(Json(step))
 }
@@ -547,12 +476,7 @@ async fn picture(
     let name = crate::tycoon_api::picture_name(query.name)?;
     let picture = state
         .hub
-        .with_table(&id, |t| {
-            if query.at.is_some() && !t.status().is_over() {
-                return Err(game_on());
-            }
-            t.picture(name.as_deref(), query.at)
-        })
+        .with_table(&id, |t| t.picture(name.as_deref(), query.at))
         .await??;
     crate::svg_response(Ok(picture))
 }

@@ -34,12 +34,12 @@ mod follow;
 mod seating;
 mod view;
 
-use super::table::{MoveInput, Played, Table};
 use crate::db::{Db, DbError, NewMatch, NewMove, SeatRow, TokenRow, UNFINISHED_KEPT};
 use crate::error::ApiError;
 use crate::http::metrics::Metrics;
 use crate::seats;
 use axum::http::StatusCode;
+use games::{AnyMatch, MoveInput, Played};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -75,6 +75,15 @@ impl SeatPlan {
         match self {
             Self::Here | Self::Open | Self::Anyone => SeatKind::Person,
             Self::Bot(level) => SeatKind::Bot { level },
+        }
+    }
+
+    /// The plan for a registry's default seat: a person at the maker's
+    /// screen, or the bot.
+    pub fn from_kind(kind: SeatKind) -> Self {
+        match kind {
+            SeatKind::Person => Self::Here,
+            SeatKind::Bot { level } => Self::Bot(level),
         }
     }
 }
@@ -152,7 +161,7 @@ impl Slot {
 /// A live match's state, behind its slot's lock.
 pub struct Live {
     /// The match.
-    pub table: Box<dyn Table>,
+    pub table: Box<dyn AnyMatch>,
     /// Its line for the lobby and the pages' lists.
     title: String,
     seats: Vec<SeatRow>,
@@ -274,7 +283,7 @@ impl Hub {
     /// 503 when no secret can be drawn; the store's refusal.
     pub async fn create(
         self: &Arc<Self>,
-        table: Box<dyn Table>,
+        table: Box<dyn AnyMatch>,
         plans: &[SeatPlan],
     ) -> Result<Made, ApiError> {
         let id = seats::fresh_secret()?;
@@ -391,7 +400,7 @@ impl Hub {
             .await?
             .ok_or_else(|| no_match(id))?;
         let entries: Vec<String> = stored.moves.into_iter().map(|m| m.entry).collect();
-        let table = super::load_table(&stored.game, &stored.header, &entries).map_err(|why| {
+        let table = super::load_match(&stored.game, &stored.header, &entries).map_err(|why| {
             tracing::error!(match_id = %id, why = %why, "a stored match does not replay");
             ApiError::coded(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -475,7 +484,7 @@ impl Hub {
     pub async fn with_table<R>(
         self: &Arc<Self>,
         id: &str,
-        f: impl FnOnce(&dyn Table) -> R,
+        f: impl FnOnce(&dyn AnyMatch) -> R,
     ) -> Result<R, ApiError> {
         let (_slot, live) = self.lock(id).await?;
         Ok(f(live.table.as_ref()))
@@ -570,7 +579,7 @@ impl Hub {
             };
             let one = match live.table.play(seat, &mv, roll) {
                 Ok(one) => one,
-                Err(e) if played.is_empty() => return Err(e),
+                Err(e) if played.is_empty() => return Err(e.into()),
                 Err(_) => break,
             };
             let stored = self.commit(&slot, &mut live, &one).await;
@@ -785,13 +794,17 @@ mod tests {
     }
 
     async fn new_baffle(hub: &Arc<Hub>) -> String {
-        let table = crate::matches::baffle::start(
-            serde_json::json!({"size": 4, "mirrors": 1}),
-            &[SeatPlan::Here],
-            tabletop::play::DiceMode::Seeded { seed: 1 },
-            1,
-        )
-        .unwrap();
+        let table = games::find("baffle")
+            .unwrap()
+            .prepare(serde_json::json!({"size": 4, "mirrors": 1}))
+            .unwrap()
+            .start(
+                None,
+                vec![SeatKind::Person],
+                tabletop::play::DiceMode::Seeded { seed: 1 },
+                1,
+            )
+            .unwrap();
         hub.create(table, &[SeatPlan::Here]).await.unwrap().id
     }
 

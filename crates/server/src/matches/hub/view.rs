@@ -10,8 +10,8 @@
 
 use super::{Change, Holder, Live, Slot};
 use crate::db::UNFINISHED_KEPT;
-use crate::matches::table::Played;
 use crate::seats::SeatState;
+use games::Played;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::sync::Arc;

@@ -1,20 +1,27 @@
-//! One table for every game: a match of any game, behind one interface the
-//! router drives with JSON.
+//! The match of any game, behind one interface: what every front end
+//! drives, and the gate through which every viewer sees a match.
 //!
 //! Terms:
-//! - **game kind** ([`GameKind`]): what the router needs of a game beyond
-//!   the match layer — its name for people, what of its setup every viewer
-//!   may see, a page's extras, its lobby line and its picture. Implemented
-//!   in each game's API module; it holds no rule.
-//! - **table** ([`Table`]): a `Match` of some game with its type forgotten,
-//!   taking moves as text or JSON and giving views and events as JSON.
-//! - **played** ([`Played`]): one move as the API tells it: its number, the
-//!   seat, whether a bot made it, the move's text, the roll (chosen dice),
-//!   and its events, each with its words (`text`).
+//! - **adapter** ([`Adapter`]): what the registry needs of a game beyond
+//!   the match layer — its name for people, its setup request, what of its
+//!   setup every viewer may see, a page's extras, its lobby line and its
+//!   picture. It holds no rule.
+//! - **any match** ([`AnyMatch`]): a `Match` of some game with its type
+//!   forgotten, taking moves as text or JSON and giving views and events as
+//!   JSON.
+//! - **played** ([`Played`]): one move as a front end tells it: its number,
+//!   the seat, whether a bot made it, the move's text, the roll (chosen
+//!   dice), and its events, each with its words (`text`).
+//! - **gate**: while a match is on, its record (with the seed) is refused,
+//!   and so are its replay and its pictures of past moves (`game_on`):
+//!   [`AnyMatch::record_once_over`], [`AnyMatch::replay_step`],
+//!   [`AnyMatch::picture`]. Views hold only what their viewer may know
+//!   (the game's own [`Playable::view`]).
 
-use crate::error::ApiError;
-use axum::http::StatusCode;
+use crate::Refusal;
+use crate::registry::{Need, Supplied};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use tabletop::play::{Entry, Match, Playable, PlayedOf, Record, SeatKind, Status, Viewer};
 
@@ -22,8 +29,8 @@ use tabletop::play::{Entry, Match, Playable, PlayedOf, Record, SeatKind, Status,
 /// record. Each line is worded once, when its move is played.
 pub const LOG_TAIL: usize = 100;
 
-/// What the router needs of a game beyond the match layer.
-pub trait GameKind: Playable + Send + Sync + 'static
+/// What the registry needs of a game beyond the match layer.
+pub trait Adapter: Playable + Send + Sync + 'static
 where
     Self::Setup: Send + Sync,
     Self::Move: Send + Sync,
@@ -31,6 +38,46 @@ where
 {
     /// The game's name for people ("Chutes & Ladders").
     const TITLE: &'static str;
+
+    /// The fewest seats a match made through the registry has (within the
+    /// library's bounds, which [`Playable::seat_range`] checks again).
+    const MIN_SEATS: u8;
+    /// The most seats a match made through the registry has.
+    const MAX_SEATS: u8;
+
+    /// The setup as a client writes it: every field optional, its defaults
+    /// the library's.
+    type Request: DeserializeOwned + Serialize + Default + Send + 'static;
+
+    /// What the request names that the front end keeps (an uploaded board,
+    /// a design), if anything.
+    ///
+    /// # Errors
+    /// `bad_setup` for a request that names two things at once.
+    fn need(request: &Self::Request) -> Result<Option<Need>, Refusal>;
+
+    /// The game's setup from the request and what the front end supplied
+    /// for its need; `seed` is the match's own (a random box is drawn from
+    /// it).
+    ///
+    /// # Errors
+    /// `bad_setup` when the setup breaks one of the game's rules.
+    fn setup(
+        request: Self::Request,
+        supplied: Option<Supplied>,
+        seed: u64,
+    ) -> Result<Self::Setup, Refusal>;
+
+    /// Who sits at a match whose maker names no seats: one person.
+    fn default_seats() -> Vec<SeatKind> {
+        vec![SeatKind::Person]
+    }
+
+    /// The bounds of the setup's numbers, for a form (JSON). None by
+    /// default.
+    fn setup_limits() -> Value {
+        Value::Null
+    }
 
     /// What every viewer may see of the setup, for drawing (the board; a
     /// Baffle box's size, never its mirrors).
@@ -86,7 +133,7 @@ pub enum MoveInput {
 }
 
 /// A match of some game.
-pub trait Table: Send + Sync {
+pub trait AnyMatch: Send + Sync {
     /// The game's name (`chutes`).
     fn game(&self) -> &'static str;
     /// The game's name for people.
@@ -112,7 +159,7 @@ pub trait Table: Send + Sync {
     ///
     /// # Errors
     /// A move that does not read (`bad_move`), or the match's refusal.
-    fn play(&mut self, seat: u8, mv: &MoveInput, roll: Option<u32>) -> Result<Played, ApiError>;
+    fn play(&mut self, seat: u8, mv: &MoveInput, roll: Option<u32>) -> Result<Played, Refusal>;
     /// The bot's turn, to be worked out off the match: the move number it
     /// was taken at, and the work, which gives the move's text.
     fn bot_turn(&self) -> Option<BotWork>;
@@ -120,31 +167,50 @@ pub trait Table: Send + Sync {
     ///
     /// # Errors
     /// The match's refusal (it moved on meanwhile).
-    fn play_bot(&mut self, moves: usize, mv: &str) -> Result<Played, ApiError>;
+    fn play_bot(&mut self, moves: usize, mv: &str) -> Result<Played, Refusal>;
     /// Plays a stored record entry (another server's move).
     ///
     /// # Errors
     /// Why the entry does not fit, in words.
     fn apply_entry(&mut self, entry: &str) -> Result<Played, String>;
-    /// The record without its moves, as JSON (secret while on).
+    /// The record without its moves, as JSON, for the store only: it holds
+    /// the seed (and a Baffle box's mirrors) while the match is on.
     fn header(&self) -> String;
-    /// The whole record, as JSON (secret while on: callers check).
-    fn record(&self) -> Value;
-    /// The view a spectator had after the first `at` moves, and those
-    /// moves' plays, replayed from the record (for replays once over).
+    /// The whole record, as JSON, once the match is over.
     ///
     /// # Errors
-    /// 400 when `at` is past the last move.
-    fn replay_view(&self, at: usize) -> Result<(Value, Option<Played>), ApiError>;
-    /// The match drawn for a spectator: as it stands, or after its first
-    /// `at` moves (replayed from the record, for replays once over).
+    /// `game_on` while it is on.
+    fn record_once_over(&self) -> Result<Value, Refusal>;
+    /// A replay's step, once the match is over: the view a spectator had
+    /// after the first `at` moves and the `at`-th move's play.
     ///
     /// # Errors
-    /// 400 when `at` is past the last move; 422 when the renderer refuses.
-    fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, ApiError>;
-    /// The table as `Any`, for a game's own extras to find its match
-    /// ([`Typed::inner`]).
+    /// `game_on` while the match is on; `bad_step` when `at` is past the
+    /// last move.
+    fn replay_step(&self, at: usize) -> Result<ReplayStep, Refusal>;
+    /// The match drawn for a spectator: as it stands, or (once over) after
+    /// its first `at` moves.
+    ///
+    /// # Errors
+    /// `game_on` for a past step while the match is on; `bad_step` when
+    /// `at` is past the last move; `invalid` when the renderer refuses.
+    fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, Refusal>;
+    /// The match as `Any`, for a game's own routes to find its match
+    /// ([`TypedMatch::inner`]).
     fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// One step of a replay.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReplayStep {
+    /// Moves played so far in the replay.
+    pub at: usize,
+    /// Moves in the whole match.
+    pub moves: usize,
+    /// The move that led here (none at 0).
+    pub played: Option<Played>,
+    /// The match as a spectator saw it then.
+    pub view: Value,
 }
 
 /// A bot's turn taken out of the match.
@@ -156,18 +222,18 @@ pub struct BotWork {
 }
 
 /// A match of game `G`, and the newest events of its log in words.
-pub struct Typed<G: Playable> {
+pub struct TypedMatch<G: Playable> {
     m: Match<G>,
     log: std::collections::VecDeque<Value>,
 }
 
-impl<G: GameKind> Typed<G>
+impl<G: Adapter> TypedMatch<G>
 where
     G::Setup: Send + Sync,
     G::Move: Send + Sync,
     G::Event: Send + Sync,
 {
-    /// A table for `m`.
+    /// The match `m`, behind the one interface.
     pub fn new(m: Match<G>) -> Self {
         let lines: Vec<Value> = m
             .log()
@@ -232,7 +298,7 @@ fn log_line(number: usize, seat: u8, event: &impl std::fmt::Display) -> Value {
     Value::Object(line)
 }
 
-impl<G: GameKind> Typed<G>
+impl<G: Adapter> TypedMatch<G>
 where
     G::Setup: Send + Sync,
     G::Move: Send + Sync,
@@ -240,22 +306,27 @@ where
 {
     /// The match after its first `at` moves, replayed from the record, and
     /// the `at`-th move's play (none at 0).
-    fn replayed(&self, at: usize) -> Result<(Match<G>, Option<Played>), ApiError> {
+    fn replayed(&self, at: usize) -> Result<(Match<G>, Option<Played>), Refusal> {
         let all = self.m.record();
         if at > all.moves.len() {
-            return Err(ApiError::bad_request(format!(
-                "this game has {} moves: a replay goes from 0 to {}",
-                all.moves.len(),
-                all.moves.len()
-            )));
+            return Err(Refusal::new(
+                "bad_step",
+                format!(
+                    "this game has {} moves: a replay goes from 0 to {}",
+                    all.moves.len(),
+                    all.moves.len()
+                ),
+            ));
         }
         let mut record = all.clone();
         record.moves.truncate(at.saturating_sub(1));
         let mut m = Match::<G>::replay(record)?;
         let last = match all.moves.get(at.wrapping_sub(1)) {
-            Some(entry) if at > 0 => Some(m.apply_entry(entry.clone()).map(played::<G>).map_err(
-                |why| ApiError::coded(StatusCode::UNPROCESSABLE_ENTITY, "bad_record", why),
-            )?),
+            Some(entry) if at > 0 => Some(
+                m.apply_entry(entry.clone())
+                    .map(played::<G>)
+                    .map_err(|why| Refusal::new("bad_record", why))?,
+            ),
             _ => None,
         };
         Ok((m, last))
@@ -263,7 +334,7 @@ where
 }
 
 /// The JSON of an event, with its words under `text`.
-fn event_json<E: Serialize + std::fmt::Display>(event: &E) -> Value {
+pub fn event_json<E: Serialize + std::fmt::Display>(event: &E) -> Value {
     let text = Value::String(event.to_string());
     match serde_json::to_value(event) {
         Ok(Value::Object(mut fields)) => {
@@ -302,8 +373,8 @@ fn played<G: Playable>(p: PlayedOf<G>) -> Played {
 }
 
 /// Reads a move in its text or JSON form.
-fn read_move<G: Playable>(mv: &MoveInput) -> Result<G::Move, ApiError> {
-    let bad = |why: String| ApiError::coded(StatusCode::BAD_REQUEST, "bad_move", why);
+fn read_move<G: Playable>(mv: &MoveInput) -> Result<G::Move, Refusal> {
+    let bad = |why: String| Refusal::new("bad_move", why);
     match mv {
         MoveInput::Text(text) => text.parse::<G::Move>().map_err(|e| bad(e.to_string())),
         MoveInput::Json(value) => serde_json::from_value::<G::Move>(value.clone())
@@ -315,7 +386,7 @@ fn to_value(x: &impl Serialize) -> Value {
     serde_json::to_value(x).unwrap_or(Value::Null)
 }
 
-impl<G: GameKind> Table for Typed<G>
+impl<G: Adapter> AnyMatch for TypedMatch<G>
 where
     G::Setup: Send + Sync,
     G::Move: Send + Sync,
@@ -369,7 +440,7 @@ where
         G::title(&self.m.record().setup, self.m.seats())
     }
 
-    fn play(&mut self, seat: u8, mv: &MoveInput, roll: Option<u32>) -> Result<Played, ApiError> {
+    fn play(&mut self, seat: u8, mv: &MoveInput, roll: Option<u32>) -> Result<Played, Refusal> {
         let mv = read_move::<G>(mv)?;
         let request = tabletop::play::Request {
             mv,
@@ -389,7 +460,7 @@ where
         })
     }
 
-    fn play_bot(&mut self, moves: usize, mv: &str) -> Result<Played, ApiError> {
+    fn play_bot(&mut self, moves: usize, mv: &str) -> Result<Played, Refusal> {
         let mv = read_move::<G>(&MoveInput::Text(mv.to_string()))?;
         let done = self.m.play_bot(moves, mv)?;
         self.note(&done);
@@ -416,21 +487,33 @@ where
         serde_json::to_string(&header).unwrap_or_default()
     }
 
-    fn record(&self) -> Value {
-        to_value(self.m.record())
+    fn record_once_over(&self) -> Result<Value, Refusal> {
+        self.m
+            .public_record()
+            .map(to_value)
+            .ok_or_else(Refusal::game_on)
     }
 
-    fn replay_view(&self, at: usize) -> Result<(Value, Option<Played>), ApiError> {
-        let (m, last) = self.replayed(at)?;
-        Ok((Typed::new(m).view(Viewer::Spectator), last))
+    fn replay_step(&self, at: usize) -> Result<ReplayStep, Refusal> {
+        if !self.m.status().is_over() {
+            return Err(Refusal::game_on());
+        }
+        let (m, played) = self.replayed(at)?;
+        Ok(ReplayStep {
+            at,
+            moves: self.m.moves(),
+            played,
+            view: TypedMatch::new(m).view(Viewer::Spectator),
+        })
     }
 
-    fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, ApiError> {
+    fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, Refusal> {
         let drawn = match at {
             None => G::picture(&self.m, name),
+            Some(_) if !self.m.status().is_over() => return Err(Refusal::game_on()),
             Some(at) => G::picture(&self.replayed(at)?.0, name),
         };
-        drawn.map_err(|e| ApiError::unprocessable(format!("cannot draw this: {e}")))
+        drawn.map_err(|e| Refusal::new("invalid", format!("cannot draw this: {e}")))
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -1,0 +1,39 @@
+//! Parlor's games, declared once: the registry every front end reads (the
+//! server's create, load and lobby, `GET /api/games` and the pages' forms,
+//! the CLI's `replay`), the one setup path, and the match of any game
+//! behind one interface — the gate through which a viewer sees a match.
+//!
+//! Terms:
+//! - **registry** ([`GAMES`], [`find`]): each game's name, title, seats,
+//!   default seats and setup, and how to make, load and replay its matches.
+//! - **setup request**: a game's setup as a client writes it (JSON, every
+//!   field optional, the defaults the game's library gives). It may name
+//!   something a front end keeps (an uploaded board, a design, a saved
+//!   grid): a **need** ([`Need`]), which the front end looks up and
+//!   supplies ([`Supplied`]); it translates nothing.
+//! - **adapter** ([`Adapter`]): what the registry needs of a game beyond
+//!   the match layer — its title, setup request, public setup, extras for
+//!   a page, lobby line and picture. One module per game holds it, and no
+//!   rule.
+//! - **any match** ([`AnyMatch`]): a `tabletop::play::Match` of some game
+//!   with its type forgotten, taking moves as text or JSON and giving
+//!   views, events, records and pictures as JSON or drawings. It is the
+//!   **gate**: the record, the replay and past pictures are refused
+//!   (`game_on`) while the match is on, here and nowhere else.
+//! - **refusal** ([`Refusal`]): a coded error (`bad_setup`, `game_on`, …)
+//!   that a front end shows or maps to an HTTP status by its code.
+
+mod any_match;
+mod baffle_adapter;
+mod chutes_adapter;
+mod refusal;
+mod registry;
+mod tycoon_adapter;
+
+pub use any_match::{
+    Adapter, AnyMatch, BotWork, LOG_TAIL, MoveInput, Played, ReplayStep, TypedMatch, event_json,
+};
+pub use baffle_adapter::{HolePlace, box_title, hole_places};
+pub use refusal::Refusal;
+pub use registry::{GAMES, GameInfo, Need, Prepared, Supplied, find, names, start_from_record};
+pub use tycoon_adapter::{ObjectView, layout, object_view};

@@ -1,0 +1,207 @@
+//! Snakes & Ladders Tycoon in the registry.
+//!
+//! Terms:
+//! - **setup request**: the grid — `{"design": ID}` (a design being
+//!   edited: a [`Need::Design`]), `{"saved": NAME}` (a saved grid: a
+//!   [`Need::SavedGrid`]), `{"text": "..."}` (a grid file's text),
+//!   `{"sample": true}` (the original assignment's sample) or none (an
+//!   empty grid) — and optionally `"turn_cap"`.
+//! - **public setup**: the grid's objects and the cells as drawn; Tycoon
+//!   hides nothing but the dice.
+//! - **extras**: the decision awaited in words (`question`, and the CLI's
+//!   `prompt`), the moves that answer it (as JSON and text, each with a
+//!   button's label and what it does), the kinds of attack offered, and
+//!   once over, how the game ended (`outcome`): the library's words
+//!   ([`tycoon::game::words`]).
+
+use crate::Refusal;
+use crate::any_match::Adapter;
+use crate::registry::{Need, Supplied};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tabletop::BotLevel;
+use tabletop::play::{Match, SeatKind, Viewer};
+use tycoon::contract::Setup;
+use tycoon::game::{DEFAULT_TURN_CAP, MAX_TURN_CAP, SEATS, words};
+use tycoon::{Game, Grid, Object};
+
+/// A Tycoon setup as a client writes it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    /// A design being edited, by its id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    design: Option<String>,
+    /// A saved grid, by its name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    saved: Option<String>,
+    /// A grid file's text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
+    /// The original assignment's sample grid.
+    #[serde(default)]
+    sample: bool,
+    /// The turns after which the game stops.
+    #[serde(default = "default_turn_cap")]
+    turn_cap: u32,
+}
+
+fn default_turn_cap() -> u32 {
+    DEFAULT_TURN_CAP
+}
+
+impl Default for Request {
+    fn default() -> Self {
+        Self {
+            design: None,
+            saved: None,
+            text: None,
+            sample: false,
+            turn_cap: DEFAULT_TURN_CAP,
+        }
+    }
+}
+
+impl Adapter for Game {
+    const TITLE: &'static str = "Snakes & Ladders Tycoon";
+    const MIN_SEATS: u8 = SEATS as u8;
+    const MAX_SEATS: u8 = SEATS as u8;
+    type Request = Request;
+
+    fn need(request: &Request) -> Result<Option<Need>, Refusal> {
+        let sources = usize::from(request.design.is_some())
+            + usize::from(request.saved.is_some())
+            + usize::from(request.text.is_some())
+            + usize::from(request.sample);
+        if sources > 1 {
+            return Err(Refusal::new(
+                "bad_setup",
+                "give one of \"design\", \"saved\", \"text\" or \"sample\"",
+            ));
+        }
+        Ok(match (&request.design, &request.saved) {
+            (Some(id), _) => Some(Need::Design(id.clone())),
+            (_, Some(name)) => Some(Need::SavedGrid(name.clone())),
+            _ => None,
+        })
+    }
+
+    fn setup(request: Request, supplied: Option<Supplied>, _seed: u64) -> Result<Setup, Refusal> {
+        let grid = match (supplied, &request.text) {
+            (Some(Supplied::Grid(grid)), _) => grid,
+            (_, Some(text)) => tycoon::parse_grid(text)
+                .map_err(|e| Refusal::new("invalid", format!("the grid file: {e}")))?,
+            _ if request.sample => tycoon::parse_grid(tycoon::SAMPLE_GRID)
+                .map_err(|e| Refusal::new("invalid", format!("the sample grid: {e}")))?,
+            _ if request.design.is_some() || request.saved.is_some() => {
+                return Err(Refusal::new("no_grid", "the grid named was not found"));
+            }
+            _ => Grid::empty(),
+        };
+        let mut setup = Setup::new(grid);
+        setup.turn_cap = request.turn_cap;
+        Ok(setup)
+    }
+
+    fn default_seats() -> Vec<SeatKind> {
+        let bot = SeatKind::Bot {
+            level: BotLevel::Normal,
+        };
+        vec![SeatKind::Person, bot, bot, bot]
+    }
+
+    fn setup_limits() -> Value {
+        json!({ "turn_cap": {"min": 1, "max": MAX_TURN_CAP, "default": DEFAULT_TURN_CAP} })
+    }
+
+    fn public_setup(m: &Match<Self>) -> Value {
+        let grid = &m.record().setup.grid;
+        json!({
+            "objects": grid.objects().map(object_view).collect::<Vec<_>>(),
+            "layout": layout(),
+            "turn_cap": m.record().setup.turn_cap,
+        })
+    }
+
+    fn extras(m: &Match<Self>, _viewer: Viewer) -> Value {
+        let game = m.game();
+        // A match stopped by the match layer (its move cap) is over even
+        // though the game still waits for a move: offer none then.
+        let asked = if m.status().is_over() {
+            None
+        } else {
+            words::asked(game)
+        };
+        let (question, moves, attacks) = match asked {
+            Some(a) => (Some(a.question), a.answers, a.attacks),
+            None => (None, Vec::new(), Vec::new()),
+        };
+        json!({
+            "prompt": game.pending().filter(|_| !m.status().is_over()).map(|d| d.prompt()),
+            "question": question,
+            "moves": moves,
+            "attacks": attacks,
+            "outcome": words::outcome(game),
+        })
+    }
+
+    fn title(_setup: &Setup, seats: &[SeatKind]) -> String {
+        let bots = seats.iter().filter(|s| s.is_bot()).count() as u64;
+        let people = seats.len() as u64 - bots;
+        let who = match (people, bots) {
+            (_, 0) => tabletop::count(people, "person", "people"),
+            (0, _) => tabletop::count(bots, "bot", "bots"),
+            _ => format!(
+                "{} and {}",
+                tabletop::count(people, "person", "people"),
+                tabletop::count(bots, "bot", "bots")
+            ),
+        };
+        format!("Snakes & Ladders Tycoon: {who}")
+    }
+
+    fn picture(
+        m: &Match<Self>,
+        name: Option<&str>,
+    ) -> Result<render::Picture, render::RenderError> {
+        Ok(render::tycoon::game(m.game(), name.unwrap_or("this grid")))
+    }
+}
+
+/// An object as a page shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ObjectView {
+    /// The cell it lives on.
+    pub home: u32,
+    /// The object as data.
+    pub object: Object,
+    /// `ladder 10→32`, `card 9 on cell 13 (price 50, fee 10)`.
+    pub text: String,
+    /// What a card does, for people (empty for ladders and snakes).
+    pub describe: String,
+}
+
+/// An object as a page shows it.
+pub fn object_view(object: Object) -> ObjectView {
+    ObjectView {
+        home: object.home(),
+        object,
+        text: object.to_string(),
+        describe: match object {
+            Object::Card(card) => card.kind.describe(),
+            _ => String::new(),
+        },
+    }
+}
+
+/// The cell numbers as the grid is drawn, top row first.
+pub fn layout() -> Vec<Vec<u32>> {
+    let geometry = tycoon::cells::geometry();
+    (0..geometry.rows())
+        .map(|row| {
+            (0..geometry.cols())
+                .filter_map(|col| geometry.square_at(tabletop::Cell { row, col }))
+                .collect()
+        })
+        .collect()
+}
