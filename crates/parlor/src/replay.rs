@@ -14,7 +14,7 @@ use clap::Args;
 use serde_json::Value;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use tabletop::play::{Match, Playable, Record, Status};
+use tabletop::play::{DiceMode, SeatKind, Status};
 
 /// Arguments of `parlor replay`.
 #[derive(Args, Debug)]
@@ -51,10 +51,9 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let value: Value = serde_json::from_str(&text)
         .with_context(|| format!("{} is not JSON", args.file.display()))?;
-    let game = value
+    value
         .get("game")
         .and_then(Value::as_str)
-        .map(str::to_string)
         .with_context(|| {
             format!(
                 "{} is not a match record: it has no \"game\" (an older save? `parlor … play --resume` reads those)",
@@ -65,37 +64,48 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    match game.as_str() {
-        "chutes" => replay::<chutes::contract::Table>(value, args, &mut input, &mut out),
-        "baffle" => replay::<baffle::Game>(value, args, &mut input, &mut out),
-        "tycoon" => replay::<tycoon::Game>(value, args, &mut input, &mut out),
-        other => bail!("'{other}' is not a game of this Parlor (chutes, baffle or tycoon)"),
-    }
+    replay(value, args, &mut input, &mut out)
 }
 
-fn replay<G: Playable>(
-    value: Value,
+/// Replays a record of any game of the registry, move by move.
+fn replay(
+    mut value: Value,
     args: &ReplayArgs,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let record: Record<G::Setup, G::Move> =
-        serde_json::from_value(value).context("the record does not read")?;
-    let total = record.moves.len();
-    let mut start = record.clone();
-    start.moves.clear();
-    let mut m = Match::<G>::replay(start)?;
+    // The record's moves, in their text form; the match starts from the
+    // record without them and plays them one by one.
+    let moves: Vec<String> = match value.get_mut("moves").map(Value::take) {
+        Some(Value::Array(entries)) => entries
+            .into_iter()
+            .map(|e| match e {
+                Value::String(text) => Ok(text),
+                other => Err(anyhow::anyhow!(
+                    "the record does not read: a move is text, not {other}"
+                )),
+            })
+            .collect::<Result<_>>()?,
+        None | Some(Value::Null) => Vec::new(),
+        Some(other) => bail!("the record does not read: \"moves\" is a list, not {other}"),
+    };
+    let dice: Option<DiceMode> = value
+        .get("dice")
+        .and_then(|d| serde_json::from_value(d.clone()).ok());
+    value["moves"] = Value::Array(Vec::new());
+    let mut m = games::start_from_record(value).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let total = moves.len();
     if !args.json {
         writeln!(
             out,
             "A {} match: {}, {}.",
-            G::NAME,
-            seats_in_words(&m),
+            m.game(),
+            seats_in_words(&m.seats()),
             tabletop::count(total as u64, "move", "moves")
         )?;
     }
     let last = args.to.unwrap_or(total).min(total);
-    for (index, entry) in record.moves.into_iter().take(last).enumerate() {
+    for (index, entry) in moves.iter().take(last).enumerate() {
         if args.step {
             write!(out, "[Enter: move {} of {total}; q: stop] ", index + 1)?;
             out.flush()?;
@@ -109,24 +119,13 @@ fn replay<G: Playable>(
             anyhow::anyhow!("move #{} of the record is refused: {why}", index + 1)
         })?;
         if args.json {
-            let events: Vec<Value> = played
-                .events
-                .iter()
-                .map(|e| {
-                    let mut v = serde_json::to_value(e).unwrap_or(Value::Null);
-                    if let Value::Object(fields) = &mut v {
-                        fields.insert("text".into(), e.to_string().into());
-                    }
-                    v
-                })
-                .collect();
             let line = serde_json::json!({
                 "number": played.number,
                 "seat": played.seat,
                 "bot": played.bot,
-                "move": played.mv.to_string(),
+                "move": played.mv,
                 "roll": played.roll,
-                "events": events,
+                "events": played.events,
             });
             writeln!(out, "{line}")?;
             continue;
@@ -138,7 +137,7 @@ fn replay<G: Playable>(
             played.number, played.seat, played.mv
         )?;
         for event in &played.events {
-            writeln!(out, "       {event}")?;
+            writeln!(out, "       {}", event["text"].as_str().unwrap_or_default())?;
         }
     }
     if !args.json {
@@ -153,7 +152,7 @@ fn replay<G: Playable>(
             Status::Stalled { reason } => format!("The game stalled: {reason}."),
         };
         writeln!(out, "{end}")?;
-        if let (true, tabletop::play::DiceMode::Seeded { seed }) = (status.is_over(), record.dice) {
+        if let (true, Some(DiceMode::Seeded { seed })) = (status.is_over(), dice) {
             writeln!(out, "Its dice were seeded with {seed}.")?;
         }
     }
@@ -162,8 +161,8 @@ fn replay<G: Playable>(
 }
 
 /// "2 seats: person, hard bot".
-fn seats_in_words<G: Playable>(m: &Match<G>) -> String {
-    let kinds: Vec<String> = m.seats().iter().map(ToString::to_string).collect();
+fn seats_in_words(seats: &[SeatKind]) -> String {
+    let kinds: Vec<String> = seats.iter().map(ToString::to_string).collect();
     format!(
         "{}: {}",
         tabletop::count(kinds.len() as u64, "seat", "seats"),
