@@ -68,9 +68,6 @@ static PAGES: &[(&str, &str, &str)] = &[
     ("/lobby", "lobby.html", include_str!("../web/lobby.html")),
 ];
 
-/// The games whose pages also answer at `/GAME/m/{id}`.
-const MATCH_PAGES: [&str; 3] = ["/chutes", "/baffle", "/tycoon"];
-
 /// The routes for the pages and `/static/{file}`; with a web folder, the
 /// files are read from it at each request.
 pub fn routes(web_dir: Option<PathBuf>) -> Router<AppState> {
@@ -90,7 +87,12 @@ pub fn routes(web_dir: Option<PathBuf>) -> Router<AppState> {
             async move { page(dir.as_deref().map(|d| d.as_path()), file, html) }
         });
         router = router.route(path, handler.clone());
-        if MATCH_PAGES.contains(&path) {
+        // A game's page (one per game of the registry) also answers at
+        // `/GAME/m/{id}`: a match of that game.
+        if games::GAMES
+            .iter()
+            .any(|g| path.strip_prefix('/') == Some(g.name))
+        {
             router = router.route(&format!("{path}/m/{{id}}"), handler);
         }
     }
