@@ -9,10 +9,10 @@
 //!   place round it — never a mirror.
 
 use crate::Refusal;
-use crate::any_match::Adapter;
+use crate::any_match::{Adapter, AnyMatch, TypedMatch};
 use crate::registry::{Need, Supplied};
 use baffle::geometry::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
-use baffle::{Game, Setup, Side, Sides, Size};
+use baffle::{Game, Setup, Side, Sides, Size, View};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tabletop::play::{Match, SeatKind};
@@ -168,4 +168,32 @@ pub fn box_title(game: &Game) -> String {
             n = game.size().n()
         ),
     }
+}
+
+/// A Baffle match's view while it is on, and its box's title: what the
+/// solver's hint and the bot's move for the player are worked out from
+/// (the shots, the mirrors found, the wrong guesses; never the hidden
+/// layout).
+///
+/// # Errors
+/// `wrong_game` for another game's match; `game_over` once it is over
+/// (nothing is left to help with).
+pub fn box_in_play(m: &dyn AnyMatch) -> Result<(View, String), Refusal> {
+    let baffle = m
+        .as_any()
+        .downcast_ref::<TypedMatch<Game>>()
+        .map(TypedMatch::inner)
+        .ok_or_else(|| {
+            Refusal::new(
+                "wrong_game",
+                format!("this is a {} game, not Baffle", m.game_title()),
+            )
+        })?;
+    if baffle.status().is_over() {
+        return Err(Refusal::new(
+            "game_over",
+            "the game is over: there is no move left to help with",
+        ));
+    }
+    Ok((baffle.game().view(), box_title(baffle.game())))
 }

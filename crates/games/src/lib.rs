@@ -33,7 +33,7 @@ mod tycoon_adapter;
 pub use any_match::{
     Adapter, AnyMatch, BotWork, LOG_TAIL, MoveInput, Played, ReplayStep, TypedMatch, event_json,
 };
-pub use baffle_adapter::{HolePlace, box_title, hole_places};
+pub use baffle_adapter::{HolePlace, box_in_play, box_title, hole_places};
 pub use refusal::Refusal;
 pub use registry::{GAMES, GameInfo, Need, Prepared, Supplied, find, names, start_from_record};
 pub use tycoon_adapter::{ObjectView, layout, object_view};

@@ -24,7 +24,6 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/preview.svg", get(preview))
         .route("/solve", post(solve))
-        .merge(crate::matches::baffle::routes())
 }
 
 /// `GET /api/baffle/preview.svg`: a fresh fixed game as its player sees it

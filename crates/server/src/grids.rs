@@ -17,48 +17,14 @@ use crate::error::ApiError;
 use axum::http::StatusCode;
 use std::path::{Path, PathBuf};
 
-/// The longest grid name.
-pub const MAX_NAME: usize = 64;
+pub use crate::grid_names::{EXTENSION, MAX_NAME};
 
-/// The file extension of grid files.
-pub const EXTENSION: &str = "grid";
-
-/// Checks a grid name (trailing `.grid`s are dropped, so that `x.grid.grid`
-/// is the grid `x`) and returns it.
+/// Checks a grid name ([`crate::grid_names::check`]) and returns it.
 ///
 /// # Errors
-/// 400 saying what is wrong with the name.
+/// 400 `bad_name` saying what is wrong with the name.
 pub fn check_name(name: &str) -> Result<String, ApiError> {
-    let mut name = name.trim();
-    while let Some(stem) = name.strip_suffix(".grid").filter(|n| !n.trim().is_empty()) {
-        name = stem.trim();
-    }
-    let bad = |why: &str| {
-        let shown: String = name.chars().take(MAX_NAME + 10).collect();
-        ApiError::bad_request(format!("the grid name '{shown}' {why}")).with_code("bad_name")
-    };
-    if name.is_empty() {
-        return Err(ApiError::bad_request("a grid needs a name").with_code("bad_name"));
-    }
-    if name.chars().count() > MAX_NAME {
-        return Err(bad(&format!("is longer than {MAX_NAME} characters")));
-    }
-    if !name.starts_with(char::is_alphanumeric) {
-        return Err(bad("must start with a letter or a digit"));
-    }
-    if let Some(c) = name
-        .chars()
-        .find(|c| !(c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.')))
-    {
-        return Err(bad(&format!(
-            "holds '{}': use letters, digits, spaces, '-', '_' and '.'",
-            c.escape_default()
-        )));
-    }
-    if name.contains("..") {
-        return Err(bad("holds '..'"));
-    }
-    Ok(name.to_string())
+    crate::grid_names::check(name).map_err(|why| ApiError::bad_request(why).with_code("bad_name"))
 }
 
 /// The grid folder under `data_dir`, whose files are imported once.

@@ -37,6 +37,7 @@ pub mod chutes_api;
 pub mod chutes_design;
 pub mod db;
 pub mod error;
+pub mod grid_names;
 pub mod grids;
 pub mod headers;
 pub mod host;
@@ -45,6 +46,7 @@ pub mod limits;
 pub mod listen;
 pub mod matches;
 pub mod origin;
+pub mod random;
 pub mod seats;
 pub mod store;
 pub mod tycoon_api;
@@ -241,7 +243,10 @@ pub fn router_for(state: AppState) -> Router {
     let guarded = config.listen.filter(|&addr| host::is_guarded(addr));
     let api = Router::new()
         .merge(matches::routes())
-        .nest("/baffle", baffle_api::routes())
+        .nest(
+            "/baffle",
+            baffle_api::routes().merge(matches::baffle::routes()),
+        )
         .nest(
             "/chutes",
             chutes_api::routes()

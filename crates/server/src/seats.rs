@@ -28,7 +28,12 @@ use sha2::{Digest, Sha256};
 /// # Errors
 /// 503 when the operating system has no randomness to give.
 pub fn fresh_secret() -> Result<String, ApiError> {
-    crate::store::fresh_id()
+    crate::random::hex(16).map_err(|e| {
+        ApiError::new(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            format!("no randomness for a secret: {e}"),
+        )
+    })
 }
 
 /// The digest the store keeps of a secret: SHA-256, in hex.

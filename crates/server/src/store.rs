@@ -20,14 +20,12 @@ use std::time::{Duration, Instant};
 /// # Errors
 /// 503 when the operating system has no randomness to give.
 pub fn fresh_id() -> Result<String, ApiError> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| {
+    crate::random::hex(16).map_err(|e| {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!("no randomness for an id: {e}"),
         )
-    })?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    })
 }
 
 /// A fresh seed for a game's dice, from the operating system.
@@ -35,15 +33,14 @@ pub fn fresh_id() -> Result<String, ApiError> {
 /// # Errors
 /// 503 when the operating system has no randomness to give.
 pub fn fresh_seed() -> Result<u64, ApiError> {
-    let mut bytes = [0u8; 8];
-    getrandom::fill(&mut bytes).map_err(|e| {
+    let number = crate::random::number().map_err(|e| {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!("no randomness for a seed: {e}"),
         )
     })?;
     // Seeds stay below 2^53 so that JavaScript reads them exactly.
-    Ok(u64::from_le_bytes(bytes) >> 11)
+    Ok(number >> 11)
 }
 
 /// The largest seed a request may give: seeds stay below 2^53 so that

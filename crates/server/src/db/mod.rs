@@ -374,11 +374,8 @@ impl Db {
         grid_folder: Option<&Path>,
     ) -> Result<Self, DbError> {
         let (notices, _) = broadcast::channel(1024);
-        let origin = crate::seats::fresh_secret()
-            .map_err(|e| DbError::Unavailable(e.message))?
-            .chars()
-            .take(12)
-            .collect::<String>();
+        let origin = crate::random::hex(6)
+            .map_err(|e| DbError::Unavailable(format!("no randomness for an id: {e}")))?;
         let backend = match location {
             Location::Sqlite(path) => Backend::Sqlite(sqlite::Sqlite::open(path, durability)?),
             Location::Postgres(url) => Backend::Postgres(Box::new(
@@ -643,11 +640,11 @@ fn grid_files(folder: &Path) -> Vec<(String, String)> {
         .filter_map(Result::ok)
         .filter_map(|entry| {
             let path = entry.path();
-            if path.extension()? != crate::grids::EXTENSION {
+            if path.extension()? != crate::grid_names::EXTENSION {
                 return None;
             }
             let stem = path.file_stem()?.to_str()?;
-            let name = crate::grids::check_name(stem).ok().filter(|n| n == stem)?;
+            let name = crate::grid_names::check(stem).ok().filter(|n| n == stem)?;
             let text = std::fs::read_to_string(&path).ok()?;
             Some((name, text))
         })

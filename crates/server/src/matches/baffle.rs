@@ -15,32 +15,17 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::post;
+use baffle::MoveError;
 use baffle::bot::{BotError, BotOptions, Decision, decide_within};
-use baffle::{Game, MoveError, View};
-use games::{AnyMatch, MoveInput, Played, TypedMatch, box_title};
+use games::{MoveInput, Played, box_in_play};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tabletop::play::Match;
 
 /// The routes under `/api/baffle/matches`.
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/matches/{id}/hint", post(hint))
         .route("/matches/{id}/bot", post(bot_move))
-}
-
-/// The Baffle match of table `t`, or a 400 for another game's.
-fn baffle_of(t: &dyn AnyMatch) -> Result<&Match<Game>, ApiError> {
-    t.as_any()
-        .downcast_ref::<TypedMatch<Game>>()
-        .map(TypedMatch::inner)
-        .ok_or_else(|| {
-            ApiError::coded(
-                StatusCode::BAD_REQUEST,
-                "wrong_game",
-                format!("this is a {} game, not Baffle", t.game_title()),
-            )
-        })
 }
 
 /// What the solver says from the player's evidence.
@@ -57,19 +42,7 @@ struct Hint {
 
 /// `POST /api/baffle/matches/{id}/hint`.
 async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Hint> {
-    let (view, title) = state
-        .hub
-        .with_table(&id, |t| {
-            baffle_of(t).map(|m| (m.game().view(), box_title(m.game())))
-        })
-        .await??;
-    if view.status.is_over() {
-        return Err(ApiError::coded(
-            StatusCode::CONFLICT,
-            "game_over",
-            "the game is over: no hint needed",
-        ));
-    }
+    let (view, title) = state.hub.with_table(&id, box_in_play).await??;
     let solution = crate::baffle_api::solved(&state, view.evidence()).await?;
     let style = render::baffle::BaffleStyle {
         title: Some(title),
@@ -150,13 +123,7 @@ async fn bot_move(
     JsonBody(req): JsonBody<BotRequest>,
 ) -> ApiResult<BotAnswer> {
     let after = super::need_after(req.after)?;
-    let view: View = state
-        .hub
-        .with_table(&id, |t| baffle_of(t).map(|m| m.game().view()))
-        .await??;
-    if view.status.is_over() {
-        return Err(bot_refused(BotError::Over));
-    }
+    let (view, _) = state.hub.with_table(&id, box_in_play).await??;
     let decision = state
         .long_work
         .run(Line::Long, move |budget| {
