@@ -2,7 +2,7 @@
 //! Tycoon grid read as a board; forced or detected): no input panics, and a
 //! board read is written back as TOML and read again to the same board.
 use chutes::formats::{self, Format};
-use server::board_files::{self, BoardFormat};
+use games::board_files::{self, BoardFormat};
 
 /// Checks one input: panics when it finds a fault.
 pub fn check(data: &[u8]) {

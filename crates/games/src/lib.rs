@@ -20,11 +20,15 @@
 //!   views, events, records and pictures as JSON or drawings. It is the
 //!   **gate**: the record, the replay and past pictures are refused
 //!   (`game_on`) while the match is on, here and nowhere else.
+//! - **board files** ([`board_files`]): a Chutes board read from a file of
+//!   any game's format (a Tycoon grid file too), for the CLI and the
+//!   server alike.
 //! - **refusal** ([`Refusal`]): a coded error (`bad_setup`, `game_on`, …)
 //!   that a front end shows or maps to an HTTP status by its code.
 
 mod any_match;
 mod baffle_adapter;
+pub mod board_files;
 mod chutes_adapter;
 mod refusal;
 mod registry;

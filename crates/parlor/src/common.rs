@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use chutes::formats;
 use chutes::{Board, Overshoot, Rules};
 use clap::Args;
-use server::board_files::{self, BoardFormat};
+use games::board_files::{self, BoardFormat};
 use std::path::Path;
 
 /// `--board`, `--format`, `--rules` and `--faces`.

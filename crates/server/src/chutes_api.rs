@@ -11,7 +11,6 @@
 //! Games are played through the match router ([`crate::matches`]).
 
 use crate::AppState;
-use crate::board_files::{self, BoardFormat};
 use crate::error::{ApiError, ApiResult, JsonBody};
 use axum::Json;
 use axum::Router;
@@ -20,6 +19,7 @@ use axum::response::Response;
 use axum::routing::get;
 use chutes::Board;
 use chutes::formats::{self, Note};
+use games::board_files::{self, BoardFormat};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 

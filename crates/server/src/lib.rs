@@ -31,7 +31,6 @@
 
 pub mod assets;
 pub mod baffle_api;
-pub mod board_files;
 pub mod chutes_analysis;
 pub mod chutes_api;
 pub mod chutes_design;

@@ -170,7 +170,7 @@ pub struct MinThrowsArgs {
     board: Option<String>,
     /// Read the --board file as this format instead of detecting it.
     #[arg(long, value_name = crate::common::FORMAT_NAMES, requires = "board")]
-    format: Option<server::board_files::BoardFormat>,
+    format: Option<games::board_files::BoardFormat>,
     /// A LeetCode 909 grid: the JSON itself, or a file holding it.
     #[arg(long, value_name = "JSON|FILE", conflicts_with = "pairs")]
     leetcode: Option<String>,

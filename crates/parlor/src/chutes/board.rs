@@ -5,7 +5,7 @@ use anyhow::{Result, bail};
 use chutes::formats::write_toml;
 use chutes::{Board, JumpKind};
 use clap::{Subcommand, ValueEnum};
-use server::board_files::BoardFormat;
+use games::board_files::BoardFormat;
 use std::io::Write;
 use tabletop::{Cell, count, plural};
 

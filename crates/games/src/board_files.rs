@@ -4,8 +4,8 @@
 //! Terms:
 //! - **board format** ([`BoardFormat`]): one of `chutes`' formats, or
 //!   `tycoon`. The `chutes` crate depends on no other game, so the Tycoon
-//!   grid is read here, the one place both front ends (the CLI and the
-//!   server) read board files through.
+//!   grid is read here, beside the registry of games: the one place both
+//!   front ends (the CLI and the server) read board files through.
 //! - **Tycoon board**: a grid file read by `tycoon`'s one parser and
 //!   validator; its ladders and snakes ([`tycoon::Grid::jumps`]) become the
 //!   jumps of a 99-square board drawn 9 × 11 row-major, tokens starting on
