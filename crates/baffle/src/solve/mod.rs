@@ -35,6 +35,7 @@
 pub mod advice;
 pub mod count;
 pub mod estimate;
+pub mod find;
 pub mod search;
 
 pub use advice::Advice;
@@ -1174,6 +1175,19 @@ fn sampled_advice(
         samples: samples.len(),
     };
     Ok(())
+}
+
+/// Experiment: one search for a consistent layout.
+#[doc(hidden)]
+pub fn probe(ev: &Evidence, seed: u64, limit: u64, temperature: f64) -> Result<(find::Outcome, u64, u64, u64), SolveError> {
+    let checked = check(ev)?;
+    let Some(problem) = &checked.problem else {
+        return Ok((find::Outcome::Impossible, 0, 0, 0));
+    };
+    let mut f = find::Finder::new(problem, &checked.pairs, Rng::new(seed));
+    f.set_temperature(temperature);
+    let out = f.find(limit, &Budget::unlimited());
+    Ok((out, f.steps(), f.conflicts, f.restarts))
 }
 
 /// The best next shot: the first candidate, unless no candidate can tell
