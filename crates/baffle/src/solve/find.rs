@@ -49,9 +49,7 @@
 //!   take the mirrors left uniformly at random.
 
 use super::count::Weights;
-use super::search::{
-    ALL, BACK, EMPTY, Leaf, PREIMAGE, Problem, SLASH, UNDECIDED, bit, mirror_of,
-};
+use super::search::{ALL, BACK, EMPTY, Leaf, PREIMAGE, Problem, SLASH, UNDECIDED, bit, mirror_of};
 use crate::geometry::Dir;
 use std::collections::VecDeque;
 use tabletop::{Budget, Rng};
@@ -331,10 +329,6 @@ impl<'p> Finder<'p> {
                 match self.pick() {
                     None => return Run::Found,
                     Some(choice) => {
-                        if std::env::var("FIND_TRACE").is_ok() && self.conflicts < 40 {
-                            let done = self.front.iter().filter(|&&f| f == DONE).count() / 2;
-                            eprintln!("branch shot {} cell {:?} values {:?} n {} | pairs done {done}/{} used {} need_sum {} depth {}", choice.shot, self.p.size.cell(choice.cell as usize), &choice.values[..choice.count as usize], choice.count, self.shots.len()/2, self.used, self.need_sum, self.choices.len());
-                        }
                         let (cell, value) = (choice.cell, choice.values[0]);
                         self.choices.push(choice);
                         self.set(cell as usize, value);
@@ -344,9 +338,6 @@ impl<'p> Finder<'p> {
             }
             self.conflicts += 1;
             conflicts += 1;
-            if std::env::var("FIND_TRACE").is_ok() && self.conflicts < 40 {
-                eprintln!("CONFLICT used {} need_sum {} depth {}", self.used, self.need_sum, self.choices.len());
-            }
             if self.out_of_steps() {
                 return Run::Restart;
             }
@@ -465,7 +456,11 @@ impl<'p> Finder<'p> {
         let since = (self.used as u32).saturating_sub(f.used_at);
         let m = u32::from(f.loosened).min(since).min(u32::from(INF16 / 4)) as u16;
         let t = f.turns[st];
-        let t = if t == INF16 { f.cap.saturating_add(1) } else { t };
+        let t = if t == INF16 {
+            f.cap.saturating_add(1)
+        } else {
+            t
+        };
         t.saturating_sub(2 * m)
     }
 
@@ -474,7 +469,11 @@ impl<'p> Finder<'p> {
     fn turns_raw(&self, d: usize, st: usize) -> u16 {
         let f = &self.frames[self.top[d] as usize];
         let t = f.turns[st];
-        if t == INF16 { f.cap.saturating_add(1) } else { t }
+        if t == INF16 {
+            f.cap.saturating_add(1)
+        } else {
+            t
+        }
     }
 
     /// Whether `d`'s turn map has been lowered since it was made.
@@ -957,7 +956,15 @@ impl<'p> Finder<'p> {
         };
         if let Some((c0, h0)) = p.size.entry(target) {
             let decided = self.state[c0] != UNDECIDED;
-            relax(dist, &mut queue, self.options(c0), decided, c0, h0.reverse(), 0);
+            relax(
+                dist,
+                &mut queue,
+                self.options(c0),
+                decided,
+                c0,
+                h0.reverse(),
+                0,
+            );
         }
         while let Some(st) = queue.pop_front() {
             let st = st as usize;
@@ -1021,7 +1028,16 @@ impl<'p> Finder<'p> {
         if let Some((c0, h0)) = p.size.entry(target) {
             let decided = self.state[c0] != UNDECIDED;
             let opts = self.options(c0);
-            relax(dist, &mut buckets, &mut pending, opts, decided, c0, h0.reverse(), 0);
+            relax(
+                dist,
+                &mut buckets,
+                &mut pending,
+                opts,
+                decided,
+                c0,
+                h0.reverse(),
+                0,
+            );
         }
         let mut at = 0u32;
         while pending > 0 {
@@ -1037,7 +1053,16 @@ impl<'p> Finder<'p> {
                 if let Ok(prev) = p.step(cell, heading.reverse()) {
                     let decided = self.state[prev] != UNDECIDED;
                     let opts = self.options(prev);
-                    relax(dist, &mut buckets, &mut pending, opts, decided, prev, heading, at);
+                    relax(
+                        dist,
+                        &mut buckets,
+                        &mut pending,
+                        opts,
+                        decided,
+                        prev,
+                        heading,
+                        at,
+                    );
                 }
             }
             at += 1;
