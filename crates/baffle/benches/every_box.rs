@@ -3,8 +3,8 @@
 //! allowed (`n²/2`), on evidence that is consistent (the true box is one).
 //!
 //! Two parts:
-//! - **hints**: per size, per mirror count in `1, n²/16, n²/8, n²/4,
-//!   3n²/8, n²/2`, `BAFFLE_EVERY_BOXES` random boxes (default 4), each with
+//! - **hints**: per size, per mirror count in `1, n²/32, n²/16, n²/8,
+//!   3n²/16, n²/4, n²/2`, `BAFFLE_EVERY_BOXES` random boxes (default 4), each with
 //!   a random subset of its own shots (0 to all `4n` holes): one hint (the
 //!   solver with advice and the default options, as `parlor baffle solve`,
 //!   the page's Hint and the bot use), timed once. A failure is any error,
@@ -15,6 +15,9 @@
 //!
 //! Prints, per size, the calls, the failures, the slowest call and how the
 //! answers were worked out; the slowest bot move and the moves played.
+//! `BAFFLE_EVERY_FIRST` and `BAFFLE_EVERY_LAST` bound the sizes;
+//! `BAFFLE_EVERY_FIND_STEPS=0` turns the propagating search off (the
+//! solver as it was before it). Figures: docs/performance.md.
 
 use baffle::bot::{BotOptions, decide};
 use baffle::solve::Method;
