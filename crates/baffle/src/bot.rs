@@ -358,6 +358,7 @@ mod tests {
             step_limit: 1,
             estimate: crate::solve::EstimateOptions {
                 start_steps: 1,
+                find_steps: 0,
                 ..crate::solve::EstimateOptions::default()
             },
             ..SolveOptions::default()
@@ -443,6 +444,7 @@ mod tests {
                 step_limit: 2_000_000,
                 estimate: crate::solve::EstimateOptions {
                     start_steps: 1,
+                    find_steps: 0,
                     ..crate::solve::EstimateOptions::default()
                 },
                 ..SolveOptions::default()

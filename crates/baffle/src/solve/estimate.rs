@@ -8,7 +8,10 @@
 //!   uniform one over those layouts, the distribution a player's
 //!   uncertainty follows when the box was filled at random.
 //! - **start**: each chain starts at the first leaf of a guided search
-//!   ([`super::search::Engine::guided`]), its free cells filled at random.
+//!   ([`super::search::Engine::guided`]), its free cells filled at random;
+//!   when no guided search finds one within its steps, at layouts the
+//!   propagating search with restarts finds ([`super::find`]), which also
+//!   proves when there is none.
 //! - **proposal**: a change to the layout, kept only when every shot whose
 //!   beam crosses a changed cell still comes out where it did (Metropolis
 //!   with symmetric proposals, so the uniform distribution is kept):
@@ -29,6 +32,7 @@
 //!   **Effective samples**: the number of independent uniform samples that
 //!   would give the same error, `p(1 − p) / se²`.
 
+use super::find::{Finder, Outcome};
 use super::search::{Aborted, BACK, EMPTY, Engine, Leaf, Problem, SLASH, Shot, Visitor, bit};
 use super::{Weights, complete};
 use serde::{Deserialize, Serialize};
@@ -48,6 +52,14 @@ pub struct EstimateOptions {
     pub burn_in_per_mirror: usize,
     /// Cell steps the guided search may take to find each chain's start.
     pub start_steps: u64,
+    /// Cell steps the propagating search ([`super::find`]) may take, in
+    /// all, for the starts the guided searches did not find.
+    #[serde(default = "default_find_steps")]
+    pub find_steps: u64,
+}
+
+const fn default_find_steps() -> u64 {
+    20_000_000
 }
 
 impl Default for EstimateOptions {
@@ -58,6 +70,7 @@ impl Default for EstimateOptions {
             thin_per_mirror: 3,
             burn_in_per_mirror: 100,
             start_steps: 300_000,
+            find_steps: default_find_steps(),
         }
     }
 }
@@ -91,20 +104,35 @@ impl Visitor for First<'_> {
     }
 }
 
+/// Why no sample was drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoSample {
+    /// No layout fits the evidence (proven by the propagating search).
+    Impossible,
+    /// No start found within the effort allowed, or the budget ran out.
+    GaveUp,
+}
+
+impl From<Aborted> for NoSample {
+    fn from(_: Aborted) -> Self {
+        Self::GaveUp
+    }
+}
+
 /// Samples consistent layouts with `options.chains` chains seeded from
 /// `seed`.
 ///
 /// # Errors
-/// [`Aborted`] when no chain's guided search finds a consistent layout
-/// within `options.start_steps` (then no estimate can be made), or when
-/// `budget` runs out.
+/// [`NoSample::Impossible`] when no layout fits; [`NoSample::GaveUp`]
+/// when neither the guided searches nor the propagating search find a start
+/// within their effort, or when `budget` runs out.
 pub fn sample(
     p: &Problem,
     pairs: &[(usize, usize)],
     options: &EstimateOptions,
     seed: u64,
     budget: &Budget,
-) -> Result<Sample, Aborted> {
+) -> Result<Sample, NoSample> {
     let shots: Vec<Shot> = pairs
         .iter()
         .map(|&(entry, exit)| Shot {
@@ -131,8 +159,36 @@ pub fn sample(
         steps += engine.steps();
         starts.push(engine.into_visitor().found);
     }
+    if starts.iter().all(Option::is_none) {
+        // The guided searches found nothing: the propagating search, a
+        // start for each chain while its steps last (each run's random
+        // choices differ).
+        let mut finder = Finder::new(p, pairs, Rng::stream(seed, 400));
+        let limit = steps.saturating_add(options.find_steps);
+        for start in &mut starts {
+            let left = limit.saturating_sub(steps);
+            let before = finder.steps();
+            let outcome = finder.find(left, budget);
+            steps += finder.steps() - before;
+            match outcome {
+                Outcome::Found(state) => *start = Some(state),
+                Outcome::Impossible => return Err(NoSample::Impossible),
+                Outcome::GaveUp => break,
+            }
+            // One start is enough to go on; more only while cheap.
+            if steps.saturating_mul(4) > limit {
+                break;
+            }
+        }
+        budget.check().map_err(|_| NoSample::GaveUp)?;
+    }
     // A chain whose search found nothing starts where another did.
-    let fallback = starts.iter().flatten().next().cloned().ok_or(Aborted)?;
+    let fallback = starts
+        .iter()
+        .flatten()
+        .next()
+        .cloned()
+        .ok_or(NoSample::GaveUp)?;
     let mut out = Vec::with_capacity(chains);
     for (c, start) in starts.into_iter().enumerate() {
         let mut chain = Chain::new(

@@ -35,6 +35,7 @@
 pub mod advice;
 pub mod count;
 pub mod estimate;
+pub mod find;
 pub mod search;
 
 pub use advice::Advice;
@@ -875,13 +876,23 @@ fn estimated(
     solution: &mut Solution,
 ) -> Result<(), SolveError> {
     let size = p.size;
-    let sample = estimate::sample(p, &checked.pairs, &options.estimate, options.seed, budget)
-        .map_err(|Aborted| match budget.stopped() {
-            Some(stopped) => SolveError::Stopped(stopped),
-            None => SolveError::TooHard {
-                steps: solution.steps,
-            },
-        })?;
+    let sample = match estimate::sample(p, &checked.pairs, &options.estimate, options.seed, budget)
+    {
+        Ok(sample) => sample,
+        // Proven: no layout fits (the answer of an exact count of 0).
+        Err(estimate::NoSample::Impossible) => {
+            solution.layouts = Some(BigUint::zero());
+            return Ok(());
+        }
+        Err(estimate::NoSample::GaveUp) => {
+            return Err(match budget.stopped() {
+                Some(stopped) => SolveError::Stopped(stopped),
+                None => SolveError::TooHard {
+                    steps: solution.steps,
+                },
+            });
+        }
+    };
     solution.steps += sample.steps;
     let (shares, se, effective) = estimate::cell_shares(&sample, size.cells());
     let all: Vec<&Vec<u8>> = sample.chains.iter().flatten().collect();
@@ -1174,6 +1185,60 @@ fn sampled_advice(
         samples: samples.len(),
     };
     Ok(())
+}
+
+/// Up to `count` layouts consistent with `ev`, found by the propagating
+/// search with restarts ([`find`]) within `steps` cell steps in all and
+/// `budget`: each run's random choices differ, so the layouts usually
+/// differ too (not a uniform sample: [`solve`] mixes them with Markov
+/// chains before it weighs anything). Every layout returned has exactly
+/// `ev.mirrors` mirrors and sends every shot in `ev` out where it came out;
+/// an empty list means the evidence contradicts itself (proven).
+///
+/// # Errors
+/// As [`solve`] for evidence no box can have; [`SolveError::TooHard`] when
+/// no layout was found within `steps` and none was proven impossible;
+/// [`SolveError::Stopped`] when the budget ran out first.
+pub fn find_layouts(
+    ev: &Evidence,
+    count: usize,
+    seed: u64,
+    steps: u64,
+    budget: &Budget,
+) -> Result<Vec<crate::layout::Layout>, SolveError> {
+    let checked = check(ev)?;
+    let Some(problem) = &checked.problem else {
+        return Ok(Vec::new());
+    };
+    let size = checked.size;
+    let mut finder = find::Finder::new(problem, &checked.pairs, Rng::new(seed));
+    let mut out = Vec::with_capacity(count.min(1024));
+    while out.len() < count {
+        let left = steps.saturating_sub(finder.steps());
+        match finder.find(left, budget) {
+            find::Outcome::Found(state) => {
+                let placed: Vec<Placed> = state
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, &v)| {
+                        search::mirror_of(v).map(|m| Placed::new(size.cell(i), m))
+                    })
+                    .collect();
+                out.push(crate::layout::Layout::new(size, &placed)?);
+            }
+            find::Outcome::Impossible => return Ok(Vec::new()),
+            find::Outcome::GaveUp => break,
+        }
+    }
+    if let Some(stopped) = budget.stopped() {
+        return Err(stopped.into());
+    }
+    if out.is_empty() && count > 0 {
+        return Err(SolveError::TooHard {
+            steps: finder.steps(),
+        });
+    }
+    Ok(out)
 }
 
 /// The best next shot: the first candidate, unless no candidate can tell

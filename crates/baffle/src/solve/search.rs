@@ -692,7 +692,7 @@ impl<'p, V: Visitor> Engine<'p, V> {
 
 /// `PREIMAGE[out][value]`: the heading into a cell holding `value` that
 /// leaves it heading `out` (two-sided mirrors are reversible).
-const PREIMAGE: [[Dir; 4]; 4] = {
+pub(crate) const PREIMAGE: [[Dir; 4]; 4] = {
     let mut table = [[Dir::North; 4]; 4];
     let mut o = 0;
     while o < 4 {
