@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use tabletop::play::{Match, SeatKind};
 
 /// A Baffle setup as a client writes it.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
     /// The original assignment's first game.
@@ -38,6 +38,18 @@ pub struct Request {
 /// The mirrors of a random box when the request names none: as many as
 /// the original assignment's fixed game has.
 const DEFAULT_MIRRORS: usize = baffle::layout::FIXED.len();
+
+impl Default for Request {
+    /// A random box of the default size and mirrors, beams from all sides.
+    fn default() -> Self {
+        Self {
+            fixed: false,
+            size: Some(DEFAULT_SIZE),
+            mirrors: Some(DEFAULT_MIRRORS),
+            sides: Sides::default(),
+        }
+    }
+}
 
 impl Adapter for Game {
     const TITLE: &'static str = "Baffle";

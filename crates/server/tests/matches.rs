@@ -826,7 +826,7 @@ async fn the_games_are_listed_once_and_each_starts_from_its_defaults() {
     );
     assert_eq!(
         listed[1]["default_setup"],
-        json!({"fixed": false, "sides": "all"})
+        json!({"fixed": false, "size": 10, "mirrors": 5, "sides": "all"})
     );
     assert_eq!(listed[1]["setup_limits"]["size"]["max"], 26);
     assert_eq!(listed[1]["setup_limits"]["mirrors"]["default"], 5);

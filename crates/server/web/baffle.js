@@ -21,11 +21,13 @@
 //   frame until each is at least 48 px, and it can be dragged round.
 // - replay: a finished game stepped through move by move; the box then is
 //   the final picture with what had not happened yet at that move hidden.
-import { api, ApiFailure, el, byId, showError, readSeed, count, sleep } from "/static/common.js";
+import { api, ApiFailure, el, byId, showError, readSeed, count, sleep, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath, myMatches, pageUrl } from "/static/match.js";
 import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction } from "/static/matchui.js";
 
 const GAME = "baffle";
+/** This game in the registry (GET /api/games): seats, default box, bounds. */
+const INFO = await gameInfo(GAME);
 const SVG_NS = "http://www.w3.org/2000/svg";
 /** The pause between the bot's moves when it plays on, so that each can be seen. */
 const BOT_PAUSE_MS = 400;
@@ -44,6 +46,7 @@ const ui = {
   randomFields: byId("random-fields"),
   fixedNote: byId("fixed-note"),
   size: byId("size"),
+  sizeLabel: document.querySelector('label[for="size"]'),
   mirrors: byId("mirrors"),
   seed: byId("seed"),
   sides: byId("sides"),
@@ -686,7 +689,7 @@ async function newGame() {
   botRunning = false;
   const s = match ? match.setup : null;
   history.pushState({}, "", "/baffle");
-  showStart({ kind: "random", size: s ? s.size : 10, mirrors: s ? s.mirrors : 5, sides: s ? s.sides : "all", focus: true });
+  showStart({ kind: "random", size: s?.size, mirrors: s?.mirrors, sides: s ? s.sides : "all", focus: true });
 }
 
 async function askHint() {
@@ -978,10 +981,11 @@ function showStart(prefill = {}) {
   if (!seats) {
     seats = seatChooser(ui.seatChoice, {
       game: GAME,
-      count: 1,
+      min: INFO?.min_seats,
+      max: INFO?.max_seats,
       legend: "Who plays",
       seatName: () => "The player",
-      defaults: ["here"],
+      defaults: defaultPlans(INFO),
     });
   }
   ui.startGame.disabled = false;
@@ -1014,13 +1018,10 @@ function startRequest() {
   const sides = ui.sides.value;
   const plans = seats.plans();
   if (ui.boxKind.value === "fixed") return { setup: { fixed: true, sides }, seats: plans };
+  // The box's bounds are the game's: the server says what is wrong.
   const size = Number(ui.size.value);
   const mirrors = Number(ui.mirrors.value);
-  if (!Number.isInteger(size) || size < 4 || size > 26) throw new Error("The size is a whole number from 4 to 26.");
-  const most = Math.floor((size * size) / 2);
-  if (!Number.isInteger(mirrors) || mirrors < 1 || mirrors > most) {
-    throw new Error(`A ${size} × ${size} box holds 1 to ${most} mirrors.`);
-  }
+  if (!Number.isInteger(size) || !Number.isInteger(mirrors)) throw new Error("The size and the mirrors are whole numbers.");
   const request = { setup: { size, mirrors, sides }, seats: plans };
   const seed = readSeed(ui.seed.value);
   if (seed !== undefined) {
@@ -1031,6 +1032,23 @@ function startRequest() {
   }
   return request;
 }
+
+/** The box's form takes its bounds and defaults from the registry. */
+function boundForm() {
+  const size = INFO?.setup_limits?.size;
+  if (size) {
+    ui.size.min = String(size.min);
+    ui.size.max = String(size.max);
+    ui.size.value = String(size.default);
+    ui.sizeLabel.textContent = `Size (${size.min} to ${size.max})`;
+  }
+  const mirrors = INFO?.setup_limits?.mirrors;
+  if (mirrors) {
+    ui.mirrors.min = String(mirrors.min);
+    ui.mirrors.value = String(mirrors.default);
+  }
+}
+boundForm();
 
 function showBoxKind() {
   ui.randomFields.hidden = ui.boxKind.value !== "random";

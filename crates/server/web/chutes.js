@@ -19,11 +19,13 @@
 //   copy of its board; a page that has no reference for it (a friend's, or
 //   after a restart lost the upload) uploads that copy again.
 // The rules are the server's: this page sends rolls and draws what it is told.
-import { api, ApiFailure, el, byId, showError, readFile, sleep, readSeed, count, download } from "/static/common.js";
+import { api, ApiFailure, el, byId, showError, readFile, sleep, readSeed, count, download, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
 import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction } from "/static/matchui.js";
 
 const GAME = "chutes";
+/** This game in the registry (GET /api/games): seats, default rules, bounds. */
+const INFO = await gameInfo(GAME);
 const COLOURS = ["red", "purple", "orange", "black"];
 const LEVELS = { easy: "Easy bot", normal: "Normal bot", hard: "Hard bot" };
 
@@ -999,9 +1001,11 @@ async function startGame(event) {
   if (event) event.preventDefault();
   showError(ui.newError, "");
   const board = ui.boardSelect.value;
+  // The die's bounds are the game's (the registry's); the server checks them.
   const faces = Number(ui.faces.value);
-  if (!Number.isInteger(faces) || faces < 1 || faces > 64) {
-    showError(ui.newError, "The die has 1 to 64 faces.");
+  const bounds = INFO?.setup_limits?.faces;
+  if (!Number.isInteger(faces) || (bounds && (faces < bounds.min || faces > bounds.max))) {
+    showError(ui.newError, bounds ? `The die has ${bounds.min} to ${bounds.max} faces.` : "The die has a whole number of faces.");
     ui.faces.focus();
     return;
   }
@@ -1467,12 +1471,20 @@ document.addEventListener("keydown", onKey);
 window.addEventListener("popstate", () => location.reload());
 
 async function main() {
+  const most = INFO?.max_seats ?? 1;
+  if (INFO) {
+    ui.faces.min = String(INFO.setup_limits.faces.min);
+    ui.faces.max = String(INFO.setup_limits.faces.max);
+    ui.faces.value = String(INFO.default_setup.faces);
+    ui.overshoot.value = INFO.default_setup.overshoot;
+  }
   seats = seatChooser(ui.seatChooser, {
     game: GAME,
-    min: 1,
-    max: 4,
-    initial: 2,
-    defaults: ["here", "here", "here", "here"],
+    min: INFO?.min_seats ?? 1,
+    max: most,
+    // Two players to begin with: a game among people at one screen.
+    initial: Math.min(2, most),
+    defaults: Array.from({ length: most }, (_, i) => defaultPlans(INFO)[i] || "here"),
     seatName: playerWithColour,
     onChange: showSeedField,
   });

@@ -52,6 +52,32 @@ export async function api(method, path, body, token) {
   return response.text();
 }
 
+let registry = null;
+
+/**
+ * The registry's entry for the game `name` (`GET /api/games`, asked once a
+ * page): its seats, default seats, default setup and the setup's bounds.
+ * Null when the server cannot be reached (the server checks every setup
+ * anyway).
+ */
+export async function gameInfo(name) {
+  return (await allGames()).find((g) => g.name === name) || null;
+}
+
+/** Every game of the registry (`GET /api/games`, asked once a page); none when the server cannot be reached. */
+export async function allGames() {
+  if (!registry) registry = api("GET", "/api/games").catch(() => []);
+  return registry;
+}
+
+/**
+ * The seat plans of a registry entry's default seats: a person sits here,
+ * at this screen; a bot keeps its level.
+ */
+export function defaultPlans(info) {
+  return (info?.default_seats || ["person"]).map((s) => (s === "person" ? "here" : s));
+}
+
 /** Creates an element: el("button", {class: "x", onclick: f}, "Text", child). */
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);

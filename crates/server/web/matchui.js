@@ -11,11 +11,11 @@
 // - spectator: a device holding no seat; it watches.
 // Each component draws into the container it is given (replacing what is
 // there) and holds no game rule: it reads the match view (match.js).
-import { el, api, ApiFailure } from "/static/common.js";
+import { el, api, ApiFailure, allGames } from "/static/common.js";
 import { myMatches, pageUrl, storedMatch, forgetMatch, matchIdFromPath, openFailure } from "/static/match.js";
 
-/** Each game's name, as people say it. */
-export const GAME_NAMES = { chutes: "Chutes & Ladders", baffle: "Baffle", tycoon: "Snakes & Ladders Tycoon" };
+/** Each game's name, as people say it: the registry's titles (GET /api/games). */
+export const GAME_NAMES = Object.fromEntries((await allGames()).map((g) => [g.name, g.title]));
 
 /** Each seat plan in words, in the order the choosers offer them. */
 export const PLAN_NAMES = {

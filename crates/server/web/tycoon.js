@@ -20,7 +20,7 @@
 // in them by their data attributes, crops them to the grid and its legend,
 // and draws the tokens and the station owners' rings over them. No rule of
 // the game is here.
-import { api, el, byId, readFile, readSeed, sleep, ApiFailure } from "/static/common.js";
+import { api, el, byId, readFile, readSeed, sleep, ApiFailure, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
 import {
   seatChooser,
@@ -31,6 +31,9 @@ import {
   confirmAction,
   yourGames,
 } from "/static/matchui.js";
+
+/** This game in the registry (GET /api/games): its seats and default seats. */
+const INFO = await gameInfo("tycoon");
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 /** The player colours' names (render's palette, seat 1 first). */
@@ -1501,8 +1504,9 @@ function route() {
 function startPlay() {
   chooser = seatChooser(play.seats, {
     game: "tycoon",
-    count: 4,
-    defaults: ["here", "normal", "normal", "normal"],
+    min: INFO?.min_seats,
+    max: INFO?.max_seats,
+    defaults: defaultPlans(INFO),
     seatName,
     legend: "Who plays each seat",
   });

@@ -456,3 +456,35 @@ pub(crate) fn svg_text(b: &Browser, css: &str) -> String {
         .map(str::to_string)
     })
 }
+
+/// The new-game forms take their seats, defaults and bounds from the
+/// registry (`GET /api/games`), not from lists of their own.
+#[test]
+fn the_new_game_forms_read_the_registry() {
+    let b = Browser::open();
+    b.visit("/baffle");
+    b.select("#box-kind", "random");
+    b.wait_for("the box's bounds", || {
+        (b.attr_css("#size", "max").as_deref() == Some("26")).then_some(())
+    });
+    assert_eq!(b.attr_css("#size", "min").as_deref(), Some("4"));
+    assert_eq!(b.text_css("label[for=\"size\"]"), "Size (4 to 26)");
+    let values = b.script(
+        "return [document.getElementById('size').value, document.getElementById('mirrors').value];",
+        vec![],
+    );
+    assert_eq!(values, json!(["10", "5"]));
+
+    b.visit("/chutes");
+    b.wait_for("the die's bounds", || {
+        (b.attr_css("#faces", "max").as_deref() == Some("64")).then_some(())
+    });
+    let faces = b.script("return document.getElementById('faces').value;", vec![]);
+    assert_eq!(faces, json!("6"));
+    // Up to the registry's four players, one to begin with two.
+    let counts = b.script(
+        "return [...document.querySelectorAll('.seat-count option')].map((o) => o.value);",
+        vec![],
+    );
+    assert_eq!(counts, json!(["1", "2", "3", "4"]));
+}
