@@ -366,9 +366,14 @@ pub struct Score {
     pub shots: usize,
     /// Wrong guesses (+2 each).
     pub wrong_guesses: usize,
-    /// `shots + 2 × wrong_guesses`.
+    /// What the wrong guesses cost: `2 × wrong_guesses`.
+    pub guess_points: usize,
+    /// `shots + guess_points`.
     pub total: usize,
 }
+
+/// What a wrong guess costs.
+pub const WRONG_GUESS_POINTS: usize = 2;
 
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -674,10 +679,12 @@ impl Game {
     pub fn score(&self) -> Score {
         let shots = self.shots.len();
         let wrong_guesses = self.guesses.iter().filter(|g| !g.right).count();
+        let guess_points = WRONG_GUESS_POINTS * wrong_guesses;
         Score {
             shots,
             wrong_guesses,
-            total: shots + 2 * wrong_guesses,
+            guess_points,
+            total: shots + guess_points,
         }
     }
 
@@ -855,6 +862,7 @@ mod tests {
                 score: Score {
                     shots: 0,
                     wrong_guesses: 2,
+                    guess_points: 4,
                     total: 4
                 }
             }

@@ -732,7 +732,7 @@ async fn the_fixed_baffle_game_is_played_and_hides_its_mirrors() {
             assert_eq!(events[1]["event"], "won");
             assert_eq!(
                 events[1]["score"],
-                json!({"shots": 3, "wrong_guesses": 1, "total": 5})
+                json!({"shots": 3, "wrong_guesses": 1, "guess_points": 2, "total": 5})
             );
         }
     }
@@ -742,7 +742,7 @@ async fn the_fixed_baffle_game_is_played_and_hides_its_mirrors() {
     assert_eq!(done["view"]["status"], "won");
     assert_eq!(
         done["view"]["score"],
-        json!({"shots": 3, "wrong_guesses": 1, "total": 5})
+        json!({"shots": 3, "wrong_guesses": 1, "guess_points": 2, "total": 5})
     );
     let revealed = done["view"]["revealed"].as_array().unwrap();
     assert_eq!(revealed.len(), 5);
@@ -821,7 +821,7 @@ async fn the_bot_plays_the_fixed_baffle_game_move_by_move() {
     assert_eq!(last["status"], "won");
     assert_eq!(
         last["view"]["score"],
-        json!({"shots": 12, "wrong_guesses": 0, "total": 12}),
+        json!({"shots": 12, "wrong_guesses": 0, "guess_points": 0, "total": 12}),
         "{moves:?}"
     );
     assert_eq!(last["view"]["found"].as_array().unwrap().len(), 5);

@@ -521,7 +521,7 @@ function show() {
   ui.role.textContent = roleText();
   ui.role.hidden = !ui.role.textContent;
   ui.shots.textContent = g.score.shots;
-  ui.guesses.textContent = 2 * g.score.wrong_guesses;
+  ui.guesses.textContent = g.score.guess_points;
   ui.score.textContent = g.score.total;
   ui.found.textContent = `Mirrors found: ${g.found.length} of ${g.mirrors}.`;
   ui.makeGuess.hidden = !mine || over();
