@@ -210,14 +210,14 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     let mut config = server::Config::new(data_dir.clone());
     if let Some(url) = &args.database {
         config.database = Some(
-            server::db::Location::parse(url)
+            server::store::Location::parse(url)
                 .map_err(anyhow::Error::msg)
                 .context("--database")?,
         );
     }
     config.web_dir = args.web_dir.clone();
     if args.sync == "disk" {
-        config.durability = server::db::Durability::Disk;
+        config.durability = server::store::Durability::Disk;
     }
     config.metrics_addr = args.metrics_addr;
     config.public_hosts = args.public_hosts.clone();
@@ -245,7 +245,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     .with_context(|| format!("cannot serve on {}", args.addr))
 }
 
-/// `--public-host`'s value, checked ([`server::host::check_public_host`]).
+/// `--public-host`'s value, checked ([`server::http::host::check_public_host`]).
 fn parse_public_host(name: &str) -> Result<String, String> {
-    server::host::check_public_host(name).map(|()| name.trim().to_string())
+    server::http::host::check_public_host(name).map(|()| name.trim().to_string())
 }

@@ -153,8 +153,8 @@ async fn client(addr: SocketAddr, end: Instant, human: bool, seed: u64) -> Tally
 /// store; prints a line of figures.
 fn run(
     label: &str,
-    database: Option<server::db::Location>,
-    durability: server::db::Durability,
+    database: Option<server::store::Location>,
+    durability: server::store::Durability,
     clients: usize,
     human: bool,
     seconds: u64,
@@ -220,7 +220,7 @@ fn main() {
         "{:<34} {:>4} {:<12} {:>8} {:>9} {:>8} {:>8} {:>8} {:>6}",
         "store", "clients", "pace", "moves", "moves/s", "p50 ms", "p99 ms", "max ms", "errors"
     );
-    use server::db::Durability::{Disk, Process};
+    use server::store::Durability::{Disk, Process};
     let postgres = std::env::var("PARLOR_TEST_POSTGRES_URL").ok().map(|base| {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -249,7 +249,7 @@ fn main() {
         if let Some(url) = &postgres {
             run(
                 "PostgreSQL (commit)",
-                Some(server::db::Location::Postgres(url.clone())),
+                Some(server::store::Location::Postgres(url.clone())),
                 Process,
                 clients,
                 human,

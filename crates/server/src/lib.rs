@@ -4,51 +4,38 @@
 //! - **router** ([`router`]): every route — the pages, their static assets
 //!   (embedded in the binary), and the API under `/api` (see `docs/api.md`).
 //! - **state** ([`AppState`]): the live matches and the store behind them
-//!   ([`matches::Hub`], [`db`]), the in-memory sessions (uploaded boards,
+//!   ([`matches::Hub`], [`store`]), the in-memory sessions (uploaded boards,
 //!   design documents) and the settings, shared by handlers.
-//! - **store** ([`db`]): SQLite in the data directory by default, or
+//! - **store** ([`store`]): SQLite in the data directory by default, or
 //!   PostgreSQL; matches and saved grids live there and outlive the server.
 //! - **data directory**: where the SQLite store is kept, and where grid
 //!   files from before the store are imported from.
-//! - **Host check** ([`host`]): a server listening on a loopback address
+//! - **Host check** ([`http::host`]): a server listening on a loopback address
 //!   answers only requests addressed to `localhost`, `127.x.x.x` or `[::1]`
 //!   (403 otherwise), so that a web page cannot reach it by pointing its own
 //!   name at this machine (DNS rebinding).
 //!
-//! - **limits** ([`limits`], [`listen`]): connections, header and body
+//! - **limits** ([`http::limits`], [`http::listen`]): connections, header and body
 //!   timeouts, body size; the server survives running out of descriptors
 //!   and stops gracefully ([`serve_until`]).
-//! - **origin check** ([`origin`]): a request that changes something must
+//! - **origin check** ([`http::origin`]): a request that changes something must
 //!   come from this server's pages or a program, and say it carries JSON.
-//! - **security headers** ([`headers`]): on every answer.
+//! - **security headers** ([`http::headers`]): on every answer.
 //! - **operations** ([`http`]): `/healthz` and `/readyz`, draining when
 //!   told to stop, one log line per request, and Prometheus metrics on
 //!   their own address ([`Config::metrics_addr`]).
 //!
 //! The server holds no game rules: it turns requests into library moves and
 //! returns the libraries' views. Every bad request gets a 4xx answer with a
-//! JSON body `{"error": {"code": "...", "message": "..."}}` ([`error`]).
+//! JSON body `{"error": {"code": "...", "message": "..."}}` ([`http::error`]).
 
 pub mod assets;
-pub mod baffle_api;
-pub mod chutes_analysis;
-pub mod chutes_api;
-pub mod chutes_design;
-pub mod db;
-pub mod error;
-pub mod grid_names;
-pub mod grids;
-pub mod headers;
-pub mod host;
 pub mod http;
-pub mod limits;
-pub mod listen;
 pub mod matches;
-pub mod origin;
 pub mod random;
-pub mod seats;
+pub mod sessions;
 pub mod store;
-pub mod tycoon_api;
+pub mod tools;
 pub mod work;
 
 use axum::Router;
@@ -56,13 +43,13 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use chutes::Board;
-use error::ApiError;
+use http::error::ApiError;
+use sessions::Sessions;
 use std::net::SocketAddr;
 use std::ops::Deref;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use store::Store;
 
 /// How the app is set up.
 #[derive(Clone, Debug)]
@@ -78,12 +65,12 @@ pub struct Config {
     pub body_limit: usize,
     /// The address the server listens on, when known ([`run`] and [`serve`]
     /// set it). On a loopback address the router checks every request's
-    /// Host ([`host`]); on another address only against
+    /// Host ([`http::host`]); on another address only against
     /// [`Config::public_hosts`], when there are any.
     pub listen: Option<SocketAddr>,
     /// The names people reach a server on a network address by
     /// (`--public-host`): when any is given, requests for other hosts
-    /// (loopback ones aside) are refused ([`host::guard_public`]).
+    /// (loopback ones aside) are refused ([`http::host::guard_public`]).
     pub public_hosts: Vec<String>,
     /// The most long answers (solver hints, bot moves, analyses) worked
     /// out at once in each line ([`work`]); more are refused with a 503.
@@ -98,12 +85,12 @@ pub struct Config {
     /// How long work estimated to be quick may take in the quick line
     /// before it moves to the long line ([`work`]).
     pub quick_work_limit: Duration,
-    /// The most connections open at once ([`listen`]).
+    /// The most connections open at once ([`http::listen`]).
     pub max_connections: usize,
     /// How long a connection may take to send a request's headers, and
-    /// stay silent between requests ([`listen`]).
+    /// stay silent between requests ([`http::listen`]).
     pub header_timeout: Duration,
-    /// How long a request's body may take to arrive ([`limits`]).
+    /// How long a request's body may take to arrive ([`http::limits`]).
     pub body_timeout: Duration,
     /// How long requests being answered have to finish when the server is
     /// told to stop ([`serve_until`]).
@@ -117,9 +104,9 @@ pub struct Config {
     /// on the main address too, `/metrics` only here).
     pub metrics_addr: Option<SocketAddr>,
     /// Where the store is: none for `parlor.db` in the data directory.
-    pub database: Option<db::Location>,
+    pub database: Option<store::Location>,
     /// How hard SQLite holds on to each commit.
-    pub durability: db::Durability,
+    pub durability: store::Durability,
     /// The most idle matches kept in memory (the store keeps them all).
     pub live_matches: usize,
     /// For whoever works on the pages: serve them from this folder (the
@@ -151,24 +138,24 @@ impl Config {
             max_long_work: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
             long_work_limit: Duration::from_secs(10),
             quick_work_limit: Duration::from_millis(500),
-            max_connections: listen::default_max_connections(),
+            max_connections: http::listen::default_max_connections(),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(10),
             drain_delay: Duration::ZERO,
             metrics_addr: None,
             database: None,
-            durability: db::Durability::default(),
+            durability: store::Durability::default(),
             live_matches: 1000,
             web_dir: None,
         }
     }
 
     /// Where the store is.
-    pub fn location(&self) -> db::Location {
+    pub fn location(&self) -> store::Location {
         self.database
             .clone()
-            .unwrap_or_else(|| db::Location::default_for(&self.data_dir))
+            .unwrap_or_else(|| store::Location::default_for(&self.data_dir))
     }
 }
 
@@ -177,9 +164,9 @@ pub struct Shared {
     /// The settings.
     pub config: Config,
     /// Uploaded Chutes & Ladders boards.
-    pub boards: Store<Arc<Board>>,
+    pub boards: Sessions<Arc<Board>>,
     /// Tycoon design documents.
-    pub designs: tycoon_api::Designs,
+    pub designs: tools::tycoon::Designs,
     /// The matches of every game, and the store.
     pub hub: Arc<matches::Hub>,
     /// The slots for long answers.
@@ -197,19 +184,19 @@ impl AppState {
     ///
     /// # Errors
     /// When the store cannot be opened or migrated.
-    pub async fn open(config: Config) -> Result<Self, db::DbError> {
-        let db = db::Db::open(
+    pub async fn open(config: Config) -> Result<Self, store::DbError> {
+        let db = store::Db::open(
             &config.location(),
             config.durability,
-            Some(&grids::folder(&config.data_dir)),
+            Some(&tools::grids::folder(&config.data_dir)),
         )
         .await?;
         let n = config.max_sessions;
         let idle = config.idle;
         let hub = matches::Hub::new(Arc::new(db), config.live_matches, config.max_long_work);
         Ok(Self(Arc::new(Shared {
-            boards: Store::new("board", n, idle),
-            designs: Store::new("design", n, idle),
+            boards: Sessions::new("board", n, idle),
+            designs: Sessions::new("design", n, idle),
             hub,
             long_work: work::LongWork::new(&config),
             health: http::health::Health::default(),
@@ -229,7 +216,7 @@ impl Deref for AppState {
 ///
 /// # Errors
 /// When the store cannot be opened or migrated.
-pub async fn router(config: Config) -> Result<Router, db::DbError> {
+pub async fn router(config: Config) -> Result<Router, store::DbError> {
     let state = AppState::open(config).await?;
     Ok(router_for(state))
 }
@@ -239,20 +226,20 @@ pub fn router_for(state: AppState) -> Router {
     let config = state.config.clone();
     let limit = config.body_limit;
     let limits = Arc::new(config.clone());
-    let guarded = config.listen.filter(|&addr| host::is_guarded(addr));
+    let guarded = config.listen.filter(|&addr| http::host::is_guarded(addr));
     let api = Router::new()
         .merge(matches::routes())
         .nest(
             "/baffle",
-            baffle_api::routes().merge(matches::baffle::routes()),
+            tools::baffle::routes().merge(matches::baffle::routes()),
         )
         .nest(
             "/chutes",
-            chutes_api::routes()
-                .merge(chutes_analysis::routes())
-                .merge(chutes_design::routes()),
+            tools::chutes_boards::routes()
+                .merge(tools::chutes_analysis::routes())
+                .merge(tools::chutes_design::routes()),
         )
-        .nest("/tycoon", tycoon_api::routes())
+        .nest("/tycoon", tools::tycoon::routes())
         .fallback(api_not_found)
         .method_not_allowed_fallback(api_method_not_allowed)
         .route_layer(axum::middleware::from_fn(http::log::note_route))
@@ -272,16 +259,19 @@ pub fn router_for(state: AppState) -> Router {
         .with_state(state.clone())
         .layer(axum::middleware::from_fn_with_state(
             limits,
-            limits::body_in_time,
+            http::limits::body_in_time,
         ))
-        .layer(axum::middleware::from_fn(origin::check));
+        .layer(axum::middleware::from_fn(http::origin::check));
     let app = match guarded {
-        Some(addr) => app.layer(axum::middleware::from_fn_with_state(addr, host::guard)),
+        Some(addr) => app.layer(axum::middleware::from_fn_with_state(
+            addr,
+            http::host::guard,
+        )),
         None if !config.public_hosts.is_empty() && config.listen.is_some() => {
             let names: Arc<[String]> = config.public_hosts.clone().into();
             app.layer(axum::middleware::from_fn_with_state(
                 names,
-                host::guard_public,
+                http::host::guard_public,
             ))
         }
         None => app,
@@ -290,7 +280,7 @@ pub fn router_for(state: AppState) -> Router {
         state.clone(),
         http::health::refuse_while_draining,
     ))
-    .layer(axum::middleware::map_response(headers::add))
+    .layer(axum::middleware::map_response(http::headers::add))
     .layer(axum::middleware::from_fn_with_state(
         state,
         http::log::observe,
@@ -412,7 +402,8 @@ pub fn run_with(
             store = %opened.config.location().describe(),
             "serving"
         );
-        if let Some(warning) = host::exposure_warning(bound.addr, &opened.config.public_hosts) {
+        if let Some(warning) = http::host::exposure_warning(bound.addr, &opened.config.public_hosts)
+        {
             tracing::warn!("{warning}");
         }
         on_ready(bound);
@@ -447,7 +438,7 @@ fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
 }
 
 /// Serves the app on `listener` until the process ends, checking Hosts
-/// when it listens on a loopback address ([`host`]).
+/// when it listens on a loopback address ([`http::host`]).
 ///
 /// # Errors
 /// Fails when the listener's address cannot be read.
@@ -462,9 +453,9 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
 /// connections; requests being answered finish (up to
 /// [`Config::shutdown_grace`]), idle connections close. Before serving,
 /// removes the temporary files a crash may have left in the data directory
-/// ([`grids::clean_leftovers`]). Hosts are checked when it listens on a
-/// loopback address ([`host`]); connections are limited and timed
-/// ([`listen`]). The metrics are served on [`Config::metrics_addr`] when
+/// ([`tools::grids::clean_leftovers`]). Hosts are checked when it listens on a
+/// loopback address ([`http::host`]); connections are limited and timed
+/// ([`http::listen`]). The metrics are served on [`Config::metrics_addr`] when
 /// set.
 ///
 /// # Errors
@@ -496,7 +487,7 @@ impl Opened {
             listen: Some(listener.local_addr()?),
             ..config
         };
-        grids::clean_leftovers(&config.data_dir);
+        tools::grids::clean_leftovers(&config.data_dir);
         let state = AppState::open(config.clone()).await.map_err(|e| {
             std::io::Error::other(format!(
                 "cannot open the store ({}): {e}",
@@ -536,10 +527,10 @@ impl Opened {
                 ..self.config.clone()
             };
             tokio::spawn(async move {
-                listen::serve_until(listener, app, &config, std::future::pending()).await
+                http::listen::serve_until(listener, app, &config, std::future::pending()).await
             })
         });
-        let served = listen::serve_until(listener, self.app, &self.config, stop).await;
+        let served = http::listen::serve_until(listener, self.app, &self.config, stop).await;
         if let Some(metrics) = metrics {
             metrics.abort();
         }

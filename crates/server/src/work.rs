@@ -16,7 +16,7 @@
 //!   blocking pool lowered once would stay low for whatever it runs next.
 //! - **line** ([`Line`]): where a request waits. The **quick line** is for
 //!   questions the handler's cost estimate says are small (a Chutes
-//!   analysis of a board of at most [`crate::chutes_analysis::QUICK_SQUARES`]
+//!   analysis of a board of at most [`crate::tools::chutes_analysis::QUICK_SQUARES`]
 //!   squares: milliseconds); the **long line** for the rest (the solver,
 //!   big boards, constrained shortest games). Each line has
 //!   [`Config::max_long_work`] slots of its own, so a cheap analysis never
@@ -41,7 +41,7 @@
 //!   (and an operator) read.
 
 use crate::Config;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use axum::http::StatusCode;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

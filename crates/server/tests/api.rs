@@ -648,7 +648,7 @@ async fn tycoon_designs_are_drawn_as_svg() {
     assert!(svg.contains("Tycoon: my grid"));
     assert!(svg.contains("class=\"ladder\" data-start=\"10\" data-end=\"32\""));
     assert!(svg.contains("data-cell=\"13\" data-row=\"7\" data-col=\"1\" data-card=\"9\""));
-    let long = "x".repeat(server::tycoon_api::MAX_PICTURE_NAME + 1);
+    let long = "x".repeat(server::tools::tycoon::MAX_PICTURE_NAME + 1);
     let refused = app.get(&format!("{picture}?name={long}")).await;
     assert_refused(&refused, StatusCode::BAD_REQUEST, "bad_request", "at most");
     let refused = app.get(&format!("{picture}?size=3")).await;

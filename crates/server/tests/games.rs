@@ -562,7 +562,7 @@ async fn tycoon_matches_are_drawn_as_svg() {
     );
     assert!(end.contains(&format!("P{winner} won after")));
 
-    let long = "x".repeat(server::tycoon_api::MAX_PICTURE_NAME + 1);
+    let long = "x".repeat(server::tools::tycoon::MAX_PICTURE_NAME + 1);
     let refused = app
         .get(&format!("/api/matches/{}/svg?name={long}", bots.id))
         .await;

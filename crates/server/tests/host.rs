@@ -278,7 +278,11 @@ fn a_public_host_is_a_name_or_an_address_and_nothing_else() {
         "[fd00::1]:8080",
         "localhost",
     ] {
-        assert_eq!(server::host::check_public_host(good), Ok(()), "{good}");
+        assert_eq!(
+            server::http::host::check_public_host(good),
+            Ok(()),
+            "{good}"
+        );
     }
     for bad in [
         "",
@@ -287,7 +291,7 @@ fn a_public_host_is_a_name_or_an_address_and_nothing_else() {
         "two words",
         "caf\u{e9}.example",
     ] {
-        let error = server::host::check_public_host(bad).expect_err(bad);
+        let error = server::http::host::check_public_host(bad).expect_err(bad);
         assert!(error.contains("is not a host name"), "{error}");
     }
 }
@@ -295,13 +299,13 @@ fn a_public_host_is_a_name_or_an_address_and_nothing_else() {
 #[test]
 fn an_exposed_server_without_public_hosts_is_warned_about() {
     let exposed: SocketAddr = "0.0.0.0:8080".parse().expect("an address");
-    let warning = server::host::exposure_warning(exposed, &[]).expect("a warning");
+    let warning = server::http::host::exposure_warning(exposed, &[]).expect("a warning");
     assert!(
         warning.contains("without --public-host") && warning.contains("DNS rebinding"),
         "{warning}"
     );
     let named = ["parlor.example.org".to_string()];
-    assert_eq!(server::host::exposure_warning(exposed, &named), None);
+    assert_eq!(server::http::host::exposure_warning(exposed, &named), None);
     let loopback: SocketAddr = "127.0.0.1:8080".parse().expect("an address");
-    assert_eq!(server::host::exposure_warning(loopback, &[]), None);
+    assert_eq!(server::http::host::exposure_warning(loopback, &[]), None);
 }

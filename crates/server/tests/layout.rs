@@ -76,9 +76,9 @@ fn cycle_from(
 #[test]
 fn no_module_of_the_server_uses_one_that_uses_it_back() {
     let graph = uses();
-    assert!(graph.len() > 10, "the modules were found: {graph:?}");
+    assert!(graph.len() > 5, "the modules were found: {graph:?}");
     assert!(
-        graph["matches"].contains("db"),
+        graph["matches"].contains("store"),
         "imports were read: {graph:?}"
     );
     for module in graph.keys() {

@@ -9,7 +9,7 @@
 mod support;
 
 use serde_json::json;
-use server::db::{Db, Durability, Location, NewMove};
+use server::store::{Db, Durability, Location, NewMove};
 use std::time::Duration;
 use support::App;
 
@@ -40,7 +40,7 @@ async fn a_bot_whose_server_died_is_moved_by_the_server_that_holds_its_match() {
         bot: false,
         status: "playing".into(),
         over: false,
-        at_ms: server::db::now_ms(),
+        at_ms: server::store::now_ms(),
     })
     .await
     .unwrap();

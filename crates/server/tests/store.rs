@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)] // Test cases are run from the tests the macro makes.
 
-use server::db::{
+use server::store::{
     Db, DbError, Durability, GridSave, Location, NewMatch, NewMove, Notice, SeatRow, TokenRow,
 };
 use std::time::Duration;

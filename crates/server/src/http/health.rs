@@ -21,7 +21,7 @@
 //!   is one line in the server's log, with the reason.
 
 use crate::AppState;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};

@@ -21,7 +21,7 @@
 //!   `parlor::panic`).
 
 use crate::AppState;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::middleware::Next;

@@ -273,7 +273,7 @@ fn register_process(r: &mut Registry) {
             ConstGauge::new(open),
         );
     }
-    if let Some(max) = crate::listen::open_file_limit() {
+    if let Some(max) = crate::http::listen::open_file_limit() {
         r.register(
             "process_max_fds",
             "The most file descriptors the process may open",

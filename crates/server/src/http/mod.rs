@@ -1,7 +1,15 @@
-//! What an operator runs the server with: health and readiness checks,
-//! draining on stop, the request log, and Prometheus metrics.
+//! HTTP itself: errors as answers, the limits and checks every request
+//! passes (connections, timeouts, origin, host, security headers), and what
+//! an operator runs the server with (health and readiness, draining on
+//! stop, the request log, Prometheus metrics).
 //!
 //! Terms:
+//! - **error** ([`error`]): every refusal as `{"error": {"code", "message"}}`
+//!   with the status its code calls for.
+//! - **checks** ([`limits`], [`listen`], [`origin`], [`host`],
+//!   [`headers`]): body size and time, connections, where a request that
+//!   changes something comes from, which host it names, and the security
+//!   headers on every answer.
 //! - **health** ([`health`]): `GET /healthz`, the process answers;
 //!   `GET /readyz`, it should be sent traffic (its store answers and it is
 //!   not draining).
@@ -16,6 +24,12 @@
 //!   Prometheus' text format, served on their own address
 //!   (`--metrics-addr`).
 
+pub mod error;
+pub mod headers;
 pub mod health;
+pub mod host;
+pub mod limits;
+pub mod listen;
 pub mod log;
 pub mod metrics;
+pub mod origin;

@@ -7,8 +7,8 @@
 //!   as if they had made it (so it needs their token and the move number).
 
 use crate::AppState;
-use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::seats::Bearer;
+use crate::http::error::{ApiError, ApiResult, JsonBody};
+use crate::matches::seats::Bearer;
 use crate::work::Line;
 use axum::Json;
 use axum::Router;
@@ -43,7 +43,7 @@ struct Hint {
 /// `POST /api/baffle/matches/{id}/hint`.
 async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Hint> {
     let (view, title) = state.hub.with_table(&id, box_in_play).await??;
-    let solution = crate::baffle_api::solved(&state, view.evidence()).await?;
+    let solution = crate::tools::baffle::solved(&state, view.evidence()).await?;
     let style = render::baffle::BaffleStyle {
         title: Some(title),
         subtitle: Some(match &solution.layouts {

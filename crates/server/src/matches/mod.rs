@@ -3,7 +3,7 @@
 //!
 //! Terms:
 //! - **match**: one game being played, under a 32-hex-digit id, stored
-//!   move by move ([`crate::db`]) and replayed from its record when loaded.
+//!   move by move ([`crate::store`]) and replayed from its record when loaded.
 //! - **seat plan**: how the maker fills each seat: `here` (a person at this
 //!   screen), `open` (a person who comes with the invite) or a bot
 //!   ([`SeatPlan`]).
@@ -27,12 +27,13 @@
 
 pub mod baffle;
 pub mod hub;
+pub mod seats;
 
 pub use hub::{Hub, SeatPlan};
 
 use crate::AppState;
-use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::seats::Bearer;
+use crate::http::error::{ApiError, ApiResult, JsonBody};
+use crate::matches::seats::Bearer;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, Query, State};
@@ -156,10 +157,12 @@ fn bad_seats(message: impl Into<String>) -> ApiError {
 /// design, a saved grid.
 async fn supply(state: &AppState, need: &Need) -> Result<Supplied, ApiError> {
     Ok(match need {
-        Need::Board(id) => Supplied::Board((*crate::chutes_api::find_board(state, id)?).clone()),
+        Need::Board(id) => {
+            Supplied::Board((*crate::tools::chutes_boards::find_board(state, id)?).clone())
+        }
         Need::Design(id) => Supplied::Grid(state.designs.with(id, |d| d.grid().clone())?),
         Need::SavedGrid(name) => {
-            Supplied::Grid(crate::tycoon_api::grid_from(state, None, Some(name)).await?)
+            Supplied::Grid(crate::tools::tycoon::grid_from(state, None, Some(name)).await?)
         }
     })
 }
@@ -204,7 +207,7 @@ async fn create(
             "chosen dice are for a game played at one screen: no open seats and no bots",
         ));
     }
-    let seed = crate::store::seed_or_fresh(req.seed)?;
+    let seed = crate::sessions::seed_or_fresh(req.seed)?;
     let dice = if chosen {
         DiceMode::Chosen
     } else {
@@ -473,7 +476,7 @@ async fn picture(
     Path(id): Path<String>,
     Query(query): Query<PictureQuery>,
 ) -> Result<Response, ApiError> {
-    let name = crate::tycoon_api::picture_name(query.name)?;
+    let name = crate::tools::tycoon::picture_name(query.name)?;
     let picture = state
         .hub
         .with_table(&id, |t| t.picture(name.as_deref(), query.at))
@@ -490,7 +493,7 @@ struct Lobby {
 #[derive(Serialize)]
 struct LobbyEntry {
     #[serde(flatten)]
-    row: crate::db::LobbyRow,
+    row: crate::store::LobbyRow,
     url: String,
 }
 

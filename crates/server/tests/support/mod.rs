@@ -100,7 +100,7 @@ impl App {
     /// The app on a fresh PostgreSQL database of the test cluster.
     pub async fn on_postgres() -> Self {
         let url = testkit::fresh_postgres().await;
-        Self::with(|c| c.database = Some(server::db::Location::Postgres(url))).await
+        Self::with(|c| c.database = Some(server::store::Location::Postgres(url))).await
     }
 
     /// Sends `method uri` with a JSON body (or none) and a seat token (or

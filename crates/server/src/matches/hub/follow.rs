@@ -3,7 +3,7 @@
 //!
 //! Terms:
 //! - **notice**: another server's move or seat claim on the same
-//!   PostgreSQL ([`crate::db::Notice`]); a live match here catches up by
+//!   PostgreSQL ([`crate::store::Notice`]); a live match here catches up by
 //!   reading what it lacks from the store, and tells its watchers.
 //! - **resync**: notices may have been missed; every live match is read
 //!   again.
@@ -14,7 +14,7 @@
 //!   deleted, at start and every hour.
 
 use super::{Hub, Slot, tell};
-use crate::db::{Notice, UNFINISHED_KEPT};
+use crate::store::{Notice, UNFINISHED_KEPT};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::broadcast;
@@ -125,7 +125,7 @@ impl Hub {
             let Some(hub) = hub.upgrade() else {
                 return;
             };
-            let before = crate::db::now_ms() - UNFINISHED_KEPT.as_millis() as i64;
+            let before = crate::store::now_ms() - UNFINISHED_KEPT.as_millis() as i64;
             if let Ok(gone) = hub.db.expire(before).await
                 && gone > 0
             {

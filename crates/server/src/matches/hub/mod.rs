@@ -34,10 +34,10 @@ mod follow;
 mod seating;
 mod view;
 
-use crate::db::{Db, DbError, NewMatch, NewMove, SeatRow, TokenRow, UNFINISHED_KEPT};
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::http::metrics::Metrics;
-use crate::seats;
+use crate::matches::seats;
+use crate::store::{Db, DbError, NewMatch, NewMove, SeatRow, TokenRow, UNFINISHED_KEPT};
 use axum::http::StatusCode;
 use games::{AnyMatch, MoveInput, Played};
 use serde::Serialize;
@@ -324,7 +324,7 @@ impl Hub {
             seats: here,
             host: true,
         }];
-        let now = crate::db::now_ms();
+        let now = crate::store::now_ms();
         let status = table.status();
         let title = table.title();
         self.timed(
@@ -365,7 +365,7 @@ impl Hub {
             state: Arc::new(tokio::sync::Mutex::new(live)),
             changes,
             bots_running: AtomicBool::new(false),
-            touched_ms: AtomicI64::new(crate::db::now_ms()),
+            touched_ms: AtomicI64::new(crate::store::now_ms()),
         });
         let mut map = self.map();
         let slot = Arc::clone(map.entry(id).or_insert(slot));
@@ -381,7 +381,7 @@ impl Hub {
     pub async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<Slot>, ApiError> {
         if let Some(slot) = self.map().get(id).cloned() {
             slot.touched_ms
-                .store(crate::db::now_ms(), Ordering::Relaxed);
+                .store(crate::store::now_ms(), Ordering::Relaxed);
             return Ok(slot);
         }
         if !seats::is_secret(id) {
@@ -602,7 +602,7 @@ impl Hub {
     /// store refuses it, reads the match again and returns the refusal.
     async fn commit(&self, slot: &Slot, live: &mut Live, played: &Played) -> Result<(), ApiError> {
         let status = live.table.status();
-        let now = crate::db::now_ms();
+        let now = crate::store::now_ms();
         let stored = self
             .timed(
                 "append",
@@ -783,7 +783,7 @@ fn status_word(status: &tabletop::play::Status) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::{Durability, Location};
+    use crate::store::{Durability, Location};
     use std::time::Duration;
 
     async fn sqlite_hub(dir: &std::path::Path, capacity: usize) -> Arc<Hub> {

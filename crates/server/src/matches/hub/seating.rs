@@ -14,9 +14,9 @@
 //!   seat was taken through another server.
 
 use super::{Holder, Hub, Invite, Live, decorate, find_token, no_match, seat_taken, tell};
-use crate::db::TokenRow;
-use crate::error::ApiError;
-use crate::seats;
+use crate::http::error::ApiError;
+use crate::matches::seats;
+use crate::store::TokenRow;
 use axum::http::StatusCode;
 use serde_json::Value;
 use std::sync::Arc;
@@ -135,7 +135,7 @@ impl Hub {
                 host: false,
             }),
         }
-        live.updated_ms = crate::db::now_ms();
+        live.updated_ms = crate::store::now_ms();
         tell(&slot, &live, &[]);
         let holder = find_token(&live.tokens, &seats::digest(&token)).unwrap_or_default();
         Ok((token, decorate(id, &live, holder)))

@@ -9,8 +9,8 @@
 //!   for every watcher.
 
 use super::{Change, Holder, Live, Slot};
-use crate::db::UNFINISHED_KEPT;
-use crate::seats::SeatState;
+use crate::matches::seats::SeatState;
+use crate::store::UNFINISHED_KEPT;
 use games::Played;
 use serde::Serialize;
 use serde_json::{Map, Value};

@@ -7,24 +7,25 @@
 //!   dropped, so a file's name is its grid's name.
 //! - **import**: the `.grid` files a data directory held before the store
 //!   existed (`DATA_DIR/grids/`) are read into the store the first time a
-//!   server starts on it ([`crate::db::Db::open`]); the files stay, for the
+//!   server starts on it ([`crate::store::Db::open`]); the files stay, for the
 //!   command line.
 //! - **replace**: a save under a name already saved is refused
 //!   (`grid_exists`) unless it asks to replace.
 
-use crate::db::{Db, GridSave};
-use crate::error::ApiError;
+use crate::http::error::ApiError;
+use crate::store::{Db, GridSave};
 use axum::http::StatusCode;
 use std::path::{Path, PathBuf};
 
-pub use crate::grid_names::{EXTENSION, MAX_NAME};
+pub use crate::store::grid_names::{EXTENSION, MAX_NAME};
 
-/// Checks a grid name ([`crate::grid_names::check`]) and returns it.
+/// Checks a grid name ([`crate::store::grid_names::check`]) and returns it.
 ///
 /// # Errors
 /// 400 `bad_name` saying what is wrong with the name.
 pub fn check_name(name: &str) -> Result<String, ApiError> {
-    crate::grid_names::check(name).map_err(|why| ApiError::bad_request(why).with_code("bad_name"))
+    crate::store::grid_names::check(name)
+        .map_err(|why| ApiError::bad_request(why).with_code("bad_name"))
 }
 
 /// The grid folder under `data_dir`, whose files are imported once.
@@ -141,8 +142,8 @@ mod tests {
     async fn grids_are_saved_listed_loaded_and_never_replaced_by_accident() {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(
-            &crate::db::Location::default_for(dir.path()),
-            crate::db::Durability::Process,
+            &crate::store::Location::default_for(dir.path()),
+            crate::store::Durability::Process,
             None,
         )
         .await

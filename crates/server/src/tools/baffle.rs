@@ -11,7 +11,7 @@
 //! and the bot's move are in [`crate::matches::baffle`]).
 
 use crate::AppState;
-use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::http::error::{ApiError, ApiResult, JsonBody};
 use crate::work::Line;
 use axum::Json;
 use axum::Router;

@@ -11,7 +11,7 @@
 //! Games are played through the match router ([`crate::matches`]).
 
 use crate::AppState;
-use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::http::error::{ApiError, ApiResult, JsonBody};
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};

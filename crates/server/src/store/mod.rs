@@ -26,6 +26,7 @@
 //! - **expiry**: an unfinished match untouched for [`UNFINISHED_KEPT`] is
 //!   deleted; finished matches are kept.
 
+pub mod grid_names;
 mod postgres;
 pub mod schema;
 mod sqlite;
@@ -640,11 +641,13 @@ fn grid_files(folder: &Path) -> Vec<(String, String)> {
         .filter_map(Result::ok)
         .filter_map(|entry| {
             let path = entry.path();
-            if path.extension()? != crate::grid_names::EXTENSION {
+            if path.extension()? != crate::store::grid_names::EXTENSION {
                 return None;
             }
             let stem = path.file_stem()?.to_str()?;
-            let name = crate::grid_names::check(stem).ok().filter(|n| n == stem)?;
+            let name = crate::store::grid_names::check(stem)
+                .ok()
+                .filter(|n| n == stem)?;
             let text = std::fs::read_to_string(&path).ok()?;
             Some((name, text))
         })

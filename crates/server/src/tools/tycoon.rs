@@ -8,7 +8,7 @@
 //!   10, "end": 32}`); a refused edit changes nothing and answers 422 with
 //!   the library's reason.
 //! - **saved grid**: a grid file's text in the store, under a name (see
-//!   [`crate::grids`]).
+//!   [`crate::tools::grids`]).
 //! - **picture**: `render`'s drawing of a design's grid, or of a game on its
 //!   grid (tokens, station owners, the players panel), titled with the
 //!   grid's name as the page calls it (`?name=`).
@@ -18,8 +18,8 @@
 //! through the match router ([`crate::matches`]).
 
 use crate::AppState;
-use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::grids;
+use crate::http::error::{ApiError, ApiResult, JsonBody};
+use crate::tools::grids;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, Query, State};
@@ -32,7 +32,7 @@ use tycoon::design::{Applied, Designer, Edit};
 use tycoon::{Grid, GridSpec};
 
 /// The store of design documents.
-pub type Designs = crate::store::Store<Designer>;
+pub type Designs = crate::sessions::Sessions<Designer>;
 
 /// The routes under `/api/tycoon`.
 pub fn routes() -> Router<AppState> {
@@ -282,7 +282,7 @@ struct SaveRequest {
 #[derive(Serialize)]
 struct Saved {
     name: String,
-    grids: Vec<crate::db::GridRow>,
+    grids: Vec<crate::store::GridRow>,
 }
 
 async fn save(
@@ -300,7 +300,7 @@ async fn save(
 
 #[derive(Serialize)]
 struct GridList {
-    grids: Vec<crate::db::GridRow>,
+    grids: Vec<crate::store::GridRow>,
 }
 
 async fn list_grids(State(state): State<AppState>) -> ApiResult<GridList> {

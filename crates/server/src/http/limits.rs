@@ -9,10 +9,10 @@
 //!   a larger one is answered `413`.
 //!
 //! The connection-level limits (how many connections, how long headers may
-//! take) are in [`crate::listen`].
+//! take) are in [`crate::http::listen`].
 
 use crate::Config;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{StatusCode, header};

@@ -24,7 +24,7 @@
 //! let in: every browser sends a host, so such a request never comes from a
 //! web page, and any program that can send it can reach the port anyway.
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use axum::extract::{Request, State};
 use axum::http::{StatusCode, header};
 use axum::middleware::Next;

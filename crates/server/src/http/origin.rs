@@ -16,7 +16,7 @@
 //!   JSON to another site without the browser asking this server first,
 //!   which it does not allow.
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use axum::extract::Request;
 use axum::http::{Method, StatusCode, header};
 use axum::middleware::Next;
@@ -73,7 +73,7 @@ fn refusal(request: &Request) -> Option<ApiError> {
     if needs_json
         && !content_type
             .as_deref()
-            .is_some_and(crate::error::is_json_type)
+            .is_some_and(crate::http::error::is_json_type)
     {
         return Some(ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,

@@ -185,9 +185,9 @@ impl From<tabletop::play::ReplayError> for ApiError {
     }
 }
 
-impl From<crate::db::DbError> for ApiError {
-    fn from(e: crate::db::DbError) -> Self {
-        use crate::db::DbError;
+impl From<crate::store::DbError> for ApiError {
+    fn from(e: crate::store::DbError) -> Self {
+        use crate::store::DbError;
         let code = match &e {
             DbError::Stale { .. } => "stale_move",
             DbError::NoMatch => "no_match",

@@ -9,7 +9,7 @@
 //!   longer than the store's limit are dropped; when the store is full, the
 //!   session idle longest makes room for a new one.
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
@@ -68,14 +68,14 @@ struct Entry<T> {
 }
 
 /// Sessions of one kind, keyed by id.
-pub struct Store<T> {
+pub struct Sessions<T> {
     kind: &'static str,
     capacity: usize,
     idle: Duration,
     entries: Mutex<HashMap<String, Entry<T>>>,
 }
 
-impl<T> Store<T> {
+impl<T> Sessions<T> {
     /// A store of at most `capacity` sessions (at least 1), each dropped after
     /// `idle` without use. `kind` names the sessions in messages ("game").
     pub fn new(kind: &'static str, capacity: usize, idle: Duration) -> Self {
@@ -197,7 +197,7 @@ mod tests {
 
     #[test]
     fn sessions_are_found_changed_and_removed() {
-        let store = Store::new("game", 10, Duration::from_secs(60));
+        let store = Sessions::new("game", 10, Duration::from_secs(60));
         let id = store.insert(1).unwrap();
         store.with(&id, |v| *v += 1).unwrap();
         assert_eq!(store.with(&id, |v| *v).unwrap(), 2);
@@ -212,7 +212,7 @@ mod tests {
 
     #[test]
     fn a_full_store_drops_the_session_idle_longest() {
-        let store = Store::new("game", 3, Duration::from_secs(60));
+        let store = Sessions::new("game", 3, Duration::from_secs(60));
         let ids: Vec<String> = (0..3)
             .map(|i| {
                 std::thread::sleep(Duration::from_millis(2));
@@ -232,7 +232,7 @@ mod tests {
 
     #[test]
     fn idle_sessions_expire() {
-        let store = Store::new("game", 10, Duration::ZERO);
+        let store = Sessions::new("game", 10, Duration::ZERO);
         let id = store.insert(()).unwrap();
         std::thread::sleep(Duration::from_millis(2));
         assert_eq!(

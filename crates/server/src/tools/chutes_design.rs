@@ -15,7 +15,7 @@
 //!   line's limit; a client that hangs up withdraws it.
 
 use crate::AppState;
-use crate::error::{ApiError, JsonBody};
+use crate::http::error::{ApiError, JsonBody};
 use crate::work::Line;
 use axum::Router;
 use axum::body::{Body, Bytes};

@@ -16,7 +16,7 @@
 //!   host's token), `open` (waiting for someone with its invite), `anyone`
 //!   (waiting for anyone: its match is listed in the lobby) or `taken`.
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};

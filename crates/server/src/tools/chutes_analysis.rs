@@ -29,8 +29,8 @@
 //! analysis.
 
 use crate::AppState;
-use crate::chutes_api::find_board;
-use crate::error::{ApiError, ApiResult};
+use crate::http::error::{ApiError, ApiResult};
+use crate::tools::chutes_boards::find_board;
 use crate::work::Line;
 use axum::Json;
 use axum::Router;
