@@ -39,5 +39,7 @@ pub use any_match::{
 };
 pub use baffle_adapter::{HolePlace, box_in_play, box_title, hole_places};
 pub use refusal::Refusal;
-pub use registry::{GAMES, GameInfo, Need, Prepared, Supplied, find, names, start_from_record};
+pub use registry::{
+    GAMES, GameInfo, Need, Prepared, Registry, Supplied, find, names, start_from_record,
+};
 pub use tycoon_adapter::{ObjectView, layout, object_view};

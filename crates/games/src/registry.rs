@@ -90,8 +90,9 @@ impl std::fmt::Debug for GameInfo {
 }
 
 impl GameInfo {
-    /// The game's entry, from its adapter.
-    const fn of<G: Adapter>() -> Self
+    /// The game's entry, from its adapter: what [`GAMES`] holds for each
+    /// game, and what a [`Registry`] may add (a game of a test's own).
+    pub const fn of<G: Adapter>() -> Self
     where
         G::Setup: Send + Sync,
         G::Move: Send + Sync,
@@ -137,27 +138,92 @@ pub static GAMES: [GameInfo; 3] = [
     GameInfo::of::<tycoon::Game>(),
 ];
 
-/// The games' names, for a message: `chutes, baffle or tycoon`.
-pub fn names() -> String {
-    let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => names.join(""),
+/// The games a front end offers: this Parlor's ([`Registry::standard`]),
+/// or those and more (a game a test declares for itself).
+#[derive(Clone, Debug)]
+pub struct Registry {
+    games: Vec<&'static GameInfo>,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Self::standard()
     }
 }
 
-/// The game named `name` (any case, trimmed).
+impl Registry {
+    /// Every game of [`GAMES`].
+    pub fn standard() -> Self {
+        Self {
+            games: GAMES.iter().collect(),
+        }
+    }
+
+    /// These games and `game` too.
+    #[must_use]
+    pub fn with(mut self, game: &'static GameInfo) -> Self {
+        self.games.push(game);
+        self
+    }
+
+    /// The games, in the order a page lists them.
+    pub fn games(&self) -> &[&'static GameInfo] {
+        &self.games
+    }
+
+    /// The games' names, for a message: `chutes, baffle or tycoon`.
+    pub fn names(&self) -> String {
+        let names: Vec<&str> = self.games.iter().map(|g| g.name).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => names.join(""),
+        }
+    }
+
+    /// The game named `name` (any case, trimmed).
+    ///
+    /// # Errors
+    /// `bad_request` for a name that is not a game here.
+    pub fn find(&self, name: &str) -> Result<&'static GameInfo, Refusal> {
+        let wanted = name.trim().to_ascii_lowercase();
+        self.games
+            .iter()
+            .copied()
+            .find(|g| g.name == wanted)
+            .ok_or_else(|| {
+                Refusal::new(
+                    "bad_request",
+                    format!("'{}' is not a game here: say {}", name.trim(), self.names()),
+                )
+            })
+    }
+}
+
+impl Serialize for Registry {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.games.serialize(s)
+    }
+}
+
+/// The games' names, for a message: `chutes, baffle or tycoon`.
+pub fn names() -> String {
+    Registry::standard().names()
+}
+
+/// The game named `name` (any case, trimmed), of [`GAMES`].
 ///
 /// # Errors
 /// `bad_request` for a name that is not a game here.
 pub fn find(name: &str) -> Result<&'static GameInfo, Refusal> {
-    let wanted = name.trim().to_ascii_lowercase();
-    GAMES.iter().find(|g| g.name == wanted).ok_or_else(|| {
-        Refusal::new(
-            "bad_request",
-            format!("'{}' is not a game here: say {}", name.trim(), names()),
-        )
-    })
+    GAMES
+        .iter()
+        .find(|g| g.name == name.trim().to_ascii_lowercase())
+        .ok_or_else(|| {
+            Refusal::new(
+                "bad_request",
+                format!("'{}' is not a game here: say {}", name.trim(), names()),
+            )
+        })
 }
 
 /// A match replayed from a whole record (a file a player saved or

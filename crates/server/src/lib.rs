@@ -54,6 +54,8 @@ use std::time::Duration;
 /// How the app is set up.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// The games matches may be of: this Parlor's own by default.
+    pub games: games::Registry,
     /// Where saved grids go (created when first needed).
     pub data_dir: PathBuf,
     /// The most sessions of each kind (games of one game, boards, documents)
@@ -129,6 +131,7 @@ impl Config {
     /// log before a move is answered; 1,000 idle matches in memory.
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         Self {
+            games: games::Registry::standard(),
             data_dir: data_dir.into(),
             max_sessions: 1000,
             idle: Duration::from_secs(2 * 60 * 60),
@@ -193,7 +196,12 @@ impl AppState {
         .await?;
         let n = config.max_sessions;
         let idle = config.idle;
-        let hub = matches::Hub::new(Arc::new(db), config.live_matches, config.max_long_work);
+        let hub = matches::Hub::new(
+            Arc::new(db),
+            config.games.clone(),
+            config.live_matches,
+            config.max_long_work,
+        );
         Ok(Self(Arc::new(Shared {
             boards: Sessions::new("board", n, idle),
             designs: Sessions::new("design", n, idle),

@@ -231,7 +231,7 @@ async fn a_bot_whose_move_is_refused_or_that_panics_is_not_run_again_and_again()
     )
     .await
     .unwrap();
-    let hub = server::matches::Hub::new(Arc::new(db), 10, 2);
+    let hub = server::matches::Hub::new(Arc::new(db), games::Registry::standard(), 10, 2);
     for panics in [false, true] {
         let turns = Arc::new(AtomicUsize::new(0));
         let table = Faulty {

@@ -41,7 +41,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use games::{AnyMatch, MoveInput, Need, Played, ReplayStep, Supplied};
+use games::{MoveInput, Need, Played, ReplayStep, Supplied};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::convert::Infallible;
@@ -70,22 +70,8 @@ pub fn routes() -> Router<AppState> {
 /// `GET /api/games`: every game of this Parlor, as the registry declares
 /// it (names, titles, seats, default setups and their bounds), for the
 /// pages' forms and any client.
-async fn list_games() -> Json<&'static [games::GameInfo]> {
-    Json(&games::GAMES[..])
-}
-
-/// A stored match of `game`, replayed from its header and entries.
-///
-/// # Errors
-/// Why it does not replay, in words.
-pub fn load_match(
-    game: &str,
-    header: &str,
-    entries: &[String],
-) -> Result<Box<dyn AnyMatch>, String> {
-    games::find(game)
-        .map_err(|e| e.message)?
-        .load(header, entries)
+async fn list_games(State(state): State<AppState>) -> Json<games::Registry> {
+    Json(state.hub.games().clone())
 }
 
 /// `POST /api/matches`.
@@ -171,7 +157,7 @@ async fn create(
     State(state): State<AppState>,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
-    let info = games::find(&req.game)?;
+    let info = state.hub.games().find(&req.game)?;
     let plans: Vec<SeatPlan> = match &req.seats {
         Some(words) => words
             .iter()

@@ -216,13 +216,21 @@ pub struct Hub {
     stopping: tokio::sync::watch::Sender<bool>,
     /// What is counted as it happens ([`crate::http::metrics`]).
     metrics: Arc<Metrics>,
+    /// The games its matches may be of.
+    games: games::Registry,
 }
 
 impl Hub {
-    /// A hub over `db`, keeping at most `capacity` idle matches in memory;
-    /// at most `thinkers` bots think at once.
-    pub fn new(db: Arc<Db>, capacity: usize, thinkers: usize) -> Arc<Self> {
+    /// The games its matches may be of.
+    pub fn games(&self) -> &games::Registry {
+        &self.games
+    }
+
+    /// A hub over `db` for matches of `games`, keeping at most `capacity`
+    /// idle matches in memory; at most `thinkers` bots think at once.
+    pub fn new(db: Arc<Db>, games: games::Registry, capacity: usize, thinkers: usize) -> Arc<Self> {
         let hub = Arc::new(Self {
+            games,
             db,
             live: Mutex::new(HashMap::new()),
             capacity: capacity.max(1),
@@ -400,7 +408,12 @@ impl Hub {
             .await?
             .ok_or_else(|| no_match(id))?;
         let entries: Vec<String> = stored.moves.into_iter().map(|m| m.entry).collect();
-        let table = super::load_match(&stored.game, &stored.header, &entries).map_err(|why| {
+        let table = self
+            .games
+            .find(&stored.game)
+            .map_err(|e| e.message)
+            .and_then(|info| info.load(&stored.header, &entries))
+            .map_err(|why| {
             tracing::error!(match_id = %id, why = %why, "a stored match does not replay");
             ApiError::coded(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -790,7 +803,7 @@ mod tests {
         let db = Db::open(&Location::default_for(dir), Durability::Process, None)
             .await
             .unwrap();
-        Hub::new(Arc::new(db), capacity, 1)
+        Hub::new(Arc::new(db), games::Registry::standard(), capacity, 1)
     }
 
     async fn new_baffle(hub: &Arc<Hub>) -> String {
