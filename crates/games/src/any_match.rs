@@ -155,11 +155,19 @@ pub trait AnyMatch: Send + Sync {
     fn public_setup(&self) -> Value;
     /// The lobby's line.
     fn title(&self) -> String;
-    /// Plays a person's move for `seat`.
+    /// Plays a person's move for `seat`, sent for the position after
+    /// `after` moves (when given: the match layer refuses another as
+    /// `stale_move`, before anything else).
     ///
     /// # Errors
     /// A move that does not read (`bad_move`), or the match's refusal.
-    fn play(&mut self, seat: u8, mv: &MoveInput, roll: Option<u32>) -> Result<Played, Refusal>;
+    fn play(
+        &mut self,
+        seat: u8,
+        mv: &MoveInput,
+        after: Option<usize>,
+        roll: Option<u32>,
+    ) -> Result<Played, Refusal>;
     /// The bot's turn, to be worked out off the match: the move number it
     /// was taken at, and the work, which gives the move's text.
     fn bot_turn(&self) -> Option<BotWork>;
@@ -440,13 +448,15 @@ where
         G::title(&self.m.record().setup, self.m.seats())
     }
 
-    fn play(&mut self, seat: u8, mv: &MoveInput, roll: Option<u32>) -> Result<Played, Refusal> {
+    fn play(
+        &mut self,
+        seat: u8,
+        mv: &MoveInput,
+        after: Option<usize>,
+        roll: Option<u32>,
+    ) -> Result<Played, Refusal> {
         let mv = read_move::<G>(mv)?;
-        let request = tabletop::play::Request {
-            mv,
-            after: None,
-            roll,
-        };
+        let request = tabletop::play::Request { mv, after, roll };
         let done = self.m.play(seat, request)?;
         self.note(&done);
         Ok(played::<G>(done))

@@ -510,12 +510,16 @@ mod tests {
             .unwrap()
             .start(None, vec![SeatKind::Person], seeded(), 1)
             .unwrap();
-        m.play(1, &MoveInput::Text("shoot 3".into()), None).unwrap();
+        m.play(1, &MoveInput::Text("shoot 3".into()), Some(0), None)
+            .unwrap();
+        let stale = m.play(1, &MoveInput::Text("shoot 3".into()), Some(0), None);
+        assert_eq!(stale.unwrap_err().code, "stale_move");
         assert_eq!(m.record_once_over().unwrap_err().code, "game_on");
         assert_eq!(m.replay_step(0).unwrap_err().code, "game_on");
         assert_eq!(m.picture(None, Some(0)).unwrap_err().code, "game_on");
         assert!(m.picture(None, None).is_ok(), "the match as it stands");
-        m.play(1, &MoveInput::Text("quit".into()), None).unwrap();
+        m.play(1, &MoveInput::Text("quit".into()), None, None)
+            .unwrap();
         let record = m.record_once_over().unwrap();
         assert_eq!(record["moves"].as_array().unwrap().len(), 2);
         let step = m.replay_step(1).unwrap();

@@ -184,7 +184,13 @@ impl AnyMatch for Faulty {
     fn title(&self) -> String {
         "a faulty game".into()
     }
-    fn play(&mut self, _: u8, _: &MoveInput, _: Option<u32>) -> Result<Played, Refusal> {
+    fn play(
+        &mut self,
+        _: u8,
+        _: &MoveInput,
+        _: Option<usize>,
+        _: Option<u32>,
+    ) -> Result<Played, Refusal> {
         Err(Refusal::new("bad_move", "no"))
     }
     fn bot_turn(&self) -> Option<BotWork> {

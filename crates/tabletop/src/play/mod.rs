@@ -613,7 +613,8 @@ impl<G: Playable> Match<G> {
     /// seat is a bot's, the move number is stale, the roll does not fit the
     /// dice, or the game refuses the move. A refused move changes nothing.
     pub fn play(&mut self, seat: u8, request: Request<G::Move>) -> MoveResult<G> {
-        self.check_person(seat)?;
+        // The move number first: a request sent for another position (a
+        // double click, a second tab) is stale whatever else is true now.
         if let Some(after) = request.after
             && after != self.moves()
         {
@@ -622,6 +623,7 @@ impl<G: Playable> Match<G> {
                 got: after,
             });
         }
+        self.check_person(seat)?;
         match (self.dice_chosen(), request.roll) {
             (false, Some(_)) => Err(MatchError::RollNotChosen),
             (false, None) => self.play_as(seat, request.mv, None, false, false),

@@ -179,6 +179,8 @@ struct Taken {
     first: u8,
     holder: Holder,
     mv: MoveInput,
+    /// The move number the sender saw.
+    after: usize,
     roll: Option<u32>,
     repeat: bool,
 }
@@ -539,14 +541,6 @@ impl Hub {
                 "this token holds no seat: you are watching this game",
             ));
         };
-        let now = live.table.moves();
-        if after != now {
-            return Err(tabletop::play::MatchError::<tabletop::DiceError>::Stale {
-                expected: now,
-                got: after,
-            }
-            .into());
-        }
         // The move is taken: from here it runs to its end on a task of its
         // own, so that a sender who hangs up (a closed tab, a server told to
         // stop) cannot leave it played but not told, or its bots not set
@@ -556,6 +550,7 @@ impl Hub {
             first,
             holder,
             mv: mv.clone(),
+            after,
             roll,
             repeat,
         };
@@ -580,6 +575,7 @@ impl Hub {
             first,
             holder,
             mv,
+            after,
             roll,
             repeat,
         } = taken;
@@ -590,7 +586,10 @@ impl Hub {
                 _ if played.is_empty() => first,
                 _ => break,
             };
-            let one = match live.table.play(seat, &mv, roll) {
+            // The move number the sender saw is checked by the match
+            // layer, for the first move; a repeat plays on from there.
+            let seen = played.is_empty().then_some(after);
+            let one = match live.table.play(seat, &mv, seen, roll) {
                 Ok(one) => one,
                 Err(e) if played.is_empty() => return Err(e.into()),
                 Err(_) => break,
