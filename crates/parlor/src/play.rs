@@ -13,7 +13,7 @@
 
 use anyhow::Result;
 use std::io::{BufRead, Write};
-use tabletop::play::{Coded, Match, MatchError, Playable, PlayedOf, Request};
+use tabletop::play::{Match, MatchError, Playable, PlayedOf, Request};
 use tabletop::{DiceSource, Rng, ScriptedDice};
 
 /// Why the loop stopped.
@@ -159,7 +159,9 @@ pub(crate) fn run<G: Playable>(
         };
         match result {
             Ok(played) => table.played(m, &played, console.out)?,
-            Err(e) if e.code() == "dice_ran_out" => break Ending::DiceRanOut,
+            Err(_) if console.dice.as_ref().is_some_and(ScriptedDice::ran_out) => {
+                break Ending::DiceRanOut;
+            }
             Err(e) => table.refused(&e, console.talk)?,
         }
     };

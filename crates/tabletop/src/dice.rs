@@ -78,6 +78,9 @@ impl DiceSource for SeededDice {
 pub struct ScriptedDice {
     rolls: Vec<u32>,
     next: usize,
+    /// The last roll asked for found none left.
+    #[serde(skip)]
+    short: bool,
 }
 
 impl ScriptedDice {
@@ -86,6 +89,7 @@ impl ScriptedDice {
         Self {
             rolls: rolls.into(),
             next: 0,
+            short: false,
         }
     }
 
@@ -120,13 +124,22 @@ impl ScriptedDice {
     pub fn remaining(&self) -> usize {
         self.rolls.len() - self.next
     }
+
+    /// True when the last roll asked for found none left: a move refused
+    /// for that was refused because the dice ran out, whatever error its
+    /// game made of it.
+    pub fn ran_out(&self) -> bool {
+        self.short
+    }
 }
 
 impl DiceSource for ScriptedDice {
     fn roll(&mut self, faces: u8) -> Result<u8, DiceError> {
         let Some(&value) = self.rolls.get(self.next) else {
+            self.short = true;
             return Err(DiceError::Exhausted { used: self.next });
         };
+        self.short = false;
         if value == 0 || value > u32::from(faces) {
             return Err(DiceError::OutOfRange {
                 index: self.next + 1,
@@ -221,8 +234,11 @@ mod tests {
                 faces: 6
             })
         );
+        assert!(!d.ran_out(), "a roll out of range is not running out");
         assert_eq!(d.roll(8), Ok(7));
+        assert!(!d.ran_out());
         assert_eq!(d.roll(6), Err(DiceError::Exhausted { used: 3 }));
+        assert!(d.ran_out(), "the last roll asked for found none left");
         assert_eq!(d.remaining(), 0);
     }
 

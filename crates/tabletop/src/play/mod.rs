@@ -630,7 +630,7 @@ impl<G: Playable> Match<G> {
             (true, roll) => {
                 let mut script = ScriptedDice::new(roll.into_iter().collect::<Vec<_>>());
                 match self.play_as(seat, request.mv, Some(&mut script), false, roll.is_some()) {
-                    Err(MatchError::Game(e)) if roll.is_none() && e.code() == "dice_ran_out" => {
+                    Err(MatchError::Game(_)) if roll.is_none() && script.ran_out() => {
                         Err(MatchError::RollNeeded)
                     }
                     other => other,
