@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
-use tabletop::play::{Coded, Playable, SeatKind, Status, Viewer};
+use tabletop::play::{Coded, Playable, SeatKind, Stall, Status, Viewer};
 use tabletop::{BotLevel, DiceSource, Rng};
 
 /// How to start a Chutes & Ladders match.
@@ -185,12 +185,9 @@ impl Playable for Table {
     fn status(&self) -> Status {
         match self.game.winner() {
             Some(winner) => Status::Won { winner },
-            None if self.stuck() => Status::Stalled {
-                reason: format!(
-                    "no token can ever reach square {} again",
-                    self.game.board().finish()
-                ),
-            },
+            None if self.stuck() => Status::stalled(Stall::Trapped {
+                finish: self.game.board().finish(),
+            }),
             None => Status::Playing,
         }
     }

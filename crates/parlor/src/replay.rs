@@ -149,7 +149,7 @@ fn replay(
             Status::Playing => "The record ends with the game still on.".to_string(),
             Status::Won { winner } => format!("Seat {winner} won."),
             Status::GivenUp => "The player gave up.".to_string(),
-            Status::Stalled { reason } => format!("The game stalled: {reason}."),
+            Status::Stalled { reason, .. } => format!("The game stalled: {reason}."),
         };
         writeln!(out, "{end}")?;
         if let (true, Some(DiceMode::Seeded { seed })) = (status.is_over(), dice) {

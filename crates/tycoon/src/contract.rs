@@ -15,7 +15,7 @@ use crate::game::{
 use crate::grid::Grid;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-use tabletop::play::{Coded, Playable, SeatKind, Status, Viewer};
+use tabletop::play::{Coded, Playable, SeatKind, Stall, Status, Viewer};
 use tabletop::{BotLevel, DiceSource, Rng};
 
 /// How to start a Tycoon match.
@@ -97,12 +97,10 @@ impl Playable for Game {
         match (self.is_over(), self.winner()) {
             (false, _) => Status::Playing,
             (true, Some(winner)) => Status::Won { winner },
-            (true, None) => Status::Stalled {
-                reason: format!(
-                    "nobody reached cell 99 within the turn cap of {}",
-                    tabletop::count(self.turn_cap().into(), "turn", "turns")
-                ),
-            },
+            (true, None) => Status::stalled(Stall::TurnCap {
+                goal: crate::cells::LAST,
+                turns: self.turn_cap(),
+            }),
         }
     }
 

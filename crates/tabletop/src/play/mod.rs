@@ -30,7 +30,7 @@ mod record;
 mod status;
 
 pub use record::{DiceMode, Entry, RECORD_VERSION, Record, ReplayError};
-pub use status::Status;
+pub use status::{Stall, Status};
 
 use crate::{BotLevel, DiceSource, Rng, ScriptedDice, SeededDice};
 use serde::de::DeserializeOwned;
@@ -543,12 +543,9 @@ impl<G: Playable> Match<G> {
     /// cap.
     pub fn status(&self) -> Status {
         match self.game.status() {
-            Status::Playing if self.capped => Status::Stalled {
-                reason: format!(
-                    "the game reached {} with no end in sight",
-                    crate::count(self.move_cap as u64, "move", "moves")
-                ),
-            },
+            Status::Playing if self.capped => Status::stalled(Stall::MoveCap {
+                moves: self.move_cap,
+            }),
             status => status,
         }
     }

@@ -5,9 +5,10 @@
 //! - **won**: a seat has won (Baffle's one seat wins by finding every
 //!   mirror).
 //! - **given up**: the player quit (Baffle).
-//! - **stalled**: the game stopped with no winner, with the reason: it can
-//!   never end (every token trapped), it reached its turn cap, or the match
-//!   reached its move cap.
+//! - **stalled**: the game stopped with no winner, for a typed reason
+//!   ([`Stall`]): it can never end (every token trapped), it reached its
+//!   turn cap, or the match reached its move cap. Each has one code; the
+//!   words are made from it.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -27,15 +28,82 @@ pub enum Status {
     GivenUp,
     /// The game stopped with no winner.
     Stalled {
-        /// Why, for a person.
+        /// Why.
+        stall: Stall,
+        /// Why, for a person (the stall's words).
         reason: String,
     },
+}
+
+/// Why a match stopped with no winner: the one stall policy of every game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "cause", rename_all = "snake_case")]
+pub enum Stall {
+    /// No token can ever reach the finish again (Chutes & Ladders: every
+    /// token trapped).
+    Trapped {
+        /// The square no token can reach.
+        finish: u32,
+    },
+    /// The game's own cap on turns was reached with no winner (Tycoon's
+    /// turn cap).
+    TurnCap {
+        /// The cell a player must reach (99 in Tycoon).
+        goal: u32,
+        /// The cap.
+        turns: u32,
+    },
+    /// The match's cap on moves was reached (every game; the CLI's roll
+    /// cap in Chutes & Ladders).
+    MoveCap {
+        /// The cap.
+        moves: usize,
+    },
+}
+
+impl Stall {
+    /// The stall's code: `trapped`, `turn_cap` or `move_cap`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Trapped { .. } => "trapped",
+            Self::TurnCap { .. } => "turn_cap",
+            Self::MoveCap { .. } => "move_cap",
+        }
+    }
+}
+
+impl fmt::Display for Stall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Trapped { finish } => {
+                write!(f, "no token can ever reach square {finish} again")
+            }
+            Self::TurnCap { goal, turns } => write!(
+                f,
+                "nobody reached cell {goal} within the turn cap of {}",
+                crate::count(u64::from(*turns), "turn", "turns")
+            ),
+            Self::MoveCap { moves } => write!(
+                f,
+                "the game reached {} with no end in sight",
+                crate::count(*moves as u64, "move", "moves")
+            ),
+        }
+    }
 }
 
 impl Status {
     /// True unless the game goes on.
     pub fn is_over(&self) -> bool {
         !matches!(self, Self::Playing)
+    }
+
+    /// A match stalled for `stall`, with its words.
+    pub fn stalled(stall: Stall) -> Self {
+        Self::Stalled {
+            reason: stall.to_string(),
+            stall,
+        }
     }
 
     /// The winning seat, if any.
@@ -55,7 +123,7 @@ impl fmt::Display for Status {
             Self::Playing => f.write_str("playing"),
             Self::Won { .. } => f.write_str("won"),
             Self::GivenUp => f.write_str("given up"),
-            Self::Stalled { reason } => write!(f, "stalled: {reason}"),
+            Self::Stalled { reason, .. } => write!(f, "stalled: {reason}"),
         }
     }
 }
