@@ -73,6 +73,10 @@ pub struct Turn {
     pub jump: Option<Jump>,
     /// How the turn ended.
     pub outcome: Outcome,
+    /// The player's tally after the turn, so that a front end showing
+    /// turns one by one counts nothing itself.
+    #[serde(default)]
+    pub tally: PlayerState,
 }
 
 /// Something that happened in a turn.
@@ -299,6 +303,7 @@ impl Game {
         if step.outcome == Outcome::LostTurn {
             player.lost_turns += 1;
         }
+        let tally = *player;
         let number = seat as u8 + 1;
         if step.outcome == Outcome::Won {
             self.winner = Some(number);
@@ -314,6 +319,7 @@ impl Game {
             to: step.to,
             jump: step.jump,
             outcome: step.outcome,
+            tally,
         })
     }
 
@@ -405,6 +411,21 @@ mod tests {
             Err(GameError::Roll { roll: 0, faces: 6 })
         );
         assert_eq!(game, before);
+    }
+
+    #[test]
+    fn each_turn_carries_its_players_tally_after_it() {
+        let board = Arc::new(Board::classic());
+        let mut game = Game::new(board, Rules::default(), 2).unwrap();
+        let mut dice = tabletop::SeededDice::new(11);
+        while game.winner().is_none() && game.rolls() < 500 {
+            let turn = game.play(&mut dice).unwrap();
+            let player = game.players()[usize::from(turn.player) - 1];
+            assert_eq!(turn.tally, player, "turn {}", turn.number);
+            assert_eq!(turn.tally.square, turn.to);
+        }
+        let tallied: u32 = game.players().iter().map(|p| p.rolls).sum();
+        assert_eq!(tallied, game.rolls());
     }
 
     #[test]

@@ -467,3 +467,41 @@ fn optimal_play_stops_on_ctrl_c_with_a_bound() {
     );
     assert!(!text.contains("The bot's expected score"), "{text}");
 }
+
+/// A solve of a large box stops on Ctrl-C with no answer (a search cut
+/// short proves nothing), saying so; under a pipe it draws no spinner.
+#[test]
+fn a_long_solve_stops_on_ctrl_c_and_says_it_has_no_answer() {
+    // 30 of the 104 shots of a 26 × 26 box with 169 mirrors (seed 11):
+    // about two seconds of work in a test build.
+    let shots = "17:28 72:31 97:60 8:11 32:24 15:22 63:69 57:93 60:97 83:65 48:52 26:30 12:96 62:85 3:98 49:47 55:6 77:75 0:1 96:12 34:14 29:100 75:77 13:20 40:41 89:90 2:4 78:82 69:63 1:0";
+    let out = common::interrupted(
+        &[
+            "baffle",
+            "solve",
+            "--size",
+            "26",
+            "--mirrors",
+            "169",
+            "--shots",
+            shots,
+        ],
+        std::time::Duration::from_millis(500),
+    );
+    let (text, said) = (stdout(&out), stderr(&out));
+    assert!(
+        !said.contains("solving"),
+        "no spinner under a pipe: {said:?}"
+    );
+    if out.status.success() {
+        // A machine fast enough to answer first.
+        assert!(text.contains("Advice:"), "{text}");
+    } else {
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        assert!(
+            said.contains("stopped (Ctrl-C) before the solver had an answer"),
+            "{said}"
+        );
+        assert!(text.is_empty(), "{text}");
+    }
+}

@@ -709,11 +709,8 @@ function applyMoves(moves) {
     for (const turn of move.events || []) {
       const p = shown.players[turn.player - 1];
       if (!p) continue;
-      p.square = turn.to;
-      p.rolls += 1;
-      if (turn.jump && turn.jump.kind === "ladder") p.ladders += 1;
-      if (turn.jump && turn.jump.kind === "chute") p.chutes += 1;
-      if (turn.outcome === "lost_turn") p.lost_turns += 1;
+      // Each turn carries its player's tally after it: the page counts nothing.
+      Object.assign(p, turn.tally);
       lines.append(logLine(move.number, move.seat, turn.text, turnClass(turn)));
     }
     shown.moves = Math.max(shown.moves, move.number);

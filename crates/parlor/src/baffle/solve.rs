@@ -2,7 +2,7 @@
 
 use crate::common::print_json;
 use anyhow::{Context, Result, bail};
-use baffle::solve::{Method, Solution, SolveOptions, solve};
+use baffle::solve::{Method, Solution, SolveError, SolveOptions, solve_within};
 use baffle::text::box_text;
 use baffle::{Cell, Evidence, Mirror, Placed, Sides, Size};
 use clap::Args;
@@ -17,6 +17,10 @@ commas. Found mirrors and wrong guesses are ROW,COL,MIRROR (4,2,/ or <4,2>=/).
 
 The box printed marks each cell: / or \\ certainly that mirror, . certainly
 empty, x reached by no shot in any consistent layout, ? undecided.
+
+On a terminal a spinner shows while the solver works (the largest boxes
+take seconds); Ctrl-C stops it, with no answer: a search cut short proves
+nothing.
 
 Examples:
   parlor baffle solve --shots \"7:22 5:12 1:24\"
@@ -109,7 +113,25 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         seed: args.seed,
         ..SolveOptions::default()
     };
-    let solution = solve(&evidence, &options)?;
+    // On a terminal a spinner while it works (the largest boxes take a few
+    // seconds); Ctrl-C withdraws the question: a search cut short is no
+    // answer.
+    let (budget, canceller) = tabletop::Budget::cancellable();
+    crate::progress::on_ctrl_c(move || canceller.cancel());
+    let bar = crate::progress::bar(
+        0,
+        "{spinner} solving, {elapsed} so far (Ctrl-C stops: a search cut short gives no answer)",
+        args.json,
+    );
+    let solution = crate::progress::follow_with(
+        &bar,
+        |bar| bar.tick(),
+        || solve_within(&evidence, &options, &budget),
+    );
+    let solution = match solution {
+        Err(SolveError::Stopped(_)) => bail!("stopped (Ctrl-C) before the solver had an answer"),
+        other => other?,
+    };
     if args.json {
         return print_json(&solution);
     }
