@@ -498,3 +498,51 @@ async fn a_postgres_store_from_a_newer_parlor_is_refused() {
         Ok(_) => panic!("a newer store was opened"),
     }
 }
+
+/// A SQLite file damaged while the server was down (8 KiB overwritten in
+/// the middle) is refused at start, naming the file and what to do — not
+/// served with holes, nor called a passing trouble; a record found damaged
+/// while running is a 500 `damaged_record` that says it will not heal.
+#[tokio::test]
+async fn a_damaged_sqlite_store_is_refused_at_start_and_named() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let location = Location::default_for(dir.path());
+    let db = open(&location, None).await;
+    for n in 0..400 {
+        let id = format!("{n:032x}");
+        db.create(new_match(&id)).await.unwrap();
+        for m in 1..=3 {
+            db.append(mv(&id, m, false)).await.unwrap();
+        }
+    }
+    drop(db);
+    let Location::Sqlite(path) = &location else {
+        unreachable!("a SQLite store")
+    };
+    // Everything into the file itself, as after a clean stop.
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+        .unwrap();
+    drop(conn);
+    let mut bytes = std::fs::read(path).unwrap();
+    assert!(bytes.len() > 64 * 1024, "a file of {} bytes", bytes.len());
+    let middle = bytes.len() / 2;
+    bytes[middle..middle + 8192].fill(0xA5);
+    std::fs::write(path, &bytes).unwrap();
+    match Db::open(&location, Durability::Process, None).await {
+        Err(DbError::Damaged(why)) => {
+            assert!(why.contains(&path.display().to_string()), "{why}");
+            assert!(why.contains("restore it from a backup"), "{why}");
+        }
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("a damaged store was opened"),
+    }
+    let answer = server::http::error::ApiError::from(DbError::Damaged("x".into()));
+    assert_eq!(answer.status, axum::http::StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(answer.code, "damaged_record");
+    assert!(
+        answer.message.contains("will not bring it back"),
+        "{}",
+        answer.message
+    );
+}

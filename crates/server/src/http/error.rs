@@ -123,6 +123,7 @@ pub fn status_of(code: &str) -> StatusCode {
         | "bad_seats" | "bad_move" | "bad_seed" | "bad_invite" | "bad_setup" | "bad_step"
         | "bad_json" | "bad_request" | "wrong_game" => StatusCode::BAD_REQUEST,
         "no_match" | "no_board" | "no_grid" => StatusCode::NOT_FOUND,
+        "damaged_record" => StatusCode::INTERNAL_SERVER_ERROR,
         "busy" | "store_unavailable" => StatusCode::SERVICE_UNAVAILABLE,
         "storage_full" | "store_read_only" => StatusCode::INSUFFICIENT_STORAGE,
         _ => StatusCode::UNPROCESSABLE_ENTITY,
@@ -194,6 +195,7 @@ impl From<crate::store::DbError> for ApiError {
             DbError::Full => "storage_full",
             DbError::ReadOnly => "store_read_only",
             DbError::Unavailable(_) | DbError::Incompatible(_) => "store_unavailable",
+            DbError::Damaged(_) => "damaged_record",
         };
         let message = match &e {
             DbError::Stale { now } => {
@@ -202,6 +204,7 @@ impl From<crate::store::DbError> for ApiError {
             DbError::NoMatch => "no such game (it may have expired)".to_string(),
             DbError::Full => "cannot store this: the server's disk is full".to_string(),
             DbError::ReadOnly => "cannot store this: the server's store is read-only".to_string(),
+            DbError::Damaged(_) => "this game's record is damaged in the server's store: it is lost, and asking again will not bring it back".to_string(),
             other => format!("cannot store this now: {other}; try again in a moment"),
         };
         Self::coded(status_of(code), code, message)

@@ -70,6 +70,10 @@ pub enum DbError {
     /// The store holds something this Parlor cannot read (a newer schema).
     #[error("the store cannot be used: {0}")]
     Incompatible(String),
+    /// The store's file is damaged: what it held there is lost, and asking
+    /// again will not bring it back.
+    #[error("the store is damaged: {0}")]
+    Damaged(String),
 }
 
 /// A match as it is created.

@@ -69,6 +69,7 @@ impl Sqlite {
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; PRAGMA foreign_keys = ON;"
         ))
         .map_err(sql)?;
+        check_whole(&conn, path)?;
         migrate(&conn)?;
         // The writer checkpoints only as a backstop, should the log outgrow
         // what the checkpointer keeps up with (a passive checkpoint cannot
@@ -607,6 +608,31 @@ fn closed() -> DbError {
 }
 
 /// A SQLite failure in words that name no path.
+/// SQLite's quick check of the whole file, at start: a damaged store is
+/// refused with its path and what to do, rather than served with holes.
+fn check_whole(conn: &Connection, path: &Path) -> Result<(), DbError> {
+    let damaged = |what: String| {
+        DbError::Damaged(format!(
+            "{} is damaged ({what}): restore it from a backup, or move it aside to start with an empty store",
+            path.display()
+        ))
+    };
+    let first: String = match conn.query_row("PRAGMA quick_check(1)", [], |row| row.get(0)) {
+        Ok(first) => first,
+        Err(rusqlite::Error::SqliteFailure(f, detail))
+            if f.code == rusqlite::ErrorCode::DatabaseCorrupt =>
+        {
+            return Err(damaged(detail.unwrap_or_else(|| "SQLite says so".into())));
+        }
+        Err(e) => return Err(sql(e)),
+    };
+    if first == "ok" {
+        Ok(())
+    } else {
+        Err(damaged(format!("SQLite's quick check: {first}")))
+    }
+}
+
 fn sql(e: rusqlite::Error) -> DbError {
     use rusqlite::ErrorCode;
     if let rusqlite::Error::SqliteFailure(failure, _) = &e {
@@ -614,6 +640,12 @@ fn sql(e: rusqlite::Error) -> DbError {
             ErrorCode::DiskFull => return DbError::Full,
             ErrorCode::NotADatabase => {
                 return DbError::Incompatible("the file is not a SQLite database".into());
+            }
+            ErrorCode::DatabaseCorrupt => {
+                tracing::error!(error = %e, "store: the SQLite file is damaged");
+                return DbError::Damaged(
+                    "part of the store's file is damaged (the server's log has the details)".into(),
+                );
             }
             ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied => {
                 tracing::warn!(error = %e, "store: SQLite failed");
