@@ -68,6 +68,10 @@ where
         seed: u64,
     ) -> Result<Self::Setup, Refusal>;
 
+    /// Whether the game's bot plays differently at each level (easy,
+    /// normal, hard); false when it has no choice to make.
+    const BOT_LEVELS: bool = true;
+
     /// Who sits at a match whose maker names no seats: one person.
     fn default_seats() -> Vec<SeatKind> {
         vec![SeatKind::Person]

@@ -47,6 +47,8 @@ impl Adapter for Chutes {
     /// Four, not the library's eight: on the pages each player's token has
     /// one of four colours. The CLI plays up to eight at one screen.
     const MAX_SEATS: u8 = 4;
+    /// A Chutes bot has no choice to make: every move is a roll.
+    const BOT_LEVELS: bool = false;
     type Request = Request;
 
     fn need(request: &Request) -> Result<Option<Need>, Refusal> {

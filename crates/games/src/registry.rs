@@ -46,6 +46,9 @@ pub struct GameInfo {
     pub min_seats: u8,
     /// The most seats a match has.
     pub max_seats: u8,
+    /// Whether the game's bot plays differently at each level (false: a
+    /// front end offers one bot, not levels).
+    pub bot_levels: bool,
     /// Who sits when the maker names nobody: `person` or a bot's level.
     #[serde(serialize_with = "seat_words")]
     pub default_seats: fn() -> Vec<SeatKind>,
@@ -103,6 +106,7 @@ impl GameInfo {
             title: G::TITLE,
             min_seats: G::MIN_SEATS,
             max_seats: G::MAX_SEATS,
+            bot_levels: G::BOT_LEVELS,
             default_seats: G::default_seats,
             default_setup: default_setup::<G>,
             setup_limits: G::setup_limits,

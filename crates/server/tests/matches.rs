@@ -820,6 +820,8 @@ async fn the_games_are_listed_once_and_each_starts_from_its_defaults() {
     assert_eq!(chutes["title"], "Chutes & Ladders");
     assert_eq!(chutes["min_seats"], 1);
     assert_eq!(chutes["max_seats"], 4);
+    assert_eq!(chutes["bot_levels"], false, "a Chutes bot only rolls");
+    assert_eq!(listed[1]["bot_levels"], true);
     assert_eq!(
         chutes["default_setup"],
         json!({"board": "classic", "overshoot": "stay", "faces": 6})

@@ -983,6 +983,7 @@ function showStart(prefill = {}) {
       game: GAME,
       min: INFO?.min_seats,
       max: INFO?.max_seats,
+      botLevels: INFO?.bot_levels,
       legend: "Who plays",
       seatName: () => "The player",
       defaults: defaultPlans(INFO),

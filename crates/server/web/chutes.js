@@ -1479,6 +1479,7 @@ async function main() {
     game: GAME,
     min: INFO?.min_seats ?? 1,
     max: most,
+    botLevels: INFO?.bot_levels,
     // Two players to begin with: a game among people at one screen.
     initial: Math.min(2, most),
     defaults: Array.from({ length: most }, (_, i) => defaultPlans(INFO)[i] || "here"),

@@ -25,6 +25,7 @@ export const PLAN_NAMES = {
   easy: "Easy bot",
   normal: "Normal bot",
   hard: "Hard bot",
+  bot: "Bot",
 };
 
 const BOT_NAMES = { easy: "Easy bot", normal: "Normal bot", hard: "Hard bot", bot: "Normal bot" };
@@ -47,15 +48,18 @@ function gameName(game) {
  * A select per seat, each offering the seat plans. `count` fixes the number
  * of seats; `min`/`max` add a "Players" select (`initial` seats at first,
  * else as many as `defaults` names); `defaults` is the plan of each seat
- * (the first choice when none); `choices` limits the plans offered (all six
- * by default); `seatName(n)` names seat n ("Player n"); `legend` titles
+ * (the first choice when none); `choices` limits the plans offered (by
+ * default the people's three and the bot's levels, or one "Bot" when
+ * `botLevels` is false: the registry's word that the game's bot has no
+ * choice to make); `seatName(n)` names seat n ("Player n"); `legend` titles
  * the group ("Seats"); `onChange(plans)` hears every change. Returns
  * {element, plans(), count(), setCount(n)}: plans() gives one plan per
  * seat in play.
  */
 export function seatChooser(container, options = {}) {
   const { game = "game", defaults = [], onChange = () => {} } = options;
-  const choices = options.choices || Object.keys(PLAN_NAMES);
+  const bots = options.botLevels === false ? ["bot"] : ["easy", "normal", "hard"];
+  const choices = options.choices || ["here", "open", "anyone", ...bots];
   const min = options.count ?? options.min ?? 1;
   const max = options.count ?? options.max ?? Math.max(min, defaults.length || 1);
   const seatName = options.seatName || ((n) => `Player ${n}`);

@@ -1506,6 +1506,7 @@ function startPlay() {
     game: "tycoon",
     min: INFO?.min_seats,
     max: INFO?.max_seats,
+    botLevels: INFO?.bot_levels,
     defaults: defaultPlans(INFO),
     seatName,
     legend: "Who plays each seat",

@@ -445,7 +445,7 @@ fn an_uploaded_board_is_played_and_the_form_is_the_next_games() {
         .expect("the uploaded board offered")
         .to_string();
     b.select("#board-select", &named);
-    let id = start_game(&b, &["here", "easy"], None);
+    let id = start_game(&b, &["here", "bot"], None);
     b.wait_for_text(
         "#game-info",
         "Tiny test board: 12 squares, 1 ladder, 2 chutes",
@@ -850,7 +850,7 @@ fn every_state_of_the_page_fits_every_screen() {
     open_new_game(&b);
     check_every_size(&b, "the new-game page");
     shoot(&b, "chutes-new");
-    let id = start_game(&b, &["here", "open", "normal"], None);
+    let id = start_game(&b, &["here", "open", "bot"], None);
     b.press("r");
     wait_for_logged(&b, 1);
     wait_until_shown(&b, &id);

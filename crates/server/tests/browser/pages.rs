@@ -487,4 +487,10 @@ fn the_new_game_forms_read_the_registry() {
         vec![],
     );
     assert_eq!(counts, json!(["1", "2", "3", "4"]));
+    // A Chutes bot has no choice to make: one "Bot", no levels.
+    let plans = b.script(
+        "return [...document.querySelectorAll('#chutes-seat-1 option')].map((o) => o.value);",
+        vec![],
+    );
+    assert_eq!(plans, json!(["here", "open", "anyone", "bot"]));
 }
