@@ -698,6 +698,7 @@ async function askHint() {
   hintPending = true;
   ui.hint.disabled = true;
   ui.hintText.textContent = "Thinking…";
+  say("Asking the solver for a hint…");
   const id = match.id;
   const moves = match.view.moves;
   try {
@@ -705,9 +706,13 @@ async function askHint() {
     if (!match || match.id !== id || match.view.moves !== moves) return;
     hint = { hole: h.best_next_shot ? h.best_next_shot.hole : null, svg: h.svg, text: h.advice_text };
     ui.hintText.textContent = h.advice_text;
+    // The status line (a live region) says it too, where the eye and a
+    // screen reader already are.
+    say(`Hint: ${h.advice_text}`);
     if (hint.hole !== null && hint.hole !== undefined) cursor = { hole: hint.hole };
   } catch (e) {
     ui.hintText.textContent = "";
+    say("No hint this time.");
     showError(ui.error, e.message);
   } finally {
     hintPending = false;

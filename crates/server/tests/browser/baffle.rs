@@ -352,6 +352,9 @@ fn the_fixed_baffle_game_is_solved() {
     // can be drawn on the box.
     b.click_css("#hint");
     let advice = b.wait_for_text("#hint-text", "layouts");
+    // The status line says the hint too.
+    let said = b.wait_for_text("#status", "Hint: ");
+    assert!(said.contains(&advice), "{said} / {advice}");
     wait_for_count(&b, "#box svg g.hole.advised", 1);
     let advised = b
         .attr_css("#box svg g.hole.advised", "data-hole")
