@@ -842,6 +842,14 @@ function showControls() {
   const mine = match.mySeats().length > 0;
   ui.roll.disabled = !canRoll();
   ui.roll.hidden = over || !mine;
+  // A roll made from the keyboard keeps the focus on Roll for the next one
+  // (disabling the button while the move is on its way dropped it).
+  if (rollHadFocus && !ui.roll.disabled && !ui.roll.hidden) {
+    rollHadFocus = false;
+    ui.roll.focus();
+  } else if (over || !mine) {
+    rollHadFocus = false;
+  }
   ui.chosen.hidden = over || match.view.dice !== "chosen" || !mine;
   ui.watch.hidden = over || !mine || match.view.dice === "chosen";
   // Disabled while a request is on its way: a double click starts it once.
@@ -870,8 +878,12 @@ function failureWords(e) {
   }
 }
 
+/** Roll had the focus when the last roll was asked for. */
+let rollHadFocus = false;
+
 async function roll(value) {
   if (!canRoll()) return;
+  rollHadFocus = rollHadFocus || document.activeElement === ui.roll;
   showError(ui.gameError, "");
   const options = {};
   if (match.view.dice === "chosen") options.roll = Number(value ?? ui.chosenRoll.value);

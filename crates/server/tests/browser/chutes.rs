@@ -779,9 +779,16 @@ fn a_whole_game_is_played_by_keyboard() {
     b.press(ENTER);
     wait_for_logged(&b, 1);
     b.wait_for_text("#status", "Player 2 to roll");
-    b.press("r");
+    // Enter on Roll keeps the focus on Roll: Enter again rolls for Player 2.
+    b.wait_for("the focus back on Roll", || {
+        (b.script("return document.activeElement.id;", vec![]) == json!("roll")).then_some(())
+    });
+    b.press(ENTER);
     wait_for_logged(&b, 2);
     b.wait_for_text("#status", "Player 1 to roll");
+    b.press("r");
+    wait_for_logged(&b, 3);
+    b.wait_for_text("#status", "Player 2 to roll");
     // E plays to the end.
     b.select("#speed", "60");
     b.press("e");
