@@ -32,7 +32,7 @@ export async function api(method, path, body, token) {
   try {
     response = await fetch(path, init);
   } catch (e) {
-    throw new ApiFailure(0, "the server cannot be reached: is `parlor serve` still running?", "unreachable");
+    throw new ApiFailure(0, "the server cannot be reached just now (is it still running? is this device online?)", "unreachable");
   }
   const type = response.headers.get("Content-Type") || "";
   if (!response.ok) {
