@@ -17,6 +17,9 @@
 // The rules are the server's: this module sends moves and hands views on.
 import { api, ApiFailure } from "/static/common.js";
 
+/** How many times a move the server did not answer is sent again (about a minute in all). */
+const MOVE_RETRIES = 18;
+
 const STORE_PREFIX = "parlor.match.";
 const INDEX_KEY = "parlor.matches";
 
@@ -226,22 +229,48 @@ export class Match {
   /**
    * Plays `move` (its text, e.g. "roll", "shoot 7") for this device's seat,
    * at the move number last seen. One at a time: while a move is on its
-   * way, another resolves to null without being sent. Resolves with
-   * {played, view}; rejects with an ApiFailure.
+   * way, another resolves to null without being sent. When the server
+   * cannot be reached (or is stopping), the move is kept and sent again,
+   * with the same move number, until it answers (about a minute): the
+   * connection's state is "sending" meanwhile. The move number makes that
+   * safe: if an earlier try was played and only its answer lost, the
+   * server says the match has moved on, and the view shows the move.
+   * Resolves with {played, view}; rejects with an ApiFailure.
    */
   async move(move, options = {}) {
     if (this.pending) return null;
     this.pending = true;
+    const body = { move, after: this.view.moves };
+    if (options.roll !== undefined) body.roll = options.roll;
+    if (options.repeat) body.repeat = true;
+    const before = this.connection;
     try {
-      const body = { move, after: this.view.moves };
-      if (options.roll !== undefined) body.roll = options.roll;
-      if (options.repeat) body.repeat = true;
-      const answer = await api("POST", `/api/matches/${this.id}/moves`, body, this.token);
-      this.accept(answer.view);
-      return answer;
-    } catch (e) {
-      if (e instanceof ApiFailure && e.code === "stale_move") await this.refresh();
-      throw e;
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const answer = await api("POST", `/api/matches/${this.id}/moves`, body, this.token);
+          if (attempt > 0) this.setConnection(before === "reconnecting" ? "live" : before);
+          this.accept(answer.view);
+          return answer;
+        } catch (e) {
+          const lost = e instanceof ApiFailure && (e.status === 0 || e.status === 502 || e.status === 503 || e.status === 504);
+          if (lost && attempt < MOVE_RETRIES) {
+            this.setConnection("sending");
+            await new Promise((resolve) => setTimeout(resolve, Math.min(500 * 2 ** attempt, 4000)));
+            continue;
+          }
+          if (attempt > 0) this.setConnection(before === "reconnecting" ? "live" : before);
+          if (e instanceof ApiFailure && e.code === "stale_move") {
+            await this.refresh();
+            // A try whose answer was lost was played: the move after the
+            // number sent is this device's own.
+            const next = (this.view.log || []).find((line) => line.number === body.after + 1);
+            if (attempt > 0 && next && this.mySeats().includes(next.seat)) {
+              return { played: [], view: this.view };
+            }
+          }
+          throw e;
+        }
+      }
     } finally {
       this.pending = false;
     }

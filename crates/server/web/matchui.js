@@ -503,6 +503,8 @@ export function connectionStatus(container, match) {
       words.textContent = was === "reconnecting" ? "Live again: moves show as they are made." : "Live: moves show as they are made.";
     } else if (state === "reconnecting") {
       words.textContent = "Reconnecting… moves made meanwhile will show when the connection is back.";
+    } else if (state === "sending") {
+      words.textContent = "The server is not answering: your move is kept and sent again until it does.";
     } else {
       words.textContent = "";
     }

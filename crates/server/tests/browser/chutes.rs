@@ -1202,3 +1202,25 @@ fn a_board_is_designed_to_targets_in_the_analysis_and_played() {
     b.click_css("#design-go");
     b.wait_for_text("#design-error", "give 2 or more players");
 }
+
+/// A roll made while the server cannot be reached is kept, the page says
+/// so in plain words, and it is sent again with the same move number once
+/// the server answers: played once, not dropped.
+#[test]
+fn a_roll_made_while_the_server_is_down_is_played_when_it_is_back() {
+    let _alone = crate::alone();
+    let b = Browser::open();
+    open_new_game(&b);
+    let id = start_game(&b, &["here", "here"], Some(5));
+    b.wait_for_text("#status", "Player 1 to roll");
+    b.wait_for_text("#connection", "Live");
+    crate::while_the_server_is_down(|| {
+        b.press("r");
+        b.wait_for_text("#connection", "your move is kept and sent again");
+    });
+    wait_for_logged(&b, 1);
+    b.wait_for_text("#status", "Player 2 to roll");
+    let view = wait_until_shown(&b, &id);
+    assert_eq!(view["moves"], 1, "played once: {view}");
+    assert!(b.text_css("#game-error").is_empty(), "no error shown");
+}

@@ -243,6 +243,25 @@ pub fn restart_server() {
     *server = TestServer::start(addr, &h.data_dir);
 }
 
+/// Stops the app's server, runs `meanwhile` (the pages find no server),
+/// then starts it again on the same port and store. Only a test that holds
+/// the app [`alone`] may.
+pub fn while_the_server_is_down(meanwhile: impl FnOnce()) {
+    assert!(
+        HOLDS_ALONE.with(Cell::get),
+        "a test that stops the server takes `let _alone = crate::alone();` first"
+    );
+    let h = harness();
+    let mut server = h
+        .server
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let addr = server.addr;
+    server.stop();
+    meanwhile();
+    *server = TestServer::start(addr, &h.data_dir);
+}
+
 /// Where the browsers' fresh profiles go.
 fn profiles_dir() -> PathBuf {
     own_dir("browser-profiles")
