@@ -950,7 +950,7 @@ fn a_tycoon_turn_is_played_by_keyboard() {
     );
     b.wait_for_text(
         "#play-status",
-        "Player 1's recharge turn: recharge the wallet, or launch a special attack instead?",
+        "Player 1's recharge turn: Do you wish to launch a special attack instead of recharging?",
     );
     // 2: ice; its targets by name and colour; Escape goes back.
     b.press("2");

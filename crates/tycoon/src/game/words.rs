@@ -3,8 +3,9 @@
 //!
 //! Terms:
 //! - **asked** ([`Asked`]): the question for the player to move, in words
-//!   ("Player 1's recharge turn: recharge the wallet, or launch a special
-//!   attack instead?"), and every legal move as an [`Answer`].
+//!   ("Player 1's recharge turn: Do you wish to launch a special attack
+//!   instead of recharging?", the original assignment's question), and every
+//!   legal move as an [`Answer`].
 //! - **answer** ([`Answer`]): one legal move with a button's label ("Ice on
 //!   Player 2") and what it does ("Player 2 loses their next turn"). An
 //!   attack's answers carry their kind and target, so that a page can ask
@@ -17,6 +18,7 @@
 //! The answers are [`Game::legal_moves`], in its order: this module words
 //! them and holds no rule of its own. Players are named "Player N".
 
+use super::dialogue::ATTACK_QUESTION;
 use super::{
     Attack, Decision, FIRE_COINS, FIRE_TURNS, Game, LIGHTNING_COINS, Move, POISON_TURNS,
     PRISON_TURNS, RECHARGE_PER_PIP, TurnKind,
@@ -161,8 +163,13 @@ pub fn asked(game: &Game) -> Option<Asked> {
                 format!("{name}'s wallet is empty: this turn passes without a move.")
             }
         },
+        // The original assignment's question, as its console asks it (less
+        // the "y/n": the answers are buttons).
         Decision::RechargeOrAttack { .. } => format!(
-            "{name}'s recharge turn: recharge the wallet, or launch a special attack instead?"
+            "{name}'s recharge turn: {}?",
+            ATTACK_QUESTION
+                .trim_end_matches(" y/n")
+                .trim_end_matches('?')
         ),
         Decision::BuyOrPass { station, price, .. } => format!(
             "{name} stopped on station {station}, which nobody owns: buy it for {}? ({name} has {}.)",
@@ -333,7 +340,7 @@ mod tests {
         let asked = asked(&g).unwrap();
         assert_eq!(
             asked.question,
-            "Player 1's recharge turn: recharge the wallet, or launch a special attack instead?"
+            "Player 1's recharge turn: Do you wish to launch a special attack instead of recharging?"
         );
         // Every legal move is an answer, in the game's order.
         let texts: Vec<&str> = asked.answers.iter().map(|a| a.text.as_str()).collect();
