@@ -229,18 +229,7 @@ fn start_harness() -> Harness {
 /// as a crash and a restart would; pages reconnect by themselves. Only a
 /// test that holds the app [`alone`] may.
 pub fn restart_server() {
-    assert!(
-        HOLDS_ALONE.with(Cell::get),
-        "a test that restarts the server takes `let _alone = crate::alone();` first"
-    );
-    let h = harness();
-    let mut server = h
-        .server
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let addr = server.addr;
-    server.stop();
-    *server = TestServer::start(addr, &h.data_dir);
+    while_the_server_is_down(|| {});
 }
 
 /// Stops the app's server, runs `meanwhile` (the pages find no server),
