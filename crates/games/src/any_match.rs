@@ -23,7 +23,9 @@ use crate::registry::{Need, Supplied};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
-use tabletop::play::{Entry, Match, Playable, PlayedOf, Record, SeatKind, Status, Viewer};
+use tabletop::play::{
+    DiceMode, Entry, Match, Playable, PlayedOf, Record, SeatKind, Status, Viewer,
+};
 
 /// The events a view's log carries (the newest); older ones are in the
 /// record. Each line is worded once, when its move is played.
@@ -91,6 +93,13 @@ where
     /// prompt in words). Nothing by default.
     fn extras(_m: &Match<Self>, _viewer: Viewer) -> Value {
         Value::Null
+    }
+
+    /// The setup of a rematch of a match of `setup`, whose seed is `seed`:
+    /// the same setup by default; a game that drew something from its seed
+    /// (Baffle's random box) draws it afresh.
+    fn rematch_setup(setup: &Self::Setup, _seed: u64) -> Self::Setup {
+        setup.clone()
     }
 
     /// The lobby's line for a match of this setup.
@@ -193,13 +202,34 @@ pub trait AnyMatch: Send + Sync {
     /// # Errors
     /// `game_on` while it is on.
     fn record_once_over(&self) -> Result<Value, Refusal>;
-    /// A replay's step, once the match is over: the view a spectator had
-    /// after the first `at` moves and the `at`-th move's play.
+    /// A step back in the match: the view after its first `at` moves and
+    /// the `at`-th move's play. While the match is on, `viewer`'s view then
+    /// (what they saw at the time, never more); once over, a spectator's,
+    /// which shows everything.
     ///
     /// # Errors
-    /// `game_on` while the match is on; `bad_step` when `at` is past the
-    /// last move.
-    fn replay_step(&self, at: usize) -> Result<ReplayStep, Refusal>;
+    /// `bad_step` when `at` is past the last move.
+    fn replay_step(&self, at: usize, viewer: Viewer) -> Result<ReplayStep, Refusal>;
+    /// Every seat's name, seat 1 first: a person's chosen name, else
+    /// "Player N"; a bot's name.
+    fn names(&self) -> Vec<String>;
+    /// Names seat `seat` with a person's chosen name (`None` takes it away).
+    ///
+    /// # Errors
+    /// `bad_name` for a name refused (empty, too long, invisible
+    /// characters), `no_such_seat`.
+    fn set_name(&mut self, seat: u8, name: Option<&str>) -> Result<(), Refusal>;
+    /// How the match ended, said to a viewer holding `yours`; none while
+    /// it is on.
+    fn outcome(&self, yours: &[u8]) -> Option<crate::Outcome>;
+    /// A new match after this one is over: the same game and setup (a
+    /// random box drawn afresh), the same seats and names with the first
+    /// seat moved to the next player (seat 2 becomes seat 1, seat 1 the
+    /// last), and fresh dice from `seed` (chosen dice stay chosen).
+    ///
+    /// # Errors
+    /// `game_on` while the match is on.
+    fn rematch(&self, seed: u64) -> Result<Box<dyn AnyMatch>, Refusal>;
     /// The match drawn for a spectator: as it stands, or (once over) after
     /// its first `at` moves.
     ///
@@ -436,6 +466,7 @@ where
         let mut view = to_value(&self.m.view(viewer));
         if let Value::Object(fields) = &mut view {
             fields.insert("page".into(), G::extras(&self.m, viewer));
+            fields.insert("names".into(), to_value(&self.names()));
             fields.insert(
                 "log".into(),
                 Value::Array(self.log.iter().cloned().collect()),
@@ -496,6 +527,7 @@ where
             setup: &record.setup,
             seats: record.seats.clone(),
             dice: record.dice,
+            names: record.names.clone(),
             moves: Vec::new(),
         };
         serde_json::to_string(&header).unwrap_or_default()
@@ -508,17 +540,56 @@ where
             .ok_or_else(Refusal::game_on)
     }
 
-    fn replay_step(&self, at: usize) -> Result<ReplayStep, Refusal> {
-        if !self.m.status().is_over() {
-            return Err(Refusal::game_on());
-        }
+    fn replay_step(&self, at: usize, viewer: Viewer) -> Result<ReplayStep, Refusal> {
+        let viewer = if self.m.status().is_over() {
+            Viewer::Spectator
+        } else {
+            viewer
+        };
         let (m, played) = self.replayed(at)?;
         Ok(ReplayStep {
             at,
             moves: self.m.moves(),
             played,
-            view: TypedMatch::new(m).view(Viewer::Spectator),
+            view: TypedMatch::new(m).view(viewer),
         })
+    }
+
+    fn names(&self) -> Vec<String> {
+        crate::players::seat_names(&self.m)
+    }
+
+    fn set_name(&mut self, seat: u8, name: Option<&str>) -> Result<(), Refusal> {
+        self.m.set_name(seat, name).map_err(|e| Refusal::of(&e))
+    }
+
+    fn outcome(&self, yours: &[u8]) -> Option<crate::Outcome> {
+        crate::players::outcome(&self.m.status(), &self.names(), yours)
+    }
+
+    fn rematch(&self, seed: u64) -> Result<Box<dyn AnyMatch>, Refusal> {
+        if !self.m.status().is_over() {
+            return Err(Refusal::new(
+                "game_on",
+                "the game is still on: a rematch is made once it is over",
+            ));
+        }
+        let record = self.m.record();
+        let n = record.seats.len();
+        let next = |i: usize| (i + 1) % n;
+        let seats = (0..n).map(|i| record.seats[next(i)]).collect();
+        let dice = match record.dice {
+            DiceMode::Seeded { .. } => DiceMode::Seeded { seed },
+            DiceMode::Chosen => DiceMode::Chosen,
+        };
+        let mut m = Match::<G>::start(G::rematch_setup(&record.setup, seed), seats, dice)?;
+        for i in 0..n {
+            if let Some(name) = self.m.chosen_name(next(i) as u8 + 1) {
+                m.set_name(i as u8 + 1, Some(name))
+                    .map_err(|e| Refusal::of(&e))?;
+            }
+        }
+        Ok(Box::new(TypedMatch::new(m)))
     }
 
     fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, Refusal> {

@@ -7,10 +7,11 @@
 //!   `schema_versions`. A migration, once shipped, never changes: a new
 //!   change is a new number.
 //! - **tables**: `matches` (one row a match: its header, lobby line and
-//!   seats anyone may take, move count, status), `moves` (one row a move, keyed by match and number, so
+//!   seats anyone may take, move count, status, its rematch once made), `moves` (one row a move, keyed by match and number, so
 //!   a move can never be stored twice), `seats` (a person seat: its
 //!   invite's digest while it waits for someone with it, none when anyone
-//!   may take it; whether it is taken), `tokens` (the digests of the secrets that move for
+//!   may take it; whether it is taken; the name its player chose),
+//!   `tokens` (the digests of the secrets that move for
 //!   seats), `grids` (saved Tycoon grids), `settings` (what the store has
 //!   done once, such as importing grid files).
 
@@ -37,10 +38,11 @@ pub const VERSIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_versions (
 )";
 
 /// Every migration, in order.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "matches, moves, seats, tokens, grids, settings",
-    sqlite: "
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "matches, moves, seats, tokens, grids, settings",
+        sqlite: "
 CREATE TABLE matches (
     id TEXT PRIMARY KEY,
     game TEXT NOT NULL,
@@ -89,7 +91,7 @@ CREATE TABLE settings (
     value TEXT NOT NULL
 );
 ",
-    postgres: "
+        postgres: "
 CREATE TABLE matches (
     id TEXT PRIMARY KEY,
     game TEXT NOT NULL,
@@ -138,7 +140,20 @@ CREATE TABLE settings (
     value TEXT NOT NULL
 );
 ",
-}];
+    },
+    Migration {
+        version: 2,
+        name: "players' names, rematches",
+        sqlite: "
+ALTER TABLE seats ADD COLUMN name TEXT;
+ALTER TABLE matches ADD COLUMN rematch TEXT;
+",
+        postgres: "
+ALTER TABLE seats ADD COLUMN name TEXT;
+ALTER TABLE matches ADD COLUMN rematch TEXT;
+",
+    },
+];
 
 /// Refuses a store migrated by a newer Parlor (it may hold what this one
 /// would misread).
@@ -168,8 +183,12 @@ mod tests {
 
     #[test]
     fn a_newer_store_is_refused_with_both_versions() {
-        assert!(check_known(1).is_ok());
+        let last = MIGRATIONS.len() as u32;
+        assert!(check_known(last).is_ok());
         let e = check_known(99).unwrap_err().to_string();
-        assert!(e.contains("99") && e.contains("up to 1"), "{e}");
+        assert!(
+            e.contains("99") && e.contains(&format!("up to {last}")),
+            "{e}"
+        );
     }
 }

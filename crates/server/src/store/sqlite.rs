@@ -114,39 +114,34 @@ impl Sqlite {
     }
 
     pub(super) async fn create(&self, new: NewMatch) -> Result<(), DbError> {
+        self.call(move |c| insert_match(c, &new)).await
+    }
+
+    pub(super) async fn create_rematch(
+        &self,
+        old: String,
+        new: NewMatch,
+    ) -> Result<Option<String>, DbError> {
         self.call(move |c| {
-            let unfinished: i64 = c
-                .query_row("SELECT COUNT(*) FROM matches WHERE over = 0", [], |r| {
+            let found: Option<Option<String>> = c
+                .query_row("SELECT rematch FROM matches WHERE id = ?1", [&old], |r| {
                     r.get(0)
                 })
+                .optional()
                 .map_err(sql)?;
-            if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
-                return Err(DbError::Unavailable(format!(
-                    "the server holds {MAX_UNFINISHED} unfinished games; try again when some have ended"
-                )));
+            match found {
+                None => Err(DbError::NoMatch),
+                Some(Some(made)) => Ok(Some(made)),
+                Some(None) => {
+                    insert_match(c, &new)?;
+                    c.execute(
+                        "UPDATE matches SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
+                        params![old, new.id],
+                    )
+                    .map_err(sql)?;
+                    Ok(None)
+                }
             }
-            let lobby = new.seats.iter().filter(|s| s.invite.is_none() && !s.taken).count();
-            c.execute(
-                "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9, ?9)",
-                params![new.id, new.game, new.header, new.title, new.seat_count, lobby as i64, new.status, new.over, new.at_ms],
-            )
-            .map_err(sql)?;
-            for seat in &new.seats {
-                c.execute(
-                    "INSERT INTO seats (match_id, seat, invite, taken) VALUES (?1, ?2, ?3, ?4)",
-                    params![new.id, seat.seat, seat.invite, seat.taken],
-                )
-                .map_err(sql)?;
-            }
-            for token in &new.tokens {
-                c.execute(
-                    "INSERT INTO tokens (match_id, hash, seats, host) VALUES (?1, ?2, ?3, ?4)",
-                    params![new.id, token.hash, token.seats, token.host],
-                )
-                .map_err(sql)?;
-            }
-            Ok(())
         })
         .await
     }
@@ -155,7 +150,7 @@ impl Sqlite {
         self.call(move |c| {
             let row = c
                 .query_row(
-                    "SELECT game, header, title, created_ms, updated_ms FROM matches WHERE id = ?1",
+                    "SELECT game, header, title, created_ms, updated_ms, rematch FROM matches WHERE id = ?1",
                     [&id],
                     |r| {
                         Ok((
@@ -164,18 +159,20 @@ impl Sqlite {
                             r.get::<_, String>(2)?,
                             r.get::<_, i64>(3)?,
                             r.get::<_, i64>(4)?,
+                            r.get::<_, Option<String>>(5)?,
                         ))
                     },
                 )
                 .optional()
                 .map_err(sql)?;
-            let Some((game, header, title, created_ms, updated_ms)) = row else {
+            let Some((game, header, title, created_ms, updated_ms, rematch)) = row else {
                 return Ok(None);
             };
             Ok(Some(StoredMatch {
                 moves: moves_after(c, &id, 0)?,
                 seats: seats(c, &id)?,
                 tokens: tokens(c, &id)?,
+                rematch,
                 id,
                 game,
                 header,
@@ -259,8 +256,8 @@ impl Sqlite {
                 return Ok(false);
             };
             c.execute(
-                "UPDATE seats SET invite = NULL, taken = 1 WHERE match_id = ?1 AND seat = ?2",
-                params![claim.id, claim.seat],
+                "UPDATE seats SET invite = NULL, taken = 1, name = COALESCE(?3, name) WHERE match_id = ?1 AND seat = ?2",
+                params![claim.id, claim.seat, claim.name],
             )
             .map_err(sql)?;
             let bit = 1u32 << (claim.seat - 1);
@@ -539,9 +536,52 @@ fn moves_after(c: &Connection, id: &str, after: u32) -> Result<Vec<MoveRow>, DbE
     rows.collect::<Result<Vec<_>, _>>().map_err(sql)
 }
 
+/// Inserts a new match, its seats and tokens (refused when the store holds
+/// [`MAX_UNFINISHED`] unfinished matches).
+fn insert_match(c: &Connection, new: &NewMatch) -> Result<(), DbError> {
+    let unfinished: i64 = c
+        .query_row("SELECT COUNT(*) FROM matches WHERE over = 0", [], |r| {
+            r.get(0)
+        })
+        .map_err(sql)?;
+    if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
+        return Err(DbError::Unavailable(format!(
+            "the server holds {MAX_UNFINISHED} unfinished games; try again when some have ended"
+        )));
+    }
+    let lobby = new
+        .seats
+        .iter()
+        .filter(|s| s.invite.is_none() && !s.taken)
+        .count();
+    c.execute(
+        "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9, ?9)",
+        params![new.id, new.game, new.header, new.title, new.seat_count, lobby as i64, new.status, new.over, new.at_ms],
+    )
+    .map_err(sql)?;
+    for seat in &new.seats {
+        c.execute(
+            "INSERT INTO seats (match_id, seat, invite, taken, name) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![new.id, seat.seat, seat.invite, seat.taken, seat.name],
+        )
+        .map_err(sql)?;
+    }
+    for token in &new.tokens {
+        c.execute(
+            "INSERT INTO tokens (match_id, hash, seats, host) VALUES (?1, ?2, ?3, ?4)",
+            params![new.id, token.hash, token.seats, token.host],
+        )
+        .map_err(sql)?;
+    }
+    Ok(())
+}
+
 fn seats(c: &Connection, id: &str) -> Result<Vec<SeatRow>, DbError> {
     let mut statement = c
-        .prepare_cached("SELECT seat, invite, taken FROM seats WHERE match_id = ?1 ORDER BY seat")
+        .prepare_cached(
+            "SELECT seat, invite, taken, name FROM seats WHERE match_id = ?1 ORDER BY seat",
+        )
         .map_err(sql)?;
     let rows = statement
         .query_map([id], |r| {
@@ -549,6 +589,7 @@ fn seats(c: &Connection, id: &str) -> Result<Vec<SeatRow>, DbError> {
                 seat: r.get(0)?,
                 invite: r.get(1)?,
                 taken: r.get(2)?,
+                name: r.get(3)?,
             })
         })
         .map_err(sql)?;

@@ -26,9 +26,11 @@
 //!   anything a game hides ([`Playable::view`] builds views that hold only
 //!   what the viewer may know); once it is over, everything is shown.
 
+mod names;
 mod record;
 mod status;
 
+pub use names::{NAME_MAX, NameError, check_name};
 pub use record::{DiceMode, Entry, RECORD_VERSION, Record, ReplayError};
 pub use status::{Stall, Status};
 
@@ -457,6 +459,38 @@ impl<G: Playable> Match<G> {
         Ok(new)
     }
 
+    /// Names seat `seat` (from 1) with a person's chosen name, checked by
+    /// [`check_name`], or takes its name away (`None`). The record keeps it.
+    ///
+    /// # Errors
+    /// A [`NameError`] for a refused name; a seat the match does not have
+    /// is [`NameError::NoSeat`].
+    pub fn set_name(&mut self, seat: u8, name: Option<&str>) -> Result<(), NameError> {
+        let seats = self.record.seats.len();
+        let index = usize::from(seat).wrapping_sub(1);
+        if index >= seats {
+            return Err(NameError::NoSeat { seat, seats });
+        }
+        let name = name.map(check_name).transpose()?;
+        let names = &mut self.record.names;
+        if names.len() < seats {
+            names.resize(seats, None);
+        }
+        names[index] = name;
+        if names.iter().all(Option::is_none) {
+            names.clear();
+        }
+        Ok(())
+    }
+
+    /// Seat `seat`'s chosen name (from 1), if it has one.
+    pub fn chosen_name(&self, seat: u8) -> Option<&str> {
+        self.record
+            .names
+            .get(usize::from(seat).wrapping_sub(1))
+            .and_then(Option::as_deref)
+    }
+
     /// Sets the most moves this match may have before it is stalled.
     pub fn with_move_cap(mut self, cap: usize) -> Self {
         self.move_cap = cap.max(1);
@@ -481,8 +515,16 @@ impl<G: Playable> Match<G> {
                 found: record.version,
             });
         }
+        let names = record.names;
         let mut game = Self::start(record.setup, record.seats, record.dice)
             .map_err(|e| ReplayError::Setup(e.to_string()))?;
+        for (i, name) in names.into_iter().enumerate() {
+            if let Some(name) = name {
+                let seat = u8::try_from(i + 1).unwrap_or(u8::MAX);
+                game.set_name(seat, Some(&name))
+                    .map_err(|e| ReplayError::Setup(format!("seat {seat}'s name: {e}")))?;
+            }
+        }
         for (index, entry) in record.moves.into_iter().enumerate() {
             game.apply_entry(entry)
                 .map_err(|why| ReplayError::Move { index, why })?;

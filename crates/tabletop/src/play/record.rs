@@ -124,6 +124,10 @@ pub struct Record<S, M> {
     pub seats: Vec<SeatKind>,
     /// How the dice roll.
     pub dice: DiceMode,
+    /// Each seat's chosen name, in seat order (none for a seat with no
+    /// chosen name); empty when no seat has one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<Option<String>>,
     /// Every move, in order.
     pub moves: Vec<Entry<M>>,
 }
@@ -137,6 +141,7 @@ impl<S, M> Record<S, M> {
             setup,
             seats,
             dice,
+            names: Vec::new(),
             moves: Vec::new(),
         }
     }

@@ -31,6 +31,7 @@
 
 mod bots;
 mod follow;
+mod rematch;
 mod seating;
 mod view;
 
@@ -167,9 +168,27 @@ pub struct Live {
     seats: Vec<SeatRow>,
     tokens: Vec<TokenRow>,
     updated_ms: i64,
+    /// The id of its rematch, once made.
+    rematch: Option<String>,
     /// Set when the slot no longer matches the store and could not be read
     /// again: whoever finds it so must load the match afresh.
     broken: bool,
+}
+
+impl Live {
+    /// Takes the seats and tokens as the store holds them, and the names
+    /// their players chose (checked before they were stored).
+    fn seat(&mut self, seats: Vec<SeatRow>, tokens: Vec<TokenRow>) {
+        for row in &seats {
+            if let Some(name) = &row.name
+                && let Err(e) = self.table.set_name(row.seat, Some(name))
+            {
+                tracing::warn!(seat = row.seat, error = %e, "a stored name is refused");
+            }
+        }
+        self.seats = seats;
+        self.tokens = tokens;
+    }
 }
 
 /// A move taken by [`Hub::play`]: who moves, and what.
@@ -295,6 +314,7 @@ impl Hub {
         self: &Arc<Self>,
         table: Box<dyn AnyMatch>,
         plans: &[SeatPlan],
+        names: &[Option<String>],
     ) -> Result<Made, ApiError> {
         let id = seats::fresh_secret()?;
         let token = seats::fresh_secret()?;
@@ -303,6 +323,7 @@ impl Hub {
         let mut invites = Vec::new();
         for (i, plan) in plans.iter().enumerate() {
             let seat = i as u8 + 1;
+            let name = names.get(i).cloned().flatten();
             match plan {
                 SeatPlan::Here => {
                     here |= 1 << i;
@@ -310,6 +331,7 @@ impl Hub {
                         seat,
                         invite: None,
                         taken: true,
+                        name,
                     });
                 }
                 SeatPlan::Open => {
@@ -318,6 +340,7 @@ impl Hub {
                         seat,
                         invite: Some(seats::digest(&invite)),
                         taken: false,
+                        name,
                     });
                     invites.push(Invite { seat, invite });
                 }
@@ -325,6 +348,7 @@ impl Hub {
                     seat,
                     invite: None,
                     taken: false,
+                    name,
                 }),
                 SeatPlan::Bot(_) => {}
             }
@@ -361,6 +385,7 @@ impl Hub {
                 seats: rows,
                 tokens,
                 updated_ms: now,
+                rematch: None,
                 broken: false,
             },
         );
@@ -423,14 +448,17 @@ impl Hub {
                 "this game's record no longer replays on this server (the server's log has the details)",
             )
         })?;
-        Ok(Live {
+        let mut live = Live {
             table,
             title: stored.title,
-            seats: stored.seats,
-            tokens: stored.tokens,
+            seats: Vec::new(),
+            tokens: Vec::new(),
             updated_ms: stored.updated_ms,
+            rematch: stored.rematch,
             broken: false,
-        })
+        };
+        live.seat(stored.seats, stored.tokens);
+        Ok(live)
     }
 
     /// Locks a live slot, loading the match afresh if the slot broke.
@@ -817,7 +845,10 @@ mod tests {
                 1,
             )
             .unwrap();
-        hub.create(table, &[SeatPlan::Here]).await.unwrap().id
+        hub.create(table, &[SeatPlan::Here], &[None])
+            .await
+            .unwrap()
+            .id
     }
 
     #[tokio::test]

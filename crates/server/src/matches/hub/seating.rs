@@ -40,10 +40,7 @@ impl Hub {
         }
         if self.db.is_shared() {
             match self.db.seating(id).await? {
-                Some((seats, tokens)) => {
-                    live.seats = seats;
-                    live.tokens = tokens;
-                }
+                Some((seats, tokens)) => live.seat(seats, tokens),
                 None => return Err(no_match(id)),
             }
         }
@@ -57,9 +54,10 @@ impl Hub {
     }
 
     /// Takes open seat `seat` of match `id`: with its invite, or with none
-    /// when anyone may take it. The seat joins `token`'s seats when it is a
-    /// token of this match; otherwise a new token is made. Returns the token
-    /// (new or the same) and the view.
+    /// when anyone may take it, under `name` when given (checked by the
+    /// caller). The seat joins `token`'s seats when it is a token of this
+    /// match; otherwise a new token is made. Returns the token (new or the
+    /// same) and the view.
     ///
     /// # Errors
     /// 400 `no_such_seat` / `bad_invite`, 409 `seat_taken`, 403 `bad_token`.
@@ -69,6 +67,7 @@ impl Hub {
         seat: u8,
         invite: Option<&str>,
         token: Option<&str>,
+        name: Option<&str>,
     ) -> Result<(String, Value), ApiError> {
         let (slot, mut live) = self.lock(id).await?;
         let known = match token {
@@ -111,7 +110,7 @@ impl Hub {
             .timed(
                 "claim",
                 self.db
-                    .claim(id, seat, invite.as_deref(), &seats::digest(&token)),
+                    .claim(id, seat, invite.as_deref(), &seats::digest(&token), name),
             )
             .await?;
         if !claimed {
@@ -122,6 +121,14 @@ impl Hub {
         if let Some(row) = live.seats.iter_mut().find(|s| s.seat == seat) {
             row.taken = true;
             row.invite = None;
+            if let Some(name) = name {
+                row.name = Some(name.to_string());
+            }
+        }
+        if name.is_some()
+            && let Err(e) = live.table.set_name(seat, name)
+        {
+            tracing::warn!(seat, error = %e, "a checked name is refused");
         }
         let hash = seats::digest(&token);
         let bit = 1u32
