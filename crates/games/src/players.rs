@@ -4,7 +4,8 @@
 //! Terms:
 //! - **seat name**: a person's chosen name (kept in the match's record),
 //!   else "Player N"; a bot is "Hard bot" (or "Bot" in a game whose bot
-//!   has no levels), with its seat when two bots would share a name.
+//!   has no levels), followed by its seat when two bots would share a name
+//!   ("Normal bot 3").
 //! - **outcome** ([`Outcome`]): how a finished match ended, for one viewer:
 //!   the winner's seat and name, whether the viewer won, and the words
 //!   every front end shows ("You win", "You lost: Ada wins", "Ada wins",
@@ -48,7 +49,7 @@ where
             }
             match &plain[i] {
                 Some(name) if plain.iter().filter(|p| p.as_ref() == Some(name)).count() > 1 => {
-                    format!("{name} (seat {seat})")
+                    format!("{name} {seat}")
                 }
                 Some(name) => name.clone(),
                 None => format!("Player {seat}"),

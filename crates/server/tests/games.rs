@@ -335,7 +335,7 @@ async fn a_tycoon_match_is_played_by_a_person_and_bots() {
     assert_eq!(game["page"]["prompt"], "P1: roll");
     assert_eq!(
         game["players"][1],
-        json!({"seat": 2, "kind": "bot", "level": "normal", "yours": false, "name": "Normal bot (seat 2)"})
+        json!({"seat": 2, "kind": "bot", "level": "normal", "yours": false, "name": "Normal bot 2"})
     );
     let setup = app.get(&format!("/api/matches/{}/setup", host.id)).await;
     assert_eq!(setup.ok()["objects"].as_array().unwrap().len(), 17);

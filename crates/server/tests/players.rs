@@ -86,10 +86,7 @@ async fn players_go_by_the_names_they_chose() {
         .start(json!({"game": "chutes", "seats": ["here", "bot", "bot"]}))
         .await;
     let view = app.get(&format!("/api/matches/{}", bots.id)).await;
-    assert_eq!(
-        names(view.ok()),
-        ["Player 1", "Bot (seat 2)", "Bot (seat 3)"]
-    );
+    assert_eq!(names(view.ok()), ["Player 1", "Bot 2", "Bot 3"]);
     // The record keeps the names.
     play_out(&app, &mut ada, &mut bo).await;
     let record = app.get(&format!("/api/matches/{}/record", ada.id)).await;
