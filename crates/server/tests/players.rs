@@ -288,3 +288,30 @@ async fn a_look_back_while_the_game_is_on_shows_what_the_player_saw_then() {
         .await
         .refused(StatusCode::BAD_REQUEST, "bad_step");
 }
+
+#[tokio::test]
+async fn a_player_names_their_own_seat_while_the_game_is_on() {
+    let app = App::new().await;
+    let (mut ada, mut bo) = ada_and_bo(&app).await;
+    let name = format!("/api/matches/{}/name", ada.id);
+    let renamed = app
+        .post_as(&bo.token, &name, json!({"seat": 2, "name": " Bea "}))
+        .await;
+    assert_eq!(names(renamed.ok()), ["Ada", "Bea"]);
+    assert_eq!(names(&app.look(&mut ada).await), ["Ada", "Bea"]);
+    app.post_as(&bo.token, &name, json!({"seat": 1, "name": "Eve"}))
+        .await
+        .refused(StatusCode::FORBIDDEN, "not_your_seat");
+    app.post(&name, json!({"seat": 2, "name": "Eve"}))
+        .await
+        .refused(StatusCode::UNAUTHORIZED, "no_token");
+    app.post_as(&bo.token, &name, json!({"seat": 2, "name": "\u{200B}"}))
+        .await
+        .refused(StatusCode::BAD_REQUEST, "bad_name");
+    play_out(&app, &mut ada, &mut bo).await;
+    app.post_as(&bo.token, &name, json!({"seat": 2, "name": "Late"}))
+        .await
+        .refused(StatusCode::CONFLICT, "game_over");
+    let record = app.get(&format!("/api/matches/{}/record", ada.id)).await;
+    assert_eq!(record.ok()["names"], json!(["Ada", "Bea"]));
+}

@@ -60,6 +60,7 @@ pub fn routes() -> Router<AppState> {
         .route("/matches/{id}/join", post(join))
         .route("/matches/{id}/seats/{seat}/invite", post(reinvite))
         .route("/matches/{id}/rematch", post(rematch))
+        .route("/matches/{id}/name", post(name_seat))
         .route("/matches/{id}/events", get(events))
         .route("/matches/{id}/record", get(record))
         .route("/matches/{id}/replay", get(replay))
@@ -410,6 +411,33 @@ async fn join(
         seat: req.seat,
         view,
     }))
+}
+
+/// `POST /api/matches/{id}/name`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NameRequest {
+    /// The seat to name: one the token holds.
+    seat: u8,
+    /// The name.
+    name: String,
+}
+
+/// `POST /api/matches/{id}/name`: a player names their own seat while the
+/// game is on; everyone watching sees it.
+async fn name_seat(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Bearer(token): Bearer,
+    JsonBody(req): JsonBody<NameRequest>,
+) -> ApiResult<Value> {
+    let name = tabletop::play::check_name(&req.name).map_err(|e| bad_name(e.to_string()))?;
+    Ok(Json(
+        state
+            .hub
+            .name_seat(&id, req.seat, token.as_deref(), &name)
+            .await?,
+    ))
 }
 
 /// A rematch: the new match, as the asker sees it.

@@ -532,6 +532,19 @@ impl Db {
         }
     }
 
+    /// Names person seat `seat` of unfinished match `id` (the name checked
+    /// by the match layer). Returns false when there is no such seat or the
+    /// match is over.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn name_seat(&self, id: &str, seat: u8, name: &str) -> Result<bool, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.name_seat(id.to_string(), seat, name.to_string()).await,
+            Backend::Postgres(db) => db.name_seat(id, seat, name, &self.origin).await,
+        }
+    }
+
     /// Gives an open seat a new invite (its old link stops working).
     /// Returns false when the seat is not waiting for an invite (taken, or
     /// for anyone).

@@ -374,6 +374,37 @@ impl Postgres {
         Ok(true)
     }
 
+    pub(super) async fn name_seat(
+        &self,
+        id: &str,
+        seat: u8,
+        name: &str,
+        origin: &str,
+    ) -> Result<bool, DbError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        let changed = tx
+            .execute(
+                "UPDATE seats SET name = $3
+                 WHERE match_id = $1 AND seat = $2
+                   AND EXISTS (SELECT 1 FROM matches WHERE id = $1 AND NOT over)",
+                &[&id, &i32::from(seat), &name],
+            )
+            .await
+            .map_err(pg)?;
+        if changed == 1 {
+            let notice = Notice::Seated { id: id.to_string() };
+            tx.execute(
+                "SELECT pg_notify($1, $2)",
+                &[&CHANNEL, &notice.payload(origin)],
+            )
+            .await
+            .map_err(pg)?;
+        }
+        tx.commit().await.map_err(pg)?;
+        Ok(changed == 1)
+    }
+
     pub(super) async fn reinvite(&self, id: &str, seat: u8, invite: &str) -> Result<bool, DbError> {
         let conn = self.conn().await?;
         let changed = conn

@@ -277,6 +277,26 @@ impl Sqlite {
         .await
     }
 
+    pub(super) async fn name_seat(
+        &self,
+        id: String,
+        seat: u8,
+        name: String,
+    ) -> Result<bool, DbError> {
+        self.call(move |c| {
+            let changed = c
+                .execute(
+                    "UPDATE seats SET name = ?3
+                     WHERE match_id = ?1 AND seat = ?2
+                       AND EXISTS (SELECT 1 FROM matches WHERE id = ?1 AND over = 0)",
+                    params![id, seat, name],
+                )
+                .map_err(sql)?;
+            Ok(changed == 1)
+        })
+        .await
+    }
+
     pub(super) async fn reinvite(
         &self,
         id: String,

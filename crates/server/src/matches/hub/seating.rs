@@ -148,6 +148,52 @@ impl Hub {
         Ok((token, decorate(id, &live, holder)))
     }
 
+    /// Names seat `seat` of match `id` (the name checked by the caller):
+    /// `token` must hold the seat, and the match be on.
+    ///
+    /// # Errors
+    /// 401 `no_token`, 403 `bad_token` / `not_your_seat`, 409 `game_over`.
+    pub async fn name_seat(
+        self: &Arc<Self>,
+        id: &str,
+        seat: u8,
+        token: Option<&str>,
+        name: &str,
+    ) -> Result<Value, ApiError> {
+        if token.is_none() {
+            return Err(ApiError::coded(
+                StatusCode::UNAUTHORIZED,
+                "no_token",
+                "only a player names their seat: send the seat token this game gave you",
+            ));
+        }
+        let (slot, mut live) = self.lock(id).await?;
+        let holder = self.holder(id, &mut live, token).await?;
+        if !holder.holds(seat) {
+            return Err(ApiError::coded(
+                StatusCode::FORBIDDEN,
+                "not_your_seat",
+                format!("this token does not hold seat {seat}: a player names only their own seat"),
+            ));
+        }
+        if live.table.status().is_over() || !self.db.name_seat(id, seat, name).await? {
+            return Err(ApiError::coded(
+                StatusCode::CONFLICT,
+                "game_over",
+                "the game is over: its players' names are in its record for good",
+            ));
+        }
+        if let Some(row) = live.seats.iter_mut().find(|s| s.seat == seat) {
+            row.name = Some(name.to_string());
+        }
+        if let Err(e) = live.table.set_name(seat, Some(name)) {
+            tracing::warn!(seat, error = %e, "a checked name is refused");
+        }
+        live.updated_ms = crate::store::now_ms();
+        tell(&slot, &live, &[]);
+        Ok(decorate(id, &live, holder))
+    }
+
     /// A new invite for open seat `seat` of match `id` (the old link stops
     /// working); only the host may ask, and only for a seat waiting for its
     /// invite (a seat for anyone stays anyone's, and in the lobby).
