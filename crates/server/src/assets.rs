@@ -56,6 +56,7 @@ static ASSETS: &[Asset] = &[
     asset!("chutes.js", JS),
     asset!("baffle.js", JS),
     asset!("tycoon.js", JS),
+    asset!("qrcode-generator.js", JS),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 

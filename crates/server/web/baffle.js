@@ -499,7 +499,9 @@ function statusText() {
   const g = v.view;
   if (v.status !== "playing") {
     const last = (v.log || []).filter((l) => l.number === v.moves).map((l) => l.text);
-    return last.length ? last.join(" ") : v.status === "won" ? "Every mirror found." : "The game was given up.";
+    const how = last.length ? last.join(" ") : v.status === "won" ? "Every mirror found." : "";
+    // The result in the match's own words ("You win", "Ada gave up").
+    return v.result ? `${v.result.words}. ${how}`.trim() : how || "The game is over.";
   }
   if (!match.myTurn()) return `${gameTitle()}: ${count(g.mirrors, "mirror is", "mirrors are")} hidden.`;
   const where = g.sides === "all" ? "any edge" : "the left or top edge";
@@ -1115,7 +1117,7 @@ function enterMatch(m) {
   ui.game.hidden = false;
   showError(ui.error, m.joinError ? `The invite could not be used: ${m.joinError.message}.` : "");
   document.title = `Baffle: ${gameTitle()} · Parlor`;
-  players = invitePanel(ui.seats, m, { seatName: () => "The player" });
+  players = invitePanel(ui.seats, m);
   connection = connectionStatus(ui.connection, m);
   say(statusText());
   show();

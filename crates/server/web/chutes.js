@@ -21,7 +21,7 @@
 // The rules are the server's: this page sends rolls and draws what it is told.
 import { api, ApiFailure, el, byId, showError, readFile, sleep, readSeed, count, download, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
-import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction } from "/static/matchui.js";
+import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, playerName as nameOf, withNames } from "/static/matchui.js";
 
 const GAME = "chutes";
 /** This game in the registry (GET /api/games): seats, default rules, bounds. */
@@ -123,12 +123,13 @@ function rulesWords(rules) {
   return `${overshoot}; a die of ${count(rules.faces, "face", "faces")}`;
 }
 
+/** Seat `seat`'s player's name (the match view's; "Player N" with none). */
 function playerName(seat) {
-  return `Player ${seat}`;
+  return match ? nameOf(match.view, seat) : `Player ${seat}`;
 }
 
 function playerWithColour(seat) {
-  return `Player ${seat} (${COLOURS[(seat - 1) % COLOURS.length]})`;
+  return `${playerName(seat)} (${COLOURS[(seat - 1) % COLOURS.length]})`;
 }
 
 /** Who sits in a seat, in words: "you", "a friend", "Normal bot", …. */
@@ -613,9 +614,9 @@ function logLine(number, seat, text, cls) {
   );
 }
 
-/** The server's "P1 rolls 4: …" as the page says it: "Player 1 rolls 4: …". */
+/** The server's "P1 rolls 4: …" as the page says it: "Ada rolls 4: …". */
 function playerWords(text) {
-  return String(text).replace(/^P(\d+)\b/, "Player $1");
+  return match ? withNames(match.view, text) : String(text).replace(/^P(\d+)\b/, "Player $1");
 }
 
 function turnClass(turn) {
@@ -791,9 +792,12 @@ function endWords(view) {
   if (view.status === "won") {
     const w = game.winner;
     const own = game.players[w - 1].rolls;
+    // The result in the match's own words ("You win", "You lost: Ada wins").
+    const said = view.result ? view.result.words : `${playerName(w)} wins`;
+    const whose = view.result && view.result.you_won === true ? "your" : "their";
     return game.players.length > 1
-      ? `${playerName(w)} wins after ${count(own, "roll", "rolls")} of their own (${game.rolls} in the game).`
-      : `${playerName(w)} wins after ${count(own, "roll", "rolls")}.`;
+      ? `${said} after ${count(own, "roll", "rolls")} of ${whose} own (${game.rolls} in the game).`
+      : `${said} after ${count(own, "roll", "rolls")}.`;
   }
   if (view.status === "stalled") {
     return `No winner: ${view.reason || "the game stopped"} (after ${count(game.rolls, "roll", "rolls")}).`;
@@ -812,7 +816,7 @@ function showStatus() {
         ? "Every person's seat is played at this screen."
         : `You play ${playerWithColour(mine[0])}.`
       : `You play ${mine.map(playerWithColour).join(" and ")}.`;
-  ui.status.classList.toggle("win", view.status === "won");
+  ui.status.classList.toggle("win", view.status === "won" && view.result?.you_won !== false);
   ui.status.dataset.winner = view.view.winner || "";
   if (view.status !== "playing") {
     ui.status.textContent = endWords(view);

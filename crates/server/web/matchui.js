@@ -11,7 +11,8 @@
 // - spectator: a device holding no seat; it watches.
 // Each component draws into the container it is given (replacing what is
 // there) and holds no game rule: it reads the match view (match.js).
-import { el, api, ApiFailure, allGames } from "/static/common.js";
+import { el, api, ApiFailure, allGames, storedName, storeName, NAME_MAX } from "/static/common.js";
+import { qrcode } from "/static/qrcode-generator.js";
 import { myMatches, pageUrl, storedMatch, forgetMatch, matchIdFromPath, openFailure } from "/static/match.js";
 
 /** Each game's name, as people say it: the registry's titles (GET /api/games). */
@@ -67,6 +68,7 @@ export function seatChooser(container, options = {}) {
 
   const legend = el("legend", {}, options.legend || "Seats");
   const fieldset = el("fieldset", { class: "seat-chooser" }, legend);
+  fieldset.append(nameField(`${game}-your-name`));
   let countSelect = null;
   if (max > min) {
     const id = `${game}-players`;
@@ -131,6 +133,35 @@ export function seatChooser(container, options = {}) {
   };
 }
 
+/**
+ * "Your name": what others see for this browser's player, kept in the
+ * browser and sent with each game made or joined here.
+ */
+function nameField(id) {
+  const input = el("input", {
+    type: "text",
+    id,
+    class: "your-name",
+    maxlength: NAME_MAX,
+    autocomplete: "nickname",
+    spellcheck: "false",
+    value: storedName(),
+    "aria-describedby": `${id}-note`,
+  });
+  input.addEventListener("input", () => storeName(input.value));
+  input.addEventListener("change", () => {
+    storeName(input.value);
+    input.value = storedName();
+  });
+  return el(
+    "div",
+    { class: "seat-row name-row" },
+    el("label", { for: id }, "Your name"),
+    input,
+    el("p", { class: "note", id: `${id}-note` }, "Others see it beside your seat (up to 24 characters; kept in this browser)."),
+  );
+}
+
 // ---------------------------------------------------------------------------
 // Copying
 
@@ -157,10 +188,12 @@ async function copyText(text) {
 }
 
 /**
- * A read-only link field with a Copy button; `said` tells the result;
- * `key` names them for the focus to find them again after a redraw.
+ * A read-only link field with a Copy button (which says "Copied" a moment);
+ * `said` tells the result; `key` names them for the focus to find them
+ * again after a redraw; `options.qr` adds the link as a QR code, drawn in
+ * the page (an invite's secret is after `#`: it never reaches a server).
  */
-function linkField(label, url, said, key) {
+function linkField(label, url, said, key, options = {}) {
   const id = uid("link");
   const input = el("input", { type: "text", id, readonly: true, value: url, class: "link-field", "data-key": `${key}-link` });
   input.addEventListener("focus", () => input.select());
@@ -168,9 +201,64 @@ function linkField(label, url, said, key) {
   copy.addEventListener("click", async () => {
     const done = await copyText(url);
     said.textContent = done ? `${label}: copied.` : `${label}: select the link and copy it.`;
+    if (done) {
+      copy.textContent = "Copied";
+      copy.classList.add("copied");
+      setTimeout(() => {
+        copy.textContent = "Copy";
+        copy.classList.remove("copied");
+      }, 2000);
+    }
     if (!done) input.select();
   });
-  return { input, copy, row: el("div", { class: "link-row" }, el("label", { for: id }, label), el("div", { class: "link-line" }, input, copy)) };
+  const row = el("div", { class: "link-row" }, el("label", { for: id }, label), el("div", { class: "link-line" }, input, copy));
+  if (options.qr) {
+    row.append(
+      el(
+        "details",
+        { class: "qr", "data-key": `${key}-qr` },
+        el("summary", { "data-key": `${key}-qr-summary` }, "Show a QR code (for a phone's camera)"),
+        qrPicture(url, `QR code of the ${label[0].toLowerCase()}${label.slice(1)}`),
+      ),
+    );
+  }
+  return { input, copy, row };
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/**
+ * `text` as a QR code (qrcode-generator, vendored), drawn as one SVG path
+ * of dark modules on white with a quiet zone of four, for any camera.
+ */
+export function qrPicture(text, label) {
+  const qr = qrcode(0, "M");
+  qr.addData(text);
+  qr.make();
+  const n = qr.getModuleCount();
+  const quiet = 4;
+  const size = n + 2 * quiet;
+  let d = "";
+  for (let r = 0; r < n; r += 1) {
+    for (let c = 0; c < n; c += 1) {
+      if (qr.isDark(r, c)) d += `M${c + quiet} ${r + quiet}h1v1h-1z`;
+    }
+  }
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
+  svg.setAttribute("class", "qr-code");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", label);
+  svg.setAttribute("shape-rendering", "crispEdges");
+  const back = document.createElementNS(SVG, "rect");
+  back.setAttribute("width", String(size));
+  back.setAttribute("height", String(size));
+  back.setAttribute("fill", "#ffffff");
+  const modules = document.createElementNS(SVG, "path");
+  modules.setAttribute("d", d);
+  modules.setAttribute("fill", "#000000");
+  svg.append(back, modules);
+  return svg;
 }
 
 // ---------------------------------------------------------------------------
@@ -178,13 +266,18 @@ function linkField(label, url, said, key) {
 
 /**
  * Each seat's state (whose it is, waiting for a friend or for anyone, a
- * bot), and: for the maker, each open seat's invite link with Copy and
- * "New link"; for a spectator, "You are watching" and the lobby's link; a
- * seat for anyone can be taken here. `options.seatName(n)` names seat n.
- * Returns {element, update()}: call update() after each change.
+ * bot), and: for the maker, each open seat's invite link with Copy, a QR
+ * code and "New link"; for a spectator, "You are watching" and the lobby's
+ * link; a seat for anyone can be taken here. For a player: a way to give
+ * their name if they have none, turn alerts while the game is on
+ * (turnAlerts), and once it is over the result in the match's words with
+ * "Play again" (the rematch: one click, for every player). For everyone,
+ * once a rematch is made, a way to it. `options.seatName(n)` names seat n
+ * (by default the player's name). Returns {element, update()}: call
+ * update() after each change.
  */
 export function invitePanel(container, match, options = {}) {
-  const seatName = options.seatName || ((n) => `Player ${n}`);
+  const seatName = options.seatName || ((n) => playerName(match.view, n));
   const headingId = uid("seats-heading");
   const root = el("section", { class: "invite-panel", "aria-labelledby": headingId });
   const said = el("p", { class: "note", role: "status", "aria-live": "polite" });
@@ -210,7 +303,7 @@ export function invitePanel(container, match, options = {}) {
         li.append(name, ": ", on ? "waiting for a friend" : "nobody came");
         const invite = match.inviteLinks().find((i) => i.seat === player.seat);
         if (on && view.host && invite) {
-          const field = linkField(`Invite link for ${seatName(player.seat)}`, invite.url, said, `seat${player.seat}`);
+          const field = linkField(`Invite link for ${seatName(player.seat)}`, invite.url, said, `seat${player.seat}`, { qr: true });
           const renew = el(
             "button",
             { type: "button", class: "secondary renew", "data-key": `seat${player.seat}-renew`, "aria-label": `New invite link for ${seatName(player.seat)}` },
@@ -286,17 +379,106 @@ export function invitePanel(container, match, options = {}) {
     }
   }
 
+  async function playAgain(button) {
+    if (busy) return;
+    busy = true;
+    button.disabled = true;
+    said.textContent = "Setting up the rematch…";
+    try {
+      const made = await match.rematch();
+      location.assign(made.url);
+    } catch (e) {
+      said.textContent = `No rematch: ${e.message}.`;
+      button.disabled = false;
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function saveName(input, seat, button) {
+    if (busy) return;
+    const name = input.value.trim();
+    if (!name) {
+      said.textContent = "Type a name first.";
+      input.focus();
+      return;
+    }
+    busy = true;
+    button.disabled = true;
+    try {
+      await match.setName(seat, name);
+      storeName(name);
+      said.textContent = `Others now see you as ${name}.`;
+    } catch (e) {
+      said.textContent = `That name is not taken: ${e.message}.`;
+      button.disabled = false;
+    } finally {
+      busy = false;
+      update();
+    }
+  }
+
+  /** The end in the match's own words, and the way to play again. */
+  function resultBlock(view, mine) {
+    const block = el("div", { class: "result", "data-outcome": view.result.you_won === true ? "won" : view.result.you_won === false ? "lost" : "over" });
+    block.append(el("p", { class: "result-words" }, view.result.words));
+    if (mine.length > 0) {
+      const again = el(
+        "button",
+        { type: "button", class: "play-again", "data-key": "play-again" },
+        view.rematch ? "Join the rematch" : "Play again",
+      );
+      again.addEventListener("click", () => playAgain(again));
+      block.append(
+        el(
+          "p",
+          { class: "note" },
+          view.rematch
+            ? "A rematch is set up for the same players: one click takes you to it."
+            : "Play again: the same players (the next one starts), a new game.",
+        ),
+        again,
+      );
+    } else if (view.rematch) {
+      block.append(el("p", {}, el("a", { href: pageUrl(match.game, view.rematch), "data-key": "watch-rematch" }, "Watch the rematch")));
+    }
+    return block;
+  }
+
+  /** For a player with no name yet: a way to give one (kept in this browser). */
+  function nameBlock(seat) {
+    const id = uid("name");
+    const input = el("input", { type: "text", id, maxlength: NAME_MAX, autocomplete: "nickname", spellcheck: "false", value: storedName(), "data-key": "name-input" });
+    const save = el("button", { type: "button", class: "secondary", "data-key": "name-save" }, "Save");
+    save.addEventListener("click", () => saveName(input, seat, save));
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") saveName(input, seat, save);
+    });
+    return el(
+      "div",
+      { class: "name-ask" },
+      el("label", { for: id }, "Your name, for the others"),
+      el("div", { class: "link-line" }, input, save),
+    );
+  }
+
+  const alerts = turnAlerts(match);
+
   let drawn = null;
   function update() {
     const view = match.view;
     if (!view) return;
+    alerts.update();
     // Redrawn only when something it shows changed, so that a move does
     // not take the focus from a Copy button.
-    const signature = JSON.stringify([view.status, view.host, view.players, match.inviteLinks()]);
+    const signature = JSON.stringify([view.status, view.host, view.players, match.inviteLinks(), view.result, view.rematch]);
     if (signature === drawn) return;
     drawn = signature;
     const mine = match.mySeats();
     const parts = [el("h2", { id: headingId }, "Players")];
+    if (view.result) parts.push(resultBlock(view, mine));
+    const unnamed = mine.length === 1 && view.status === "playing" && (view.players || [])[mine[0] - 1]?.name === `Player ${mine[0]}`;
+    if (unnamed) parts.push(nameBlock(mine[0]));
     if (mine.length === 0) {
       parts.push(
         el(
@@ -314,6 +496,7 @@ export function invitePanel(container, match, options = {}) {
       parts.push(el("p", { class: "note" }, "Send each friend their seat's link: whoever opens it first takes the seat."));
     }
     parts.push(el("ul", { class: "seats" }, (view.players || []).map((p) => seatLine(p, view))));
+    if (mine.length > 0 && view.status === "playing") parts.push(alerts.element);
     const watch = linkField("Link to watch", `${location.origin}${pageUrl(match.game, match.id)}`, said, "watch");
     parts.push(el("details", { class: "watch-link" }, el("summary", { "data-key": "watch-summary" }, "Share this game to watch"), watch.row));
     parts.push(said);
@@ -336,6 +519,128 @@ export function invitePanel(container, match, options = {}) {
 
   update();
   return { element: root, update };
+}
+
+/**
+ * A line of the match's log ("P2 rolls 4: …") with each seat's name in
+ * place of its short form ("Ada rolls 4: …").
+ */
+export function withNames(view, text) {
+  return String(text).replace(/\bP(\d+)\b/g, (_, n) => playerName(view, Number(n)));
+}
+
+/** Seat `n`'s name as the match view gives it ("Player n" before there is one). */
+export function playerName(view, n) {
+  const player = ((view && view.players) || [])[n - 1];
+  return (player && player.name) || `Player ${n}`;
+}
+
+// ---------------------------------------------------------------------------
+// Turn alerts
+
+const TURN_PREFIX = "Your turn · ";
+
+/** A setting kept in the browser: "on" or not. */
+function setting(key) {
+  try {
+    return localStorage.getItem(key) === "on";
+  } catch {
+    return false;
+  }
+}
+
+function keep(key, on) {
+  try {
+    localStorage.setItem(key, on ? "on" : "off");
+  } catch {
+    // No storage: the setting lasts this page only.
+  }
+}
+
+/** The favicon with a mark: it is this player's turn in a hidden tab. */
+const MARKED_ICON =
+  "data:image/svg+xml," +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#23313f"/>' +
+      '<text x="32" y="44" font-size="36" text-anchor="middle" fill="#fff" font-family="sans-serif">P</text>' +
+      '<circle cx="50" cy="14" r="13" fill="#d62728" stroke="#fff" stroke-width="3"/></svg>',
+  );
+
+/**
+ * Tells a player when it is their turn: the page's title begins with
+ * "Your turn" exactly while it is; in a hidden tab the favicon shows a
+ * mark; a short sound (off by default, remembered) and a browser
+ * notification (if the player allows it) as the turn comes. Returns
+ * {element: the settings, update()}.
+ */
+export function turnAlerts(match) {
+  const soundId = uid("sound");
+  const sound = el("input", { type: "checkbox", id: soundId, checked: setting("parlor.sound"), "data-key": "alert-sound" });
+  sound.addEventListener("change", () => keep("parlor.sound", sound.checked));
+  const notify = el("button", { type: "button", class: "secondary", "data-key": "alert-notify" }, "Notify me when it is my turn");
+  const notifySaid = el("span", { class: "note" });
+  const canNotify = typeof Notification !== "undefined";
+  notify.hidden = !canNotify || Notification.permission === "granted";
+  notify.addEventListener("click", async () => {
+    const answer = await Notification.requestPermission().catch(() => "denied");
+    keep("parlor.notify", answer === "granted");
+    notify.hidden = answer === "granted";
+    notifySaid.textContent = answer === "granted" ? "You will be notified when this tab is hidden." : "Notifications are off in this browser.";
+  });
+  const element = el(
+    "details",
+    { class: "alerts" },
+    el("summary", { "data-key": "alerts-summary" }, "Turn alerts"),
+    el("div", { class: "alert-row" }, sound, el("label", { for: soundId }, "A sound when it is my turn")),
+    el("div", { class: "alert-row" }, notify, notifySaid),
+  );
+  const icon = document.querySelector('link[rel="icon"]');
+  const plainIcon = icon ? icon.getAttribute("href") : null;
+  let wasMine = null;
+
+  function showIcon() {
+    if (!icon) return;
+    const mark = document.hidden && wasMine;
+    icon.setAttribute("href", mark ? MARKED_ICON : plainIcon);
+  }
+  document.addEventListener("visibilitychange", showIcon);
+
+  function chime() {
+    try {
+      const audio = new AudioContext();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.08, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.25);
+      tone.addEventListener("ended", () => audio.close());
+    } catch {
+      // No sound to be had: the title and the icon still say it.
+    }
+  }
+
+  function update() {
+    const view = match.view;
+    const mine = Boolean(view) && view.status === "playing" && match.myTurn();
+    const base = document.title.startsWith(TURN_PREFIX) ? document.title.slice(TURN_PREFIX.length) : document.title;
+    document.title = mine ? TURN_PREFIX + base : base;
+    if (mine && wasMine === false) {
+      if (setting("parlor.sound")) chime();
+      if (document.hidden && canNotify && Notification.permission === "granted" && setting("parlor.notify")) {
+        try {
+          new Notification("Your turn", { body: base, tag: `parlor-${match.id}` });
+        } catch {
+          // A browser that notifies only from a service worker.
+        }
+      }
+    }
+    wasMine = mine;
+    showIcon();
+  }
+  return { element, update };
 }
 
 // ---------------------------------------------------------------------------

@@ -30,6 +30,8 @@ import {
   connectionStatus,
   confirmAction,
   yourGames,
+  playerName as nameOf,
+  withNames,
 } from "/static/matchui.js";
 
 /** This game in the registry (GET /api/games): its seats and default seats. */
@@ -41,9 +43,12 @@ const COLOUR_NAMES = ["red", "purple", "orange", "charcoal"];
 /** The longest message shown whole: a longer one is cut (a binary file's junk). */
 const MESSAGE_MAX = 400;
 
-const playerName = (seat) => `Player ${seat}`;
+/** Seat `seat`'s player's name (the match view's; "Player N" before a match). */
+const playerName = (seat) => (current && current.view ? nameOf(current.view, seat) : `Player ${seat}`);
 const colourName = (seat) => COLOUR_NAMES[(seat - 1) % COLOUR_NAMES.length];
-const seatName = (seat) => `Player ${seat} (${colourName(seat)})`;
+const seatName = (seat) => `${playerName(seat)} (${colourName(seat)})`;
+/** The server's words with each "P2" as its player's name. */
+const named = (text) => (current && current.view ? withNames(current.view, text) : String(text));
 const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : "");
 
 /** A message short enough to show: long ones are cut, with the length said. */
@@ -1113,14 +1118,14 @@ async function runQueue() {
 }
 
 function moveWords(p) {
-  const texts = (p.events || []).map((e) => e.text).filter(Boolean);
+  const texts = (p.events || []).map((e) => named(e.text)).filter(Boolean);
   return `${p.bot ? `${playerName(p.seat)} (bot)` : playerName(p.seat)}: ${texts.join("; ")}.`;
 }
 
 function appendLog(p) {
   for (const e of p.events || []) {
     const cls = e.event === "won" ? "won" : e.event === "ladder" ? "ladder" : e.event === "snake" ? "chute" : "";
-    play.log.append(el("li", { class: cls, dataset: { event: e.event, number: p.number } }, e.text));
+    play.log.append(el("li", { class: cls, dataset: { event: e.event, number: p.number } }, named(e.text)));
   }
   while (play.log.children.length > 1000) play.log.firstChild.remove();
   play.log.scrollTop = play.log.scrollHeight;
@@ -1222,9 +1227,12 @@ function showDecision(m) {
   const hadFocus = keepFocus || play.decision.contains(document.activeElement) || document.activeElement === play.status;
   const parts = [];
   let status;
-  play.status.classList.toggle("win", view.status === "won");
+  play.status.classList.toggle("win", view.status === "won" && view.result?.you_won !== false);
   if (view.status !== "playing") {
-    status = page.outcome || (view.status === "stalled" ? `The game stopped: ${view.reason || "no winner"}.` : "The game is over.");
+    // The result in the match's own words ("You win", "You lost: Ada
+    // wins"), then how it came about.
+    const how = page.outcome ? named(page.outcome) : view.status === "stalled" ? `The game stopped: ${view.reason || "no winner"}.` : "";
+    status = view.result ? `${view.result.words}. ${how}`.trim() : how || "The game is over.";
     play.status.dataset.winner = view.winner ? String(view.winner) : "";
   } else {
     play.status.dataset.winner = "";
@@ -1232,7 +1240,7 @@ function showDecision(m) {
     const seat = (view.players || []).find((p) => p.seat === to) || {};
     const mine = m.myTurn();
     if (mine && page.question) {
-      status = page.question;
+      status = named(page.question);
       if (attackKind) {
         const choice = (page.attacks || []).find((a) => a.attack === attackKind);
         if (choice) status = `${playerName(to)}: ${choice.label.toLowerCase()} on whom? ${capital(choice.detail)}.`;
@@ -1245,7 +1253,7 @@ function showDecision(m) {
     } else if (seat.state === "anyone") {
       status = `Waiting for someone to take ${seatName(to)}'s seat from the lobby.`;
     } else {
-      status = `${page.question || `${playerName(to)} to play.`} (${seat.kind === "bot" ? "a bot, on the server" : "waiting for them"})`;
+      status = `${page.question ? named(page.question) : `${playerName(to)} to play.`} (${seat.kind === "bot" ? "a bot, on the server" : "waiting for them"})`;
     }
     if (mine && !animating && queue.length === 0) {
       const answers = page.moves || [];
@@ -1409,7 +1417,7 @@ async function showMatch(m, route) {
   play.another.hidden = false;
   play.log.replaceChildren();
   for (const line of m.view.log || []) {
-    play.log.append(el("li", { dataset: { number: line.number } }, line.text));
+    play.log.append(el("li", { dataset: { number: line.number } }, withNames(m.view, line.text)));
   }
   play.lastMove.textContent = "";
   play.moveError.textContent = m.joinError ? `That invite could not be used: ${clip(m.joinError.message)}` : "";
@@ -1425,7 +1433,8 @@ async function showMatch(m, route) {
   connection = connectionStatus(play.connection, m);
   await drawMatchBoard(m, route);
   if (route !== routing || current !== m) return;
-  if (m.view.status === "playing") m.watch(onChange, (state) => connection.set(state));
+  // Followed after the end too: a player's rematch is told live.
+  m.watch(onChange, (state) => connection.set(state));
   render();
   document.body.dataset.match = m.id;
   document.title = `${m.view.title || "A game"} · Parlor`;

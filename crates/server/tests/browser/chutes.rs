@@ -14,7 +14,7 @@ use crate::webdriver::keys::{ARROW_RIGHT, END, ENTER, ESCAPE, HOME, TAB};
 use serde_json::{Value, json};
 
 /// Opens `/chutes` and waits for the page to be ready.
-fn open_new_game(b: &Browser) {
+pub(crate) fn open_new_game(b: &Browser) {
     b.visit("/chutes");
     b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
     b.wait_for_text("#board-info", "squares");
@@ -23,7 +23,7 @@ fn open_new_game(b: &Browser) {
 /// Fills the new-game form: `seats` one plan each (`here`, `open`,
 /// `anyone`, `easy`, `normal`, `hard`) and an optional seed, then starts
 /// the game; returns its id once the page shows it.
-fn start_game(b: &Browser, seats: &[&str], seed: Option<u64>) -> String {
+pub(crate) fn start_game(b: &Browser, seats: &[&str], seed: Option<u64>) -> String {
     b.select("#chutes-players", &seats.len().to_string());
     for (i, plan) in seats.iter().enumerate() {
         b.select(&format!("#chutes-seat-{}", i + 1), plan);
@@ -36,7 +36,7 @@ fn start_game(b: &Browser, seats: &[&str], seed: Option<u64>) -> String {
 }
 
 /// Waits until the page shows a match; returns its id.
-fn wait_for_game(b: &Browser) -> String {
+pub(crate) fn wait_for_game(b: &Browser) -> String {
     let id = b.wait_for_match_address("chutes", None);
     b.wait_for("the game to be shown", || {
         (b.attr_css("#game-panel", "hidden").is_none()
@@ -47,7 +47,7 @@ fn wait_for_game(b: &Browser) -> String {
 }
 
 /// The match as a spectator sees it now, read through the page.
-fn server_view(b: &Browser, id: &str) -> Value {
+pub(crate) fn server_view(b: &Browser, id: &str) -> Value {
     b.script_async(
         "const done = arguments[arguments.length - 1]; \
          fetch('/api/matches/' + arguments[0]).then((r) => r.json()).then(done, (e) => done(String(e)));",
@@ -90,7 +90,7 @@ fn logged_moves(b: &Browser) -> Vec<u64> {
 }
 
 /// Waits until the page has shown every move the server has, and the show is over.
-fn wait_until_shown(b: &Browser, id: &str) -> Value {
+pub(crate) fn wait_until_shown(b: &Browser, id: &str) -> Value {
     b.wait_for("the page to catch up with the server", || {
         let view = server_view(b, id);
         let moves = view["moves"].as_u64()?;
@@ -335,7 +335,7 @@ fn server_moves(b: &Browser, id: &str) -> u64 {
 }
 
 /// Waits until the page's log ends with move `n`.
-fn wait_for_logged(b: &Browser, n: u64) {
+pub(crate) fn wait_for_logged(b: &Browser, n: u64) {
     b.wait_for(&format!("move {n} in the log"), || {
         (logged_moves(b).last().copied() == Some(n)).then_some(())
     });
@@ -575,7 +575,7 @@ fn a_long_game_is_skipped_to_its_end() {
         b.attr_css("#skip", "hidden").is_none().then_some(())
     });
     b.press("s");
-    b.wait_for_text("#status", "Player 1 wins after 3000 rolls.");
+    b.wait_for_text("#status", "You win after 3000 rolls.");
     wait_until_shown(&b, &id);
     assert_eq!(b.find_all("#log li[data-move]").len(), 3000);
 }
@@ -847,7 +847,7 @@ fn chosen_rolls_play_a_scripted_game() {
         b.press(key);
         wait_for_logged(&b, n as u64 + 2);
     }
-    b.wait_for_text("#status", "Player 1 wins after 7 rolls.");
+    b.wait_for_text("#status", "You win after 7 rolls.");
     assert_eq!(server_moves(&b, &id), 7);
 }
 
@@ -902,7 +902,7 @@ fn shoot(b: &Browser, name: &str) {
 }
 
 /// Waits until the control `css` is enabled.
-fn wait_until_enabled(b: &Browser, css: &str) {
+pub(crate) fn wait_until_enabled(b: &Browser, css: &str) {
     b.wait_for(&format!("{css} to be enabled"), || {
         b.attr_css(css, "disabled").is_none().then_some(())
     });
@@ -1060,15 +1060,23 @@ fn two_people_play_from_their_own_browsers() {
     }
     let end = end.expect("the end");
     let total = end["moves"].as_u64().expect("moves");
-    let status = maker.text_css("#status");
     for b in [maker, friend, watcher] {
         assert_eq!(
             logged_moves(b),
             (1..=total).collect::<Vec<_>>(),
             "every move once, in order"
         );
-        assert_eq!(b.text_css("#status"), status);
     }
+    // The result, said to each: the winner, the loser, the watcher.
+    let winner = end["winner"].as_u64().expect("a winner");
+    let (won, lost) = if winner == 1 {
+        (maker, friend)
+    } else {
+        (friend, maker)
+    };
+    won.wait_for_text("#status", "You win after");
+    lost.wait_for_text("#status", &format!("You lost: Player {winner} wins after"));
+    watcher.wait_for_text("#status", &format!("Player {winner} wins after"));
     // The seats alternated: every move by the seat whose turn it was.
     let seats = watcher.script(
         "return [...document.querySelectorAll('#log li[data-move] .swatch')].map((s) => s.className);",

@@ -24,6 +24,7 @@ mod checks;
 mod chutes;
 mod layout;
 mod pages;
+mod together;
 mod tycoon;
 mod webdriver;
 
