@@ -91,7 +91,7 @@ fn friends_play_by_name_hear_the_result_and_play_again_with_one_click() {
         vec![],
     );
     let codes = qr_codes_in(&maker.session.screenshot());
-    assert_eq!(codes, [link.clone()], "the QR code is the invite link");
+    assert_eq!(codes, vec![link.clone()], "the QR code is the invite link");
     // Copy says it copied.
     maker.click_css("#seats li.seat[data-seat='2'] button.copy");
     maker.wait_for_text("#seats li.seat[data-seat='2'] button.copy", "Copied");
