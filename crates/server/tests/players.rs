@@ -162,6 +162,17 @@ async fn the_result_is_said_to_each_player_and_to_watchers() {
         format!("{winner_name} wins")
     );
     assert_eq!(watched.ok()["result"]["you_won"], Value::Null);
+    // What each player is told, for a page that follows the watchers' stream.
+    let loser = if winner == 1 { 2 } else { 1 };
+    let by_seat = &watched.ok()["result"]["by_seat"];
+    assert_eq!(
+        by_seat[winner as usize - 1],
+        json!({"words": "You win", "you_won": true})
+    );
+    assert_eq!(
+        by_seat[loser - 1],
+        json!({"words": format!("You lost: {winner_name} wins"), "you_won": false})
+    );
 }
 
 #[tokio::test]

@@ -327,6 +327,12 @@ export class Match {
           host: this.view.host,
           players: view.players.map((p) => ({ ...p, yours: mine.has(p.seat) })),
         };
+        // The result as this device's player is told it ("You win"), when
+        // it holds one seat: the server words it for each seat.
+        if (view.result && mine.size === 1) {
+          const told = (view.result.by_seat || [])[[...mine][0] - 1];
+          if (told) view.result = { ...view.result, ...told };
+        }
       }
       this.view = view;
       return true;
@@ -378,15 +384,7 @@ export class Match {
       const seatsChanged = this.view && seating(this.view) !== seating(change.view);
       if (change.view.moves < before) return;
       if (this.accept(change.view) && (played.length > 0 || seatsChanged || change.view.moves > before)) {
-        // The stream's view is a watcher's: a player's own result ("You
-        // win") is in their own view, read once the game ends.
-        if (change.view.result && this.token && this.mySeats().length > 0) {
-          this.refresh()
-            .catch(() => {})
-            .finally(() => onChange({ played, view: this.view }));
-        } else {
-          onChange({ played, view: this.view });
-        }
+        onChange({ played, view: this.view });
       }
     });
     return source;

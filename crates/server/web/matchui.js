@@ -522,11 +522,12 @@ export function invitePanel(container, match, options = {}) {
 }
 
 /**
- * A line of the match's log ("P2 rolls 4: …") with each seat's name in
- * place of its short form ("Ada rolls 4: …").
+ * A line of the match's words ("P2 rolls 4: …", "Player 2 loses their
+ * next turn") with each seat's name in place of its number ("Ada rolls 4:
+ * …").
  */
 export function withNames(view, text) {
-  return String(text).replace(/\bP(\d+)\b/g, (_, n) => playerName(view, Number(n)));
+  return String(text).replace(/\b(?:P|Player )(\d+)\b/g, (_, n) => playerName(view, Number(n)));
 }
 
 /** Seat `n`'s name as the match view gives it ("Player n" before there is one). */

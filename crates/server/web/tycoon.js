@@ -1243,7 +1243,7 @@ function showDecision(m) {
       status = named(page.question);
       if (attackKind) {
         const choice = (page.attacks || []).find((a) => a.attack === attackKind);
-        if (choice) status = `${playerName(to)}: ${choice.label.toLowerCase()} on whom? ${capital(choice.detail)}.`;
+        if (choice) status = `${playerName(to)}: ${choice.label.toLowerCase()} on whom? ${capital(named(choice.detail))}.`;
         else attackKind = null;
       }
     } else if (seat.state === "open") {
@@ -1261,7 +1261,7 @@ function showDecision(m) {
       if (attackKind) {
         const choice = (page.attacks || []).find((a) => a.attack === attackKind);
         for (const a of answers.filter((x) => x.attack === attackKind)) {
-          parts.push(answerButton(seatName(a.target), a.detail, send(a), { seat: a.target, dataset: { move: a.text } }));
+          parts.push(answerButton(seatName(a.target), named(a.detail), send(a), { seat: a.target, dataset: { move: a.text } }));
         }
         parts.push(
           el(

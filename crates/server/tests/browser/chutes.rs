@@ -1055,7 +1055,7 @@ fn two_people_play_from_their_own_browsers() {
     friend.click_css("#watch");
     let mut end = None;
     for b in [maker, friend, watcher] {
-        b.wait_for_text("#status", "wins after");
+        b.wait_for_text("#status", " after ");
         end = Some(wait_until_shown(b, &id));
     }
     let end = end.expect("the end");

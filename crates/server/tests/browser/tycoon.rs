@@ -956,7 +956,9 @@ fn a_tycoon_turn_is_played_by_keyboard() {
     b.press("2");
     b.wait_for_text("#play-status", "ice on whom?");
     let target = b.text_css("#decision button[data-move='attack ice 2']");
-    assert!(target.contains("Player 2 (purple)"), "{target}");
+    // Each target by its player's name and colour, in words about them.
+    assert!(target.contains("Easy bot 2 (purple)"), "{target}");
+    assert!(target.contains("Easy bot 2 loses"), "{target}");
     b.press(ESCAPE);
     b.wait_for("the kinds again", || (answers(&b).len() == 5).then_some(()));
     // 3: fire; Tab to the second target and Enter: fire on Player 3.
@@ -971,8 +973,8 @@ fn a_tycoon_turn_is_played_by_keyboard() {
     let before = idle_moves(&b);
     b.press(&format!("{TAB}{ENTER}"));
     b.wait_for("the attack", || (idle_moves(&b) > before).then_some(()));
-    b.wait_for_text("#play-log", "P1 attacks P3 with fire");
-    b.wait_for_text("#effects", "Player 3: burning");
+    b.wait_for_text("#play-log", "Player 1 attacks Easy bot 3 with fire");
+    b.wait_for_text("#effects", "Easy bot 3: burning");
     // The focus stayed with the answers: Enter rolls the next turn.
     assert_eq!(wait_answers(&b), ["roll"]);
     let focused = b.script("return document.activeElement.dataset.move;", vec![]);

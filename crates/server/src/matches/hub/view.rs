@@ -107,10 +107,18 @@ pub(super) fn decorate(id: &str, live: &Live, holder: Holder) -> Value {
         fields.insert("host".into(), holder.host.into());
         let yours: Vec<u8> = (1..=32).filter(|s| holder.holds(*s)).collect();
         if let Some(outcome) = live.table.outcome(&yours) {
-            fields.insert(
-                "result".into(),
-                serde_json::to_value(outcome).unwrap_or(Value::Null),
-            );
+            let mut result = serde_json::to_value(outcome).unwrap_or(Value::Null);
+            // What each seat's player is told, for a page that follows the
+            // watchers' stream (its changes are a spectator's views) to
+            // show its own player theirs.
+            let by_seat: Vec<Value> = (1..=live.table.seats().len() as u8)
+                .filter_map(|seat| live.table.outcome(&[seat]))
+                .map(|o| serde_json::json!({"words": o.words, "you_won": o.you_won}))
+                .collect();
+            if let Value::Object(result) = &mut result {
+                result.insert("by_seat".into(), by_seat.into());
+            }
+            fields.insert("result".into(), result);
         }
         if let Some(rematch) = &live.rematch {
             fields.insert("rematch".into(), rematch.clone().into());
