@@ -12,11 +12,11 @@
 //! - **played** ([`Played`]): one move as a front end tells it: its number,
 //!   the seat, whether a bot made it, the move's text, the roll (chosen
 //!   dice), and its events, each with its words (`text`).
-//! - **gate**: while a match is on, its record (with the seed) is refused,
-//!   and so are its replay and its pictures of past moves (`game_on`):
-//!   [`AnyMatch::record_once_over`], [`AnyMatch::replay_step`],
-//!   [`AnyMatch::picture`]. Views hold only what their viewer may know
-//!   (the game's own [`Playable::view`]).
+//! - **gate**: while a match is on, its record (with the seed) is refused
+//!   (`game_on`, [`AnyMatch::record_once_over`]), and a look back at an
+//!   earlier move ([`AnyMatch::replay_step`], [`AnyMatch::picture`]) shows
+//!   only what its viewer could see then. Views hold only what their
+//!   viewer may know (the game's own [`Playable::view`]).
 
 use crate::Refusal;
 use crate::registry::{Need, Supplied};
@@ -230,12 +230,13 @@ pub trait AnyMatch: Send + Sync {
     /// # Errors
     /// `game_on` while the match is on.
     fn rematch(&self, seed: u64) -> Result<Box<dyn AnyMatch>, Refusal>;
-    /// The match drawn for a spectator: as it stands, or (once over) after
-    /// its first `at` moves.
+    /// The match drawn for a spectator: as it stands, or after its first
+    /// `at` moves (as a spectator saw it then: while the match is on, no
+    /// more than anyone could see at the time).
     ///
     /// # Errors
-    /// `game_on` for a past step while the match is on; `bad_step` when
-    /// `at` is past the last move; `invalid` when the renderer refuses.
+    /// `bad_step` when `at` is past the last move; `invalid` when the
+    /// renderer refuses.
     fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, Refusal>;
     /// The match as `Any`, for a game's own routes to find its match
     /// ([`TypedMatch::inner`]).
@@ -593,9 +594,11 @@ where
     }
 
     fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, Refusal> {
+        // A past step is drawn as a spectator saw it then: while the match
+        // is on, what every viewer could see at the time (the game's own
+        // picture holds nothing hidden while it is on).
         let drawn = match at {
             None => G::picture(&self.m, name),
-            Some(_) if !self.m.status().is_over() => return Err(Refusal::game_on()),
             Some(at) => G::picture(&self.replayed(at)?.0, name),
         };
         drawn.map_err(|e| Refusal::new("invalid", format!("cannot draw this: {e}")))

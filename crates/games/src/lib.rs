@@ -18,8 +18,9 @@
 //! - **any match** ([`AnyMatch`]): a `tabletop::play::Match` of some game
 //!   with its type forgotten, taking moves as text or JSON and giving
 //!   views, events, records and pictures as JSON or drawings. It is the
-//!   **gate**: the record, the replay and past pictures are refused
-//!   (`game_on`) while the match is on, here and nowhere else.
+//!   **gate**: the record is refused (`game_on`) while the match is on,
+//!   and a look back at an earlier move shows only what its viewer could
+//!   see then — here and nowhere else.
 //! - **board files** ([`board_files`]): a Chutes board read from a file of
 //!   any game's format (a Tycoon grid file too), for the CLI and the
 //!   server alike.

@@ -529,7 +529,13 @@ mod tests {
         assert_eq!((back.at, back.moves), (1, 2));
         assert_eq!(back.view, seen_then);
         assert!(back.view.get("seed").is_none(), "{}", back.view);
-        assert_eq!(m.picture(None, Some(0)).unwrap_err().code, "game_on");
+        // A past picture while on is a spectator's then: no mirror drawn.
+        let then = m.picture(None, Some(1)).unwrap().to_svg();
+        assert!(then.contains("class=\"shot-number\""), "the shot is drawn");
+        assert!(
+            then.contains("<g class=\"mirrors\"/>"),
+            "no mirror is drawn"
+        );
         assert!(m.picture(None, None).is_ok(), "the match as it stands");
         m.play(1, &MoveInput::Text("quit".into()), None, None)
             .unwrap();

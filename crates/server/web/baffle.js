@@ -23,7 +23,7 @@
 //   the final picture with what had not happened yet at that move hidden.
 import { api, ApiFailure, el, byId, showError, readSeed, count, sleep, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath, myMatches, pageUrl } from "/static/match.js";
-import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction } from "/static/matchui.js";
+import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList } from "/static/matchui.js";
 
 const GAME = "baffle";
 /** This game in the registry (GET /api/games): seats, default box, bounds. */
@@ -89,6 +89,8 @@ const ui = {
 let match = null;
 let seats = null;
 let players = null;
+/** The move list (matchui): a look back while on, the replay's steps once over. */
+let moves = null;
 let connection = null;
 let replay = null;
 /** The replay step shown ({at, moves, played, view}), or null for the game as it stands. */
@@ -550,6 +552,7 @@ function show() {
   ui.status.classList.toggle("win", v.status === "won" && !step);
   ui.status.dataset.status = v.status;
   if (players) players.update();
+  if (moves) moves.update();
   showReplay();
   drawBox();
 }
@@ -1118,6 +1121,7 @@ function enterMatch(m) {
   showError(ui.error, m.joinError ? `The invite could not be used: ${m.joinError.message}.` : "");
   document.title = `Baffle: ${gameTitle()} · Parlor`;
   players = invitePanel(ui.seats, m);
+  moves = moveList(byId("moves-panel"), m, { onPick: (n) => replay && replay.go(n) });
   connection = connectionStatus(ui.connection, m);
   say(statusText());
   show();

@@ -21,7 +21,7 @@
 // The rules are the server's: this page sends rolls and draws what it is told.
 import { api, ApiFailure, el, byId, showError, readFile, sleep, readSeed, count, download, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
-import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, playerName as nameOf, withNames } from "/static/matchui.js";
+import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName as nameOf, withNames } from "/static/matchui.js";
 
 const GAME = "chutes";
 /** This game in the registry (GET /api/games): seats, default rules, bounds. */
@@ -470,8 +470,8 @@ let skipping = false;
 let autoplay = false;
 /** The move a finished game is stepped to (null: its end). */
 let replayAt = null;
-/** matchui's parts for the match shown: invites, connection, replay bar. */
-let parts = { invites: null, connection: null, replay: null };
+/** matchui's parts for the match shown: invites, connection, replay bar, move list. */
+let parts = { invites: null, connection: null, replay: null, moves: null };
 /** The new-game form's seat chooser (matchui). */
 let seats = null;
 
@@ -525,6 +525,7 @@ function showGone(reason) {
   ui.about.hidden = true;
   ui.seats.hidden = true;
   ui.logPanel.hidden = true;
+  byId("moves-panel").hidden = true;
   document.title = "No such game · Chutes & Ladders · Parlor";
 }
 
@@ -557,10 +558,13 @@ async function showMatch(m) {
   showError(ui.gameError, "");
   fillChosenRolls(setup.rules.faces);
   rebuildLog();
+  byId("moves-panel").hidden = false;
   parts = {
     invites: invitePanel(ui.seats, m, { seatName: playerWithColour }),
     connection: connectionStatus(ui.connection, m),
     replay: null,
+    // Once the game is over, a move chosen in the list is the replay's step.
+    moves: moveList(byId("moves-panel"), m, { onPick: (n) => parts.replay && parts.replay.go(n) }),
   };
   ui.replay.replaceChildren();
   try {
@@ -745,6 +749,7 @@ function render() {
   showStatus();
   showControls();
   if (parts.invites) parts.invites.update();
+  if (parts.moves) parts.moves.update();
   describeBoardForReaders();
   const over = isOver();
   ui.gamePicture.hidden = match.view.moves === 0;

@@ -790,6 +790,172 @@ export function replayBar(container, match, onStep) {
 }
 
 // ---------------------------------------------------------------------------
+// The move list
+
+/**
+ * Every move the match's log holds, numbered, each with its player's name
+ * and what it did, the newest in view. It is one keyboard stop: ↑ and ↓
+ * (Home, End) choose a move, Enter shows it, Escape comes back to now.
+ * While the game is on, a move is shown as the board then, as anyone could
+ * see it at the time (the server's picture of that step: no seed, no
+ * unfound mirror), above the list, with "Back to now". Once it is over,
+ * `options.onPick(n)` drives the page's own replay instead. Returns
+ * {element, update()}: call update() after each change.
+ */
+export function moveList(container, match, options = {}) {
+  const headingId = uid("moves");
+  const listId = uid("move-list");
+  const list = el("ol", {
+    id: listId,
+    class: "moves",
+    role: "listbox",
+    tabindex: "0",
+    "aria-labelledby": headingId,
+    "data-key": "move-list",
+  });
+  const earlier = el("p", { class: "note earlier" });
+  const picture = el("img", { class: "look-back-picture", alt: "" });
+  const caption = el("figcaption", {});
+  const back = el("button", { type: "button", class: "secondary back-to-now", "aria-keyshortcuts": "Escape" }, "Back to now");
+  const figure = el("figure", { class: "look-back", hidden: true }, picture, el("div", { class: "look-back-caption" }, caption, back));
+  const root = el(
+    "section",
+    { class: "move-list", "aria-labelledby": headingId },
+    el("h2", { id: headingId }, "Moves"),
+    figure,
+    earlier,
+    list,
+    el("p", { class: "note" }, "↑ and ↓ choose a move, Enter shows the board then, Esc comes back to now."),
+  );
+  container.replaceChildren(root);
+  let active = null;
+  let shown = null;
+  let drawn = null;
+
+  /** Each move of the log: {number, seat, texts}. */
+  function moves() {
+    const byNumber = new Map();
+    for (const line of match.view.log || []) {
+      if (!byNumber.has(line.number)) byNumber.set(line.number, { number: line.number, seat: line.seat, texts: [] });
+      byNumber.get(line.number).texts.push(line.text);
+    }
+    return [...byNumber.values()];
+  }
+
+  function words(move) {
+    return `${playerName(match.view, move.seat)}: ${move.texts.map((t) => withNames(match.view, t)).join("; ")}`;
+  }
+
+  function optionId(n) {
+    return `${listId}-${n}`;
+  }
+
+  function mark() {
+    for (const item of list.children) {
+      const n = Number(item.dataset.move);
+      item.setAttribute("aria-selected", String(n === active));
+      item.classList.toggle("shown", n === shown);
+    }
+    if (active === null) list.removeAttribute("aria-activedescendant");
+    else list.setAttribute("aria-activedescendant", optionId(active));
+    const item = active === null ? null : document.getElementById(optionId(active));
+    if (item) item.scrollIntoView({ block: "nearest" });
+  }
+
+  function pick(n) {
+    active = n;
+    const move = moves().find((m) => m.number === n);
+    if (match.view.status !== "playing") {
+      figure.hidden = true;
+      shown = n;
+      mark();
+      if (options.onPick) options.onPick(n);
+      return;
+    }
+    shown = n;
+    picture.src = `/api/matches/${match.id}/svg?at=${n}`;
+    picture.alt = `The game after move ${n}${move ? `: ${words(move)}` : ""}`;
+    caption.textContent = `The game after move ${n} of ${match.view.moves}${move ? ` — ${words(move)}` : "."}`;
+    figure.hidden = false;
+    root.dataset.lookingAt = String(n);
+    mark();
+  }
+
+  function now() {
+    shown = null;
+    active = null;
+    figure.hidden = true;
+    delete root.dataset.lookingAt;
+    picture.removeAttribute("src");
+    mark();
+  }
+
+  back.addEventListener("click", () => {
+    now();
+    list.focus();
+  });
+  list.addEventListener("click", (event) => {
+    const item = event.target.closest("li[data-move]");
+    if (item) pick(Number(item.dataset.move));
+  });
+  list.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const numbers = [...list.children].map((li) => Number(li.dataset.move)).filter((n) => n > 0);
+    if (!numbers.length) return;
+    const at = numbers.indexOf(active);
+    const last = numbers.length - 1;
+    const to = { ArrowUp: at < 0 ? last : Math.max(0, at - 1), ArrowDown: at < 0 ? last : Math.min(last, at + 1), Home: 0, End: last }[event.key];
+    if (to !== undefined) {
+      event.preventDefault();
+      active = numbers[to];
+      mark();
+    } else if ((event.key === "Enter" || event.key === " ") && active !== null) {
+      event.preventDefault();
+      pick(active);
+    } else if (event.key === "Escape" && shown !== null) {
+      event.preventDefault();
+      now();
+    }
+  });
+
+  function update() {
+    const view = match.view;
+    if (!view) return;
+    const all = moves();
+    const signature = JSON.stringify([view.moves, view.status, (view.players || []).map((p) => p.name), all.length]);
+    if (signature === drawn) return;
+    drawn = signature;
+    const first = all.length ? all[0].number : view.moves + 1;
+    earlier.textContent = first > 1 ? `Moves 1 to ${first - 1} are in the game's record.` : "";
+    earlier.hidden = first <= 1;
+    list.replaceChildren(
+      ...all.map((move) =>
+        el(
+          "li",
+          { id: optionId(move.number), role: "option", "data-move": move.number, "aria-selected": "false" },
+          el("span", { class: "n" }, `${move.number}.`),
+          el("span", { class: `swatch p${move.seat}`, "aria-hidden": "true" }),
+          ` ${words(move)}`,
+        ),
+      ),
+    );
+    if (!all.length) list.append(el("li", { class: "note", "data-move": "0" }, "No move yet."));
+    // A look back at the game on stays open as moves come; once it is
+    // over, the replay takes over.
+    if (view.status !== "playing" && shown !== null && !figure.hidden) now();
+    mark();
+    if (active === null) list.scrollTop = list.scrollHeight;
+    if (shown !== null && !figure.hidden) {
+      const move = all.find((m) => m.number === shown);
+      caption.textContent = `The game after move ${shown} of ${view.moves}${move ? ` — ${words(move)}` : "."}`;
+    }
+  }
+
+  update();
+  return { element: root, update, now };
+}
+
+// ---------------------------------------------------------------------------
 // The live connection
 
 /**

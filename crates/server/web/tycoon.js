@@ -30,6 +30,7 @@ import {
   connectionStatus,
   confirmAction,
   yourGames,
+  moveList,
   playerName as nameOf,
   withNames,
 } from "/static/matchui.js";
@@ -792,6 +793,8 @@ let lastMatchId = null;
 let seatsPanel = null;
 let connection = null;
 let replay = null;
+/** The move list (matchui): a look back while on, the replay's steps once over. */
+let moves = null;
 /** Moves waiting to be shown, and the last move number queued. */
 let queue = [];
 let lastQueued = 0;
@@ -1368,6 +1371,7 @@ function render() {
   showTables(view);
   showDecision(m);
   if (seatsPanel) seatsPanel.update();
+  if (moves) moves.update();
   if (m.view.status !== "playing" && !replay) {
     play.replay.hidden = false;
     replay = replayBar(play.replay, m, showReplayStep);
@@ -1430,6 +1434,8 @@ async function showMatch(m, route) {
   play.replay.hidden = true;
   play.replay.replaceChildren();
   seatsPanel = invitePanel(play.seatsState, m, { seatName });
+  byId("moves-panel").hidden = false;
+  moves = moveList(byId("moves-panel"), m, { onPick: (n) => replay && replay.go(n) });
   connection = connectionStatus(play.connection, m);
   await drawMatchBoard(m, route);
   if (route !== routing || current !== m) return;
@@ -1448,6 +1454,7 @@ async function openMatchPage(id, route) {
   play.tablePanel.hidden = true;
   play.playersPanel.hidden = true;
   play.logPanel.hidden = true;
+  byId("moves-panel").hidden = true;
   play.replay.hidden = true;
   play.gone.replaceChildren();
   play.board.replaceChildren();
@@ -1482,6 +1489,7 @@ function showNewGame() {
   play.tablePanel.hidden = true;
   play.playersPanel.hidden = true;
   play.logPanel.hidden = true;
+  byId("moves-panel").hidden = true;
   play.replay.hidden = true;
   fillGridChoices();
   previewGrid();
