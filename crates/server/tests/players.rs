@@ -326,3 +326,43 @@ async fn a_player_names_their_own_seat_while_the_game_is_on() {
     let record = app.get(&format!("/api/matches/{}/record", ada.id)).await;
     assert_eq!(record.ok()["names"], json!(["Ada", "Bea"]));
 }
+
+#[tokio::test]
+async fn a_tycoon_rematch_with_bots_puts_the_person_last_and_the_bots_play_on() {
+    let app = App::new().await;
+    let mut me = app
+        .start(json!({"game": "tycoon", "setup": {"sample": true},
+            "seats": [{"plan": "here", "name": "Ada"}, "easy", "normal", "hard"]}))
+        .await;
+    // Ada leaves her seat to a bot's pace: play until the game ends.
+    for _ in 0..20_000 {
+        let view = app.look(&mut me).await;
+        if view["status"] != "playing" {
+            break;
+        }
+        if view["to_move"] == 1 {
+            let text = view["page"]["moves"][0]["text"]
+                .as_str()
+                .unwrap_or("roll")
+                .to_string();
+            app.play(&mut me, json!(text)).await;
+        } else {
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
+    }
+    let made = app
+        .post_as(
+            &me.token,
+            &format!("/api/matches/{}/rematch", me.id),
+            json!({}),
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+    let view = &made.body["view"];
+    assert_eq!(names(view), ["Easy bot", "Normal bot", "Hard bot", "Ada"]);
+    assert_eq!(view["players"][3]["yours"], true);
+    // The bots start, on the server, until Ada must answer.
+    let id = made.body["id"].as_str().unwrap().to_string();
+    app.wait_for(&id, |v| v["to_move"] == 4 || v["status"] != "playing")
+        .await;
+}

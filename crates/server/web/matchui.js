@@ -814,6 +814,7 @@ export function moveList(container, match, options = {}) {
     "data-key": "move-list",
   });
   const earlier = el("p", { class: "note earlier" });
+  const none = el("p", { class: "note" }, "No move yet.");
   const picture = el("img", { class: "look-back-picture", alt: "" });
   const caption = el("figcaption", {});
   const back = el("button", { type: "button", class: "secondary back-to-now", "aria-keyshortcuts": "Escape" }, "Back to now");
@@ -824,6 +825,7 @@ export function moveList(container, match, options = {}) {
     el("h2", { id: headingId }, "Moves"),
     figure,
     earlier,
+    none,
     list,
     el("p", { class: "note" }, "↑ and ↓ choose a move, Enter shows the board then, Esc comes back to now."),
   );
@@ -900,7 +902,7 @@ export function moveList(container, match, options = {}) {
   });
   list.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const numbers = [...list.children].map((li) => Number(li.dataset.move)).filter((n) => n > 0);
+    const numbers = [...list.children].map((li) => Number(li.dataset.move));
     if (!numbers.length) return;
     const at = numbers.indexOf(active);
     const last = numbers.length - 1;
@@ -939,7 +941,9 @@ export function moveList(container, match, options = {}) {
         ),
       ),
     );
-    if (!all.length) list.append(el("li", { class: "note", "data-move": "0" }, "No move yet."));
+    // An empty listbox is not one: the list shows once there is a move.
+    list.hidden = all.length === 0;
+    none.hidden = all.length > 0;
     // A look back at the game on stays open as moves come; once it is
     // over, the replay takes over.
     if (view.status !== "playing" && shown !== null && !figure.hidden) now();

@@ -222,7 +222,7 @@ fn a_chutes_game_is_played_at_one_screen() {
     b.select("#speed", "60");
     wait_until_enabled(&b, "#watch");
     b.click_css("#watch");
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     let view = wait_until_shown(&b, &id);
     assert_eq!(view["status"], "won");
     let winner = view["view"]["winner"].as_u64().expect("a winner");
@@ -285,12 +285,12 @@ fn a_chutes_game_is_played_at_one_screen() {
         "#replay .replay-position",
         &format!("Move {total} of {total}"),
     );
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     // A step still moving its token (a jump pauses on the way) does not
     // come back over the last one.
     std::thread::sleep(std::time::Duration::from_millis(800));
     assert!(
-        b.text_css("#status").contains("wins after"),
+        b.text_css("#status").contains(" after "),
         "{}",
         b.text_css("#status")
     );
@@ -313,7 +313,7 @@ fn a_chutes_game_is_played_at_one_screen() {
     b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
     b.script("history.forward();", vec![]);
     wait_for_game(&b);
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
 }
 
 /// Every token is drawn inside the picture's view box.
@@ -332,6 +332,15 @@ fn assert_tokens_inside_picture(b: &Browser) {
 /// The server's move count for match `id`.
 fn server_moves(b: &Browser, id: &str) -> u64 {
     server_view(b, id)["moves"].as_u64().expect("a move count")
+}
+
+/// Waits until the status line says how the game ended ("You win after 9
+/// rolls.", "Player 2 wins after …", "You lost: Ada wins after …").
+pub(crate) fn wait_for_end(b: &Browser) -> String {
+    b.wait_for("the end of the game in the status line", || {
+        let text = b.text_now("#status")?;
+        (text.contains("win") && text.contains(" after ")).then_some(text)
+    })
 }
 
 /// Waits until the page's log ends with move `n`.
@@ -482,7 +491,7 @@ fn an_uploaded_board_is_played_and_the_form_is_the_next_games() {
     // Play it to the end: the bot's moves arrive live and are shown too.
     wait_until_enabled(&b, "#watch");
     b.click_css("#watch");
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     let view = wait_until_shown(&b, &id);
     assert_eq!(view["status"], "won");
     let bot_moves = b.find_all("#log li[data-move]").len();
@@ -495,7 +504,7 @@ fn an_uploaded_board_is_played_and_the_form_is_the_next_games() {
     b.visit(&format!("/chutes/m/{id}"));
     wait_for_game(&b);
     wait_for_count(&b, "#board svg g.square", 12);
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
 }
 
 /// A board whose finish a token past square 5 never reaches: the ladder
@@ -670,7 +679,7 @@ fn a_double_click_on_roll_plays_one_roll() {
     // A double click on "Play to the end" plays the game once, to its end.
     let watch = b.find("#watch");
     b.double_click(&watch);
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     let view = wait_until_shown(&b, &id);
     let total = view["moves"].as_u64().expect("moves");
     assert_eq!(logged_moves(&b), (1..=total).collect::<Vec<_>>());
@@ -792,7 +801,7 @@ fn a_whole_game_is_played_by_keyboard() {
     // E plays to the end.
     b.select("#speed", "60");
     b.press("e");
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     let view = wait_until_shown(&b, &id);
     let total = view["moves"].as_u64().expect("moves");
     // The arrow keys step through the finished game (Roll has gone, and
@@ -807,7 +816,7 @@ fn a_whole_game_is_played_by_keyboard() {
         "#replay .replay-position",
         &format!("Move {total} of {total}"),
     );
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     // The keys are written on the page.
     let keys = b.text_css(".keys-panel");
     for key in ["R", "E", "S", "N"] {
@@ -878,7 +887,7 @@ fn every_state_of_the_page_fits_every_screen() {
     shoot(&b, "chutes-play");
     b.select("#speed", "60");
     b.press("e");
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     wait_until_shown(&b, &id);
     check_every_size(&b, "a finished game");
     shoot(&b, "chutes-won");

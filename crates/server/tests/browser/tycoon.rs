@@ -638,12 +638,12 @@ fn a_tycoon_game_with_bots_is_played_to_the_end() {
     idle_moves(&b);
     let status = b.text_css("#play-status");
     let winner = b.attr_css("#play-status", "data-winner").expect("a winner");
-    // "Player 2 reaches 99 and wins on their 25th turn (99 turns in all)."
+    // "Normal bot 2 wins. Normal bot 2 reaches 99 and wins on their 25th
+    // turn (99 turns in all)." — the result, then how it came about.
     let own = b.text_css(&format!("#wallets tr[data-player='{winner}'] td.turns"));
     assert!(
-        status.contains(&format!(
-            "Player {winner} reaches 99 and wins on their {own}"
-        )),
+        (status.starts_with("You win. ") || status.contains(" wins. "))
+            && status.contains(&format!(" reaches 99 and wins on their {own}")),
         "{status} (the winner's own turns: {own})"
     );
     assert!(status.contains("turns in all"), "{status}");

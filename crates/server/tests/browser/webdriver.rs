@@ -252,7 +252,7 @@ impl Session {
     }
 
     /// The visible text of the first element `css` selects, if any now.
-    fn text_now(&self, css: &str) -> Option<String> {
+    pub(crate) fn text_now(&self, css: &str) -> Option<String> {
         self.script(
             "const e = document.querySelector(arguments[0]); return e ? e.innerText : null;",
             vec![json!(css)],
