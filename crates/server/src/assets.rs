@@ -57,6 +57,7 @@ static ASSETS: &[Asset] = &[
     asset!("baffle.js", JS),
     asset!("tycoon.js", JS),
     asset!("qrcode-generator.js", JS),
+    asset!("moveshow.js", JS),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 

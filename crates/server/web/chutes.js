@@ -21,6 +21,7 @@
 // The rules are the server's: this page sends rolls and draws what it is told.
 import { api, ApiFailure, el, byId, showError, readFile, sleep, readSeed, count, download, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
+import { MoveShow } from "/static/moveshow.js";
 import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName as nameOf, withNames } from "/static/matchui.js";
 
 const GAME = "chutes";
@@ -462,10 +463,8 @@ let match = null;
 let setup = null;
 /** The game as drawn: the moves shown and each player's square and tally. */
 let shown = null;
-/** Changes waiting to be shown: {played, view}. */
-const queue = [];
+/** True while moves are being shown on the board (moveshow.js's show). */
 let showing = false;
-let skipping = false;
 /** True while "play to the end" goes on for this device's seats. */
 let autoplay = false;
 /** The move a finished game is stepped to (null: its end). */
@@ -534,7 +533,8 @@ async function showMatch(m) {
   if (match) match.close();
   match = m;
   setup = m.setup;
-  queue.length = 0;
+  show.reset(m.view.moves);
+  showing = false;
   held = [];
   autoplay = false;
   replayAt = null;
@@ -642,70 +642,69 @@ function onLive(change) {
     held.push(change);
     return;
   }
-  enqueue(change.played || [], change.view);
+  enqueue(change.played || []);
 }
 
 /** Shows an answer to this page's move, then what came live meanwhile. */
 function afterMove(answer) {
-  if (answer) enqueue(answer.played, answer.view);
+  if (answer) enqueue(answer.played);
   const changes = held;
   held = [];
-  for (const change of changes) enqueue(change.played || [], change.view);
+  for (const change of changes) enqueue(change.played || []);
 }
 
 function onConnection(state) {
   if (state === "live") maybeAutoplay();
 }
 
-function enqueue(played, view) {
-  queue.push({ played, view });
-  pump();
+function enqueue(played) {
+  show.push(played);
 }
 
-/** Plays the queued changes on the board, one move after another. */
-async function pump() {
-  if (showing) return;
-  showing = true;
-  render();
-  try {
-    while (queue.length) {
-      const { played, view } = queue.shift();
-      const fresh = played.filter((p) => p.number > shown.moves);
-      const long = fresh.length > 3;
-      if (long) {
-        ui.skip.hidden = false;
-        // A screen reader hears the end of a long show, not every roll of it.
-        ui.status.setAttribute("aria-busy", "true");
-      }
-      for (let i = 0; i < fresh.length; i++) {
-        if (skipping) {
-          applyMoves(fresh.slice(i));
-          break;
-        }
-        const move = fresh[i];
-        applyMoves([move]);
-        await animateMove(move, long ? Number(ui.speed.value) / 2 : 300);
-        if (long && !skipping) await sleep(Number(ui.speed.value));
-      }
-      if (view && view.moves > shown.moves) {
-        // Moves the page was not told one by one (a reconnection, a long
-        // absence): take the view as it is.
-        shown = freshShown(view);
-        rebuildLog();
-      }
+/**
+ * The moves shown one after another (moveshow.js): each tallied and logged,
+ * then its token walked; a long show (a bot's run, a reconnection) goes at
+ * the chosen speed with Skip; skipped, or with reduced motion, the rest is
+ * drawn at once.
+ */
+const show = new MoveShow({
+  async step(move, how) {
+    applyMoves([move]);
+    if (how.quick) return;
+    await animateMove(move, how.long ? Number(ui.speed.value) / 2 : 300, how.still);
+    if (how.long && how.still()) await sleep(Number(ui.speed.value));
+  },
+  stepAll(moves) {
+    applyMoves(moves);
+  },
+  onBusy(long) {
+    showing = true;
+    if (long) {
+      ui.skip.hidden = false;
+      // A screen reader hears the end of a long show, not every roll of it.
+      ui.status.setAttribute("aria-busy", "true");
     }
-  } finally {
-    skipping = false;
+    render();
+  },
+  onIdle() {
     ui.skip.hidden = true;
     ui.status.removeAttribute("aria-busy");
-    // The server's tallies are the record: the drawn ones end on them.
-    if (match && match.view.moves >= shown.moves) shown = freshShown(match.view);
-    if (shown) shown.players.forEach((p, i) => moveToken(i + 1, p.square));
+    if (match && shown) {
+      // Moves the page was not told one by one (a reconnection, a long
+      // absence): the log is taken as the view has it.
+      if (match.view.moves > shown.moves) {
+        shown = freshShown(match.view);
+        rebuildLog();
+      }
+      // The server's tallies are the record: the drawn ones end on them.
+      if (match.view.moves >= shown.moves) shown = freshShown(match.view);
+      shown.players.forEach((p, i) => moveToken(i + 1, p.square));
+    }
     showing = false;
     render();
-  }
-  maybeAutoplay();
-}
+    maybeAutoplay();
+  },
+});
 
 /** Tallies and logs moves (one append: a long game must not lay the log out per line). */
 function applyMoves(moves) {
@@ -1083,7 +1082,7 @@ function onKey(event) {
   } else if (key === "e" || key === "E") {
     toggleAutoplay();
   } else if (key === "s" || key === "S") {
-    if (showing) skipping = true;
+    show.skip();
   } else if (key === "n" || key === "N") {
     goToNewGame();
   } else if (/^[1-9]$/.test(key) && match && match.view.dice === "chosen") {
@@ -1480,9 +1479,7 @@ ui.roll.addEventListener("click", (event) => {
 ui.watch.addEventListener("click", (event) => {
   if (event.detail <= 1) toggleAutoplay();
 });
-ui.skip.addEventListener("click", () => {
-  skipping = true;
-});
+ui.skip.addEventListener("click", () => show.skip());
 document.addEventListener("keydown", onKey);
 // Back and Forward between a game and the new-game page: show what the
 // address names.

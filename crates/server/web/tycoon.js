@@ -22,6 +22,7 @@
 // the game is here.
 import { api, el, byId, readFile, readSeed, sleep, ApiFailure, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
+import { MoveShow } from "/static/moveshow.js";
 import {
   seatChooser,
   invitePanel,
@@ -795,10 +796,7 @@ let connection = null;
 let replay = null;
 /** The move list (matchui): a look back while on, the replay's steps once over. */
 let moves = null;
-/** Moves waiting to be shown, and the last move number queued. */
-let queue = [];
-let lastQueued = 0;
-let animating = false;
+
 /** A move of this page on its way. */
 let sending = false;
 /** True when the answer was given from the buttons by keyboard or click: they keep the focus. */
@@ -839,7 +837,7 @@ function leaveMatch() {
     lastMatchId = current.id;
   }
   current = null;
-  queue = [];
+  show.reset(0);
   replay = null;
   replayView = null;
   replayStepAsked += 1;
@@ -1092,33 +1090,24 @@ async function animateMove(played, behind, still = () => true) {
 
 // ---- Following the match ----
 
-function enqueue(played) {
-  for (const p of played || []) {
-    if (p.number > lastQueued) {
-      queue.push(p);
-      lastQueued = p.number;
-    }
-  }
-}
-
-/** Shows the moves waiting, one after another, then the match as it is. */
-async function runQueue() {
-  if (animating) return;
-  animating = true;
-  document.body.dataset.idle = "false";
-  const m = current;
-  try {
-    while (queue.length && m === current) {
-      const p = queue.shift();
-      appendLog(p);
-      play.lastMove.textContent = moveWords(p);
-      if (!replayView) await animateMove(p, queue.length);
-    }
-  } finally {
-    animating = false;
-  }
-  if (m === current) render();
-}
+/**
+ * The moves shown one after another (moveshow.js): each logged and said,
+ * then its tokens walked; with reduced motion, in a hidden tab or skipped,
+ * at once. The tables follow once the show is over.
+ */
+const show = new MoveShow({
+  async step(p, how) {
+    appendLog(p);
+    play.lastMove.textContent = moveWords(p);
+    if (!replayView && !how.quick) await animateMove(p, how.behind, how.still);
+  },
+  onBusy() {
+    document.body.dataset.idle = "false";
+  },
+  onIdle() {
+    if (current) render();
+  },
+});
 
 function moveWords(p) {
   const texts = (p.events || []).map((e) => named(e.text)).filter(Boolean);
@@ -1258,7 +1247,7 @@ function showDecision(m) {
     } else {
       status = `${page.question ? named(page.question) : `${playerName(to)} to play.`} (${seat.kind === "bot" ? "a bot, on the server" : "waiting for them"})`;
     }
-    if (mine && !animating && queue.length === 0) {
+    if (mine && !show.busy) {
       const answers = page.moves || [];
       const send = (answer) => (event) => sendMove(answer, event);
       if (attackKind) {
@@ -1335,7 +1324,7 @@ async function sendMove(answer, event) {
     const result = await m.move(answer.text);
     if (result) {
       attackKind = null;
-      enqueue(result.played);
+      show.push(result.played);
     }
   } catch (e) {
     attackKind = null;
@@ -1344,11 +1333,11 @@ async function sendMove(answer, event) {
     } else {
       play.moveError.textContent = clip(e.message);
     }
-    if (m === current) lastQueued = Math.max(lastQueued, m.view.moves);
+    if (m === current) show.caughtUp(m.view.moves);
   } finally {
     sending = false;
   }
-  if (m === current) runQueue();
+  if (m === current) show.run();
 }
 
 /** Everything about the match shown, once the moves have been animated. */
@@ -1379,7 +1368,7 @@ function render() {
   document.body.dataset.moves = String(m.view.moves);
   document.body.dataset.status = m.view.status;
   // For whoever waits on the page (and its tests): nothing left to show.
-  document.body.dataset.idle = String(!animating && !sending && queue.length === 0);
+  document.body.dataset.idle = String(!show.busy && !sending);
 }
 
 /** One step of a finished game's replay. */
@@ -1408,8 +1397,7 @@ async function showReplayStep(step) {
 
 function onChange({ played }) {
   if (!current) return;
-  enqueue(played);
-  runQueue();
+  show.push(played);
 }
 
 /** Shows match `m` (just made, or opened from the address). */
@@ -1425,8 +1413,7 @@ async function showMatch(m, route) {
   }
   play.lastMove.textContent = "";
   play.moveError.textContent = m.joinError ? `That invite could not be used: ${clip(m.joinError.message)}` : "";
-  queue = [];
-  lastQueued = m.view.moves;
+  show.reset(m.view.moves);
   shownCells = m.view.view.players.map((p) => p.cell);
   replay = null;
   replayView = null;
