@@ -56,6 +56,8 @@ static ASSETS: &[Asset] = &[
     asset!("chutes.js", JS),
     asset!("baffle.js", JS),
     asset!("tycoon.js", JS),
+    asset!("tycoon-design.js", JS),
+    asset!("tycoon-pictures.js", JS),
     asset!("qrcode-generator.js", JS),
     asset!("moveshow.js", JS),
     asset!("favicon.svg", "image/svg+xml"),
