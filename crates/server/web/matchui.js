@@ -29,7 +29,6 @@ export const PLAN_NAMES = {
   bot: "Bot",
 };
 
-const BOT_NAMES = { easy: "Easy bot", normal: "Normal bot", hard: "Hard bot", bot: "Normal bot" };
 
 let serial = 0;
 /** An id no other element of the page has. */
@@ -288,7 +287,7 @@ export function invitePanel(container, match, options = {}) {
     const name = el("strong", {}, seatName(player.seat));
     const li = el("li", { class: "seat", "data-seat": player.seat, "data-state": player.state || player.kind });
     if (player.kind === "bot") {
-      li.append(name, ": ", BOT_NAMES[player.level] || "Bot");
+      li.append(name, ": a bot, playing on the server");
       return li;
     }
     const on = view.status === "playing";
