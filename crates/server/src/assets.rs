@@ -67,6 +67,7 @@ static ASSETS: &[Asset] = &[
     asset!("qrcode-generator.js", JS),
     asset!("moveshow.js", JS),
     asset!("play.js", JS),
+    asset!("theme.js", JS),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
