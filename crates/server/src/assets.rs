@@ -68,6 +68,7 @@ static ASSETS: &[Asset] = &[
     asset!("moveshow.js", JS),
     asset!("play.js", JS),
     asset!("theme.js", JS),
+    asset!("dice.js", JS),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 

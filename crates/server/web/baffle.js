@@ -184,6 +184,7 @@ async function drawBox() {
   const hadFocus = ui.box.contains(document.activeElement);
   ui.box.innerHTML = svg;
   decorate();
+  traceBeams(id);
   // Which move the box shows, for whoever waits for it (the tests).
   ui.box.dataset.moves = String(step ? step.at : match.view.moves);
   if ((hadFocus || focusBoxOnDraw) && canPlay() && !(aimingNeeded() && !zoomed)) {
@@ -193,6 +194,27 @@ async function drawBox() {
     // The game ended under the keyboard: New Game is next, as in the original.
     ui.newGame.focus();
   }
+}
+
+/** The match whose beams were traced once revealed (each game once). */
+let traced = null;
+
+/**
+ * Once a game is over and its beams are drawn, each is traced from its
+ * entry to its exit (0.9 s, one after another a little), once a game, and
+ * not under prefers-reduced-motion: the picture stays as drawn.
+ */
+function traceBeams(id) {
+  if (!over() || step || traced === id) return;
+  const beams = [...ui.box.querySelectorAll("svg g.beam path")];
+  if (beams.length === 0) return;
+  traced = id;
+  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  beams.forEach((path, i) => {
+    path.setAttribute("pathLength", "1");
+    path.classList.add("tracing");
+    path.style.animationDelay = `${Math.min(i, 8) * 0.12}s`;
+  });
 }
 
 /**

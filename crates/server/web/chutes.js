@@ -22,6 +22,7 @@
 import { api, ApiFailure, el, byId, showError, readFile, sleep, readSeed, count, download, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
 import { MoveShow } from "/static/moveshow.js";
+import { showDie } from "/static/dice.js";
 import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName as nameOf, withNames } from "/static/matchui.js";
 
 const GAME = "chutes";
@@ -40,6 +41,7 @@ const ui = {
   gameInfo: byId("game-info"),
   you: byId("you"),
   status: byId("status"),
+  die: byId("die"),
   connection: byId("connection"),
   roll: byId("roll"),
   chosen: byId("chosen"),
@@ -728,9 +730,23 @@ function applyMoves(moves) {
   showTallies();
 }
 
-/** One move on the board: to the square the count reached, then up or down the jump. */
+/**
+ * One move on the board: the die shows the roll, the token walks the count
+ * square by square (at most about 0.6 s), then goes up or down the jump.
+ * With `pause` 0 (a skip, reduced motion) it is put where it ends.
+ */
 async function animateMove(move, pause, still = () => true) {
   for (const turn of move.events || []) {
+    if (pause > 0 && turn.roll) showDie(ui.die, turn.roll, `${playerName(turn.player)} rolled ${turn.roll}`);
+    if (pause > 0 && turn.landed !== turn.from) {
+      const step = turn.landed > turn.from ? 1 : -1;
+      const each = Math.max(30, Math.min(110, 600 / Math.abs(turn.landed - turn.from)));
+      for (let square = turn.from + step; square !== turn.landed; square += step) {
+        moveToken(turn.player, square);
+        await sleep(each);
+        if (!still()) return;
+      }
+    }
     if (turn.jump && pause > 0) {
       moveToken(turn.player, turn.landed);
       await sleep(pause);

@@ -22,6 +22,7 @@
 import { api, el, byId, readSeed, sleep, ApiFailure, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
 import { MoveShow } from "/static/moveshow.js";
+import { showDie } from "/static/dice.js";
 import {
   seatChooser,
   invitePanel,
@@ -382,6 +383,7 @@ async function animateMove(played, behind, still = () => true) {
   const fast = step === 0 || behind > 6 || document.hidden;
   for (const e of played.events || []) {
     const seat = e.player;
+    if (e.event === "rolled" && !fast) showDie(byId("play-die"), e.roll, `${playerName(seat)} rolled ${e.roll}`);
     if (e.event === "moved" && e.cause === "dice" && e.to > e.from && !fast) {
       for (let cell = e.from + 1; cell <= e.to; cell += 1) {
         shownCells[seat - 1] = cell;

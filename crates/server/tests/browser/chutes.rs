@@ -1241,3 +1241,67 @@ fn a_roll_made_while_the_server_is_down_is_played_when_it_is_back() {
     assert_eq!(view["moves"], 1, "played once: {view}");
     assert!(b.text_css("#game-error").is_empty(), "no error shown");
 }
+
+/// The squares a token was seen on, by watching its `data-square` while a
+/// roll is shown, and the die's face; with reduced motion the token is put
+/// where it ends at once.
+fn squares_seen_while_rolling(b: &Browser) -> (Vec<u64>, Option<String>) {
+    let seen = b.script_async(
+        "const done = arguments[arguments.length - 1]; \
+         const token = document.querySelector('#board svg .token[data-player=\"1\"]'); \
+         const seen = [Number(token.dataset.square)]; \
+         const watch = new MutationObserver(() => { \
+           const now = Number(token.dataset.square); \
+           if (seen[seen.length - 1] !== now) seen.push(now); }); \
+         watch.observe(token, {attributes: true, attributeFilter: ['data-square']}); \
+         document.getElementById('roll').click(); \
+         setTimeout(() => { watch.disconnect(); \
+           const die = document.getElementById('die'); \
+           done([seen, die.hidden ? null : die.dataset.roll, die.classList.contains('tumble')]); }, 2500);",
+        vec![],
+    );
+    let squares = seen[0]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    let die = seen[1].as_str().map(str::to_string);
+    (squares, die)
+}
+
+/// A roll is shown as a person can follow it: the die shows the roll and
+/// the token walks the count square by square; with reduced motion asked
+/// for, nothing moves: the token is put on its square and no die tumbles.
+#[test]
+fn a_roll_walks_the_token_unless_less_motion_is_asked_for() {
+    let b = Browser::open();
+    for reduce in [false, true] {
+        b.reduce_motion(reduce);
+        open_new_game(&b);
+        // Seed 3: the first roll is more than 2, so the walk is seen.
+        let id = start_game(&b, &["here", "bot"], Some(3));
+        wait_until_enabled(&b, "#roll");
+        let (squares, die) = squares_seen_while_rolling(&b);
+        let view = wait_until_shown(&b, &id);
+        let rolled = view["view"]["players"][0]["square"].as_u64().expect("a square");
+        assert!(rolled > 0, "the token moved");
+        if reduce {
+            assert!(
+                squares.len() <= 2,
+                "with less motion the token is put where it ends: {squares:?}"
+            );
+            assert_eq!(die, None, "no die is shown with less motion");
+        } else {
+            assert!(
+                squares.len() >= 3,
+                "the token walks square by square: {squares:?}"
+            );
+            assert_eq!(
+                squares[..3],
+                [0, 1, 2],
+                "from the start, one square at a time: {squares:?}"
+            );
+            assert!(die.is_some(), "the die shows the roll");
+        }
+    }
+    b.reduce_motion(false);
+}
