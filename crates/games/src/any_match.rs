@@ -131,7 +131,8 @@ pub struct Played {
     pub roll: Option<u8>,
     /// Its events, as JSON, each with `text`: its words.
     pub events: Vec<Value>,
-    /// The record entry to store (the move, and ` @ROLL` when chosen).
+    /// The record entry to store (the move, ` @ROLL` when chosen, ` (bot)`
+    /// when a bot chose it for a person).
     #[serde(skip)]
     pub entry: String,
 }
@@ -180,6 +181,18 @@ pub trait AnyMatch: Send + Sync {
         mv: &MoveInput,
         after: Option<usize>,
         roll: Option<u32>,
+    ) -> Result<Played, Refusal>;
+    /// Plays a move a bot chose for a person's `seat` (Baffle's Bot move),
+    /// sent for the position after `after` moves: recorded, told and
+    /// replayed as the bot's choice.
+    ///
+    /// # Errors
+    /// As [`AnyMatch::play`].
+    fn play_chosen_by_bot(
+        &mut self,
+        seat: u8,
+        mv: &MoveInput,
+        after: Option<usize>,
     ) -> Result<Played, Refusal>;
     /// The bot's turn, to be worked out off the match: the move number it
     /// was taken at, and the work, which gives the move's text.
@@ -365,11 +378,12 @@ where
         record.moves.truncate(at.saturating_sub(1));
         let mut m = Match::<G>::replay(record)?;
         let last = match all.moves.get(at.wrapping_sub(1)) {
-            Some(entry) if at > 0 => Some(
-                m.apply_entry(entry.clone())
-                    .map(played::<G>)
-                    .map_err(|why| Refusal::new("bad_record", why))?,
-            ),
+            Some(entry) if at > 0 => {
+                let done = m
+                    .apply_entry(entry.clone())
+                    .map_err(|why| Refusal::new("bad_record", why))?;
+                Some(played::<G>(done, &m))
+            }
             _ => None,
         };
         Ok((m, last))
@@ -398,12 +412,16 @@ pub fn event_json<E: Serialize + std::fmt::Display>(event: &E) -> Value {
     }
 }
 
-fn played<G: Playable>(p: PlayedOf<G>) -> Played {
-    let entry = Entry {
-        mv: p.mv.clone(),
-        roll: p.roll,
-    }
-    .to_string();
+/// A move as the API tells it; `m` is the match it was just played in (its
+/// record's last entry is the move as stored: with its roll, and marked
+/// when a bot chose it for a person).
+fn played<G: Playable>(p: PlayedOf<G>, m: &Match<G>) -> Played {
+    let entry = m
+        .record()
+        .moves
+        .last()
+        .map(ToString::to_string)
+        .unwrap_or_default();
     Played {
         number: p.number,
         seat: p.seat,
@@ -495,7 +513,24 @@ where
         let request = tabletop::play::Request { mv, after, roll };
         let done = self.m.play(seat, request)?;
         self.note(&done);
-        Ok(played::<G>(done))
+        Ok(played::<G>(done, &self.m))
+    }
+
+    fn play_chosen_by_bot(
+        &mut self,
+        seat: u8,
+        mv: &MoveInput,
+        after: Option<usize>,
+    ) -> Result<Played, Refusal> {
+        let mv = read_move::<G>(mv)?;
+        let request = tabletop::play::Request {
+            mv,
+            after,
+            roll: None,
+        };
+        let done = self.m.play_chosen_by_bot(seat, request)?;
+        self.note(&done);
+        Ok(played::<G>(done, &self.m))
     }
 
     fn bot_turn(&self) -> Option<BotWork> {
@@ -510,14 +545,14 @@ where
         let mv = read_move::<G>(&MoveInput::Text(mv.to_string()))?;
         let done = self.m.play_bot(moves, mv)?;
         self.note(&done);
-        Ok(played::<G>(done))
+        Ok(played::<G>(done, &self.m))
     }
 
     fn apply_entry(&mut self, entry: &str) -> Result<Played, String> {
         let entry = entry.parse::<Entry<G::Move>>()?;
         let done = self.m.apply_entry(entry)?;
         self.note(&done);
-        Ok(played::<G>(done))
+        Ok(played::<G>(done, &self.m))
     }
 
     fn header(&self) -> String {

@@ -136,7 +136,17 @@ fn replay(
         let name = names
             .get(usize::from(played.seat).wrapping_sub(1))
             .map_or("", String::as_str);
-        writeln!(out, "{:>5}. {name}: {}", played.number, played.mv)?;
+        // A move a bot chose for a person's seat (Baffle's Bot move) says so.
+        let person = m
+            .seats()
+            .get(usize::from(played.seat).wrapping_sub(1))
+            .is_some_and(|kind| !kind.is_bot());
+        let chosen = if played.bot && person {
+            " (the bot's choice)"
+        } else {
+            ""
+        };
+        writeln!(out, "{:>5}. {name}: {}{chosen}", played.number, played.mv)?;
         for event in &played.events {
             writeln!(out, "       {}", event["text"].as_str().unwrap_or_default())?;
         }

@@ -193,6 +193,14 @@ impl AnyMatch for Faulty {
     ) -> Result<Played, Refusal> {
         Err(Refusal::new("bad_move", "no"))
     }
+    fn play_chosen_by_bot(
+        &mut self,
+        _: u8,
+        _: &MoveInput,
+        _: Option<usize>,
+    ) -> Result<Played, Refusal> {
+        Err(Refusal::new("bad_move", "no"))
+    }
     fn bot_turn(&self) -> Option<BotWork> {
         self.turns.fetch_add(1, Ordering::SeqCst);
         let panics = self.panics;

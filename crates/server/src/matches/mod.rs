@@ -353,7 +353,11 @@ async fn play(
             after,
             &move_input(req.mv),
             req.roll,
-            req.repeat,
+            if req.repeat {
+                hub::Play::Repeat
+            } else {
+                hub::Play::Once
+            },
         )
         .await?;
     Ok(Json(MoveAnswer { played, view }))

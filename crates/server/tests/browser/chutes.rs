@@ -1282,7 +1282,9 @@ fn a_roll_walks_the_token_unless_less_motion_is_asked_for() {
         wait_until_enabled(&b, "#roll");
         let (squares, die) = squares_seen_while_rolling(&b);
         let view = wait_until_shown(&b, &id);
-        let rolled = view["view"]["players"][0]["square"].as_u64().expect("a square");
+        let rolled = view["view"]["players"][0]["square"]
+            .as_u64()
+            .expect("a square");
         assert!(rolled > 0, "the token moved");
         if reduce {
             assert!(

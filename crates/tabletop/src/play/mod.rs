@@ -545,7 +545,7 @@ impl<G: Playable> Match<G> {
         let seat = self
             .to_move()
             .ok_or_else(|| format!("the game was already over ({})", self.status()))?;
-        let bot = self.record.seats[usize::from(seat) - 1].is_bot();
+        let bot = entry.by_bot || self.record.seats[usize::from(seat) - 1].is_bot();
         let mut roll = ScriptedDice::new(entry.roll.map(u32::from).into_iter().collect::<Vec<_>>());
         let given: Option<&mut dyn DiceSource> = match (self.dice_chosen(), entry.roll) {
             (true, _) => Some(&mut roll),
@@ -652,6 +652,19 @@ impl<G: Playable> Match<G> {
     /// seat is a bot's, the move number is stale, the roll does not fit the
     /// dice, or the game refuses the move. A refused move changes nothing.
     pub fn play(&mut self, seat: u8, request: Request<G::Move>) -> MoveResult<G> {
+        self.play_for(seat, request, false)
+    }
+
+    /// Plays a move a bot chose for a person's `seat` (Baffle's Bot move):
+    /// as [`Match::play`], and the record and the play say a bot chose it.
+    ///
+    /// # Errors
+    /// As [`Match::play`].
+    pub fn play_chosen_by_bot(&mut self, seat: u8, request: Request<G::Move>) -> MoveResult<G> {
+        self.play_for(seat, request, true)
+    }
+
+    fn play_for(&mut self, seat: u8, request: Request<G::Move>, by_bot: bool) -> MoveResult<G> {
         // The move number first: a request sent for another position (a
         // double click, a second tab) is stale whatever else is true now.
         if let Some(after) = request.after
@@ -665,10 +678,10 @@ impl<G: Playable> Match<G> {
         self.check_person(seat)?;
         match (self.dice_chosen(), request.roll) {
             (false, Some(_)) => Err(MatchError::RollNotChosen),
-            (false, None) => self.play_as(seat, request.mv, None, false, false),
+            (false, None) => self.play_as(seat, request.mv, None, by_bot, false),
             (true, roll) => {
                 let mut script = ScriptedDice::new(roll.into_iter().collect::<Vec<_>>());
-                match self.play_as(seat, request.mv, Some(&mut script), false, roll.is_some()) {
+                match self.play_as(seat, request.mv, Some(&mut script), by_bot, roll.is_some()) {
                     Err(MatchError::Game(_)) if roll.is_none() && script.ran_out() => {
                         Err(MatchError::RollNeeded)
                     }
@@ -850,9 +863,13 @@ impl<G: Playable> Match<G> {
                 (events, noted.roll)
             }
         };
+        // A bot's own seat says who chose; a person's seat is marked when a
+        // bot chose its move.
+        let by_bot = bot && !self.record.seats[usize::from(seat) - 1].is_bot();
         self.record.moves.push(Entry {
             mv: mv.clone(),
             roll,
+            by_bot,
         });
         let number = self.moves();
         for event in &events {

@@ -54,6 +54,20 @@ use view::{change, decorate, tell};
 /// newest.
 const CHANGE_BUFFER: usize = 64;
 
+/// How a person's move is played ([`Hub::play`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Play {
+    /// Once.
+    Once,
+    /// Again and again while it is one of the token's seats' turn and the
+    /// move is legal (Chutes' "play to the end"), at most [`MAX_REPEAT`]
+    /// times.
+    Repeat,
+    /// Once, a move a bot chose for the person's seat (Baffle's Bot move):
+    /// the record and the play say so.
+    ChosenByBot,
+}
+
 /// The most moves one request with `repeat` plays.
 pub const MAX_REPEAT: usize = 20_000;
 
@@ -201,7 +215,7 @@ struct Taken {
     /// The move number the sender saw.
     after: usize,
     roll: Option<u32>,
-    repeat: bool,
+    how: Play,
 }
 
 /// Who is asking: the seats their token holds.
@@ -535,7 +549,7 @@ impl Hub {
 
     /// Plays a person's move in match `id` for the seat to move, which
     /// `token` must hold, if the match has exactly `after` moves. With
-    /// `repeat`, plays the same move again and again while one of the
+    /// [`Play::Repeat`], plays the same move again and again while one of the
     /// token's seats is to move and the move is legal (Chutes' "play to the
     /// end"), at most [`MAX_REPEAT`] times.
     ///
@@ -551,7 +565,7 @@ impl Hub {
         after: usize,
         mv: &MoveInput,
         roll: Option<u32>,
-        repeat: bool,
+        how: Play,
     ) -> Result<(Vec<Played>, Value), ApiError> {
         if token.is_none() {
             return Err(ApiError::coded(
@@ -580,7 +594,7 @@ impl Hub {
             mv: mv.clone(),
             after,
             roll,
-            repeat,
+            how,
         };
         tokio::spawn(async move { hub.play_taken(slot, live, taken).await })
             .await
@@ -605,7 +619,7 @@ impl Hub {
             mv,
             after,
             roll,
-            repeat,
+            how,
         } = taken;
         let mut played = Vec::new();
         loop {
@@ -617,7 +631,11 @@ impl Hub {
             // The move number the sender saw is checked by the match
             // layer, for the first move; a repeat plays on from there.
             let seen = played.is_empty().then_some(after);
-            let one = match live.table.play(seat, &mv, seen, roll) {
+            let tried = match how {
+                Play::ChosenByBot => live.table.play_chosen_by_bot(seat, &mv, seen),
+                Play::Once | Play::Repeat => live.table.play(seat, &mv, seen, roll),
+            };
+            let one = match tried {
                 Ok(one) => one,
                 Err(e) if played.is_empty() => return Err(e.into()),
                 Err(_) => break,
@@ -628,7 +646,7 @@ impl Hub {
                 Err(e) if played.is_empty() => return Err(e),
                 Err(_) => break,
             }
-            if !repeat || played.len() >= MAX_REPEAT {
+            if how != Play::Repeat || played.len() >= MAX_REPEAT {
                 break;
             }
         }
