@@ -1071,7 +1071,9 @@ async function startGame(event) {
     const m = await Match.create(GAME, request);
     rememberBoard(m.id, board);
     await showMatch(m);
-    ui.board.scrollIntoView({ block: "start" });
+    // The game from the top of the page: the header, then the board (the
+    // form it was started from may be far below on a narrow screen).
+    window.scrollTo({ top: 0 });
     if (!ui.roll.hidden && !ui.roll.disabled) ui.roll.focus();
   } catch (e) {
     showError(ui.newError, readable(e.message));

@@ -1307,3 +1307,34 @@ fn a_roll_walks_the_token_unless_less_motion_is_asked_for() {
     }
     b.reduce_motion(false);
 }
+
+/// At 1280 × 800, moves leave the page where it is (the header stays in
+/// view: the page does not scroll itself), and a spectator's tallies of four
+/// players fit their panel.
+#[test]
+fn moves_leave_the_page_still_and_a_spectators_tallies_fit() {
+    let b = Browser::open_at(1280, 800);
+    open_new_game(&b);
+    let id = start_game(&b, &["here", "here", "here", "here"], Some(5));
+    for n in 1..=4 {
+        wait_until_enabled(&b, "#roll");
+        b.press("r");
+        wait_for_logged(&b, n);
+    }
+    let scrolled = b.script("return window.scrollY;", vec![]);
+    assert_eq!(scrolled, json!(0), "the page did not scroll itself");
+    // A spectator's view of the same game.
+    b.script("localStorage.clear();", vec![]);
+    b.visit(&format!("/chutes/m/{id}"));
+    wait_for_game(&b);
+    b.wait_for_text("#you", "You are watching this game.");
+    let fits = b.script(
+        "const t = document.getElementById('players-table'); \
+         const p = t.closest('section').getBoundingClientRect(); \
+         const r = t.getBoundingClientRect(); \
+         return r.right <= p.right + 0.5 && r.left >= p.left - 0.5;",
+        vec![],
+    );
+    assert_eq!(fits, json!(true), "the tallies fit their panel");
+    assert_eq!(b.script("return window.scrollY;", vec![]), json!(0));
+}
