@@ -408,7 +408,11 @@ function placeTokens(players) {
   svg.querySelector("#tokens")?.remove();
   const layer = document.createElementNS(SVG_NS, "g");
   layer.setAttribute("id", "tokens");
-  const size = drawn.cell || 40;
+  // On a small screen the tokens grow (to about 24 CSS px across, their
+  // number 12 px or more), so a phone's player can read them.
+  const drawnWidth = ui.board.getBoundingClientRect().width || 800;
+  const grow = Math.min(1.7, Math.max(1, 520 / drawnWidth));
+  const size = (drawn.cell || 40) * grow;
   for (let seat = 1; seat <= players; seat++) {
     const token = document.createElementNS(SVG_NS, "g");
     token.setAttribute("class", `token p${seat}`);
@@ -417,7 +421,7 @@ function placeTokens(players) {
     circle.setAttribute("r", String(size * 0.2));
     circle.setAttribute("stroke-width", String(size * 0.045));
     const number = document.createElementNS(SVG_NS, "text");
-    number.setAttribute("font-size", String(size * 0.24));
+    number.setAttribute("font-size", String(size * 0.27));
     number.setAttribute("text-anchor", "middle");
     number.setAttribute("dy", String(size * 0.085));
     number.textContent = String(seat);

@@ -1338,3 +1338,33 @@ fn moves_leave_the_page_still_and_a_spectators_tallies_fit() {
     assert_eq!(fits, json!(true), "the tallies fit their panel");
     assert_eq!(b.script("return window.scrollY;", vec![]), json!(0));
 }
+
+/// On a phone (390 × 844) the board reads: its square numbers and the
+/// tokens' numbers are drawn at 12 CSS px or more, and Roll is on the
+/// first screen.
+#[test]
+fn on_a_phone_the_board_reads_at_twelve_pixels() {
+    let b = Browser::open_at(390, 844);
+    open_new_game(&b);
+    start_game(&b, &["here", "bot"], Some(3));
+    let sizes = b.script(
+        "const svg = document.querySelector('#board svg'); \
+         const px = (t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a; \
+         return [px(svg.querySelector('text.square-number')), px(svg.querySelector('.token text'))];",
+        vec![],
+    );
+    let (numbers, tokens) = (
+        sizes[0].as_f64().unwrap_or(0.0),
+        sizes[1].as_f64().unwrap_or(0.0),
+    );
+    assert!(numbers >= 12.0, "square numbers at {numbers:.1} px");
+    assert!(tokens >= 12.0, "token numbers at {tokens:.1} px");
+    let roll_bottom = b.script(
+        "return document.getElementById('roll').getBoundingClientRect().bottom;",
+        vec![],
+    );
+    assert!(
+        roll_bottom.as_f64().unwrap_or(f64::MAX) <= 844.0,
+        "Roll on the first screen: {roll_bottom}"
+    );
+}
