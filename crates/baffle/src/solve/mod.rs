@@ -36,6 +36,7 @@ pub mod advice;
 pub mod count;
 pub mod estimate;
 pub mod find;
+pub mod repair;
 pub mod search;
 
 pub use advice::Advice;
@@ -1187,10 +1188,12 @@ fn sampled_advice(
     Ok(())
 }
 
-/// Up to `count` layouts consistent with `ev`, found by the propagating
-/// search with restarts ([`find`]) within `steps` cell steps in all and
-/// `budget`: each run's random choices differ, so the layouts usually
-/// differ too (not a uniform sample: [`solve`] mixes them with Markov
+/// Up to `count` layouts consistent with `ev`, found within `steps` cell
+/// steps in all and `budget`: by a short propagating search with restarts
+/// ([`find`]), which proves quickly when none fits, then the repair search
+/// ([`repair`]), then the propagating search again with the steps left if
+/// nothing was found; each run's random choices differ, so the layouts
+/// usually differ too (not a uniform sample: [`solve`] mixes them with Markov
 /// chains before it weighs anything). Every layout returned has exactly
 /// `ev.mirrors` mirrors and sends every shot in `ev` out where it came out;
 /// an empty list means the evidence contradicts itself (proven).
@@ -1211,23 +1214,40 @@ pub fn find_layouts(
         return Ok(Vec::new());
     };
     let size = checked.size;
+    let to_layout = |state: Vec<u8>| {
+        let placed: Vec<Placed> = state
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &v)| search::mirror_of(v).map(|m| Placed::new(size.cell(i), m)))
+            .collect();
+        crate::layout::Layout::new(size, &placed)
+    };
     let mut finder = find::Finder::new(problem, &checked.pairs, Rng::new(seed));
+    let mut repair = repair::Repair::new(problem, &checked.pairs, Rng::stream(seed, 1));
     let mut out = Vec::with_capacity(count.min(1024));
-    while out.len() < count {
-        let left = steps.saturating_sub(finder.steps());
-        match finder.find(left, budget) {
-            find::Outcome::Found(state) => {
-                let placed: Vec<Placed> = state
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, &v)| {
-                        search::mirror_of(v).map(|m| Placed::new(size.cell(i), m))
-                    })
-                    .collect();
-                out.push(crate::layout::Layout::new(size, &placed)?);
-            }
+    let spent = |f: &find::Finder<'_>, r: &repair::Repair<'_>| f.steps() + r.steps();
+    // First a short propagating search: it proves quickly when no layout
+    // fits.
+    if count > 0 {
+        match finder.find(steps / 20, budget) {
+            find::Outcome::Found(state) => out.push(to_layout(state)?),
             find::Outcome::Impossible => return Ok(Vec::new()),
-            find::Outcome::GaveUp => break,
+            find::Outcome::GaveUp => {}
+        }
+    }
+    while out.len() < count {
+        let left = steps.saturating_sub(spent(&finder, &repair));
+        match repair.find(left, budget) {
+            Some(state) => out.push(to_layout(state)?),
+            None => break,
+        }
+    }
+    if out.is_empty() && count > 0 {
+        let left = steps.saturating_sub(spent(&finder, &repair));
+        match finder.find(left, budget) {
+            find::Outcome::Found(state) => out.push(to_layout(state)?),
+            find::Outcome::Impossible => return Ok(Vec::new()),
+            find::Outcome::GaveUp => {}
         }
     }
     if let Some(stopped) = budget.stopped() {
@@ -1235,7 +1255,7 @@ pub fn find_layouts(
     }
     if out.is_empty() && count > 0 {
         return Err(SolveError::TooHard {
-            steps: finder.steps(),
+            steps: spent(&finder, &repair),
         });
     }
     Ok(out)
