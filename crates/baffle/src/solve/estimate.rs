@@ -7,13 +7,17 @@
 //!   place, no wrongly guessed mirror). Its stationary distribution is the
 //!   uniform one over those layouts, the distribution a player's
 //!   uncertainty follows when the box was filled at random.
-//! - **start**: each chain starts at the first leaf of a guided search
-//!   ([`super::search::Engine::guided`]), its free cells filled at random.
-//!   When the first chain's guided search finds none within its steps, the
-//!   starts come from a short propagating search with restarts
-//!   ([`super::find`], which also proves when no layout fits), then the
-//!   repair search ([`super::repair`]), a start a chain while they come
-//!   cheap, then the propagating search again with the steps left.
+//! - **start**: the chains start at layouts found by a short
+//!   propagating search with restarts ([`super::find`], which also proves
+//!   when no layout fits), then the repair search ([`super::repair`]), a
+//!   start a chain while they come cheap, then the propagating search again
+//!   with the steps left when nothing was found; a chain still without one
+//!   starts at the first leaf of a guided search
+//!   ([`super::search::Engine::guided`]), its free cells filled at random
+//!   (every chain, when those searches are turned off:
+//!   [`EstimateOptions::find_steps`] 0), else where another chain starts.
+//!   Starts found apart make the chains' spread, and so the stated error,
+//!   more honest (docs/performance.md, the bias bench).
 //! - **proposal**: a change to the layout, kept only when every shot whose
 //!   beam crosses a changed cell still comes out where it did (Metropolis
 //!   with symmetric proposals, so the uniform distribution is kept):
@@ -160,8 +164,17 @@ pub fn sample(
     let mut weights = Weights::default();
     let mut steps = 0;
     let chains = options.chains.max(2);
-    let mut starts: Vec<Option<Vec<u8>>> = Vec::with_capacity(chains);
-    for c in 0..chains {
+    let mut starts: Vec<Option<Vec<u8>>> = vec![None; chains];
+    if options.find_steps > 0 {
+        steps += find_starts(p, pairs, options.find_steps, seed, budget, &mut starts)?;
+    }
+    // Guided searches for the chains still without a start; after the
+    // searches above, the first finding nothing, the others would most
+    // likely not either.
+    for (c, start) in starts.iter_mut().enumerate() {
+        if start.is_some() {
+            continue;
+        }
         let first = First {
             weights: &mut weights,
             dom: &p.dom,
@@ -176,16 +189,10 @@ pub fn sample(
         steps += engine.steps();
         let found = engine.into_visitor().found;
         let none = found.is_none();
-        starts.push(found);
-        // The first finding nothing, the others would most likely not
-        // either: the searches below find the starts.
-        if c == 0 && none && options.find_steps > 0 {
-            starts.resize(chains, None);
+        *start = found;
+        if none && options.find_steps > 0 {
             break;
         }
-    }
-    if starts.iter().all(Option::is_none) {
-        steps += find_starts(p, pairs, options.find_steps, seed, budget, &mut starts)?;
     }
     // A chain whose search found nothing starts where another did.
     let fallback = starts
@@ -224,8 +231,7 @@ pub fn sample(
     Ok(Sample { chains: out, steps })
 }
 
-/// The chains' starts when the guided searches found none, within
-/// `find_steps` cell steps: first a short propagating search (it proves
+/// The chains' starts, within `find_steps` cell steps: first a short propagating search (it proves
 /// quickly when no layout fits, and finds one when few do), then the
 /// repair search ([`super::repair`]) for a start per chain while they come
 /// cheap, then the propagating search again with the steps left. Returns
