@@ -25,8 +25,6 @@
 use super::find::luby;
 use super::search::{BACK, EMPTY, Problem, SLASH, UNDECIDED, bit, mirror_of};
 use crate::geometry::Dir;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use tabletop::{Budget, Rng};
 
 /// Steps between two checks of the budget.
@@ -38,6 +36,8 @@ const CROSSED: u32 = 12;
 const COVER_CAP: u32 = 4;
 /// The noise added to a change's cost (below this).
 const NOISE: u64 = 24;
+/// Buckets of the way search: more than the dearest change costs.
+const BUCKETS: usize = (CHANGE + CROSSED * COVER_CAP) as usize + NOISE as usize + 1;
 /// The temperature of the acceptance, in wrong shots.
 const TEMPERATURE: f64 = 1.0;
 /// Reroutes without a new fewest wrong shots before a restart, per shot.
@@ -65,7 +65,7 @@ pub struct Repair<'p> {
     /// a reroute, the shots it touched and their old beams.
     dist: Vec<u32>,
     back: Vec<u32>,
-    heap: BinaryHeap<Reverse<(u32, u32)>>,
+    buckets: Vec<Vec<u32>>,
     changes: Vec<(usize, u8)>,
     touched: Vec<usize>,
     saved: Vec<u64>,
@@ -101,7 +101,7 @@ impl<'p> Repair<'p> {
             wrong: 0,
             dist: vec![INF; cells * 4],
             back: vec![INF; cells * 4],
-            heap: BinaryHeap::new(),
+            buckets: vec![Vec::new(); BUCKETS],
             changes: Vec::new(),
             touched: Vec::new(),
             saved: Vec::new(),
@@ -401,53 +401,65 @@ impl<'p> Repair<'p> {
         let own = s * words;
         self.dist.fill(INF);
         self.back.fill(INF);
-        self.heap.clear();
+        for b in &mut self.buckets {
+            b.clear();
+        }
         let start = (c0 * 4 + h0.index()) as u32;
         self.dist[start as usize] = 0;
-        self.heap.push(Reverse((0, start)));
+        self.buckets[0].push(start);
+        let mut pending = 1usize;
+        let mut d = 0u32;
         // The last state and value of the cheapest way out by the target.
         let mut goal: Option<(u32, u32, u8)> = None;
-        while let Some(Reverse((d, st))) = self.heap.pop() {
-            if d > self.dist[st as usize] {
-                continue;
-            }
-            if goal.is_some_and(|(g, _, _)| g <= d) {
-                break;
-            }
-            self.steps += 1;
-            let (c, h) = (st as usize / 4, Dir::ALL[st as usize % 4]);
-            let now = self.state[c];
-            let free = p.pre[c] == UNDECIDED;
-            let crossed = u32::from(self.cover[c])
-                - u32::from(self.paths[own + c / 64] & (1 << (c % 64)) != 0);
-            for v in [EMPTY, SLASH, BACK] {
-                if v != now && (!free || p.dom[c] & bit(v) == 0) {
+        // Dial's buckets: a state's cost modulo their number, which passes
+        // the dearest change.
+        'search: while pending > 0 {
+            let slot = d as usize % BUCKETS;
+            while let Some(st) = self.buckets[slot].pop() {
+                pending -= 1;
+                if self.dist[st as usize] != d {
                     continue;
                 }
-                let w = if v == now {
-                    0
-                } else {
-                    CHANGE + CROSSED * crossed.min(COVER_CAP) + self.rng.below(NOISE) as u32
-                };
-                let nd = d + w;
-                let out = h.turn(mirror_of(v));
-                match p.step(c, out) {
-                    Ok(next) => {
-                        let e = next * 4 + out.index();
-                        if nd < self.dist[e] {
-                            self.dist[e] = nd;
-                            self.back[e] = st * 4 + u32::from(v);
-                            self.heap.push(Reverse((nd, e as u32)));
-                        }
+                if goal.is_some_and(|(g, _, _)| g <= d) {
+                    break 'search;
+                }
+                self.steps += 1;
+                let (c, h) = (st as usize / 4, Dir::ALL[st as usize % 4]);
+                let now = self.state[c];
+                let free = p.pre[c] == UNDECIDED;
+                let crossed = u32::from(self.cover[c])
+                    - u32::from(self.paths[own + c / 64] & (1 << (c % 64)) != 0);
+                for v in [EMPTY, SLASH, BACK] {
+                    if v != now && (!free || p.dom[c] & bit(v) == 0) {
+                        continue;
                     }
-                    Err(hole) if hole == target => {
-                        if goal.is_none_or(|(g, _, _)| nd < g) {
-                            goal = Some((nd, st, v));
+                    let w = if v == now {
+                        0
+                    } else {
+                        CHANGE + CROSSED * crossed.min(COVER_CAP) + self.rng.below(NOISE) as u32
+                    };
+                    let nd = d + w;
+                    let out = h.turn(mirror_of(v));
+                    match p.step(c, out) {
+                        Ok(next) => {
+                            let e = next * 4 + out.index();
+                            if nd < self.dist[e] {
+                                self.dist[e] = nd;
+                                self.back[e] = st * 4 + u32::from(v);
+                                self.buckets[nd as usize % BUCKETS].push(e as u32);
+                                pending += 1;
+                            }
                         }
+                        Err(hole) if hole == target => {
+                            if goal.is_none_or(|(g, _, _)| nd < g) {
+                                goal = Some((nd, st, v));
+                            }
+                        }
+                        Err(_) => {}
                     }
-                    Err(_) => {}
                 }
             }
+            d += 1;
         }
         let Some((_, st, v)) = goal else {
             return false;
