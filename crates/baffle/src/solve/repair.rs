@@ -39,7 +39,7 @@ const NOISE: u64 = 24;
 /// Buckets of the way search: more than the dearest change costs.
 const BUCKETS: usize = (CHANGE + CROSSED * COVER_CAP) as usize + NOISE as usize + 1;
 /// The temperature of the acceptance, in wrong shots.
-const TEMPERATURE: f64 = 1.0;
+const TEMPERATURE: f64 = 0.7;
 /// Reroutes without a new fewest wrong shots before a restart, per shot.
 const PATIENCE_PER_SHOT: u64 = 10;
 
