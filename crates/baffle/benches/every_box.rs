@@ -16,8 +16,9 @@
 //! Prints, per size, the calls, the failures, the slowest call and how the
 //! answers were worked out; the slowest bot move and the moves played.
 //! `BAFFLE_EVERY_FIRST` and `BAFFLE_EVERY_LAST` bound the sizes;
-//! `BAFFLE_EVERY_FIND_STEPS=0` turns the propagating search off (the
-//! solver as it was before it). Figures: docs/performance.md.
+//! `BAFFLE_EVERY_FIND_STEPS=0` turns the propagating and repair searches
+//! off (the solver as it was before issue 34). Figures:
+//! docs/performance.md.
 
 use baffle::bot::{BotOptions, decide};
 use baffle::solve::Method;
@@ -48,8 +49,8 @@ fn main() {
     let games = env("BAFFLE_EVERY_GAMES", 1);
     let first = env("BAFFLE_EVERY_FIRST", 4) as usize;
     let last = env("BAFFLE_EVERY_LAST", 26) as usize;
-    // BAFFLE_EVERY_FIND_STEPS=0: without the propagating search (the
-    // solver as it was before it), for the "before" figures.
+    // BAFFLE_EVERY_FIND_STEPS=0: without the propagating and repair
+    // searches (the solver as it was before issue 34).
     let mut options = SolveOptions::default();
     options.estimate.find_steps = env("BAFFLE_EVERY_FIND_STEPS", options.estimate.find_steps);
     let started = Instant::now();

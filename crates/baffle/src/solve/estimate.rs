@@ -7,11 +7,17 @@
 //!   place, no wrongly guessed mirror). Its stationary distribution is the
 //!   uniform one over those layouts, the distribution a player's
 //!   uncertainty follows when the box was filled at random.
-//! - **start**: each chain starts at the first leaf of a guided search
-//!   ([`super::search::Engine::guided`]), its free cells filled at random;
-//!   when no guided search finds one within its steps, at layouts the
-//!   propagating search with restarts finds ([`super::find`]), which also
-//!   proves when there is none.
+//! - **start**: the chains start at layouts found by a short
+//!   propagating search with restarts ([`super::find`], which also proves
+//!   when no layout fits), then the repair search ([`super::repair`]), a
+//!   start a chain while they come cheap, then the propagating search again
+//!   with the steps left when nothing was found; a chain still without one
+//!   starts at the first leaf of a guided search
+//!   ([`super::search::Engine::guided`]), its free cells filled at random
+//!   (every chain, when those searches are turned off:
+//!   [`EstimateOptions::find_steps`] 0), else where another chain starts.
+//!   Starts found apart make the chains' spread, and so the stated error,
+//!   more honest (docs/performance.md, the bias bench).
 //! - **proposal**: a change to the layout, kept only when every shot whose
 //!   beam crosses a changed cell still comes out where it did (Metropolis
 //!   with symmetric proposals, so the uniform distribution is kept):
@@ -33,6 +39,7 @@
 //!   would give the same error, `p(1 − p) / se²`.
 
 use super::find::{Finder, Outcome};
+use super::repair::Repair;
 use super::search::{Aborted, BACK, EMPTY, Engine, Leaf, Problem, SLASH, Shot, Visitor, bit};
 use super::{Weights, complete};
 use serde::{Deserialize, Serialize};
@@ -52,14 +59,27 @@ pub struct EstimateOptions {
     pub burn_in_per_mirror: usize,
     /// Cell steps the guided search may take to find each chain's start.
     pub start_steps: u64,
-    /// Cell steps the propagating search ([`super::find`]) may take, in
-    /// all, for the starts the guided searches did not find.
+    /// Cell steps the propagating search ([`super::find`]) and the repair
+    /// search ([`super::repair`]) may take, in all, for the starts the
+    /// guided searches did not find (0: neither runs).
     #[serde(default = "default_find_steps")]
     pub find_steps: u64,
+    /// Cell steps the chains may take, in all (a proposal counts one, and
+    /// one more for each cell of the beams it traces again): past a third
+    /// of its share in the burn-in, a chain stops burning in, and it makes
+    /// fewer proposals between samples than asked when its share would not
+    /// cover them. The effective samples and the standard error of the
+    /// answer ([`super::Method::Estimated`]) say what the sample is worth.
+    #[serde(default = "default_chain_steps")]
+    pub chain_steps: u64,
 }
 
 const fn default_find_steps() -> u64 {
     20_000_000
+}
+
+const fn default_chain_steps() -> u64 {
+    4_000_000
 }
 
 impl Default for EstimateOptions {
@@ -71,6 +91,7 @@ impl Default for EstimateOptions {
             burn_in_per_mirror: 100,
             start_steps: 300_000,
             find_steps: default_find_steps(),
+            chain_steps: default_chain_steps(),
         }
     }
 }
@@ -124,7 +145,7 @@ impl From<Aborted> for NoSample {
 ///
 /// # Errors
 /// [`NoSample::Impossible`] when no layout fits; [`NoSample::GaveUp`]
-/// when neither the guided searches nor the propagating search find a start
+/// when none of the guided, propagating and repair searches finds a start
 /// within their effort, or when `budget` runs out.
 pub fn sample(
     p: &Problem,
@@ -143,8 +164,17 @@ pub fn sample(
     let mut weights = Weights::default();
     let mut steps = 0;
     let chains = options.chains.max(2);
-    let mut starts: Vec<Option<Vec<u8>>> = Vec::with_capacity(chains);
-    for c in 0..chains {
+    let mut starts: Vec<Option<Vec<u8>>> = vec![None; chains];
+    if options.find_steps > 0 {
+        steps += find_starts(p, pairs, options.find_steps, seed, budget, &mut starts)?;
+    }
+    // Guided searches for the chains still without a start; after the
+    // searches above, the first finding nothing, the others would most
+    // likely not either.
+    for (c, start) in starts.iter_mut().enumerate() {
+        if start.is_some() {
+            continue;
+        }
         let first = First {
             weights: &mut weights,
             dom: &p.dom,
@@ -157,30 +187,12 @@ pub fn sample(
         // A stop at the first leaf ends the run with `Aborted` too.
         let _ = engine.run();
         steps += engine.steps();
-        starts.push(engine.into_visitor().found);
-    }
-    if starts.iter().all(Option::is_none) {
-        // The guided searches found nothing: the propagating search, a
-        // start for each chain while its steps last (each run's random
-        // choices differ).
-        let mut finder = Finder::new(p, pairs, Rng::stream(seed, 400));
-        let limit = steps.saturating_add(options.find_steps);
-        for start in &mut starts {
-            let left = limit.saturating_sub(steps);
-            let before = finder.steps();
-            let outcome = finder.find(left, budget);
-            steps += finder.steps() - before;
-            match outcome {
-                Outcome::Found(state) => *start = Some(state),
-                Outcome::Impossible => return Err(NoSample::Impossible),
-                Outcome::GaveUp => break,
-            }
-            // One start is enough to go on; more only while cheap.
-            if steps.saturating_mul(4) > limit {
-                break;
-            }
+        let found = engine.into_visitor().found;
+        let none = found.is_none();
+        *start = found;
+        if none && options.find_steps > 0 {
+            break;
         }
-        budget.check().map_err(|_| NoSample::GaveUp)?;
     }
     // A chain whose search found nothing starts where another did.
     let fallback = starts
@@ -198,10 +210,19 @@ pub fn sample(
             Rng::stream(seed, 300 + c as u64),
         );
         let movable = chain.mirrors.len().max(1);
-        chain.run(options.burn_in_per_mirror * movable, budget)?;
+        // The chain's share of the steps: a third at most for the burn-in,
+        // the rest shared by the samples (fewer proposals between samples
+        // than asked when they cost more).
+        let share = options.chain_steps / chains as u64;
+        let burn_in = options.burn_in_per_mirror * movable;
+        let made = chain.run(burn_in, share / 3, budget)?;
+        let cost = (chain.steps / made.max(1) as u64).max(1);
+        let samples = options.samples_per_chain.max(1) as u64;
+        let affordable = (share.saturating_sub(chain.steps) / samples / cost).max(1);
+        let thin = (options.thin_per_mirror.max(1) * movable).min(affordable as usize);
         let mut kept = Vec::with_capacity(options.samples_per_chain);
         for _ in 0..options.samples_per_chain {
-            chain.run(options.thin_per_mirror.max(1) * movable, budget)?;
+            chain.run(thin, u64::MAX, budget)?;
             kept.push(chain.state.clone());
         }
         steps += chain.steps;
@@ -209,6 +230,66 @@ pub fn sample(
     }
     Ok(Sample { chains: out, steps })
 }
+
+/// The chains' starts, within `find_steps` cell steps: first a short propagating search (it proves
+/// quickly when no layout fits, and finds one when few do), then the
+/// repair search ([`super::repair`]) for a start per chain while they come
+/// cheap, then the propagating search again with the steps left. Returns
+/// the steps taken.
+fn find_starts(
+    p: &Problem,
+    pairs: &[(usize, usize)],
+    find_steps: u64,
+    seed: u64,
+    budget: &Budget,
+    starts: &mut [Option<Vec<u8>>],
+) -> Result<u64, NoSample> {
+    if find_steps == 0 || starts.is_empty() {
+        return Ok(0);
+    }
+    let mut finder = Finder::new(p, pairs, Rng::stream(seed, 400));
+    match finder.find(find_steps / FIRST_PROOF, budget) {
+        Outcome::Found(state) => starts[0] = Some(state),
+        Outcome::Impossible => return Err(NoSample::Impossible),
+        Outcome::GaveUp => {}
+    }
+    let mut steps = finder.steps();
+    let mut repair = Repair::new(p, pairs, Rng::stream(seed, 500));
+    for start in starts.iter_mut().filter(|s| s.is_none()) {
+        let left = find_steps.saturating_sub(steps);
+        let before = repair.steps();
+        let found = repair.find(left, budget);
+        steps += repair.steps() - before;
+        match found {
+            Some(state) => *start = Some(state),
+            None => break,
+        }
+        // One start is enough to go on; more only while cheap.
+        if steps.saturating_mul(MORE_STARTS) > find_steps {
+            break;
+        }
+    }
+    if starts.iter().all(Option::is_none) {
+        let left = find_steps.saturating_sub(steps);
+        let before = finder.steps();
+        let outcome = finder.find(left, budget);
+        steps += finder.steps() - before;
+        match outcome {
+            Outcome::Found(state) => starts[0] = Some(state),
+            Outcome::Impossible => return Err(NoSample::Impossible),
+            Outcome::GaveUp => {}
+        }
+    }
+    budget.check().map_err(|_| NoSample::GaveUp)?;
+    Ok(steps)
+}
+
+/// The share of the find steps the first propagating search may take
+/// (one part in this many).
+const FIRST_PROOF: u64 = 40;
+/// More chain starts are searched for while the steps taken are below
+/// one part in this many of the find steps.
+const MORE_STARTS: u64 = 8;
 
 /// One chain: a consistent layout and the beams of the shots seen.
 struct Chain<'p> {
@@ -288,18 +369,25 @@ impl<'p> Chain<'p> {
         }
     }
 
-    /// Makes `count` proposals, checking `budget` every thousand or so.
-    fn run(&mut self, count: usize, budget: &Budget) -> Result<(), Aborted> {
+    /// Makes `count` proposals, or fewer when the chain's steps pass
+    /// `steps` (each proposal counts one step besides the beams it
+    /// traces), checking `budget` every thousand or so; returns how many
+    /// it made.
+    fn run(&mut self, count: usize, steps: u64, budget: &Budget) -> Result<usize, Aborted> {
         if self.mirrors.is_empty() {
-            return Ok(());
+            return Ok(0);
         }
         for i in 0..count {
             if i % 1024 == 1023 {
                 budget.check().map_err(|_| Aborted)?;
             }
+            if self.steps > steps {
+                return Ok(i);
+            }
+            self.steps += 1;
             self.propose();
         }
-        Ok(())
+        Ok(count)
     }
 
     fn propose(&mut self) {

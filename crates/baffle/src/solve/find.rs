@@ -1143,7 +1143,7 @@ impl<'p> Finder<'p> {
 }
 
 /// The Luby sequence 1, 1, 2, 1, 1, 2, 4, … (`i` from 0).
-fn luby(i: u64) -> u64 {
+pub(crate) fn luby(i: u64) -> u64 {
     let mut i = i + 1;
     loop {
         // The smallest k with 2^k − 1 ≥ i.

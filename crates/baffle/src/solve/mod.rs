@@ -36,6 +36,7 @@ pub mod advice;
 pub mod count;
 pub mod estimate;
 pub mod find;
+pub mod repair;
 pub mod search;
 
 pub use advice::Advice;
@@ -161,6 +162,85 @@ pub enum SolveError {
     /// answer was ready.
     #[error(transparent)]
     Stopped(#[from] Stopped),
+    /// No layout fits the evidence ([`Solution::consistent`]; [`solve`]
+    /// itself answers 0 layouts and says why in
+    /// [`Solution::contradiction`]).
+    #[error(transparent)]
+    Contradiction(#[from] Contradiction),
+}
+
+/// What contradicts what, when no layout fits the evidence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Contradiction {
+    /// A shot said to leave by the hole it entered (a beam never turns
+    /// back).
+    #[error("shot {hole}:{hole}: a beam never leaves by the hole it entered")]
+    SameHole {
+        /// The hole.
+        hole: usize,
+    },
+    /// Two shots that give one hole different other ends: a beam from a
+    /// hole leaves by one hole only, and a beam shot back in there comes
+    /// back out of the first.
+    #[error(
+        "shots {}:{} and {}:{} cannot both hold: they give hole {hole} two different other ends, but a beam from a hole leaves by one hole only, and a beam shot back in there comes back the same way",
+        first.0, first.1, second.0, second.1
+    )]
+    TwoShots {
+        /// The hole both name.
+        hole: usize,
+        /// The earlier shot (entry, exit), as given.
+        first: (usize, usize),
+        /// The later, as given.
+        second: (usize, usize),
+    },
+    /// A cell whose found mirror a wrong guess rules out, or that holds
+    /// two different found mirrors.
+    #[error("cell {cell}: the mirrors found and the wrong guesses there leave it nothing")]
+    Cell {
+        /// The cell.
+        cell: Cell,
+    },
+    /// More mirrors found than the box holds.
+    #[error("{found} mirrors found, but the box holds {mirrors}")]
+    TooManyFound {
+        /// Mirrors found.
+        found: usize,
+        /// Mirrors in the box.
+        mirrors: usize,
+    },
+    /// Shots that no layout sends out where they came out (with the
+    /// mirrors found and the wrong guesses, if any): remove any one of them
+    /// and the rest can hold, unless `minimal` is false (then the search
+    /// for a smaller set ran out of time).
+    #[error(
+        "no box of {mirrors} {} sends {} out where {}{}",
+        if *mirrors == 1 { "mirror" } else { "mirrors" },
+        shot_list(shots),
+        if shots.len() == 1 { "it came out" } else { "they came out: they cannot all hold" },
+        if *with_found { " together with the mirrors found and the wrong guesses" } else { "" }
+    )]
+    Shots {
+        /// The box's mirrors.
+        mirrors: usize,
+        /// The shots (entry, exit).
+        shots: Vec<(usize, usize)>,
+        /// Whether the mirrors found or the wrong guesses take part.
+        with_found: bool,
+        /// Whether every shot listed is needed for the contradiction.
+        minimal: bool,
+    },
+}
+
+/// "shot 1:5" or "shots 1:5, 7:3 and 2:9".
+fn shot_list(shots: &[(usize, usize)]) -> String {
+    let items: Vec<String> = shots.iter().map(|(a, b)| format!("{a}:{b}")).collect();
+    match items.split_last() {
+        None => "no shot".to_string(),
+        Some((last, [])) => format!("shot {last}"),
+        Some((last, rest)) => format!("shots {} and {last}", rest.join(", ")),
+    }
 }
 
 /// How the answer was worked out.
@@ -303,6 +383,29 @@ pub struct Solution {
     pub advice: Advice,
     /// Cell steps the searches took (a measure of the work done).
     pub steps: u64,
+    /// When no layout fits the evidence: what contradicts what.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contradiction: Option<Contradiction>,
+}
+
+impl Solution {
+    /// The solution, or what contradicts what when no layout fits.
+    ///
+    /// # Errors
+    /// [`SolveError::Contradiction`] when the evidence has no layout.
+    pub fn consistent(self) -> Result<Self, SolveError> {
+        match &self.contradiction {
+            Some(c) => Err(c.clone().into()),
+            None if self.layouts.as_ref().is_some_and(Zero::is_zero) => Err(Contradiction::Shots {
+                mirrors: self.mirrors,
+                shots: Vec::new(),
+                with_found: false,
+                minimal: false,
+            }
+            .into()),
+            None => Ok(self),
+        }
+    }
 }
 
 mod decimal_opt {
@@ -322,10 +425,12 @@ mod decimal_opt {
 }
 
 /// The checked evidence: the problem, the shot pairs, and the candidate
-/// holes; `None` for the problem when the evidence contradicts itself.
+/// holes; `None` for the problem when the evidence contradicts itself, and
+/// then what contradicts what.
 struct Checked {
     size: Size,
     problem: Option<Problem>,
+    contradiction: Option<Contradiction>,
     pairs: Vec<(usize, usize)>,
     candidates: Vec<usize>,
 }
@@ -336,7 +441,7 @@ fn check(ev: &Evidence) -> Result<Checked, SolveError> {
     let holes = size.holes();
     let mut partner = vec![None; holes];
     let mut pairs = Vec::new();
-    let mut contradiction = false;
+    let mut contradiction = None;
     for &(entry, exit) in &ev.shots {
         for h in [entry, exit] {
             size.check_hole(h)
@@ -353,7 +458,7 @@ fn check(ev: &Evidence) -> Result<Checked, SolveError> {
             });
         }
         if entry == exit {
-            contradiction = true;
+            contradiction.get_or_insert(Contradiction::SameHole { hole: entry });
             continue;
         }
         match (partner[entry], partner[exit]) {
@@ -363,7 +468,25 @@ fn check(ev: &Evidence) -> Result<Checked, SolveError> {
                 pairs.push((entry, exit));
             }
             (Some(e), _) if e == exit => {}
-            _ => contradiction = true,
+            (Some(e), _) | (None, Some(e)) => {
+                let hole = if partner[entry].is_some() {
+                    entry
+                } else {
+                    exit
+                };
+                // The shot that paired the hole, as it was given.
+                let first = ev
+                    .shots
+                    .iter()
+                    .copied()
+                    .find(|&s| s == (hole, e) || s == (e, hole))
+                    .unwrap_or((hole, e));
+                contradiction.get_or_insert(Contradiction::TwoShots {
+                    hole,
+                    first,
+                    second: (entry, exit),
+                });
+            }
         }
     }
     let cells = size.cells();
@@ -382,19 +505,27 @@ fn check(ev: &Evidence) -> Result<Checked, SolveError> {
     }
     // A found mirror ruled out by a wrong guess, or two found mirrors in one
     // cell, leave a cell nothing.
-    contradiction |= dom.contains(&0);
+    if let Some(i) = dom.iter().position(|&d| d == 0) {
+        contradiction.get_or_insert(Contradiction::Cell { cell: size.cell(i) });
+    }
     let problem = Problem::new(size, ev.mirrors, dom);
-    contradiction |= problem.pre_mirrors > ev.mirrors;
+    if problem.pre_mirrors > ev.mirrors {
+        contradiction.get_or_insert(Contradiction::TooManyFound {
+            found: problem.pre_mirrors,
+            mirrors: ev.mirrors,
+        });
+    }
     let candidates = size
         .shootable(ev.sides)
         .filter(|&h| partner[h].is_none())
         .collect();
     // Deflected shots first: they need mirrors, which the budget limits.
     pairs.sort_by_key(|&(h, e)| size.opposite(h) == Some(e));
-    let problem = (!contradiction).then_some(problem);
+    let problem = contradiction.is_none().then_some(problem);
     Ok(Checked {
         size,
         problem,
+        contradiction,
         pairs,
         candidates,
     })
@@ -763,8 +894,10 @@ fn solve_inner(
         candidates: Vec::new(),
         advice: Advice::Contradiction,
         steps: 0,
+        contradiction: None,
     };
     let Some(problem) = &checked.problem else {
+        solution.contradiction.clone_from(&checked.contradiction);
         return Ok(solution);
     };
     let mut weights = Weights::default();
@@ -779,7 +912,7 @@ fn solve_inner(
     if engine.run().is_err() {
         budget.check()?;
         solution.steps = engine.steps();
-        estimated(problem, &checked, options, budget, &mut solution)?;
+        estimated(ev, problem, &checked, options, budget, &mut solution)?;
         rank(&mut solution);
         solution.advice = advise(ev, &solution, options);
         return Ok(solution);
@@ -790,6 +923,7 @@ fn solve_inner(
     let (total, marginals) = marginals(problem, &tally, &mut weights);
     solution.layouts = Some(total.clone());
     if total.is_zero() {
+        solution.contradiction = Some(explain(ev, problem, &checked.pairs, budget));
         return Ok(solution);
     }
     let total_f = total.to_f64().unwrap_or(f64::MAX);
@@ -869,6 +1003,7 @@ fn unreachable(p: &Problem, reach: &[u64]) -> Vec<Cell> {
 /// cells' odds with their errors, the very likely cells, the candidates'
 /// exits and the cells no sampled beam crossed.
 fn estimated(
+    ev: &Evidence,
     p: &Problem,
     checked: &Checked,
     options: &SolveOptions,
@@ -882,6 +1017,7 @@ fn estimated(
         // Proven: no layout fits (the answer of an exact count of 0).
         Err(estimate::NoSample::Impossible) => {
             solution.layouts = Some(BigUint::zero());
+            solution.contradiction = Some(explain(ev, p, &checked.pairs, budget));
             return Ok(());
         }
         Err(estimate::NoSample::GaveUp) => {
@@ -934,6 +1070,61 @@ fn estimated(
     solution.candidates = shot_odds(candidates, exits_of, n, None);
     solution.unreachable = unreachable(p, &reach);
     Ok(())
+}
+
+/// Cell steps each trial of [`explain`] may take, and all of them.
+const EXPLAIN_STEPS: u64 = 100_000;
+const EXPLAIN_ALL_STEPS: u64 = 4_000_000;
+
+/// Which shots cannot all hold, when no layout fits `pairs` in `p`: a
+/// shot is dropped while the rest are still proven to contradict each
+/// other (by the propagating search), so that every shot left is needed
+/// (unless a trial ran out of steps: then the list may be longer than
+/// needed, and says so).
+fn explain(ev: &Evidence, p: &Problem, pairs: &[(usize, usize)], budget: &Budget) -> Contradiction {
+    let mut keep = pairs.to_vec();
+    let mut minimal = true;
+    let mut spent = 0;
+    let mut i = 0;
+    while i < keep.len() {
+        let mut trial = keep.clone();
+        trial.remove(i);
+        let left = EXPLAIN_ALL_STEPS.saturating_sub(spent);
+        let mut finder = find::Finder::new(p, &trial, Rng::new(i as u64));
+        let outcome = finder.find(EXPLAIN_STEPS.min(left), budget);
+        spent += finder.steps();
+        match outcome {
+            find::Outcome::Impossible => keep = trial,
+            find::Outcome::Found(_) => i += 1,
+            find::Outcome::GaveUp => {
+                minimal = false;
+                i += 1;
+            }
+        }
+    }
+    // In the order given.
+    keep.sort_by_key(|&(a, b)| {
+        ev.shots
+            .iter()
+            .position(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a))
+            .unwrap_or(usize::MAX)
+    });
+    let shots = keep
+        .into_iter()
+        .map(|(a, b)| {
+            if ev.shots.contains(&(a, b)) {
+                (a, b)
+            } else {
+                (b, a)
+            }
+        })
+        .collect();
+    Contradiction::Shots {
+        mirrors: ev.mirrors,
+        shots,
+        with_found: !ev.found.is_empty() || !ev.not.is_empty(),
+        minimal,
+    }
 }
 
 /// Every allowed hole's shot through each sampled layout (`samples`, a
@@ -1187,10 +1378,12 @@ fn sampled_advice(
     Ok(())
 }
 
-/// Up to `count` layouts consistent with `ev`, found by the propagating
-/// search with restarts ([`find`]) within `steps` cell steps in all and
-/// `budget`: each run's random choices differ, so the layouts usually
-/// differ too (not a uniform sample: [`solve`] mixes them with Markov
+/// Up to `count` layouts consistent with `ev`, found within `steps` cell
+/// steps in all and `budget`: by a short propagating search with restarts
+/// ([`find`]), which proves quickly when none fits, then the repair search
+/// ([`repair`]), then the propagating search again with the steps left if
+/// nothing was found; each run's random choices differ, so the layouts
+/// usually differ too (not a uniform sample: [`solve`] mixes them with Markov
 /// chains before it weighs anything). Every layout returned has exactly
 /// `ev.mirrors` mirrors and sends every shot in `ev` out where it came out;
 /// an empty list means the evidence contradicts itself (proven).
@@ -1211,23 +1404,40 @@ pub fn find_layouts(
         return Ok(Vec::new());
     };
     let size = checked.size;
+    let to_layout = |state: Vec<u8>| {
+        let placed: Vec<Placed> = state
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &v)| search::mirror_of(v).map(|m| Placed::new(size.cell(i), m)))
+            .collect();
+        crate::layout::Layout::new(size, &placed)
+    };
     let mut finder = find::Finder::new(problem, &checked.pairs, Rng::new(seed));
+    let mut repair = repair::Repair::new(problem, &checked.pairs, Rng::stream(seed, 1));
     let mut out = Vec::with_capacity(count.min(1024));
-    while out.len() < count {
-        let left = steps.saturating_sub(finder.steps());
-        match finder.find(left, budget) {
-            find::Outcome::Found(state) => {
-                let placed: Vec<Placed> = state
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, &v)| {
-                        search::mirror_of(v).map(|m| Placed::new(size.cell(i), m))
-                    })
-                    .collect();
-                out.push(crate::layout::Layout::new(size, &placed)?);
-            }
+    let spent = |f: &find::Finder<'_>, r: &repair::Repair<'_>| f.steps() + r.steps();
+    // First a short propagating search: it proves quickly when no layout
+    // fits.
+    if count > 0 {
+        match finder.find(steps / 20, budget) {
+            find::Outcome::Found(state) => out.push(to_layout(state)?),
             find::Outcome::Impossible => return Ok(Vec::new()),
-            find::Outcome::GaveUp => break,
+            find::Outcome::GaveUp => {}
+        }
+    }
+    while out.len() < count {
+        let left = steps.saturating_sub(spent(&finder, &repair));
+        match repair.find(left, budget) {
+            Some(state) => out.push(to_layout(state)?),
+            None => break,
+        }
+    }
+    if out.is_empty() && count > 0 {
+        let left = steps.saturating_sub(spent(&finder, &repair));
+        match finder.find(left, budget) {
+            find::Outcome::Found(state) => out.push(to_layout(state)?),
+            find::Outcome::Impossible => return Ok(Vec::new()),
+            find::Outcome::GaveUp => {}
         }
     }
     if let Some(stopped) = budget.stopped() {
@@ -1235,7 +1445,7 @@ pub fn find_layouts(
     }
     if out.is_empty() && count > 0 {
         return Err(SolveError::TooHard {
-            steps: finder.steps(),
+            steps: spent(&finder, &repair),
         });
     }
     Ok(out)

@@ -763,3 +763,62 @@ fn the_shots_through_sampled_layouts_stop_when_the_budget_is_withdrawn() {
         Stopped::Cancelled
     );
 }
+
+#[test]
+fn a_contradiction_says_what_contradicts_what() {
+    let base = Evidence {
+        size: 10,
+        mirrors: 5,
+        ..Evidence::default()
+    };
+    let with = |shots: Vec<(usize, usize)>| Evidence {
+        shots,
+        ..base.clone()
+    };
+    let of = |ev: &Evidence| solve(ev, &SolveOptions::default()).unwrap().contradiction;
+    assert_eq!(
+        of(&with(vec![(7, 7)])),
+        Some(Contradiction::SameHole { hole: 7 })
+    );
+    assert_eq!(
+        of(&with(vec![(7, 22), (22, 5)])),
+        Some(Contradiction::TwoShots {
+            hole: 22,
+            first: (7, 22),
+            second: (22, 5),
+        })
+    );
+    // On 5 x 5 with one mirror: 2:6 needs `/` at row 2, column 1, and 1:8
+    // needs one at row 3, column 3; the straight 0:14 along row 4 fits
+    // either, so it is not named.
+    let ev = Evidence {
+        size: 5,
+        mirrors: 1,
+        shots: vec![(0, 14), (2, 6), (1, 8)],
+        ..Evidence::default()
+    };
+    let s = solve(&ev, &SolveOptions::default()).unwrap();
+    assert_eq!(s.layouts, Some(BigUint::zero()));
+    let c = s.contradiction.clone().unwrap();
+    assert_eq!(
+        c,
+        Contradiction::Shots {
+            mirrors: 1,
+            shots: vec![(2, 6), (1, 8)],
+            with_found: false,
+            minimal: true,
+        }
+    );
+    assert_eq!(
+        c.to_string(),
+        "no box of 1 mirror sends shots 2:6 and 1:8 out where they came out: they cannot all hold"
+    );
+    let e = s.consistent().unwrap_err();
+    assert_eq!(e, SolveError::Contradiction(c));
+    // A consistent answer has none, and its JSON does not name it.
+    let ev = with(vec![(7, 22)]);
+    let s = solve(&ev, &SolveOptions::default()).unwrap();
+    assert_eq!(s.contradiction, None);
+    assert!(!serde_json::to_string(&s).unwrap().contains("contradiction"));
+    assert!(s.consistent().is_ok());
+}
