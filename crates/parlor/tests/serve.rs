@@ -125,6 +125,10 @@ fn serve_with(prefix: &[&str], data: &std::path::Path) -> (Running, String) {
         // Thousands of requests: their log lines would flood the test's
         // output; warnings and errors still show.
         .env("RUST_LOG", "warn")
+        // The floods here measure memory and descriptors, from one
+        // address: no rate per client (crates/server/tests/fairness.rs
+        // tests it).
+        .env("PARLOR_RATE_LIMIT", "0")
         .stdout(Stdio::piped())
         .spawn()
         .expect("parlor serve starts");

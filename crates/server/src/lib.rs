@@ -111,6 +111,20 @@ pub struct Config {
     pub durability: store::Durability,
     /// The most idle matches kept in memory (the store keeps them all).
     pub live_matches: usize,
+    /// The load balancers in front of this server (`--trusted-proxy`):
+    /// only from these is `X-Forwarded-For` read for the client's address
+    /// ([`http::client`]).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// How many things (matches, designs, boards, saves) each client
+    /// address may make a minute, and how many long answers it may ask
+    /// for, in bursts of as many ([`http::fair`]); 0 for no limit.
+    pub rate_limit: u32,
+    /// The most unfinished matches one client address, or one token, may
+    /// have made ([`store`]); 0 for no limit.
+    pub matches_per_client: u32,
+    /// How long an unfinished match nobody has moved in or joined is kept
+    /// ([`store`]); a match played in is kept 30 days after its last move.
+    pub unplayed_kept: Duration,
     /// For whoever works on the pages: serve them from this folder (the
     /// source's `crates/server/web`), read at each request, instead of the
     /// copies built into the binary ([`assets`]).
@@ -128,7 +142,10 @@ impl Config {
     /// that is lower), 10 s for headers and for bodies, 10 s to finish
     /// when stopping with no drain delay before it, no metrics address;
     /// the store in `parlor.db` in the data directory, committed to its
-    /// log before a move is answered; 1,000 idle matches in memory.
+    /// log before a move is answered; 1,000 idle matches in memory; no
+    /// trusted proxy, 60 things made and 60 long answers a minute per
+    /// client address, 100 unfinished matches per address and per token,
+    /// unplayed matches kept 6 hours.
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         Self {
             games: games::Registry::standard(),
@@ -150,6 +167,10 @@ impl Config {
             database: None,
             durability: store::Durability::default(),
             live_matches: 1000,
+            trusted_proxies: Vec::new(),
+            rate_limit: 60,
+            matches_per_client: 100,
+            unplayed_kept: Duration::from_secs(6 * 60 * 60),
             web_dir: None,
         }
     }
@@ -176,6 +197,8 @@ pub struct Shared {
     pub long_work: work::LongWork,
     /// Draining and readiness ([`http::health`]).
     pub health: http::health::Health,
+    /// The rates per client address ([`http::fair`]).
+    pub rates: Arc<http::fair::Rates>,
 }
 
 /// A cheap handle on [`Shared`].
@@ -188,12 +211,16 @@ impl AppState {
     /// # Errors
     /// When the store cannot be opened or migrated.
     pub async fn open(config: Config) -> Result<Self, store::DbError> {
-        let db = store::Db::open(
+        let mut db = store::Db::open(
             &config.location(),
             config.durability,
             Some(&tools::grids::folder(&config.data_dir)),
         )
         .await?;
+        db.set_bounds(store::Bounds {
+            per_creator: config.matches_per_client,
+            unplayed_kept: config.unplayed_kept,
+        });
         let n = config.max_sessions;
         let idle = config.idle;
         let hub = matches::Hub::new(
@@ -202,14 +229,26 @@ impl AppState {
             config.live_matches,
             config.max_long_work,
         );
-        Ok(Self(Arc::new(Shared {
+        let state = Self(Arc::new(Shared {
             boards: Sessions::new("board", n, idle),
             designs: Sessions::new("design", n, idle),
             hub,
             long_work: work::LongWork::new(&config),
             health: http::health::Health::default(),
+            rates: Arc::new(http::fair::Rates::new(config.rate_limit)),
             config,
-        })))
+        }));
+        let rates = Arc::downgrade(&state.rates);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(http::fair::FORGET_EVERY).await;
+                match rates.upgrade() {
+                    Some(rates) => rates.forget_idle(),
+                    None => break,
+                }
+            }
+        });
+        Ok(state)
     }
 }
 
@@ -250,6 +289,10 @@ pub fn router_for(state: AppState) -> Router {
         .nest("/tycoon", tools::tycoon::routes())
         .fallback(api_not_found)
         .method_not_allowed_fallback(api_method_not_allowed)
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.rates.clone(),
+            http::fair::limit,
+        ))
         .route_layer(axum::middleware::from_fn(http::log::note_route))
         .layer(axum::middleware::map_response(json_errors));
     let app = Router::new()
@@ -269,7 +312,11 @@ pub fn router_for(state: AppState) -> Router {
             limits,
             http::limits::body_in_time,
         ))
-        .layer(axum::middleware::from_fn(http::origin::check));
+        .layer(axum::middleware::from_fn(http::origin::check))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::<[std::net::IpAddr]>::from(config.trusted_proxies.clone()),
+            http::client::identify,
+        ));
     let app = match guarded {
         Some(addr) => app.layer(axum::middleware::from_fn_with_state(
             addr,

@@ -165,12 +165,12 @@ pub async fn serve_until(
             () = &mut shutdown => break,
             accepted = listener.accept() => accepted,
         };
-        let stream = match accepted {
-            Ok((stream, _)) => {
+        let (stream, peer) = match accepted {
+            Ok((stream, peer)) => {
                 // Small answers go out at once, not held back by Nagle's
                 // algorithm until the last piece is acknowledged.
                 let _ = stream.set_nodelay(true);
-                stream
+                (stream, peer)
             }
             Err(e) if is_per_connection(&e) => continue,
             Err(e) => {
@@ -198,9 +198,13 @@ pub async fn serve_until(
         let id = connections.add(Arc::clone(&busy), Arc::clone(&served), Arc::clone(&close));
         let service = {
             let app = app.clone();
-            hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+            hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
                 let busy = Busy::new(&busy, &served);
                 let app = app.clone();
+                // Who is asking ([`crate::http::client`]).
+                request
+                    .extensions_mut()
+                    .insert(axum::extract::ConnectInfo(peer));
                 async move {
                     let _busy = busy;
                     app.oneshot(request.map(Body::new)).await

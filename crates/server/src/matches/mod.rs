@@ -155,8 +155,15 @@ async fn supply(state: &AppState, need: &Need) -> Result<Supplied, ApiError> {
 
 async fn create(
     State(state): State<AppState>,
+    client: Option<axum::Extension<crate::http::client::Client>>,
+    Bearer(bearer): Bearer,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
+    // Who makes it, for the store's quota and the lobby (digests only).
+    let creator = crate::store::Creator {
+        client: client.map(|c| c.0.digest()),
+        token: bearer.as_deref().map(seats::digest),
+    };
     let info = state.hub.games().find(&req.game)?;
     let plans: Vec<SeatPlan> = match &req.seats {
         Some(words) => words
@@ -207,7 +214,7 @@ async fn create(
     let kinds: Vec<SeatKind> = plans.iter().map(|p| p.kind()).collect();
     let table = prepared.start(supplied, kinds, dice, seed)?;
     let game = table.game();
-    let made = state.hub.create(table, &plans).await?;
+    let made = state.hub.create_for(table, &plans, creator).await?;
     let view = state.hub.view(&made.id, Some(&made.token)).await?;
     Ok((
         StatusCode::CREATED,

@@ -13,8 +13,9 @@
 //!   matches again ([`Notice::Resync`]).
 
 use super::{
-    Claim, DbError, GridRow, GridSave, LobbyRow, MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch,
-    NewMove, Notice, SeatRow, StoredMatch, TokenRow, schema,
+    Bounds, Claim, Creator, DbError, GridRow, GridSave, LOBBY_PER_CREATOR, LobbyRow, MAX_GRIDS,
+    MAX_UNFINISHED, MoveRow, NewMatch, NewMove, Notice, SeatRow, StoredMatch, TokenRow,
+    UNFINISHED_KEPT, schema,
 };
 use std::str::FromStr;
 use std::sync::Mutex;
@@ -168,18 +169,64 @@ impl Postgres {
         tx.commit().await.map_err(pg)
     }
 
-    pub(super) async fn create(&self, new: NewMatch) -> Result<(), DbError> {
+    pub(super) async fn create(
+        &self,
+        new: NewMatch,
+        creator: Creator,
+        bounds: Bounds,
+    ) -> Result<(), DbError> {
         let mut conn = self.conn().await?;
         let tx = conn.transaction().await.map_err(pg)?;
+        let kept = UNFINISHED_KEPT.as_millis() as i64;
+        let unplayed = bounds.unplayed_kept.as_millis() as i64;
+        let by_creator = [
+            ("address", "creator", &creator.client),
+            ("token", "creator_token", &creator.token),
+        ];
+        for (by, column, value) in by_creator {
+            let Some(value) = value else { continue };
+            if bounds.per_creator == 0 {
+                break;
+            }
+            let row = tx
+                .query_one(
+                    &format!(
+                        "SELECT COUNT(*), MIN(updated_ms + CASE WHEN played THEN $2::BIGINT ELSE $3::BIGINT END)
+                         FROM matches WHERE NOT over AND {column} = $1"
+                    ),
+                    &[value, &kept, &unplayed],
+                )
+                .await
+                .map_err(pg)?;
+            let theirs: i64 = row.get(0);
+            if theirs >= i64::from(bounds.per_creator) {
+                let first: Option<i64> = row.get(1);
+                return Err(DbError::Quota {
+                    limit: bounds.per_creator,
+                    by,
+                    retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
+                    unplayed_kept: bounds.unplayed_kept.as_secs(),
+                });
+            }
+        }
         let unfinished: i64 = tx
             .query_one("SELECT COUNT(*) FROM matches WHERE NOT over", &[])
             .await
             .map_err(pg)?
             .get(0);
         if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
-            return Err(DbError::Unavailable(format!(
-                "the server holds {MAX_UNFINISHED} unfinished games; try again when some have ended"
-            )));
+            let first: Option<i64> = tx
+                .query_one(
+                    "SELECT MIN(updated_ms + CASE WHEN played THEN $1::BIGINT ELSE $2::BIGINT END)
+                     FROM matches WHERE NOT over",
+                    &[&kept, &unplayed],
+                )
+                .await
+                .map_err(pg)?
+                .get(0);
+            return Err(DbError::AtCapacity {
+                retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
+            });
         }
         let lobby = new
             .seats
@@ -187,8 +234,8 @@ impl Postgres {
             .filter(|s| s.invite.is_none() && !s.taken)
             .count() as i32;
         tx.execute(
-            "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9, $9)",
+            "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms, creator, creator_token, played)
+             VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9, $9, $10, $11, FALSE)",
             &[
                 &new.id,
                 &new.game,
@@ -199,6 +246,8 @@ impl Postgres {
                 &new.status,
                 &new.over,
                 &new.at_ms,
+                &creator.client.as_deref().unwrap_or(""),
+                &creator.token.as_deref().unwrap_or(""),
             ],
         )
         .await
@@ -282,7 +331,8 @@ impl Postgres {
         let stored = conn
             .query(
                 "WITH moved AS (
-                     UPDATE matches SET moves = $2, status = $3, over = $4, updated_ms = $5
+                     UPDATE matches SET moves = $2, status = $3, over = $4, updated_ms = $5,
+                         played = played OR NOT $8
                      WHERE id = $1 AND moves = $2 - 1 AND NOT over
                      RETURNING id
                  ), stored AS (
@@ -357,7 +407,7 @@ impl Postgres {
         .await
         .map_err(pg)?;
         tx.execute(
-            "UPDATE matches SET lobby_seats = lobby_seats - $3, updated_ms = $2 WHERE id = $1",
+            "UPDATE matches SET lobby_seats = lobby_seats - $3, updated_ms = $2, played = TRUE WHERE id = $1",
             &[&claim.id, &super::now_ms(), &i32::from(public)],
         )
         .await
@@ -392,9 +442,8 @@ impl Postgres {
         let conn = self.conn().await?;
         let rows = conn
             .query(
-                "SELECT id, game, title, seat_count, lobby_seats, moves, created_ms FROM matches
-                 WHERE NOT over AND lobby_seats > 0 ORDER BY created_ms DESC LIMIT $1",
-                &[&i64::from(limit)],
+                &super::LOBBY_QUERY.replace("?1", "$1").replace("?2", "$2"),
+                &[&i64::from(limit), &i64::from(LOBBY_PER_CREATOR)],
             )
             .await
             .map_err(pg)?;
@@ -412,11 +461,16 @@ impl Postgres {
             .collect())
     }
 
-    pub(super) async fn expire(&self, before_ms: i64) -> Result<u64, DbError> {
+    pub(super) async fn expire(
+        &self,
+        before_ms: i64,
+        unplayed_before_ms: i64,
+    ) -> Result<u64, DbError> {
         let conn = self.conn().await?;
         conn.execute(
-            "DELETE FROM matches WHERE NOT over AND updated_ms < $1",
-            &[&before_ms],
+            "DELETE FROM matches WHERE NOT over
+             AND (updated_ms < $1 OR (NOT played AND updated_ms < $2))",
+            &[&before_ms, &unplayed_before_ms],
         )
         .await
         .map_err(pg)

@@ -19,8 +19,9 @@
 //!   `fsync` (p99 of a move 21 ms against 7 ms, `benches/moves.rs`).
 
 use super::{
-    Claim, DbError, Durability, GridRow, GridSave, LobbyRow, MAX_GRIDS, MAX_UNFINISHED, MoveRow,
-    NewMatch, NewMove, SeatRow, StoredMatch, TokenRow, schema,
+    Bounds, Claim, Creator, DbError, Durability, GridRow, GridSave, LOBBY_PER_CREATOR, LobbyRow,
+    MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch, NewMove, SeatRow, StoredMatch, TokenRow,
+    UNFINISHED_KEPT, schema,
 };
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
@@ -113,23 +114,83 @@ impl Sqlite {
         answer.await.map_err(|_| closed())?
     }
 
-    pub(super) async fn create(&self, new: NewMatch) -> Result<(), DbError> {
+    pub(super) async fn create(
+        &self,
+        new: NewMatch,
+        creator: Creator,
+        bounds: Bounds,
+    ) -> Result<(), DbError> {
         self.call(move |c| {
+            let kept = UNFINISHED_KEPT.as_millis() as i64;
+            let unplayed = bounds.unplayed_kept.as_millis() as i64;
+            // When the first unfinished match (of those `filter` picks)
+            // expires.
+            let first_expiry = |filter: &str, value: &str| -> Result<i64, DbError> {
+                c.query_row(
+                    &format!(
+                        "SELECT MIN(updated_ms + CASE WHEN played THEN ?1 ELSE ?2 END) FROM matches
+                         WHERE over = 0 AND {filter}"
+                    ),
+                    params![kept, unplayed, value],
+                    |r| r.get::<_, Option<i64>>(0),
+                )
+                .map(|at| at.unwrap_or(new.at_ms))
+                .map_err(sql)
+            };
+            let by_creator = [
+                ("address", "creator", &creator.client),
+                ("token", "creator_token", &creator.token),
+            ];
+            for (by, column, value) in by_creator {
+                let Some(value) = value else { continue };
+                if bounds.per_creator == 0 {
+                    break;
+                }
+                let theirs: i64 = c
+                    .query_row(
+                        &format!("SELECT COUNT(*) FROM matches WHERE over = 0 AND {column} = ?1"),
+                        params![value],
+                        |r| r.get(0),
+                    )
+                    .map_err(sql)?;
+                if theirs >= i64::from(bounds.per_creator) {
+                    let first = first_expiry(&format!("{column} = ?3"), value)?;
+                    return Err(DbError::Quota {
+                        limit: bounds.per_creator,
+                        by,
+                        retry_after: super::seconds_until(first, new.at_ms),
+                        unplayed_kept: bounds.unplayed_kept.as_secs(),
+                    });
+                }
+            }
             let unfinished: i64 = c
                 .query_row("SELECT COUNT(*) FROM matches WHERE over = 0", [], |r| {
                     r.get(0)
                 })
                 .map_err(sql)?;
             if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
-                return Err(DbError::Unavailable(format!(
-                    "the server holds {MAX_UNFINISHED} unfinished games; try again when some have ended"
-                )));
+                let first = first_expiry("?3 = ?3", "")?;
+                return Err(DbError::AtCapacity {
+                    retry_after: super::seconds_until(first, new.at_ms),
+                });
             }
             let lobby = new.seats.iter().filter(|s| s.invite.is_none() && !s.taken).count();
             c.execute(
-                "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9, ?9)",
-                params![new.id, new.game, new.header, new.title, new.seat_count, lobby as i64, new.status, new.over, new.at_ms],
+                "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms, creator, creator_token, played)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9, ?9, ?10, ?11, 0)",
+                params![
+                    new.id,
+                    new.game,
+                    new.header,
+                    new.title,
+                    new.seat_count,
+                    lobby as i64,
+                    new.status,
+                    new.over,
+                    new.at_ms,
+                    creator.client.as_deref().unwrap_or(""),
+                    creator.token.as_deref().unwrap_or("")
+                ],
             )
             .map_err(sql)?;
             for seat in &new.seats {
@@ -216,10 +277,11 @@ impl Sqlite {
         self.call(move |c| {
             let changed = c
                 .prepare_cached(
-                    "UPDATE matches SET moves = ?2, status = ?3, over = ?4, updated_ms = ?5
+                    "UPDATE matches SET moves = ?2, status = ?3, over = ?4, updated_ms = ?5,
+                         played = CASE WHEN ?6 THEN played ELSE 1 END
                      WHERE id = ?1 AND moves = ?2 - 1 AND over = 0",
                 )
-                .and_then(|mut s| s.execute(params![mv.match_id, mv.number, mv.status, mv.over, mv.at_ms]))
+                .and_then(|mut s| s.execute(params![mv.match_id, mv.number, mv.status, mv.over, mv.at_ms, mv.bot]))
                 .map_err(sql)?;
             if changed == 0 {
                 let now: Option<u32> = c
@@ -271,7 +333,7 @@ impl Sqlite {
             )
             .map_err(sql)?;
             c.execute(
-                "UPDATE matches SET lobby_seats = lobby_seats - ?3, updated_ms = ?2 WHERE id = ?1",
+                "UPDATE matches SET lobby_seats = lobby_seats - ?3, updated_ms = ?2, played = 1 WHERE id = ?1",
                 params![claim.id, super::now_ms(), i64::from(public)],
             )
             .map_err(sql)?;
@@ -301,14 +363,9 @@ impl Sqlite {
 
     pub(super) async fn lobby(&self, limit: u32) -> Result<Vec<LobbyRow>, DbError> {
         self.call(move |c| {
-            let mut statement = c
-                .prepare_cached(
-                    "SELECT id, game, title, seat_count, lobby_seats, moves, created_ms FROM matches
-                     WHERE over = 0 AND lobby_seats > 0 ORDER BY created_ms DESC LIMIT ?1",
-                )
-                .map_err(sql)?;
+            let mut statement = c.prepare_cached(super::LOBBY_QUERY).map_err(sql)?;
             let rows = statement
-                .query_map([limit], |r| {
+                .query_map(params![limit, LOBBY_PER_CREATOR], |r| {
                     Ok(LobbyRow {
                         id: r.get(0)?,
                         game: r.get(1)?,
@@ -325,12 +382,17 @@ impl Sqlite {
         .await
     }
 
-    pub(super) async fn expire(&self, before_ms: i64) -> Result<u64, DbError> {
+    pub(super) async fn expire(
+        &self,
+        before_ms: i64,
+        unplayed_before_ms: i64,
+    ) -> Result<u64, DbError> {
         self.call(move |c| {
             let gone = c
                 .execute(
-                    "DELETE FROM matches WHERE over = 0 AND updated_ms < ?1",
-                    [before_ms],
+                    "DELETE FROM matches WHERE over = 0
+                     AND (updated_ms < ?1 OR (played = 0 AND updated_ms < ?2))",
+                    [before_ms, unplayed_before_ms],
                 )
                 .map_err(sql)?;
             Ok(gone as u64)

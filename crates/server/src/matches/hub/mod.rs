@@ -296,6 +296,22 @@ impl Hub {
         table: Box<dyn AnyMatch>,
         plans: &[SeatPlan],
     ) -> Result<Made, ApiError> {
+        self.create_for(table, plans, crate::store::Creator::default())
+            .await
+    }
+
+    /// [`Hub::create`] for `creator`, whose unfinished matches the store
+    /// bounds ([`crate::store::Bounds`]).
+    ///
+    /// # Errors
+    /// As [`Hub::create`]; `429 match_quota` when the creator has made
+    /// their most unfinished matches.
+    pub async fn create_for(
+        self: &Arc<Self>,
+        table: Box<dyn AnyMatch>,
+        plans: &[SeatPlan],
+        creator: crate::store::Creator,
+    ) -> Result<Made, ApiError> {
         let id = seats::fresh_secret()?;
         let token = seats::fresh_secret()?;
         let mut here = 0u32;
@@ -339,18 +355,21 @@ impl Hub {
         let title = table.title();
         self.timed(
             "create",
-            self.db.create(NewMatch {
-                id: id.clone(),
-                game: table.game().to_string(),
-                header: table.header(),
-                title: title.clone(),
-                seats: rows.clone(),
-                tokens: tokens.clone(),
-                seat_count: plans.len() as u8,
-                status: status_word(&status),
-                over: status.is_over(),
-                at_ms: now,
-            }),
+            self.db.create_for(
+                NewMatch {
+                    id: id.clone(),
+                    game: table.game().to_string(),
+                    header: table.header(),
+                    title: title.clone(),
+                    seats: rows.clone(),
+                    tokens: tokens.clone(),
+                    seat_count: plans.len() as u8,
+                    status: status_word(&status),
+                    over: status.is_over(),
+                    at_ms: now,
+                },
+                creator,
+            ),
         )
         .await?;
         let slot = self.insert(

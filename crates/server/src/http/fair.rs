@@ -1,0 +1,212 @@
+//! Fair share: rates per client address on the routes that make something
+//! or ask for long work, so that no one client uses up what everyone
+//! shares.
+//!
+//! Terms:
+//! - **making** ([`Kind::Making`]): a request that leaves something behind
+//!   — a match, a design, an uploaded or designed board, a saved grid.
+//! - **asking** ([`Kind::Asking`]): a request for long work — an analysis,
+//!   a shortest game, a plot, a solve, a hint, a bot's move for a player.
+//! - **rate** ([`crate::Config::rate_limit`]): each client address may
+//!   make that many things a minute, and ask that many questions a minute,
+//!   in bursts of as many; beyond it the request is answered `429
+//!   rate_limited` with `Retry-After`, the seconds until one more is
+//!   allowed. The limiter is `governor`'s (GCRA, one cell of state per
+//!   address); addresses not seen for a while are forgotten.
+//! - **client**: see [`crate::http::client`]. A request with no client (in
+//!   process) is not counted.
+
+use crate::http::client::Client;
+use crate::http::error::ApiError;
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::{Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What a request costs, for the limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// It makes something that is kept (see the module's terms).
+    Making,
+    /// It asks for long work.
+    Asking,
+}
+
+/// The routes that make something, as `(method, template)` under `/api`.
+pub const MAKING: &[(&str, &str)] = &[
+    ("POST", "/api/matches"),
+    ("POST", "/api/chutes/boards"),
+    ("POST", "/api/tycoon/designs"),
+    ("POST", "/api/tycoon/designs/{id}/save"),
+];
+
+/// The routes that ask for long work, as `(method, template)`.
+pub const ASKING: &[(&str, &str)] = &[
+    ("GET", "/api/chutes/boards/{board}/analysis"),
+    ("GET", "/api/chutes/boards/{board}/shortest"),
+    ("GET", "/api/chutes/boards/{board}/min-throws"),
+    ("GET", "/api/chutes/boards/{board}/plots/{kind}"),
+    ("POST", "/api/chutes/design"),
+    ("POST", "/api/baffle/solve"),
+    ("POST", "/api/matches/{id}/hint"),
+    ("POST", "/api/matches/{id}/bot"),
+];
+
+/// The kind of the route `template` taken with `method`, if it is limited.
+pub fn kind_of(method: &Method, template: &str) -> Option<Kind> {
+    let hit = |list: &[(&str, &str)]| {
+        list.iter()
+            .any(|&(m, t)| m == method.as_str() && t == template)
+    };
+    if hit(MAKING) {
+        Some(Kind::Making)
+    } else if hit(ASKING) {
+        Some(Kind::Asking)
+    } else {
+        None
+    }
+}
+
+/// The rate limiters, one per [`Kind`], keyed by client address.
+pub struct Rates {
+    per_minute: u32,
+    making: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    asking: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    clock: DefaultClock,
+}
+
+impl Rates {
+    /// Limiters allowing `per_minute` of each kind a minute per address, in
+    /// bursts of as many; none when `per_minute` is 0.
+    pub fn new(per_minute: u32) -> Self {
+        let limiter =
+            || NonZeroU32::new(per_minute).map(|n| RateLimiter::keyed(Quota::per_minute(n)));
+        Self {
+            per_minute,
+            making: limiter(),
+            asking: limiter(),
+            clock: DefaultClock::default(),
+        }
+    }
+
+    /// Counts one request of `kind` from `client`.
+    ///
+    /// # Errors
+    /// `429 rate_limited` with the seconds until the next is allowed.
+    pub fn check(&self, kind: Kind, client: Client) -> Result<(), ApiError> {
+        let limiter = match kind {
+            Kind::Making => &self.making,
+            Kind::Asking => &self.asking,
+        };
+        let Some(limiter) = limiter else {
+            return Ok(());
+        };
+        match limiter.check_key(&client.0) {
+            Ok(()) => Ok(()),
+            Err(not_until) => {
+                let wait = not_until.wait_time_from(self.clock.now());
+                let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                let what = match kind {
+                    Kind::Making => "made too many games, designs, boards or saves",
+                    Kind::Asking => "asked for too many analyses, hints or solves",
+                };
+                Err(ApiError::coded(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "rate_limited",
+                    format!(
+                        "your address has {what} in a short time (at most {} a minute); try again in {} s",
+                        self.per_minute,
+                        seconds.max(1)
+                    ),
+                )
+                .with_retry_after(seconds))
+            }
+        }
+    }
+
+    /// Forgets addresses whose limits are back to full (called now and
+    /// then, so that the table does not grow with every address seen).
+    pub fn forget_idle(&self) {
+        for limiter in [&self.making, &self.asking].into_iter().flatten() {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+    }
+}
+
+/// How often the limiters forget idle addresses.
+pub const FORGET_EVERY: Duration = Duration::from_secs(60);
+
+/// Checks the request's rate when its route is limited (a route layer:
+/// the matched route is known).
+pub async fn limit(State(rates): State<Arc<Rates>>, request: Request, next: Next) -> Response {
+    let client = request.extensions().get::<Client>().copied();
+    let kind = request.extensions().get::<MatchedPath>().and_then(|path| {
+        let path = path.as_str();
+        if path.starts_with("/api/") {
+            kind_of(request.method(), path)
+        } else {
+            kind_of(request.method(), &format!("/api{path}"))
+        }
+    });
+    if let (Some(client), Some(kind)) = (client, kind) {
+        if let Err(refused) = rates.check(kind, client) {
+            return refused.into_response();
+        }
+    }
+    next.run(request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limited_routes_are_sorted_by_kind() {
+        assert_eq!(kind_of(&Method::POST, "/api/matches"), Some(Kind::Making));
+        assert_eq!(
+            kind_of(&Method::GET, "/api/chutes/boards/{board}/analysis"),
+            Some(Kind::Asking)
+        );
+        assert_eq!(kind_of(&Method::GET, "/api/matches/{id}"), None);
+        assert_eq!(kind_of(&Method::POST, "/api/matches/{id}/moves"), None);
+    }
+
+    #[test]
+    fn a_burst_passes_then_the_next_waits_and_others_are_not_held() {
+        let rates = Rates::new(3);
+        let a = Client("127.0.0.2".parse().unwrap());
+        let b = Client("127.0.0.3".parse().unwrap());
+        for _ in 0..3 {
+            rates.check(Kind::Making, a).unwrap();
+        }
+        let refused = rates.check(Kind::Making, a).unwrap_err();
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(refused.code, "rate_limited");
+        // 3 a minute: one more every 20 s.
+        let wait = refused.retry_after.unwrap();
+        assert!((1..=20).contains(&wait), "{wait}");
+        assert!(
+            refused.message.contains("at most 3 a minute"),
+            "{}",
+            refused.message
+        );
+        rates.check(Kind::Asking, a).unwrap();
+        rates.check(Kind::Making, b).unwrap();
+    }
+
+    #[test]
+    fn no_limit_when_the_rate_is_zero() {
+        let rates = Rates::new(0);
+        let a = Client("127.0.0.2".parse().unwrap());
+        for _ in 0..1000 {
+            rates.check(Kind::Making, a).unwrap();
+        }
+    }
+}

@@ -1,0 +1,543 @@
+//! Fair share under abuse (issue 33): no client can lock the others out.
+//! Several clients are simulated by their addresses (127.0.0.0/8 is all
+//! loopback): through the router, each request carries the peer address
+//! the accept loop would give it; over real TCP, each client binds its own
+//! loopback address.
+//!
+//! Subjects: rates per address; unfinished matches per address and per
+//! token, their expiry, and the lobby; who the client is behind a proxy;
+//! what a full store says.
+
+mod support;
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use std::net::{IpAddr, SocketAddr};
+use support::{Answer, App};
+use tower::ServiceExt;
+
+/// A client at a loopback address: `client(2)` is 127.0.0.2.
+fn client(n: u8) -> IpAddr {
+    IpAddr::from([127, 0, 0, n])
+}
+
+/// A request as the accept loop hands it on: from `from`, with these extra
+/// headers and a token (or none).
+async fn send_from(
+    app: &App,
+    from: IpAddr,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> Answer {
+    let mut request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .extension(ConnectInfo(SocketAddr::new(from, 40_000)));
+    if let Some(token) = token {
+        request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+    }
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let request = request
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .expect("a request");
+    let response = app
+        .router
+        .clone()
+        .oneshot(request)
+        .await
+        .expect("an answer");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    let body = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// A Chutes match for two at one screen, or with a seat for anyone.
+fn chutes(seats: &[&str]) -> Value {
+    json!({"game": "chutes", "seats": seats})
+}
+
+async fn make(app: &App, from: IpAddr, token: Option<&str>, seats: &[&str]) -> Answer {
+    send_from(
+        app,
+        from,
+        "POST",
+        "/api/matches",
+        token,
+        &[],
+        Some(&chutes(seats)),
+    )
+    .await
+}
+
+/// The `Retry-After` of an answer, in seconds.
+#[track_caller]
+fn retry_after(answer: &Answer) -> u64 {
+    answer
+        .headers
+        .get(header::RETRY_AFTER)
+        .unwrap_or_else(|| panic!("no Retry-After: {}", answer.body))
+        .to_str()
+        .expect("text")
+        .parse()
+        .expect("seconds")
+}
+
+mod rates {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_flood_of_new_matches_is_refused_429_and_others_still_play() {
+        let app = App::with(|c| {
+            c.rate_limit = 5;
+            c.matches_per_client = 0;
+        })
+        .await;
+        let attacker = client(2);
+        let mut refused = 0;
+        for _ in 0..50 {
+            let made = make(&app, attacker, None, &["here", "here"]).await;
+            if made.status == StatusCode::TOO_MANY_REQUESTS {
+                let why = made.refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+                assert!(why.contains("5 a minute"), "{why}");
+                let wait = retry_after(&made);
+                assert!((1..=12).contains(&wait), "one more every 12 s: {wait}");
+                refused += 1;
+            } else {
+                assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+            }
+        }
+        assert_eq!(refused, 45, "a burst of 5, then none");
+        // Someone else still makes a match, and plays in it.
+        let made = make(&app, client(3), None, &["here", "here"]).await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+        let mut seat = support::Seat::from_made(&made.body);
+        app.play(&mut seat, json!("roll")).await.ok();
+        // Moves are not limited: the attacker's own match goes on.
+        let theirs = app.get("/api/lobby").await;
+        theirs.ok();
+    }
+
+    #[tokio::test]
+    async fn long_work_and_uploads_are_limited_per_address_too() {
+        let app = App::with(|c| c.rate_limit = 2).await;
+        let analysis = "/api/chutes/boards/classic/min-throws";
+        for _ in 0..2 {
+            send_from(&app, client(2), "GET", analysis, None, &[], None)
+                .await
+                .ok();
+        }
+        let refused = send_from(&app, client(2), "GET", analysis, None, &[], None).await;
+        refused.refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+        retry_after(&refused);
+        // Asking does not use up making, nor one address another's.
+        send_from(&app, client(3), "GET", analysis, None, &[], None)
+            .await
+            .ok();
+        let design = json!({});
+        for _ in 0..2 {
+            send_from(
+                &app,
+                client(2),
+                "POST",
+                "/api/tycoon/designs",
+                None,
+                &[],
+                Some(&design),
+            )
+            .await
+            .ok();
+        }
+        send_from(
+            &app,
+            client(2),
+            "POST",
+            "/api/tycoon/designs",
+            None,
+            &[],
+            Some(&design),
+        )
+        .await
+        .refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+        // Reading is never limited.
+        for _ in 0..10 {
+            send_from(&app, client(2), "GET", "/api/lobby", None, &[], None)
+                .await
+                .ok();
+        }
+    }
+}
+
+mod proxies {
+    use super::*;
+
+    const PROXY: u8 = 9;
+
+    async fn through(app: &App, peer: IpAddr, forwarded: &str) -> Answer {
+        send_from(
+            app,
+            peer,
+            "POST",
+            "/api/matches",
+            None,
+            &[("x-forwarded-for", forwarded)],
+            Some(&chutes(&["here", "here"])),
+        )
+        .await
+    }
+
+    #[tokio::test]
+    async fn a_forwarded_header_from_anyone_else_changes_nothing() {
+        let app = App::with(|c| c.rate_limit = 2).await;
+        for n in 0..2 {
+            through(&app, client(2), &format!("198.51.100.{n}"))
+                .await
+                .ok();
+        }
+        through(&app, client(2), "198.51.100.7")
+            .await
+            .refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+    }
+
+    #[tokio::test]
+    async fn behind_a_trusted_proxy_each_forwarded_client_counts_apart() {
+        let app = App::with(|c| {
+            c.rate_limit = 2;
+            c.trusted_proxies = vec![client(PROXY)];
+        })
+        .await;
+        for _ in 0..2 {
+            through(&app, client(PROXY), "198.51.100.1").await.ok();
+        }
+        through(&app, client(PROXY), "198.51.100.1")
+            .await
+            .refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+        // Another client behind the same proxy is not held back; nor is one
+        // that wrote a false address to the left of its own.
+        through(&app, client(PROXY), "198.51.100.2").await.ok();
+        through(&app, client(PROXY), "198.51.100.1, 198.51.100.3")
+            .await
+            .ok();
+        through(&app, client(PROXY), "198.51.100.2, 198.51.100.1")
+            .await
+            .refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+    }
+}
+
+mod quotas {
+    use super::*;
+
+    #[tokio::test]
+    async fn one_address_holds_at_most_its_quota_of_unfinished_matches() {
+        let app = App::with(|c| {
+            c.rate_limit = 0;
+            c.matches_per_client = 3;
+        })
+        .await;
+        for _ in 0..3 {
+            make(&app, client(2), None, &["here", "open"]).await.ok();
+        }
+        let refused = make(&app, client(2), None, &["here", "open"]).await;
+        let why = refused.refused(StatusCode::TOO_MANY_REQUESTS, "match_quota");
+        assert!(
+            why.contains("3 unfinished games") && why.contains("address"),
+            "{why}"
+        );
+        assert!(why.contains("6 h"), "says when unplayed games end: {why}");
+        let wait = retry_after(&refused);
+        assert!(
+            (5 * 3600..=6 * 3600).contains(&wait),
+            "the first unplayed one expires in 6 h: {wait}"
+        );
+        // Another address is not held back.
+        make(&app, client(3), None, &["here", "open"]).await.ok();
+        // A finished match no longer counts.
+        let app = App::with(|c| {
+            c.rate_limit = 0;
+            c.matches_per_client = 1;
+        })
+        .await;
+        let made = make(&app, client(2), None, &["here", "here"]).await;
+        let mut seat = support::Seat::from_made(made.ok());
+        make(&app, client(2), None, &["here"])
+            .await
+            .refused(StatusCode::TOO_MANY_REQUESTS, "match_quota");
+        for _ in 0..2000 {
+            let moved = app
+                .post_as(
+                    &seat.token,
+                    &format!("/api/matches/{}/moves", seat.id),
+                    json!({"move": "roll", "after": seat.after, "repeat": true}),
+                )
+                .await;
+            let view = moved.ok()["view"].clone();
+            seat.after = view["moves"].as_u64().unwrap() as usize;
+            if view["status"] != "playing" {
+                break;
+            }
+        }
+        make(&app, client(2), None, &["here", "here"]).await.ok();
+    }
+
+    #[tokio::test]
+    async fn the_quotas_hold_on_postgres_too() {
+        let url = testkit::fresh_postgres().await;
+        let app = App::with(|c| {
+            c.database = Some(server::store::Location::Postgres(url));
+            c.rate_limit = 0;
+            c.matches_per_client = 2;
+        })
+        .await;
+        let first = make(&app, client(2), None, &["here", "anyone"]).await;
+        let token = first.ok()["token"].as_str().unwrap().to_string();
+        make(&app, client(2), Some(&token), &["here", "anyone"])
+            .await
+            .ok();
+        let refused = make(&app, client(2), None, &["here", "anyone"]).await;
+        let why = refused.refused(StatusCode::TOO_MANY_REQUESTS, "match_quota");
+        assert!(why.contains("address"), "{why}");
+        let wait = retry_after(&refused);
+        assert!((5 * 3600..=6 * 3600).contains(&wait), "{wait}");
+        make(&app, client(3), Some(&token), &["here", "anyone"])
+            .await
+            .ok();
+        make(&app, client(4), Some(&token), &["here", "anyone"])
+            .await
+            .refused(StatusCode::TOO_MANY_REQUESTS, "match_quota");
+        for _ in 0..3 {
+            make(&app, client(5), None, &["here", "anyone"]).await;
+        }
+        let lobby = app.get("/api/lobby").await;
+        let listed = lobby.ok()["matches"].as_array().unwrap().len();
+        assert_eq!(listed, 5, "2 of 127.0.0.2, 1 of .3, 2 of .5 (its quota)");
+    }
+
+    #[tokio::test]
+    async fn one_token_holds_at_most_its_quota_from_any_address() {
+        let app = App::with(|c| {
+            c.rate_limit = 0;
+            c.matches_per_client = 2;
+        })
+        .await;
+        let first = make(&app, client(2), None, &["here", "here"]).await;
+        let token = first.ok()["token"].as_str().unwrap().to_string();
+        for n in 3..5 {
+            make(&app, client(n), Some(&token), &["here", "here"])
+                .await
+                .ok();
+        }
+        let refused = make(&app, client(5), Some(&token), &["here", "here"]).await;
+        let why = refused.refused(StatusCode::TOO_MANY_REQUESTS, "match_quota");
+        assert!(why.contains("token"), "{why}");
+    }
+
+    #[tokio::test]
+    async fn the_lobby_lists_at_most_three_matches_of_one_creator() {
+        let app = App::with(|c| c.rate_limit = 0).await;
+        for _ in 0..6 {
+            make(&app, client(2), None, &["here", "anyone"]).await.ok();
+        }
+        let other = make(&app, client(3), None, &["here", "anyone"]).await;
+        let other = other.ok()["id"].as_str().unwrap().to_string();
+        let lobby = app.get("/api/lobby").await;
+        let listed = lobby.ok()["matches"].as_array().unwrap().clone();
+        assert_eq!(listed.len(), 4, "{listed:?}");
+        assert!(listed.iter().any(|m| m["id"] == other.as_str()));
+    }
+}
+
+mod expiry {
+    use server::store::{Creator, Db, Durability, Location, NewMatch, NewMove, SeatRow, TokenRow};
+
+    fn new_match(id: &str, at_ms: i64) -> NewMatch {
+        NewMatch {
+            id: id.to_string(),
+            game: "chutes".into(),
+            header: "{}".into(),
+            title: "a match".into(),
+            seats: vec![SeatRow {
+                seat: 2,
+                invite: Some("digest".into()),
+                taken: false,
+            }],
+            tokens: vec![TokenRow {
+                hash: format!("{id}-host"),
+                seats: 1,
+                host: true,
+            }],
+            seat_count: 2,
+            status: "playing".into(),
+            over: false,
+            at_ms,
+        }
+    }
+
+    fn a_move(id: &str, bot: bool, at_ms: i64) -> NewMove {
+        NewMove {
+            match_id: id.to_string(),
+            number: 1,
+            entry: "roll @3".into(),
+            seat: 1,
+            bot,
+            status: "playing".into(),
+            over: false,
+            at_ms,
+        }
+    }
+
+    #[tokio::test]
+    async fn matches_nobody_played_in_expire_first_and_played_ones_stay() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(
+            &Location::Sqlite(dir.path().join("parlor.db")),
+            Durability::default(),
+            None,
+        )
+        .await
+        .unwrap();
+        let id = |n: u8| format!("{n:032x}");
+        for n in 1..=4 {
+            db.create_for(new_match(&id(n), 1_000), Creator::default())
+                .await
+                .unwrap();
+        }
+        // 2: a person moved; 3: only a bot moved; 4: someone joined.
+        db.append(a_move(&id(2), false, 1_000)).await.unwrap();
+        db.append(a_move(&id(3), true, 1_000)).await.unwrap();
+        assert!(db.claim(&id(4), 2, Some("digest"), "joiner").await.unwrap());
+        // Unplayed for longer than kept (but not 30 days): 1 and 3 go.
+        let gone = db.expire(0, 5_000).await.unwrap();
+        assert_eq!(gone, 2);
+        assert!(db.load(&id(1)).await.unwrap().is_none());
+        assert!(db.load(&id(3)).await.unwrap().is_none());
+        assert!(db.load(&id(2)).await.unwrap().is_some());
+        // Claimed at the real time now: not before that.
+        assert!(db.load(&id(4)).await.unwrap().is_some());
+        // Past the 30 days, the played ones go too.
+        assert_eq!(db.expire(i64::MAX, 0).await.unwrap(), 2);
+    }
+}
+
+mod capacity {
+    use axum::http::StatusCode;
+    use server::http::error::ApiError;
+    use server::store::DbError;
+
+    #[test]
+    fn a_full_store_says_how_long_it_may_last() {
+        let refused = ApiError::from(DbError::AtCapacity { retry_after: 7_000 });
+        assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(refused.code, "store_at_capacity");
+        assert_eq!(refused.retry_after, Some(7_000));
+        assert!(
+            refused.message.contains("expires in 2 h") && !refused.message.contains("moment"),
+            "{}",
+            refused.message
+        );
+    }
+}
+
+mod over_tcp {
+    use std::io::{Read, Write};
+    use std::net::SocketAddr;
+
+    /// Sends one request from the loopback address `from` and reads the
+    /// whole answer.
+    fn post_from(addr: SocketAddr, from: [u8; 4], path: &str, body: &str) -> String {
+        let mut stream = Bound(SocketAddr::from((from, 0))).connect(addr);
+        write!(
+            stream,
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .expect("the request sent");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).expect("the answer");
+        answer
+    }
+
+    /// A client socket bound to a loopback address of its own.
+    struct Bound(std::net::SocketAddr);
+
+    impl Bound {
+        fn connect(&self, to: SocketAddr) -> std::net::TcpStream {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            let stream = runtime.block_on(async {
+                let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+                socket.bind(self.0).expect("a loopback address of its own");
+                socket.connect(to).await.expect("a connection")
+            });
+            let stream = stream.into_std().expect("a std stream");
+            stream.set_nonblocking(false).expect("blocking");
+            stream
+                .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+                .expect("a read timeout");
+            stream
+        }
+    }
+
+    #[test]
+    fn each_loopback_address_is_a_client_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = server::Config::new(dir.path());
+        config.rate_limit = 2;
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                ready_tx.send(listener.local_addr().unwrap()).unwrap();
+                server::serve_until(listener, config, async {
+                    let _ = stop_rx.await;
+                })
+                .await
+                .unwrap();
+            });
+        });
+        let addr = ready_rx.recv().unwrap();
+        let body = r#"{"game": "chutes", "seats": ["here", "here"]}"#;
+        for _ in 0..2 {
+            let answer = post_from(addr, [127, 0, 0, 2], "/api/matches", body);
+            assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+        }
+        let refused = post_from(addr, [127, 0, 0, 2], "/api/matches", body);
+        assert!(refused.starts_with("HTTP/1.1 429"), "{refused}");
+        assert!(
+            refused.to_ascii_lowercase().contains("retry-after:"),
+            "{refused}"
+        );
+        let other = post_from(addr, [127, 0, 0, 3], "/api/matches", body);
+        assert!(other.starts_with("HTTP/1.1 201"), "{other}");
+        let _ = stop_tx.send(());
+        thread.join().unwrap();
+    }
+}
