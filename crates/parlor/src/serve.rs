@@ -175,6 +175,27 @@ pub struct ServeArgs {
         env = "PARLOR_MATCHES_PER_CLIENT"
     )]
     matches_per_client: u32,
+    /// The most connections one client address may hold open at once
+    /// (a trusted proxy is not held to it); a newcomer beyond it closes
+    /// one of that address's idle connections, or is refused with 503.
+    /// 0: no limit.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "64",
+        env = "PARLOR_CONNECTIONS_PER_CLIENT"
+    )]
+    connections_per_client: u32,
+    /// The most games one client address may watch live at once (event
+    /// streams); one more is refused with 503 and Retry-After. 0: no
+    /// limit.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "32",
+        env = "PARLOR_STREAMS_PER_CLIENT"
+    )]
+    streams_per_client: u32,
     /// Hours an unfinished game nobody has moved in or joined is kept
     /// (games played in are kept 30 days after their last move).
     #[arg(
@@ -285,6 +306,8 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     config.rate_limit = args.rate_limit;
     config.matches_per_client = args.matches_per_client;
     config.unplayed_kept = args.unplayed_expiry;
+    config.connections_per_client = args.connections_per_client as usize;
+    config.streams_per_client = args.streams_per_client as usize;
     start_log(args.log_format)?;
     let store = config.location().describe();
     server::run_with(args.addr, config, |bound| {

@@ -125,6 +125,13 @@ pub struct Config {
     /// How long an unfinished match nobody has moved in or joined is kept
     /// ([`store`]); a match played in is kept 30 days after its last move.
     pub unplayed_kept: Duration,
+    /// The most connections one client address holds at once
+    /// ([`http::listen`]); 0 for no limit. Trusted proxies are not held to
+    /// it.
+    pub connections_per_client: usize,
+    /// The most live event streams one client address holds at once
+    /// ([`http::fair::Streams`]); 0 for no limit.
+    pub streams_per_client: usize,
     /// For whoever works on the pages: serve them from this folder (the
     /// source's `crates/server/web`), read at each request, instead of the
     /// copies built into the binary ([`assets`]).
@@ -145,7 +152,8 @@ impl Config {
     /// log before a move is answered; 1,000 idle matches in memory; no
     /// trusted proxy, 60 things made and 60 long answers a minute per
     /// client address, 100 unfinished matches per address and per token,
-    /// unplayed matches kept 6 hours.
+    /// unplayed matches kept 6 hours; 64 connections and 32 live streams
+    /// per client address.
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         Self {
             games: games::Registry::standard(),
@@ -171,6 +179,8 @@ impl Config {
             rate_limit: 60,
             matches_per_client: 100,
             unplayed_kept: Duration::from_secs(6 * 60 * 60),
+            connections_per_client: 64,
+            streams_per_client: 32,
             web_dir: None,
         }
     }
@@ -199,6 +209,8 @@ pub struct Shared {
     pub health: http::health::Health,
     /// The rates per client address ([`http::fair`]).
     pub rates: Arc<http::fair::Rates>,
+    /// The live streams per client address ([`http::fair::Streams`]).
+    pub streams: Arc<http::fair::Streams>,
 }
 
 /// A cheap handle on [`Shared`].
@@ -236,6 +248,7 @@ impl AppState {
             long_work: work::LongWork::new(&config),
             health: http::health::Health::default(),
             rates: Arc::new(http::fair::Rates::new(config.rate_limit)),
+            streams: Arc::new(http::fair::Streams::new(config.streams_per_client)),
             config,
         }));
         let rates = Arc::downgrade(&state.rates);

@@ -541,3 +541,285 @@ mod over_tcp {
         thread.join().unwrap();
     }
 }
+
+mod streams {
+    use super::*;
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::TcpStream;
+    use std::time::Duration;
+
+    /// A live stream through the router from `from`: its answer, its body
+    /// kept open while the answer lives.
+    async fn watch_from(app: &App, from: IpAddr, id: &str) -> axum::response::Response {
+        let request = Request::builder()
+            .uri(format!("/api/matches/{id}/events"))
+            .extension(ConnectInfo(SocketAddr::new(from, 40_000)))
+            .body(Body::empty())
+            .expect("a request");
+        app.router
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("an answer")
+    }
+
+    #[tokio::test]
+    async fn one_address_watches_at_most_its_streams_and_others_still_can() {
+        let app = App::with(|c| c.streams_per_client = 2).await;
+        let seat = app.start(chutes(&["here", "here"])).await;
+        let first = watch_from(&app, client(2), &seat.id).await;
+        let second = watch_from(&app, client(2), &seat.id).await;
+        assert_eq!(first.status(), StatusCode::OK);
+        assert_eq!(second.status(), StatusCode::OK);
+        let refused = watch_from(&app, client(2), &seat.id).await;
+        assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            refused
+                .headers()
+                .get(header::RETRY_AFTER)
+                .map(|v| v.as_bytes()),
+            Some(&b"5"[..])
+        );
+        let body = refused
+            .into_body()
+            .collect()
+            .await
+            .expect("a body")
+            .to_bytes();
+        let body: Value = serde_json::from_slice(&body).expect("JSON");
+        assert_eq!(body["error"]["code"], "too_many_streams", "{body}");
+        let other = watch_from(&app, client(3), &seat.id).await;
+        assert_eq!(other.status(), StatusCode::OK);
+        // A stream that ends gives its place back.
+        drop(first);
+        let again = watch_from(&app, client(2), &seat.id).await;
+        assert_eq!(again.status(), StatusCode::OK);
+    }
+
+    /// The server over TCP with `tweak`; its address, and what stops it.
+    fn start(
+        tweak: impl FnOnce(&mut server::Config),
+    ) -> (
+        SocketAddr,
+        tokio::sync::oneshot::Sender<()>,
+        std::thread::JoinHandle<()>,
+        tempfile::TempDir,
+    ) {
+        let dir = tempfile::tempdir().expect("a data dir");
+        let mut config = server::Config::new(dir.path());
+        tweak(&mut config);
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .expect("a port");
+                ready_tx
+                    .send(listener.local_addr().expect("an address"))
+                    .expect("the test waits");
+                server::serve_until(listener, config, async {
+                    let _ = stop_rx.await;
+                })
+                .await
+                .expect("served");
+            });
+        });
+        let addr = ready_rx.recv().expect("the server starts");
+        (addr, stop_tx, thread, dir)
+    }
+
+    /// A connection from the loopback address 127.0.0.`n`.
+    fn connect_from(n: u8, to: SocketAddr) -> TcpStream {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let stream = runtime.block_on(async {
+            let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+            socket
+                .bind(SocketAddr::from(([127, 0, 0, n], 0)))
+                .expect("a loopback address of its own");
+            socket.connect(to).await.expect("a connection")
+        });
+        let stream = stream.into_std().expect("a std stream");
+        stream.set_nonblocking(false).expect("blocking");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("a read timeout");
+        stream
+    }
+
+    /// Opens a live stream of match `id` from 127.0.0.`n` and reads up to
+    /// its first event's id; the reader to read more.
+    fn watcher(n: u8, addr: SocketAddr, id: &str) -> BufReader<TcpStream> {
+        let mut stream = connect_from(n, addr);
+        write!(
+            stream,
+            "GET /api/matches/{id}/events HTTP/1.1\r\nHost: {addr}\r\n\r\n"
+        )
+        .expect("the request sent");
+        let mut reader = BufReader::new(stream);
+        let mut status = String::new();
+        reader.read_line(&mut status).expect("a status");
+        assert!(status.starts_with("HTTP/1.1 200"), "{status}");
+        next_event_id(&mut reader).expect("the first event");
+        reader
+    }
+
+    /// Reads a stream up to its next event's `id:` line; `None` when the
+    /// stream ends (or says nothing for 20 s).
+    fn next_event_id(reader: &mut BufReader<TcpStream>) -> Option<String> {
+        loop {
+            let mut line = String::new();
+            match reader.read_line(&mut line) {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => {}
+            }
+            if let Some(id) = line.trim().strip_prefix("id:") {
+                return Some(id.trim().to_string());
+            }
+        }
+    }
+
+    /// One keep-alive request from 127.0.0.`n`: the answer's head, and the
+    /// connection left open (idle) when the server keeps it.
+    fn keep_alive_get(n: u8, addr: SocketAddr, path: &str) -> (String, TcpStream) {
+        let mut stream = connect_from(n, addr);
+        // A refused newcomer may be answered before it has sent anything.
+        let _ = write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            match stream.read(&mut byte) {
+                Ok(1) => head.push(byte[0]),
+                _ => break,
+            }
+        }
+        (String::from_utf8_lossy(&head).into_owned(), stream)
+    }
+
+    /// Issue 33's eviction flood, small: 8 watchers from 8 addresses, then
+    /// 40 keep-alive connections from 20 other addresses on a server of 16
+    /// connections. Before, the newcomers closed the watchers' streams
+    /// (each counted as idle); now every watcher sees the next move, and
+    /// every newcomer is answered: served, or refused with a 503.
+    #[test]
+    fn keep_alive_newcomers_never_close_live_streams() {
+        let (addr, stop, thread, _dir) = start(|c| c.max_connections = 16);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let made = keep_alive_get(2, addr, "/api/lobby");
+        assert!(made.0.starts_with("HTTP/1.1 200"), "{}", made.0);
+        drop(made);
+        let body = r#"{"game": "chutes", "seats": ["here", "here"]}"#;
+        let mut maker = connect_from(2, addr);
+        write!(
+            maker,
+            "POST /api/matches HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .expect("sent");
+        let mut answer = String::new();
+        maker.read_to_string(&mut answer).expect("an answer");
+        let json = &answer[answer.find("\r\n\r\n").expect("a body") + 4..];
+        let made: Value = serde_json::from_str(json).expect("JSON");
+        let id = made["id"].as_str().expect("an id").to_string();
+        let token = made["token"].as_str().expect("a token").to_string();
+        let mut watchers: Vec<_> = (10..18).map(|n| watcher(n, addr, &id)).collect();
+        let mut served = 0;
+        let mut refused = 0;
+        let mut held = Vec::new();
+        for i in 0..40u8 {
+            let (head, stream) = keep_alive_get(30 + i % 20, addr, "/api/lobby");
+            if head.starts_with("HTTP/1.1 200") {
+                served += 1;
+                held.push(stream);
+            } else {
+                assert!(head.starts_with("HTTP/1.1 503"), "answered: {head:?}");
+                assert!(
+                    head.to_ascii_lowercase().contains("retry-after: 1"),
+                    "{head}"
+                );
+                refused += 1;
+            }
+        }
+        assert_eq!(served + refused, 40);
+        assert!(
+            served > 0,
+            "the idle keep-alive ones make room for newcomers"
+        );
+        // A move, from yet another address: every watcher sees it.
+        let moved = {
+            let body = json!({"move": "roll", "after": 0}).to_string();
+            let mut mover = connect_from(3, addr);
+            write!(
+                mover,
+                "POST /api/matches/{id}/moves HTTP/1.1\r\nHost: {addr}\r\n\
+                 Content-Type: application/json\r\nAuthorization: Bearer {token}\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .expect("sent");
+            let mut answer = String::new();
+            mover.read_to_string(&mut answer).expect("an answer");
+            answer
+        };
+        assert!(moved.starts_with("HTTP/1.1 200"), "{moved}");
+        for (n, reader) in watchers.iter_mut().enumerate() {
+            assert_eq!(
+                next_event_id(reader).as_deref(),
+                Some("1"),
+                "watcher {n} saw the move"
+            );
+        }
+        drop(runtime);
+        let _ = stop.send(());
+        drop(watchers);
+        thread.join().expect("the server stops");
+    }
+
+    #[test]
+    fn one_address_holds_at_most_its_connections() {
+        let (addr, stop, thread, _dir) = start(|c| c.connections_per_client = 3);
+        let (ready, _kept) = keep_alive_get(2, addr, "/api/lobby");
+        assert!(ready.starts_with("HTTP/1.1 200"), "{ready}");
+        drop(_kept);
+        // Three busy connections (streams need a match: the lobby's
+        // keep-alive ones are idle, so make busy ones with streams).
+        let body = r#"{"game": "chutes", "seats": ["here", "here"]}"#;
+        let mut maker = connect_from(4, addr);
+        write!(
+            maker,
+            "POST /api/matches HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .expect("sent");
+        let mut answer = String::new();
+        maker.read_to_string(&mut answer).expect("an answer");
+        let json = &answer[answer.find("\r\n\r\n").expect("a body") + 4..];
+        let made: Value = serde_json::from_str(json).expect("JSON");
+        let id = made["id"].as_str().expect("an id").to_string();
+        let streams: Vec<_> = (0..3).map(|_| watcher(2, addr, &id)).collect();
+        let (head, _) = keep_alive_get(2, addr, "/api/lobby");
+        assert!(head.starts_with("HTTP/1.1 503"), "{head}");
+        assert!(
+            head.to_ascii_lowercase().contains("retry-after: 1"),
+            "{head}"
+        );
+        let (head, _) = keep_alive_get(3, addr, "/api/lobby");
+        assert!(head.starts_with("HTTP/1.1 200"), "another address: {head}");
+        let _ = stop.send(());
+        drop(streams);
+        thread.join().expect("the server stops");
+    }
+}

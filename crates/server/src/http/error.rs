@@ -137,7 +137,9 @@ pub fn status_of(code: &str) -> StatusCode {
         | "bad_json" | "bad_request" | "wrong_game" => StatusCode::BAD_REQUEST,
         "no_match" | "no_board" | "no_grid" => StatusCode::NOT_FOUND,
         "damaged_record" => StatusCode::INTERNAL_SERVER_ERROR,
-        "busy" | "store_unavailable" | "store_at_capacity" => StatusCode::SERVICE_UNAVAILABLE,
+        "busy" | "store_unavailable" | "store_at_capacity" | "too_many_streams" => {
+            StatusCode::SERVICE_UNAVAILABLE
+        }
         "rate_limited" | "match_quota" | "session_quota" | "grid_quota" => {
             StatusCode::TOO_MANY_REQUESTS
         }

@@ -13,6 +13,9 @@
 //!   rate_limited` with `Retry-After`, the seconds until one more is
 //!   allowed. The limiter is `governor`'s (GCRA, one cell of state per
 //!   address); addresses not seen for a while are forgotten.
+//! - **streams** ([`Streams`], [`crate::Config::streams_per_client`]): the
+//!   live event streams (watching a match) one client address holds at
+//!   once; one more is `503 too_many_streams` with `Retry-After`.
 //! - **client**: see [`crate::http::client`]. A request with no client (in
 //!   process) is not counted.
 
@@ -137,6 +140,83 @@ impl Rates {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
+    }
+}
+
+/// The live streams each client address holds.
+pub struct Streams {
+    most: usize,
+    held: std::sync::Mutex<std::collections::HashMap<IpAddr, usize>>,
+}
+
+/// One live stream, counted against its client until dropped.
+pub struct StreamHeld {
+    streams: Arc<Streams>,
+    client: IpAddr,
+}
+
+impl Drop for StreamHeld {
+    fn drop(&mut self) {
+        let mut held = self.streams.lock();
+        if let Some(n) = held.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                held.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// How long a client refused a stream is asked to wait.
+pub const STREAM_RETRY_AFTER: u64 = 5;
+
+impl Streams {
+    /// At most `most` streams per address; no limit when 0.
+    pub fn new(most: usize) -> Self {
+        Self {
+            most,
+            held: std::sync::Mutex::new(std::collections::HashMap::new()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<IpAddr, usize>> {
+        self.held
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Counts one more stream for `client` (none counted without one).
+    ///
+    /// # Errors
+    /// `503 too_many_streams` with `Retry-After` when the client holds its
+    /// most.
+    pub fn open(self: &Arc<Self>, client: Option<Client>) -> Result<Option<StreamHeld>, ApiError> {
+        let Some(client) = client else {
+            return Ok(None);
+        };
+        let mut held = self.lock();
+        let n = held.entry(client.0).or_insert(0);
+        if self.most > 0 && *n >= self.most {
+            return Err(ApiError::coded(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "too_many_streams",
+                format!(
+                    "your address is watching {} games live, the most one address may; close some pages or try again in a moment",
+                    self.most
+                ),
+            )
+            .with_retry_after(STREAM_RETRY_AFTER));
+        }
+        *n += 1;
+        Ok(Some(StreamHeld {
+            streams: Arc::clone(self),
+            client: client.0,
+        }))
+    }
+
+    /// The streams `client` holds.
+    pub fn held_by(&self, client: Client) -> usize {
+        self.lock().get(&client.0).copied().unwrap_or(0)
     }
 }
 

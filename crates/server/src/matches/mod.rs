@@ -370,9 +370,12 @@ async fn reinvite(
 async fn events(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    client: Option<axum::Extension<crate::http::client::Client>>,
 ) -> Result<Response, ApiError> {
     use futures_util::StreamExt;
     use tokio::sync::broadcast::error::RecvError;
+    // Counted against its client's streams while it lasts.
+    let held = state.streams.open(client.map(|c| c.0))?;
     let (first, changes) = state.hub.watch(&id).await?;
     let to_event = |change: &hub::Change| {
         Event::default()
@@ -400,7 +403,15 @@ async fn events(
     let reconnect = futures_util::stream::once(std::future::ready(Ok(Event::default()
         .retry(crate::http::health::RECONNECT_AFTER)
         .comment("this stream ends here: reconnect"))));
-    let mut response = Sse::new(first.chain(rest).take_until(stopped).chain(reconnect))
+    let stream = first
+        .chain(rest)
+        .take_until(stopped)
+        .chain(reconnect)
+        .map(move |event| {
+            let _held = &held;
+            event
+        });
+    let mut response = Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(std::time::Duration::from_secs(15)))
         .into_response();
     response
