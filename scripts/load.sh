@@ -17,8 +17,9 @@ cd "$(dirname "$0")/.."
 seconds="${LOAD_SECONDS:-20}"
 cargo build --release --locked -p parlor
 cargo build --release --locked -p server --example load
-parlor="$PWD/target/release/parlor"
-load="$PWD/target/release/examples/load"
+target="${CARGO_TARGET_DIR:-$PWD/target}"
+parlor="$target/release/parlor"
+load="$target/release/examples/load"
 work="$(mktemp -d)"
 server_pid=""
 cleanup() {

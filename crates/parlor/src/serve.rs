@@ -175,6 +175,16 @@ pub struct ServeArgs {
         env = "PARLOR_MATCHES_PER_CLIENT"
     )]
     matches_per_client: u32,
+    /// The most unsaved designs, and the most uploaded boards, one client
+    /// address (or one token) holds in memory; a new one beyond it pushes
+    /// out that client's own oldest. 0: no limit.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "100",
+        env = "PARLOR_SESSIONS_PER_CLIENT"
+    )]
+    sessions_per_client: u32,
     /// The most connections one client address may hold open at once
     /// (a trusted proxy is not held to it); a newcomer beyond it closes
     /// one of that address's idle connections, or is refused with 503.
@@ -306,6 +316,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     config.rate_limit = args.rate_limit;
     config.matches_per_client = args.matches_per_client;
     config.unplayed_kept = args.unplayed_expiry;
+    config.sessions_per_client = args.sessions_per_client as usize;
     config.connections_per_client = args.connections_per_client as usize;
     config.streams_per_client = args.streams_per_client as usize;
     start_log(args.log_format)?;

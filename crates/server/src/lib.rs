@@ -125,6 +125,10 @@ pub struct Config {
     /// How long an unfinished match nobody has moved in or joined is kept
     /// ([`store`]); a match played in is kept 30 days after its last move.
     pub unplayed_kept: Duration,
+    /// The most sessions of each kind (uploaded boards, designs) one
+    /// client address, or one token, holds ([`sessions`]); 0 for no
+    /// budget. A new one beyond it pushes out the maker's own oldest.
+    pub sessions_per_client: usize,
     /// The most connections one client address holds at once
     /// ([`http::listen`]); 0 for no limit. Trusted proxies are not held to
     /// it.
@@ -152,7 +156,7 @@ impl Config {
     /// log before a move is answered; 1,000 idle matches in memory; no
     /// trusted proxy, 60 things made and 60 long answers a minute per
     /// client address, 100 unfinished matches per address and per token,
-    /// unplayed matches kept 6 hours; 64 connections and 32 live streams
+    /// unplayed matches kept 6 hours; 100 sessions of each kind, 64 connections and 32 live streams
     /// per client address.
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         Self {
@@ -179,6 +183,7 @@ impl Config {
             rate_limit: 60,
             matches_per_client: 100,
             unplayed_kept: Duration::from_secs(6 * 60 * 60),
+            sessions_per_client: 100,
             connections_per_client: 64,
             streams_per_client: 32,
             web_dir: None,
@@ -242,8 +247,8 @@ impl AppState {
             config.max_long_work,
         );
         let state = Self(Arc::new(Shared {
-            boards: Sessions::new("board", n, idle),
-            designs: Sessions::new("design", n, idle),
+            boards: Sessions::new("board", n, idle).with_budget(config.sessions_per_client),
+            designs: Sessions::new("design", n, idle).with_budget(config.sessions_per_client),
             hub,
             long_work: work::LongWork::new(&config),
             health: http::health::Health::default(),

@@ -823,3 +823,67 @@ mod streams {
         thread.join().expect("the server stops");
     }
 }
+
+mod unsaved_work {
+    use super::*;
+
+    async fn design(app: &App, from: IpAddr) -> String {
+        let made = send_from(
+            app,
+            from,
+            "POST",
+            "/api/tycoon/designs",
+            None,
+            &[],
+            Some(&json!({})),
+        )
+        .await;
+        made.ok()["id"].as_str().expect("an id").to_string()
+    }
+
+    async fn upload(app: &App, from: IpAddr) -> String {
+        let board = json!({"text": "size = 30\nladders = [[3, 22]]\nchutes = [[27, 7]]\n"});
+        let made = send_from(
+            app,
+            from,
+            "POST",
+            "/api/chutes/boards",
+            None,
+            &[],
+            Some(&board),
+        )
+        .await;
+        made.ok()["id"].as_str().expect("an id").to_string()
+    }
+
+    /// Issue 33: 1,000 anonymous requests pushed out every other user's
+    /// unsaved design and uploaded board.
+    #[tokio::test]
+    async fn a_flood_of_designs_and_uploads_leaves_others_work_alone() {
+        let app = App::with(|c| {
+            c.rate_limit = 0;
+            c.max_sessions = 50;
+            c.sessions_per_client = 20;
+        })
+        .await;
+        let mine = design(&app, client(3)).await;
+        let my_board = upload(&app, client(3)).await;
+        // From one address, then from ten.
+        for i in 0..1000u32 {
+            let from = if i < 500 {
+                client(2)
+            } else {
+                client(10 + (i % 10) as u8)
+            };
+            design(&app, from).await;
+            upload(&app, from).await;
+        }
+        app.get(&format!("/api/tycoon/designs/{mine}")).await.ok();
+        app.get(&format!("/api/chutes/boards/{my_board}"))
+            .await
+            .ok();
+        // The flood's newest are kept, its oldest pushed out.
+        let last = design(&app, client(19)).await;
+        app.get(&format!("/api/tycoon/designs/{last}")).await.ok();
+    }
+}

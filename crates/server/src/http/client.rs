@@ -52,6 +52,40 @@ impl Client {
     }
 }
 
+/// Who makes something the server keeps for them (a design, an uploaded
+/// board, a saved grid): the client's address, when known, and the digest
+/// of the token the request showed (`Authorization: Bearer`), if any. Never
+/// refuses a request: a header that is not a token counts as none.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Maker {
+    /// The client's address ([`Client`]).
+    pub client: Option<IpAddr>,
+    /// The digest of the token shown.
+    pub token: Option<String>,
+}
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Maker {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        let token = parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(crate::matches::seats::digest);
+        Ok(Self {
+            client: parts.extensions.get::<Client>().map(|c| c.0),
+            token,
+        })
+    }
+}
+
 /// The client of a request from `peer` with `headers`, given the trusted
 /// proxies (see the module's terms).
 pub fn client_of(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> Client {

@@ -148,6 +148,7 @@ async fn grid_text_from(
 
 async fn new_design(
     State(state): State<AppState>,
+    maker: crate::http::client::Maker,
     JsonBody(req): JsonBody<NewDesign>,
 ) -> ApiResult<DesignView> {
     let (grid, text) = grid_text_from(&state, req.text.as_deref(), req.saved.as_deref()).await?;
@@ -155,7 +156,7 @@ async fn new_design(
         Some(text) => Designer::new(grid).with_source(text),
         None => Designer::new(grid),
     };
-    let id = state.designs.insert(designer)?;
+    let id = state.designs.insert_by(designer, &maker)?;
     Ok(Json(state.designs.with(&id, |d| view(&id, d))?))
 }
 
