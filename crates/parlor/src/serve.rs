@@ -185,6 +185,16 @@ pub struct ServeArgs {
         env = "PARLOR_SESSIONS_PER_CLIENT"
     )]
     sessions_per_client: u32,
+    /// The most grids one person (a token, else a client address) may
+    /// have saved; more are refused with 429. 0: no limit (the server
+    /// holds 10,000 in all).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "100",
+        env = "PARLOR_GRIDS_PER_CLIENT"
+    )]
+    grids_per_client: u32,
     /// The most connections one client address may hold open at once
     /// (a trusted proxy is not held to it); a newcomer beyond it closes
     /// one of that address's idle connections, or is refused with 503.
@@ -317,6 +327,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     config.matches_per_client = args.matches_per_client;
     config.unplayed_kept = args.unplayed_expiry;
     config.sessions_per_client = args.sessions_per_client as usize;
+    config.grids_per_client = args.grids_per_client;
     config.connections_per_client = args.connections_per_client as usize;
     config.streams_per_client = args.streams_per_client as usize;
     start_log(args.log_format)?;

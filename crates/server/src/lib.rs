@@ -129,6 +129,10 @@ pub struct Config {
     /// client address, or one token, holds ([`sessions`]); 0 for no
     /// budget. A new one beyond it pushes out the maker's own oldest.
     pub sessions_per_client: usize,
+    /// The most grids one owner (a token, else a client address) may have
+    /// saved ([`tools::grids`]); 0 for no limit. The store holds at most
+    /// [`store::MAX_GRIDS`] in all.
+    pub grids_per_client: u32,
     /// The most connections one client address holds at once
     /// ([`http::listen`]); 0 for no limit. Trusted proxies are not held to
     /// it.
@@ -156,7 +160,8 @@ impl Config {
     /// log before a move is answered; 1,000 idle matches in memory; no
     /// trusted proxy, 60 things made and 60 long answers a minute per
     /// client address, 100 unfinished matches per address and per token,
-    /// unplayed matches kept 6 hours; 100 sessions of each kind, 64 connections and 32 live streams
+    /// unplayed matches kept 6 hours; 100 sessions of each kind and 100
+    /// saved grids per client, 64 connections and 32 live streams
     /// per client address.
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         Self {
@@ -184,6 +189,7 @@ impl Config {
             matches_per_client: 100,
             unplayed_kept: Duration::from_secs(6 * 60 * 60),
             sessions_per_client: 100,
+            grids_per_client: 100,
             connections_per_client: 64,
             streams_per_client: 32,
             web_dir: None,

@@ -887,3 +887,175 @@ mod unsaved_work {
         app.get(&format!("/api/tycoon/designs/{last}")).await.ok();
     }
 }
+
+mod grids {
+    use super::*;
+
+    /// Saves a new empty design as `name` from `from` (with a token or
+    /// none), replacing or not.
+    async fn save(
+        app: &App,
+        from: IpAddr,
+        token: Option<&str>,
+        name: &str,
+        replace: bool,
+    ) -> Answer {
+        let made = send_from(
+            app,
+            from,
+            "POST",
+            "/api/tycoon/designs",
+            token,
+            &[],
+            Some(&json!({})),
+        )
+        .await;
+        let id = made.ok()["id"].as_str().expect("an id").to_string();
+        send_from(
+            app,
+            from,
+            "POST",
+            &format!("/api/tycoon/designs/{id}/save"),
+            token,
+            &[],
+            Some(&json!({"name": name, "replace": replace})),
+        )
+        .await
+    }
+
+    async fn delete(app: &App, from: IpAddr, token: Option<&str>, name: &str) -> Answer {
+        let uri = format!("/api/tycoon/grids/{name}");
+        send_from(app, from, "DELETE", &uri, token, &[], None).await
+    }
+
+    #[tokio::test]
+    async fn others_may_read_and_copy_a_grid_but_not_replace_or_delete_it() {
+        let app = App::with(|c| c.rate_limit = 0).await;
+        others_may_read_and_copy(app).await;
+    }
+
+    #[tokio::test]
+    async fn grids_belong_to_their_savers_on_postgres_too() {
+        let url = testkit::fresh_postgres().await;
+        let app = App::with(|c| {
+            c.database = Some(server::store::Location::Postgres(url));
+            c.rate_limit = 0;
+            c.grids_per_client = 3;
+        })
+        .await;
+        others_may_read_and_copy(app).await;
+    }
+
+    async fn others_may_read_and_copy(app: App) {
+        save(&app, client(2), None, "mine", false).await.ok();
+        // Another reads it, opens it, and saves a copy of its own.
+        send_from(
+            &app,
+            client(3),
+            "GET",
+            "/api/tycoon/grids/mine",
+            None,
+            &[],
+            None,
+        )
+        .await
+        .ok();
+        let opened = send_from(
+            &app,
+            client(3),
+            "POST",
+            "/api/tycoon/designs",
+            None,
+            &[],
+            Some(&json!({"saved": "mine"})),
+        )
+        .await;
+        let id = opened.ok()["id"].as_str().expect("an id").to_string();
+        send_from(
+            &app,
+            client(3),
+            "POST",
+            &format!("/api/tycoon/designs/{id}/save"),
+            None,
+            &[],
+            Some(&json!({"name": "copy"})),
+        )
+        .await
+        .ok();
+        let why = save(&app, client(3), None, "mine", true)
+            .await
+            .refused(StatusCode::FORBIDDEN, "not_owner")
+            .to_string();
+        assert!(why.contains("copy"), "{why}");
+        delete(&app, client(3), None, "mine")
+            .await
+            .refused(StatusCode::FORBIDDEN, "not_owner");
+        // Its owner may.
+        save(&app, client(2), None, "mine", true).await.ok();
+        assert_eq!(
+            delete(&app, client(2), None, "mine").await.status,
+            StatusCode::NO_CONTENT
+        );
+        assert_eq!(
+            delete(&app, client(3), None, "copy").await.status,
+            StatusCode::NO_CONTENT
+        );
+    }
+
+    #[tokio::test]
+    async fn a_grid_saved_with_a_token_belongs_to_the_token() {
+        let app = App::with(|c| c.rate_limit = 0).await;
+        let token = "0123456789abcdef0123456789abcdef";
+        save(&app, client(2), Some(token), "tokened", false)
+            .await
+            .ok();
+        delete(&app, client(2), None, "tokened")
+            .await
+            .refused(StatusCode::FORBIDDEN, "not_owner");
+        assert_eq!(
+            delete(&app, client(5), Some(token), "tokened").await.status,
+            StatusCode::NO_CONTENT
+        );
+    }
+
+    #[tokio::test]
+    async fn one_owner_saves_at_most_its_quota() {
+        let app = App::with(|c| {
+            c.rate_limit = 0;
+            c.grids_per_client = 2;
+        })
+        .await;
+        save(&app, client(2), None, "one", false).await.ok();
+        save(&app, client(2), None, "two", false).await.ok();
+        let why = save(&app, client(2), None, "three", false)
+            .await
+            .refused(StatusCode::TOO_MANY_REQUESTS, "grid_quota")
+            .to_string();
+        assert!(why.contains("2 grids"), "{why}");
+        // Replacing one's own is not a new one; others still save.
+        save(&app, client(2), None, "two", true).await.ok();
+        save(&app, client(3), None, "three", false).await.ok();
+    }
+
+    #[tokio::test]
+    async fn grids_with_no_owner_are_changed_from_this_machine_only() {
+        let app = App::with(|c| c.rate_limit = 0).await;
+        // Saved in process (as grid files are imported): no owner.
+        let made = app.post("/api/tycoon/designs", json!({})).await;
+        let id = made.ok()["id"].as_str().unwrap().to_string();
+        app.post(
+            &format!("/api/tycoon/designs/{id}/save"),
+            json!({"name": "old"}),
+        )
+        .await
+        .ok();
+        let far = IpAddr::from([198, 51, 100, 7]);
+        delete(&app, far, None, "old")
+            .await
+            .refused(StatusCode::FORBIDDEN, "not_owner");
+        assert_eq!(
+            delete(&app, client(2), None, "old").await.status,
+            StatusCode::NO_CONTENT
+        );
+    }
+}

@@ -130,7 +130,7 @@ pub fn status_of(code: &str) -> StatusCode {
         "game_over" | "not_your_turn" | "stale_move" | "bot_seat" | "seat_taken" | "game_on" => {
             StatusCode::CONFLICT
         }
-        "not_your_seat" | "bad_token" => StatusCode::FORBIDDEN,
+        "not_your_seat" | "bad_token" | "not_owner" => StatusCode::FORBIDDEN,
         "no_token" => StatusCode::UNAUTHORIZED,
         "no_such_seat" | "roll_not_chosen" | "roll_needed" | "roll_unused" | "bad_roll"
         | "bad_seats" | "bad_move" | "bad_seed" | "bad_invite" | "bad_setup" | "bad_step"
@@ -224,6 +224,9 @@ impl From<crate::store::DbError> for ApiError {
             DbError::Damaged(_) => "damaged_record",
             DbError::AtCapacity { .. } => "store_at_capacity",
             DbError::Quota { .. } => "match_quota",
+            DbError::NotOwner => "not_owner",
+            DbError::GridQuota { whole: false, .. } => "grid_quota",
+            DbError::GridQuota { whole: true, .. } => "storage_full",
         };
         let message = match &e {
             DbError::Stale { now } => {
@@ -247,6 +250,13 @@ impl From<crate::store::DbError> for ApiError {
                 "{limit} unfinished games were made from this {by}, the most one {by} may have; finish some (a game nobody plays in ends after {}), or try again in {}",
                 in_time(*unplayed_kept),
                 in_time(*retry_after)
+            ),
+            DbError::NotOwner => "this grid was saved by someone else: you may open it and save a copy under another name, not replace or delete it".to_string(),
+            DbError::GridQuota { limit, whole: false } => format!(
+                "you have saved {limit} grids, the most one person may; delete some of yours first"
+            ),
+            DbError::GridQuota { limit, whole: true } => format!(
+                "the server holds {limit} saved grids, its most; a grid must be deleted before another is saved"
             ),
             other => format!("cannot store this now: {other}; try again in a moment"),
         };

@@ -66,6 +66,42 @@ pub struct Creator {
     pub token: Option<String>,
 }
 
+/// Who saves, replaces or deletes a grid, as the store checks it (see
+/// `docs/api.md`: a grid belongs to whoever saved it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GridActor {
+    /// The owner a new grid is saved under (`""` for none).
+    pub owner: String,
+    /// The owners whose grids this actor may replace or delete.
+    pub owns: Vec<String>,
+    /// May replace or delete any grid: the operator (the command line,
+    /// the grid files imported, a request made in process).
+    pub any: bool,
+    /// May replace or delete the grids that have no owner (saved before
+    /// grids had owners, or imported from files).
+    pub ownerless: bool,
+    /// The most grids one owner may have saved; 0 for no limit.
+    pub per_owner: u32,
+}
+
+impl GridActor {
+    /// The operator: may change any grid, with no limit but the store's.
+    pub fn operator() -> Self {
+        Self {
+            any: true,
+            ownerless: true,
+            ..Self::default()
+        }
+    }
+
+    /// Whether this actor may replace or delete a grid owned by `owner`.
+    pub fn may_change(&self, owner: &str) -> bool {
+        self.any
+            || (owner.is_empty() && self.ownerless)
+            || (!owner.is_empty() && self.owns.iter().any(|o| o == owner))
+    }
+}
+
 /// The fair-share bounds the store keeps to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bounds {
@@ -139,6 +175,20 @@ pub enum DbError {
     AtCapacity {
         /// Seconds until the first unfinished match expires.
         retry_after: u64,
+    },
+    /// The grid belongs to someone else: it may be read and copied, not
+    /// replaced or deleted.
+    #[error("this grid was saved by someone else")]
+    NotOwner,
+    /// No more grids may be saved: the owner has saved `limit`
+    /// ([`GridActor::per_owner`], `whole` false), or the store holds
+    /// [`MAX_GRIDS`] (`whole` true).
+    #[error("{limit} saved grids, the most")]
+    GridQuota {
+        /// The bound reached.
+        limit: u64,
+        /// True for the store's bound, false for the owner's.
+        whole: bool,
     },
     /// The creator has made [`Bounds::per_creator`] unfinished matches.
     #[error("{limit} unfinished games were made from this {by}, the most one {by} may have")]
@@ -656,12 +706,30 @@ impl Db {
         text: &str,
         replace: bool,
     ) -> Result<GridSave, DbError> {
+        self.save_grid_as(name, text, replace, &GridActor::operator())
+            .await
+    }
+
+    /// [`Db::save_grid`] by `actor`: a new grid is saved under the actor's
+    /// owner; one already saved is replaced only when the actor may
+    /// change it.
+    ///
+    /// # Errors
+    /// [`DbError::NotOwner`] for another's grid, [`DbError::GridQuota`]
+    /// when the owner or the store holds its most, or the store fails.
+    pub async fn save_grid_as(
+        &self,
+        name: &str,
+        text: &str,
+        replace: bool,
+        actor: &GridActor,
+    ) -> Result<GridSave, DbError> {
         match &self.backend {
             Backend::Sqlite(db) => {
-                db.save_grid(name.to_string(), text.to_string(), replace)
+                db.save_grid(name.to_string(), text.to_string(), replace, actor.clone())
                     .await
             }
-            Backend::Postgres(db) => db.save_grid(name, text, replace).await,
+            Backend::Postgres(db) => db.save_grid(name, text, replace, actor).await,
         }
     }
 
@@ -692,9 +760,17 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn delete_grid(&self, name: &str) -> Result<bool, DbError> {
+        self.delete_grid_as(name, &GridActor::operator()).await
+    }
+
+    /// [`Db::delete_grid`] by `actor`.
+    ///
+    /// # Errors
+    /// [`DbError::NotOwner`] for another's grid, or the store fails.
+    pub async fn delete_grid_as(&self, name: &str, actor: &GridActor) -> Result<bool, DbError> {
         match &self.backend {
-            Backend::Sqlite(db) => db.delete_grid(name.to_string()).await,
-            Backend::Postgres(db) => db.delete_grid(name).await,
+            Backend::Sqlite(db) => db.delete_grid(name.to_string(), actor.clone()).await,
+            Backend::Postgres(db) => db.delete_grid(name, actor).await,
         }
     }
 

@@ -13,8 +13,8 @@
 //!   matches again ([`Notice::Resync`]).
 
 use super::{
-    Bounds, Claim, Creator, DbError, GridRow, GridSave, LOBBY_PER_CREATOR, LobbyRow, MAX_GRIDS,
-    MAX_UNFINISHED, MoveRow, NewMatch, NewMove, Notice, SeatRow, StoredMatch, TokenRow,
+    Bounds, Claim, Creator, DbError, GridActor, GridRow, GridSave, LOBBY_PER_CREATOR, LobbyRow,
+    MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch, NewMove, Notice, SeatRow, StoredMatch, TokenRow,
     UNFINISHED_KEPT, schema,
 };
 use std::str::FromStr;
@@ -481,37 +481,64 @@ impl Postgres {
         name: &str,
         text: &str,
         replace: bool,
+        actor: &GridActor,
     ) -> Result<GridSave, DbError> {
         let mut conn = self.conn().await?;
         let tx = conn.transaction().await.map_err(pg)?;
-        // One saver at a time, so that the count below stays true.
+        // One saver at a time, so that the counts below stay true.
         tx.execute("LOCK TABLE grids IN SHARE ROW EXCLUSIVE MODE", &[])
             .await
             .map_err(pg)?;
-        let exists = tx
-            .query_opt("SELECT 1 FROM grids WHERE name = $1", &[&name])
+        let owner: Option<String> = tx
+            .query_opt("SELECT owner FROM grids WHERE name = $1", &[&name])
             .await
             .map_err(pg)?
-            .is_some();
-        if exists && !replace {
-            return Ok(GridSave::Exists);
+            .map(|r| r.get(0));
+        match owner {
+            Some(_) if !replace => return Ok(GridSave::Exists),
+            Some(owner) if !actor.may_change(&owner) => return Err(DbError::NotOwner),
+            Some(_) => {
+                tx.execute(
+                    "UPDATE grids SET text = $2, updated_ms = $3 WHERE name = $1",
+                    &[&name, &text, &super::now_ms()],
+                )
+                .await
+                .map_err(pg)?;
+                tx.commit().await.map_err(pg)?;
+                return Ok(GridSave::Saved);
+            }
+            None => {}
         }
-        if !exists {
-            let count: i64 = tx
-                .query_one("SELECT COUNT(*) FROM grids", &[])
+        if actor.per_owner > 0 && !actor.owner.is_empty() {
+            let theirs: i64 = tx
+                .query_one(
+                    "SELECT COUNT(*) FROM grids WHERE owner = $1",
+                    &[&actor.owner],
+                )
                 .await
                 .map_err(pg)?
                 .get(0);
-            if u64::try_from(count).unwrap_or(0) >= MAX_GRIDS {
-                return Err(DbError::Unavailable(format!(
-                    "the server holds {MAX_GRIDS} saved grids; delete one first"
-                )));
+            if theirs >= i64::from(actor.per_owner) {
+                return Err(DbError::GridQuota {
+                    limit: u64::from(actor.per_owner),
+                    whole: false,
+                });
             }
         }
+        let count: i64 = tx
+            .query_one("SELECT COUNT(*) FROM grids", &[])
+            .await
+            .map_err(pg)?
+            .get(0);
+        if u64::try_from(count).unwrap_or(0) >= MAX_GRIDS {
+            return Err(DbError::GridQuota {
+                limit: MAX_GRIDS,
+                whole: true,
+            });
+        }
         tx.execute(
-            "INSERT INTO grids (name, text, updated_ms) VALUES ($1, $2, $3)
-             ON CONFLICT (name) DO UPDATE SET text = $2, updated_ms = $3",
-            &[&name, &text, &super::now_ms()],
+            "INSERT INTO grids (name, text, updated_ms, owner) VALUES ($1, $2, $3, $4)",
+            &[&name, &text, &super::now_ms(), &actor.owner],
         )
         .await
         .map_err(pg)?;
@@ -547,12 +574,27 @@ impl Postgres {
             .collect())
     }
 
-    pub(super) async fn delete_grid(&self, name: &str) -> Result<bool, DbError> {
-        let conn = self.conn().await?;
-        let gone = conn
+    pub(super) async fn delete_grid(&self, name: &str, actor: &GridActor) -> Result<bool, DbError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        let owner: Option<String> = tx
+            .query_opt(
+                "SELECT owner FROM grids WHERE name = $1 FOR UPDATE",
+                &[&name],
+            )
+            .await
+            .map_err(pg)?
+            .map(|r| r.get(0));
+        match owner {
+            None => return Ok(false),
+            Some(owner) if !actor.may_change(&owner) => return Err(DbError::NotOwner),
+            Some(_) => {}
+        }
+        let gone = tx
             .execute("DELETE FROM grids WHERE name = $1", &[&name])
             .await
             .map_err(pg)?;
+        tx.commit().await.map_err(pg)?;
         Ok(gone == 1)
     }
 

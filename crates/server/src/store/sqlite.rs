@@ -19,9 +19,9 @@
 //!   `fsync` (p99 of a move 21 ms against 7 ms, `benches/moves.rs`).
 
 use super::{
-    Bounds, Claim, Creator, DbError, Durability, GridRow, GridSave, LOBBY_PER_CREATOR, LobbyRow,
-    MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch, NewMove, SeatRow, StoredMatch, TokenRow,
-    UNFINISHED_KEPT, schema,
+    Bounds, Claim, Creator, DbError, Durability, GridActor, GridRow, GridSave, LOBBY_PER_CREATOR,
+    LobbyRow, MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch, NewMove, SeatRow, StoredMatch,
+    TokenRow, UNFINISHED_KEPT, schema,
 };
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
@@ -405,30 +405,55 @@ impl Sqlite {
         name: String,
         text: String,
         replace: bool,
+        actor: GridActor,
     ) -> Result<GridSave, DbError> {
         self.call(move |c| {
-            let exists: bool = c
-                .query_row("SELECT 1 FROM grids WHERE name = ?1", [&name], |_| Ok(()))
+            let owner: Option<String> = c
+                .query_row("SELECT owner FROM grids WHERE name = ?1", [&name], |r| {
+                    r.get(0)
+                })
                 .optional()
-                .map_err(sql)?
-                .is_some();
-            if exists && !replace {
-                return Ok(GridSave::Exists);
-            }
-            if !exists {
-                let count: i64 = c
-                    .query_row("SELECT COUNT(*) FROM grids", [], |r| r.get(0))
+                .map_err(sql)?;
+            match owner {
+                Some(_) if !replace => return Ok(GridSave::Exists),
+                Some(owner) if !actor.may_change(&owner) => return Err(DbError::NotOwner),
+                Some(_) => {
+                    c.execute(
+                        "UPDATE grids SET text = ?2, updated_ms = ?3 WHERE name = ?1",
+                        params![name, text, super::now_ms()],
+                    )
                     .map_err(sql)?;
-                if u64::try_from(count).unwrap_or(0) >= MAX_GRIDS {
-                    return Err(DbError::Unavailable(format!(
-                        "the server holds {MAX_GRIDS} saved grids; delete one first"
-                    )));
+                    return Ok(GridSave::Saved);
+                }
+                None => {}
+            }
+            if actor.per_owner > 0 && !actor.owner.is_empty() {
+                let theirs: i64 = c
+                    .query_row(
+                        "SELECT COUNT(*) FROM grids WHERE owner = ?1",
+                        [&actor.owner],
+                        |r| r.get(0),
+                    )
+                    .map_err(sql)?;
+                if theirs >= i64::from(actor.per_owner) {
+                    return Err(DbError::GridQuota {
+                        limit: u64::from(actor.per_owner),
+                        whole: false,
+                    });
                 }
             }
+            let count: i64 = c
+                .query_row("SELECT COUNT(*) FROM grids", [], |r| r.get(0))
+                .map_err(sql)?;
+            if u64::try_from(count).unwrap_or(0) >= MAX_GRIDS {
+                return Err(DbError::GridQuota {
+                    limit: MAX_GRIDS,
+                    whole: true,
+                });
+            }
             c.execute(
-                "INSERT INTO grids (name, text, updated_ms) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (name) DO UPDATE SET text = ?2, updated_ms = ?3",
-                params![name, text, super::now_ms()],
+                "INSERT INTO grids (name, text, updated_ms, owner) VALUES (?1, ?2, ?3, ?4)",
+                params![name, text, super::now_ms(), actor.owner],
             )
             .map_err(sql)?;
             Ok(GridSave::Saved)
@@ -468,8 +493,23 @@ impl Sqlite {
         .await
     }
 
-    pub(super) async fn delete_grid(&self, name: String) -> Result<bool, DbError> {
+    pub(super) async fn delete_grid(
+        &self,
+        name: String,
+        actor: GridActor,
+    ) -> Result<bool, DbError> {
         self.call(move |c| {
+            let owner: Option<String> = c
+                .query_row("SELECT owner FROM grids WHERE name = ?1", [&name], |r| {
+                    r.get(0)
+                })
+                .optional()
+                .map_err(sql)?;
+            match owner {
+                None => return Ok(false),
+                Some(owner) if !actor.may_change(&owner) => return Err(DbError::NotOwner),
+                Some(_) => {}
+            }
             let gone = c
                 .execute("DELETE FROM grids WHERE name = ?1", [&name])
                 .map_err(sql)?;

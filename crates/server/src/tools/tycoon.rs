@@ -289,10 +289,12 @@ struct Saved {
 async fn save(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    maker: crate::http::client::Maker,
     JsonBody(req): JsonBody<SaveRequest>,
 ) -> ApiResult<Saved> {
     let text = state.designs.with(&id, |d| d.file())?;
-    let name = grids::save(state.hub.db(), &req.name, &text, req.replace).await?;
+    let actor = grids::actor(&maker, state.config.grids_per_client);
+    let name = grids::save(state.hub.db(), &req.name, &text, req.replace, &actor).await?;
     Ok(Json(Saved {
         name,
         grids: state.hub.db().grids().await?,
@@ -331,9 +333,11 @@ async fn saved_grid(
 async fn delete_grid(
     State(state): State<AppState>,
     Path(name): Path<String>,
+    maker: crate::http::client::Maker,
 ) -> Result<axum::http::StatusCode, ApiError> {
     let name = grids::check_name(&name)?;
-    if state.hub.db().delete_grid(&name).await? {
+    let actor = grids::actor(&maker, state.config.grids_per_client);
+    if state.hub.db().delete_grid_as(&name, &actor).await? {
         Ok(axum::http::StatusCode::NO_CONTENT)
     } else {
         Err(grids::missing(&name))
