@@ -84,6 +84,11 @@ pub struct Config {
     /// How long one long answer may work before it is stopped and
     /// answered with a 503 ([`work`]).
     pub long_work_limit: Duration,
+    /// The most states (the algorithm's own: squares × chute counts ×
+    /// ladder counts for shortest games) one piece of long work may hold;
+    /// all of it together may hold this times [`Config::max_long_work`]
+    /// ([`work::Memory`]).
+    pub long_work_states: u64,
     /// How long work estimated to be quick may take in the quick line
     /// before it moves to the long line ([`work`]).
     pub quick_work_limit: Duration,
@@ -153,6 +158,7 @@ impl Config {
     /// as many long answers at once as the machine has cores (at least 2)
     /// in each line, the long line's on as many threads at a lower
     /// priority, 10 s for one long answer and ½ s in the quick line,
+    /// 2,000,000 states (about 46 MB) for one long answer,
     /// 1,024 connections (or three quarters of the open-file limit when
     /// that is lower), 10 s for headers and for bodies, 10 s to finish
     /// when stopping with no drain delay before it, no metrics address;
@@ -175,6 +181,7 @@ impl Config {
             max_long_work: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
             long_work_limit: Duration::from_secs(10),
             quick_work_limit: Duration::from_millis(500),
+            long_work_states: 2_000_000,
             max_connections: http::listen::default_max_connections(),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),

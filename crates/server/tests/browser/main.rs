@@ -64,6 +64,8 @@ impl TestServer {
         // (tests/fairness.rs tests them).
         config.rate_limit = 0;
         config.matches_per_client = 0;
+        config.sessions_per_client = 0;
+        config.grids_per_client = 0;
         // Working on the pages: PARLOR_WEB_DIR=crates/server/web serves them
         // as they are on disk, with no rebuild between edits.
         config.web_dir = std::env::var_os("PARLOR_WEB_DIR").map(PathBuf::from);
