@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The load and fault suite: a real `parlor serve` on loopback, driven by the
 # load client (crates/server/examples/load.rs). Bounded in time: about
-# 10 + 8 × LOAD_SECONDS seconds after the build. Figures go to stdout;
+# 20 + 8 × LOAD_SECONDS seconds after the build. Figures go to stdout;
 # docs/reliability.md has the last run's and how to read them.
 #
 #   scripts/load.sh                 every scenario, LOAD_SECONDS=20 each
@@ -156,4 +156,21 @@ echo "== an eviction flood: 50 watchers of a match, then 1,000 keep-alive connec
 PRLIMIT=yes start_server "$work/fair"
 "$load" evict "$addr" 50 1000
 echo "   server memory after: $(rss "$server_pid")"
+stop_server
+echo "== a stream flood: 50 watchers of a match, then 1,000 streams of another match from 100 other addresses"
+PRLIMIT=yes start_server "$work/fair"
+"$load" evict "$addr" 50 1000 --streams
+stop_server
+echo "== parallel heavy analyses: 8 x shortest games with 65,536 chutes and 2 ladders, then 8 x 6,000 chutes"
+PRLIMIT=yes start_server "$work/fair"
+for q in "chutes=65536&ladders=2" "chutes=6000&ladders=2"; do
+  before=$(rss "$server_pid")
+  for i in 1 2 3 4 5 6 7 8; do
+    curl -s -o /dev/null -w "%{http_code} " "http://$addr/api/chutes/boards/classic/shortest?$q" --interface "127.0.0.$((10 + i))" &
+  done
+  wait_jobs=$(jobs -p | grep -v "^$server_pid$" || true)
+  for j in $wait_jobs; do wait "$j" || true; done
+  echo
+  echo "   $q: server memory before $before, peak $(awk '/VmHWM/ {print $2 " KiB"}' "/proc/$server_pid/status")"
+done
 stop_server

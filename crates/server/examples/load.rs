@@ -52,9 +52,11 @@
 //!                                        127.0.0.2 while a player on
 //!                                        127.0.0.3 makes matches and plays;
 //!                                        exits 1 if the player was refused
-//! load evict ADDR WATCHERS NEWCOMERS     issue 33's eviction flood: watchers
+//! load evict ADDR WATCHERS NEWCOMERS [--streams]
+//!                                        issue 33's eviction flood: watchers
 //!                                        (one address each), then keep-alive
-//!                                        newcomers from 100 other addresses,
+//!                                        newcomers (or streams of another
+//!                                        match) from 100 other addresses,
 //!                                        then a move; exits 1 if a watcher
 //!                                        missed it or a newcomer had no answer
 //! ```
@@ -854,12 +856,25 @@ fn next_event(reader: &mut BufReader<TcpStream>) -> Option<String> {
 /// connections from 100 other addresses (127.0.2.x) that each ask for the
 /// lobby once and stay open, then one move. True when every watcher saw
 /// the move and every newcomer was answered (served or refused with a 503).
-fn evict(addr: &str, watchers: usize, newcomers: usize) -> bool {
+///
+/// With `streams`, the newcomers each open a live stream of another match
+/// instead (the issue's 1,000 streams on another match).
+fn evict(addr: &str, watchers: usize, newcomers: usize, as_streams: bool) -> bool {
     let mut host = Client::at(addr, [127, 0, 0, 3]);
     let body = json!({"game": "chutes", "seats": ["here", "here"]});
     let Answer::Status(201, game) = host.call("POST", "/api/matches", None, Some(&body)) else {
         println!("evict: no match");
         return false;
+    };
+    let newcomers_path = if as_streams {
+        let Answer::Status(201, other) = host.call("POST", "/api/matches", None, Some(&body))
+        else {
+            println!("evict: no second match");
+            return false;
+        };
+        format!("/api/matches/{}/events", other["id"].as_str().unwrap_or(""))
+    } else {
+        "/api/lobby".to_string()
     };
     let id = game["id"].as_str().unwrap_or("").to_string();
     let token = game["token"].as_str().unwrap_or("").to_string();
@@ -893,11 +908,17 @@ fn evict(addr: &str, watchers: usize, newcomers: usize) -> bool {
             continue;
         };
         let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-        let _ = write!(stream, "GET /api/lobby HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+        let _ = write!(
+            stream,
+            "GET {newcomers_path} HTTP/1.1\r\nHost: {addr}\r\n\r\n"
+        );
         let mut reader = BufReader::new(stream);
         let mut status = String::new();
         let _ = reader.read_line(&mut status);
-        if status.starts_with("HTTP/1.1 200") {
+        if status.starts_with("HTTP/1.1 200") && as_streams {
+            served += 1;
+            held.push(reader);
+        } else if status.starts_with("HTTP/1.1 200") {
             served += 1;
             // Read the rest of the answer; the connection stays open, idle.
             let mut length = 0usize;
@@ -932,8 +953,13 @@ fn evict(addr: &str, watchers: usize, newcomers: usize) -> bool {
         .map(|reader| next_event(reader).as_deref() == Some("1"))
         .filter(|&saw| saw)
         .count();
+    let kind = if as_streams {
+        "streaming"
+    } else {
+        "keep-alive"
+    };
     println!(
-        "evict: {watching} of {watchers} watching; {newcomers} keep-alive newcomers from 100 addresses in {flood_ms} ms: \
+        "evict: {watching} of {watchers} watching; {newcomers} {kind} newcomers from 100 addresses in {flood_ms} ms: \
          {served} served (kept open), {refused} refused 503, {unanswered} with no answer; \
          the move {}; {saw} of {watching} watchers saw it, {} lost",
         if moved { "was played" } else { "was refused" },
@@ -946,19 +972,22 @@ fn evict(addr: &str, watchers: usize, newcomers: usize) -> bool {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(mode @ ("flood" | "evict")) = args.get(1).map(String::as_str) {
+        let streams = args.get(5).map(String::as_str) == Some("--streams");
         let (Some(addr), Some(a), Some(b), None) = (
             args.get(2),
             args.get(3).and_then(|n| n.parse::<usize>().ok()),
             args.get(4).and_then(|n| n.parse::<usize>().ok()),
-            args.get(5),
+            args.get(if streams { 6 } else { 5 }),
         ) else {
-            eprintln!("usage: load flood ADDR THREADS SECONDS, load evict ADDR WATCHERS NEWCOMERS");
+            eprintln!(
+                "usage: load flood ADDR THREADS SECONDS, load evict ADDR WATCHERS NEWCOMERS [--streams]"
+            );
             std::process::exit(2);
         };
         let ok = if mode == "flood" {
             flood(addr, a, b as u64)
         } else {
-            evict(addr, a, b)
+            evict(addr, a, b, streams)
         };
         std::process::exit(if ok { 0 } else { 1 });
     }

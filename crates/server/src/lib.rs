@@ -266,7 +266,10 @@ impl AppState {
             long_work: work::LongWork::new(&config),
             health: http::health::Health::default(),
             rates: Arc::new(http::fair::Rates::new(config.rate_limit)),
-            streams: Arc::new(http::fair::Streams::new(config.streams_per_client)),
+            streams: Arc::new(http::fair::Streams::new(
+                config.streams_per_client,
+                (config.max_connections / 4 * 3).max(1),
+            )),
             config,
         }));
         let rates = Arc::downgrade(&state.rates);

@@ -787,6 +787,79 @@ mod streams {
         thread.join().expect("the server stops");
     }
 
+    /// Makes a Chutes match for two at one screen over TCP from
+    /// 127.0.0.`n`: its id and token.
+    fn make_over_tcp(n: u8, addr: SocketAddr) -> (String, String) {
+        let body = r#"{"game": "chutes", "seats": ["here", "here"]}"#;
+        let mut maker = connect_from(n, addr);
+        write!(
+            maker,
+            "POST /api/matches HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .expect("sent");
+        let mut answer = String::new();
+        maker.read_to_string(&mut answer).expect("an answer");
+        let json = &answer[answer.find("\r\n\r\n").expect("a body") + 4..];
+        let made: Value = serde_json::from_str(json).expect("JSON");
+        (
+            made["id"].as_str().expect("an id").to_string(),
+            made["token"].as_str().expect("a token").to_string(),
+        )
+    }
+
+    /// Issue 33's stream flood, small: 1,000 streams on another match took
+    /// the connections of 44 of 50 watchers. Now streams never take the
+    /// last quarter of the connections: a move is still played and every
+    /// watcher sees it.
+    #[test]
+    fn a_flood_of_streams_leaves_room_for_moves() {
+        let (addr, stop, thread, _dir) = start(|c| c.max_connections = 16);
+        let (id, token) = make_over_tcp(2, addr);
+        let (other, _) = make_over_tcp(2, addr);
+        let mut watchers: Vec<_> = (10..18).map(|n| watcher(n, addr, &id)).collect();
+        let mut held = Vec::new();
+        let (mut served, mut refused) = (0, 0);
+        for i in 0..30u8 {
+            let path = format!("/api/matches/{other}/events");
+            let (head, stream) = keep_alive_get(30 + i % 20, addr, &path);
+            if head.starts_with("HTTP/1.1 200") {
+                served += 1;
+                held.push(stream);
+            } else {
+                assert!(head.starts_with("HTTP/1.1 503"), "answered: {head:?}");
+                assert!(head.to_ascii_lowercase().contains("retry-after:"), "{head}");
+                refused += 1;
+            }
+        }
+        assert_eq!(
+            (served, refused),
+            (4, 26),
+            "12 streams at most, 8 of them watchers"
+        );
+        let body = json!({"move": "roll", "after": 0}).to_string();
+        let mut mover = connect_from(3, addr);
+        write!(
+            mover,
+            "POST /api/matches/{id}/moves HTTP/1.1\r\nHost: {addr}\r\n\
+             Content-Type: application/json\r\nAuthorization: Bearer {token}\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .expect("sent");
+        let mut moved = String::new();
+        mover.read_to_string(&mut moved).expect("an answer");
+        assert!(moved.starts_with("HTTP/1.1 200"), "{moved}");
+        for (n, reader) in watchers.iter_mut().enumerate() {
+            assert_eq!(next_event_id(reader).as_deref(), Some("1"), "watcher {n}");
+        }
+        let _ = stop.send(());
+        drop(watchers);
+        drop(held);
+        thread.join().expect("the server stops");
+    }
+
     #[test]
     fn one_address_holds_at_most_its_connections() {
         let (addr, stop, thread, _dir) = start(|c| c.connections_per_client = 3);

@@ -15,7 +15,10 @@
 //!   address); addresses not seen for a while are forgotten.
 //! - **streams** ([`Streams`], [`crate::Config::streams_per_client`]): the
 //!   live event streams (watching a match) one client address holds at
-//!   once; one more is `503 too_many_streams` with `Retry-After`.
+//!   once, and all addresses together (three quarters of
+//!   [`crate::Config::max_connections`], so that streams, which are never
+//!   closed to make room, cannot take every connection from the moves);
+//!   one more is `503 too_many_streams` with `Retry-After`.
 //! - **client**: see [`crate::http::client`]. A request with no client (in
 //!   process) is not counted.
 
@@ -143,9 +146,10 @@ impl Rates {
     }
 }
 
-/// The live streams each client address holds.
+/// The live streams each client address holds, and all of them.
 pub struct Streams {
     most: usize,
+    all_most: usize,
     held: std::sync::Mutex<std::collections::HashMap<IpAddr, usize>>,
 }
 
@@ -171,12 +175,19 @@ impl Drop for StreamHeld {
 pub const STREAM_RETRY_AFTER: u64 = 5;
 
 impl Streams {
-    /// At most `most` streams per address; no limit when 0.
-    pub fn new(most: usize) -> Self {
+    /// At most `most` streams per address (no limit when 0), and
+    /// `all_most` in all (no limit when 0).
+    pub fn new(most: usize, all_most: usize) -> Self {
         Self {
             most,
+            all_most,
             held: std::sync::Mutex::new(std::collections::HashMap::new()),
         }
+    }
+
+    /// The streams held in all.
+    pub fn held(&self) -> usize {
+        self.lock().values().sum()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<IpAddr, usize>> {
@@ -195,6 +206,17 @@ impl Streams {
             return Ok(None);
         };
         let mut held = self.lock();
+        let all: usize = held.values().sum();
+        if self.all_most > 0 && all >= self.all_most {
+            return Err(ApiError::coded(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "too_many_streams",
+                format!(
+                    "the server is streaming {all} games live, its most (it keeps the other connections for moves); try again in a moment"
+                ),
+            )
+            .with_retry_after(STREAM_RETRY_AFTER));
+        }
         let n = held.entry(client.0).or_insert(0);
         if self.most > 0 && *n >= self.most {
             return Err(ApiError::coded(
