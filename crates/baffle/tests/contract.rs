@@ -58,6 +58,7 @@ fn a_record_with_an_illegal_move_is_refused_with_its_index() {
         Entry {
             mv: Move::Shoot { hole: 99 },
             roll: None,
+            by_bot: false,
         },
     );
     let err = Match::<Game>::replay(record).unwrap_err();

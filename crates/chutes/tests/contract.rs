@@ -87,6 +87,7 @@ fn a_record_with_an_illegal_move_is_refused_with_its_index() {
     record.moves.push(Entry {
         mv: Move::Roll,
         roll: Some(1),
+        by_bot: false,
     });
     let err = Match::<Table>::replay(record.clone()).unwrap_err();
     assert!(matches!(err, ReplayError::Move { index: 2, .. }), "{err}");

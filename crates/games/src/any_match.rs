@@ -12,18 +12,20 @@
 //! - **played** ([`Played`]): one move as a front end tells it: its number,
 //!   the seat, whether a bot made it, the move's text, the roll (chosen
 //!   dice), and its events, each with its words (`text`).
-//! - **gate**: while a match is on, its record (with the seed) is refused,
-//!   and so are its replay and its pictures of past moves (`game_on`):
-//!   [`AnyMatch::record_once_over`], [`AnyMatch::replay_step`],
-//!   [`AnyMatch::picture`]. Views hold only what their viewer may know
-//!   (the game's own [`Playable::view`]).
+//! - **gate**: while a match is on, its record (with the seed) is refused
+//!   (`game_on`, [`AnyMatch::record_once_over`]), and a look back at an
+//!   earlier move ([`AnyMatch::replay_step`], [`AnyMatch::picture`]) shows
+//!   only what its viewer could see then. Views hold only what their
+//!   viewer may know (the game's own [`Playable::view`]).
 
 use crate::Refusal;
 use crate::registry::{Need, Supplied};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
-use tabletop::play::{Entry, Match, Playable, PlayedOf, Record, SeatKind, Status, Viewer};
+use tabletop::play::{
+    DiceMode, Entry, Match, Playable, PlayedOf, Record, SeatKind, Status, Viewer,
+};
 
 /// The events a view's log carries (the newest); older ones are in the
 /// record. Each line is worded once, when its move is played.
@@ -93,6 +95,13 @@ where
         Value::Null
     }
 
+    /// The setup of a rematch of a match of `setup`, whose seed is `seed`:
+    /// the same setup by default; a game that drew something from its seed
+    /// (Baffle's random box) draws it afresh.
+    fn rematch_setup(setup: &Self::Setup, _seed: u64) -> Self::Setup {
+        setup.clone()
+    }
+
     /// The lobby's line for a match of this setup.
     fn title(setup: &Self::Setup, seats: &[SeatKind]) -> String;
 
@@ -122,7 +131,8 @@ pub struct Played {
     pub roll: Option<u8>,
     /// Its events, as JSON, each with `text`: its words.
     pub events: Vec<Value>,
-    /// The record entry to store (the move, and ` @ROLL` when chosen).
+    /// The record entry to store (the move, ` @ROLL` when chosen, ` (bot)`
+    /// when a bot chose it for a person).
     #[serde(skip)]
     pub entry: String,
 }
@@ -172,6 +182,18 @@ pub trait AnyMatch: Send + Sync {
         after: Option<usize>,
         roll: Option<u32>,
     ) -> Result<Played, Refusal>;
+    /// Plays a move a bot chose for a person's `seat` (Baffle's Bot move),
+    /// sent for the position after `after` moves: recorded, told and
+    /// replayed as the bot's choice.
+    ///
+    /// # Errors
+    /// As [`AnyMatch::play`].
+    fn play_chosen_by_bot(
+        &mut self,
+        seat: u8,
+        mv: &MoveInput,
+        after: Option<usize>,
+    ) -> Result<Played, Refusal>;
     /// The bot's turn, to be worked out off the match: the move number it
     /// was taken at, and the work, which gives the move's text.
     fn bot_turn(&self) -> Option<BotWork>;
@@ -193,19 +215,41 @@ pub trait AnyMatch: Send + Sync {
     /// # Errors
     /// `game_on` while it is on.
     fn record_once_over(&self) -> Result<Value, Refusal>;
-    /// A replay's step, once the match is over: the view a spectator had
-    /// after the first `at` moves and the `at`-th move's play.
+    /// A step back in the match: the view after its first `at` moves and
+    /// the `at`-th move's play. While the match is on, `viewer`'s view then
+    /// (what they saw at the time, never more); once over, a spectator's,
+    /// which shows everything.
     ///
     /// # Errors
-    /// `game_on` while the match is on; `bad_step` when `at` is past the
-    /// last move.
-    fn replay_step(&self, at: usize) -> Result<ReplayStep, Refusal>;
-    /// The match drawn for a spectator: as it stands, or (once over) after
-    /// its first `at` moves.
+    /// `bad_step` when `at` is past the last move.
+    fn replay_step(&self, at: usize, viewer: Viewer) -> Result<ReplayStep, Refusal>;
+    /// Every seat's name, seat 1 first: a person's chosen name, else
+    /// "Player N"; a bot's name.
+    fn names(&self) -> Vec<String>;
+    /// Names seat `seat` with a person's chosen name (`None` takes it away).
     ///
     /// # Errors
-    /// `game_on` for a past step while the match is on; `bad_step` when
-    /// `at` is past the last move; `invalid` when the renderer refuses.
+    /// `bad_name` for a name refused (empty, too long, invisible
+    /// characters), `no_such_seat`.
+    fn set_name(&mut self, seat: u8, name: Option<&str>) -> Result<(), Refusal>;
+    /// How the match ended, said to a viewer holding `yours`; none while
+    /// it is on.
+    fn outcome(&self, yours: &[u8]) -> Option<crate::Outcome>;
+    /// A new match after this one is over: the same game and setup (a
+    /// random box drawn afresh), the same seats and names with the first
+    /// seat moved to the next player (seat 2 becomes seat 1, seat 1 the
+    /// last), and fresh dice from `seed` (chosen dice stay chosen).
+    ///
+    /// # Errors
+    /// `game_on` while the match is on.
+    fn rematch(&self, seed: u64) -> Result<Box<dyn AnyMatch>, Refusal>;
+    /// The match drawn for a spectator: as it stands, or after its first
+    /// `at` moves (as a spectator saw it then: while the match is on, no
+    /// more than anyone could see at the time).
+    ///
+    /// # Errors
+    /// `bad_step` when `at` is past the last move; `invalid` when the
+    /// renderer refuses.
     fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, Refusal>;
     /// The match as `Any`, for a game's own routes to find its match
     /// ([`TypedMatch::inner`]).
@@ -334,11 +378,12 @@ where
         record.moves.truncate(at.saturating_sub(1));
         let mut m = Match::<G>::replay(record)?;
         let last = match all.moves.get(at.wrapping_sub(1)) {
-            Some(entry) if at > 0 => Some(
-                m.apply_entry(entry.clone())
-                    .map(played::<G>)
-                    .map_err(|why| Refusal::new("bad_record", why))?,
-            ),
+            Some(entry) if at > 0 => {
+                let done = m
+                    .apply_entry(entry.clone())
+                    .map_err(|why| Refusal::new("bad_record", why))?;
+                Some(played::<G>(done, &m))
+            }
             _ => None,
         };
         Ok((m, last))
@@ -367,12 +412,16 @@ pub fn event_json<E: Serialize + std::fmt::Display>(event: &E) -> Value {
     }
 }
 
-fn played<G: Playable>(p: PlayedOf<G>) -> Played {
-    let entry = Entry {
-        mv: p.mv.clone(),
-        roll: p.roll,
-    }
-    .to_string();
+/// A move as the API tells it; `m` is the match it was just played in (its
+/// record's last entry is the move as stored: with its roll, and marked
+/// when a bot chose it for a person).
+fn played<G: Playable>(p: PlayedOf<G>, m: &Match<G>) -> Played {
+    let entry = m
+        .record()
+        .moves
+        .last()
+        .map(ToString::to_string)
+        .unwrap_or_default();
     Played {
         number: p.number,
         seat: p.seat,
@@ -436,6 +485,7 @@ where
         let mut view = to_value(&self.m.view(viewer));
         if let Value::Object(fields) = &mut view {
             fields.insert("page".into(), G::extras(&self.m, viewer));
+            fields.insert("names".into(), to_value(&self.names()));
             fields.insert(
                 "log".into(),
                 Value::Array(self.log.iter().cloned().collect()),
@@ -463,7 +513,24 @@ where
         let request = tabletop::play::Request { mv, after, roll };
         let done = self.m.play(seat, request)?;
         self.note(&done);
-        Ok(played::<G>(done))
+        Ok(played::<G>(done, &self.m))
+    }
+
+    fn play_chosen_by_bot(
+        &mut self,
+        seat: u8,
+        mv: &MoveInput,
+        after: Option<usize>,
+    ) -> Result<Played, Refusal> {
+        let mv = read_move::<G>(mv)?;
+        let request = tabletop::play::Request {
+            mv,
+            after,
+            roll: None,
+        };
+        let done = self.m.play_chosen_by_bot(seat, request)?;
+        self.note(&done);
+        Ok(played::<G>(done, &self.m))
     }
 
     fn bot_turn(&self) -> Option<BotWork> {
@@ -478,14 +545,14 @@ where
         let mv = read_move::<G>(&MoveInput::Text(mv.to_string()))?;
         let done = self.m.play_bot(moves, mv)?;
         self.note(&done);
-        Ok(played::<G>(done))
+        Ok(played::<G>(done, &self.m))
     }
 
     fn apply_entry(&mut self, entry: &str) -> Result<Played, String> {
         let entry = entry.parse::<Entry<G::Move>>()?;
         let done = self.m.apply_entry(entry)?;
         self.note(&done);
-        Ok(played::<G>(done))
+        Ok(played::<G>(done, &self.m))
     }
 
     fn header(&self) -> String {
@@ -496,6 +563,7 @@ where
             setup: &record.setup,
             seats: record.seats.clone(),
             dice: record.dice,
+            names: record.names.clone(),
             moves: Vec::new(),
         };
         serde_json::to_string(&header).unwrap_or_default()
@@ -508,23 +576,64 @@ where
             .ok_or_else(Refusal::game_on)
     }
 
-    fn replay_step(&self, at: usize) -> Result<ReplayStep, Refusal> {
-        if !self.m.status().is_over() {
-            return Err(Refusal::game_on());
-        }
+    fn replay_step(&self, at: usize, viewer: Viewer) -> Result<ReplayStep, Refusal> {
+        let viewer = if self.m.status().is_over() {
+            Viewer::Spectator
+        } else {
+            viewer
+        };
         let (m, played) = self.replayed(at)?;
         Ok(ReplayStep {
             at,
             moves: self.m.moves(),
             played,
-            view: TypedMatch::new(m).view(Viewer::Spectator),
+            view: TypedMatch::new(m).view(viewer),
         })
     }
 
+    fn names(&self) -> Vec<String> {
+        crate::players::seat_names(&self.m)
+    }
+
+    fn set_name(&mut self, seat: u8, name: Option<&str>) -> Result<(), Refusal> {
+        self.m.set_name(seat, name).map_err(|e| Refusal::of(&e))
+    }
+
+    fn outcome(&self, yours: &[u8]) -> Option<crate::Outcome> {
+        crate::players::outcome(&self.m.status(), &self.names(), yours)
+    }
+
+    fn rematch(&self, seed: u64) -> Result<Box<dyn AnyMatch>, Refusal> {
+        if !self.m.status().is_over() {
+            return Err(Refusal::new(
+                "game_on",
+                "the game is still on: a rematch is made once it is over",
+            ));
+        }
+        let record = self.m.record();
+        let n = record.seats.len();
+        let next = |i: usize| (i + 1) % n;
+        let seats = (0..n).map(|i| record.seats[next(i)]).collect();
+        let dice = match record.dice {
+            DiceMode::Seeded { .. } => DiceMode::Seeded { seed },
+            DiceMode::Chosen => DiceMode::Chosen,
+        };
+        let mut m = Match::<G>::start(G::rematch_setup(&record.setup, seed), seats, dice)?;
+        for i in 0..n {
+            if let Some(name) = self.m.chosen_name(next(i) as u8 + 1) {
+                m.set_name(i as u8 + 1, Some(name))
+                    .map_err(|e| Refusal::of(&e))?;
+            }
+        }
+        Ok(Box::new(TypedMatch::new(m)))
+    }
+
     fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, Refusal> {
+        // A past step is drawn as a spectator saw it then: while the match
+        // is on, what every viewer could see at the time (the game's own
+        // picture holds nothing hidden while it is on).
         let drawn = match at {
             None => G::picture(&self.m, name),
-            Some(_) if !self.m.status().is_over() => return Err(Refusal::game_on()),
             Some(at) => G::picture(&self.replayed(at)?.0, name),
         };
         drawn.map_err(|e| Refusal::new("invalid", format!("cannot draw this: {e}")))

@@ -104,6 +104,15 @@ impl Adapter for Game {
         })
     }
 
+    fn rematch_setup(setup: &Setup, seed: u64) -> Setup {
+        match setup.origin {
+            baffle::Origin::Seeded { .. } => {
+                Setup::seeded(setup.size, setup.mirrors, setup.sides, seed)
+            }
+            _ => setup.clone(),
+        }
+    }
+
     fn title(setup: &Setup, _seats: &[SeatKind]) -> String {
         match Game::new(setup.clone()) {
             Ok(game) => box_title(&game),

@@ -18,11 +18,15 @@
 //! - **any match** ([`AnyMatch`]): a `tabletop::play::Match` of some game
 //!   with its type forgotten, taking moves as text or JSON and giving
 //!   views, events, records and pictures as JSON or drawings. It is the
-//!   **gate**: the record, the replay and past pictures are refused
-//!   (`game_on`) while the match is on, here and nowhere else.
+//!   **gate**: the record is refused (`game_on`) while the match is on,
+//!   and a look back at an earlier move shows only what its viewer could
+//!   see then — here and nowhere else.
 //! - **board files** ([`board_files`]): a Chutes board read from a file of
 //!   any game's format (a Tycoon grid file too), for the CLI and the
 //!   server alike.
+//! - **players** ([`Outcome`]): each seat's name (a person's chosen one,
+//!   kept in the record, else "Player N" or the bot's) and the result said
+//!   to each viewer.
 //! - **refusal** ([`Refusal`]): a coded error (`bad_setup`, `game_on`, …)
 //!   that a front end shows or maps to an HTTP status by its code.
 
@@ -30,6 +34,7 @@ mod any_match;
 mod baffle_adapter;
 pub mod board_files;
 mod chutes_adapter;
+mod players;
 mod refusal;
 mod registry;
 mod tycoon_adapter;
@@ -38,6 +43,7 @@ pub use any_match::{
     Adapter, AnyMatch, BotWork, LOG_TAIL, MoveInput, Played, ReplayStep, TypedMatch, event_json,
 };
 pub use baffle_adapter::{HolePlace, box_in_play, box_title, hole_places};
+pub use players::Outcome;
 pub use refusal::Refusal;
 pub use registry::{
     GAMES, GameInfo, Need, Prepared, Registry, Supplied, find, names, start_from_record,

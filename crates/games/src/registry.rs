@@ -380,6 +380,7 @@ mod tests {
     use super::*;
     use crate::MoveInput;
     use serde_json::json;
+    use tabletop::play::Viewer;
 
     fn seeded() -> DiceMode {
         DiceMode::Seeded { seed: 7 }
@@ -516,24 +517,108 @@ mod tests {
             .unwrap();
         m.play(1, &MoveInput::Text("shoot 3".into()), Some(0), None)
             .unwrap();
+        let seen_then = m.view(Viewer::Seat { seat: 1 });
         let stale = m.play(1, &MoveInput::Text("shoot 3".into()), Some(0), None);
         assert_eq!(stale.unwrap_err().code, "stale_move");
         assert_eq!(m.record_once_over().unwrap_err().code, "game_on");
-        assert_eq!(m.replay_step(0).unwrap_err().code, "game_on");
-        assert_eq!(m.picture(None, Some(0)).unwrap_err().code, "game_on");
+        // A look back while the game is on is the view the player had
+        // then, never more (no mirror, no seed).
+        m.play(1, &MoveInput::Text("shoot 5".into()), Some(1), None)
+            .unwrap();
+        let back = m.replay_step(1, Viewer::Seat { seat: 1 }).unwrap();
+        assert_eq!((back.at, back.moves), (1, 2));
+        assert_eq!(back.view, seen_then);
+        assert!(back.view.get("seed").is_none(), "{}", back.view);
+        // A past picture while on is a spectator's then: no mirror drawn.
+        let then = m.picture(None, Some(1)).unwrap().to_svg();
+        assert!(then.contains("class=\"shot-number\""), "the shot is drawn");
+        assert!(
+            then.contains("<g class=\"mirrors\"/>"),
+            "no mirror is drawn"
+        );
         assert!(m.picture(None, None).is_ok(), "the match as it stands");
         m.play(1, &MoveInput::Text("quit".into()), None, None)
             .unwrap();
         let record = m.record_once_over().unwrap();
-        assert_eq!(record["moves"].as_array().unwrap().len(), 2);
-        let step = m.replay_step(1).unwrap();
-        assert_eq!((step.at, step.moves), (1, 2));
-        assert_eq!(m.replay_step(3).unwrap_err().code, "bad_step");
+        assert_eq!(record["moves"].as_array().unwrap().len(), 3);
+        let step = m.replay_step(1, Viewer::Spectator).unwrap();
+        assert_eq!((step.at, step.moves), (1, 3));
+        assert_eq!(
+            m.replay_step(4, Viewer::Spectator).unwrap_err().code,
+            "bad_step"
+        );
         // The record replays to the same match, through the registry.
         let again = start_from_record(record).unwrap();
-        assert_eq!(again.moves(), 2);
+        assert_eq!(again.moves(), 3);
         assert!(again.status().is_over());
         let e = start_from_record(json!({"game": "go"})).err().unwrap();
         assert_eq!(e.code, "bad_record");
+    }
+
+    #[test]
+    fn a_rematch_moves_the_first_seat_on_and_keeps_the_names() {
+        let seats = vec![
+            SeatKind::Person,
+            SeatKind::Person,
+            SeatKind::Bot {
+                level: tabletop::BotLevel::Hard,
+            },
+        ];
+        let mut m = find("chutes")
+            .unwrap()
+            .prepare(json!({}))
+            .unwrap()
+            .start(None, seats, seeded(), 1)
+            .unwrap();
+        m.set_name(1, Some("Ada")).unwrap();
+        assert_eq!(m.set_name(2, Some(" ")).unwrap_err().code, "bad_name");
+        assert_eq!(m.names(), ["Ada", "Player 2", "Bot"]);
+        assert_eq!(
+            m.view(Viewer::Spectator)["names"],
+            json!(["Ada", "Player 2", "Bot"])
+        );
+        assert_eq!(m.rematch(9).err().unwrap().code, "game_on");
+        assert_eq!(m.outcome(&[1]), None);
+        while !m.status().is_over() {
+            let seat = m.to_move().unwrap();
+            if m.seats()[usize::from(seat) - 1].is_bot() {
+                let work = m.bot_turn().unwrap();
+                let moves = work.moves;
+                m.play_bot(moves, &(work.choose)()).unwrap();
+            } else {
+                m.play(seat, &MoveInput::Text("roll".into()), None, None)
+                    .unwrap();
+            }
+        }
+        let winner = m.status().winner().unwrap();
+        let said = m.outcome(&[winner]).unwrap();
+        assert_eq!((said.words.as_str(), said.you_won), ("You win", Some(true)));
+        let next = m.rematch(9).unwrap();
+        assert_eq!(next.moves(), 0);
+        assert_eq!(next.names(), ["Player 1", "Bot", "Ada"]);
+        assert!(next.seats()[1].is_bot());
+        // The record keeps the names; a record replays with them.
+        let record = m.record_once_over().unwrap();
+        assert_eq!(record["names"], json!(["Ada", null, null]));
+        assert_eq!(start_from_record(record).unwrap().names()[0], "Ada");
+    }
+
+    #[test]
+    fn a_baffle_rematch_draws_a_fresh_box() {
+        let mut m = find("baffle")
+            .unwrap()
+            .prepare(json!({"size": 8, "mirrors": 6}))
+            .unwrap()
+            .start(None, vec![SeatKind::Person], seeded(), 1)
+            .unwrap();
+        m.play(1, &MoveInput::Text("quit".into()), None, None)
+            .unwrap();
+        assert_eq!(m.outcome(&[1]).unwrap().words, "You gave up");
+        let setup_of = |m: &dyn AnyMatch| m.header();
+        let next = m.rematch(2).unwrap();
+        assert_eq!(next.public_setup()["size"], 8);
+        assert_eq!(next.public_setup()["mirrors"], 6);
+        assert_ne!(setup_of(next.as_ref()), setup_of(m.as_ref()));
+        assert_eq!(next.status(), tabletop::play::Status::Playing);
     }
 }

@@ -95,6 +95,9 @@ fn replay(
     value["moves"] = Value::Array(Vec::new());
     let mut m = games::start_from_record(value).map_err(|e| anyhow::anyhow!("{e}"))?;
     let total = moves.len();
+    // Names are checked when given (no control character), so they print
+    // as they are.
+    let names = m.names();
     if !args.json {
         writeln!(
             out,
@@ -130,12 +133,20 @@ fn replay(
             writeln!(out, "{line}")?;
             continue;
         }
-        let who = if played.bot { "bot" } else { "person" };
-        writeln!(
-            out,
-            "{:>5}. seat {} ({who}): {}",
-            played.number, played.seat, played.mv
-        )?;
+        let name = names
+            .get(usize::from(played.seat).wrapping_sub(1))
+            .map_or("", String::as_str);
+        // A move a bot chose for a person's seat (Baffle's Bot move) says so.
+        let person = m
+            .seats()
+            .get(usize::from(played.seat).wrapping_sub(1))
+            .is_some_and(|kind| !kind.is_bot());
+        let chosen = if played.bot && person {
+            " (the bot's choice)"
+        } else {
+            ""
+        };
+        writeln!(out, "{:>5}. {name}: {}{chosen}", played.number, played.mv)?;
         for event in &played.events {
             writeln!(out, "       {}", event["text"].as_str().unwrap_or_default())?;
         }
@@ -147,9 +158,10 @@ fn replay(
                 format!("Stopped after move {} of {total}.", m.moves())
             }
             Status::Playing => "The record ends with the game still on.".to_string(),
-            Status::Won { winner } => format!("Seat {winner} won."),
-            Status::GivenUp => "The player gave up.".to_string(),
-            Status::Stalled { reason, .. } => format!("The game stalled: {reason}."),
+            _ => match m.outcome(&[]) {
+                Some(said) => format!("{}.", said.words),
+                None => "The game is over.".to_string(),
+            },
         };
         writeln!(out, "{end}")?;
         if let (true, Some(DiceMode::Seeded { seed })) = (status.is_over(), dice) {

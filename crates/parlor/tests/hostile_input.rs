@@ -338,3 +338,27 @@ fn a_replayed_record_with_a_bad_setup_says_so_once() {
         "{err}"
     );
 }
+
+#[test]
+fn a_records_names_are_replayed_as_text_and_a_bad_one_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("game.json");
+    let save = save.to_str().expect("utf-8 path");
+    ok(&[
+        "tycoon", "play", "sample", "--seed", "7", "--seats", "bot", "--save", save,
+    ]);
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(save).expect("saved")).expect("json");
+    v["names"] = serde_json::json!(["<b>Ada</b>", null, "Zoë", null]);
+    std::fs::write(save, v.to_string()).expect("write");
+    let out = ok(&["replay", save]);
+    assert!(out.contains("\n    1. <b>Ada</b>: roll\n"), "{out}");
+    assert!(out.contains("\n    2. Normal bot 2: roll\n"), "{out}");
+    assert!(out.contains("\n    3. Zoë: roll\n"), "{out}");
+    // A name a person could not have given is refused, and named.
+    v["names"] = serde_json::json!(["Ada\u{202e}", null, null, null]);
+    std::fs::write(save, v.to_string()).expect("write");
+    let err = fails(&["replay", save]);
+    assert!(err.contains("seat 1's name"), "{err}");
+    assert!(err.contains("U+202E"), "{err}");
+}

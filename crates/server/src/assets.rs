@@ -5,6 +5,12 @@
 //!   A match's page is its game's page at `/GAME/m/ID`: the page reads the
 //!   id from its address and asks the API, which says when there is no such
 //!   match.
+//! - **any game's page** (`play.html`): for a game of the server's registry
+//!   with no page of its own, at `/GAME` (a new game, from the registry's
+//!   seats and defaults) and `/GAME/m/ID`: the players, the game's picture
+//!   as Parlor draws it, the moves, the result, typed moves or the ones the
+//!   game offers. A game added to the registry is playable in the browser
+//!   before anyone writes its page.
 //! - **asset**: a file a page loads from `/static/` (style sheet, JavaScript
 //!   module, icon). Plain files, no build step: what is in `web/` is served.
 //! - **web folder** ([`crate::Config::web_dir`]): for whoever works on the
@@ -56,6 +62,13 @@ static ASSETS: &[Asset] = &[
     asset!("chutes.js", JS),
     asset!("baffle.js", JS),
     asset!("tycoon.js", JS),
+    asset!("tycoon-design.js", JS),
+    asset!("tycoon-pictures.js", JS),
+    asset!("qrcode-generator.js", JS),
+    asset!("moveshow.js", JS),
+    asset!("play.js", JS),
+    asset!("theme.js", JS),
+    asset!("dice.js", JS),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
@@ -68,9 +81,13 @@ static PAGES: &[(&str, &str, &str)] = &[
     ("/lobby", "lobby.html", include_str!("../web/lobby.html")),
 ];
 
-/// The routes for the pages and `/static/{file}`; with a web folder, the
-/// files are read from it at each request.
-pub fn routes(web_dir: Option<PathBuf>) -> Router<AppState> {
+/// Any game's page, for a game with no page of its own.
+const ANY_GAME_PAGE: (&str, &str) = ("play.html", include_str!("../web/play.html"));
+
+/// The routes for the pages and `/static/{file}`, and each game of `games`
+/// at `/GAME` and `/GAME/m/{id}` (its own page, or any game's page); with a
+/// web folder, the files are read from it at each request.
+pub fn routes(web_dir: Option<PathBuf>, games: &games::Registry) -> Router<AppState> {
     let dir = web_dir.map(Arc::new);
     let static_dir = dir.clone();
     let mut router = Router::new().route(
@@ -80,21 +97,28 @@ pub fn routes(web_dir: Option<PathBuf>) -> Router<AppState> {
             async move { asset(dir.as_deref().map(|d| d.as_path()), &name) }
         }),
     );
-    for &(path, file, html) in PAGES {
+    let page_at = |file: &'static str, html: &'static str| {
         let dir = dir.clone();
-        let handler = get(move || {
+        get(move || {
             let dir = dir.clone();
             async move { page(dir.as_deref().map(|d| d.as_path()), file, html) }
-        });
-        router = router.route(path, handler.clone());
-        // A game's page (one per game of the registry) also answers at
-        // `/GAME/m/{id}`: a match of that game.
-        if games::GAMES
+        })
+    };
+    for &(path, file, html) in PAGES {
+        router = router.route(path, page_at(file, html));
+    }
+    // Each game of the registry: its own page, or any game's page, at
+    // `/GAME` and at `/GAME/m/{id}` (a match of that game).
+    for game in games.games() {
+        let path = format!("/{}", game.name);
+        let (file, html) = PAGES
             .iter()
-            .any(|g| path.strip_prefix('/') == Some(g.name))
-        {
-            router = router.route(&format!("{path}/m/{{id}}"), handler);
+            .find(|(p, _, _)| *p == path)
+            .map_or(ANY_GAME_PAGE, |&(_, file, html)| (file, html));
+        if !PAGES.iter().any(|(p, _, _)| *p == path) {
+            router = router.route(&path, page_at(file, html));
         }
+        router = router.route(&format!("{path}/m/{{id}}"), page_at(file, html));
     }
     let icon_dir = dir;
     router
@@ -147,7 +171,8 @@ mod tests {
 
     #[test]
     fn every_page_loads_only_assets_that_exist() {
-        for &(path, _, html) in PAGES {
+        let any_game = ("/GAME", ANY_GAME_PAGE.0, ANY_GAME_PAGE.1);
+        for &(path, _, html) in PAGES.iter().chain([&any_game]) {
             for part in html.split("/static/").skip(1) {
                 let name: String = part
                     .chars()

@@ -338,7 +338,7 @@ pub fn router_for(state: AppState) -> Router {
             axum::routing::any(|| async { ApiError::not_found("no API route /api/") }),
         )
         .merge(http::health::routes())
-        .merge(assets::routes(config.web_dir.clone()))
+        .merge(assets::routes(config.web_dir.clone(), &config.games))
         .route_layer(axum::middleware::from_fn(http::log::note_route))
         .layer(DefaultBodyLimit::max(limit))
         .with_state(state.clone())

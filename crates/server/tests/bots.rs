@@ -193,6 +193,14 @@ impl AnyMatch for Faulty {
     ) -> Result<Played, Refusal> {
         Err(Refusal::new("bad_move", "no"))
     }
+    fn play_chosen_by_bot(
+        &mut self,
+        _: u8,
+        _: &MoveInput,
+        _: Option<usize>,
+    ) -> Result<Played, Refusal> {
+        Err(Refusal::new("bad_move", "no"))
+    }
     fn bot_turn(&self) -> Option<BotWork> {
         self.turns.fetch_add(1, Ordering::SeqCst);
         let panics = self.panics;
@@ -216,7 +224,19 @@ impl AnyMatch for Faulty {
     fn record_once_over(&self) -> Result<Value, Refusal> {
         Err(Refusal::game_on())
     }
-    fn replay_step(&self, _: usize) -> Result<ReplayStep, Refusal> {
+    fn replay_step(&self, _: usize, _: Viewer) -> Result<ReplayStep, Refusal> {
+        Err(Refusal::new("bad_step", "no moves"))
+    }
+    fn names(&self) -> Vec<String> {
+        vec!["Easy bot".into()]
+    }
+    fn set_name(&mut self, _: u8, _: Option<&str>) -> Result<(), Refusal> {
+        Err(Refusal::new("no_such_seat", "a bot takes no name"))
+    }
+    fn outcome(&self, _: &[u8]) -> Option<games::Outcome> {
+        None
+    }
+    fn rematch(&self, _: u64) -> Result<Box<dyn AnyMatch>, Refusal> {
         Err(Refusal::game_on())
     }
     fn picture(&self, _: Option<&str>, _: Option<usize>) -> Result<render::Picture, Refusal> {
@@ -244,9 +264,13 @@ async fn a_bot_whose_move_is_refused_or_that_panics_is_not_run_again_and_again()
             panics,
             turns: Arc::clone(&turns),
         };
-        hub.create(Box::new(table), &[SeatPlan::Bot(tabletop::BotLevel::Easy)])
-            .await
-            .unwrap();
+        hub.create(
+            Box::new(table),
+            &[SeatPlan::Bot(tabletop::BotLevel::Easy)],
+            &[None],
+        )
+        .await
+        .unwrap();
         tokio::time::sleep(Duration::from_secs(1)).await;
         let taken = turns.load(Ordering::SeqCst);
         assert!(

@@ -159,6 +159,15 @@ async fn every_documented_4xx_code_is_answered_where_it_should_be() {
         .await,
     );
 
+    expect(
+        "bad_name",
+        app.post(
+            "/api/matches",
+            json!({"game": "chutes", "seats": [{"plan": "here", "name": "a\u{202e}b"}, "here"]}),
+        )
+        .await,
+    );
+
     // Moving.
     let mut host = app
         .start(json!({"game": "chutes", "seats": ["here", "open"]}))

@@ -379,6 +379,7 @@ mod expiry {
                 seat: 2,
                 invite: Some("digest".into()),
                 taken: false,
+                name: None,
             }],
             tokens: vec![TokenRow {
                 hash: format!("{id}-host"),
@@ -424,7 +425,11 @@ mod expiry {
         // 2: a person moved; 3: only a bot moved; 4: someone joined.
         db.append(a_move(&id(2), false, 1_000)).await.unwrap();
         db.append(a_move(&id(3), true, 1_000)).await.unwrap();
-        assert!(db.claim(&id(4), 2, Some("digest"), "joiner").await.unwrap());
+        assert!(
+            db.claim(&id(4), 2, Some("digest"), "joiner", None)
+                .await
+                .unwrap()
+        );
         // Unplayed for longer than kept (but not 30 days): 1 and 3 go.
         let gone = db.expire(0, 5_000).await.unwrap();
         assert_eq!(gone, 2);

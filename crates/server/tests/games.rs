@@ -335,7 +335,7 @@ async fn a_tycoon_match_is_played_by_a_person_and_bots() {
     assert_eq!(game["page"]["prompt"], "P1: roll");
     assert_eq!(
         game["players"][1],
-        json!({"seat": 2, "kind": "bot", "level": "normal", "yours": false})
+        json!({"seat": 2, "kind": "bot", "level": "normal", "yours": false, "name": "Normal bot 2"})
     );
     let setup = app.get(&format!("/api/matches/{}/setup", host.id)).await;
     assert_eq!(setup.ok()["objects"].as_array().unwrap().len(), 17);
@@ -782,6 +782,8 @@ async fn the_bot_plays_the_fixed_baffle_game_move_by_move() {
         assert_eq!(played.as_array().unwrap().len(), 1, "{body}");
         assert_eq!(played[0]["move"], text);
         assert_eq!(played[0]["seat"], 1);
+        // Played for the person's seat, and told as the bot's choice.
+        assert_eq!(played[0]["bot"], true, "{body}");
         assert_eq!(
             played[0]["number"].as_u64().unwrap() as usize,
             moves.len() + 1
@@ -826,6 +828,20 @@ async fn the_bot_plays_the_fixed_baffle_game_move_by_move() {
     );
     assert_eq!(last["view"]["found"].as_array().unwrap().len(), 5);
     assert_eq!(moves.len(), 17, "{moves:?}");
+    // The record says a bot chose each move, and replays so.
+    let record = app.get(&format!("/api/matches/{}/record", host.id)).await;
+    let entries = record.ok()["moves"].as_array().unwrap().clone();
+    assert_eq!(entries.len(), 17);
+    assert!(
+        entries
+            .iter()
+            .all(|e| e.as_str().unwrap().ends_with(" (bot)")),
+        "{entries:?}"
+    );
+    let step = app
+        .get(&format!("/api/matches/{}/replay?at=1", host.id))
+        .await;
+    assert_eq!(step.ok()["played"]["bot"], true);
     let more = app
         .post_as(&host.token, &bot, json!({"after": moves.len()}))
         .await;

@@ -51,8 +51,8 @@ async fn a_match_is_made_with_its_url_token_and_view() {
     assert_eq!(
         view["players"],
         json!([
-            {"seat": 1, "kind": "person", "state": "here", "yours": true},
-            {"seat": 2, "kind": "person", "state": "open", "yours": false},
+            {"seat": 1, "kind": "person", "state": "here", "yours": true, "name": "Player 1"},
+            {"seat": 2, "kind": "person", "state": "open", "yours": false, "name": "Player 2"},
         ])
     );
     assert!(view["expires_ms"].as_i64().unwrap() > view["updated_ms"].as_i64().unwrap());
@@ -654,12 +654,18 @@ async fn a_finished_match_gives_its_record_and_replays_step_by_step() {
     app.get(&record)
         .await
         .refused(StatusCode::CONFLICT, "game_on");
-    app.get(&format!("/api/matches/{}/replay?at=0", host.id))
-        .await
-        .refused(StatusCode::CONFLICT, "game_on");
-    app.get(&format!("/api/matches/{}/svg?at=0", host.id))
-        .await
-        .refused(StatusCode::CONFLICT, "game_on");
+    // A look back while the game is on is what a watcher saw then: no seed.
+    let back = app
+        .get(&format!("/api/matches/{}/replay?at=0", host.id))
+        .await;
+    assert_eq!(back.ok()["view"]["dice"], "seeded");
+    assert!(back.ok()["view"].get("seed").is_none(), "{}", back.body);
+    let start = app.get(&format!("/api/matches/{}/svg?at=0", host.id)).await;
+    assert_eq!(
+        start.status,
+        StatusCode::OK,
+        "a past picture is a watcher's then"
+    );
     let done = app
         .post_as(
             &host.token,

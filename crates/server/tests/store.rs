@@ -65,11 +65,13 @@ fn new_match(id: &str) -> NewMatch {
                 seat: 1,
                 invite: None,
                 taken: true,
+                name: Some("Ada".into()),
             },
             SeatRow {
                 seat: 2,
                 invite: Some("invite-digest".into()),
                 taken: false,
+                name: None,
             },
         ],
         tokens: vec![TokenRow {
@@ -181,17 +183,17 @@ async fn a_seat_is_claimed_once(db: Db, _: Location) {
     let m = id(1);
     db.create(new_match(&m)).await.unwrap();
     assert!(
-        !db.claim(&m, 2, None, "guest").await.unwrap(),
+        !db.claim(&m, 2, None, "guest", None).await.unwrap(),
         "an invite seat needs its invite"
     );
-    assert!(!db.claim(&m, 2, Some("wrong"), "guest").await.unwrap());
+    assert!(!db.claim(&m, 2, Some("wrong"), "guest", None).await.unwrap());
     assert!(
-        db.claim(&m, 2, Some("invite-digest"), "guest")
+        db.claim(&m, 2, Some("invite-digest"), "guest", Some("Bo"))
             .await
             .unwrap()
     );
     assert!(
-        !db.claim(&m, 2, Some("invite-digest"), "other")
+        !db.claim(&m, 2, Some("invite-digest"), "other", Some("Cy"))
             .await
             .unwrap()
     );
@@ -201,7 +203,8 @@ async fn a_seat_is_claimed_once(db: Db, _: Location) {
         SeatRow {
             seat: 2,
             invite: None,
-            taken: true
+            taken: true,
+            name: Some("Bo".into()),
         }
     );
     assert!(stored.tokens.contains(&TokenRow {
@@ -213,7 +216,7 @@ async fn a_seat_is_claimed_once(db: Db, _: Location) {
     let other = id(2);
     db.create(new_match(&other)).await.unwrap();
     assert!(
-        db.claim(&other, 2, Some("invite-digest"), "host-digest")
+        db.claim(&other, 2, Some("invite-digest"), "host-digest", None)
             .await
             .unwrap()
     );
@@ -229,16 +232,41 @@ async fn a_seat_is_claimed_once(db: Db, _: Location) {
 }
 on_both!(seats, a_seat_is_claimed_once);
 
+async fn a_match_has_one_rematch(db: Db, _: Location) {
+    let old = id(1);
+    db.create(new_match(&old)).await.unwrap();
+    assert_eq!(db.load(&old).await.unwrap().unwrap().rematch, None);
+    assert_eq!(
+        db.create_rematch(&old, new_match(&id(2))).await.unwrap(),
+        None
+    );
+    let stored = db.load(&old).await.unwrap().unwrap();
+    assert_eq!(stored.rematch, Some(id(2)));
+    let made = db.load(&id(2)).await.unwrap().unwrap();
+    assert_eq!(made.seats[0].name.as_deref(), Some("Ada"));
+    // A second ask makes nothing, and names the first.
+    assert_eq!(
+        db.create_rematch(&old, new_match(&id(3))).await.unwrap(),
+        Some(id(2))
+    );
+    assert!(db.load(&id(3)).await.unwrap().is_none());
+    assert!(matches!(
+        db.create_rematch(&id(9), new_match(&id(4))).await,
+        Err(DbError::NoMatch)
+    ));
+}
+on_both!(rematches, a_match_has_one_rematch);
+
 async fn an_open_seat_can_be_invited_again(db: Db, _: Location) {
     let m = id(1);
     db.create(new_match(&m)).await.unwrap();
     assert!(db.reinvite(&m, 2, "fresh").await.unwrap());
     assert!(
-        !db.claim(&m, 2, Some("invite-digest"), "guest")
+        !db.claim(&m, 2, Some("invite-digest"), "guest", None)
             .await
             .unwrap()
     );
-    assert!(db.claim(&m, 2, Some("fresh"), "guest").await.unwrap());
+    assert!(db.claim(&m, 2, Some("fresh"), "guest", None).await.unwrap());
     assert!(!db.reinvite(&m, 2, "again").await.unwrap(), "taken now");
     assert!(
         !db.reinvite(&m, 1, "again").await.unwrap(),
@@ -270,8 +298,8 @@ async fn the_lobby_lists_matches_anyone_may_join_newest_first(db: Db, _: Locatio
     assert_eq!((lobby[0].seats, lobby[0].open_seats), (2, 1));
     assert_eq!(db.lobby(1).await.unwrap().len(), 1);
     // A public seat is taken with no invite, once; then off the lobby.
-    assert!(db.claim(&id(3), 2, None, "guest").await.unwrap());
-    assert!(!db.claim(&id(3), 2, None, "other").await.unwrap());
+    assert!(db.claim(&id(3), 2, None, "guest", None).await.unwrap());
+    assert!(!db.claim(&id(3), 2, None, "other", None).await.unwrap());
     let ids: Vec<String> = db
         .lobby(10)
         .await
@@ -419,7 +447,7 @@ async fn postgres_servers_hear_each_others_moves_and_not_their_own() {
         }
     );
     assert!(
-        b.claim(&id(1), 2, Some("invite-digest"), "guest")
+        b.claim(&id(1), 2, Some("invite-digest"), "guest", None)
             .await
             .unwrap()
     );

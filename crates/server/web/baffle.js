@@ -23,7 +23,7 @@
 //   the final picture with what had not happened yet at that move hidden.
 import { api, ApiFailure, el, byId, showError, readSeed, count, sleep, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath, myMatches, pageUrl } from "/static/match.js";
-import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction } from "/static/matchui.js";
+import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList } from "/static/matchui.js";
 
 const GAME = "baffle";
 /** This game in the registry (GET /api/games): seats, default box, bounds. */
@@ -89,6 +89,8 @@ const ui = {
 let match = null;
 let seats = null;
 let players = null;
+/** The move list (matchui): a look back while on, the replay's steps once over. */
+let moves = null;
 let connection = null;
 let replay = null;
 /** The replay step shown ({at, moves, played, view}), or null for the game as it stands. */
@@ -182,6 +184,7 @@ async function drawBox() {
   const hadFocus = ui.box.contains(document.activeElement);
   ui.box.innerHTML = svg;
   decorate();
+  traceBeams(id);
   // Which move the box shows, for whoever waits for it (the tests).
   ui.box.dataset.moves = String(step ? step.at : match.view.moves);
   if ((hadFocus || focusBoxOnDraw) && canPlay() && !(aimingNeeded() && !zoomed)) {
@@ -191,6 +194,27 @@ async function drawBox() {
     // The game ended under the keyboard: New Game is next, as in the original.
     ui.newGame.focus();
   }
+}
+
+/** The match whose beams were traced once revealed (each game once). */
+let traced = null;
+
+/**
+ * Once a game is over and its beams are drawn, each is traced from its
+ * entry to its exit (0.9 s, one after another a little), once a game, and
+ * not under prefers-reduced-motion: the picture stays as drawn.
+ */
+function traceBeams(id) {
+  if (!over() || step || traced === id) return;
+  const beams = [...ui.box.querySelectorAll("svg g.beam path")];
+  if (beams.length === 0) return;
+  traced = id;
+  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  beams.forEach((path, i) => {
+    path.setAttribute("pathLength", "1");
+    path.classList.add("tracing");
+    path.style.animationDelay = `${Math.min(i, 8) * 0.12}s`;
+  });
 }
 
 /**
@@ -499,7 +523,9 @@ function statusText() {
   const g = v.view;
   if (v.status !== "playing") {
     const last = (v.log || []).filter((l) => l.number === v.moves).map((l) => l.text);
-    return last.length ? last.join(" ") : v.status === "won" ? "Every mirror found." : "The game was given up.";
+    const how = last.length ? last.join(" ") : v.status === "won" ? "Every mirror found." : "";
+    // The result in the match's own words ("You win", "Ada gave up").
+    return v.result ? `${v.result.words}. ${how}`.trim() : how || "The game is over.";
   }
   if (!match.myTurn()) return `${gameTitle()}: ${count(g.mirrors, "mirror is", "mirrors are")} hidden.`;
   const where = g.sides === "all" ? "any edge" : "the left or top edge";
@@ -548,6 +574,7 @@ function show() {
   ui.status.classList.toggle("win", v.status === "won" && !step);
   ui.status.dataset.status = v.status;
   if (players) players.update();
+  if (moves) moves.update();
   showReplay();
   drawBox();
 }
@@ -1115,7 +1142,8 @@ function enterMatch(m) {
   ui.game.hidden = false;
   showError(ui.error, m.joinError ? `The invite could not be used: ${m.joinError.message}.` : "");
   document.title = `Baffle: ${gameTitle()} · Parlor`;
-  players = invitePanel(ui.seats, m, { seatName: () => "The player" });
+  players = invitePanel(ui.seats, m);
+  moves = moveList(byId("moves-panel"), m, { onPick: (n) => replay && replay.go(n) });
   connection = connectionStatus(ui.connection, m);
   say(statusText());
   show();

@@ -21,7 +21,9 @@
 // The rules are the server's: this page sends rolls and draws what it is told.
 import { api, ApiFailure, el, byId, showError, readFile, sleep, readSeed, count, download, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
-import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction } from "/static/matchui.js";
+import { MoveShow } from "/static/moveshow.js";
+import { showDie } from "/static/dice.js";
+import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName as nameOf, withNames } from "/static/matchui.js";
 
 const GAME = "chutes";
 /** This game in the registry (GET /api/games): seats, default rules, bounds. */
@@ -39,6 +41,7 @@ const ui = {
   gameInfo: byId("game-info"),
   you: byId("you"),
   status: byId("status"),
+  die: byId("die"),
   connection: byId("connection"),
   roll: byId("roll"),
   chosen: byId("chosen"),
@@ -123,12 +126,13 @@ function rulesWords(rules) {
   return `${overshoot}; a die of ${count(rules.faces, "face", "faces")}`;
 }
 
+/** Seat `seat`'s player's name (the match view's; "Player N" with none). */
 function playerName(seat) {
-  return `Player ${seat}`;
+  return match ? nameOf(match.view, seat) : `Player ${seat}`;
 }
 
 function playerWithColour(seat) {
-  return `Player ${seat} (${COLOURS[(seat - 1) % COLOURS.length]})`;
+  return `${playerName(seat)} (${COLOURS[(seat - 1) % COLOURS.length]})`;
 }
 
 /** Who sits in a seat, in words: "you", "a friend", "Normal bot", …. */
@@ -461,16 +465,14 @@ let match = null;
 let setup = null;
 /** The game as drawn: the moves shown and each player's square and tally. */
 let shown = null;
-/** Changes waiting to be shown: {played, view}. */
-const queue = [];
+/** True while moves are being shown on the board (moveshow.js's show). */
 let showing = false;
-let skipping = false;
 /** True while "play to the end" goes on for this device's seats. */
 let autoplay = false;
 /** The move a finished game is stepped to (null: its end). */
 let replayAt = null;
-/** matchui's parts for the match shown: invites, connection, replay bar. */
-let parts = { invites: null, connection: null, replay: null };
+/** matchui's parts for the match shown: invites, connection, replay bar, move list. */
+let parts = { invites: null, connection: null, replay: null, moves: null };
 /** The new-game form's seat chooser (matchui). */
 let seats = null;
 
@@ -524,6 +526,7 @@ function showGone(reason) {
   ui.about.hidden = true;
   ui.seats.hidden = true;
   ui.logPanel.hidden = true;
+  byId("moves-panel").hidden = true;
   document.title = "No such game · Chutes & Ladders · Parlor";
 }
 
@@ -532,7 +535,8 @@ async function showMatch(m) {
   if (match) match.close();
   match = m;
   setup = m.setup;
-  queue.length = 0;
+  show.reset(m.view.moves);
+  showing = false;
   held = [];
   autoplay = false;
   replayAt = null;
@@ -556,10 +560,13 @@ async function showMatch(m) {
   showError(ui.gameError, "");
   fillChosenRolls(setup.rules.faces);
   rebuildLog();
+  byId("moves-panel").hidden = false;
   parts = {
     invites: invitePanel(ui.seats, m, { seatName: playerWithColour }),
     connection: connectionStatus(ui.connection, m),
     replay: null,
+    // Once the game is over, a move chosen in the list is the replay's step.
+    moves: moveList(byId("moves-panel"), m, { onPick: (n) => parts.replay && parts.replay.go(n) }),
   };
   ui.replay.replaceChildren();
   try {
@@ -613,9 +620,9 @@ function logLine(number, seat, text, cls) {
   );
 }
 
-/** The server's "P1 rolls 4: …" as the page says it: "Player 1 rolls 4: …". */
+/** The server's "P1 rolls 4: …" as the page says it: "Ada rolls 4: …". */
 function playerWords(text) {
-  return String(text).replace(/^P(\d+)\b/, "Player $1");
+  return match ? withNames(match.view, text) : String(text).replace(/^P(\d+)\b/, "Player $1");
 }
 
 function turnClass(turn) {
@@ -637,70 +644,69 @@ function onLive(change) {
     held.push(change);
     return;
   }
-  enqueue(change.played || [], change.view);
+  enqueue(change.played || []);
 }
 
 /** Shows an answer to this page's move, then what came live meanwhile. */
 function afterMove(answer) {
-  if (answer) enqueue(answer.played, answer.view);
+  if (answer) enqueue(answer.played);
   const changes = held;
   held = [];
-  for (const change of changes) enqueue(change.played || [], change.view);
+  for (const change of changes) enqueue(change.played || []);
 }
 
 function onConnection(state) {
   if (state === "live") maybeAutoplay();
 }
 
-function enqueue(played, view) {
-  queue.push({ played, view });
-  pump();
+function enqueue(played) {
+  show.push(played);
 }
 
-/** Plays the queued changes on the board, one move after another. */
-async function pump() {
-  if (showing) return;
-  showing = true;
-  render();
-  try {
-    while (queue.length) {
-      const { played, view } = queue.shift();
-      const fresh = played.filter((p) => p.number > shown.moves);
-      const long = fresh.length > 3;
-      if (long) {
-        ui.skip.hidden = false;
-        // A screen reader hears the end of a long show, not every roll of it.
-        ui.status.setAttribute("aria-busy", "true");
-      }
-      for (let i = 0; i < fresh.length; i++) {
-        if (skipping) {
-          applyMoves(fresh.slice(i));
-          break;
-        }
-        const move = fresh[i];
-        applyMoves([move]);
-        await animateMove(move, long ? Number(ui.speed.value) / 2 : 300);
-        if (long && !skipping) await sleep(Number(ui.speed.value));
-      }
-      if (view && view.moves > shown.moves) {
-        // Moves the page was not told one by one (a reconnection, a long
-        // absence): take the view as it is.
-        shown = freshShown(view);
-        rebuildLog();
-      }
+/**
+ * The moves shown one after another (moveshow.js): each tallied and logged,
+ * then its token walked; a long show (a bot's run, a reconnection) goes at
+ * the chosen speed with Skip; skipped, or with reduced motion, the rest is
+ * drawn at once.
+ */
+const show = new MoveShow({
+  async step(move, how) {
+    applyMoves([move]);
+    if (how.quick) return;
+    await animateMove(move, how.long ? Number(ui.speed.value) / 2 : 300, how.still);
+    if (how.long && how.still()) await sleep(Number(ui.speed.value));
+  },
+  stepAll(moves) {
+    applyMoves(moves);
+  },
+  onBusy(long) {
+    showing = true;
+    if (long) {
+      ui.skip.hidden = false;
+      // A screen reader hears the end of a long show, not every roll of it.
+      ui.status.setAttribute("aria-busy", "true");
     }
-  } finally {
-    skipping = false;
+    render();
+  },
+  onIdle() {
     ui.skip.hidden = true;
     ui.status.removeAttribute("aria-busy");
-    // The server's tallies are the record: the drawn ones end on them.
-    if (match && match.view.moves >= shown.moves) shown = freshShown(match.view);
-    if (shown) shown.players.forEach((p, i) => moveToken(i + 1, p.square));
+    if (match && shown) {
+      // Moves the page was not told one by one (a reconnection, a long
+      // absence): the log is taken as the view has it.
+      if (match.view.moves > shown.moves) {
+        shown = freshShown(match.view);
+        rebuildLog();
+      }
+      // The server's tallies are the record: the drawn ones end on them.
+      if (match.view.moves >= shown.moves) shown = freshShown(match.view);
+      shown.players.forEach((p, i) => moveToken(i + 1, p.square));
+    }
     showing = false;
     render();
-  }
-  maybeAutoplay();
-}
+    maybeAutoplay();
+  },
+});
 
 /** Tallies and logs moves (one append: a long game must not lay the log out per line). */
 function applyMoves(moves) {
@@ -724,9 +730,23 @@ function applyMoves(moves) {
   showTallies();
 }
 
-/** One move on the board: to the square the count reached, then up or down the jump. */
+/**
+ * One move on the board: the die shows the roll, the token walks the count
+ * square by square (at most about 0.6 s), then goes up or down the jump.
+ * With `pause` 0 (a skip, reduced motion) it is put where it ends.
+ */
 async function animateMove(move, pause, still = () => true) {
   for (const turn of move.events || []) {
+    if (pause > 0 && turn.roll) showDie(ui.die, turn.roll, `${playerName(turn.player)} rolled ${turn.roll}`);
+    if (pause > 0 && turn.landed !== turn.from) {
+      const step = turn.landed > turn.from ? 1 : -1;
+      const each = Math.max(30, Math.min(110, 600 / Math.abs(turn.landed - turn.from)));
+      for (let square = turn.from + step; square !== turn.landed; square += step) {
+        moveToken(turn.player, square);
+        await sleep(each);
+        if (!still()) return;
+      }
+    }
     if (turn.jump && pause > 0) {
       moveToken(turn.player, turn.landed);
       await sleep(pause);
@@ -744,6 +764,7 @@ function render() {
   showStatus();
   showControls();
   if (parts.invites) parts.invites.update();
+  if (parts.moves) parts.moves.update();
   describeBoardForReaders();
   const over = isOver();
   ui.gamePicture.hidden = match.view.moves === 0;
@@ -791,9 +812,12 @@ function endWords(view) {
   if (view.status === "won") {
     const w = game.winner;
     const own = game.players[w - 1].rolls;
+    // The result in the match's own words ("You win", "You lost: Ada wins").
+    const said = view.result ? view.result.words : `${playerName(w)} wins`;
+    const whose = view.result && view.result.you_won === true ? "your" : "their";
     return game.players.length > 1
-      ? `${playerName(w)} wins after ${count(own, "roll", "rolls")} of their own (${game.rolls} in the game).`
-      : `${playerName(w)} wins after ${count(own, "roll", "rolls")}.`;
+      ? `${said} after ${count(own, "roll", "rolls")} of ${whose} own (${game.rolls} in the game).`
+      : `${said} after ${count(own, "roll", "rolls")}.`;
   }
   if (view.status === "stalled") {
     return `No winner: ${view.reason || "the game stopped"} (after ${count(game.rolls, "roll", "rolls")}).`;
@@ -812,7 +836,7 @@ function showStatus() {
         ? "Every person's seat is played at this screen."
         : `You play ${playerWithColour(mine[0])}.`
       : `You play ${mine.map(playerWithColour).join(" and ")}.`;
-  ui.status.classList.toggle("win", view.status === "won");
+  ui.status.classList.toggle("win", view.status === "won" && view.result?.you_won !== false);
   ui.status.dataset.winner = view.view.winner || "";
   if (view.status !== "playing") {
     ui.status.textContent = endWords(view);
@@ -1047,7 +1071,9 @@ async function startGame(event) {
     const m = await Match.create(GAME, request);
     rememberBoard(m.id, board);
     await showMatch(m);
-    ui.board.scrollIntoView({ block: "start" });
+    // The game from the top of the page: the header, then the board (the
+    // form it was started from may be far below on a narrow screen).
+    window.scrollTo({ top: 0 });
     if (!ui.roll.hidden && !ui.roll.disabled) ui.roll.focus();
   } catch (e) {
     showError(ui.newError, readable(e.message));
@@ -1074,7 +1100,7 @@ function onKey(event) {
   } else if (key === "e" || key === "E") {
     toggleAutoplay();
   } else if (key === "s" || key === "S") {
-    if (showing) skipping = true;
+    show.skip();
   } else if (key === "n" || key === "N") {
     goToNewGame();
   } else if (/^[1-9]$/.test(key) && match && match.view.dice === "chosen") {
@@ -1471,9 +1497,7 @@ ui.roll.addEventListener("click", (event) => {
 ui.watch.addEventListener("click", (event) => {
   if (event.detail <= 1) toggleAutoplay();
 });
-ui.skip.addEventListener("click", () => {
-  skipping = true;
-});
+ui.skip.addEventListener("click", () => show.skip());
 document.addEventListener("keydown", onKey);
 // Back and Forward between a game and the new-game page: show what the
 // address names.

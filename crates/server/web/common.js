@@ -155,3 +155,29 @@ export function count(n, one, many) {
 export function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** The most characters a player's name has (the match layer's rule). */
+export const NAME_MAX = 24;
+
+/**
+ * The name this browser's player goes by ("" when none was given): asked
+ * once, kept in the browser, sent with each game made or joined here.
+ */
+export function storedName() {
+  try {
+    return (localStorage.getItem("parlor.name") || "").trim().slice(0, NAME_MAX);
+  } catch {
+    return "";
+  }
+}
+
+/** Keeps `name` (trimmed) as this browser's player's name; "" forgets it. */
+export function storeName(name) {
+  try {
+    const trimmed = String(name || "").trim().slice(0, NAME_MAX);
+    if (trimmed) localStorage.setItem("parlor.name", trimmed);
+    else localStorage.removeItem("parlor.name");
+  } catch {
+    // No storage (a private window): the name lasts this page only.
+  }
+}

@@ -15,7 +15,7 @@
 //   played since the last one and the match as a spectator sees it; the
 //   browser reconnects by itself after a drop or a server restart.
 // The rules are the server's: this module sends moves and hands views on.
-import { api, ApiFailure } from "/static/common.js";
+import { api, ApiFailure, storedName } from "/static/common.js";
 
 /** How many times a move the server did not answer is sent again (about a minute in all). */
 const MOVE_RETRIES = 18;
@@ -91,9 +91,35 @@ export function forgetMatch(id) {
 export async function joinSeat(game, id, seat, invite, title = "") {
   const stored = readStored(id) || { game, token: null, invites: [], title };
   const body = invite ? { seat, invite } : { seat };
-  const joined = await api("POST", `/api/matches/${id}/join`, body, stored.token);
+  const joined = await joinNamed(id, body, stored.token);
   writeStored(id, { ...stored, game, token: joined.token, title: stored.title || title });
   return joined;
+}
+
+/**
+ * POST /api/matches/{id}/join with this browser's player's name, if one
+ * is kept; a name the server refuses is not worth losing the seat over:
+ * the seat is taken without it.
+ */
+async function joinNamed(id, body, token) {
+  const name = storedName();
+  if (!name) return api("POST", `/api/matches/${id}/join`, body, token);
+  try {
+    return await api("POST", `/api/matches/${id}/join`, { ...body, name }, token);
+  } catch (e) {
+    if (e instanceof ApiFailure && e.code === "bad_name") return api("POST", `/api/matches/${id}/join`, body, token);
+    throw e;
+  }
+}
+
+/**
+ * The seats of a new match with this browser's player's name on its one
+ * "here" seat (several people at one screen name no one).
+ */
+function withMyName(seats) {
+  const name = storedName();
+  if (!name || !Array.isArray(seats) || seats.filter((s) => s === "here").length !== 1) return seats;
+  return seats.map((s) => (s === "here" ? { plan: "here", name } : s));
 }
 
 /** The invite in the address's fragment (#invite=SEAT.SECRET), or null. */
@@ -153,7 +179,7 @@ export class Match {
    * the match's page (pushed, so Back returns to the page before).
    */
   static async create(game, request) {
-    const made = await api("POST", "/api/matches", { game, ...request });
+    const made = await api("POST", "/api/matches", { game, ...request, seats: withMyName(request.seats) });
     const stored = {
       game,
       token: made.token,
@@ -180,7 +206,7 @@ export class Match {
     if (invite) {
       history.replaceState(history.state, "", location.pathname);
       try {
-        const joined = await api("POST", `/api/matches/${id}/join`, invite, stored.token);
+        const joined = await joinNamed(id, invite, stored.token);
         m.stored.token = joined.token;
         writeStored(id, m.stored);
       } catch (e) {
@@ -301,6 +327,12 @@ export class Match {
           host: this.view.host,
           players: view.players.map((p) => ({ ...p, yours: mine.has(p.seat) })),
         };
+        // The result as this device's player is told it ("You win"), when
+        // it holds one seat: the server words it for each seat.
+        if (view.result && mine.size === 1) {
+          const told = (view.result.by_seat || [])[[...mine][0] - 1];
+          if (told) view.result = { ...view.result, ...told };
+        }
       }
       this.view = view;
       return true;
@@ -347,10 +379,9 @@ export class Match {
       }
       const before = this.view ? this.view.moves : -1;
       const played = (change.played || []).filter((p) => p.number > before);
-      const seatsChanged =
-        this.view &&
-        JSON.stringify((this.view.players || []).map((p) => p.state)) !==
-          JSON.stringify((change.view.players || []).map((p) => p.state));
+      // Seats taken, players named, a rematch made: changes with no move.
+      const seating = (v) => JSON.stringify([(v.players || []).map((p) => [p.state, p.name]), v.rematch || null]);
+      const seatsChanged = this.view && seating(this.view) !== seating(change.view);
       if (change.view.moves < before) return;
       if (this.accept(change.view) && (played.length > 0 || seatsChanged || change.view.moves > before)) {
         onChange({ played, view: this.view });
@@ -365,6 +396,32 @@ export class Match {
     this.source = null;
     clearTimeout(this.retry);
     this.retry = null;
+  }
+
+  /**
+   * Asks for the rematch of this finished match (or the one a player asked
+   * for already): the same players, the first seat moved on. This device's
+   * token holds its players' seats there too, and is kept for it. Resolves
+   * with {id, url, view}.
+   */
+  async rematch() {
+    const made = await api("POST", `/api/matches/${this.id}/rematch`, {}, this.token);
+    const held = readStored(made.id);
+    writeStored(made.id, {
+      game: this.game,
+      token: this.token,
+      invites: (made.invites || []).map((i) => ({ seat: i.seat, invite: i.invite })).concat(held ? held.invites || [] : []),
+      title: made.view.title || "",
+    });
+    return made;
+  }
+
+  /** Names this device's seat `seat`; the view follows (as a live change would). */
+  async setName(seat, name) {
+    const view = await api("POST", `/api/matches/${this.id}/name`, { seat, name }, this.token);
+    this.accept(view);
+    if (this.onChange) this.onChange({ played: [], view: this.view });
+    return view;
   }
 
   /** Each open seat's invite link, for the maker to send: [{seat, url}]. */

@@ -11,7 +11,8 @@
 // - spectator: a device holding no seat; it watches.
 // Each component draws into the container it is given (replacing what is
 // there) and holds no game rule: it reads the match view (match.js).
-import { el, api, ApiFailure, allGames } from "/static/common.js";
+import { el, api, ApiFailure, allGames, storedName, storeName, NAME_MAX } from "/static/common.js";
+import { qrcode } from "/static/qrcode-generator.js";
 import { myMatches, pageUrl, storedMatch, forgetMatch, matchIdFromPath, openFailure } from "/static/match.js";
 
 /** Each game's name, as people say it: the registry's titles (GET /api/games). */
@@ -28,7 +29,6 @@ export const PLAN_NAMES = {
   bot: "Bot",
 };
 
-const BOT_NAMES = { easy: "Easy bot", normal: "Normal bot", hard: "Hard bot", bot: "Normal bot" };
 
 let serial = 0;
 /** An id no other element of the page has. */
@@ -67,6 +67,7 @@ export function seatChooser(container, options = {}) {
 
   const legend = el("legend", {}, options.legend || "Seats");
   const fieldset = el("fieldset", { class: "seat-chooser" }, legend);
+  fieldset.append(nameField(`${game}-your-name`));
   let countSelect = null;
   if (max > min) {
     const id = `${game}-players`;
@@ -131,6 +132,35 @@ export function seatChooser(container, options = {}) {
   };
 }
 
+/**
+ * "Your name": what others see for this browser's player, kept in the
+ * browser and sent with each game made or joined here.
+ */
+function nameField(id) {
+  const input = el("input", {
+    type: "text",
+    id,
+    class: "your-name",
+    maxlength: NAME_MAX,
+    autocomplete: "nickname",
+    spellcheck: "false",
+    value: storedName(),
+    "aria-describedby": `${id}-note`,
+  });
+  input.addEventListener("input", () => storeName(input.value));
+  input.addEventListener("change", () => {
+    storeName(input.value);
+    input.value = storedName();
+  });
+  return el(
+    "div",
+    { class: "seat-row name-row" },
+    el("label", { for: id }, "Your name"),
+    input,
+    el("p", { class: "note", id: `${id}-note` }, "Others see it beside your seat (up to 24 characters; kept in this browser)."),
+  );
+}
+
 // ---------------------------------------------------------------------------
 // Copying
 
@@ -157,10 +187,12 @@ async function copyText(text) {
 }
 
 /**
- * A read-only link field with a Copy button; `said` tells the result;
- * `key` names them for the focus to find them again after a redraw.
+ * A read-only link field with a Copy button (which says "Copied" a moment);
+ * `said` tells the result; `key` names them for the focus to find them
+ * again after a redraw; `options.qr` adds the link as a QR code, drawn in
+ * the page (an invite's secret is after `#`: it never reaches a server).
  */
-function linkField(label, url, said, key) {
+function linkField(label, url, said, key, options = {}) {
   const id = uid("link");
   const input = el("input", { type: "text", id, readonly: true, value: url, class: "link-field", "data-key": `${key}-link` });
   input.addEventListener("focus", () => input.select());
@@ -168,9 +200,64 @@ function linkField(label, url, said, key) {
   copy.addEventListener("click", async () => {
     const done = await copyText(url);
     said.textContent = done ? `${label}: copied.` : `${label}: select the link and copy it.`;
+    if (done) {
+      copy.textContent = "Copied";
+      copy.classList.add("copied");
+      setTimeout(() => {
+        copy.textContent = "Copy";
+        copy.classList.remove("copied");
+      }, 2000);
+    }
     if (!done) input.select();
   });
-  return { input, copy, row: el("div", { class: "link-row" }, el("label", { for: id }, label), el("div", { class: "link-line" }, input, copy)) };
+  const row = el("div", { class: "link-row" }, el("label", { for: id }, label), el("div", { class: "link-line" }, input, copy));
+  if (options.qr) {
+    row.append(
+      el(
+        "details",
+        { class: "qr", "data-key": `${key}-qr` },
+        el("summary", { "data-key": `${key}-qr-summary` }, "Show a QR code (for a phone's camera)"),
+        qrPicture(url, `QR code of the ${label[0].toLowerCase()}${label.slice(1)}`),
+      ),
+    );
+  }
+  return { input, copy, row };
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/**
+ * `text` as a QR code (qrcode-generator, vendored), drawn as one SVG path
+ * of dark modules on white with a quiet zone of four, for any camera.
+ */
+export function qrPicture(text, label) {
+  const qr = qrcode(0, "M");
+  qr.addData(text);
+  qr.make();
+  const n = qr.getModuleCount();
+  const quiet = 4;
+  const size = n + 2 * quiet;
+  let d = "";
+  for (let r = 0; r < n; r += 1) {
+    for (let c = 0; c < n; c += 1) {
+      if (qr.isDark(r, c)) d += `M${c + quiet} ${r + quiet}h1v1h-1z`;
+    }
+  }
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
+  svg.setAttribute("class", "qr-code");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", label);
+  svg.setAttribute("shape-rendering", "crispEdges");
+  const back = document.createElementNS(SVG, "rect");
+  back.setAttribute("width", String(size));
+  back.setAttribute("height", String(size));
+  back.setAttribute("fill", "#ffffff");
+  const modules = document.createElementNS(SVG, "path");
+  modules.setAttribute("d", d);
+  modules.setAttribute("fill", "#000000");
+  svg.append(back, modules);
+  return svg;
 }
 
 // ---------------------------------------------------------------------------
@@ -178,13 +265,18 @@ function linkField(label, url, said, key) {
 
 /**
  * Each seat's state (whose it is, waiting for a friend or for anyone, a
- * bot), and: for the maker, each open seat's invite link with Copy and
- * "New link"; for a spectator, "You are watching" and the lobby's link; a
- * seat for anyone can be taken here. `options.seatName(n)` names seat n.
- * Returns {element, update()}: call update() after each change.
+ * bot), and: for the maker, each open seat's invite link with Copy, a QR
+ * code and "New link"; for a spectator, "You are watching" and the lobby's
+ * link; a seat for anyone can be taken here. For a player: a way to give
+ * their name if they have none, turn alerts while the game is on
+ * (turnAlerts), and once it is over the result in the match's words with
+ * "Play again" (the rematch: one click, for every player). For everyone,
+ * once a rematch is made, a way to it. `options.seatName(n)` names seat n
+ * (by default the player's name). Returns {element, update()}: call
+ * update() after each change.
  */
 export function invitePanel(container, match, options = {}) {
-  const seatName = options.seatName || ((n) => `Player ${n}`);
+  const seatName = options.seatName || ((n) => playerName(match.view, n));
   const headingId = uid("seats-heading");
   const root = el("section", { class: "invite-panel", "aria-labelledby": headingId });
   const said = el("p", { class: "note", role: "status", "aria-live": "polite" });
@@ -195,7 +287,7 @@ export function invitePanel(container, match, options = {}) {
     const name = el("strong", {}, seatName(player.seat));
     const li = el("li", { class: "seat", "data-seat": player.seat, "data-state": player.state || player.kind });
     if (player.kind === "bot") {
-      li.append(name, ": ", BOT_NAMES[player.level] || "Bot");
+      li.append(name, ": a bot, playing on the server");
       return li;
     }
     const on = view.status === "playing";
@@ -210,7 +302,7 @@ export function invitePanel(container, match, options = {}) {
         li.append(name, ": ", on ? "waiting for a friend" : "nobody came");
         const invite = match.inviteLinks().find((i) => i.seat === player.seat);
         if (on && view.host && invite) {
-          const field = linkField(`Invite link for ${seatName(player.seat)}`, invite.url, said, `seat${player.seat}`);
+          const field = linkField(`Invite link for ${seatName(player.seat)}`, invite.url, said, `seat${player.seat}`, { qr: true });
           const renew = el(
             "button",
             { type: "button", class: "secondary renew", "data-key": `seat${player.seat}-renew`, "aria-label": `New invite link for ${seatName(player.seat)}` },
@@ -286,17 +378,106 @@ export function invitePanel(container, match, options = {}) {
     }
   }
 
+  async function playAgain(button) {
+    if (busy) return;
+    busy = true;
+    button.disabled = true;
+    said.textContent = "Setting up the rematch…";
+    try {
+      const made = await match.rematch();
+      location.assign(made.url);
+    } catch (e) {
+      said.textContent = `No rematch: ${e.message}.`;
+      button.disabled = false;
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function saveName(input, seat, button) {
+    if (busy) return;
+    const name = input.value.trim();
+    if (!name) {
+      said.textContent = "Type a name first.";
+      input.focus();
+      return;
+    }
+    busy = true;
+    button.disabled = true;
+    try {
+      await match.setName(seat, name);
+      storeName(name);
+      said.textContent = `Others now see you as ${name}.`;
+    } catch (e) {
+      said.textContent = `That name is not taken: ${e.message}.`;
+      button.disabled = false;
+    } finally {
+      busy = false;
+      update();
+    }
+  }
+
+  /** The end in the match's own words, and the way to play again. */
+  function resultBlock(view, mine) {
+    const block = el("div", { class: "result", "data-outcome": view.result.you_won === true ? "won" : view.result.you_won === false ? "lost" : "over" });
+    block.append(el("p", { class: "result-words" }, view.result.words));
+    if (mine.length > 0) {
+      const again = el(
+        "button",
+        { type: "button", class: "play-again", "data-key": "play-again" },
+        view.rematch ? "Join the rematch" : "Play again",
+      );
+      again.addEventListener("click", () => playAgain(again));
+      block.append(
+        el(
+          "p",
+          { class: "note" },
+          view.rematch
+            ? "A rematch is set up for the same players: one click takes you to it."
+            : "Play again: the same players (the next one starts), a new game.",
+        ),
+        again,
+      );
+    } else if (view.rematch) {
+      block.append(el("p", {}, el("a", { href: pageUrl(match.game, view.rematch), "data-key": "watch-rematch" }, "Watch the rematch")));
+    }
+    return block;
+  }
+
+  /** For a player with no name yet: a way to give one (kept in this browser). */
+  function nameBlock(seat) {
+    const id = uid("name");
+    const input = el("input", { type: "text", id, maxlength: NAME_MAX, autocomplete: "nickname", spellcheck: "false", value: storedName(), "data-key": "name-input" });
+    const save = el("button", { type: "button", class: "secondary", "data-key": "name-save" }, "Save");
+    save.addEventListener("click", () => saveName(input, seat, save));
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") saveName(input, seat, save);
+    });
+    return el(
+      "div",
+      { class: "name-ask" },
+      el("label", { for: id }, "Your name, for the others"),
+      el("div", { class: "link-line" }, input, save),
+    );
+  }
+
+  const alerts = turnAlerts(match);
+
   let drawn = null;
   function update() {
     const view = match.view;
     if (!view) return;
+    alerts.update();
     // Redrawn only when something it shows changed, so that a move does
     // not take the focus from a Copy button.
-    const signature = JSON.stringify([view.status, view.host, view.players, match.inviteLinks()]);
+    const signature = JSON.stringify([view.status, view.host, view.players, match.inviteLinks(), view.result, view.rematch]);
     if (signature === drawn) return;
     drawn = signature;
     const mine = match.mySeats();
     const parts = [el("h2", { id: headingId }, "Players")];
+    if (view.result) parts.push(resultBlock(view, mine));
+    const unnamed = mine.length === 1 && view.status === "playing" && (view.players || [])[mine[0] - 1]?.name === `Player ${mine[0]}`;
+    if (unnamed) parts.push(nameBlock(mine[0]));
     if (mine.length === 0) {
       parts.push(
         el(
@@ -314,6 +495,7 @@ export function invitePanel(container, match, options = {}) {
       parts.push(el("p", { class: "note" }, "Send each friend their seat's link: whoever opens it first takes the seat."));
     }
     parts.push(el("ul", { class: "seats" }, (view.players || []).map((p) => seatLine(p, view))));
+    if (mine.length > 0 && view.status === "playing") parts.push(alerts.element);
     const watch = linkField("Link to watch", `${location.origin}${pageUrl(match.game, match.id)}`, said, "watch");
     parts.push(el("details", { class: "watch-link" }, el("summary", { "data-key": "watch-summary" }, "Share this game to watch"), watch.row));
     parts.push(said);
@@ -336,6 +518,129 @@ export function invitePanel(container, match, options = {}) {
 
   update();
   return { element: root, update };
+}
+
+/**
+ * A line of the match's words ("P2 rolls 4: …", "Player 2 loses their
+ * next turn") with each seat's name in place of its number ("Ada rolls 4:
+ * …").
+ */
+export function withNames(view, text) {
+  return String(text).replace(/\b(?:P|Player )(\d+)\b/g, (_, n) => playerName(view, Number(n)));
+}
+
+/** Seat `n`'s name as the match view gives it ("Player n" before there is one). */
+export function playerName(view, n) {
+  const player = ((view && view.players) || [])[n - 1];
+  return (player && player.name) || `Player ${n}`;
+}
+
+// ---------------------------------------------------------------------------
+// Turn alerts
+
+const TURN_PREFIX = "Your turn · ";
+
+/** A setting kept in the browser: "on" or not. */
+function setting(key) {
+  try {
+    return localStorage.getItem(key) === "on";
+  } catch {
+    return false;
+  }
+}
+
+function keep(key, on) {
+  try {
+    localStorage.setItem(key, on ? "on" : "off");
+  } catch {
+    // No storage: the setting lasts this page only.
+  }
+}
+
+/** The favicon with a mark: it is this player's turn in a hidden tab. */
+const MARKED_ICON =
+  "data:image/svg+xml," +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#23313f"/>' +
+      '<text x="32" y="44" font-size="36" text-anchor="middle" fill="#fff" font-family="sans-serif">P</text>' +
+      '<circle cx="50" cy="14" r="13" fill="#d62728" stroke="#fff" stroke-width="3"/></svg>',
+  );
+
+/**
+ * Tells a player when it is their turn: the page's title begins with
+ * "Your turn" exactly while it is; in a hidden tab the favicon shows a
+ * mark; a short sound (off by default, remembered) and a browser
+ * notification (if the player allows it) as the turn comes. Returns
+ * {element: the settings, update()}.
+ */
+export function turnAlerts(match) {
+  const soundId = uid("sound");
+  const sound = el("input", { type: "checkbox", id: soundId, checked: setting("parlor.sound"), "data-key": "alert-sound" });
+  sound.addEventListener("change", () => keep("parlor.sound", sound.checked));
+  const notify = el("button", { type: "button", class: "secondary", "data-key": "alert-notify" }, "Notify me when it is my turn");
+  const notifySaid = el("span", { class: "note" });
+  const canNotify = typeof Notification !== "undefined";
+  notify.hidden = !canNotify || Notification.permission === "granted";
+  notify.addEventListener("click", async () => {
+    const answer = await Notification.requestPermission().catch(() => "denied");
+    keep("parlor.notify", answer === "granted");
+    notify.hidden = answer === "granted";
+    notifySaid.textContent = answer === "granted" ? "You will be notified when this tab is hidden." : "Notifications are off in this browser.";
+  });
+  const element = el(
+    "details",
+    { class: "alerts" },
+    el("summary", { "data-key": "alerts-summary" }, "Turn alerts"),
+    el("div", { class: "alert-row" }, sound, el("label", { for: soundId }, "A sound when it is my turn")),
+    el("div", { class: "alert-row" }, notify, notifySaid),
+  );
+  const icon = document.querySelector('link[rel="icon"]');
+  const plainIcon = icon ? icon.getAttribute("href") : null;
+  let wasMine = null;
+
+  function showIcon() {
+    if (!icon) return;
+    const mark = document.hidden && wasMine;
+    icon.setAttribute("href", mark ? MARKED_ICON : plainIcon);
+  }
+  document.addEventListener("visibilitychange", showIcon);
+
+  function chime() {
+    try {
+      const audio = new AudioContext();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.08, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.25);
+      tone.addEventListener("ended", () => audio.close());
+    } catch {
+      // No sound to be had: the title and the icon still say it.
+    }
+  }
+
+  function update() {
+    const view = match.view;
+    const mine = Boolean(view) && view.status === "playing" && match.myTurn();
+    const base = document.title.startsWith(TURN_PREFIX) ? document.title.slice(TURN_PREFIX.length) : document.title;
+    document.title = mine ? TURN_PREFIX + base : base;
+    if (mine && wasMine === false) {
+      if (setting("parlor.sound")) chime();
+      if (document.hidden && canNotify && Notification.permission === "granted" && setting("parlor.notify")) {
+        try {
+          new Notification("Your turn", { body: base, tag: `parlor-${match.id}` });
+        } catch {
+          // A browser that notifies only from a service worker.
+        }
+      }
+    }
+    wasMine = mine;
+    showIcon();
+  }
+  return { element, update };
 }
 
 // ---------------------------------------------------------------------------
@@ -481,6 +786,176 @@ export function replayBar(container, match, onStep) {
   show(null);
   said.textContent = `Move ${total} of ${total}: the end.`;
   return { element: root, at: () => at, go };
+}
+
+// ---------------------------------------------------------------------------
+// The move list
+
+/**
+ * Every move the match's log holds, numbered, each with its player's name
+ * and what it did, the newest in view. It is one keyboard stop: ↑ and ↓
+ * (Home, End) choose a move, Enter shows it, Escape comes back to now.
+ * While the game is on, a move is shown as the board then, as anyone could
+ * see it at the time (the server's picture of that step: no seed, no
+ * unfound mirror), above the list, with "Back to now". Once it is over,
+ * `options.onPick(n)` drives the page's own replay instead. Returns
+ * {element, update()}: call update() after each change.
+ */
+export function moveList(container, match, options = {}) {
+  const headingId = uid("moves");
+  const listId = uid("move-list");
+  const list = el("ol", {
+    id: listId,
+    class: "moves",
+    role: "listbox",
+    tabindex: "0",
+    "aria-labelledby": headingId,
+    "data-key": "move-list",
+  });
+  const earlier = el("p", { class: "note earlier" });
+  const none = el("p", { class: "note" }, "No move yet.");
+  const picture = el("img", { class: "look-back-picture", alt: "" });
+  const caption = el("figcaption", {});
+  const back = el("button", { type: "button", class: "secondary back-to-now", "aria-keyshortcuts": "Escape" }, "Back to now");
+  const figure = el("figure", { class: "look-back", hidden: true }, picture, el("div", { class: "look-back-caption" }, caption, back));
+  const root = el(
+    "section",
+    { class: "move-list", "aria-labelledby": headingId },
+    el("h2", { id: headingId }, "Moves"),
+    figure,
+    earlier,
+    none,
+    list,
+    el("p", { class: "note" }, "↑ and ↓ choose a move, Enter shows the board then, Esc comes back to now."),
+  );
+  container.replaceChildren(root);
+  let active = null;
+  let shown = null;
+  let drawn = null;
+
+  /** Each move of the log: {number, seat, texts}. */
+  function moves() {
+    const byNumber = new Map();
+    for (const line of match.view.log || []) {
+      if (!byNumber.has(line.number)) byNumber.set(line.number, { number: line.number, seat: line.seat, texts: [] });
+      byNumber.get(line.number).texts.push(line.text);
+    }
+    return [...byNumber.values()];
+  }
+
+  function words(move) {
+    return `${playerName(match.view, move.seat)}: ${move.texts.map((t) => withNames(match.view, t)).join("; ")}`;
+  }
+
+  function optionId(n) {
+    return `${listId}-${n}`;
+  }
+
+  function mark() {
+    for (const item of list.children) {
+      const n = Number(item.dataset.move);
+      item.setAttribute("aria-selected", String(n === active));
+      item.classList.toggle("shown", n === shown);
+    }
+    if (active === null) list.removeAttribute("aria-activedescendant");
+    else list.setAttribute("aria-activedescendant", optionId(active));
+    const item = active === null ? null : document.getElementById(optionId(active));
+    if (item) item.scrollIntoView({ block: "nearest" });
+  }
+
+  function pick(n) {
+    active = n;
+    const move = moves().find((m) => m.number === n);
+    if (match.view.status !== "playing") {
+      figure.hidden = true;
+      shown = n;
+      mark();
+      if (options.onPick) options.onPick(n);
+      return;
+    }
+    shown = n;
+    picture.src = `/api/matches/${match.id}/svg?at=${n}`;
+    picture.alt = `The game after move ${n}${move ? `: ${words(move)}` : ""}`;
+    caption.textContent = `The game after move ${n} of ${match.view.moves}${move ? ` — ${words(move)}` : "."}`;
+    figure.hidden = false;
+    root.dataset.lookingAt = String(n);
+    mark();
+  }
+
+  function now() {
+    shown = null;
+    active = null;
+    figure.hidden = true;
+    delete root.dataset.lookingAt;
+    picture.removeAttribute("src");
+    mark();
+  }
+
+  back.addEventListener("click", () => {
+    now();
+    list.focus();
+  });
+  list.addEventListener("click", (event) => {
+    const item = event.target.closest("li[data-move]");
+    if (item) pick(Number(item.dataset.move));
+  });
+  list.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const numbers = [...list.children].map((li) => Number(li.dataset.move));
+    if (!numbers.length) return;
+    const at = numbers.indexOf(active);
+    const last = numbers.length - 1;
+    const to = { ArrowUp: at < 0 ? last : Math.max(0, at - 1), ArrowDown: at < 0 ? last : Math.min(last, at + 1), Home: 0, End: last }[event.key];
+    if (to !== undefined) {
+      event.preventDefault();
+      active = numbers[to];
+      mark();
+    } else if ((event.key === "Enter" || event.key === " ") && active !== null) {
+      event.preventDefault();
+      pick(active);
+    } else if (event.key === "Escape" && shown !== null) {
+      event.preventDefault();
+      now();
+    }
+  });
+
+  function update() {
+    const view = match.view;
+    if (!view) return;
+    const all = moves();
+    const signature = JSON.stringify([view.moves, view.status, (view.players || []).map((p) => p.name), all.length]);
+    if (signature === drawn) return;
+    drawn = signature;
+    const first = all.length ? all[0].number : view.moves + 1;
+    earlier.textContent = first > 1 ? `Moves 1 to ${first - 1} are in the game's record.` : "";
+    earlier.hidden = first <= 1;
+    list.replaceChildren(
+      ...all.map((move) =>
+        el(
+          "li",
+          { id: optionId(move.number), role: "option", "data-move": move.number, "aria-selected": "false" },
+          el("span", { class: "n" }, `${move.number}.`),
+          el("span", { class: `swatch p${move.seat}`, "aria-hidden": "true" }),
+          ` ${words(move)}`,
+        ),
+      ),
+    );
+    // An empty listbox is not one: the list shows once there is a move.
+    list.hidden = all.length === 0;
+    none.hidden = all.length > 0;
+    // A look back at the game on stays open as moves come; once it is
+    // over, the replay takes over.
+    if (view.status !== "playing" && shown !== null && !figure.hidden) now();
+    mark();
+    if (active === null) list.scrollTop = list.scrollHeight;
+    if (shown !== null && !figure.hidden) {
+      const move = all.find((m) => m.number === shown);
+      caption.textContent = `The game after move ${shown} of ${view.moves}${move ? ` — ${words(move)}` : "."}`;
+    }
+  }
+
+  update();
+  return { element: root, update, now };
 }
 
 // ---------------------------------------------------------------------------

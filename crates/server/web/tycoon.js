@@ -1,11 +1,10 @@
-// Snakes & Ladders Tycoon: design a grid, and play games on it.
+// Snakes & Ladders Tycoon: play games on a grid (the designer is
+// tycoon-design.js; what both draw with, tycoon-pictures.js).
 //
 // Terms:
-// - design: a grid being built on the server (its undo history and
-//   clipboard too); every edit is sent there and the library's one
-//   validator accepts or refuses it with its reason. This browser keeps the
-//   design's id and its file text as a draft, so that a reload (or a
-//   server restart, which forgets designs) brings the work back.
+// - grid choice: the grid a new game is played on — the one being designed
+//   (tycoon-design.js), a saved one, the original assignment's sample, or
+//   an empty grid.
 // - match page: /tycoon/m/ID, a game stored on the server. Bots move on the
 //   server; this page sends its seats' moves (with the move number seen,
 //   so a double click never plays twice) and follows the live events.
@@ -20,8 +19,10 @@
 // in them by their data attributes, crops them to the grid and its legend,
 // and draws the tokens and the station owners' rings over them. No rule of
 // the game is here.
-import { api, el, byId, readFile, readSeed, sleep, ApiFailure, gameInfo, defaultPlans } from "/static/common.js";
+import { api, el, byId, readSeed, sleep, ApiFailure, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
+import { MoveShow } from "/static/moveshow.js";
+import { showDie } from "/static/dice.js";
 import {
   seatChooser,
   invitePanel,
@@ -30,713 +31,30 @@ import {
   connectionStatus,
   confirmAction,
   yourGames,
+  moveList,
+  playerName as nameOf,
+  withNames,
 } from "/static/matchui.js";
+import {
+  design,
+  designName,
+  savedNames,
+  listSaved,
+  loadCards,
+  openDraft,
+  startDesigner,
+  refuse,
+} from "/static/tycoon-design.js";
+import { capital, cellBox, clip, colourName, cropToGrid, inline, ring, svgEl, swatch } from "/static/tycoon-pictures.js";
 
 /** This game in the registry (GET /api/games): its seats and default seats. */
 const INFO = await gameInfo("tycoon");
 
-const SVG_NS = "http://www.w3.org/2000/svg";
-/** The player colours' names (render's palette, seat 1 first). */
-const COLOUR_NAMES = ["red", "purple", "orange", "charcoal"];
-/** The longest message shown whole: a longer one is cut (a binary file's junk). */
-const MESSAGE_MAX = 400;
-
-const playerName = (seat) => `Player ${seat}`;
-const colourName = (seat) => COLOUR_NAMES[(seat - 1) % COLOUR_NAMES.length];
-const seatName = (seat) => `Player ${seat} (${colourName(seat)})`;
-const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : "");
-
-/** A message short enough to show: long ones are cut, with the length said. */
-function clip(message) {
-  const text = String(message || "");
-  if (text.length <= MESSAGE_MAX) return text;
-  return `${text.slice(0, MESSAGE_MAX)}… (${text.length - MESSAGE_MAX} more characters)`;
-}
-
-function swatch(seat) {
-  return el("span", { class: `swatch p${seat}`, "aria-hidden": "true" });
-}
-
-// ---------------------------------------------------------------------------
-// Pictures
-
-/** Inlines an SVG picture in `box`, sized by the page rather than by itself. */
-function inline(box, svg) {
-  box.innerHTML = svg;
-  const picture = box.querySelector("svg");
-  if (picture) {
-    picture.removeAttribute("width");
-    picture.removeAttribute("height");
-  }
-  return picture;
-}
-
-/** The rectangle of a cell group (`<g class="cell">`): its first `<rect>`. */
-function cellBox(group) {
-  const rect = group.querySelector("rect");
-  const [x, y, width, height] = ["x", "y", "width", "height"].map((a) => Number(rect.getAttribute(a)));
-  return { x, y, width, height };
-}
-
-function svgEl(tag, attrs = {}) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
-
-/** A rectangle `inset` inside a cell, with `cls`, for a layer over the picture. */
-function ring(group, cls, inset) {
-  const { x, y, width, height } = cellBox(group);
-  return svgEl("rect", { x: x + inset, y: y + inset, width: width - 2 * inset, height: height - 2 * inset, rx: 3, class: cls });
-}
-
-/**
- * Crops a picture to its cells and the legend under them (the page's own
- * heading names the grid), so that the grid is drawn as large as the
- * screen allows; the title and the players panel go.
- */
-function cropToGrid(picture) {
-  const boxes = [...picture.querySelectorAll("g.cell")].map(cellBox);
-  if (boxes.length === 0) return;
-  const left = Math.min(...boxes.map((b) => b.x));
-  const top = Math.min(...boxes.map((b) => b.y));
-  const right = Math.max(...boxes.map((b) => b.x + b.width));
-  let bottom = Math.max(...boxes.map((b) => b.y + b.height));
-  const legend = picture.querySelector("g.legend");
-  if (legend) {
-    for (const node of legend.querySelectorAll("[y], [y1], [y2], [cy]")) {
-      const ys = ["y", "y1", "y2", "cy"].map((a) => Number(node.getAttribute(a)) || 0);
-      const h = Number(node.getAttribute("height")) || 0;
-      bottom = Math.max(bottom, ...ys.map((v) => v + 5), ys[0] + h);
-    }
-  }
-  for (const gone of picture.querySelectorAll(":scope > text.title, :scope > text.subtitle, g.players, g.tokens")) gone.remove();
-  const pad = 4;
-  picture.setAttribute("viewBox", `${left - pad} ${top - pad} ${right - left + 2 * pad} ${bottom - top + 2 * pad}`);
-  for (const hidden of picture.querySelectorAll("g.jumps, g.labels, g.legend")) hidden.setAttribute("aria-hidden", "true");
-}
-
-// ---------------------------------------------------------------------------
-// Design
-
-const ui = {
-  kinds: [...document.querySelectorAll("#palette [data-kind]")],
-  jumpFields: byId("jump-fields"),
-  cardFields: byId("card-fields"),
-  start: byId("start"),
-  end: byId("end"),
-  cardNumber: byId("card-number"),
-  cardDescribe: byId("card-describe"),
-  cardCell: byId("card-cell"),
-  cardParams: byId("card-params"),
-  add: byId("add"),
-  clickHelp: byId("click-help"),
-  copy: byId("copy"),
-  cut: byId("cut"),
-  paste: byId("paste"),
-  del: byId("delete"),
-  undo: byId("undo"),
-  redo: byId("redo"),
-  clear: byId("clear"),
-  selection: byId("selection"),
-  refusal: byId("refusal"),
-  done: byId("done"),
-  grid: byId("grid"),
-  gridError: byId("grid-error"),
-  clipboard: byId("clipboard"),
-  saveName: byId("save-name"),
-  save: byId("save"),
-  saved: byId("saved"),
-  load: byId("load"),
-  deleteSaved: byId("delete-saved"),
-  download: byId("download"),
-  upload: byId("upload"),
-  fileError: byId("file-error"),
-  fileDone: byId("file-done"),
-  objects: byId("objects"),
-};
-
-const DRAFT_KEY = "parlor.tycoon.draft";
-
-/** The design as the server last described it. */
-let design = null;
-/** Card numbers and their parameters, from the server. */
-let cards = [];
-/** UI state, beside the document: what is being added, the selected cell. */
-let kind = "ladder";
-let selected = null;
-/** Which box a click on the grid fills for a ladder or a snake. */
-let jumpNext = "start";
-/** What the pictures call the grid being designed. */
-let designName = "a new grid";
-/** True when the grid has changes not saved under a name. */
-let dirty = false;
-/** The cell the keyboard rests on in the grid. */
-let focusCell = 1;
-/** Each drawing is numbered so that a late answer cannot replace a newer one. */
-let drawingGrid = 0;
-/** Saved grids' names, as last listed. */
-let savedNames = [];
-
-function clearMessages() {
-  ui.refusal.textContent = "";
-  ui.done.textContent = "";
-  ui.fileError.textContent = "";
-  ui.fileDone.textContent = "";
-}
-
-function say(message) {
-  clearMessages();
-  ui.done.textContent = message || "";
-}
-
-function refuse(message) {
-  clearMessages();
-  ui.refusal.textContent = clip(message);
-}
-
-function fileSay(message) {
-  clearMessages();
-  ui.fileDone.textContent = message;
-}
-
-function fileRefuse(message) {
-  clearMessages();
-  ui.fileError.textContent = clip(message);
-}
-
-function readDraft() {
-  try {
-    return JSON.parse(localStorage.getItem(DRAFT_KEY) || "null");
-  } catch {
-    return null;
-  }
-}
-
-function keepDraft() {
-  if (!design) return;
-  try {
-    localStorage.setItem(DRAFT_KEY, JSON.stringify({ id: design.id, file: design.file, name: designName, dirty }));
-  } catch {
-    // No storage: the design still works in this tab.
-  }
-}
-
-function objectAt(cell) {
-  return design ? design.objects.find((o) => o.home === cell) : undefined;
-}
-
-function cellEl(box, cell) {
-  return box.querySelector(`svg g.cell[data-cell="${cell}"]`);
-}
-
-/**
- * Makes the design picture a grid of cells for assistive technology: the
- * cells, grouped in rows, are grid cells with the keyboard's roving focus.
- */
-function makeGrid(picture) {
-  picture.setAttribute("role", "group");
-  picture.setAttribute("aria-label", `The grid being designed: ${designName}`);
-  picture.querySelector(":scope > title")?.remove();
-  const cells = picture.querySelector("g.cells");
-  if (!cells) return;
-  cells.setAttribute("role", "grid");
-  cells.setAttribute("aria-label", "Cells 1 to 99, cell 1 at the bottom left: choose a cell");
-  const rows = new Map();
-  for (const g of [...cells.querySelectorAll("g.cell")]) {
-    const row = Number(g.dataset.row);
-    if (!rows.has(row)) rows.set(row, []);
-    rows.get(row).push(g);
-  }
-  for (const row of [...rows.keys()].sort((a, b) => a - b)) {
-    const group = svgEl("g", { role: "row", class: "grid-row" });
-    for (const g of rows.get(row).sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col))) {
-      const cell = Number(g.dataset.cell);
-      g.setAttribute("role", "gridcell");
-      g.setAttribute("tabindex", cell === focusCell ? "0" : "-1");
-      g.setAttribute("aria-selected", "false");
-      g.setAttribute("aria-label", g.querySelector("title")?.textContent || `cell ${cell}`);
-      group.append(g);
-    }
-    cells.append(group);
-  }
-}
-
-/** Fetches the design's picture and shows it, with the selection. */
-async function drawGrid() {
-  const number = ++drawingGrid;
-  const path = `/api/tycoon/designs/${design.id}/svg?name=${encodeURIComponent(designName.slice(0, 80))}`;
-  let svg;
-  try {
-    svg = await api("GET", path);
-  } catch (e) {
-    if (number === drawingGrid) ui.gridError.textContent = clip(e.message);
-    return;
-  }
-  if (number !== drawingGrid) return;
-  ui.gridError.textContent = "";
-  const hadFocus = ui.grid.contains(document.activeElement);
-  const picture = inline(ui.grid, svg);
-  if (!picture) return;
-  cropToGrid(picture);
-  makeGrid(picture);
-  showSelected();
-  if (hadFocus) cellEl(ui.grid, focusCell)?.focus();
-  ui.grid.dataset.drawn = String(number);
-}
-
-/** Marks the selected cell: a class on its group, and a ring over the picture. */
-function showSelected() {
-  const picture = ui.grid.querySelector("svg");
-  if (!picture) return;
-  for (const g of picture.querySelectorAll("g.cell.selected")) {
-    g.classList.remove("selected");
-    g.setAttribute("aria-selected", "false");
-  }
-  picture.querySelector("g.selection")?.remove();
-  const group = selected ? cellEl(ui.grid, selected) : null;
-  if (!group) return;
-  group.classList.add("selected");
-  group.setAttribute("aria-selected", "true");
-  const layer = svgEl("g", { class: "selection", "aria-hidden": "true" });
-  layer.append(ring(group, "selection-ring", 2.5));
-  picture.append(layer);
-}
-
-/** A dashed ring round the cell the keyboard is on. */
-function showFocus(group) {
-  const picture = ui.grid.querySelector("svg");
-  picture?.querySelector("g.focus")?.remove();
-  if (!picture || !group || !group.matches(":focus-visible")) return;
-  const layer = svgEl("g", { class: "focus", "aria-hidden": "true" });
-  layer.append(ring(group, "focus-ring", 6));
-  picture.append(layer);
-}
-
-function showDesign() {
-  drawGrid();
-  ui.undo.disabled = !design.can_undo;
-  ui.redo.disabled = !design.can_redo;
-  ui.clipboard.textContent = design.clipboard ? `Clipboard: ${design.clipboard.text}.` : "Clipboard: empty.";
-  ui.objects.replaceChildren(
-    ...design.objects.map((o) => el("li", { dataset: { cell: o.home } }, o.text, o.describe ? ` — ${o.describe}` : "")),
-  );
-  if (design.objects.length === 0) ui.objects.append(el("li", { class: "note" }, "nothing yet"));
-  ui.download.href = `/api/tycoon/designs/${design.id}/file`;
-  ui.download.setAttribute("download", `${designName === "a new grid" ? "tycoon" : designName}.grid`);
-  showCardParams();
-  showSelection();
-  keepDraft();
-}
-
-function showSelection() {
-  const o = selected ? objectAt(selected) : undefined;
-  ui.selection.textContent = selected ? `Cell ${selected} selected${o ? `: ${o.text}` : " (empty)"}.` : "No cell selected.";
-  ui.copy.disabled = !o;
-  ui.cut.disabled = !o;
-  ui.del.disabled = !o;
-  ui.paste.disabled = !selected || !design || !design.clipboard;
-}
-
-/** Says what a click on the grid will fill next. */
-function showClickHelp() {
-  ui.clickHelp.textContent =
-    kind === "card"
-      ? "Tap a cell to put the card there (its number goes in Cell)."
-      : `Tap a cell to choose it: next, the ${jumpNext === "end" ? "end" : "start"} of the ${kind}.`;
-}
-
-function setKind(next) {
-  kind = next;
-  for (const b of ui.kinds) b.setAttribute("aria-pressed", String(b.dataset.kind === kind));
-  ui.jumpFields.hidden = kind === "card";
-  ui.cardFields.hidden = kind !== "card";
-  jumpNext = "start";
-  clearMessages();
-  showClickHelp();
-}
-
-/** The chosen card number's fields, as the design view's `card_forms` say:
- * a station's price and fee only for the first card of its number, the
- * group's terms shown for the next ones. Redrawn only when they change, so
- * typed values stay. */
-function showCardParams() {
-  const number = Number(ui.cardNumber.value);
-  const form = design && design.card_forms ? design.card_forms.find((f) => f.number === number) : undefined;
-  const info = cards.find((c) => c.number === number);
-  ui.cardDescribe.textContent = info ? `Card ${number}: ${info.name}.` : "";
-  const asks = form ? form.asks : info ? info.params : [];
-  const key = JSON.stringify([number, asks, form ? form.terms : null]);
-  if (ui.cardParams.dataset.form === key) return;
-  ui.cardParams.dataset.form = key;
-  const fields = asks.map((p) =>
-    el(
-      "div",
-      {},
-      el("label", { for: `param-${p}` }, capital(p)),
-      el("input", { type: "number", id: `param-${p}`, min: "0", inputmode: "numeric", dataset: { param: p } }),
-    ),
-  );
-  if (form && form.terms) {
-    fields.push(
-      el(
-        "p",
-        { class: "note", id: "card-terms" },
-        `Station ${number} is on the grid already: this card joins its group, at price ${form.terms.price} and fee ${form.terms.fee}.`,
-      ),
-    );
-  }
-  ui.cardParams.replaceChildren(...fields);
-}
-
-/**
- * A click (or Enter) on a cell: it is selected, and its number goes in the
- * cell box of what is being added — a card's Cell; a ladder's or snake's
- * start, then its end. Never in a parameter (coins, fee, price,
- * destination), whichever box had the focus before.
- */
-function clickCell(cell) {
-  clearMessages();
-  selected = cell;
-  focusCell = cell;
-  if (kind === "card") {
-    ui.cardCell.value = cell;
-  } else {
-    const field = jumpNext === "end" ? ui.end : ui.start;
-    field.value = cell;
-    jumpNext = jumpNext === "end" ? "start" : "end";
-  }
-  showSelected();
-  showSelection();
-  showClickHelp();
-}
-
-let editing = false;
-
-async function edit(body) {
-  if (editing) return;
-  editing = true;
-  try {
-    const result = await api("POST", `/api/tycoon/designs/${design.id}/edits`, body);
-    design = result.design;
-    if (result.applied.grid_changed) dirty = true;
-    let words = capital(result.applied.summary) + ".";
-    if (body.edit === "clear" && result.applied.grid_changed) words += " Undo brings the old grid back.";
-    say(words);
-  } catch (e) {
-    refuse(`Refused: ${e.message}`);
-  } finally {
-    editing = false;
-  }
-  showDesign();
-}
-
-function numberIn(input, what) {
-  const text = input.value.trim();
-  if (!/^\d+$/.test(text)) throw new Error(`${what} is a whole number`);
-  return Number(text);
-}
-
-function addObject() {
-  let body;
-  try {
-    if (kind === "card") {
-      const params = [...ui.cardParams.querySelectorAll("input")].map((i) => numberIn(i, capital(i.dataset.param)));
-      body = { edit: "card", number: Number(ui.cardNumber.value), cell: numberIn(ui.cardCell, "The cell"), params };
-    } else {
-      body = { edit: kind, start: numberIn(ui.start, "The start cell"), end: numberIn(ui.end, "The end cell") };
-    }
-  } catch (e) {
-    refuse(`Refused: ${e.message}.`);
-    return;
-  }
-  jumpNext = "start";
-  showClickHelp();
-  edit(body);
-}
-
-/** Lists the saved grids again (in the designer and the new game's choice). */
-async function listSaved(select) {
-  let grids;
-  try {
-    ({ grids } = await api("GET", "/api/tycoon/grids"));
-  } catch {
-    return;
-  }
-  const names = grids.map((g) => g.name);
-  const same = JSON.stringify(names) === JSON.stringify(savedNames);
-  savedNames = names;
-  if (!same || select || ui.saved.options.length === 0) {
-    const keep = select || ui.saved.value;
-    ui.saved.replaceChildren(...names.map((n) => el("option", { value: n }, n)));
-    if (names.length === 0) ui.saved.append(el("option", { value: "", disabled: true, selected: true }, "none saved yet"));
-    else if (names.includes(keep)) ui.saved.value = keep;
-    fillGridChoices();
-  }
-  ui.load.disabled = names.length === 0;
-  ui.deleteSaved.disabled = names.length === 0;
-}
-
-let saving = false;
-
-async function saveGrid() {
-  if (saving) return;
-  clearMessages();
-  const name = ui.saveName.value.trim();
-  if (!name) {
-    fileRefuse("Give the grid a name to save it under.");
-    ui.saveName.focus();
-    return;
-  }
-  saving = true;
-  ui.save.disabled = true;
-  const path = `/api/tycoon/designs/${design.id}/save`;
-  try {
-    let result;
-    try {
-      result = await api("POST", path, { name });
-    } catch (e) {
-      if (!(e instanceof ApiFailure) || e.code !== "grid_exists") throw e;
-      const replace = await confirmAction(`A grid called “${name}” is saved already. Replace it with the grid being designed?`, {
-        title: "Replace the saved grid?",
-        confirm: "Replace it",
-        cancel: "Keep the saved one",
-      });
-      if (!replace) {
-        fileSay(`Not saved: “${name}” is kept as it was. Choose another name to keep both.`);
-        return;
-      }
-      result = await api("POST", path, { name, replace: true });
-    }
-    await listSaved(result.name);
-    designName = result.name;
-    dirty = false;
-    fileSay(`Saved as “${result.name}”.`);
-    keepDraft();
-    drawGrid();
-  } catch (e) {
-    fileRefuse(`Not saved: ${e.message}`);
-  } finally {
-    saving = false;
-    ui.save.disabled = false;
-  }
-}
-
-/** True when going on would lose changes the person has not saved: asks first. */
-async function mayReplaceDesign(what) {
-  if (!design || !dirty || design.objects.length === 0) return true;
-  return confirmAction(
-    `${what} replaces the grid being designed, which has changes that are not saved. They will be lost (Save first to keep them).`,
-    { title: "Replace the grid being designed?", confirm: "Replace it", cancel: "Keep designing" },
-  );
-}
-
-async function openDesign(body, what, name) {
-  try {
-    const opened = await api("POST", "/api/tycoon/designs", body);
-    const old = design;
-    design = opened;
-    designName = name || "a new grid";
-    dirty = false;
-    selected = null;
-    clearMessages();
-    showDesign();
-    if (what) fileSay(`Loaded ${what}.`);
-    if (old && old.id !== design.id) api("DELETE", `/api/tycoon/designs/${old.id}`).catch(() => {});
-    return true;
-  } catch (e) {
-    fileRefuse(e.message);
-    return false;
-  }
-}
-
-async function loadSaved() {
-  const name = ui.saved.value;
-  if (!name) return;
-  clearMessages();
-  if (!(await mayReplaceDesign(`Loading “${name}”`))) {
-    fileSay("Nothing loaded: the grid being designed is as it was.");
-    return;
-  }
-  ui.load.disabled = true;
-  try {
-    if (await openDesign({ saved: name }, `“${name}”`, name)) ui.saveName.value = name;
-  } finally {
-    ui.load.disabled = savedNames.length === 0;
-  }
-}
-
-async function deleteSaved() {
-  const name = ui.saved.value;
-  if (!name) return;
-  clearMessages();
-  const ok = await confirmAction(`Delete the saved grid “${name}”? This cannot be undone (the grid being designed stays).`, {
-    title: "Delete the saved grid?",
-    confirm: "Delete it",
-    cancel: "Keep it",
-  });
-  if (!ok) return;
-  try {
-    await api("DELETE", `/api/tycoon/grids/${encodeURIComponent(name)}`);
-    fileSay(`Deleted “${name}”.`);
-  } catch (e) {
-    fileRefuse(e.message);
-  }
-  await listSaved();
-}
-
-/** True when a file's text is not text: NUL bytes, or bytes that are not UTF-8. */
-function looksBinary(text) {
-  return text.includes("\u0000") || text.includes("\uFFFD");
-}
-
-async function uploadGrid() {
-  const file = ui.upload.files[0];
-  if (!file) return;
-  clearMessages();
-  try {
-    const stem = file.name.replace(/\.[^.]*$/, "");
-    if (!(await mayReplaceDesign(`Opening “${file.name}”`))) {
-      fileSay("Nothing opened: the grid being designed is as it was.");
-      return;
-    }
-    const text = await readFile(file);
-    if (looksBinary(text)) {
-      fileRefuse(`“${clip(file.name)}” is not a grid file: it is not text. A grid file is lines of whole numbers (see the grid file format).`);
-      return;
-    }
-    if (await openDesign({ text }, `“${file.name}”`, stem)) ui.saveName.value = stem;
-  } finally {
-    ui.upload.value = "";
-  }
-}
-
-function startDesigner() {
-  for (const b of ui.kinds) b.addEventListener("click", () => setKind(b.dataset.kind));
-  ui.start.addEventListener("focus", () => {
-    jumpNext = "start";
-    showClickHelp();
-  });
-  ui.end.addEventListener("focus", () => {
-    jumpNext = "end";
-    showClickHelp();
-  });
-  ui.cardNumber.addEventListener("change", () => {
-    clearMessages();
-    showCardParams();
-  });
-  ui.add.addEventListener("click", addObject);
-  ui.copy.addEventListener("click", () => edit({ edit: "copy", cell: selected }));
-  ui.cut.addEventListener("click", () => edit({ edit: "cut", cell: selected }));
-  ui.paste.addEventListener("click", () => edit({ edit: "paste", cell: selected }));
-  ui.del.addEventListener("click", () => edit({ edit: "delete", cell: selected }));
-  ui.undo.addEventListener("click", () => edit({ edit: "undo" }));
-  ui.redo.addEventListener("click", () => edit({ edit: "redo" }));
-  ui.clear.addEventListener("click", () => {
-    designName = "a new grid";
-    edit({ edit: "clear" });
-  });
-  ui.save.addEventListener("click", saveGrid);
-  ui.saveName.addEventListener("keydown", (event) => {
-    if (event.key === "Enter") saveGrid();
-  });
-  ui.load.addEventListener("click", loadSaved);
-  ui.deleteSaved.addEventListener("click", deleteSaved);
-  ui.upload.addEventListener("change", uploadGrid);
-  // The saved list may have changed in another tab or on another device:
-  // read it again whenever it may be looked at.
-  ui.saved.addEventListener("focus", () => listSaved());
-  ui.saved.addEventListener("pointerdown", () => listSaved());
-  window.addEventListener("focus", () => listSaved());
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") listSaved();
-  });
-
-  // Mouse and keyboard on the grid.
-  ui.grid.addEventListener("click", (event) => {
-    const group = event.target.closest("g.cell");
-    if (group) clickCell(Number(group.dataset.cell));
-  });
-  ui.grid.addEventListener("focusin", (event) => showFocus(event.target.closest("g.cell")));
-  ui.grid.addEventListener("focusout", () => showFocus(null));
-  ui.grid.addEventListener("keydown", (event) => {
-    const group = event.target.closest?.("g.cell");
-    if (!group) return;
-    const cell = Number(group.dataset.cell);
-    const ctrl = event.ctrlKey || event.metaKey;
-    const key = event.key.toLowerCase();
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    const object = objectAt(cell);
-    // Copy, cut, paste and delete act on the cell the keyboard is on, which
-    // they select (without filling the palette, as a click would).
-    const select = () => {
-      selected = cell;
-      showSelected();
-      showSelection();
-    };
-    let handled = true;
-    if (event.key === "Enter" || event.key === " ") clickCell(cell);
-    else if (moves[event.key]) {
-      const [dr, dc] = moves[event.key];
-      const next = ui.grid.querySelector(
-        `svg g.cell[data-row="${Number(group.dataset.row) + dr}"][data-col="${Number(group.dataset.col) + dc}"]`,
-      );
-      if (next) {
-        focusCell = Number(next.dataset.cell);
-        group.setAttribute("tabindex", "-1");
-        next.setAttribute("tabindex", "0");
-        next.focus();
-      }
-    } else if ((event.key === "Delete" || event.key === "Backspace") && object) {
-      select();
-      edit({ edit: "delete", cell });
-    } else if (ctrl && key === "c" && object) {
-      select();
-      edit({ edit: "copy", cell });
-    } else if (ctrl && key === "x" && object) {
-      select();
-      edit({ edit: "cut", cell });
-    } else if (ctrl && key === "v" && design.clipboard) {
-      select();
-      edit({ edit: "paste", cell });
-    } else if (ctrl && key === "z" && !event.shiftKey && design.can_undo) edit({ edit: "undo" });
-    else if (ctrl && (key === "y" || (key === "z" && event.shiftKey)) && design.can_redo) edit({ edit: "redo" });
-    else handled = false;
-    if (handled) event.preventDefault();
-  });
-}
-
-/** Opens the design this browser was working on, or a new one. */
-async function openDraft() {
-  const draft = readDraft();
-  if (draft && draft.id) {
-    try {
-      design = await api("GET", `/api/tycoon/designs/${draft.id}`);
-      designName = draft.name || "a new grid";
-      dirty = Boolean(draft.dirty);
-      showDesign();
-      return;
-    } catch {
-      // Forgotten by the server (idle for hours, or a restart): from the text.
-    }
-  }
-  if (draft && draft.file) {
-    try {
-      design = await api("POST", "/api/tycoon/designs", { text: draft.file });
-      designName = draft.name || "a new grid";
-      dirty = Boolean(draft.dirty);
-      showDesign();
-      if (design.objects.length) say("The grid you were designing is back (its undo history is not: the server had forgotten it).");
-      return;
-    } catch {
-      // A draft that no longer reads: start afresh.
-    }
-  }
-  design = await api("POST", "/api/tycoon/designs", {});
-  designName = "a new grid";
-  dirty = false;
-  showDesign();
-}
+/** Seat `seat`'s player's name (the match view's; "Player N" before a match). */
+const playerName = (seat) => (current && current.view ? nameOf(current.view, seat) : `Player ${seat}`);
+const seatName = (seat) => `${playerName(seat)} (${colourName(seat)})`;
+/** The server's words with each "P2" as its player's name. */
+const named = (text) => (current && current.view ? withNames(current.view, text) : String(text));
 
 // ---------------------------------------------------------------------------
 // Play
@@ -787,10 +105,9 @@ let lastMatchId = null;
 let seatsPanel = null;
 let connection = null;
 let replay = null;
-/** Moves waiting to be shown, and the last move number queued. */
-let queue = [];
-let lastQueued = 0;
-let animating = false;
+/** The move list (matchui): a look back while on, the replay's steps once over. */
+let moves = null;
+
 /** A move of this page on its way. */
 let sending = false;
 /** True when the answer was given from the buttons by keyboard or click: they keep the focus. */
@@ -831,7 +148,7 @@ function leaveMatch() {
     lastMatchId = current.id;
   }
   current = null;
-  queue = [];
+  show.reset(0);
   replay = null;
   replayView = null;
   replayStepAsked += 1;
@@ -1066,6 +383,7 @@ async function animateMove(played, behind, still = () => true) {
   const fast = step === 0 || behind > 6 || document.hidden;
   for (const e of played.events || []) {
     const seat = e.player;
+    if (e.event === "rolled" && !fast) showDie(byId("play-die"), e.roll, `${playerName(seat)} rolled ${e.roll}`);
     if (e.event === "moved" && e.cause === "dice" && e.to > e.from && !fast) {
       for (let cell = e.from + 1; cell <= e.to; cell += 1) {
         shownCells[seat - 1] = cell;
@@ -1084,43 +402,34 @@ async function animateMove(played, behind, still = () => true) {
 
 // ---- Following the match ----
 
-function enqueue(played) {
-  for (const p of played || []) {
-    if (p.number > lastQueued) {
-      queue.push(p);
-      lastQueued = p.number;
-    }
-  }
-}
-
-/** Shows the moves waiting, one after another, then the match as it is. */
-async function runQueue() {
-  if (animating) return;
-  animating = true;
-  document.body.dataset.idle = "false";
-  const m = current;
-  try {
-    while (queue.length && m === current) {
-      const p = queue.shift();
-      appendLog(p);
-      play.lastMove.textContent = moveWords(p);
-      if (!replayView) await animateMove(p, queue.length);
-    }
-  } finally {
-    animating = false;
-  }
-  if (m === current) render();
-}
+/**
+ * The moves shown one after another (moveshow.js): each logged and said,
+ * then its tokens walked; with reduced motion, in a hidden tab or skipped,
+ * at once. The tables follow once the show is over.
+ */
+const show = new MoveShow({
+  async step(p, how) {
+    appendLog(p);
+    play.lastMove.textContent = moveWords(p);
+    if (!replayView && !how.quick) await animateMove(p, how.behind, how.still);
+  },
+  onBusy() {
+    document.body.dataset.idle = "false";
+  },
+  onIdle() {
+    if (current) render();
+  },
+});
 
 function moveWords(p) {
-  const texts = (p.events || []).map((e) => e.text).filter(Boolean);
+  const texts = (p.events || []).map((e) => named(e.text)).filter(Boolean);
   return `${p.bot ? `${playerName(p.seat)} (bot)` : playerName(p.seat)}: ${texts.join("; ")}.`;
 }
 
 function appendLog(p) {
   for (const e of p.events || []) {
     const cls = e.event === "won" ? "won" : e.event === "ladder" ? "ladder" : e.event === "snake" ? "chute" : "";
-    play.log.append(el("li", { class: cls, dataset: { event: e.event, number: p.number } }, e.text));
+    play.log.append(el("li", { class: cls, dataset: { event: e.event, number: p.number } }, named(e.text)));
   }
   while (play.log.children.length > 1000) play.log.firstChild.remove();
   play.log.scrollTop = play.log.scrollHeight;
@@ -1222,9 +531,12 @@ function showDecision(m) {
   const hadFocus = keepFocus || play.decision.contains(document.activeElement) || document.activeElement === play.status;
   const parts = [];
   let status;
-  play.status.classList.toggle("win", view.status === "won");
+  play.status.classList.toggle("win", view.status === "won" && view.result?.you_won !== false);
   if (view.status !== "playing") {
-    status = page.outcome || (view.status === "stalled" ? `The game stopped: ${view.reason || "no winner"}.` : "The game is over.");
+    // The result in the match's own words ("You win", "You lost: Ada
+    // wins"), then how it came about.
+    const how = page.outcome ? named(page.outcome) : view.status === "stalled" ? `The game stopped: ${view.reason || "no winner"}.` : "";
+    status = view.result ? `${view.result.words}. ${how}`.trim() : how || "The game is over.";
     play.status.dataset.winner = view.winner ? String(view.winner) : "";
   } else {
     play.status.dataset.winner = "";
@@ -1232,10 +544,10 @@ function showDecision(m) {
     const seat = (view.players || []).find((p) => p.seat === to) || {};
     const mine = m.myTurn();
     if (mine && page.question) {
-      status = page.question;
+      status = named(page.question);
       if (attackKind) {
         const choice = (page.attacks || []).find((a) => a.attack === attackKind);
-        if (choice) status = `${playerName(to)}: ${choice.label.toLowerCase()} on whom? ${capital(choice.detail)}.`;
+        if (choice) status = `${playerName(to)}: ${choice.label.toLowerCase()} on whom? ${capital(named(choice.detail))}.`;
         else attackKind = null;
       }
     } else if (seat.state === "open") {
@@ -1245,15 +557,15 @@ function showDecision(m) {
     } else if (seat.state === "anyone") {
       status = `Waiting for someone to take ${seatName(to)}'s seat from the lobby.`;
     } else {
-      status = `${page.question || `${playerName(to)} to play.`} (${seat.kind === "bot" ? "a bot, on the server" : "waiting for them"})`;
+      status = `${page.question ? named(page.question) : `${playerName(to)} to play.`} (${seat.kind === "bot" ? "a bot, on the server" : "waiting for them"})`;
     }
-    if (mine && !animating && queue.length === 0) {
+    if (mine && !show.busy) {
       const answers = page.moves || [];
       const send = (answer) => (event) => sendMove(answer, event);
       if (attackKind) {
         const choice = (page.attacks || []).find((a) => a.attack === attackKind);
         for (const a of answers.filter((x) => x.attack === attackKind)) {
-          parts.push(answerButton(seatName(a.target), a.detail, send(a), { seat: a.target, dataset: { move: a.text } }));
+          parts.push(answerButton(seatName(a.target), named(a.detail), send(a), { seat: a.target, dataset: { move: a.text } }));
         }
         parts.push(
           el(
@@ -1324,7 +636,7 @@ async function sendMove(answer, event) {
     const result = await m.move(answer.text);
     if (result) {
       attackKind = null;
-      enqueue(result.played);
+      show.push(result.played);
     }
   } catch (e) {
     attackKind = null;
@@ -1333,11 +645,11 @@ async function sendMove(answer, event) {
     } else {
       play.moveError.textContent = clip(e.message);
     }
-    if (m === current) lastQueued = Math.max(lastQueued, m.view.moves);
+    if (m === current) show.caughtUp(m.view.moves);
   } finally {
     sending = false;
   }
-  if (m === current) runQueue();
+  if (m === current) show.run();
 }
 
 /** Everything about the match shown, once the moves have been animated. */
@@ -1360,6 +672,7 @@ function render() {
   showTables(view);
   showDecision(m);
   if (seatsPanel) seatsPanel.update();
+  if (moves) moves.update();
   if (m.view.status !== "playing" && !replay) {
     play.replay.hidden = false;
     replay = replayBar(play.replay, m, showReplayStep);
@@ -1367,7 +680,7 @@ function render() {
   document.body.dataset.moves = String(m.view.moves);
   document.body.dataset.status = m.view.status;
   // For whoever waits on the page (and its tests): nothing left to show.
-  document.body.dataset.idle = String(!animating && !sending && queue.length === 0);
+  document.body.dataset.idle = String(!show.busy && !sending);
 }
 
 /** One step of a finished game's replay. */
@@ -1396,8 +709,7 @@ async function showReplayStep(step) {
 
 function onChange({ played }) {
   if (!current) return;
-  enqueue(played);
-  runQueue();
+  show.push(played);
 }
 
 /** Shows match `m` (just made, or opened from the address). */
@@ -1409,12 +721,11 @@ async function showMatch(m, route) {
   play.another.hidden = false;
   play.log.replaceChildren();
   for (const line of m.view.log || []) {
-    play.log.append(el("li", { dataset: { number: line.number } }, line.text));
+    play.log.append(el("li", { dataset: { number: line.number } }, withNames(m.view, line.text)));
   }
   play.lastMove.textContent = "";
   play.moveError.textContent = m.joinError ? `That invite could not be used: ${clip(m.joinError.message)}` : "";
-  queue = [];
-  lastQueued = m.view.moves;
+  show.reset(m.view.moves);
   shownCells = m.view.view.players.map((p) => p.cell);
   replay = null;
   replayView = null;
@@ -1422,10 +733,13 @@ async function showMatch(m, route) {
   play.replay.hidden = true;
   play.replay.replaceChildren();
   seatsPanel = invitePanel(play.seatsState, m, { seatName });
+  byId("moves-panel").hidden = false;
+  moves = moveList(byId("moves-panel"), m, { onPick: (n) => replay && replay.go(n) });
   connection = connectionStatus(play.connection, m);
   await drawMatchBoard(m, route);
   if (route !== routing || current !== m) return;
-  if (m.view.status === "playing") m.watch(onChange, (state) => connection.set(state));
+  // Followed after the end too: a player's rematch is told live.
+  m.watch(onChange, (state) => connection.set(state));
   render();
   document.body.dataset.match = m.id;
   document.title = `${m.view.title || "A game"} · Parlor`;
@@ -1439,6 +753,7 @@ async function openMatchPage(id, route) {
   play.tablePanel.hidden = true;
   play.playersPanel.hidden = true;
   play.logPanel.hidden = true;
+  byId("moves-panel").hidden = true;
   play.replay.hidden = true;
   play.gone.replaceChildren();
   play.board.replaceChildren();
@@ -1473,6 +788,7 @@ function showNewGame() {
   play.tablePanel.hidden = true;
   play.playersPanel.hidden = true;
   play.logPanel.hidden = true;
+  byId("moves-panel").hidden = true;
   play.replay.hidden = true;
   fillGridChoices();
   previewGrid();
@@ -1571,12 +887,12 @@ function startPlay() {
   mine = yourGames(play.mine, { empty: "None yet: a game you start or join shows here, and its address brings it back." });
 }
 
+document.addEventListener("tycoon-grids", () => fillGridChoices());
+
 async function main() {
   startDesigner();
   startPlay();
-  cards = await api("GET", "/api/tycoon/cards");
-  ui.cardNumber.replaceChildren(...cards.map((c) => el("option", { value: c.number }, `${c.number} · ${c.name}`)));
-  showClickHelp();
+  await loadCards();
   await listSaved();
   await openDraft();
   fillGridChoices();

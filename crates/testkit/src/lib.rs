@@ -6,6 +6,10 @@
 //!   uses it) and names in `PARLOR_TEST_POSTGRES_URL`.
 //! - **fresh database**: a new, empty database on the test cluster, one per
 //!   test, so that tests running at once never see each other's matches.
+//! - **race** ([`race`]): a game that exists only for the tests, added to a
+//!   server's registry to show that a new game needs nothing else.
+
+pub mod race;
 
 use std::time::Duration;
 

@@ -58,6 +58,7 @@ fn a_record_with_an_illegal_move_is_refused_with_its_index() {
     record.moves.push(Entry {
         mv: Move::Buy,
         roll: None,
+        by_bot: false,
     });
     let err = Match::<Game>::replay(record).unwrap_err();
     assert!(matches!(err, ReplayError::Move { index: 1, .. }), "{err}");

@@ -110,7 +110,11 @@ pub(crate) fn load(path: &std::path::Path) -> Result<Match<Game>> {
         );
         record.moves = moves
             .into_iter()
-            .map(|mv| tabletop::play::Entry { mv, roll: None })
+            .map(|mv| tabletop::play::Entry {
+                mv,
+                roll: None,
+                by_bot: false,
+            })
             .collect();
         return Match::replay(record)
             .with_context(|| format!("{} cannot be replayed", path.display()));

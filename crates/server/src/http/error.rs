@@ -134,7 +134,7 @@ pub fn status_of(code: &str) -> StatusCode {
         "no_token" => StatusCode::UNAUTHORIZED,
         "no_such_seat" | "roll_not_chosen" | "roll_needed" | "roll_unused" | "bad_roll"
         | "bad_seats" | "bad_move" | "bad_seed" | "bad_invite" | "bad_setup" | "bad_step"
-        | "bad_json" | "bad_request" | "wrong_game" => StatusCode::BAD_REQUEST,
+        | "bad_json" | "bad_request" | "wrong_game" | "bad_name" => StatusCode::BAD_REQUEST,
         "no_match" | "no_board" | "no_grid" => StatusCode::NOT_FOUND,
         "damaged_record" => StatusCode::INTERNAL_SERVER_ERROR,
         "busy" | "store_unavailable" | "store_at_capacity" | "too_many_streams" => {

@@ -47,6 +47,7 @@ pub enum Kind {
 /// The routes that make something, as `(method, template)` under `/api`.
 pub const MAKING: &[(&str, &str)] = &[
     ("POST", "/api/matches"),
+    ("POST", "/api/matches/{id}/rematch"),
     ("POST", "/api/chutes/boards"),
     ("POST", "/api/tycoon/designs"),
     ("POST", "/api/tycoon/designs/{id}/save"),

@@ -139,7 +139,7 @@ async fn bot_move(
             after,
             &MoveInput::Text(decision.mv.to_string()),
             None,
-            false,
+            super::hub::Play::ChosenByBot,
         )
         .await?;
     Ok(Json(BotAnswer {

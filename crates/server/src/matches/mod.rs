@@ -59,6 +59,8 @@ pub fn routes() -> Router<AppState> {
         .route("/matches/{id}/moves", post(play))
         .route("/matches/{id}/join", post(join))
         .route("/matches/{id}/seats/{seat}/invite", post(reinvite))
+        .route("/matches/{id}/rematch", post(rematch))
+        .route("/matches/{id}/name", post(name_seat))
         .route("/matches/{id}/events", get(events))
         .route("/matches/{id}/record", get(record))
         .route("/matches/{id}/replay", get(replay))
@@ -84,15 +86,62 @@ struct CreateRequest {
     #[serde(default)]
     setup: Option<Value>,
     /// Each seat: `here`, `open`, `anyone`, `easy`, `normal`, `hard`
-    /// (`bot` is a normal bot).
+    /// (`bot` is a normal bot), or `{"plan": …, "name": …}` to name a
+    /// person's seat.
     #[serde(default)]
-    seats: Option<Vec<String>>,
+    seats: Option<Vec<SeatRequest>>,
     /// The dice's seed (only when no seat is open).
     #[serde(default)]
     seed: Option<u64>,
     /// `seeded` (the default) or `chosen` (each roll sent with its move).
     #[serde(default)]
     dice: Option<String>,
+}
+
+/// One seat of `POST /api/matches`: its plan, or its plan and the name of
+/// the person who sits there.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum SeatRequest {
+    Plan(String),
+    Named {
+        plan: String,
+        #[serde(default)]
+        name: Option<String>,
+    },
+}
+
+/// The seats' plans and names, each name checked by the match layer's
+/// rule (`400 bad_name`); a bot takes no name.
+fn read_seats(seats: &[SeatRequest]) -> Result<(Vec<SeatPlan>, Vec<Option<String>>), ApiError> {
+    let mut plans = Vec::with_capacity(seats.len());
+    let mut names = Vec::with_capacity(seats.len());
+    for (i, seat) in seats.iter().enumerate() {
+        let (plan, name) = match seat {
+            SeatRequest::Plan(plan) => (plan, None),
+            SeatRequest::Named { plan, name } => (plan, name.as_deref()),
+        };
+        let plan = plan.parse::<SeatPlan>().map_err(bad_seats)?;
+        let name = name
+            .map(|n| {
+                tabletop::play::check_name(n).map_err(|e| bad_name(format!("seat {}: {e}", i + 1)))
+            })
+            .transpose()?;
+        if name.is_some() && matches!(plan, SeatPlan::Bot(_)) {
+            return Err(bad_name(format!(
+                "seat {} is a bot's: a bot takes no name",
+                i + 1
+            )));
+        }
+        plans.push(plan);
+        names.push(name);
+    }
+    Ok((plans, names))
+}
+
+/// `400 bad_name`.
+pub(crate) fn bad_name(message: impl Into<String>) -> ApiError {
+    ApiError::coded(StatusCode::BAD_REQUEST, "bad_name", message)
 }
 
 /// A match just made.
@@ -165,15 +214,16 @@ async fn create(
         token: bearer.as_deref().map(seats::digest),
     };
     let info = state.hub.games().find(&req.game)?;
-    let plans: Vec<SeatPlan> = match &req.seats {
-        Some(words) => words
-            .iter()
-            .map(|w| w.parse::<SeatPlan>().map_err(bad_seats))
-            .collect::<Result<_, _>>()?,
-        None => (info.default_seats)()
-            .into_iter()
-            .map(SeatPlan::from_kind)
-            .collect(),
+    let (plans, names) = match &req.seats {
+        Some(seats) => read_seats(seats)?,
+        None => {
+            let plans: Vec<SeatPlan> = (info.default_seats)()
+                .into_iter()
+                .map(SeatPlan::from_kind)
+                .collect();
+            let names = vec![None; plans.len()];
+            (plans, names)
+        }
     };
     let open = plans
         .iter()
@@ -212,9 +262,14 @@ async fn create(
         None => None,
     };
     let kinds: Vec<SeatKind> = plans.iter().map(|p| p.kind()).collect();
-    let table = prepared.start(supplied, kinds, dice, seed)?;
+    let mut table = prepared.start(supplied, kinds, dice, seed)?;
+    for (i, name) in names.iter().enumerate() {
+        if name.is_some() {
+            table.set_name(i as u8 + 1, name.as_deref())?;
+        }
+    }
     let game = table.game();
-    let made = state.hub.create_for(table, &plans, creator).await?;
+    let made = state.hub.create_for(table, &plans, &names, creator).await?;
     let view = state.hub.view(&made.id, Some(&made.token)).await?;
     Ok((
         StatusCode::CREATED,
@@ -305,7 +360,11 @@ async fn play(
             after,
             &move_input(req.mv),
             req.roll,
-            req.repeat,
+            if req.repeat {
+                hub::Play::Repeat
+            } else {
+                hub::Play::Once
+            },
         )
         .await?;
     Ok(Json(MoveAnswer { played, view }))
@@ -319,6 +378,10 @@ struct JoinRequest {
     /// The seat's invite (none for a seat anyone may take).
     #[serde(default)]
     invite: Option<String>,
+    /// The name the new player goes by (none: the name the seat was given,
+    /// or "Player N").
+    #[serde(default)]
+    name: Option<String>,
 }
 
 /// A seat taken.
@@ -339,6 +402,11 @@ async fn join(
     Bearer(token): Bearer,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> ApiResult<Joined> {
+    let name = req
+        .name
+        .as_deref()
+        .map(|n| tabletop::play::check_name(n).map_err(|e| bad_name(e.to_string())))
+        .transpose()?;
     let (token, view) = state
         .hub
         .join(
@@ -346,6 +414,7 @@ async fn join(
             req.seat,
             req.invite.as_deref().map(str::trim),
             token.as_deref(),
+            name.as_deref(),
         )
         .await?;
     Ok(Json(Joined {
@@ -353,6 +422,76 @@ async fn join(
         seat: req.seat,
         view,
     }))
+}
+
+/// `POST /api/matches/{id}/name`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NameRequest {
+    /// The seat to name: one the token holds.
+    seat: u8,
+    /// The name.
+    name: String,
+}
+
+/// `POST /api/matches/{id}/name`: a player names their own seat while the
+/// game is on; everyone watching sees it.
+async fn name_seat(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Bearer(token): Bearer,
+    JsonBody(req): JsonBody<NameRequest>,
+) -> ApiResult<Value> {
+    let name = tabletop::play::check_name(&req.name).map_err(|e| bad_name(e.to_string()))?;
+    Ok(Json(
+        state
+            .hub
+            .name_seat(&id, req.seat, token.as_deref(), &name)
+            .await?,
+    ))
+}
+
+/// A rematch: the new match, as the asker sees it.
+#[derive(Serialize)]
+struct Rematch {
+    /// The new match's id.
+    id: String,
+    /// Its page.
+    url: String,
+    /// The new match as the asker sees it (their seats are theirs again).
+    view: Value,
+    /// New invites for seats nobody had taken (to the host only).
+    invites: Vec<InviteLink>,
+}
+
+/// `POST /api/matches/{id}/rematch`: the same game again, for a token
+/// holding a seat of the finished match; a second call answers the same
+/// new match.
+async fn rematch(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Bearer(token): Bearer,
+) -> Result<(StatusCode, Json<Rematch>), ApiError> {
+    let seed = crate::sessions::seed_or_fresh(None)?;
+    let made = state.hub.rematch(&id, token.as_deref(), seed).await?;
+    let game = made.view["game"].as_str().unwrap_or_default().to_string();
+    Ok((
+        if made.fresh {
+            StatusCode::CREATED
+        } else {
+            StatusCode::OK
+        },
+        Json(Rematch {
+            url: page_url(&game, &made.id),
+            invites: made
+                .invites
+                .iter()
+                .map(|i| invite_link(&game, &made.id, i))
+                .collect(),
+            id: made.id,
+            view: made.view,
+        }),
+    ))
 }
 
 async fn reinvite(
@@ -449,18 +588,18 @@ struct ReplayQuery {
     at: usize,
 }
 
-/// `GET /api/matches/{id}/replay?at=N`: a finished match after its first
-/// `N` moves.
+/// `GET /api/matches/{id}/replay?at=N`: the match after its first `N`
+/// moves: while it is on, as the asker saw it then (a token's seat, or a
+/// spectator); once over, all of it.
 async fn replay(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Bearer(token): Bearer,
     Query(query): Query<ReplayQuery>,
 ) -> ApiResult<ReplayStep> {
-    let step = state
-        .hub
-        .with_table(&id, |t| t.replay_step(query.at))
-        .await??;
-    Ok(Json(step))
+    Ok(Json(
+        state.hub.look_back(&id, token.as_deref(), query.at).await?,
+    ))
 }
 
 #[derive(Deserialize)]

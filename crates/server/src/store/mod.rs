@@ -239,6 +239,8 @@ pub struct SeatRow {
     pub invite: Option<String>,
     /// True once someone holds it.
     pub taken: bool,
+    /// The name its player chose, if any (checked by the match layer).
+    pub name: Option<String>,
 }
 
 /// A token: the digest of its secret, the seats it moves for, and whether
@@ -302,6 +304,8 @@ pub struct StoredMatch {
     pub seats: Vec<SeatRow>,
     /// The tokens.
     pub tokens: Vec<TokenRow>,
+    /// The id of its rematch, once one is made.
+    pub rematch: Option<String>,
     /// When it was made and last changed, in milliseconds since 1970.
     pub created_ms: i64,
     /// See `created_ms`.
@@ -583,6 +587,24 @@ impl Db {
         }
     }
 
+    /// Makes `new` the rematch of finished match `old`, unless `old` has
+    /// one already: then nothing is made, and its id is returned. Both in
+    /// one transaction, so that two players asking at once on two servers
+    /// make one rematch.
+    ///
+    /// # Errors
+    /// [`DbError::NoMatch`] when `old` is gone; as [`Db::create`].
+    pub async fn create_rematch(
+        &self,
+        old: &str,
+        new: NewMatch,
+    ) -> Result<Option<String>, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.create_rematch(old.to_string(), new, self.bounds).await,
+            Backend::Postgres(db) => db.create_rematch(old, new, &self.origin, self.bounds).await,
+        }
+    }
+
     /// The match `id`, with every move; `None` when there is none.
     ///
     /// # Errors
@@ -645,16 +667,31 @@ impl Db {
         seat: u8,
         invite: Option<&str>,
         token: &str,
+        name: Option<&str>,
     ) -> Result<bool, DbError> {
         let claim = Claim {
             id: id.to_string(),
             seat,
             invite: invite.map(str::to_string),
             token: token.to_string(),
+            name: name.map(str::to_string),
         };
         match &self.backend {
             Backend::Sqlite(db) => db.claim(claim).await,
             Backend::Postgres(db) => db.claim(claim, &self.origin).await,
+        }
+    }
+
+    /// Names person seat `seat` of unfinished match `id` (the name checked
+    /// by the match layer). Returns false when there is no such seat or the
+    /// match is over.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn name_seat(&self, id: &str, seat: u8, name: &str) -> Result<bool, DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.name_seat(id.to_string(), seat, name.to_string()).await,
+            Backend::Postgres(db) => db.name_seat(id, seat, name, &self.origin).await,
         }
     }
 
@@ -810,6 +847,7 @@ struct Claim {
     seat: u8,
     invite: Option<String>,
     token: String,
+    name: Option<String>,
 }
 
 /// The `.grid` files of `folder` whose names are good grid names, with

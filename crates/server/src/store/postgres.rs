@@ -209,73 +209,61 @@ impl Postgres {
                 });
             }
         }
-        let unfinished: i64 = tx
-            .query_one("SELECT COUNT(*) FROM matches WHERE NOT over", &[])
+        insert_match(&tx, &new, &creator, bounds).await?;
+        tx.commit().await.map_err(pg)
+    }
+
+    pub(super) async fn create_rematch(
+        &self,
+        old: &str,
+        new: NewMatch,
+        origin: &str,
+        bounds: Bounds,
+    ) -> Result<Option<String>, DbError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        // The old match's row is locked until this commits: two servers
+        // asking at once make one rematch.
+        let Some(row) = tx
+            .query_opt(
+                "SELECT rematch FROM matches WHERE id = $1 FOR UPDATE",
+                &[&old],
+            )
             .await
             .map_err(pg)?
-            .get(0);
-        if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
-            let first: Option<i64> = tx
-                .query_one(
-                    "SELECT MIN(updated_ms + CASE WHEN played THEN $1::BIGINT ELSE $2::BIGINT END)
-                     FROM matches WHERE NOT over",
-                    &[&kept, &unplayed],
-                )
-                .await
-                .map_err(pg)?
-                .get(0);
-            return Err(DbError::AtCapacity {
-                retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
-            });
+        else {
+            return Err(DbError::NoMatch);
+        };
+        if let Some(made) = row.get::<_, Option<String>>(0) {
+            return Ok(Some(made));
         }
-        let lobby = new
-            .seats
-            .iter()
-            .filter(|s| s.invite.is_none() && !s.taken)
-            .count() as i32;
+        insert_match(&tx, &new, &Creator::default(), bounds).await?;
         tx.execute(
-            "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms, creator, creator_token, played)
-             VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9, $9, $10, $11, FALSE)",
-            &[
-                &new.id,
-                &new.game,
-                &new.header,
-                &new.title,
-                &i32::from(new.seat_count),
-                &lobby,
-                &new.status,
-                &new.over,
-                &new.at_ms,
-                &creator.client.as_deref().unwrap_or(""),
-                &creator.token.as_deref().unwrap_or(""),
-            ],
+            "UPDATE matches SET rematch = $2 WHERE id = $1",
+            &[&old, &new.id],
         )
         .await
         .map_err(pg)?;
-        for seat in &new.seats {
-            tx.execute(
-                "INSERT INTO seats (match_id, seat, invite, taken) VALUES ($1, $2, $3, $4)",
-                &[&new.id, &i32::from(seat.seat), &seat.invite, &seat.taken],
-            )
-            .await
-            .map_err(pg)?;
-        }
-        for token in &new.tokens {
-            tx.execute(
-                "INSERT INTO tokens (match_id, hash, seats, host) VALUES ($1, $2, $3, $4)",
-                &[&new.id, &token.hash, &(token.seats as i32), &token.host],
-            )
-            .await
-            .map_err(pg)?;
-        }
-        tx.commit().await.map_err(pg)
+        // The other servers read the old match again, and tell its
+        // watchers of the rematch.
+        let notice = Notice::Seated {
+            id: old.to_string(),
+        };
+        tx.execute(
+            "SELECT pg_notify($1, $2)",
+            &[&CHANNEL, &notice.payload(origin)],
+        )
+        .await
+        .map_err(pg)?;
+        tx.commit().await.map_err(pg)?;
+        Ok(None)
     }
 
     pub(super) async fn load(&self, id: &str) -> Result<Option<StoredMatch>, DbError> {
         let conn = self.conn().await?;
         let Some(row) = conn
             .query_opt(
-                "SELECT game, header, title, created_ms, updated_ms FROM matches WHERE id = $1",
+                "SELECT game, header, title, created_ms, updated_ms, rematch FROM matches WHERE id = $1",
                 &[&id],
             )
             .await
@@ -292,6 +280,7 @@ impl Postgres {
             title: row.get(2),
             created_ms: row.get(3),
             updated_ms: row.get(4),
+            rematch: row.get(5),
             moves,
             seats,
             tokens,
@@ -389,9 +378,9 @@ impl Postgres {
         let public: bool = row.get(0);
         let taken = tx
             .execute(
-                "UPDATE seats SET invite = NULL, taken = TRUE
+                "UPDATE seats SET invite = NULL, taken = TRUE, name = COALESCE($3, name)
                  WHERE match_id = $1 AND seat = $2 AND NOT taken",
-                &[&claim.id, &seat],
+                &[&claim.id, &seat, &claim.name],
             )
             .await
             .map_err(pg)?;
@@ -423,6 +412,37 @@ impl Postgres {
         .map_err(pg)?;
         tx.commit().await.map_err(pg)?;
         Ok(true)
+    }
+
+    pub(super) async fn name_seat(
+        &self,
+        id: &str,
+        seat: u8,
+        name: &str,
+        origin: &str,
+    ) -> Result<bool, DbError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        let changed = tx
+            .execute(
+                "UPDATE seats SET name = $3
+                 WHERE match_id = $1 AND seat = $2
+                   AND EXISTS (SELECT 1 FROM matches WHERE id = $1 AND NOT over)",
+                &[&id, &i32::from(seat), &name],
+            )
+            .await
+            .map_err(pg)?;
+        if changed == 1 {
+            let notice = Notice::Seated { id: id.to_string() };
+            tx.execute(
+                "SELECT pg_notify($1, $2)",
+                &[&CHANNEL, &notice.payload(origin)],
+            )
+            .await
+            .map_err(pg)?;
+        }
+        tx.commit().await.map_err(pg)?;
+        Ok(changed == 1)
     }
 
     pub(super) async fn reinvite(&self, id: &str, seat: u8, invite: &str) -> Result<bool, DbError> {
@@ -626,10 +646,90 @@ impl Postgres {
 }
 
 /// The person seats and the tokens of match `id`.
+/// Inserts a new match, its seats and tokens (refused when the store holds
+/// [`MAX_UNFINISHED`] unfinished matches).
+/// Inserts a new match made by `creator`, unless the store holds its most
+/// unfinished ones.
+async fn insert_match(
+    tx: &tokio_postgres::Transaction<'_>,
+    new: &NewMatch,
+    creator: &Creator,
+    bounds: Bounds,
+) -> Result<(), DbError> {
+    let unfinished: i64 = tx
+        .query_one("SELECT COUNT(*) FROM matches WHERE NOT over", &[])
+        .await
+        .map_err(pg)?
+        .get(0);
+    if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
+        let kept = UNFINISHED_KEPT.as_millis() as i64;
+        let unplayed = bounds.unplayed_kept.as_millis() as i64;
+        let first: Option<i64> = tx
+            .query_one(
+                "SELECT MIN(updated_ms + CASE WHEN played THEN $1::BIGINT ELSE $2::BIGINT END)
+                 FROM matches WHERE NOT over",
+                &[&kept, &unplayed],
+            )
+            .await
+            .map_err(pg)?
+            .get(0);
+        return Err(DbError::AtCapacity {
+            retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
+        });
+    }
+    let lobby = new
+        .seats
+        .iter()
+        .filter(|s| s.invite.is_none() && !s.taken)
+        .count() as i32;
+    tx.execute(
+        "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms, creator, creator_token, played)
+         VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9, $9, $10, $11, FALSE)",
+        &[
+            &new.id,
+            &new.game,
+            &new.header,
+            &new.title,
+            &i32::from(new.seat_count),
+            &lobby,
+            &new.status,
+            &new.over,
+            &new.at_ms,
+            &creator.client.as_deref().unwrap_or(""),
+            &creator.token.as_deref().unwrap_or(""),
+        ],
+    )
+    .await
+    .map_err(pg)?;
+    for seat in &new.seats {
+        tx.execute(
+            "INSERT INTO seats (match_id, seat, invite, taken, name) VALUES ($1, $2, $3, $4, $5)",
+            &[
+                &new.id,
+                &i32::from(seat.seat),
+                &seat.invite,
+                &seat.taken,
+                &seat.name,
+            ],
+        )
+        .await
+        .map_err(pg)?;
+    }
+    for token in &new.tokens {
+        tx.execute(
+            "INSERT INTO tokens (match_id, hash, seats, host) VALUES ($1, $2, $3, $4)",
+            &[&new.id, &token.hash, &(token.seats as i32), &token.host],
+        )
+        .await
+        .map_err(pg)?;
+    }
+    Ok(())
+}
+
 async fn seating(conn: &Client, id: &str) -> Result<(Vec<SeatRow>, Vec<TokenRow>), DbError> {
     let seats = conn
         .query(
-            "SELECT seat, invite, taken FROM seats WHERE match_id = $1 ORDER BY seat",
+            "SELECT seat, invite, taken, name FROM seats WHERE match_id = $1 ORDER BY seat",
             &[&id],
         )
         .await
@@ -639,6 +739,7 @@ async fn seating(conn: &Client, id: &str) -> Result<(Vec<SeatRow>, Vec<TokenRow>
             seat: u8::try_from(r.get::<_, i32>(0)).unwrap_or(0),
             invite: r.get(1),
             taken: r.get(2),
+            name: r.get(3),
         })
         .collect();
     let tokens = conn

@@ -7,12 +7,14 @@
 //!   `schema_versions`. A migration, once shipped, never changes: a new
 //!   change is a new number.
 //! - **tables**: `matches` (one row a match: its header, lobby line and
-//!   seats anyone may take, move count, status; since 2 its creator's
-//!   digests and whether a person has played in it), `moves` (one row a move, keyed by match and number, so
+//!   seats anyone may take, move count, status, its rematch once made;
+//!   since 3 its creator's digests and whether a person has played in
+//!   it), `moves` (one row a move, keyed by match and number, so
 //!   a move can never be stored twice), `seats` (a person seat: its
 //!   invite's digest while it waits for someone with it, none when anyone
-//!   may take it; whether it is taken), `tokens` (the digests of the secrets that move for
-//!   seats), `grids` (saved Tycoon grids; since 2 the digest of the token that
+//!   may take it; whether it is taken; the name its player chose),
+//!   `tokens` (the digests of the secrets that move for
+//!   seats), `grids` (saved Tycoon grids; since 3 the digest of whoever
 //!   saved each), `settings` (what the store has
 //!   done once, such as importing grid files).
 
@@ -144,6 +146,18 @@ CREATE TABLE settings (
     },
     Migration {
         version: 2,
+        name: "players' names, rematches",
+        sqlite: "
+ALTER TABLE seats ADD COLUMN name TEXT;
+ALTER TABLE matches ADD COLUMN rematch TEXT;
+",
+        postgres: "
+ALTER TABLE seats ADD COLUMN name TEXT;
+ALTER TABLE matches ADD COLUMN rematch TEXT;
+",
+    },
+    Migration {
+        version: 3,
         name: "who made a match, whether anyone played in it, who saved a grid",
         sqlite: "
 ALTER TABLE matches ADD COLUMN creator TEXT NOT NULL DEFAULT '';
@@ -194,11 +208,11 @@ mod tests {
 
     #[test]
     fn a_newer_store_is_refused_with_both_versions() {
-        assert!(check_known(1).is_ok());
+        let last = MIGRATIONS.len() as u32;
+        assert!(check_known(last).is_ok());
         let e = check_known(99).unwrap_err().to_string();
-        let known = MIGRATIONS.len();
         assert!(
-            e.contains("99") && e.contains(&format!("up to {known}")),
+            e.contains("99") && e.contains(&format!("up to {last}")),
             "{e}"
         );
     }

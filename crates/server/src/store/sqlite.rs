@@ -121,22 +121,6 @@ impl Sqlite {
         bounds: Bounds,
     ) -> Result<(), DbError> {
         self.call(move |c| {
-            let kept = UNFINISHED_KEPT.as_millis() as i64;
-            let unplayed = bounds.unplayed_kept.as_millis() as i64;
-            // When the first unfinished match (of those `filter` picks)
-            // expires.
-            let first_expiry = |filter: &str, value: &str| -> Result<i64, DbError> {
-                c.query_row(
-                    &format!(
-                        "SELECT MIN(updated_ms + CASE WHEN played THEN ?1 ELSE ?2 END) FROM matches
-                         WHERE over = 0 AND {filter}"
-                    ),
-                    params![kept, unplayed, value],
-                    |r| r.get::<_, Option<i64>>(0),
-                )
-                .map(|at| at.unwrap_or(new.at_ms))
-                .map_err(sql)
-            };
             let by_creator = [
                 ("address", "creator", &creator.client),
                 ("token", "creator_token", &creator.token),
@@ -154,60 +138,46 @@ impl Sqlite {
                     )
                     .map_err(sql)?;
                 if theirs >= i64::from(bounds.per_creator) {
-                    let first = first_expiry(&format!("{column} = ?3"), value)?;
+                    let first = first_expiry(c, bounds, &format!("{column} = ?3"), value)?;
                     return Err(DbError::Quota {
                         limit: bounds.per_creator,
                         by,
-                        retry_after: super::seconds_until(first, new.at_ms),
+                        retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
                         unplayed_kept: bounds.unplayed_kept.as_secs(),
                     });
                 }
             }
-            let unfinished: i64 = c
-                .query_row("SELECT COUNT(*) FROM matches WHERE over = 0", [], |r| {
+            insert_match(c, &new, &creator, bounds)
+        })
+        .await
+    }
+
+    pub(super) async fn create_rematch(
+        &self,
+        old: String,
+        new: NewMatch,
+        bounds: Bounds,
+    ) -> Result<Option<String>, DbError> {
+        self.call(move |c| {
+            let found: Option<Option<String>> = c
+                .query_row("SELECT rematch FROM matches WHERE id = ?1", [&old], |r| {
                     r.get(0)
                 })
+                .optional()
                 .map_err(sql)?;
-            if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
-                let first = first_expiry("?3 = ?3", "")?;
-                return Err(DbError::AtCapacity {
-                    retry_after: super::seconds_until(first, new.at_ms),
-                });
+            match found {
+                None => Err(DbError::NoMatch),
+                Some(Some(made)) => Ok(Some(made)),
+                Some(None) => {
+                    insert_match(c, &new, &Creator::default(), bounds)?;
+                    c.execute(
+                        "UPDATE matches SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
+                        params![old, new.id],
+                    )
+                    .map_err(sql)?;
+                    Ok(None)
+                }
             }
-            let lobby = new.seats.iter().filter(|s| s.invite.is_none() && !s.taken).count();
-            c.execute(
-                "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms, creator, creator_token, played)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9, ?9, ?10, ?11, 0)",
-                params![
-                    new.id,
-                    new.game,
-                    new.header,
-                    new.title,
-                    new.seat_count,
-                    lobby as i64,
-                    new.status,
-                    new.over,
-                    new.at_ms,
-                    creator.client.as_deref().unwrap_or(""),
-                    creator.token.as_deref().unwrap_or("")
-                ],
-            )
-            .map_err(sql)?;
-            for seat in &new.seats {
-                c.execute(
-                    "INSERT INTO seats (match_id, seat, invite, taken) VALUES (?1, ?2, ?3, ?4)",
-                    params![new.id, seat.seat, seat.invite, seat.taken],
-                )
-                .map_err(sql)?;
-            }
-            for token in &new.tokens {
-                c.execute(
-                    "INSERT INTO tokens (match_id, hash, seats, host) VALUES (?1, ?2, ?3, ?4)",
-                    params![new.id, token.hash, token.seats, token.host],
-                )
-                .map_err(sql)?;
-            }
-            Ok(())
         })
         .await
     }
@@ -216,7 +186,7 @@ impl Sqlite {
         self.call(move |c| {
             let row = c
                 .query_row(
-                    "SELECT game, header, title, created_ms, updated_ms FROM matches WHERE id = ?1",
+                    "SELECT game, header, title, created_ms, updated_ms, rematch FROM matches WHERE id = ?1",
                     [&id],
                     |r| {
                         Ok((
@@ -225,18 +195,20 @@ impl Sqlite {
                             r.get::<_, String>(2)?,
                             r.get::<_, i64>(3)?,
                             r.get::<_, i64>(4)?,
+                            r.get::<_, Option<String>>(5)?,
                         ))
                     },
                 )
                 .optional()
                 .map_err(sql)?;
-            let Some((game, header, title, created_ms, updated_ms)) = row else {
+            let Some((game, header, title, created_ms, updated_ms, rematch)) = row else {
                 return Ok(None);
             };
             Ok(Some(StoredMatch {
                 moves: moves_after(c, &id, 0)?,
                 seats: seats(c, &id)?,
                 tokens: tokens(c, &id)?,
+                rematch,
                 id,
                 game,
                 header,
@@ -321,8 +293,8 @@ impl Sqlite {
                 return Ok(false);
             };
             c.execute(
-                "UPDATE seats SET invite = NULL, taken = 1 WHERE match_id = ?1 AND seat = ?2",
-                params![claim.id, claim.seat],
+                "UPDATE seats SET invite = NULL, taken = 1, name = COALESCE(?3, name) WHERE match_id = ?1 AND seat = ?2",
+                params![claim.id, claim.seat, claim.name],
             )
             .map_err(sql)?;
             let bit = 1u32 << (claim.seat - 1);
@@ -338,6 +310,26 @@ impl Sqlite {
             )
             .map_err(sql)?;
             Ok(true)
+        })
+        .await
+    }
+
+    pub(super) async fn name_seat(
+        &self,
+        id: String,
+        seat: u8,
+        name: String,
+    ) -> Result<bool, DbError> {
+        self.call(move |c| {
+            let changed = c
+                .execute(
+                    "UPDATE seats SET name = ?3
+                     WHERE match_id = ?1 AND seat = ?2
+                       AND EXISTS (SELECT 1 FROM matches WHERE id = ?1 AND over = 0)",
+                    params![id, seat, name],
+                )
+                .map_err(sql)?;
+            Ok(changed == 1)
         })
         .await
     }
@@ -641,9 +633,93 @@ fn moves_after(c: &Connection, id: &str, after: u32) -> Result<Vec<MoveRow>, DbE
     rows.collect::<Result<Vec<_>, _>>().map_err(sql)
 }
 
+/// Inserts a new match, its seats and tokens (refused when the store holds
+/// [`MAX_UNFINISHED`] unfinished matches).
+/// When the first unfinished match (of those `filter` picks, with `?3`
+/// bound to `value`) expires; none when there is none.
+fn first_expiry(
+    c: &Connection,
+    bounds: Bounds,
+    filter: &str,
+    value: &str,
+) -> Result<Option<i64>, DbError> {
+    let kept = UNFINISHED_KEPT.as_millis() as i64;
+    let unplayed = bounds.unplayed_kept.as_millis() as i64;
+    c.query_row(
+        &format!(
+            "SELECT MIN(updated_ms + CASE WHEN played THEN ?1 ELSE ?2 END) FROM matches
+             WHERE over = 0 AND {filter}"
+        ),
+        params![kept, unplayed, value],
+        |r| r.get::<_, Option<i64>>(0),
+    )
+    .map_err(sql)
+}
+
+/// Inserts a new match made by `creator`, unless the store holds its most
+/// unfinished ones.
+fn insert_match(
+    c: &Connection,
+    new: &NewMatch,
+    creator: &Creator,
+    bounds: Bounds,
+) -> Result<(), DbError> {
+    let unfinished: i64 = c
+        .query_row("SELECT COUNT(*) FROM matches WHERE over = 0", [], |r| {
+            r.get(0)
+        })
+        .map_err(sql)?;
+    if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
+        let first = first_expiry(c, bounds, "?3 = ?3", "")?;
+        return Err(DbError::AtCapacity {
+            retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
+        });
+    }
+    let lobby = new
+        .seats
+        .iter()
+        .filter(|s| s.invite.is_none() && !s.taken)
+        .count();
+    c.execute(
+        "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms, creator, creator_token, played)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9, ?9, ?10, ?11, 0)",
+        params![
+            new.id,
+            new.game,
+            new.header,
+            new.title,
+            new.seat_count,
+            lobby as i64,
+            new.status,
+            new.over,
+            new.at_ms,
+            creator.client.as_deref().unwrap_or(""),
+            creator.token.as_deref().unwrap_or("")
+        ],
+    )
+    .map_err(sql)?;
+    for seat in &new.seats {
+        c.execute(
+            "INSERT INTO seats (match_id, seat, invite, taken, name) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![new.id, seat.seat, seat.invite, seat.taken, seat.name],
+        )
+        .map_err(sql)?;
+    }
+    for token in &new.tokens {
+        c.execute(
+            "INSERT INTO tokens (match_id, hash, seats, host) VALUES (?1, ?2, ?3, ?4)",
+            params![new.id, token.hash, token.seats, token.host],
+        )
+        .map_err(sql)?;
+    }
+    Ok(())
+}
+
 fn seats(c: &Connection, id: &str) -> Result<Vec<SeatRow>, DbError> {
     let mut statement = c
-        .prepare_cached("SELECT seat, invite, taken FROM seats WHERE match_id = ?1 ORDER BY seat")
+        .prepare_cached(
+            "SELECT seat, invite, taken, name FROM seats WHERE match_id = ?1 ORDER BY seat",
+        )
         .map_err(sql)?;
     let rows = statement
         .query_map([id], |r| {
@@ -651,6 +727,7 @@ fn seats(c: &Connection, id: &str) -> Result<Vec<SeatRow>, DbError> {
                 seat: r.get(0)?,
                 invite: r.get(1)?,
                 taken: r.get(2)?,
+                name: r.get(3)?,
             })
         })
         .map_err(sql)?;

@@ -17,7 +17,7 @@ use crate::Browser;
 use crate::checks::{VIEWPORTS, Viewport, assert_page_fits, drawn_size, set_viewport};
 use crate::pages::{svg_text, wait_for_count};
 use crate::webdriver::keys::{
-    ARROW_DOWN, ARROW_LEFT, ARROW_RIGHT, ARROW_UP, DELETE, END, ENTER, ESCAPE, SPACE, TAB,
+    ARROW_DOWN, ARROW_LEFT, ARROW_RIGHT, ARROW_UP, DELETE, END, ENTER, ESCAPE, HOME, SPACE, TAB,
 };
 use serde_json::{Value, json};
 use std::collections::{HashMap, VecDeque};
@@ -1186,4 +1186,90 @@ fn on_a_phone_the_box_fills_the_width_and_a_tap_zooms_in_to_aim() {
     let (w, _) = drawn_size(&b, "#box svg");
     assert!((351.0..=390.0).contains(&w), "the box is {w:.0} px wide");
     assert!(b.find_all("#box [role='button']").is_empty());
+}
+
+/// The move list: while the game is on, a move chosen by keyboard shows
+/// the box as it was then (the server's picture of that step, with no
+/// mirror); Escape comes back to now; once the game is over, a move chosen
+/// in the list is the replay's step.
+#[test]
+fn the_move_list_looks_back_while_on_and_steps_the_replay_after() {
+    let b = Browser::open();
+    open_start(&b);
+    let id = start(&b, "fixed", None, "here");
+    b.click_css(&hole(7));
+    wait_moves(&b, 1);
+    b.click_css(&hole(1));
+    wait_moves(&b, 2);
+    b.wait_for("both moves in the list", || {
+        (b.find_all("#moves-panel li[data-move]").len() == 2).then_some(())
+    });
+    b.wait_for_text(
+        "#moves-panel li[data-move='1']",
+        "Player 1: The beam into 7",
+    );
+    b.script(
+        "document.querySelector('#moves-panel ol.moves').focus();",
+        vec![],
+    );
+    b.press(HOME);
+    b.press(ENTER);
+    b.wait_for_text("#moves-panel figcaption", "The game after move 1 of 2");
+    let src = b
+        .attr_css("#moves-panel figure.look-back img", "src")
+        .expect("a picture");
+    assert!(
+        src.ends_with(&format!("/api/matches/{id}/svg?at=1")),
+        "{src}"
+    );
+    b.wait_for("the picture to be drawn", || {
+        b.script(
+            "const i = document.querySelector('#moves-panel figure.look-back img'); \
+             return i.complete && i.naturalWidth > 0;",
+            vec![],
+        )
+        .as_bool()
+        .filter(|drawn| *drawn)
+    });
+    b.script(
+        "document.querySelector('#moves-panel').scrollIntoView({block: 'start'});",
+        vec![],
+    );
+    b.screenshot_as_is("baffle-look-back");
+    let svg = b.script_async(
+        "const done = arguments[arguments.length - 1]; \
+         fetch(arguments[0]).then((r) => r.text()).then(done, (e) => done(String(e)));",
+        vec![json!(src)],
+    );
+    let svg = svg.as_str().unwrap_or_default();
+    assert!(svg.contains("data-shots=\"1\""), "the first shot is drawn");
+    assert!(svg.contains("<g class=\"mirrors\"/>"), "no mirror while on");
+    // A move played meanwhile leaves the look back open, with the count.
+    b.press(ESCAPE);
+    b.wait_for("the look back to close", || {
+        b.attr_css("#moves-panel figure.look-back", "hidden")
+            .map(|_| ())
+    });
+
+    // Over (the player gives up, from another tab): a move chosen in the
+    // list steps the replay.
+    let token = b
+        .script(
+            "return JSON.parse(localStorage.getItem('parlor.match.' + arguments[0])).token;",
+            vec![json!(id)],
+        )
+        .as_str()
+        .expect("a token")
+        .to_string();
+    b.script_async(
+        "const done = arguments[arguments.length - 1]; \
+         fetch('/api/matches/' + arguments[0] + '/moves', {method: 'POST', \
+           headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + arguments[1]}, \
+           body: JSON.stringify({move: 'quit', after: 2})}).then((r) => done(r.status));",
+        vec![json!(id), json!(token)],
+    );
+    b.wait_for_text(".replay-position", "Move 3 of 3");
+    b.click_css("#moves-panel li[data-move='1']");
+    b.wait_for_text(".replay-position", "Move 1 of 3");
+    b.wait_for_text("#status", "Replay: the box after move 1 of 3");
 }

@@ -14,7 +14,7 @@ use crate::webdriver::keys::{ARROW_RIGHT, END, ENTER, ESCAPE, HOME, TAB};
 use serde_json::{Value, json};
 
 /// Opens `/chutes` and waits for the page to be ready.
-fn open_new_game(b: &Browser) {
+pub(crate) fn open_new_game(b: &Browser) {
     b.visit("/chutes");
     b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
     b.wait_for_text("#board-info", "squares");
@@ -23,7 +23,7 @@ fn open_new_game(b: &Browser) {
 /// Fills the new-game form: `seats` one plan each (`here`, `open`,
 /// `anyone`, `easy`, `normal`, `hard`) and an optional seed, then starts
 /// the game; returns its id once the page shows it.
-fn start_game(b: &Browser, seats: &[&str], seed: Option<u64>) -> String {
+pub(crate) fn start_game(b: &Browser, seats: &[&str], seed: Option<u64>) -> String {
     b.select("#chutes-players", &seats.len().to_string());
     for (i, plan) in seats.iter().enumerate() {
         b.select(&format!("#chutes-seat-{}", i + 1), plan);
@@ -36,7 +36,7 @@ fn start_game(b: &Browser, seats: &[&str], seed: Option<u64>) -> String {
 }
 
 /// Waits until the page shows a match; returns its id.
-fn wait_for_game(b: &Browser) -> String {
+pub(crate) fn wait_for_game(b: &Browser) -> String {
     let id = b.wait_for_match_address("chutes", None);
     b.wait_for("the game to be shown", || {
         (b.attr_css("#game-panel", "hidden").is_none()
@@ -47,7 +47,7 @@ fn wait_for_game(b: &Browser) -> String {
 }
 
 /// The match as a spectator sees it now, read through the page.
-fn server_view(b: &Browser, id: &str) -> Value {
+pub(crate) fn server_view(b: &Browser, id: &str) -> Value {
     b.script_async(
         "const done = arguments[arguments.length - 1]; \
          fetch('/api/matches/' + arguments[0]).then((r) => r.json()).then(done, (e) => done(String(e)));",
@@ -90,7 +90,7 @@ fn logged_moves(b: &Browser) -> Vec<u64> {
 }
 
 /// Waits until the page has shown every move the server has, and the show is over.
-fn wait_until_shown(b: &Browser, id: &str) -> Value {
+pub(crate) fn wait_until_shown(b: &Browser, id: &str) -> Value {
     b.wait_for("the page to catch up with the server", || {
         let view = server_view(b, id);
         let moves = view["moves"].as_u64()?;
@@ -222,7 +222,7 @@ fn a_chutes_game_is_played_at_one_screen() {
     b.select("#speed", "60");
     wait_until_enabled(&b, "#watch");
     b.click_css("#watch");
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     let view = wait_until_shown(&b, &id);
     assert_eq!(view["status"], "won");
     let winner = view["view"]["winner"].as_u64().expect("a winner");
@@ -285,12 +285,12 @@ fn a_chutes_game_is_played_at_one_screen() {
         "#replay .replay-position",
         &format!("Move {total} of {total}"),
     );
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     // A step still moving its token (a jump pauses on the way) does not
     // come back over the last one.
     std::thread::sleep(std::time::Duration::from_millis(800));
     assert!(
-        b.text_css("#status").contains("wins after"),
+        b.text_css("#status").contains(" after "),
         "{}",
         b.text_css("#status")
     );
@@ -313,7 +313,7 @@ fn a_chutes_game_is_played_at_one_screen() {
     b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
     b.script("history.forward();", vec![]);
     wait_for_game(&b);
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
 }
 
 /// Every token is drawn inside the picture's view box.
@@ -334,8 +334,17 @@ fn server_moves(b: &Browser, id: &str) -> u64 {
     server_view(b, id)["moves"].as_u64().expect("a move count")
 }
 
+/// Waits until the status line says how the game ended ("You win after 9
+/// rolls.", "Player 2 wins after …", "You lost: Ada wins after …").
+pub(crate) fn wait_for_end(b: &Browser) -> String {
+    b.wait_for("the end of the game in the status line", || {
+        let text = b.text_now("#status")?;
+        (text.contains("win") && text.contains(" after ")).then_some(text)
+    })
+}
+
 /// Waits until the page's log ends with move `n`.
-fn wait_for_logged(b: &Browser, n: u64) {
+pub(crate) fn wait_for_logged(b: &Browser, n: u64) {
     b.wait_for(&format!("move {n} in the log"), || {
         (logged_moves(b).last().copied() == Some(n)).then_some(())
     });
@@ -482,7 +491,7 @@ fn an_uploaded_board_is_played_and_the_form_is_the_next_games() {
     // Play it to the end: the bot's moves arrive live and are shown too.
     wait_until_enabled(&b, "#watch");
     b.click_css("#watch");
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     let view = wait_until_shown(&b, &id);
     assert_eq!(view["status"], "won");
     let bot_moves = b.find_all("#log li[data-move]").len();
@@ -495,7 +504,7 @@ fn an_uploaded_board_is_played_and_the_form_is_the_next_games() {
     b.visit(&format!("/chutes/m/{id}"));
     wait_for_game(&b);
     wait_for_count(&b, "#board svg g.square", 12);
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
 }
 
 /// A board whose finish a token past square 5 never reaches: the ladder
@@ -575,7 +584,7 @@ fn a_long_game_is_skipped_to_its_end() {
         b.attr_css("#skip", "hidden").is_none().then_some(())
     });
     b.press("s");
-    b.wait_for_text("#status", "Player 1 wins after 3000 rolls.");
+    b.wait_for_text("#status", "You win after 3000 rolls.");
     wait_until_shown(&b, &id);
     assert_eq!(b.find_all("#log li[data-move]").len(), 3000);
 }
@@ -670,7 +679,7 @@ fn a_double_click_on_roll_plays_one_roll() {
     // A double click on "Play to the end" plays the game once, to its end.
     let watch = b.find("#watch");
     b.double_click(&watch);
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     let view = wait_until_shown(&b, &id);
     let total = view["moves"].as_u64().expect("moves");
     assert_eq!(logged_moves(&b), (1..=total).collect::<Vec<_>>());
@@ -792,7 +801,7 @@ fn a_whole_game_is_played_by_keyboard() {
     // E plays to the end.
     b.select("#speed", "60");
     b.press("e");
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     let view = wait_until_shown(&b, &id);
     let total = view["moves"].as_u64().expect("moves");
     // The arrow keys step through the finished game (Roll has gone, and
@@ -807,7 +816,7 @@ fn a_whole_game_is_played_by_keyboard() {
         "#replay .replay-position",
         &format!("Move {total} of {total}"),
     );
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     // The keys are written on the page.
     let keys = b.text_css(".keys-panel");
     for key in ["R", "E", "S", "N"] {
@@ -847,7 +856,7 @@ fn chosen_rolls_play_a_scripted_game() {
         b.press(key);
         wait_for_logged(&b, n as u64 + 2);
     }
-    b.wait_for_text("#status", "Player 1 wins after 7 rolls.");
+    b.wait_for_text("#status", "You win after 7 rolls.");
     assert_eq!(server_moves(&b, &id), 7);
 }
 
@@ -878,7 +887,7 @@ fn every_state_of_the_page_fits_every_screen() {
     shoot(&b, "chutes-play");
     b.select("#speed", "60");
     b.press("e");
-    b.wait_for_text("#status", "wins after");
+    wait_for_end(&b);
     wait_until_shown(&b, &id);
     check_every_size(&b, "a finished game");
     shoot(&b, "chutes-won");
@@ -902,7 +911,7 @@ fn shoot(b: &Browser, name: &str) {
 }
 
 /// Waits until the control `css` is enabled.
-fn wait_until_enabled(b: &Browser, css: &str) {
+pub(crate) fn wait_until_enabled(b: &Browser, css: &str) {
     b.wait_for(&format!("{css} to be enabled"), || {
         b.attr_css(css, "disabled").is_none().then_some(())
     });
@@ -1055,20 +1064,28 @@ fn two_people_play_from_their_own_browsers() {
     friend.click_css("#watch");
     let mut end = None;
     for b in [maker, friend, watcher] {
-        b.wait_for_text("#status", "wins after");
+        b.wait_for_text("#status", " after ");
         end = Some(wait_until_shown(b, &id));
     }
     let end = end.expect("the end");
     let total = end["moves"].as_u64().expect("moves");
-    let status = maker.text_css("#status");
     for b in [maker, friend, watcher] {
         assert_eq!(
             logged_moves(b),
             (1..=total).collect::<Vec<_>>(),
             "every move once, in order"
         );
-        assert_eq!(b.text_css("#status"), status);
     }
+    // The result, said to each: the winner, the loser, the watcher.
+    let winner = end["winner"].as_u64().expect("a winner");
+    let (won, lost) = if winner == 1 {
+        (maker, friend)
+    } else {
+        (friend, maker)
+    };
+    won.wait_for_text("#status", "You win after");
+    lost.wait_for_text("#status", &format!("You lost: Player {winner} wins after"));
+    watcher.wait_for_text("#status", &format!("Player {winner} wins after"));
     // The seats alternated: every move by the seat whose turn it was.
     let seats = watcher.script(
         "return [...document.querySelectorAll('#log li[data-move] .swatch')].map((s) => s.className);",
@@ -1223,4 +1240,101 @@ fn a_roll_made_while_the_server_is_down_is_played_when_it_is_back() {
     let view = wait_until_shown(&b, &id);
     assert_eq!(view["moves"], 1, "played once: {view}");
     assert!(b.text_css("#game-error").is_empty(), "no error shown");
+}
+
+/// The squares a token was seen on, by watching its `data-square` while a
+/// roll is shown, and the die's face; with reduced motion the token is put
+/// where it ends at once.
+fn squares_seen_while_rolling(b: &Browser) -> (Vec<u64>, Option<String>) {
+    let seen = b.script_async(
+        "const done = arguments[arguments.length - 1]; \
+         const token = document.querySelector('#board svg .token[data-player=\"1\"]'); \
+         const seen = [Number(token.dataset.square)]; \
+         const watch = new MutationObserver(() => { \
+           const now = Number(token.dataset.square); \
+           if (seen[seen.length - 1] !== now) seen.push(now); }); \
+         watch.observe(token, {attributes: true, attributeFilter: ['data-square']}); \
+         document.getElementById('roll').click(); \
+         setTimeout(() => { watch.disconnect(); \
+           const die = document.getElementById('die'); \
+           done([seen, die.hidden ? null : die.dataset.roll, die.classList.contains('tumble')]); }, 2500);",
+        vec![],
+    );
+    let squares = seen[0]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    let die = seen[1].as_str().map(str::to_string);
+    (squares, die)
+}
+
+/// A roll is shown as a person can follow it: the die shows the roll and
+/// the token walks the count square by square; with reduced motion asked
+/// for, nothing moves: the token is put on its square and no die tumbles.
+#[test]
+fn a_roll_walks_the_token_unless_less_motion_is_asked_for() {
+    let b = Browser::open();
+    for reduce in [false, true] {
+        b.reduce_motion(reduce);
+        open_new_game(&b);
+        // Seed 3: the first roll is more than 2, so the walk is seen.
+        let id = start_game(&b, &["here", "bot"], Some(3));
+        wait_until_enabled(&b, "#roll");
+        let (squares, die) = squares_seen_while_rolling(&b);
+        let view = wait_until_shown(&b, &id);
+        let rolled = view["view"]["players"][0]["square"]
+            .as_u64()
+            .expect("a square");
+        assert!(rolled > 0, "the token moved");
+        if reduce {
+            assert!(
+                squares.len() <= 2,
+                "with less motion the token is put where it ends: {squares:?}"
+            );
+            assert_eq!(die, None, "no die is shown with less motion");
+        } else {
+            assert!(
+                squares.len() >= 3,
+                "the token walks square by square: {squares:?}"
+            );
+            assert_eq!(
+                squares[..3],
+                [0, 1, 2],
+                "from the start, one square at a time: {squares:?}"
+            );
+            assert!(die.is_some(), "the die shows the roll");
+        }
+    }
+    b.reduce_motion(false);
+}
+
+/// At 1280 × 800, moves leave the page where it is (the header stays in
+/// view: the page does not scroll itself), and a spectator's tallies of four
+/// players fit their panel.
+#[test]
+fn moves_leave_the_page_still_and_a_spectators_tallies_fit() {
+    let b = Browser::open_at(1280, 800);
+    open_new_game(&b);
+    let id = start_game(&b, &["here", "here", "here", "here"], Some(5));
+    for n in 1..=4 {
+        wait_until_enabled(&b, "#roll");
+        b.press("r");
+        wait_for_logged(&b, n);
+    }
+    let scrolled = b.script("return window.scrollY;", vec![]);
+    assert_eq!(scrolled, json!(0), "the page did not scroll itself");
+    // A spectator's view of the same game.
+    b.script("localStorage.clear();", vec![]);
+    b.visit(&format!("/chutes/m/{id}"));
+    wait_for_game(&b);
+    b.wait_for_text("#you", "You are watching this game.");
+    let fits = b.script(
+        "const t = document.getElementById('players-table'); \
+         const p = t.closest('section').getBoundingClientRect(); \
+         const r = t.getBoundingClientRect(); \
+         return r.right <= p.right + 0.5 && r.left >= p.left - 0.5;",
+        vec![],
+    );
+    assert_eq!(fits, json!(true), "the tallies fit their panel");
+    assert_eq!(b.script("return window.scrollY;", vec![]), json!(0));
 }

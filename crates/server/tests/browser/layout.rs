@@ -188,3 +188,88 @@ fn the_shared_layout_puts_the_board_first_and_large() {
         assert_page_fits(&browser, "the shared layout", size);
     }
 }
+
+/// Each game's match page, with a few moves played, at a phone's size and
+/// a desktop's, in the light scheme and the dark one (the header's switch,
+/// kept in the browser): it fits, and the accessibility audit finds no
+/// serious or critical violation in either. The screenshots are
+/// docs/screenshots/{game}-{scheme}-{phone|desktop}.png.
+#[test]
+fn every_game_page_fits_in_light_and_dark() {
+    let browser = Browser::open();
+    browser.visit("/lobby");
+    wait_ready(&browser, "the lobby");
+    let games = [
+        (
+            "chutes",
+            json!({"game": "chutes", "seats": ["here", "normal"]}),
+            "roll",
+        ),
+        (
+            "baffle",
+            json!({"game": "baffle", "setup": {"fixed": true}}),
+            "shoot 7",
+        ),
+        (
+            "tycoon",
+            json!({"game": "tycoon", "setup": {"sample": true}, "seats": ["here", "easy", "easy", "easy"]}),
+            "roll",
+        ),
+    ];
+    for (game, request, mv) in games {
+        let id = make_match(&browser, request);
+        // A move, so that each page has something to show.
+        let played = browser.script_async(
+            "const done = arguments[arguments.length - 1]; \
+             const token = JSON.parse(localStorage.getItem('parlor.match.' + arguments[0])).token; \
+             fetch('/api/matches/' + arguments[0] + '/moves', {method: 'POST', \
+               headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token}, \
+               body: JSON.stringify({move: arguments[1], after: 0})}).then((r) => done(r.status));",
+            vec![json!(id), json!(mv)],
+        );
+        assert_eq!(played, json!(200), "{game}: the first move");
+        for scheme in ["light", "dark"] {
+            browser.script(
+                "localStorage.setItem('parlor.theme', arguments[0]);",
+                vec![json!(scheme)],
+            );
+            for size in [VIEWPORTS[0], VIEWPORTS[3]] {
+                set_viewport(&browser, size);
+                browser.visit(&format!("/{game}/m/{id}"));
+                browser.wait_for(&format!("{game}'s page"), || {
+                    browser.attr_css("body", "data-ready")
+                });
+                browser.wait_for(&format!("{game}'s moves"), || {
+                    (!browser
+                        .find_all("#moves-panel li[data-move='1']")
+                        .is_empty())
+                    .then_some(())
+                });
+                let theme = browser.attr_css("html", "data-theme");
+                assert_eq!(theme.as_deref(), Some(scheme), "{game}: the scheme chosen");
+                assert_page_fits(&browser, &format!("{game}'s page, {scheme}"), size);
+                browser.screenshot_as_is(&format!("{game}-{scheme}-{}", size.name));
+            }
+        }
+        browser.script("localStorage.removeItem('parlor.theme');", vec![]);
+    }
+    // The switch in the header flips the scheme and keeps it.
+    browser.visit("/");
+    let toggle = browser.find("header.top button.theme-toggle");
+    let before = browser.attr_css("html", "data-theme").unwrap_or_default();
+    browser.click(&toggle);
+    let after = browser.attr_css("html", "data-theme").unwrap_or_default();
+    assert_ne!(before, after, "the switch changes the scheme");
+    browser.visit("/lobby");
+    assert_eq!(
+        browser.attr_css("html", "data-theme").unwrap_or_default(),
+        after,
+        "and it is kept"
+    );
+    assert_eq!(
+        browser
+            .attr_css("header.top button.theme-toggle", "aria-pressed")
+            .as_deref(),
+        Some(if after == "dark" { "true" } else { "false" })
+    );
+}

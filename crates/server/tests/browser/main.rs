@@ -24,6 +24,7 @@ mod checks;
 mod chutes;
 mod layout;
 mod pages;
+mod together;
 mod tycoon;
 mod webdriver;
 
@@ -56,6 +57,9 @@ impl TestServer {
     /// Starts the app on `addr` (port 0: any) with its store in `data_dir`.
     fn start(addr: SocketAddr, data_dir: &Path) -> Self {
         let mut config = server::Config::new(data_dir.to_path_buf());
+        // A game with no page of its own (testkit's race): any game's page
+        // plays it.
+        config.games = games::Registry::standard().with(&testkit::race::RACE);
         config.shutdown_grace = Duration::from_secs(2);
         // Hints and analyses in a debug build on a busy machine: no 10 s limit.
         config.long_work_limit = Duration::from_secs(600);

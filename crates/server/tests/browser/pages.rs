@@ -494,3 +494,59 @@ fn the_new_game_forms_read_the_registry() {
     );
     assert_eq!(plans, json!(["here", "open", "anyone", "bot"]));
 }
+
+/// A game added to the server's registry, with no page of its own
+/// (testkit's race), is made and played on any game's page: its seats from
+/// the registry, typed moves, its result and its replay.
+#[test]
+fn a_game_with_no_page_of_its_own_is_played_on_any_games_page() {
+    let b = Browser::open();
+    b.visit("/race");
+    b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
+    assert_eq!(b.text_css("#heading"), "A race");
+    assert!(
+        b.text_css("#games-nav").contains("A race"),
+        "the registry's games"
+    );
+    b.select("#race-seat-2", "easy");
+    b.click_css("#start-game");
+    let id = b.wait_for_match_address("race", None);
+    b.wait_for_text("#status", "Your turn, Player 1.");
+    // A move the game does not take: the game's own words.
+    b.fill("#move", "fly");
+    b.click_css("#send");
+    b.wait_for_text("#move-error", "'fly' is not a move of the race: say roll");
+    let mut rolls = 0;
+    while b.attr_css("body", "data-status").as_deref() != Some("won") {
+        b.wait_for("my turn or the end", || {
+            let status = b.attr_css("body", "data-status")?;
+            (status == "won" || b.attr_css("#move-form", "hidden").is_none()).then_some(())
+        });
+        if b.attr_css("body", "data-status").as_deref() == Some("won") {
+            break;
+        }
+        let before = b.attr_css("body", "data-moves").unwrap_or_default();
+        b.fill("#move", "roll");
+        b.click_css("#send");
+        b.wait_for("the roll to be played", || {
+            (b.attr_css("body", "data-moves").unwrap_or_default() != before).then_some(())
+        });
+        rolls += 1;
+        assert!(rolls < 40, "a race to 10 ends");
+    }
+    let said = b.wait_for_text("#status", "win");
+    assert!(
+        said == "You win." || said == "You lost: Easy bot wins.",
+        "{said}"
+    );
+    b.wait_for("the replay bar", || b.text_now(".replay-position"));
+    let src = b.attr_css("#picture", "src").unwrap_or_default();
+    assert!(src.contains(&format!("/api/matches/{id}/svg")), "{src}");
+    b.click_css("#moves-panel li[data-move='1']");
+    b.wait_for_text(".replay-position", "Move 1 of");
+    for size in [VIEWPORTS[0], VIEWPORTS[3]] {
+        set_viewport(&b, size);
+        assert_page_fits(&b, "any game's page, at its end", size);
+    }
+    b.screenshot("any-game-race");
+}

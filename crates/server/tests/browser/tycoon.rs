@@ -638,12 +638,12 @@ fn a_tycoon_game_with_bots_is_played_to_the_end() {
     idle_moves(&b);
     let status = b.text_css("#play-status");
     let winner = b.attr_css("#play-status", "data-winner").expect("a winner");
-    // "Player 2 reaches 99 and wins on their 25th turn (99 turns in all)."
+    // "Normal bot 2 wins. Normal bot 2 reaches 99 and wins on their 25th
+    // turn (99 turns in all)." — the result, then how it came about.
     let own = b.text_css(&format!("#wallets tr[data-player='{winner}'] td.turns"));
     assert!(
-        status.contains(&format!(
-            "Player {winner} reaches 99 and wins on their {own}"
-        )),
+        (status.starts_with("You win. ") || status.contains(" wins. "))
+            && status.contains(&format!(" reaches 99 and wins on their {own}")),
         "{status} (the winner's own turns: {own})"
     );
     assert!(status.contains("turns in all"), "{status}");
@@ -956,7 +956,9 @@ fn a_tycoon_turn_is_played_by_keyboard() {
     b.press("2");
     b.wait_for_text("#play-status", "ice on whom?");
     let target = b.text_css("#decision button[data-move='attack ice 2']");
-    assert!(target.contains("Player 2 (purple)"), "{target}");
+    // Each target by its player's name and colour, in words about them.
+    assert!(target.contains("Easy bot 2 (purple)"), "{target}");
+    assert!(target.contains("Easy bot 2 loses"), "{target}");
     b.press(ESCAPE);
     b.wait_for("the kinds again", || (answers(&b).len() == 5).then_some(()));
     // 3: fire; Tab to the second target and Enter: fire on Player 3.
@@ -971,8 +973,8 @@ fn a_tycoon_turn_is_played_by_keyboard() {
     let before = idle_moves(&b);
     b.press(&format!("{TAB}{ENTER}"));
     b.wait_for("the attack", || (idle_moves(&b) > before).then_some(()));
-    b.wait_for_text("#play-log", "P1 attacks P3 with fire");
-    b.wait_for_text("#effects", "Player 3: burning");
+    b.wait_for_text("#play-log", "Player 1 attacks Easy bot 3 with fire");
+    b.wait_for_text("#effects", "Easy bot 3: burning");
     // The focus stayed with the answers: Enter rolls the next turn.
     assert_eq!(wait_answers(&b), ["roll"]);
     let focused = b.script("return document.activeElement.dataset.move;", vec![]);

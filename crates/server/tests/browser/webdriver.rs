@@ -157,6 +157,24 @@ impl Session {
         self.command("POST", "/url", Some(json!({ "url": url })));
     }
 
+    /// Asks the page to be drawn as for a person who prefers less motion
+    /// (`prefers-reduced-motion: reduce`), or not: Chromium's own media
+    /// emulation, through chromedriver's DevTools command. Holds for the
+    /// pages this window loads next.
+    pub fn reduce_motion(&self, reduce: bool) {
+        self.command(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({
+                "cmd": "Emulation.setEmulatedMedia",
+                "params": {"features": [{
+                    "name": "prefers-reduced-motion",
+                    "value": if reduce { "reduce" } else { "no-preference" },
+                }]},
+            })),
+        );
+    }
+
     /// Sets the window's size in CSS pixels.
     pub fn set_size(&self, width: u32, height: u32) {
         self.command(
@@ -252,7 +270,7 @@ impl Session {
     }
 
     /// The visible text of the first element `css` selects, if any now.
-    fn text_now(&self, css: &str) -> Option<String> {
+    pub(crate) fn text_now(&self, css: &str) -> Option<String> {
         self.script(
             "const e = document.querySelector(arguments[0]); return e ? e.innerText : null;",
             vec![json!(css)],

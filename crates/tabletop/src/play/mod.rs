@@ -26,9 +26,11 @@
 //!   anything a game hides ([`Playable::view`] builds views that hold only
 //!   what the viewer may know); once it is over, everything is shown.
 
+mod names;
 mod record;
 mod status;
 
+pub use names::{NAME_MAX, NameError, check_name};
 pub use record::{DiceMode, Entry, RECORD_VERSION, Record, ReplayError};
 pub use status::{Stall, Status};
 
@@ -457,6 +459,38 @@ impl<G: Playable> Match<G> {
         Ok(new)
     }
 
+    /// Names seat `seat` (from 1) with a person's chosen name, checked by
+    /// [`check_name`], or takes its name away (`None`). The record keeps it.
+    ///
+    /// # Errors
+    /// A [`NameError`] for a refused name; a seat the match does not have
+    /// is [`NameError::NoSeat`].
+    pub fn set_name(&mut self, seat: u8, name: Option<&str>) -> Result<(), NameError> {
+        let seats = self.record.seats.len();
+        let index = usize::from(seat).wrapping_sub(1);
+        if index >= seats {
+            return Err(NameError::NoSeat { seat, seats });
+        }
+        let name = name.map(check_name).transpose()?;
+        let names = &mut self.record.names;
+        if names.len() < seats {
+            names.resize(seats, None);
+        }
+        names[index] = name;
+        if names.iter().all(Option::is_none) {
+            names.clear();
+        }
+        Ok(())
+    }
+
+    /// Seat `seat`'s chosen name (from 1), if it has one.
+    pub fn chosen_name(&self, seat: u8) -> Option<&str> {
+        self.record
+            .names
+            .get(usize::from(seat).wrapping_sub(1))
+            .and_then(Option::as_deref)
+    }
+
     /// Sets the most moves this match may have before it is stalled.
     pub fn with_move_cap(mut self, cap: usize) -> Self {
         self.move_cap = cap.max(1);
@@ -481,8 +515,16 @@ impl<G: Playable> Match<G> {
                 found: record.version,
             });
         }
+        let names = record.names;
         let mut game = Self::start(record.setup, record.seats, record.dice)
             .map_err(|e| ReplayError::Setup(e.to_string()))?;
+        for (i, name) in names.into_iter().enumerate() {
+            if let Some(name) = name {
+                let seat = u8::try_from(i + 1).unwrap_or(u8::MAX);
+                game.set_name(seat, Some(&name))
+                    .map_err(|e| ReplayError::Setup(format!("seat {seat}'s name: {e}")))?;
+            }
+        }
         for (index, entry) in record.moves.into_iter().enumerate() {
             game.apply_entry(entry)
                 .map_err(|why| ReplayError::Move { index, why })?;
@@ -503,7 +545,7 @@ impl<G: Playable> Match<G> {
         let seat = self
             .to_move()
             .ok_or_else(|| format!("the game was already over ({})", self.status()))?;
-        let bot = self.record.seats[usize::from(seat) - 1].is_bot();
+        let bot = entry.by_bot || self.record.seats[usize::from(seat) - 1].is_bot();
         let mut roll = ScriptedDice::new(entry.roll.map(u32::from).into_iter().collect::<Vec<_>>());
         let given: Option<&mut dyn DiceSource> = match (self.dice_chosen(), entry.roll) {
             (true, _) => Some(&mut roll),
@@ -610,6 +652,19 @@ impl<G: Playable> Match<G> {
     /// seat is a bot's, the move number is stale, the roll does not fit the
     /// dice, or the game refuses the move. A refused move changes nothing.
     pub fn play(&mut self, seat: u8, request: Request<G::Move>) -> MoveResult<G> {
+        self.play_for(seat, request, false)
+    }
+
+    /// Plays a move a bot chose for a person's `seat` (Baffle's Bot move):
+    /// as [`Match::play`], and the record and the play say a bot chose it.
+    ///
+    /// # Errors
+    /// As [`Match::play`].
+    pub fn play_chosen_by_bot(&mut self, seat: u8, request: Request<G::Move>) -> MoveResult<G> {
+        self.play_for(seat, request, true)
+    }
+
+    fn play_for(&mut self, seat: u8, request: Request<G::Move>, by_bot: bool) -> MoveResult<G> {
         // The move number first: a request sent for another position (a
         // double click, a second tab) is stale whatever else is true now.
         if let Some(after) = request.after
@@ -623,10 +678,10 @@ impl<G: Playable> Match<G> {
         self.check_person(seat)?;
         match (self.dice_chosen(), request.roll) {
             (false, Some(_)) => Err(MatchError::RollNotChosen),
-            (false, None) => self.play_as(seat, request.mv, None, false, false),
+            (false, None) => self.play_as(seat, request.mv, None, by_bot, false),
             (true, roll) => {
                 let mut script = ScriptedDice::new(roll.into_iter().collect::<Vec<_>>());
-                match self.play_as(seat, request.mv, Some(&mut script), false, roll.is_some()) {
+                match self.play_as(seat, request.mv, Some(&mut script), by_bot, roll.is_some()) {
                     Err(MatchError::Game(_)) if roll.is_none() && script.ran_out() => {
                         Err(MatchError::RollNeeded)
                     }
@@ -808,9 +863,13 @@ impl<G: Playable> Match<G> {
                 (events, noted.roll)
             }
         };
+        // A bot's own seat says who chose; a person's seat is marked when a
+        // bot chose its move.
+        let by_bot = bot && !self.record.seats[usize::from(seat) - 1].is_bot();
         self.record.moves.push(Entry {
             mv: mv.clone(),
             roll,
+            by_bot,
         });
         let number = self.moves();
         for event in &events {

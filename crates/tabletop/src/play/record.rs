@@ -44,21 +44,32 @@ impl DiceMode {
 }
 
 /// One move of a record, written as its text form (`"roll @4"` when its
-/// roll was chosen).
+/// roll was chosen; `"shoot 7 (bot)"` when a bot chose it for a person's
+/// seat, as Baffle's Bot move does).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry<M> {
     /// The move.
     pub mv: M,
     /// The roll it used, in a match with chosen dice.
     pub roll: Option<u8>,
+    /// True when a bot chose the move for a person's seat (a bot's own
+    /// seat needs no mark: its seat says so).
+    pub by_bot: bool,
 }
+
+/// How an entry says a bot chose it.
+const BY_BOT: &str = " (bot)";
 
 impl<M: fmt::Display> fmt::Display for Entry<M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.roll {
-            Some(roll) => write!(f, "{} @{roll}", self.mv),
-            None => write!(f, "{}", self.mv),
+            Some(roll) => write!(f, "{} @{roll}", self.mv)?,
+            None => write!(f, "{}", self.mv)?,
         }
+        if self.by_bot {
+            f.write_str(BY_BOT)?;
+        }
+        Ok(())
     }
 }
 
@@ -68,8 +79,14 @@ where
     M::Err: fmt::Display,
 {
     type Err = String;
-    /// Reads `MOVE` or `MOVE @ROLL`.
+    /// Reads `MOVE` or `MOVE @ROLL`, either followed by ` (bot)` when a
+    /// bot chose it.
     fn from_str(text: &str) -> Result<Self, String> {
+        let trimmed = text.trim_end();
+        let (text, by_bot) = match trimmed.strip_suffix(BY_BOT.trim_start()) {
+            Some(rest) => (rest.trim_end(), true),
+            None => (trimmed, false),
+        };
         let (mv, roll) = match text.rsplit_once('@') {
             Some((mv, roll)) => {
                 let roll = roll
@@ -85,7 +102,7 @@ where
             None => (text, None),
         };
         let mv = mv.trim().parse::<M>().map_err(|e| e.to_string())?;
-        Ok(Self { mv, roll })
+        Ok(Self { mv, roll, by_bot })
     }
 }
 
@@ -124,6 +141,10 @@ pub struct Record<S, M> {
     pub seats: Vec<SeatKind>,
     /// How the dice roll.
     pub dice: DiceMode,
+    /// Each seat's chosen name, in seat order (none for a seat with no
+    /// chosen name); empty when no seat has one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<Option<String>>,
     /// Every move, in order.
     pub moves: Vec<Entry<M>>,
 }
@@ -137,6 +158,7 @@ impl<S, M> Record<S, M> {
             setup,
             seats,
             dice,
+            names: Vec::new(),
             moves: Vec::new(),
         }
     }

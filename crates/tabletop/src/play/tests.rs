@@ -432,3 +432,70 @@ fn seat_kinds_read_every_spelling() {
     .unwrap();
     assert_eq!(json, r#"{"kind":"bot","level":"hard"}"#);
 }
+
+#[test]
+fn names_are_kept_in_the_record_and_replayed() {
+    let mut m = Match::<Race>::start(5, PEOPLE.to_vec(), DiceMode::Seeded { seed: 3 }).unwrap();
+    let bare = serde_json::to_value(m.record()).unwrap();
+    assert!(bare.get("names").is_none(), "no names, no field: {bare}");
+    m.set_name(2, Some("  Ada ")).unwrap();
+    assert_eq!(m.chosen_name(2), Some("Ada"));
+    assert_eq!(m.chosen_name(1), None);
+    assert_eq!(
+        m.set_name(3, Some("Bo")).unwrap_err().to_string(),
+        "this game has 2 seats: there is no seat 3 to name"
+    );
+    assert_eq!(
+        crate::play::Coded::code(&m.set_name(1, Some("\u{202E}x")).unwrap_err()),
+        "bad_name"
+    );
+    m.play(1, roll()).unwrap();
+    let json = serde_json::to_value(m.record()).unwrap();
+    assert_eq!(json["names"], serde_json::json!([null, "Ada"]));
+    let again = Match::<Race>::replay(serde_json::from_value(json).unwrap()).unwrap();
+    assert_eq!(again.chosen_name(2), Some("Ada"));
+    assert_eq!(again.record(), m.record());
+    // A record whose name was edited to something refused is refused.
+    let mut bad = serde_json::to_value(m.record()).unwrap();
+    bad["names"] = serde_json::json!(["", null]);
+    let err = Match::<Race>::replay(serde_json::from_value(bad).unwrap()).unwrap_err();
+    assert!(err.to_string().contains("seat 1's name"), "{err}");
+    // Taking the last name away leaves a record with no names.
+    m.set_name(2, None).unwrap();
+    assert!(
+        serde_json::to_value(m.record())
+            .unwrap()
+            .get("names")
+            .is_none()
+    );
+}
+
+#[test]
+fn a_move_a_bot_chose_for_a_person_is_marked_and_replayed() {
+    let mut m = Match::<Race>::start(5, PEOPLE.to_vec(), DiceMode::Seeded { seed: 3 }).unwrap();
+    let played = m.play_chosen_by_bot(1, roll()).unwrap();
+    assert!(played.bot, "told as the bot's");
+    let plain = m.play(2, roll()).unwrap();
+    assert!(!plain.bot);
+    let json = serde_json::to_value(m.record()).unwrap();
+    assert_eq!(json["moves"], serde_json::json!(["roll (bot)", "roll"]));
+    let mut again = Match::<Race>::replay(serde_json::from_value(json).unwrap()).unwrap();
+    assert_eq!(again.record(), m.record());
+    // Replayed entry by entry, the mark is told again.
+    let mut fresh = Match::<Race>::start(5, PEOPLE.to_vec(), DiceMode::Seeded { seed: 3 }).unwrap();
+    let first = fresh.apply_entry("roll (bot)".parse().unwrap()).unwrap();
+    assert!(first.bot);
+    assert!(again.play(1, roll()).is_ok());
+    // A bot's own seat is not marked: its seat says who chose.
+    let seats = vec![
+        SeatKind::Bot {
+            level: BotLevel::Easy,
+        },
+        SeatKind::Person,
+    ];
+    let mut bots = Match::<Race>::start(5, seats, DiceMode::Seeded { seed: 3 }).unwrap();
+    let mut rng = Rng::new(1);
+    bots.run_bots(&mut rng, 1);
+    assert!(!bots.record().moves[0].to_string().ends_with("(bot)"));
+    assert!(!bots.record().moves[0].by_bot);
+}

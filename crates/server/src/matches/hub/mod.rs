@@ -31,6 +31,7 @@
 
 mod bots;
 mod follow;
+mod rematch;
 mod seating;
 mod view;
 
@@ -52,6 +53,20 @@ use view::{change, decorate, tell};
 /// How many changes a slow watcher may fall behind before it skips to the
 /// newest.
 const CHANGE_BUFFER: usize = 64;
+
+/// How a person's move is played ([`Hub::play`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Play {
+    /// Once.
+    Once,
+    /// Again and again while it is one of the token's seats' turn and the
+    /// move is legal (Chutes' "play to the end"), at most [`MAX_REPEAT`]
+    /// times.
+    Repeat,
+    /// Once, a move a bot chose for the person's seat (Baffle's Bot move):
+    /// the record and the play say so.
+    ChosenByBot,
+}
 
 /// The most moves one request with `repeat` plays.
 pub const MAX_REPEAT: usize = 20_000;
@@ -167,9 +182,27 @@ pub struct Live {
     seats: Vec<SeatRow>,
     tokens: Vec<TokenRow>,
     updated_ms: i64,
+    /// The id of its rematch, once made.
+    rematch: Option<String>,
     /// Set when the slot no longer matches the store and could not be read
     /// again: whoever finds it so must load the match afresh.
     broken: bool,
+}
+
+impl Live {
+    /// Takes the seats and tokens as the store holds them, and the names
+    /// their players chose (checked before they were stored).
+    fn seat(&mut self, seats: Vec<SeatRow>, tokens: Vec<TokenRow>) {
+        for row in &seats {
+            if let Some(name) = &row.name
+                && let Err(e) = self.table.set_name(row.seat, Some(name))
+            {
+                tracing::warn!(seat = row.seat, error = %e, "a stored name is refused");
+            }
+        }
+        self.seats = seats;
+        self.tokens = tokens;
+    }
 }
 
 /// A move taken by [`Hub::play`]: who moves, and what.
@@ -182,7 +215,7 @@ struct Taken {
     /// The move number the sender saw.
     after: usize,
     roll: Option<u32>,
-    repeat: bool,
+    how: Play,
 }
 
 /// Who is asking: the seats their token holds.
@@ -295,8 +328,9 @@ impl Hub {
         self: &Arc<Self>,
         table: Box<dyn AnyMatch>,
         plans: &[SeatPlan],
+        names: &[Option<String>],
     ) -> Result<Made, ApiError> {
-        self.create_for(table, plans, crate::store::Creator::default())
+        self.create_for(table, plans, names, crate::store::Creator::default())
             .await
     }
 
@@ -310,6 +344,7 @@ impl Hub {
         self: &Arc<Self>,
         table: Box<dyn AnyMatch>,
         plans: &[SeatPlan],
+        names: &[Option<String>],
         creator: crate::store::Creator,
     ) -> Result<Made, ApiError> {
         let id = seats::fresh_secret()?;
@@ -319,6 +354,7 @@ impl Hub {
         let mut invites = Vec::new();
         for (i, plan) in plans.iter().enumerate() {
             let seat = i as u8 + 1;
+            let name = names.get(i).cloned().flatten();
             match plan {
                 SeatPlan::Here => {
                     here |= 1 << i;
@@ -326,6 +362,7 @@ impl Hub {
                         seat,
                         invite: None,
                         taken: true,
+                        name,
                     });
                 }
                 SeatPlan::Open => {
@@ -334,6 +371,7 @@ impl Hub {
                         seat,
                         invite: Some(seats::digest(&invite)),
                         taken: false,
+                        name,
                     });
                     invites.push(Invite { seat, invite });
                 }
@@ -341,6 +379,7 @@ impl Hub {
                     seat,
                     invite: None,
                     taken: false,
+                    name,
                 }),
                 SeatPlan::Bot(_) => {}
             }
@@ -380,6 +419,7 @@ impl Hub {
                 seats: rows,
                 tokens,
                 updated_ms: now,
+                rematch: None,
                 broken: false,
             },
         );
@@ -442,14 +482,17 @@ impl Hub {
                 "this game's record no longer replays on this server (the server's log has the details)",
             )
         })?;
-        Ok(Live {
+        let mut live = Live {
             table,
             title: stored.title,
-            seats: stored.seats,
-            tokens: stored.tokens,
+            seats: Vec::new(),
+            tokens: Vec::new(),
             updated_ms: stored.updated_ms,
+            rematch: stored.rematch,
             broken: false,
-        })
+        };
+        live.seat(stored.seats, stored.tokens);
+        Ok(live)
     }
 
     /// Locks a live slot, loading the match afresh if the slot broke.
@@ -526,7 +569,7 @@ impl Hub {
 
     /// Plays a person's move in match `id` for the seat to move, which
     /// `token` must hold, if the match has exactly `after` moves. With
-    /// `repeat`, plays the same move again and again while one of the
+    /// [`Play::Repeat`], plays the same move again and again while one of the
     /// token's seats is to move and the move is legal (Chutes' "play to the
     /// end"), at most [`MAX_REPEAT`] times.
     ///
@@ -542,7 +585,7 @@ impl Hub {
         after: usize,
         mv: &MoveInput,
         roll: Option<u32>,
-        repeat: bool,
+        how: Play,
     ) -> Result<(Vec<Played>, Value), ApiError> {
         if token.is_none() {
             return Err(ApiError::coded(
@@ -571,7 +614,7 @@ impl Hub {
             mv: mv.clone(),
             after,
             roll,
-            repeat,
+            how,
         };
         tokio::spawn(async move { hub.play_taken(slot, live, taken).await })
             .await
@@ -596,7 +639,7 @@ impl Hub {
             mv,
             after,
             roll,
-            repeat,
+            how,
         } = taken;
         let mut played = Vec::new();
         loop {
@@ -608,7 +651,11 @@ impl Hub {
             // The move number the sender saw is checked by the match
             // layer, for the first move; a repeat plays on from there.
             let seen = played.is_empty().then_some(after);
-            let one = match live.table.play(seat, &mv, seen, roll) {
+            let tried = match how {
+                Play::ChosenByBot => live.table.play_chosen_by_bot(seat, &mv, seen),
+                Play::Once | Play::Repeat => live.table.play(seat, &mv, seen, roll),
+            };
+            let one = match tried {
                 Ok(one) => one,
                 Err(e) if played.is_empty() => return Err(e.into()),
                 Err(_) => break,
@@ -619,7 +666,7 @@ impl Hub {
                 Err(e) if played.is_empty() => return Err(e),
                 Err(_) => break,
             }
-            if !repeat || played.len() >= MAX_REPEAT {
+            if how != Play::Repeat || played.len() >= MAX_REPEAT {
                 break;
             }
         }
@@ -836,7 +883,10 @@ mod tests {
                 1,
             )
             .unwrap();
-        hub.create(table, &[SeatPlan::Here]).await.unwrap().id
+        hub.create(table, &[SeatPlan::Here], &[None])
+            .await
+            .unwrap()
+            .id
     }
 
     #[tokio::test]

@@ -40,10 +40,7 @@ impl Hub {
         }
         if self.db.is_shared() {
             match self.db.seating(id).await? {
-                Some((seats, tokens)) => {
-                    live.seats = seats;
-                    live.tokens = tokens;
-                }
+                Some((seats, tokens)) => live.seat(seats, tokens),
                 None => return Err(no_match(id)),
             }
         }
@@ -57,9 +54,10 @@ impl Hub {
     }
 
     /// Takes open seat `seat` of match `id`: with its invite, or with none
-    /// when anyone may take it. The seat joins `token`'s seats when it is a
-    /// token of this match; otherwise a new token is made. Returns the token
-    /// (new or the same) and the view.
+    /// when anyone may take it, under `name` when given (checked by the
+    /// caller). The seat joins `token`'s seats when it is a token of this
+    /// match; otherwise a new token is made. Returns the token (new or the
+    /// same) and the view.
     ///
     /// # Errors
     /// 400 `no_such_seat` / `bad_invite`, 409 `seat_taken`, 403 `bad_token`.
@@ -69,6 +67,7 @@ impl Hub {
         seat: u8,
         invite: Option<&str>,
         token: Option<&str>,
+        name: Option<&str>,
     ) -> Result<(String, Value), ApiError> {
         let (slot, mut live) = self.lock(id).await?;
         let known = match token {
@@ -111,7 +110,7 @@ impl Hub {
             .timed(
                 "claim",
                 self.db
-                    .claim(id, seat, invite.as_deref(), &seats::digest(&token)),
+                    .claim(id, seat, invite.as_deref(), &seats::digest(&token), name),
             )
             .await?;
         if !claimed {
@@ -122,6 +121,14 @@ impl Hub {
         if let Some(row) = live.seats.iter_mut().find(|s| s.seat == seat) {
             row.taken = true;
             row.invite = None;
+            if let Some(name) = name {
+                row.name = Some(name.to_string());
+            }
+        }
+        if name.is_some()
+            && let Err(e) = live.table.set_name(seat, name)
+        {
+            tracing::warn!(seat, error = %e, "a checked name is refused");
         }
         let hash = seats::digest(&token);
         let bit = 1u32
@@ -139,6 +146,52 @@ impl Hub {
         tell(&slot, &live, &[]);
         let holder = find_token(&live.tokens, &seats::digest(&token)).unwrap_or_default();
         Ok((token, decorate(id, &live, holder)))
+    }
+
+    /// Names seat `seat` of match `id` (the name checked by the caller):
+    /// `token` must hold the seat, and the match be on.
+    ///
+    /// # Errors
+    /// 401 `no_token`, 403 `bad_token` / `not_your_seat`, 409 `game_over`.
+    pub async fn name_seat(
+        self: &Arc<Self>,
+        id: &str,
+        seat: u8,
+        token: Option<&str>,
+        name: &str,
+    ) -> Result<Value, ApiError> {
+        if token.is_none() {
+            return Err(ApiError::coded(
+                StatusCode::UNAUTHORIZED,
+                "no_token",
+                "only a player names their seat: send the seat token this game gave you",
+            ));
+        }
+        let (slot, mut live) = self.lock(id).await?;
+        let holder = self.holder(id, &mut live, token).await?;
+        if !holder.holds(seat) {
+            return Err(ApiError::coded(
+                StatusCode::FORBIDDEN,
+                "not_your_seat",
+                format!("this token does not hold seat {seat}: a player names only their own seat"),
+            ));
+        }
+        if live.table.status().is_over() || !self.db.name_seat(id, seat, name).await? {
+            return Err(ApiError::coded(
+                StatusCode::CONFLICT,
+                "game_over",
+                "the game is over: its players' names are in its record for good",
+            ));
+        }
+        if let Some(row) = live.seats.iter_mut().find(|s| s.seat == seat) {
+            row.name = Some(name.to_string());
+        }
+        if let Err(e) = live.table.set_name(seat, Some(name)) {
+            tracing::warn!(seat, error = %e, "a checked name is refused");
+        }
+        live.updated_ms = crate::store::now_ms();
+        tell(&slot, &live, &[]);
+        Ok(decorate(id, &live, holder))
     }
 
     /// A new invite for open seat `seat` of match `id` (the old link stops

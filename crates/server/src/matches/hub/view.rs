@@ -48,6 +48,8 @@ struct SeatView {
     state: Option<SeatState>,
     /// True when the asking token holds it.
     yours: bool,
+    /// The player's name: chosen, else "Player N", or the bot's.
+    name: String,
 }
 
 /// The table's view for `holder`, with what the page needs besides: the
@@ -67,6 +69,7 @@ pub(super) fn decorate(id: &str, live: &Live, holder: Holder) -> Value {
         .filter(|t| t.host)
         .map(|t| t.seats)
         .fold(0, |a, b| a | b);
+    let names = live.table.names();
     let seats: Vec<SeatView> = live
         .table
         .seats()
@@ -90,6 +93,7 @@ pub(super) fn decorate(id: &str, live: &Live, holder: Holder) -> Value {
                 kind,
                 state,
                 yours: holder.holds(seat),
+                name: names.get(i).cloned().unwrap_or_default(),
             }
         })
         .collect();
@@ -101,6 +105,24 @@ pub(super) fn decorate(id: &str, live: &Live, holder: Holder) -> Value {
             serde_json::to_value(seats).unwrap_or(Value::Null),
         );
         fields.insert("host".into(), holder.host.into());
+        let yours: Vec<u8> = (1..=32).filter(|s| holder.holds(*s)).collect();
+        if let Some(outcome) = live.table.outcome(&yours) {
+            let mut result = serde_json::to_value(outcome).unwrap_or(Value::Null);
+            // What each seat's player is told, for a page that follows the
+            // watchers' stream (its changes are a spectator's views) to
+            // show its own player theirs.
+            let by_seat: Vec<Value> = (1..=live.table.seats().len() as u8)
+                .filter_map(|seat| live.table.outcome(&[seat]))
+                .map(|o| serde_json::json!({"words": o.words, "you_won": o.you_won}))
+                .collect();
+            if let Value::Object(result) = &mut result {
+                result.insert("by_seat".into(), by_seat.into());
+            }
+            fields.insert("result".into(), result);
+        }
+        if let Some(rematch) = &live.rematch {
+            fields.insert("rematch".into(), rematch.clone().into());
+        }
         fields.insert("updated_ms".into(), live.updated_ms.into());
         if !live.table.status().is_over() {
             let expires = live.updated_ms + UNFINISHED_KEPT.as_millis() as i64;

@@ -1,0 +1,213 @@
+//! Playing again: a rematch of a finished match, and looking back at a
+//! match's earlier moves.
+//!
+//! Terms:
+//! - **rematch**: a new match of the same game and setup (a random box
+//!   drawn afresh, fresh dice) made by any player of a finished match, once:
+//!   the store links the old match to it in the same transaction, so a
+//!   second ask, here or on another server, answers the same new match.
+//!   Seats move on by one (seat 2 becomes seat 1, so that nobody always
+//!   starts) with their names; every token that held seats holds the same
+//!   players' seats in the new match, so nobody needs a new invite. A seat
+//!   nobody had taken waits again: a fresh invite (told to the host), or
+//!   anyone from the lobby.
+//! - **look back**: the match after its first N moves, through the match
+//!   layer's gate: while it is on, what the asker's seat (or a spectator)
+//!   saw then.
+
+use super::{Holder, Hub, Invite, Live, tell};
+use crate::http::error::ApiError;
+use crate::matches::seats;
+use crate::store::{NewMatch, SeatRow, TokenRow};
+use axum::http::StatusCode;
+use games::ReplayStep;
+use serde_json::Value;
+use std::sync::Arc;
+use tabletop::play::Viewer;
+
+/// A rematch as [`Hub::rematch`] answers it.
+pub struct Rematched {
+    /// The new match's id.
+    pub id: String,
+    /// The new match as the asker sees it.
+    pub view: Value,
+    /// Fresh invites for seats nobody had taken (to the host only).
+    pub invites: Vec<Invite>,
+    /// False when the rematch had been made before.
+    pub fresh: bool,
+}
+
+/// Where old seat `seat` (from 1) sits in a rematch of `n` seats: one
+/// place earlier, the first seat last.
+fn moved_on(seat: u8, n: u8) -> u8 {
+    if seat <= 1 { n } else { seat - 1 }
+}
+
+impl Hub {
+    /// The rematch of finished match `id`, for a token holding one of its
+    /// seats: made now (with dice from `seed`), or the one made before.
+    ///
+    /// # Errors
+    /// 401 `no_token`, 403 `bad_token` / `not_your_seat`, 409 `game_on`
+    /// while the match is on, the store's failure.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        seed: u64,
+    ) -> Result<Rematched, ApiError> {
+        let Some(token) = token else {
+            return Err(ApiError::coded(
+                StatusCode::UNAUTHORIZED,
+                "no_token",
+                "only a player asks for a rematch: send the seat token this game gave you",
+            ));
+        };
+        let (slot, mut live) = self.lock(id).await?;
+        let holder = self.holder(id, &mut live, Some(token)).await?;
+        if holder.first().is_none() {
+            return Err(ApiError::coded(
+                StatusCode::FORBIDDEN,
+                "not_your_seat",
+                "this token holds no seat: only a player asks for a rematch",
+            ));
+        }
+        if let Some(made) = live.rematch.clone() {
+            return self.rematch_for(made, token, false, Vec::new()).await;
+        }
+        let table = live.table.rematch(seed)?;
+        let n = u8::try_from(live.table.seats().len()).unwrap_or(u8::MAX);
+        let mut invites = Vec::new();
+        let mut rows = Vec::new();
+        for row in &live.seats {
+            let seat = moved_on(row.seat, n);
+            let invite = if !row.taken && row.invite.is_some() {
+                let invite = seats::fresh_secret()?;
+                let hash = seats::digest(&invite);
+                invites.push(Invite { seat, invite });
+                Some(hash)
+            } else {
+                None
+            };
+            rows.push(SeatRow {
+                seat,
+                invite,
+                taken: row.taken,
+                name: row.name.clone(),
+            });
+        }
+        rows.sort_by_key(|r| r.seat);
+        let tokens: Vec<TokenRow> = live
+            .tokens
+            .iter()
+            .map(|t| TokenRow {
+                hash: t.hash.clone(),
+                seats: (1..=n)
+                    .filter(|s| {
+                        Holder {
+                            seats: t.seats,
+                            host: false,
+                        }
+                        .holds(*s)
+                    })
+                    .fold(0, |bits, s| bits | 1 << (moved_on(s, n) - 1)),
+                host: t.host,
+            })
+            .collect();
+        let new_id = seats::fresh_secret()?;
+        let now = crate::store::now_ms();
+        let status = table.status();
+        let title = table.title();
+        let new = NewMatch {
+            id: new_id.clone(),
+            game: table.game().to_string(),
+            header: table.header(),
+            title: title.clone(),
+            seats: rows.clone(),
+            tokens: tokens.clone(),
+            seat_count: n,
+            status: super::status_word(&status),
+            over: status.is_over(),
+            at_ms: now,
+        };
+        let made_before = self
+            .timed("rematch", self.db.create_rematch(id, new))
+            .await?;
+        if let Some(made) = made_before {
+            // Another server made it first.
+            live.rematch = Some(made.clone());
+            tell(&slot, &live, &[]);
+            drop(live);
+            return self.rematch_for(made, token, false, Vec::new()).await;
+        }
+        let mut fresh = Live {
+            table,
+            title,
+            seats: Vec::new(),
+            tokens: Vec::new(),
+            updated_ms: now,
+            rematch: None,
+            broken: false,
+        };
+        fresh.seat(rows, tokens);
+        let new_slot = self.insert(new_id.clone(), fresh);
+        self.kick_bots(&new_slot);
+        live.rematch = Some(new_id.clone());
+        live.updated_ms = now;
+        tell(&slot, &live, &[]);
+        let host = holder.host;
+        drop(live);
+        let invites = if host { invites } else { Vec::new() };
+        self.rematch_for(new_id, token, true, invites).await
+    }
+
+    async fn rematch_for(
+        self: &Arc<Self>,
+        id: String,
+        token: &str,
+        fresh: bool,
+        invites: Vec<Invite>,
+    ) -> Result<Rematched, ApiError> {
+        let view = self.view(&id, Some(token)).await?;
+        Ok(Rematched {
+            id,
+            view,
+            invites,
+            fresh,
+        })
+    }
+
+    /// Match `id` after its first `at` moves, as `token`'s holder saw it
+    /// then while the match is on (a spectator without a token), and all
+    /// of it once over.
+    ///
+    /// # Errors
+    /// 404 `no_match`, 403 `bad_token`, 400 `bad_step`.
+    pub async fn look_back(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        at: usize,
+    ) -> Result<ReplayStep, ApiError> {
+        let (_slot, mut live) = self.lock(id).await?;
+        let holder = self.holder(id, &mut live, token).await?;
+        let viewer = holder
+            .first()
+            .map_or(Viewer::Spectator, |seat| Viewer::Seat { seat });
+        Ok(live.table.replay_step(at, viewer)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::moved_on;
+
+    #[test]
+    fn seats_move_on_by_one() {
+        assert_eq!(
+            (1..=4).map(|s| moved_on(s, 4)).collect::<Vec<_>>(),
+            [4, 1, 2, 3]
+        );
+        assert_eq!(moved_on(1, 1), 1);
+    }
+}

@@ -1,0 +1,90 @@
+// Snakes & Ladders Tycoon's pages: what the designer and the game share —
+// the players' colours, short messages, and Parlor's own pictures (render's
+// SVG) inlined in the page.
+//
+// Terms:
+// - picture: the grid as the server draws it; the page finds the cells in
+//   it by their data attributes (`<g class="cell" data-cell>`), crops it to
+//   the grid and its legend, and draws its own layers over it (tokens,
+//   station owners' rings, the designer's selection).
+// - colour: each seat's colour, named as render's palette draws it.
+import { el } from "/static/common.js";
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+/** The player colours' names (render's palette, seat 1 first). */
+export const COLOUR_NAMES = ["red", "purple", "orange", "charcoal"];
+/** The longest message shown whole: a longer one is cut (a binary file's junk). */
+export const MESSAGE_MAX = 400;
+
+/** A message short enough to show: long ones are cut, with the length said. */
+export function clip(message) {
+  const text = String(message || "");
+  if (text.length <= MESSAGE_MAX) return text;
+  return `${text.slice(0, MESSAGE_MAX)}… (${text.length - MESSAGE_MAX} more characters)`;
+}
+
+export function swatch(seat) {
+  return el("span", { class: `swatch p${seat}`, "aria-hidden": "true" });
+}
+
+/** Seat `seat`'s colour, in words. */
+export const colourName = (seat) => COLOUR_NAMES[(seat - 1) % COLOUR_NAMES.length];
+export const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : "");
+// ---------------------------------------------------------------------------
+// Pictures
+
+/** Inlines an SVG picture in `box`, sized by the page rather than by itself. */
+export function inline(box, svg) {
+  box.innerHTML = svg;
+  const picture = box.querySelector("svg");
+  if (picture) {
+    picture.removeAttribute("width");
+    picture.removeAttribute("height");
+  }
+  return picture;
+}
+
+/** The rectangle of a cell group (`<g class="cell">`): its first `<rect>`. */
+export function cellBox(group) {
+  const rect = group.querySelector("rect");
+  const [x, y, width, height] = ["x", "y", "width", "height"].map((a) => Number(rect.getAttribute(a)));
+  return { x, y, width, height };
+}
+
+export function svgEl(tag, attrs = {}) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+/** A rectangle `inset` inside a cell, with `cls`, for a layer over the picture. */
+export function ring(group, cls, inset) {
+  const { x, y, width, height } = cellBox(group);
+  return svgEl("rect", { x: x + inset, y: y + inset, width: width - 2 * inset, height: height - 2 * inset, rx: 3, class: cls });
+}
+
+/**
+ * Crops a picture to its cells and the legend under them (the page's own
+ * heading names the grid), so that the grid is drawn as large as the
+ * screen allows; the title and the players panel go.
+ */
+export function cropToGrid(picture) {
+  const boxes = [...picture.querySelectorAll("g.cell")].map(cellBox);
+  if (boxes.length === 0) return;
+  const left = Math.min(...boxes.map((b) => b.x));
+  const top = Math.min(...boxes.map((b) => b.y));
+  const right = Math.max(...boxes.map((b) => b.x + b.width));
+  let bottom = Math.max(...boxes.map((b) => b.y + b.height));
+  const legend = picture.querySelector("g.legend");
+  if (legend) {
+    for (const node of legend.querySelectorAll("[y], [y1], [y2], [cy]")) {
+      const ys = ["y", "y1", "y2", "cy"].map((a) => Number(node.getAttribute(a)) || 0);
+      const h = Number(node.getAttribute("height")) || 0;
+      bottom = Math.max(bottom, ...ys.map((v) => v + 5), ys[0] + h);
+    }
+  }
+  for (const gone of picture.querySelectorAll(":scope > text.title, :scope > text.subtitle, g.players, g.tokens")) gone.remove();
+  const pad = 4;
+  picture.setAttribute("viewBox", `${left - pad} ${top - pad} ${right - left + 2 * pad} ${bottom - top + 2 * pad}`);
+  for (const hidden of picture.querySelectorAll("g.jumps, g.labels, g.legend")) hidden.setAttribute("aria-hidden", "true");
+}
