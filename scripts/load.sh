@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The load and fault suite: a real `parlor serve` on loopback, driven by the
 # load client (crates/server/examples/load.rs). Bounded in time: about
-# 4 + 7 × LOAD_SECONDS seconds after the build. Figures go to stdout;
+# 20 + 8 × LOAD_SECONDS seconds after the build. Figures go to stdout;
 # docs/reliability.md has the last run's and how to read them.
 #
 #   scripts/load.sh                 every scenario, LOAD_SECONDS=20 each
@@ -17,8 +17,9 @@ cd "$(dirname "$0")/.."
 seconds="${LOAD_SECONDS:-20}"
 cargo build --release --locked -p parlor
 cargo build --release --locked -p server --example load
-parlor="$PWD/target/release/parlor"
-load="$PWD/target/release/examples/load"
+target="${CARGO_TARGET_DIR:-$PWD/target}"
+parlor="$target/release/parlor"
+load="$target/release/examples/load"
 work="$(mktemp -d)"
 server_pid=""
 cleanup() {
@@ -30,13 +31,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# start_server DATA_DIR: starts `parlor serve` on a free port; sets $addr
-# and $server_pid.
+# The mix and the faults come from one address (127.0.0.1), faster than
+# people: those servers have no fair-share limits. The fair-share
+# scenarios (last) run with the defaults.
+unlimited=(--rate-limit 0 --matches-per-client 0 --connections-per-client 0 --streams-per-client 0)
+
+# start_server DATA_DIR [OPTION...]: starts `parlor serve` on a free port
+# (under `prlimit --nofile=1024:1024` when PRLIMIT=yes); sets $addr and
+# $server_pid.
 start_server() {
+  local data="$1"
+  shift
+  local wrap=()
+  if [ "${PRLIMIT:-no}" = yes ]; then wrap=(prlimit --nofile=1024:1024); fi
   # Removed first: the check below must not read the last server's lines
   # before the new one's redirection has emptied the file.
   rm -f "$work/serve.out"
-  "$parlor" serve --addr 127.0.0.1:0 --data-dir "$1" >"$work/serve.out" 2>"$work/serve.err" &
+  "${wrap[@]}" "$parlor" serve --addr 127.0.0.1:0 --data-dir "$data" "$@" >"$work/serve.out" 2>"$work/serve.err" &
   server_pid=$!
   for _ in $(seq 300); do
     if [ -s "$work/serve.out" ]; then break; fi
@@ -56,7 +67,7 @@ rss() { awk '/VmRSS/ {print $2 " KiB"}' "/proc/$1/status"; }
 
 echo "== machine: $(nproc) cores, $(awk '/MemTotal/ {print $2 " KiB"}' /proc/meminfo), $(uname -sr)"
 mkdir -p "$work/data"
-start_server "$work/data"
+start_server "$work/data" "${unlimited[@]}"
 # People pause between clicks: each client waits 0.5-1.5 s (1 s on average)
 # between an answer and its next request. This is the latency case.
 echo "== the mix at a person's pace, 200 clients (0.5-1.5 s between requests)"
@@ -100,7 +111,7 @@ echo "== a full disk (a 512 KiB tmpfs, filled once the server has started)"
 if [ "$can_mount" = yes ]; then
   mkdir -p "$work/full"
   mount -t tmpfs -o size=512k tmpfs "$work/full"
-  start_server "$work/full"
+  start_server "$work/full" "${unlimited[@]}"
   dd if=/dev/zero of="$work/full/filler" bs=4k count=1000 2>/dev/null || true
   "$load" save "$addr" 2 0
   "$load" mix "$addr" 10 3
@@ -111,7 +122,7 @@ else
 fi
 
 echo "== SIGTERM with requests in flight (50 clients)"
-start_server "$work/data"
+start_server "$work/data" "${unlimited[@]}"
 "$load" inflight "$addr" 50 "$seconds" "$work/ledger" >"$work/inflight.out" &
 load_pid=$!
 sleep "$((seconds / 2))"
@@ -127,6 +138,39 @@ echo "   the server exited with status $status, ${stopped_ms} ms after SIGTERM"
 # Every move the clients were answered must be in the store: start the
 # server again on it and read each of their matches back. A lost move
 # fails the script (status 1), after the report.
-start_server "$work/data"
+start_server "$work/data" "${unlimited[@]}"
 "$load" check "$addr" "$work/ledger"
+stop_server
+
+# Fair share (issue 33), with the default limits, the server under
+# `prlimit --nofile=1024:1024` as in the issue (768 connections). Each
+# fails the script when a legitimate client loses.
+ulimit -n 8192 2>/dev/null || true
+echo "== a creation flood: 4 clients on one address make matches as fast as they can; a player on another plays"
+mkdir -p "$work/fair"
+PRLIMIT=yes start_server "$work/fair"
+"$load" flood "$addr" 4 "$seconds"
+echo "   server memory after: $(rss "$server_pid")"
+stop_server
+echo "== an eviction flood: 50 watchers of a match, then 1,000 keep-alive connections from 100 other addresses"
+PRLIMIT=yes start_server "$work/fair"
+"$load" evict "$addr" 50 1000
+echo "   server memory after: $(rss "$server_pid")"
+stop_server
+echo "== a stream flood: 50 watchers of a match, then 1,000 streams of another match from 100 other addresses"
+PRLIMIT=yes start_server "$work/fair"
+"$load" evict "$addr" 50 1000 --streams
+stop_server
+echo "== parallel heavy analyses: 8 x shortest games with 65,536 chutes and 2 ladders, then 8 x 6,000 chutes"
+PRLIMIT=yes start_server "$work/fair"
+for q in "chutes=65536&ladders=2" "chutes=6000&ladders=2"; do
+  before=$(rss "$server_pid")
+  for i in 1 2 3 4 5 6 7 8; do
+    curl -s -o /dev/null -w "%{http_code} " "http://$addr/api/chutes/boards/classic/shortest?$q" --interface "127.0.0.$((10 + i))" &
+  done
+  wait_jobs=$(jobs -p | grep -v "^$server_pid$" || true)
+  for j in $wait_jobs; do wait "$j" || true; done
+  echo
+  echo "   $q: server memory before $before, peak $(awk '/VmHWM/ {print $2 " KiB"}' "/proc/$server_pid/status")"
+done
 stop_server

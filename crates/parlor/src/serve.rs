@@ -46,7 +46,8 @@ Health checks: GET /healthz and GET /readyz (see docs/deploy.md).
 
 Games and saved grids live in the store: a reload, a restart or a crash
 loses no move the server answered. Unfinished games are kept 30 days after
-their last move; finished ones are kept.")]
+their last move (6 hours when nobody has played in them:
+--unplayed-expiry); finished ones are kept.")]
 pub struct ServeArgs {
     /// Address to listen on (use port 0 for any free port).
     #[arg(
@@ -143,6 +144,88 @@ pub struct ServeArgs {
         value_parser = clap::value_parser!(u32).range(1..)
     )]
     live_matches: u32,
+    /// A load balancer or proxy in front of this server (repeatable; `,`
+    /// between addresses in the variable): only requests from it have
+    /// their client's address read from `X-Forwarded-For`, for the limits
+    /// per client. Without it the header is ignored.
+    #[arg(
+        long = "trusted-proxy",
+        value_name = "IP",
+        env = "PARLOR_TRUSTED_PROXY",
+        value_delimiter = ','
+    )]
+    trusted_proxies: Vec<std::net::IpAddr>,
+    /// How many games, designs, boards and saves each client address may
+    /// make a minute, and how many analyses, hints and solves it may ask
+    /// for (in bursts of as many); more are refused with 429 and
+    /// Retry-After. 0: no limit.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "60",
+        env = "PARLOR_RATE_LIMIT"
+    )]
+    rate_limit: u32,
+    /// The most unfinished games one client address (or one token) may
+    /// have made; more are refused with 429. 0: no limit.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "100",
+        env = "PARLOR_MATCHES_PER_CLIENT"
+    )]
+    matches_per_client: u32,
+    /// The most unsaved designs, and the most uploaded boards, one client
+    /// address (or one token) holds in memory; a new one beyond it pushes
+    /// out that client's own oldest. 0: no limit.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "100",
+        env = "PARLOR_SESSIONS_PER_CLIENT"
+    )]
+    sessions_per_client: u32,
+    /// The most grids one person (a token, else a client address) may
+    /// have saved; more are refused with 429. 0: no limit (the server
+    /// holds 10,000 in all).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "100",
+        env = "PARLOR_GRIDS_PER_CLIENT"
+    )]
+    grids_per_client: u32,
+    /// The most connections one client address may hold open at once
+    /// (a trusted proxy is not held to it); a newcomer beyond it closes
+    /// one of that address's idle connections, or is refused with 503.
+    /// 0: no limit.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "64",
+        env = "PARLOR_CONNECTIONS_PER_CLIENT"
+    )]
+    connections_per_client: u32,
+    /// The most games one client address may watch live at once (event
+    /// streams); one more is refused with 503 and Retry-After. 0: no
+    /// limit.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "32",
+        env = "PARLOR_STREAMS_PER_CLIENT"
+    )]
+    streams_per_client: u32,
+    /// Hours an unfinished game nobody has moved in or joined is kept
+    /// (games played in are kept 30 days after their last move).
+    #[arg(
+        long,
+        value_name = "HOURS",
+        default_value = "6",
+        value_parser = hours,
+        env = "PARLOR_UNPLAYED_EXPIRY"
+    )]
+    unplayed_expiry: Duration,
     /// For whoever works on the pages: serve them from this folder
     /// (`crates/server/web`), read at each request, so that an edit shows
     /// on reload without a rebuild.
@@ -172,6 +255,18 @@ fn seconds(text: &str) -> Result<Duration, String> {
         return Err(format!("{n} s is not between 0 and {MOST_SECONDS} s"));
     }
     Ok(Duration::from_secs_f64(n))
+}
+
+/// Reads a number of hours (`6`, `0.5`), from a minute to 30 days.
+fn hours(text: &str) -> Result<Duration, String> {
+    let n: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of hours"))?;
+    if !(1.0 / 60.0..=720.0).contains(&n) {
+        return Err(format!("{n} h is not between a minute (0.017) and 720 h"));
+    }
+    Ok(Duration::from_secs_f64(n * 3600.0))
 }
 
 /// Sends the server's log to standard error, in `format`, at the level
@@ -227,6 +322,14 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         config.max_connections = n as usize;
     }
     config.live_matches = args.live_matches as usize;
+    config.trusted_proxies = args.trusted_proxies.clone();
+    config.rate_limit = args.rate_limit;
+    config.matches_per_client = args.matches_per_client;
+    config.unplayed_kept = args.unplayed_expiry;
+    config.sessions_per_client = args.sessions_per_client as usize;
+    config.grids_per_client = args.grids_per_client;
+    config.connections_per_client = args.connections_per_client as usize;
+    config.streams_per_client = args.streams_per_client as usize;
     start_log(args.log_format)?;
     let store = config.location().describe();
     server::run_with(args.addr, config, |bound| {

@@ -48,6 +48,17 @@
 //! load check ADDR LEDGER                 reads the ledger's matches back;
 //!                                        exits 1 if any lost a move
 //! load save ADDR N SECONDS               saves N grids; prints each answer
+//! load flood ADDR THREADS SECONDS        issue 33's creation flood from
+//!                                        127.0.0.2 while a player on
+//!                                        127.0.0.3 makes matches and plays;
+//!                                        exits 1 if the player was refused
+//! load evict ADDR WATCHERS NEWCOMERS [--streams]
+//!                                        issue 33's eviction flood: watchers
+//!                                        (one address each), then keep-alive
+//!                                        newcomers (or streams of another
+//!                                        match) from 100 other addresses,
+//!                                        then a move; exits 1 if a watcher
+//!                                        missed it or a newcomer had no answer
 //! ```
 #![allow(clippy::unwrap_used, missing_docs)]
 
@@ -106,6 +117,22 @@ fn show_progress(what: &'static str, seconds: u64, done: Arc<AtomicBool>) {
 struct Client {
     addr: String,
     stream: Option<BufReader<TcpStream>>,
+    /// The loopback address it connects from (the system's choice when
+    /// none).
+    from: Option<[u8; 4]>,
+}
+
+/// A connection to `addr` from the loopback address `from`: another
+/// client, as the server counts them (127.0.0.0/8 is all loopback).
+fn connect_from(addr: &str, from: [u8; 4]) -> std::io::Result<TcpStream> {
+    use socket2::{Domain, Socket, Type};
+    let to: std::net::SocketAddr = addr
+        .parse()
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{e}")))?;
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None)?;
+    socket.bind(&std::net::SocketAddr::from((from, 0)).into())?;
+    socket.connect(&to.into())?;
+    Ok(socket.into())
 }
 
 /// What came back.
@@ -120,12 +147,24 @@ impl Client {
         Self {
             addr: addr.to_string(),
             stream: None,
+            from: None,
+        }
+    }
+
+    /// A client connecting from the loopback address `from`.
+    fn at(addr: &str, from: [u8; 4]) -> Self {
+        Self {
+            from: Some(from),
+            ..Self::new(addr)
         }
     }
 
     fn connect(&mut self) -> std::io::Result<&mut BufReader<TcpStream>> {
         if self.stream.is_none() {
-            let stream = TcpStream::connect(&self.addr)?;
+            let stream = match self.from {
+                Some(from) => connect_from(&self.addr, from)?,
+                None => TcpStream::connect(&self.addr)?,
+            };
             stream.set_read_timeout(Some(Duration::from_secs(30)))?;
             stream.set_nodelay(true)?;
             self.stream = Some(BufReader::new(stream));
@@ -699,8 +738,259 @@ fn check(addr: &str, path: &str) -> bool {
     lost.is_empty()
 }
 
+/// Issue 33's creation flood: `threads` clients on 127.0.0.2 make matches
+/// (with a seat for anyone, so they would fill the lobby) as fast as they
+/// are answered, while a player on 127.0.0.3 makes a match and rolls
+/// three times every half second. True when the player was never refused.
+fn flood(addr: &str, threads: usize, seconds: u64) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let attackers: Vec<_> = (0..threads)
+        .map(|_| {
+            let addr = addr.to_string();
+            std::thread::spawn(move || {
+                let mut client = Client::at(&addr, [127, 0, 0, 2]);
+                let mut counts: HashMap<String, u64> = HashMap::new();
+                let body = json!({"game": "chutes", "seats": ["here", "anyone"]});
+                while running(deadline) {
+                    let what = match client.call("POST", "/api/matches", None, Some(&body)) {
+                        Answer::Status(status, answer) => match answer["error"]["code"].as_str() {
+                            Some(code) => format!("{status} {code}"),
+                            None => status.to_string(),
+                        },
+                        Answer::Failed(_) => "no answer".to_string(),
+                    };
+                    *counts.entry(what).or_default() += 1;
+                }
+                counts
+            })
+        })
+        .collect();
+    let mut player = Client::at(addr, [127, 0, 0, 3]);
+    let (mut made, mut moves, mut refused) = (0u64, 0u64, Vec::new());
+    let mut micros = Vec::new();
+    while running(deadline) {
+        let started = Instant::now();
+        let body = json!({"game": "chutes", "seats": ["here", "here"]});
+        match player.call("POST", "/api/matches", None, Some(&body)) {
+            Answer::Status(201, game) => {
+                made += 1;
+                let id = game["id"].as_str().unwrap_or("").to_string();
+                let token = game["token"].as_str().unwrap_or("").to_string();
+                let mut after = game["view"]["moves"].as_u64().unwrap_or(0);
+                for _ in 0..3 {
+                    let roll = json!({"move": "roll", "after": after});
+                    let path = format!("/api/matches/{id}/moves");
+                    match player.call("POST", &path, Some(&token), Some(&roll)) {
+                        Answer::Status(200, answer) => {
+                            moves += 1;
+                            after = answer["view"]["moves"].as_u64().unwrap_or(after);
+                        }
+                        Answer::Status(status, answer) => {
+                            refused.push(format!("move: {status} {answer}"))
+                        }
+                        Answer::Failed(why) => refused.push(format!("move: {why}")),
+                    }
+                }
+            }
+            Answer::Status(status, answer) => refused.push(format!("new match: {status} {answer}")),
+            Answer::Failed(why) => refused.push(format!("new match: {why}")),
+        }
+        micros.push(started.elapsed().as_micros() as u64);
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let mut counts: HashMap<String, u64> = HashMap::new();
+    for attacker in attackers {
+        for (what, n) in attacker.join().unwrap() {
+            *counts.entry(what).or_default() += n;
+        }
+    }
+    let mut counts: Vec<_> = counts.into_iter().collect();
+    counts.sort();
+    let total: u64 = counts.iter().map(|(_, n)| n).sum();
+    println!("flood: {threads} clients on 127.0.0.2 sent {total} new matches in {seconds} s:");
+    for (what, n) in &counts {
+        println!("   {what}: {n}");
+    }
+    micros.sort_unstable();
+    let p = |q: f64| {
+        micros
+            .get(((micros.len() as f64 - 1.0) * q) as usize)
+            .copied()
+            .unwrap_or(0)
+    };
+    println!(
+        "   the player on 127.0.0.3: {made} matches made, {moves} moves played, {} refused; \
+         a new match and 3 rolls took p50 {:.2} ms, max {:.2} ms",
+        refused.len(),
+        p(0.5) as f64 / 1000.0,
+        p(1.0) as f64 / 1000.0
+    );
+    for why in refused.iter().take(5) {
+        println!("   refused: {why}");
+    }
+    let mut reader = Client::at(addr, [127, 0, 0, 4]);
+    if let Answer::Status(200, lobby) = reader.call("GET", "/api/lobby", None, None) {
+        let listed = lobby["matches"].as_array().map_or(0, Vec::len);
+        println!("   the lobby lists {listed} matches");
+    }
+    refused.is_empty() && made > 0
+}
+
+/// Reads a stream up to its next event's id; `None` when it ends or says
+/// nothing for the stream's read timeout.
+fn next_event(reader: &mut BufReader<TcpStream>) -> Option<String> {
+    loop {
+        let mut line = String::new();
+        match reader.read_line(&mut line) {
+            Ok(0) | Err(_) => return None,
+            Ok(_) => {}
+        }
+        if let Some(id) = line.trim().strip_prefix("id:") {
+            return Some(id.trim().to_string());
+        }
+    }
+}
+
+/// Issue 33's eviction flood: `watchers` live streams on one match, each
+/// from an address of its own (127.0.1.x), then `newcomers` keep-alive
+/// connections from 100 other addresses (127.0.2.x) that each ask for the
+/// lobby once and stay open, then one move. True when every watcher saw
+/// the move and every newcomer was answered (served or refused with a 503).
+///
+/// With `streams`, the newcomers each open a live stream of another match
+/// instead (the issue's 1,000 streams on another match).
+fn evict(addr: &str, watchers: usize, newcomers: usize, as_streams: bool) -> bool {
+    let mut host = Client::at(addr, [127, 0, 0, 3]);
+    let body = json!({"game": "chutes", "seats": ["here", "here"]});
+    let Answer::Status(201, game) = host.call("POST", "/api/matches", None, Some(&body)) else {
+        println!("evict: no match");
+        return false;
+    };
+    let newcomers_path = if as_streams {
+        let Answer::Status(201, other) = host.call("POST", "/api/matches", None, Some(&body))
+        else {
+            println!("evict: no second match");
+            return false;
+        };
+        format!("/api/matches/{}/events", other["id"].as_str().unwrap_or(""))
+    } else {
+        "/api/lobby".to_string()
+    };
+    let id = game["id"].as_str().unwrap_or("").to_string();
+    let token = game["token"].as_str().unwrap_or("").to_string();
+    let mut streams = Vec::new();
+    for i in 0..watchers {
+        let from = [127, 0, 1, (i % 250 + 1) as u8];
+        let opened = connect_from(addr, from).and_then(|mut stream| {
+            stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+            write!(
+                stream,
+                "GET /api/matches/{id}/events HTTP/1.1\r\nHost: {addr}\r\n\r\n"
+            )?;
+            let mut reader = BufReader::new(stream);
+            next_event(&mut reader)
+                .map(|_| reader)
+                .ok_or_else(|| std::io::Error::other("no first event"))
+        });
+        match opened {
+            Ok(reader) => streams.push(reader),
+            Err(e) => println!("evict: watcher {i} could not watch: {e}"),
+        }
+    }
+    let watching = streams.len();
+    let (mut served, mut refused, mut unanswered) = (0, 0, 0);
+    let mut held = Vec::new();
+    let started = Instant::now();
+    for i in 0..newcomers {
+        let from = [127, 0, 2, (i % 100 + 1) as u8];
+        let Ok(mut stream) = connect_from(addr, from) else {
+            unanswered += 1;
+            continue;
+        };
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+        let _ = write!(
+            stream,
+            "GET {newcomers_path} HTTP/1.1\r\nHost: {addr}\r\n\r\n"
+        );
+        let mut reader = BufReader::new(stream);
+        let mut status = String::new();
+        let _ = reader.read_line(&mut status);
+        if status.starts_with("HTTP/1.1 200") && as_streams {
+            served += 1;
+            held.push(reader);
+        } else if status.starts_with("HTTP/1.1 200") {
+            served += 1;
+            // Read the rest of the answer; the connection stays open, idle.
+            let mut length = 0usize;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(n) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = n.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            held.push(reader);
+        } else if status.starts_with("HTTP/1.1 503") {
+            refused += 1;
+        } else {
+            unanswered += 1;
+        }
+    }
+    let flood_ms = started.elapsed().as_millis();
+    let moved = host.call(
+        "POST",
+        &format!("/api/matches/{id}/moves"),
+        Some(&token),
+        Some(&json!({"move": "roll", "after": 0})),
+    );
+    let moved = matches!(moved, Answer::Status(200, _));
+    let saw = streams
+        .iter_mut()
+        .map(|reader| next_event(reader).as_deref() == Some("1"))
+        .filter(|&saw| saw)
+        .count();
+    let kind = if as_streams {
+        "streaming"
+    } else {
+        "keep-alive"
+    };
+    println!(
+        "evict: {watching} of {watchers} watching; {newcomers} {kind} newcomers from 100 addresses in {flood_ms} ms: \
+         {served} served (kept open), {refused} refused 503, {unanswered} with no answer; \
+         the move {}; {saw} of {watching} watchers saw it, {} lost",
+        if moved { "was played" } else { "was refused" },
+        watching - saw
+    );
+    drop(held);
+    moved && watching == watchers && saw == watching && unanswered == 0
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(mode @ ("flood" | "evict")) = args.get(1).map(String::as_str) {
+        let streams = args.get(5).map(String::as_str) == Some("--streams");
+        let (Some(addr), Some(a), Some(b), None) = (
+            args.get(2),
+            args.get(3).and_then(|n| n.parse::<usize>().ok()),
+            args.get(4).and_then(|n| n.parse::<usize>().ok()),
+            args.get(if streams { 6 } else { 5 }),
+        ) else {
+            eprintln!(
+                "usage: load flood ADDR THREADS SECONDS, load evict ADDR WATCHERS NEWCOMERS [--streams]"
+            );
+            std::process::exit(2);
+        };
+        let ok = if mode == "flood" {
+            flood(addr, a, b as u64)
+        } else {
+            evict(addr, a, b, streams)
+        };
+        std::process::exit(if ok { 0 } else { 1 });
+    }
     if args.get(1).map(String::as_str) == Some("check") {
         let (Some(addr), Some(ledger), None) = (args.get(2), args.get(3), args.get(4)) else {
             eprintln!("usage: load check ADDR LEDGER");

@@ -84,6 +84,11 @@ pub struct Config {
     /// How long one long answer may work before it is stopped and
     /// answered with a 503 ([`work`]).
     pub long_work_limit: Duration,
+    /// The most states (the algorithm's own: squares × chute counts ×
+    /// ladder counts for shortest games) one piece of long work may hold;
+    /// all of it together may hold this times [`Config::max_long_work`]
+    /// ([`work::Memory`]).
+    pub long_work_states: u64,
     /// How long work estimated to be quick may take in the quick line
     /// before it moves to the long line ([`work`]).
     pub quick_work_limit: Duration,
@@ -111,6 +116,35 @@ pub struct Config {
     pub durability: store::Durability,
     /// The most idle matches kept in memory (the store keeps them all).
     pub live_matches: usize,
+    /// The load balancers in front of this server (`--trusted-proxy`):
+    /// only from these is `X-Forwarded-For` read for the client's address
+    /// ([`http::client`]).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// How many things (matches, designs, boards, saves) each client
+    /// address may make a minute, and how many long answers it may ask
+    /// for, in bursts of as many ([`http::fair`]); 0 for no limit.
+    pub rate_limit: u32,
+    /// The most unfinished matches one client address, or one token, may
+    /// have made ([`store`]); 0 for no limit.
+    pub matches_per_client: u32,
+    /// How long an unfinished match nobody has moved in or joined is kept
+    /// ([`store`]); a match played in is kept 30 days after its last move.
+    pub unplayed_kept: Duration,
+    /// The most sessions of each kind (uploaded boards, designs) one
+    /// client address, or one token, holds ([`sessions`]); 0 for no
+    /// budget. A new one beyond it pushes out the maker's own oldest.
+    pub sessions_per_client: usize,
+    /// The most grids one owner (a token, else a client address) may have
+    /// saved ([`tools::grids`]); 0 for no limit. The store holds at most
+    /// [`store::MAX_GRIDS`] in all.
+    pub grids_per_client: u32,
+    /// The most connections one client address holds at once
+    /// ([`http::listen`]); 0 for no limit. Trusted proxies are not held to
+    /// it.
+    pub connections_per_client: usize,
+    /// The most live event streams one client address holds at once
+    /// ([`http::fair::Streams`]); 0 for no limit.
+    pub streams_per_client: usize,
     /// For whoever works on the pages: serve them from this folder (the
     /// source's `crates/server/web`), read at each request, instead of the
     /// copies built into the binary ([`assets`]).
@@ -124,11 +158,17 @@ impl Config {
     /// as many long answers at once as the machine has cores (at least 2)
     /// in each line, the long line's on as many threads at a lower
     /// priority, 10 s for one long answer and ½ s in the quick line,
+    /// 2,000,000 states (about 46 MB) for one long answer,
     /// 1,024 connections (or three quarters of the open-file limit when
     /// that is lower), 10 s for headers and for bodies, 10 s to finish
     /// when stopping with no drain delay before it, no metrics address;
     /// the store in `parlor.db` in the data directory, committed to its
-    /// log before a move is answered; 1,000 idle matches in memory.
+    /// log before a move is answered; 1,000 idle matches in memory; no
+    /// trusted proxy, 60 things made and 60 long answers a minute per
+    /// client address, 100 unfinished matches per address and per token,
+    /// unplayed matches kept 6 hours; 100 sessions of each kind and 100
+    /// saved grids per client, 64 connections and 32 live streams
+    /// per client address.
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         Self {
             games: games::Registry::standard(),
@@ -141,6 +181,7 @@ impl Config {
             max_long_work: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
             long_work_limit: Duration::from_secs(10),
             quick_work_limit: Duration::from_millis(500),
+            long_work_states: 2_000_000,
             max_connections: http::listen::default_max_connections(),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
@@ -150,6 +191,14 @@ impl Config {
             database: None,
             durability: store::Durability::default(),
             live_matches: 1000,
+            trusted_proxies: Vec::new(),
+            rate_limit: 60,
+            matches_per_client: 100,
+            unplayed_kept: Duration::from_secs(6 * 60 * 60),
+            sessions_per_client: 100,
+            grids_per_client: 100,
+            connections_per_client: 64,
+            streams_per_client: 32,
             web_dir: None,
         }
     }
@@ -176,6 +225,10 @@ pub struct Shared {
     pub long_work: work::LongWork,
     /// Draining and readiness ([`http::health`]).
     pub health: http::health::Health,
+    /// The rates per client address ([`http::fair`]).
+    pub rates: Arc<http::fair::Rates>,
+    /// The live streams per client address ([`http::fair::Streams`]).
+    pub streams: Arc<http::fair::Streams>,
 }
 
 /// A cheap handle on [`Shared`].
@@ -188,12 +241,16 @@ impl AppState {
     /// # Errors
     /// When the store cannot be opened or migrated.
     pub async fn open(config: Config) -> Result<Self, store::DbError> {
-        let db = store::Db::open(
+        let mut db = store::Db::open(
             &config.location(),
             config.durability,
             Some(&tools::grids::folder(&config.data_dir)),
         )
         .await?;
+        db.set_bounds(store::Bounds {
+            per_creator: config.matches_per_client,
+            unplayed_kept: config.unplayed_kept,
+        });
         let n = config.max_sessions;
         let idle = config.idle;
         let hub = matches::Hub::new(
@@ -202,14 +259,30 @@ impl AppState {
             config.live_matches,
             config.max_long_work,
         );
-        Ok(Self(Arc::new(Shared {
-            boards: Sessions::new("board", n, idle),
-            designs: Sessions::new("design", n, idle),
+        let state = Self(Arc::new(Shared {
+            boards: Sessions::new("board", n, idle).with_budget(config.sessions_per_client),
+            designs: Sessions::new("design", n, idle).with_budget(config.sessions_per_client),
             hub,
             long_work: work::LongWork::new(&config),
             health: http::health::Health::default(),
+            rates: Arc::new(http::fair::Rates::new(config.rate_limit)),
+            streams: Arc::new(http::fair::Streams::new(
+                config.streams_per_client,
+                (config.max_connections / 4 * 3).max(1),
+            )),
             config,
-        })))
+        }));
+        let rates = Arc::downgrade(&state.rates);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(http::fair::FORGET_EVERY).await;
+                match rates.upgrade() {
+                    Some(rates) => rates.forget_idle(),
+                    None => break,
+                }
+            }
+        });
+        Ok(state)
     }
 }
 
@@ -250,6 +323,10 @@ pub fn router_for(state: AppState) -> Router {
         .nest("/tycoon", tools::tycoon::routes())
         .fallback(api_not_found)
         .method_not_allowed_fallback(api_method_not_allowed)
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.rates.clone(),
+            http::fair::limit,
+        ))
         .route_layer(axum::middleware::from_fn(http::log::note_route))
         .layer(axum::middleware::map_response(json_errors));
     let app = Router::new()
@@ -269,7 +346,11 @@ pub fn router_for(state: AppState) -> Router {
             limits,
             http::limits::body_in_time,
         ))
-        .layer(axum::middleware::from_fn(http::origin::check));
+        .layer(axum::middleware::from_fn(http::origin::check))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::<[std::net::IpAddr]>::from(config.trusted_proxies.clone()),
+            http::client::identify,
+        ));
     let app = match guarded {
         Some(addr) => app.layer(axum::middleware::from_fn_with_state(
             addr,

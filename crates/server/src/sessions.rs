@@ -6,9 +6,16 @@
 //!   is the only key to a session: nobody can list or guess another's.
 //! - **session**: one stored value (a game, a board, a design document).
 //! - **idle**: time since a session was last read or changed. Sessions idle
-//!   longer than the store's limit are dropped; when the store is full, the
-//!   session idle longest makes room for a new one.
+//!   longer than the store's limit are dropped.
+//! - **maker** ([`Maker`]): the client address and token that made a
+//!   session. Each holds at most the store's **budget** of sessions
+//!   (per address, and per token): a new one beyond it pushes out that
+//!   maker's own session idle longest. When the whole store is full, the
+//!   session pushed out is the one idle longest of the **largest spender**
+//!   (the address holding the most), so that one client's flood pushes out
+//!   its own work, not everyone's.
 
+use crate::http::client::Maker;
 use crate::http::error::ApiError;
 use axum::http::StatusCode;
 use std::collections::HashMap;
@@ -65,6 +72,7 @@ pub fn seed_or_fresh(seed: Option<u64>) -> Result<u64, ApiError> {
 struct Entry<T> {
     value: T,
     touched: Instant,
+    maker: Maker,
 }
 
 /// Sessions of one kind, keyed by id.
@@ -72,6 +80,7 @@ pub struct Sessions<T> {
     kind: &'static str,
     capacity: usize,
     idle: Duration,
+    budget: usize,
     entries: Mutex<HashMap<String, Entry<T>>>,
 }
 
@@ -83,8 +92,17 @@ impl<T> Sessions<T> {
             kind,
             capacity: capacity.max(1),
             idle,
+            budget: 0,
             entries: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The same store, each maker (address, token) holding at most
+    /// `budget` sessions; 0 for no budget.
+    #[must_use]
+    pub fn with_budget(mut self, budget: usize) -> Self {
+        self.budget = budget;
+        self
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry<T>>> {
@@ -94,31 +112,55 @@ impl<T> Sessions<T> {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Stores `value` under a fresh id and returns the id. Drops idle
-    /// sessions first, then the one idle longest if the store is still full.
+    /// Stores `value`, made by no known maker, under a fresh id and
+    /// returns the id ([`Sessions::insert_by`]).
     ///
     /// # Errors
     /// 503 when no id can be drawn.
     pub fn insert(&self, value: T) -> Result<String, ApiError> {
+        self.insert_by(value, &Maker::default())
+    }
+
+    /// Stores `value` made by `maker` under a fresh id and returns the id.
+    /// Drops idle sessions first; then, past the maker's budget, the
+    /// maker's own session idle longest; then, if the store is still full,
+    /// the session idle longest of the largest spender (see the module's
+    /// terms).
+    ///
+    /// # Errors
+    /// 503 when no id can be drawn.
+    pub fn insert_by(&self, value: T, maker: &Maker) -> Result<String, ApiError> {
         let id = fresh_id()?;
         let now = Instant::now();
         let mut map = self.lock();
         map.retain(|_, e| now.duration_since(e.touched) <= self.idle);
+        if self.budget > 0 {
+            if let Some(client) = maker.client {
+                while evict_oldest(&mut map, self.budget, |e| e.maker.client == Some(client)) {}
+            }
+            if let Some(token) = &maker.token {
+                let token = Some(token);
+                while evict_oldest(&mut map, self.budget, |e| e.maker.token.as_ref() == token) {}
+            }
+        }
         while map.len() >= self.capacity {
-            let oldest = map
-                .iter()
-                .min_by_key(|(_, e)| e.touched)
-                .map(|(k, _)| k.clone());
-            match oldest {
-                Some(k) => map.remove(&k),
-                None => break,
+            let mut held: HashMap<Option<std::net::IpAddr>, usize> = HashMap::new();
+            for entry in map.values() {
+                *held.entry(entry.maker.client).or_insert(0) += 1;
+            }
+            let Some((&largest, _)) = held.iter().max_by_key(|&(_, n)| *n) else {
+                break;
             };
+            if !evict_oldest(&mut map, 0, |e| e.maker.client == largest) {
+                break;
+            }
         }
         map.insert(
             id.clone(),
             Entry {
                 value,
                 touched: now,
+                maker: maker.clone(),
             },
         );
         Ok(id)
@@ -175,6 +217,30 @@ impl<T> Sessions<T> {
     }
 }
 
+/// Removes the session idle longest among those `mine` picks, when they
+/// number `at_least` or more; true when one was removed.
+fn evict_oldest<T>(
+    map: &mut HashMap<String, Entry<T>>,
+    at_least: usize,
+    mine: impl Fn(&Entry<T>) -> bool,
+) -> bool {
+    let mut count = 0;
+    let mut oldest: Option<(&String, Instant)> = None;
+    for (id, entry) in map.iter().filter(|(_, e)| mine(e)) {
+        count += 1;
+        if oldest.is_none_or(|(_, at)| entry.touched < at) {
+            oldest = Some((id, entry.touched));
+        }
+    }
+    if count < at_least.max(1) {
+        return false;
+    }
+    match oldest.map(|(id, _)| id.clone()) {
+        Some(id) => map.remove(&id).is_some(),
+        None => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,6 +294,54 @@ mod tests {
         assert!(store.with(&ids[0], |_| ()).is_ok());
         assert!(store.with(&ids[2], |_| ()).is_ok());
         assert!(store.with(&newest, |_| ()).is_ok());
+    }
+
+    fn maker(n: u8) -> Maker {
+        Maker {
+            client: Some(std::net::IpAddr::from([127, 0, 0, n])),
+            token: None,
+        }
+    }
+
+    #[test]
+    fn a_maker_past_its_budget_pushes_out_its_own_oldest() {
+        let store = Sessions::new("design", 100, Duration::from_secs(60)).with_budget(2);
+        let victim = store.insert_by(0, &maker(3)).unwrap();
+        let first = store.insert_by(1, &maker(2)).unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+        let second = store.insert_by(2, &maker(2)).unwrap();
+        let third = store.insert_by(3, &maker(2)).unwrap();
+        assert!(store.with(&first, |_| ()).is_err(), "its own oldest went");
+        for kept in [&victim, &second, &third] {
+            assert!(store.with(kept, |_| ()).is_ok());
+        }
+        // The same by token, from any address.
+        let token = |n: u8| Maker {
+            token: Some("t".into()),
+            ..maker(n)
+        };
+        let a = store.insert_by(4, &token(10)).unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+        store.insert_by(5, &token(11)).unwrap();
+        store.insert_by(6, &token(12)).unwrap();
+        assert!(store.with(&a, |_| ()).is_err());
+    }
+
+    #[test]
+    fn a_full_store_takes_from_the_largest_spender_first() {
+        let store = Sessions::new("design", 5, Duration::from_secs(60));
+        let victim = store.insert_by(0, &maker(3)).unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+        let flood: Vec<String> = (0..20)
+            .map(|i| store.insert_by(i, &maker(2)).unwrap())
+            .collect();
+        assert_eq!(store.len(), 5);
+        assert!(
+            store.with(&victim, |_| ()).is_ok(),
+            "the oldest, but not the largest spender's"
+        );
+        assert!(store.with(&flood[19], |_| ()).is_ok());
+        assert!(store.with(&flood[0], |_| ()).is_err());
     }
 
     #[test]

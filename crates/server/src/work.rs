@@ -36,6 +36,13 @@
 //! - **withdrawn**: a client that hangs up drops its request's future; a
 //!   guard in it then raises the budget's flag, and the computation stops at
 //!   its next check (within milliseconds), freeing its slot.
+//! - **memory budget** ([`Memory`]): what long work may hold at once,
+//!   counted in the algorithm's own states (a shortest-games search holds
+//!   about [`BYTES_PER_STATE`] bytes a state in its tables). One piece may
+//!   hold [`Memory::per_work`] states: a bigger question is refused before
+//!   any work, with its size in words (`422`). All pieces together may hold
+//!   [`Memory::total`]: a question that does not fit beside those running
+//!   is refused with `503 busy` and `Retry-After`, like a full line.
 //! - **tally** ([`Tally`]): how many pieces of work started, finished, were
 //!   stopped by the time limit or withdrawn, and moved lines; what the tests
 //!   (and an operator) read.
@@ -297,8 +304,101 @@ impl Queue {
     }
 }
 
+/// Bytes one state of a shortest-games search holds in its tables (its
+/// distance map, order and queue; measured: a search of 19.9 million
+/// states grew the server by 230–470 MB).
+pub const BYTES_PER_STATE: u64 = 24;
+
+/// The memory budget of long work, in states (see the module's terms).
+pub struct Memory {
+    per_work: u64,
+    total: u64,
+    held: Arc<AtomicU64>,
+}
+
+/// States held by one piece of long work until dropped.
+pub struct Held {
+    states: u64,
+    held: Arc<AtomicU64>,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.held.fetch_sub(self.states, Ordering::SeqCst);
+    }
+}
+
+impl Memory {
+    /// At most `per_work` states a piece, `total` in all.
+    pub fn new(per_work: u64, total: u64) -> Self {
+        Self {
+            per_work,
+            total: total.max(per_work),
+            held: Arc::default(),
+        }
+    }
+
+    /// The most states one piece of work may hold.
+    pub fn per_work(&self) -> u64 {
+        self.per_work
+    }
+
+    /// The most states all pieces may hold at once.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The states held now.
+    pub fn held(&self) -> u64 {
+        self.held.load(Ordering::SeqCst)
+    }
+
+    /// Reserves `states` for one piece of work, `what` naming them for a
+    /// person ("states (squares × chute counts × ladder counts)").
+    ///
+    /// # Errors
+    /// `422` when one piece may not hold that many; `503 busy` with
+    /// `Retry-After` when they do not fit beside the work running.
+    pub fn reserve(&self, states: u64, what: &str) -> Result<Held, ApiError> {
+        let mb = |n: u64| n.saturating_mul(BYTES_PER_STATE).div_ceil(1 << 20);
+        if states > self.per_work {
+            return Err(ApiError::unprocessable(format!(
+                "this question holds {states} {what}, about {} MB; the server works on at most {} (about {} MB) for one question; ask a smaller one, or use the command line `parlor`, which has no such limit",
+                mb(states),
+                self.per_work,
+                mb(self.per_work)
+            )));
+        }
+        let mut now = self.held.load(Ordering::SeqCst);
+        loop {
+            if now.saturating_add(states) > self.total {
+                return Err(ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!(
+                        "the server is holding {now} {what} for other questions, and {} at most; try again in a moment",
+                        self.total
+                    ),
+                )
+                .with_retry_after(1));
+            }
+            match self
+                .held
+                .compare_exchange(now, now + states, Ordering::SeqCst, Ordering::SeqCst)
+            {
+                Ok(_) => {
+                    return Ok(Held {
+                        states,
+                        held: Arc::clone(&self.held),
+                    });
+                }
+                Err(actual) => now = actual,
+            }
+        }
+    }
+}
+
 /// The two lines for long work, the long line's threads, their time
-/// limits, and the tally.
+/// limits, the memory budget and the tally.
 pub struct LongWork {
     quick: Queue,
     long: Queue,
@@ -306,6 +406,8 @@ pub struct LongWork {
     quick_limit: Duration,
     long_limit: Duration,
     counters: Arc<Counters>,
+    /// The memory budget.
+    pub memory: Memory,
 }
 
 /// How one attempt ended.
@@ -326,6 +428,10 @@ impl LongWork {
             quick_limit: config.quick_work_limit,
             long_limit: config.long_work_limit,
             counters: Arc::default(),
+            memory: Memory::new(
+                config.long_work_states,
+                config.long_work_states.saturating_mul(slots as u64),
+            ),
         }
     }
 
@@ -463,6 +569,33 @@ fn stopped_error(stopped: Stopped) -> ApiError {
             ),
         ),
         Stopped::Cancelled => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, stopped.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod memory_tests {
+    use super::*;
+
+    #[test]
+    fn a_piece_too_big_is_refused_and_the_total_is_shared() {
+        let memory = Memory::new(100, 250);
+        let too_big = memory.reserve(101, "states").err().unwrap();
+        assert_eq!(too_big.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            too_big.message.contains("101 states"),
+            "{}",
+            too_big.message
+        );
+        let a = memory.reserve(100, "states").unwrap();
+        let b = memory.reserve(100, "states").unwrap();
+        let full = memory.reserve(100, "states").err().unwrap();
+        assert_eq!(full.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(full.retry_after, Some(1));
+        assert_eq!(memory.held(), 200);
+        drop(a);
+        let _c = memory.reserve(100, "states").unwrap();
+        drop(b);
+        assert_eq!(memory.held(), 100);
     }
 }
 

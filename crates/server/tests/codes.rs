@@ -59,6 +59,61 @@ async fn raw(app: &App, method: &str, uri: &str, headers: &[(&str, &str)], body:
     }
 }
 
+/// `POST /api/matches` (a Chutes match at one screen) from the loopback
+/// address 127.0.0.`n`, with a token or none.
+async fn from_client(app: &App, n: u8, token: Option<&str>) -> Answer {
+    let mut request = Request::builder()
+        .method("POST")
+        .uri("/api/matches")
+        .header(header::CONTENT_TYPE, "application/json")
+        .extension(axum::extract::ConnectInfo(std::net::SocketAddr::from((
+            [127, 0, 0, n],
+            40_000,
+        ))));
+    if let Some(token) = token {
+        request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+    }
+    let body = Body::from(r#"{"game": "chutes", "seats": ["here", "here"]}"#);
+    raw_request(app, request.body(body).expect("a request")).await
+}
+
+/// A request from the loopback address 127.0.0.`n` with a JSON body.
+fn request_from(n: u8, method: &str, uri: &str, body: &str) -> Request<Body> {
+    Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .extension(axum::extract::ConnectInfo(std::net::SocketAddr::from((
+            [127, 0, 0, n],
+            40_000,
+        ))))
+        .body(Body::from(body.to_string()))
+        .expect("a request")
+}
+
+/// Sends a request as built.
+async fn raw_request(app: &App, request: Request<Body>) -> Answer {
+    let response = app
+        .router
+        .clone()
+        .oneshot(request)
+        .await
+        .expect("an answer");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    Answer {
+        status,
+        headers,
+        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    }
+}
+
 #[tokio::test]
 async fn every_documented_4xx_code_is_answered_where_it_should_be() {
     let app = App::with(|c| {
@@ -321,6 +376,41 @@ async fn every_documented_4xx_code_is_answered_where_it_should_be() {
         )
         .await,
     );
+    // Fair share (issue 33): counted per client address, which only a
+    // request from a connection has.
+    let fair = App::with(|c| {
+        c.rate_limit = 1;
+        c.matches_per_client = 1;
+    })
+    .await;
+    let made = from_client(&fair, 2, None).await;
+    let token = made.ok()["token"].as_str().expect("a token").to_string();
+    expect("rate_limited", from_client(&fair, 2, None).await);
+    from_client(&fair, 3, Some(&token)).await.ok();
+    expect("match_quota", from_client(&fair, 4, Some(&token)).await);
+    // Saved grids belong to whoever saved them.
+    let grids = App::with(|c| {
+        c.rate_limit = 0;
+        c.grids_per_client = 1;
+    })
+    .await;
+    let save_from = |n: u8, name: &'static str| {
+        let grids = &grids;
+        async move {
+            let made =
+                raw_request(grids, request_from(n, "POST", "/api/tycoon/designs", "{}")).await;
+            let id = made.ok()["id"].as_str().expect("an id").to_string();
+            let body = format!(r#"{{"name": "{name}", "replace": true}}"#);
+            raw_request(
+                grids,
+                request_from(n, "POST", &format!("/api/tycoon/designs/{id}/save"), &body),
+            )
+            .await
+        }
+    };
+    save_from(2, "theirs").await.ok();
+    expect("not_owner", save_from(3, "theirs").await);
+    expect("grid_quota", save_from(2, "another").await);
     let never = futures_util::stream::pending::<Result<axum::body::Bytes, std::io::Error>>();
     expect(
         "body_timeout",

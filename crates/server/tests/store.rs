@@ -316,8 +316,8 @@ async fn unfinished_matches_expire_and_finished_ones_stay(db: Db, _: Location) {
     db.create(new_match(&id(2))).await.unwrap();
     db.append(mv(&id(1), 1, false)).await.unwrap();
     db.append(mv(&id(2), 1, true)).await.unwrap();
-    assert_eq!(db.expire(2_000).await.unwrap(), 0, "both moved at 2,001");
-    assert_eq!(db.expire(3_000).await.unwrap(), 1);
+    assert_eq!(db.expire(2_000, 0).await.unwrap(), 0, "both moved at 2,001");
+    assert_eq!(db.expire(3_000, 0).await.unwrap(), 1);
     assert!(db.load(&id(1)).await.unwrap().is_none());
     assert!(db.moves_after(&id(1), 0).await.unwrap().is_empty());
     assert_eq!(db.load(&id(2)).await.unwrap().unwrap().moves.len(), 1);

@@ -31,6 +31,9 @@ pub struct ApiError {
     pub code: &'static str,
     /// What went wrong, for a person.
     pub message: String,
+    /// How long the refusal may last, in seconds: sent as `Retry-After`
+    /// (rate limits, quotas, a full store).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -63,6 +66,7 @@ impl ApiError {
             status,
             code: code_of(status),
             message: message.into(),
+            retry_after: None,
         }
     }
 
@@ -72,6 +76,7 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            retry_after: None,
         }
     }
 
@@ -79,6 +84,14 @@ impl ApiError {
     #[must_use]
     pub fn with_code(mut self, code: &'static str) -> Self {
         self.code = code;
+        self
+    }
+
+    /// The same error, saying it may last `seconds` (at least 1):
+    /// answered with `Retry-After`.
+    #[must_use]
+    pub fn with_retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds.max(1));
         self
     }
 
@@ -117,14 +130,19 @@ pub fn status_of(code: &str) -> StatusCode {
         "game_over" | "not_your_turn" | "stale_move" | "bot_seat" | "seat_taken" | "game_on" => {
             StatusCode::CONFLICT
         }
-        "not_your_seat" | "bad_token" => StatusCode::FORBIDDEN,
+        "not_your_seat" | "bad_token" | "not_owner" => StatusCode::FORBIDDEN,
         "no_token" => StatusCode::UNAUTHORIZED,
         "no_such_seat" | "roll_not_chosen" | "roll_needed" | "roll_unused" | "bad_roll"
         | "bad_seats" | "bad_move" | "bad_seed" | "bad_invite" | "bad_setup" | "bad_step"
         | "bad_json" | "bad_request" | "wrong_game" | "bad_name" => StatusCode::BAD_REQUEST,
         "no_match" | "no_board" | "no_grid" => StatusCode::NOT_FOUND,
         "damaged_record" => StatusCode::INTERNAL_SERVER_ERROR,
-        "busy" | "store_unavailable" => StatusCode::SERVICE_UNAVAILABLE,
+        "busy" | "store_unavailable" | "store_at_capacity" | "too_many_streams" => {
+            StatusCode::SERVICE_UNAVAILABLE
+        }
+        "rate_limited" | "match_quota" | "session_quota" | "grid_quota" => {
+            StatusCode::TOO_MANY_REQUESTS
+        }
         "storage_full" | "store_read_only" => StatusCode::INSUFFICIENT_STORAGE,
         _ => StatusCode::UNPROCESSABLE_ENTITY,
     }
@@ -149,7 +167,8 @@ struct ErrorFields<'a> {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
+        let retry_after = self.retry_after;
+        let mut response = (
             self.status,
             Json(ErrorBody {
                 error: ErrorFields {
@@ -158,7 +177,14 @@ impl IntoResponse for ApiError {
                 },
             }),
         )
-            .into_response()
+            .into_response();
+        if let Some(seconds) = retry_after {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(seconds),
+            );
+        }
+        response
     }
 }
 
@@ -196,6 +222,11 @@ impl From<crate::store::DbError> for ApiError {
             DbError::ReadOnly => "store_read_only",
             DbError::Unavailable(_) | DbError::Incompatible(_) => "store_unavailable",
             DbError::Damaged(_) => "damaged_record",
+            DbError::AtCapacity { .. } => "store_at_capacity",
+            DbError::Quota { .. } => "match_quota",
+            DbError::NotOwner => "not_owner",
+            DbError::GridQuota { whole: false, .. } => "grid_quota",
+            DbError::GridQuota { whole: true, .. } => "storage_full",
         };
         let message = match &e {
             DbError::Stale { now } => {
@@ -205,9 +236,51 @@ impl From<crate::store::DbError> for ApiError {
             DbError::Full => "cannot store this: the server's disk is full".to_string(),
             DbError::ReadOnly => "cannot store this: the server's store is read-only".to_string(),
             DbError::Damaged(_) => "this game's record is damaged in the server's store: it is lost, and asking again will not bring it back".to_string(),
+            DbError::AtCapacity { retry_after } => format!(
+                "the server holds {} unfinished games, its most; the first of them expires in {}, or sooner when some end",
+                crate::store::MAX_UNFINISHED,
+                in_time(*retry_after)
+            ),
+            DbError::Quota {
+                limit,
+                by,
+                retry_after,
+                unplayed_kept,
+            } => format!(
+                "{limit} unfinished games were made from this {by}, the most one {by} may have; finish some (a game nobody plays in ends after {}), or try again in {}",
+                in_time(*unplayed_kept),
+                in_time(*retry_after)
+            ),
+            DbError::NotOwner => "this grid was saved by someone else: you may open it and save a copy under another name, not replace or delete it".to_string(),
+            DbError::GridQuota { limit, whole: false } => format!(
+                "you have saved {limit} grids, the most one person may; delete some of yours first"
+            ),
+            DbError::GridQuota { limit, whole: true } => format!(
+                "the server holds {limit} saved grids, its most; a grid must be deleted before another is saved"
+            ),
             other => format!("cannot store this now: {other}; try again in a moment"),
         };
-        Self::coded(status_of(code), code, message)
+        let retry_after = match &e {
+            DbError::AtCapacity { retry_after } | DbError::Quota { retry_after, .. } => {
+                Some(*retry_after)
+            }
+            _ => None,
+        };
+        let error = Self::coded(status_of(code), code, message);
+        match retry_after {
+            Some(seconds) => error.with_retry_after(seconds),
+            None => error,
+        }
+    }
+}
+
+/// `seconds` in words: `45 s`, `12 min`, `5 h`, `30 days` (rounded up).
+pub fn in_time(seconds: u64) -> String {
+    match seconds {
+        0..=90 => format!("{} s", seconds.max(1)),
+        91..=5_400 => format!("{} min", seconds.div_ceil(60)),
+        5_401..=172_800 => format!("{} h", seconds.div_ceil(3_600)),
+        _ => format!("{} days", seconds.div_ceil(86_400)),
     }
 }
 

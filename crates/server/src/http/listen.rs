@@ -4,11 +4,18 @@
 //! Terms:
 //! - **connection limit** ([`Config::max_connections`]): the most TCP
 //!   connections open at once. A connection over the limit makes room by
-//!   closing an **idle** connection (one with no request being answered):
-//!   the oldest that has never had an answer (silent, or still sending its
-//!   first headers: what a slow client holds), else the oldest idle one.
-//!   When every open connection is busy, the newcomer gets a `503` and is
-//!   closed.
+//!   closing an **idle** connection (one with no request being answered,
+//!   and no answer still being sent: a live event stream is never idle):
+//!   the oldest that has never had an answer and has been open at least
+//!   [`FRESH`] (silent, or still sending its first headers: what a slow
+//!   client holds), else the oldest idle one. When none is idle, the
+//!   newcomer gets a `503` with `Retry-After` and is closed.
+//! - **connections per client** ([`Config::connections_per_client`]): the
+//!   most connections one client address ([`crate::http::client::Client`],
+//!   by its peer address) holds at once. A newcomer beyond it makes room
+//!   by closing an idle connection of the same address, else gets a `503`.
+//!   A trusted proxy ([`Config::trusted_proxies`]) is not held to it: it
+//!   carries many clients.
 //! - **header timeout** ([`Config::header_timeout`]): the time a connection
 //!   has to send a request's headers, counted from when it opened or from
 //!   the previous answer. It is also the idle timeout: a connection that
@@ -23,6 +30,7 @@
 //!   returns.
 
 use crate::Config;
+use crate::http::client::Client;
 use axum::Router;
 use axum::body::Body;
 use hyper::body::Incoming;
@@ -30,9 +38,10 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::io;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, watch};
@@ -41,14 +50,24 @@ use tower::ServiceExt;
 /// How long the server waits after an accept error before accepting again.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
+/// How long a connection that has not sent a request yet is left alone
+/// before it may be closed to make room: a newcomer is given the time to
+/// send its request, so that a burst of newcomers is answered (or refused
+/// with a `503`), not cut one by the next.
+pub const FRESH: Duration = Duration::from_secs(1);
+
 /// One open connection, as the accept loop sees it.
 struct Open {
-    /// Requests being answered on it.
+    /// Requests being answered on it (until their answer is sent whole).
     busy: Arc<AtomicUsize>,
     /// Requests answered on it.
     served: Arc<AtomicUsize>,
     /// Told to close it at once.
     close: Arc<Notify>,
+    /// When it was accepted.
+    opened: Instant,
+    /// Its client's address, as counted ([`Client::of`] the peer).
+    client: IpAddr,
 }
 
 /// Every open connection, oldest first.
@@ -74,8 +93,23 @@ impl Connections {
         self.lock().open.len()
     }
 
+    /// Connections open from `client`.
+    fn of(&self, client: IpAddr) -> usize {
+        self.lock()
+            .open
+            .values()
+            .filter(|open| open.client == client)
+            .count()
+    }
+
     /// Registers a new connection; returns its id.
-    fn add(&self, busy: Arc<AtomicUsize>, served: Arc<AtomicUsize>, close: Arc<Notify>) -> u64 {
+    fn add(
+        &self,
+        busy: Arc<AtomicUsize>,
+        served: Arc<AtomicUsize>,
+        close: Arc<Notify>,
+        client: IpAddr,
+    ) -> u64 {
         let mut registry = self.lock();
         let id = registry.next;
         registry.next += 1;
@@ -85,6 +119,8 @@ impl Connections {
                 busy,
                 served,
                 close,
+                opened: Instant::now(),
+                client,
             },
         );
         id
@@ -95,16 +131,26 @@ impl Connections {
         self.closed.notify_waiters();
     }
 
-    /// Closes the oldest idle connection that has never had an answer, or
-    /// else the oldest idle one; false when every one is busy.
-    fn close_oldest_idle(&self) -> bool {
+    /// Closes the oldest idle connection (of `client` only, when given)
+    /// that has never had an answer and is older than [`FRESH`], or else
+    /// the oldest idle one that has had an answer; false when there is
+    /// none (every one is busy: answering, or streaming).
+    fn close_oldest_idle(&self, client: Option<IpAddr>) -> bool {
         let mut registry = self.lock();
-        let idle = |open: &Open| open.busy.load(Ordering::SeqCst) == 0;
-        let unserved = registry
-            .open
-            .iter()
-            .find(|(_, open)| idle(open) && open.served.load(Ordering::SeqCst) == 0);
-        let victim = unserved.or_else(|| registry.open.iter().find(|(_, open)| idle(open)));
+        let now = Instant::now();
+        let idle = |open: &Open| {
+            open.busy.load(Ordering::SeqCst) == 0 && client.is_none_or(|c| c == open.client)
+        };
+        let served = |open: &Open| open.served.load(Ordering::SeqCst) > 0;
+        let unserved = registry.open.iter().find(|(_, open)| {
+            idle(open) && !served(open) && now.duration_since(open.opened) >= FRESH
+        });
+        let victim = unserved.or_else(|| {
+            registry
+                .open
+                .iter()
+                .find(|(_, open)| idle(open) && served(open))
+        });
         let idle = victim.map(|(&id, _)| id);
         match idle.and_then(|id| registry.open.remove(&id)) {
             Some(open) => {
@@ -113,6 +159,34 @@ impl Connections {
             }
             None => false,
         }
+    }
+}
+
+/// A response body that keeps its request counted as being answered
+/// ([`Busy`]) until the body is sent whole or dropped: a live event
+/// stream keeps its connection busy, never idle.
+struct Guarded {
+    inner: Body,
+    _busy: Busy,
+}
+
+impl hyper::body::Body for Guarded {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        std::pin::Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.inner.size_hint()
     }
 }
 
@@ -165,12 +239,12 @@ pub async fn serve_until(
             () = &mut shutdown => break,
             accepted = listener.accept() => accepted,
         };
-        let stream = match accepted {
-            Ok((stream, _)) => {
+        let (stream, peer) = match accepted {
+            Ok((stream, peer)) => {
                 // Small answers go out at once, not held back by Nagle's
                 // algorithm until the last piece is acknowledged.
                 let _ = stream.set_nodelay(true);
-                stream
+                (stream, peer)
             }
             Err(e) if is_per_connection(&e) => continue,
             Err(e) => {
@@ -183,27 +257,63 @@ pub async fn serve_until(
                         "cannot accept a connection; closing idle ones"
                     );
                 }
-                connections.close_oldest_idle();
+                connections.close_oldest_idle(None);
                 tokio::time::sleep(ACCEPT_BACKOFF).await;
                 continue;
             }
         };
-        if connections.len() >= max && !connections.close_oldest_idle() {
-            tokio::spawn(refuse(stream, max));
+        let client = Client::of(peer.ip()).0;
+        let per_client = config.connections_per_client;
+        let proxy = config
+            .trusted_proxies
+            .iter()
+            .any(|p| p.to_canonical() == peer.ip().to_canonical());
+        if per_client > 0
+            && !proxy
+            && connections.of(client) >= per_client
+            && !connections.close_oldest_idle(Some(client))
+        {
+            tokio::spawn(refuse(
+                stream,
+                format!(
+                    "your address has {per_client} connections open, the most one address may have; close some or try again in a moment"
+                ),
+            ));
+            continue;
+        }
+        if connections.len() >= max && !connections.close_oldest_idle(None) {
+            tokio::spawn(refuse(
+                stream,
+                format!(
+                    "the server is answering {max} connections at once, its limit; try again in a moment"
+                ),
+            ));
             continue;
         }
         let busy = Arc::new(AtomicUsize::new(0));
         let served = Arc::new(AtomicUsize::new(0));
         let close = Arc::new(Notify::new());
-        let id = connections.add(Arc::clone(&busy), Arc::clone(&served), Arc::clone(&close));
+        let id = connections.add(
+            Arc::clone(&busy),
+            Arc::clone(&served),
+            Arc::clone(&close),
+            client,
+        );
         let service = {
             let app = app.clone();
-            hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+            hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
                 let busy = Busy::new(&busy, &served);
                 let app = app.clone();
+                // Who is asking ([`crate::http::client`]).
+                request
+                    .extensions_mut()
+                    .insert(axum::extract::ConnectInfo(peer));
                 async move {
-                    let _busy = busy;
-                    app.oneshot(request.map(Body::new)).await
+                    let answer = app.oneshot(request.map(Body::new)).await;
+                    // Busy until the answer's body is sent whole.
+                    answer.map(|response| {
+                        response.map(|inner| Body::new(Guarded { inner, _busy: busy }))
+                    })
                 }
             })
         };
@@ -253,17 +363,39 @@ fn is_per_connection(e: &io::Error) -> bool {
     )
 }
 
-/// Tells a connection over the limit why it is closed, briefly.
-async fn refuse(mut stream: TcpStream, max: usize) {
-    let body = format!(
-        "{{\"error\":\"the server is answering {max} connections at once, its limit; try again in a moment\"}}"
-    );
+/// Tells a connection over a limit why it is closed, briefly: `503`, the
+/// API's error shape (code `busy`), `Retry-After: 1`.
+async fn refuse(mut stream: TcpStream, why: String) {
+    let body = serde_json::json!({"error": {"code": "busy", "message": why}}).to_string();
     let answer = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
          content-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",
         body.len()
     );
-    let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(answer.as_bytes())).await;
+    let written = tokio::time::timeout(Duration::from_secs(1), async {
+        stream.write_all(answer.as_bytes()).await?;
+        stream.shutdown().await
+    })
+    .await;
+    if !matches!(written, Ok(Ok(()))) {
+        return;
+    }
+    // Closed with the client's request unread, the connection would be
+    // reset, and a reset can drop the answer before the client reads it:
+    // read what the client sent until it closes too (a quarter of a second
+    // and 64 KiB at most, so that a flood of refusals holds few
+    // descriptors).
+    let _ = tokio::time::timeout(Duration::from_millis(250), async {
+        let mut sink = [0u8; 4096];
+        let mut left: usize = 64 * 1024;
+        while left > 0 {
+            match tokio::io::AsyncReadExt::read(&mut stream, &mut sink).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => left = left.saturating_sub(n),
+            }
+        }
+    })
+    .await;
 }
 
 /// The soft limit on open files of this process, where the platform says
@@ -286,6 +418,10 @@ pub fn default_max_connections() -> usize {
 mod tests {
     use super::*;
 
+    fn localhost() -> IpAddr {
+        IpAddr::from([127, 0, 0, 1])
+    }
+
     #[test]
     fn idle_connections_never_answered_are_closed_first_then_the_oldest() {
         let connections = Connections::default();
@@ -294,24 +430,54 @@ mod tests {
         let ids: Vec<u64> = (0..4)
             .map(|i| {
                 let (b, s) = (Arc::clone(&busy[i]), Arc::clone(&served[i]));
-                connections.add(b, s, Arc::new(Notify::new()))
+                connections.add(b, s, Arc::new(Notify::new()), localhost())
             })
             .collect();
         let left = || -> Vec<u64> { connections.lock().open.keys().copied().collect() };
         busy[0].store(1, Ordering::SeqCst);
         served[2].store(0, Ordering::SeqCst);
-        assert!(connections.close_oldest_idle());
+        // Not answered yet, but only just opened: left alone for now.
+        assert!(connections.close_oldest_idle(None));
+        assert_eq!(left(), [ids[0], ids[2], ids[3]], "the oldest answered one");
+        connections
+            .lock()
+            .open
+            .get_mut(&ids[2])
+            .expect("open")
+            .opened -= FRESH;
+        assert!(connections.close_oldest_idle(None));
         assert_eq!(
             left(),
-            [ids[0], ids[1], ids[3]],
-            "the one never answered goes first"
+            [ids[0], ids[3]],
+            "the one never answered goes first, once no longer fresh"
         );
-        assert!(connections.close_oldest_idle());
-        assert_eq!(left(), [ids[0], ids[3]], "then the oldest idle one");
         busy[3].store(1, Ordering::SeqCst);
-        assert!(!connections.close_oldest_idle(), "every one left is busy");
+        assert!(
+            !connections.close_oldest_idle(None),
+            "every one left is busy"
+        );
         connections.remove(ids[0]);
         assert_eq!(connections.len(), 1);
+    }
+
+    #[test]
+    fn a_client_makes_room_among_its_own_connections_only() {
+        let connections = Connections::default();
+        let other = IpAddr::from([127, 0, 0, 2]);
+        let idle = || (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(1)));
+        let (b, s) = idle();
+        let theirs = connections.add(b, s, Arc::new(Notify::new()), other);
+        let (b, s) = idle();
+        let mine = connections.add(b, Arc::clone(&s), Arc::new(Notify::new()), localhost());
+        assert_eq!(connections.of(localhost()), 1);
+        assert!(connections.close_oldest_idle(Some(localhost())));
+        let left: Vec<u64> = connections.lock().open.keys().copied().collect();
+        assert_eq!(
+            left,
+            [theirs],
+            "{mine} went, not the older one of another address"
+        );
+        assert!(!connections.close_oldest_idle(Some(localhost())));
     }
 
     #[test]

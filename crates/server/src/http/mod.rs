@@ -20,11 +20,17 @@
 //! - **request log** ([`log`]): one line per request — method, route
 //!   template, status, duration, request id — through `tracing`; never a
 //!   path, a query or a header, so never a token or an invite.
+//! - **fair share** ([`client`], [`fair`]): who a request comes from (the
+//!   peer, or `X-Forwarded-For` from a trusted proxy) and the rates per
+//!   client address on the routes that make something or ask for long
+//!   work (`429` with `Retry-After`).
 //! - **metrics** ([`metrics`]): counters, gauges and histograms in
 //!   Prometheus' text format, served on their own address
 //!   (`--metrics-addr`).
 
+pub mod client;
 pub mod error;
+pub mod fair;
 pub mod headers;
 pub mod health;
 pub mod host;

@@ -204,8 +204,15 @@ async fn supply(state: &AppState, need: &Need) -> Result<Supplied, ApiError> {
 
 async fn create(
     State(state): State<AppState>,
+    client: Option<axum::Extension<crate::http::client::Client>>,
+    Bearer(bearer): Bearer,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
+    // Who makes it, for the store's quota and the lobby (digests only).
+    let creator = crate::store::Creator {
+        client: client.map(|c| c.0.digest()),
+        token: bearer.as_deref().map(seats::digest),
+    };
     let info = state.hub.games().find(&req.game)?;
     let (plans, names) = match &req.seats {
         Some(seats) => read_seats(seats)?,
@@ -262,7 +269,7 @@ async fn create(
         }
     }
     let game = table.game();
-    let made = state.hub.create(table, &plans, &names).await?;
+    let made = state.hub.create_for(table, &plans, &names, creator).await?;
     let view = state.hub.view(&made.id, Some(&made.token)).await?;
     Ok((
         StatusCode::CREATED,
@@ -502,9 +509,12 @@ async fn reinvite(
 async fn events(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    client: Option<axum::Extension<crate::http::client::Client>>,
 ) -> Result<Response, ApiError> {
     use futures_util::StreamExt;
     use tokio::sync::broadcast::error::RecvError;
+    // Counted against its client's streams while it lasts.
+    let held = state.streams.open(client.map(|c| c.0))?;
     let (first, changes) = state.hub.watch(&id).await?;
     let to_event = |change: &hub::Change| {
         Event::default()
@@ -532,7 +542,15 @@ async fn events(
     let reconnect = futures_util::stream::once(std::future::ready(Ok(Event::default()
         .retry(crate::http::health::RECONNECT_AFTER)
         .comment("this stream ends here: reconnect"))));
-    let mut response = Sse::new(first.chain(rest).take_until(stopped).chain(reconnect))
+    let stream = first
+        .chain(rest)
+        .take_until(stopped)
+        .chain(reconnect)
+        .map(move |event| {
+            let _held = &held;
+            event
+        });
+    let mut response = Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(std::time::Duration::from_secs(15)))
         .into_response();
     response

@@ -24,7 +24,14 @@
 //! - **migration** ([`schema`]): a numbered change to the tables, run once,
 //!   in order, when the server starts.
 //! - **expiry**: an unfinished match untouched for [`UNFINISHED_KEPT`] is
-//!   deleted; finished matches are kept.
+//!   deleted; so is one nobody has played in ([`Bounds::unplayed_kept`],
+//!   hours: no person's move, no seat taken with an invite or from the
+//!   lobby); finished matches are kept.
+//! - **creator** ([`Creator`]): who made a match — digests of the client's
+//!   address and of the token the request showed, never either itself —
+//!   so that one creator can hold at most [`Bounds::per_creator`]
+//!   unfinished matches and the lobby lists at most
+//!   [`LOBBY_PER_CREATOR`] of theirs.
 
 pub mod grid_names;
 mod postgres;
@@ -45,6 +52,94 @@ pub const MAX_UNFINISHED: u64 = 100_000;
 
 /// The most saved grids the store holds.
 pub const MAX_GRIDS: u64 = 10_000;
+
+/// The most matches of one creator the lobby lists.
+pub const LOBBY_PER_CREATOR: u32 = 3;
+
+/// Who made a match: digests (see the module's terms); `None` when not
+/// known (a match made in process).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Creator {
+    /// The digest of the client's address ([`crate::http::client`]).
+    pub client: Option<String>,
+    /// The digest of the token the request showed, if it showed one.
+    pub token: Option<String>,
+}
+
+/// Who saves, replaces or deletes a grid, as the store checks it (see
+/// `docs/api.md`: a grid belongs to whoever saved it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GridActor {
+    /// The owner a new grid is saved under (`""` for none).
+    pub owner: String,
+    /// The owners whose grids this actor may replace or delete.
+    pub owns: Vec<String>,
+    /// May replace or delete any grid: the operator (the command line,
+    /// the grid files imported, a request made in process).
+    pub any: bool,
+    /// May replace or delete the grids that have no owner (saved before
+    /// grids had owners, or imported from files).
+    pub ownerless: bool,
+    /// The most grids one owner may have saved; 0 for no limit.
+    pub per_owner: u32,
+}
+
+impl GridActor {
+    /// The operator: may change any grid, with no limit but the store's.
+    pub fn operator() -> Self {
+        Self {
+            any: true,
+            ownerless: true,
+            ..Self::default()
+        }
+    }
+
+    /// Whether this actor may replace or delete a grid owned by `owner`.
+    pub fn may_change(&self, owner: &str) -> bool {
+        self.any
+            || (owner.is_empty() && self.ownerless)
+            || (!owner.is_empty() && self.owns.iter().any(|o| o == owner))
+    }
+}
+
+/// The fair-share bounds the store keeps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// The most unfinished matches one creator (address, or token) may
+    /// have made; 0 for no limit.
+    pub per_creator: u32,
+    /// How long an unfinished match nobody has played in is kept.
+    pub unplayed_kept: Duration,
+}
+
+impl Default for Bounds {
+    /// 100 unfinished matches per creator; unplayed ones kept 6 hours.
+    fn default() -> Self {
+        Self {
+            per_creator: 100,
+            unplayed_kept: Duration::from_secs(6 * 60 * 60),
+        }
+    }
+}
+
+/// The lobby's question, in words both backends read (`?1`/`$1` aside):
+/// open matches, newest first, at most [`LOBBY_PER_CREATOR`] a creator
+/// (a match of no known creator counts as its own).
+const LOBBY_QUERY: &str =
+    "SELECT id, game, title, seat_count, lobby_seats, moves, created_ms FROM (
+    SELECT id, game, title, seat_count, lobby_seats, moves, created_ms,
+        ROW_NUMBER() OVER (
+            PARTITION BY CASE WHEN creator = '' THEN id ELSE creator END
+            ORDER BY created_ms DESC
+        ) AS nth
+    FROM matches WHERE NOT over AND lobby_seats > 0
+) AS open WHERE nth <= ?2 ORDER BY created_ms DESC LIMIT ?1";
+
+/// The seconds from `now_ms` to `at_ms`, rounded up, at least 1.
+fn seconds_until(at_ms: i64, now_ms: i64) -> u64 {
+    let ms = u64::try_from(at_ms.saturating_sub(now_ms)).unwrap_or(0);
+    ms.div_ceil(1000).max(1)
+}
 
 /// Why the store could not do something.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -74,6 +169,39 @@ pub enum DbError {
     /// again will not bring it back.
     #[error("the store is damaged: {0}")]
     Damaged(String),
+    /// The store holds [`MAX_UNFINISHED`] unfinished matches; the first of
+    /// them expires in `retry_after` seconds.
+    #[error("the server holds {MAX_UNFINISHED} unfinished games, its most")]
+    AtCapacity {
+        /// Seconds until the first unfinished match expires.
+        retry_after: u64,
+    },
+    /// The grid belongs to someone else: it may be read and copied, not
+    /// replaced or deleted.
+    #[error("this grid was saved by someone else")]
+    NotOwner,
+    /// No more grids may be saved: the owner has saved `limit`
+    /// ([`GridActor::per_owner`], `whole` false), or the store holds
+    /// [`MAX_GRIDS`] (`whole` true).
+    #[error("{limit} saved grids, the most")]
+    GridQuota {
+        /// The bound reached.
+        limit: u64,
+        /// True for the store's bound, false for the owner's.
+        whole: bool,
+    },
+    /// The creator has made [`Bounds::per_creator`] unfinished matches.
+    #[error("{limit} unfinished games were made from this {by}, the most one {by} may have")]
+    Quota {
+        /// The bound.
+        limit: u32,
+        /// `address` or `token`.
+        by: &'static str,
+        /// Seconds until the first of theirs expires.
+        retry_after: u64,
+        /// How long an unplayed match is kept, in seconds.
+        unplayed_kept: u64,
+    },
 }
 
 /// A match as it is created.
@@ -356,6 +484,7 @@ pub struct Db {
     backend: Backend,
     notices: broadcast::Sender<Notice>,
     origin: String,
+    bounds: Bounds,
 }
 
 enum Backend {
@@ -395,11 +524,22 @@ impl Db {
             backend,
             notices,
             origin,
+            bounds: Bounds::default(),
         };
         if let Some(folder) = grid_folder {
             db.import_grid_files(folder).await?;
         }
         Ok(db)
+    }
+
+    /// Sets the fair-share bounds (before the store is shared).
+    pub fn set_bounds(&mut self, bounds: Bounds) {
+        self.bounds = bounds;
+    }
+
+    /// The fair-share bounds.
+    pub fn bounds(&self) -> Bounds {
+        self.bounds
     }
 
     /// True for PostgreSQL (several servers may share it).
@@ -425,15 +565,25 @@ impl Db {
         self.notices.subscribe()
     }
 
-    /// Stores a new match.
+    /// Stores a new match of no known creator.
     ///
     /// # Errors
-    /// [`DbError::Unavailable`] when [`MAX_UNFINISHED`] matches are
-    /// unfinished, or the store fails.
+    /// As [`Db::create_for`].
     pub async fn create(&self, new: NewMatch) -> Result<(), DbError> {
+        self.create_for(new, Creator::default()).await
+    }
+
+    /// Stores a new match made by `creator`.
+    ///
+    /// # Errors
+    /// [`DbError::AtCapacity`] when [`MAX_UNFINISHED`] matches are
+    /// unfinished, [`DbError::Quota`] when the creator has made
+    /// [`Bounds::per_creator`] of them, or the store fails.
+    pub async fn create_for(&self, new: NewMatch, creator: Creator) -> Result<(), DbError> {
+        let bounds = self.bounds;
         match &self.backend {
-            Backend::Sqlite(db) => db.create(new).await,
-            Backend::Postgres(db) => db.create(new).await,
+            Backend::Sqlite(db) => db.create(new, creator, bounds).await,
+            Backend::Postgres(db) => db.create(new, creator, bounds).await,
         }
     }
 
@@ -450,8 +600,8 @@ impl Db {
         new: NewMatch,
     ) -> Result<Option<String>, DbError> {
         match &self.backend {
-            Backend::Sqlite(db) => db.create_rematch(old.to_string(), new).await,
-            Backend::Postgres(db) => db.create_rematch(old, new, &self.origin).await,
+            Backend::Sqlite(db) => db.create_rematch(old.to_string(), new, self.bounds).await,
+            Backend::Postgres(db) => db.create_rematch(old, new, &self.origin, self.bounds).await,
         }
     }
 
@@ -569,15 +719,16 @@ impl Db {
         }
     }
 
-    /// Deletes unfinished matches untouched since `before_ms`; returns how
-    /// many.
+    /// Deletes unfinished matches untouched since `before_ms`, and those
+    /// nobody has played in untouched since `unplayed_before_ms`; returns
+    /// how many.
     ///
     /// # Errors
     /// When the store fails.
-    pub async fn expire(&self, before_ms: i64) -> Result<u64, DbError> {
+    pub async fn expire(&self, before_ms: i64, unplayed_before_ms: i64) -> Result<u64, DbError> {
         match &self.backend {
-            Backend::Sqlite(db) => db.expire(before_ms).await,
-            Backend::Postgres(db) => db.expire(before_ms).await,
+            Backend::Sqlite(db) => db.expire(before_ms, unplayed_before_ms).await,
+            Backend::Postgres(db) => db.expire(before_ms, unplayed_before_ms).await,
         }
     }
 
@@ -592,12 +743,30 @@ impl Db {
         text: &str,
         replace: bool,
     ) -> Result<GridSave, DbError> {
+        self.save_grid_as(name, text, replace, &GridActor::operator())
+            .await
+    }
+
+    /// [`Db::save_grid`] by `actor`: a new grid is saved under the actor's
+    /// owner; one already saved is replaced only when the actor may
+    /// change it.
+    ///
+    /// # Errors
+    /// [`DbError::NotOwner`] for another's grid, [`DbError::GridQuota`]
+    /// when the owner or the store holds its most, or the store fails.
+    pub async fn save_grid_as(
+        &self,
+        name: &str,
+        text: &str,
+        replace: bool,
+        actor: &GridActor,
+    ) -> Result<GridSave, DbError> {
         match &self.backend {
             Backend::Sqlite(db) => {
-                db.save_grid(name.to_string(), text.to_string(), replace)
+                db.save_grid(name.to_string(), text.to_string(), replace, actor.clone())
                     .await
             }
-            Backend::Postgres(db) => db.save_grid(name, text, replace).await,
+            Backend::Postgres(db) => db.save_grid(name, text, replace, actor).await,
         }
     }
 
@@ -628,9 +797,17 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn delete_grid(&self, name: &str) -> Result<bool, DbError> {
+        self.delete_grid_as(name, &GridActor::operator()).await
+    }
+
+    /// [`Db::delete_grid`] by `actor`.
+    ///
+    /// # Errors
+    /// [`DbError::NotOwner`] for another's grid, or the store fails.
+    pub async fn delete_grid_as(&self, name: &str, actor: &GridActor) -> Result<bool, DbError> {
         match &self.backend {
-            Backend::Sqlite(db) => db.delete_grid(name.to_string()).await,
-            Backend::Postgres(db) => db.delete_grid(name).await,
+            Backend::Sqlite(db) => db.delete_grid(name.to_string(), actor.clone()).await,
+            Backend::Postgres(db) => db.delete_grid(name, actor).await,
         }
     }
 

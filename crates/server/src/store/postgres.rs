@@ -13,8 +13,9 @@
 //!   matches again ([`Notice::Resync`]).
 
 use super::{
-    Claim, DbError, GridRow, GridSave, LobbyRow, MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch,
-    NewMove, Notice, SeatRow, StoredMatch, TokenRow, schema,
+    Bounds, Claim, Creator, DbError, GridActor, GridRow, GridSave, LOBBY_PER_CREATOR, LobbyRow,
+    MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch, NewMove, Notice, SeatRow, StoredMatch, TokenRow,
+    UNFINISHED_KEPT, schema,
 };
 use std::str::FromStr;
 use std::sync::Mutex;
@@ -168,10 +169,47 @@ impl Postgres {
         tx.commit().await.map_err(pg)
     }
 
-    pub(super) async fn create(&self, new: NewMatch) -> Result<(), DbError> {
+    pub(super) async fn create(
+        &self,
+        new: NewMatch,
+        creator: Creator,
+        bounds: Bounds,
+    ) -> Result<(), DbError> {
         let mut conn = self.conn().await?;
         let tx = conn.transaction().await.map_err(pg)?;
-        insert_match(&tx, &new).await?;
+        let kept = UNFINISHED_KEPT.as_millis() as i64;
+        let unplayed = bounds.unplayed_kept.as_millis() as i64;
+        let by_creator = [
+            ("address", "creator", &creator.client),
+            ("token", "creator_token", &creator.token),
+        ];
+        for (by, column, value) in by_creator {
+            let Some(value) = value else { continue };
+            if bounds.per_creator == 0 {
+                break;
+            }
+            let row = tx
+                .query_one(
+                    &format!(
+                        "SELECT COUNT(*), MIN(updated_ms + CASE WHEN played THEN $2::BIGINT ELSE $3::BIGINT END)
+                         FROM matches WHERE NOT over AND {column} = $1"
+                    ),
+                    &[value, &kept, &unplayed],
+                )
+                .await
+                .map_err(pg)?;
+            let theirs: i64 = row.get(0);
+            if theirs >= i64::from(bounds.per_creator) {
+                let first: Option<i64> = row.get(1);
+                return Err(DbError::Quota {
+                    limit: bounds.per_creator,
+                    by,
+                    retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
+                    unplayed_kept: bounds.unplayed_kept.as_secs(),
+                });
+            }
+        }
+        insert_match(&tx, &new, &creator, bounds).await?;
         tx.commit().await.map_err(pg)
     }
 
@@ -180,6 +218,7 @@ impl Postgres {
         old: &str,
         new: NewMatch,
         origin: &str,
+        bounds: Bounds,
     ) -> Result<Option<String>, DbError> {
         let mut conn = self.conn().await?;
         let tx = conn.transaction().await.map_err(pg)?;
@@ -198,7 +237,7 @@ impl Postgres {
         if let Some(made) = row.get::<_, Option<String>>(0) {
             return Ok(Some(made));
         }
-        insert_match(&tx, &new).await?;
+        insert_match(&tx, &new, &Creator::default(), bounds).await?;
         tx.execute(
             "UPDATE matches SET rematch = $2 WHERE id = $1",
             &[&old, &new.id],
@@ -281,7 +320,8 @@ impl Postgres {
         let stored = conn
             .query(
                 "WITH moved AS (
-                     UPDATE matches SET moves = $2, status = $3, over = $4, updated_ms = $5
+                     UPDATE matches SET moves = $2, status = $3, over = $4, updated_ms = $5,
+                         played = played OR NOT $8
                      WHERE id = $1 AND moves = $2 - 1 AND NOT over
                      RETURNING id
                  ), stored AS (
@@ -356,7 +396,7 @@ impl Postgres {
         .await
         .map_err(pg)?;
         tx.execute(
-            "UPDATE matches SET lobby_seats = lobby_seats - $3, updated_ms = $2 WHERE id = $1",
+            "UPDATE matches SET lobby_seats = lobby_seats - $3, updated_ms = $2, played = TRUE WHERE id = $1",
             &[&claim.id, &super::now_ms(), &i32::from(public)],
         )
         .await
@@ -422,9 +462,8 @@ impl Postgres {
         let conn = self.conn().await?;
         let rows = conn
             .query(
-                "SELECT id, game, title, seat_count, lobby_seats, moves, created_ms FROM matches
-                 WHERE NOT over AND lobby_seats > 0 ORDER BY created_ms DESC LIMIT $1",
-                &[&i64::from(limit)],
+                &super::LOBBY_QUERY.replace("?1", "$1").replace("?2", "$2"),
+                &[&i64::from(limit), &i64::from(LOBBY_PER_CREATOR)],
             )
             .await
             .map_err(pg)?;
@@ -442,11 +481,16 @@ impl Postgres {
             .collect())
     }
 
-    pub(super) async fn expire(&self, before_ms: i64) -> Result<u64, DbError> {
+    pub(super) async fn expire(
+        &self,
+        before_ms: i64,
+        unplayed_before_ms: i64,
+    ) -> Result<u64, DbError> {
         let conn = self.conn().await?;
         conn.execute(
-            "DELETE FROM matches WHERE NOT over AND updated_ms < $1",
-            &[&before_ms],
+            "DELETE FROM matches WHERE NOT over
+             AND (updated_ms < $1 OR (NOT played AND updated_ms < $2))",
+            &[&before_ms, &unplayed_before_ms],
         )
         .await
         .map_err(pg)
@@ -457,37 +501,64 @@ impl Postgres {
         name: &str,
         text: &str,
         replace: bool,
+        actor: &GridActor,
     ) -> Result<GridSave, DbError> {
         let mut conn = self.conn().await?;
         let tx = conn.transaction().await.map_err(pg)?;
-        // One saver at a time, so that the count below stays true.
+        // One saver at a time, so that the counts below stay true.
         tx.execute("LOCK TABLE grids IN SHARE ROW EXCLUSIVE MODE", &[])
             .await
             .map_err(pg)?;
-        let exists = tx
-            .query_opt("SELECT 1 FROM grids WHERE name = $1", &[&name])
+        let owner: Option<String> = tx
+            .query_opt("SELECT owner FROM grids WHERE name = $1", &[&name])
             .await
             .map_err(pg)?
-            .is_some();
-        if exists && !replace {
-            return Ok(GridSave::Exists);
+            .map(|r| r.get(0));
+        match owner {
+            Some(_) if !replace => return Ok(GridSave::Exists),
+            Some(owner) if !actor.may_change(&owner) => return Err(DbError::NotOwner),
+            Some(_) => {
+                tx.execute(
+                    "UPDATE grids SET text = $2, updated_ms = $3 WHERE name = $1",
+                    &[&name, &text, &super::now_ms()],
+                )
+                .await
+                .map_err(pg)?;
+                tx.commit().await.map_err(pg)?;
+                return Ok(GridSave::Saved);
+            }
+            None => {}
         }
-        if !exists {
-            let count: i64 = tx
-                .query_one("SELECT COUNT(*) FROM grids", &[])
+        if actor.per_owner > 0 && !actor.owner.is_empty() {
+            let theirs: i64 = tx
+                .query_one(
+                    "SELECT COUNT(*) FROM grids WHERE owner = $1",
+                    &[&actor.owner],
+                )
                 .await
                 .map_err(pg)?
                 .get(0);
-            if u64::try_from(count).unwrap_or(0) >= MAX_GRIDS {
-                return Err(DbError::Unavailable(format!(
-                    "the server holds {MAX_GRIDS} saved grids; delete one first"
-                )));
+            if theirs >= i64::from(actor.per_owner) {
+                return Err(DbError::GridQuota {
+                    limit: u64::from(actor.per_owner),
+                    whole: false,
+                });
             }
         }
+        let count: i64 = tx
+            .query_one("SELECT COUNT(*) FROM grids", &[])
+            .await
+            .map_err(pg)?
+            .get(0);
+        if u64::try_from(count).unwrap_or(0) >= MAX_GRIDS {
+            return Err(DbError::GridQuota {
+                limit: MAX_GRIDS,
+                whole: true,
+            });
+        }
         tx.execute(
-            "INSERT INTO grids (name, text, updated_ms) VALUES ($1, $2, $3)
-             ON CONFLICT (name) DO UPDATE SET text = $2, updated_ms = $3",
-            &[&name, &text, &super::now_ms()],
+            "INSERT INTO grids (name, text, updated_ms, owner) VALUES ($1, $2, $3, $4)",
+            &[&name, &text, &super::now_ms(), &actor.owner],
         )
         .await
         .map_err(pg)?;
@@ -523,12 +594,27 @@ impl Postgres {
             .collect())
     }
 
-    pub(super) async fn delete_grid(&self, name: &str) -> Result<bool, DbError> {
-        let conn = self.conn().await?;
-        let gone = conn
+    pub(super) async fn delete_grid(&self, name: &str, actor: &GridActor) -> Result<bool, DbError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        let owner: Option<String> = tx
+            .query_opt(
+                "SELECT owner FROM grids WHERE name = $1 FOR UPDATE",
+                &[&name],
+            )
+            .await
+            .map_err(pg)?
+            .map(|r| r.get(0));
+        match owner {
+            None => return Ok(false),
+            Some(owner) if !actor.may_change(&owner) => return Err(DbError::NotOwner),
+            Some(_) => {}
+        }
+        let gone = tx
             .execute("DELETE FROM grids WHERE name = $1", &[&name])
             .await
             .map_err(pg)?;
+        tx.commit().await.map_err(pg)?;
         Ok(gone == 1)
     }
 
@@ -562,16 +648,34 @@ impl Postgres {
 /// The person seats and the tokens of match `id`.
 /// Inserts a new match, its seats and tokens (refused when the store holds
 /// [`MAX_UNFINISHED`] unfinished matches).
-async fn insert_match(tx: &tokio_postgres::Transaction<'_>, new: &NewMatch) -> Result<(), DbError> {
+/// Inserts a new match made by `creator`, unless the store holds its most
+/// unfinished ones.
+async fn insert_match(
+    tx: &tokio_postgres::Transaction<'_>,
+    new: &NewMatch,
+    creator: &Creator,
+    bounds: Bounds,
+) -> Result<(), DbError> {
     let unfinished: i64 = tx
         .query_one("SELECT COUNT(*) FROM matches WHERE NOT over", &[])
         .await
         .map_err(pg)?
         .get(0);
     if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
-        return Err(DbError::Unavailable(format!(
-            "the server holds {MAX_UNFINISHED} unfinished games; try again when some have ended"
-        )));
+        let kept = UNFINISHED_KEPT.as_millis() as i64;
+        let unplayed = bounds.unplayed_kept.as_millis() as i64;
+        let first: Option<i64> = tx
+            .query_one(
+                "SELECT MIN(updated_ms + CASE WHEN played THEN $1::BIGINT ELSE $2::BIGINT END)
+                 FROM matches WHERE NOT over",
+                &[&kept, &unplayed],
+            )
+            .await
+            .map_err(pg)?
+            .get(0);
+        return Err(DbError::AtCapacity {
+            retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
+        });
     }
     let lobby = new
         .seats
@@ -579,8 +683,8 @@ async fn insert_match(tx: &tokio_postgres::Transaction<'_>, new: &NewMatch) -> R
         .filter(|s| s.invite.is_none() && !s.taken)
         .count() as i32;
     tx.execute(
-        "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9, $9)",
+        "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms, creator, creator_token, played)
+         VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9, $9, $10, $11, FALSE)",
         &[
             &new.id,
             &new.game,
@@ -591,6 +695,8 @@ async fn insert_match(tx: &tokio_postgres::Transaction<'_>, new: &NewMatch) -> R
             &new.status,
             &new.over,
             &new.at_ms,
+            &creator.client.as_deref().unwrap_or(""),
+            &creator.token.as_deref().unwrap_or(""),
         ],
     )
     .await

@@ -7,12 +7,15 @@
 //!   `schema_versions`. A migration, once shipped, never changes: a new
 //!   change is a new number.
 //! - **tables**: `matches` (one row a match: its header, lobby line and
-//!   seats anyone may take, move count, status, its rematch once made), `moves` (one row a move, keyed by match and number, so
+//!   seats anyone may take, move count, status, its rematch once made;
+//!   since 3 its creator's digests and whether a person has played in
+//!   it), `moves` (one row a move, keyed by match and number, so
 //!   a move can never be stored twice), `seats` (a person seat: its
 //!   invite's digest while it waits for someone with it, none when anyone
 //!   may take it; whether it is taken; the name its player chose),
 //!   `tokens` (the digests of the secrets that move for
-//!   seats), `grids` (saved Tycoon grids), `settings` (what the store has
+//!   seats), `grids` (saved Tycoon grids; since 3 the digest of whoever
+//!   saved each), `settings` (what the store has
 //!   done once, such as importing grid files).
 
 use super::DbError;
@@ -151,6 +154,28 @@ ALTER TABLE matches ADD COLUMN rematch TEXT;
         postgres: "
 ALTER TABLE seats ADD COLUMN name TEXT;
 ALTER TABLE matches ADD COLUMN rematch TEXT;
+",
+    },
+    Migration {
+        version: 3,
+        name: "who made a match, whether anyone played in it, who saved a grid",
+        sqlite: "
+ALTER TABLE matches ADD COLUMN creator TEXT NOT NULL DEFAULT '';
+ALTER TABLE matches ADD COLUMN creator_token TEXT NOT NULL DEFAULT '';
+ALTER TABLE matches ADD COLUMN played INTEGER NOT NULL DEFAULT 1;
+CREATE INDEX matches_creator ON matches (creator, over);
+CREATE INDEX matches_creator_token ON matches (creator_token, over);
+ALTER TABLE grids ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+CREATE INDEX grids_owner ON grids (owner);
+",
+        postgres: "
+ALTER TABLE matches ADD COLUMN creator TEXT NOT NULL DEFAULT '';
+ALTER TABLE matches ADD COLUMN creator_token TEXT NOT NULL DEFAULT '';
+ALTER TABLE matches ADD COLUMN played BOOLEAN NOT NULL DEFAULT TRUE;
+CREATE INDEX matches_creator ON matches (creator, over);
+CREATE INDEX matches_creator_token ON matches (creator_token, over);
+ALTER TABLE grids ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+CREATE INDEX grids_owner ON grids (owner);
 ",
     },
 ];

@@ -19,8 +19,9 @@
 //!   `fsync` (p99 of a move 21 ms against 7 ms, `benches/moves.rs`).
 
 use super::{
-    Claim, DbError, Durability, GridRow, GridSave, LobbyRow, MAX_GRIDS, MAX_UNFINISHED, MoveRow,
-    NewMatch, NewMove, SeatRow, StoredMatch, TokenRow, schema,
+    Bounds, Claim, Creator, DbError, Durability, GridActor, GridRow, GridSave, LOBBY_PER_CREATOR,
+    LobbyRow, MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch, NewMove, SeatRow, StoredMatch,
+    TokenRow, UNFINISHED_KEPT, schema,
 };
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
@@ -113,14 +114,49 @@ impl Sqlite {
         answer.await.map_err(|_| closed())?
     }
 
-    pub(super) async fn create(&self, new: NewMatch) -> Result<(), DbError> {
-        self.call(move |c| insert_match(c, &new)).await
+    pub(super) async fn create(
+        &self,
+        new: NewMatch,
+        creator: Creator,
+        bounds: Bounds,
+    ) -> Result<(), DbError> {
+        self.call(move |c| {
+            let by_creator = [
+                ("address", "creator", &creator.client),
+                ("token", "creator_token", &creator.token),
+            ];
+            for (by, column, value) in by_creator {
+                let Some(value) = value else { continue };
+                if bounds.per_creator == 0 {
+                    break;
+                }
+                let theirs: i64 = c
+                    .query_row(
+                        &format!("SELECT COUNT(*) FROM matches WHERE over = 0 AND {column} = ?1"),
+                        params![value],
+                        |r| r.get(0),
+                    )
+                    .map_err(sql)?;
+                if theirs >= i64::from(bounds.per_creator) {
+                    let first = first_expiry(c, bounds, &format!("{column} = ?3"), value)?;
+                    return Err(DbError::Quota {
+                        limit: bounds.per_creator,
+                        by,
+                        retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
+                        unplayed_kept: bounds.unplayed_kept.as_secs(),
+                    });
+                }
+            }
+            insert_match(c, &new, &creator, bounds)
+        })
+        .await
     }
 
     pub(super) async fn create_rematch(
         &self,
         old: String,
         new: NewMatch,
+        bounds: Bounds,
     ) -> Result<Option<String>, DbError> {
         self.call(move |c| {
             let found: Option<Option<String>> = c
@@ -133,7 +169,7 @@ impl Sqlite {
                 None => Err(DbError::NoMatch),
                 Some(Some(made)) => Ok(Some(made)),
                 Some(None) => {
-                    insert_match(c, &new)?;
+                    insert_match(c, &new, &Creator::default(), bounds)?;
                     c.execute(
                         "UPDATE matches SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
                         params![old, new.id],
@@ -213,10 +249,11 @@ impl Sqlite {
         self.call(move |c| {
             let changed = c
                 .prepare_cached(
-                    "UPDATE matches SET moves = ?2, status = ?3, over = ?4, updated_ms = ?5
+                    "UPDATE matches SET moves = ?2, status = ?3, over = ?4, updated_ms = ?5,
+                         played = CASE WHEN ?6 THEN played ELSE 1 END
                      WHERE id = ?1 AND moves = ?2 - 1 AND over = 0",
                 )
-                .and_then(|mut s| s.execute(params![mv.match_id, mv.number, mv.status, mv.over, mv.at_ms]))
+                .and_then(|mut s| s.execute(params![mv.match_id, mv.number, mv.status, mv.over, mv.at_ms, mv.bot]))
                 .map_err(sql)?;
             if changed == 0 {
                 let now: Option<u32> = c
@@ -268,7 +305,7 @@ impl Sqlite {
             )
             .map_err(sql)?;
             c.execute(
-                "UPDATE matches SET lobby_seats = lobby_seats - ?3, updated_ms = ?2 WHERE id = ?1",
+                "UPDATE matches SET lobby_seats = lobby_seats - ?3, updated_ms = ?2, played = 1 WHERE id = ?1",
                 params![claim.id, super::now_ms(), i64::from(public)],
             )
             .map_err(sql)?;
@@ -318,14 +355,9 @@ impl Sqlite {
 
     pub(super) async fn lobby(&self, limit: u32) -> Result<Vec<LobbyRow>, DbError> {
         self.call(move |c| {
-            let mut statement = c
-                .prepare_cached(
-                    "SELECT id, game, title, seat_count, lobby_seats, moves, created_ms FROM matches
-                     WHERE over = 0 AND lobby_seats > 0 ORDER BY created_ms DESC LIMIT ?1",
-                )
-                .map_err(sql)?;
+            let mut statement = c.prepare_cached(super::LOBBY_QUERY).map_err(sql)?;
             let rows = statement
-                .query_map([limit], |r| {
+                .query_map(params![limit, LOBBY_PER_CREATOR], |r| {
                     Ok(LobbyRow {
                         id: r.get(0)?,
                         game: r.get(1)?,
@@ -342,12 +374,17 @@ impl Sqlite {
         .await
     }
 
-    pub(super) async fn expire(&self, before_ms: i64) -> Result<u64, DbError> {
+    pub(super) async fn expire(
+        &self,
+        before_ms: i64,
+        unplayed_before_ms: i64,
+    ) -> Result<u64, DbError> {
         self.call(move |c| {
             let gone = c
                 .execute(
-                    "DELETE FROM matches WHERE over = 0 AND updated_ms < ?1",
-                    [before_ms],
+                    "DELETE FROM matches WHERE over = 0
+                     AND (updated_ms < ?1 OR (played = 0 AND updated_ms < ?2))",
+                    [before_ms, unplayed_before_ms],
                 )
                 .map_err(sql)?;
             Ok(gone as u64)
@@ -360,30 +397,55 @@ impl Sqlite {
         name: String,
         text: String,
         replace: bool,
+        actor: GridActor,
     ) -> Result<GridSave, DbError> {
         self.call(move |c| {
-            let exists: bool = c
-                .query_row("SELECT 1 FROM grids WHERE name = ?1", [&name], |_| Ok(()))
+            let owner: Option<String> = c
+                .query_row("SELECT owner FROM grids WHERE name = ?1", [&name], |r| {
+                    r.get(0)
+                })
                 .optional()
-                .map_err(sql)?
-                .is_some();
-            if exists && !replace {
-                return Ok(GridSave::Exists);
-            }
-            if !exists {
-                let count: i64 = c
-                    .query_row("SELECT COUNT(*) FROM grids", [], |r| r.get(0))
+                .map_err(sql)?;
+            match owner {
+                Some(_) if !replace => return Ok(GridSave::Exists),
+                Some(owner) if !actor.may_change(&owner) => return Err(DbError::NotOwner),
+                Some(_) => {
+                    c.execute(
+                        "UPDATE grids SET text = ?2, updated_ms = ?3 WHERE name = ?1",
+                        params![name, text, super::now_ms()],
+                    )
                     .map_err(sql)?;
-                if u64::try_from(count).unwrap_or(0) >= MAX_GRIDS {
-                    return Err(DbError::Unavailable(format!(
-                        "the server holds {MAX_GRIDS} saved grids; delete one first"
-                    )));
+                    return Ok(GridSave::Saved);
+                }
+                None => {}
+            }
+            if actor.per_owner > 0 && !actor.owner.is_empty() {
+                let theirs: i64 = c
+                    .query_row(
+                        "SELECT COUNT(*) FROM grids WHERE owner = ?1",
+                        [&actor.owner],
+                        |r| r.get(0),
+                    )
+                    .map_err(sql)?;
+                if theirs >= i64::from(actor.per_owner) {
+                    return Err(DbError::GridQuota {
+                        limit: u64::from(actor.per_owner),
+                        whole: false,
+                    });
                 }
             }
+            let count: i64 = c
+                .query_row("SELECT COUNT(*) FROM grids", [], |r| r.get(0))
+                .map_err(sql)?;
+            if u64::try_from(count).unwrap_or(0) >= MAX_GRIDS {
+                return Err(DbError::GridQuota {
+                    limit: MAX_GRIDS,
+                    whole: true,
+                });
+            }
             c.execute(
-                "INSERT INTO grids (name, text, updated_ms) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (name) DO UPDATE SET text = ?2, updated_ms = ?3",
-                params![name, text, super::now_ms()],
+                "INSERT INTO grids (name, text, updated_ms, owner) VALUES (?1, ?2, ?3, ?4)",
+                params![name, text, super::now_ms(), actor.owner],
             )
             .map_err(sql)?;
             Ok(GridSave::Saved)
@@ -423,8 +485,23 @@ impl Sqlite {
         .await
     }
 
-    pub(super) async fn delete_grid(&self, name: String) -> Result<bool, DbError> {
+    pub(super) async fn delete_grid(
+        &self,
+        name: String,
+        actor: GridActor,
+    ) -> Result<bool, DbError> {
         self.call(move |c| {
+            let owner: Option<String> = c
+                .query_row("SELECT owner FROM grids WHERE name = ?1", [&name], |r| {
+                    r.get(0)
+                })
+                .optional()
+                .map_err(sql)?;
+            match owner {
+                None => return Ok(false),
+                Some(owner) if !actor.may_change(&owner) => return Err(DbError::NotOwner),
+                Some(_) => {}
+            }
             let gone = c
                 .execute("DELETE FROM grids WHERE name = ?1", [&name])
                 .map_err(sql)?;
@@ -558,16 +635,45 @@ fn moves_after(c: &Connection, id: &str, after: u32) -> Result<Vec<MoveRow>, DbE
 
 /// Inserts a new match, its seats and tokens (refused when the store holds
 /// [`MAX_UNFINISHED`] unfinished matches).
-fn insert_match(c: &Connection, new: &NewMatch) -> Result<(), DbError> {
+/// When the first unfinished match (of those `filter` picks, with `?3`
+/// bound to `value`) expires; none when there is none.
+fn first_expiry(
+    c: &Connection,
+    bounds: Bounds,
+    filter: &str,
+    value: &str,
+) -> Result<Option<i64>, DbError> {
+    let kept = UNFINISHED_KEPT.as_millis() as i64;
+    let unplayed = bounds.unplayed_kept.as_millis() as i64;
+    c.query_row(
+        &format!(
+            "SELECT MIN(updated_ms + CASE WHEN played THEN ?1 ELSE ?2 END) FROM matches
+             WHERE over = 0 AND {filter}"
+        ),
+        params![kept, unplayed, value],
+        |r| r.get::<_, Option<i64>>(0),
+    )
+    .map_err(sql)
+}
+
+/// Inserts a new match made by `creator`, unless the store holds its most
+/// unfinished ones.
+fn insert_match(
+    c: &Connection,
+    new: &NewMatch,
+    creator: &Creator,
+    bounds: Bounds,
+) -> Result<(), DbError> {
     let unfinished: i64 = c
         .query_row("SELECT COUNT(*) FROM matches WHERE over = 0", [], |r| {
             r.get(0)
         })
         .map_err(sql)?;
     if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
-        return Err(DbError::Unavailable(format!(
-            "the server holds {MAX_UNFINISHED} unfinished games; try again when some have ended"
-        )));
+        let first = first_expiry(c, bounds, "?3 = ?3", "")?;
+        return Err(DbError::AtCapacity {
+            retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
+        });
     }
     let lobby = new
         .seats
@@ -575,9 +681,21 @@ fn insert_match(c: &Connection, new: &NewMatch) -> Result<(), DbError> {
         .filter(|s| s.invite.is_none() && !s.taken)
         .count();
     c.execute(
-        "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9, ?9)",
-        params![new.id, new.game, new.header, new.title, new.seat_count, lobby as i64, new.status, new.over, new.at_ms],
+        "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms, creator, creator_token, played)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9, ?9, ?10, ?11, 0)",
+        params![
+            new.id,
+            new.game,
+            new.header,
+            new.title,
+            new.seat_count,
+            lobby as i64,
+            new.status,
+            new.over,
+            new.at_ms,
+            creator.client.as_deref().unwrap_or(""),
+            creator.token.as_deref().unwrap_or("")
+        ],
     )
     .map_err(sql)?;
     for seat in &new.seats {

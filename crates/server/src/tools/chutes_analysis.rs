@@ -195,6 +195,11 @@ async fn shortest(
     let states = (u64::from(board.size()) + 1)
         .saturating_mul(constraint.chutes.map_or(1, |k| u64::from(k) + 1))
         .saturating_mul(constraint.ladders.map_or(1, |k| u64::from(k) + 1));
+    // Held until the answer is given: the search's tables are its states.
+    let _held = state
+        .long_work
+        .memory
+        .reserve(states, "states (squares × chute counts × ladder counts)")?;
     let answer = state
         .long_work
         .run(line_for(&board, states), move |budget| {

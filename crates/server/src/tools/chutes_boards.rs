@@ -104,6 +104,7 @@ struct Uploaded {
 
 async fn upload_board(
     State(state): State<AppState>,
+    maker: crate::http::client::Maker,
     JsonBody(upload): JsonBody<Upload>,
 ) -> ApiResult<Uploaded> {
     let format = upload
@@ -123,7 +124,7 @@ async fn upload_board(
         )));
     }
     let board = Arc::new(read.board);
-    let id = state.boards.insert(board.clone())?;
+    let id = state.boards.insert_by(board.clone(), &maker)?;
     Ok(Json(Uploaded {
         view: BoardView {
             id,

@@ -167,6 +167,7 @@ fn read(r: &DesignRequest) -> Result<(DesignShape, Rules, DesignTargets, DesignO
 
 async fn design_board(
     State(state): State<AppState>,
+    maker: crate::http::client::Maker,
     JsonBody(request): JsonBody<DesignRequest>,
 ) -> Result<Response, ApiError> {
     let (shape, rules, targets, options) = read(&request)?;
@@ -204,7 +205,7 @@ async fn design_board(
             .await
             .and_then(|answer| answer);
         let last = match answer {
-            Ok((board, report)) => match state.boards.insert(Arc::new(board)) {
+            Ok((board, report)) => match state.boards.insert_by(Arc::new(board), &maker) {
                 Ok(id) => Said::Design {
                     id,
                     report: Box::new(report),

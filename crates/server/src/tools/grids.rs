@@ -12,8 +12,9 @@
 //! - **replace**: a save under a name already saved is refused
 //!   (`grid_exists`) unless it asks to replace.
 
+use crate::http::client::{Client, Maker};
 use crate::http::error::ApiError;
-use crate::store::{Db, GridSave};
+use crate::store::{Db, GridActor, GridSave};
 use axum::http::StatusCode;
 use std::path::{Path, PathBuf};
 
@@ -40,9 +41,15 @@ pub fn folder(data_dir: &Path) -> PathBuf {
 /// # Errors
 /// 400 for a bad name; 409 `grid_exists` when the name is taken and
 /// `replace` is false; the store's failure (507 when full or read-only).
-pub async fn save(db: &Db, name: &str, text: &str, replace: bool) -> Result<String, ApiError> {
+pub async fn save(
+    db: &Db,
+    name: &str,
+    text: &str,
+    replace: bool,
+    actor: &GridActor,
+) -> Result<String, ApiError> {
     let name = check_name(name)?;
-    match db.save_grid(&name, text, replace).await? {
+    match db.save_grid_as(&name, text, replace, actor).await? {
         GridSave::Saved => Ok(name),
         GridSave::Exists => Err(ApiError::coded(
             StatusCode::CONFLICT,
@@ -51,6 +58,26 @@ pub async fn save(db: &Db, name: &str, text: &str, replace: bool) -> Result<Stri
                 "a grid named '{name}' is already saved: save it under another name, or replace it"
             ),
         )),
+    }
+}
+
+/// Who `maker` is to the saved grids: the owner of what it saves (its
+/// token's digest when it showed one, else its address's), who may change
+/// grids without an owner (a client on a loopback address: this machine's
+/// user), and at most `per_owner` grids. A request with no client (made in
+/// process) is the operator.
+pub fn actor(maker: &Maker, per_owner: u32) -> GridActor {
+    let Some(client) = maker.client else {
+        return GridActor::operator();
+    };
+    let by_token = maker.token.as_ref().map(|t| format!("token {t}"));
+    let by_client = format!("client {}", Client(client).digest());
+    GridActor {
+        owner: by_token.clone().unwrap_or_else(|| by_client.clone()),
+        owns: by_token.into_iter().chain([by_client]).collect(),
+        any: false,
+        ownerless: client.is_loopback(),
+        per_owner,
     }
 }
 
@@ -148,13 +175,19 @@ mod tests {
         )
         .await
         .unwrap();
+        let op = GridActor::operator();
         let grid = tycoon::parse_grid("1\n10 32\n0\n0\n").unwrap();
         let file = tycoon::write_grid(&grid);
-        assert_eq!(save(&db, "first", &file, false).await.unwrap(), "first");
+        assert_eq!(
+            save(&db, "first", &file, false, &op).await.unwrap(),
+            "first"
+        );
         let text = load(&db, "first").await.unwrap();
         assert_eq!(tycoon::parse_grid(&text).unwrap(), grid);
         assert_eq!(
-            save(&db, "second.grid.grid", &file, false).await.unwrap(),
+            save(&db, "second.grid.grid", &file, false, &op)
+                .await
+                .unwrap(),
             "second"
         );
         let names: Vec<String> = db
@@ -165,13 +198,15 @@ mod tests {
             .map(|g| g.name)
             .collect();
         assert_eq!(names, ["first", "second"]);
-        let taken = save(&db, "first", "0\n0\n0\n", false).await.unwrap_err();
+        let taken = save(&db, "first", "0\n0\n0\n", false, &op)
+            .await
+            .unwrap_err();
         assert_eq!(
             (taken.status, taken.code),
             (StatusCode::CONFLICT, "grid_exists")
         );
         assert_eq!(load(&db, "first").await.unwrap(), file, "not replaced");
-        save(&db, "first", "0\n0\n0\n", true).await.unwrap();
+        save(&db, "first", "0\n0\n0\n", true, &op).await.unwrap();
         assert_eq!(load(&db, "first").await.unwrap(), "0\n0\n0\n");
         assert!(db.delete_grid("second").await.unwrap());
         assert_eq!(load(&db, "second").await.unwrap_err().code, "no_grid");

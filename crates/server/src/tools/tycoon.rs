@@ -148,6 +148,7 @@ async fn grid_text_from(
 
 async fn new_design(
     State(state): State<AppState>,
+    maker: crate::http::client::Maker,
     JsonBody(req): JsonBody<NewDesign>,
 ) -> ApiResult<DesignView> {
     let (grid, text) = grid_text_from(&state, req.text.as_deref(), req.saved.as_deref()).await?;
@@ -155,7 +156,7 @@ async fn new_design(
         Some(text) => Designer::new(grid).with_source(text),
         None => Designer::new(grid),
     };
-    let id = state.designs.insert(designer)?;
+    let id = state.designs.insert_by(designer, &maker)?;
     Ok(Json(state.designs.with(&id, |d| view(&id, d))?))
 }
 
@@ -288,10 +289,12 @@ struct Saved {
 async fn save(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    maker: crate::http::client::Maker,
     JsonBody(req): JsonBody<SaveRequest>,
 ) -> ApiResult<Saved> {
     let text = state.designs.with(&id, |d| d.file())?;
-    let name = grids::save(state.hub.db(), &req.name, &text, req.replace).await?;
+    let actor = grids::actor(&maker, state.config.grids_per_client);
+    let name = grids::save(state.hub.db(), &req.name, &text, req.replace, &actor).await?;
     Ok(Json(Saved {
         name,
         grids: state.hub.db().grids().await?,
@@ -330,9 +333,11 @@ async fn saved_grid(
 async fn delete_grid(
     State(state): State<AppState>,
     Path(name): Path<String>,
+    maker: crate::http::client::Maker,
 ) -> Result<axum::http::StatusCode, ApiError> {
     let name = grids::check_name(&name)?;
-    if state.hub.db().delete_grid(&name).await? {
+    let actor = grids::actor(&maker, state.config.grids_per_client);
+    if state.hub.db().delete_grid_as(&name, &actor).await? {
         Ok(axum::http::StatusCode::NO_CONTENT)
     } else {
         Err(grids::missing(&name))

@@ -63,6 +63,13 @@ impl TestServer {
         config.shutdown_grace = Duration::from_secs(2);
         // Hints and analyses in a debug build on a busy machine: no 10 s limit.
         config.long_work_limit = Duration::from_secs(600);
+        // One browser makes every test's games, designs and analyses from
+        // one address, faster than a person: no fair-share limits here
+        // (tests/fairness.rs tests them).
+        config.rate_limit = 0;
+        config.matches_per_client = 0;
+        config.sessions_per_client = 0;
+        config.grids_per_client = 0;
         // Working on the pages: PARLOR_WEB_DIR=crates/server/web serves them
         // as they are on disk, with no rebuild between edits.
         config.web_dir = std::env::var_os("PARLOR_WEB_DIR").map(PathBuf::from);

@@ -117,16 +117,21 @@ impl Hub {
         });
     }
 
-    /// Deletes unfinished matches untouched for [`UNFINISHED_KEPT`], now and
-    /// every hour, for as long as the hub lives (held weakly, as
+    /// Deletes unfinished matches untouched for [`UNFINISHED_KEPT`], and
+    /// those nobody played in for the store's
+    /// [`crate::store::Bounds::unplayed_kept`], now and every hour (or a
+    /// quarter of that time, when shorter), for as long as the hub lives (held weakly, as
     /// [`Hub::follow_notices`] holds it).
     pub(super) async fn expire_old(hub: Weak<Self>) {
         loop {
             let Some(hub) = hub.upgrade() else {
                 return;
             };
-            let before = crate::store::now_ms() - UNFINISHED_KEPT.as_millis() as i64;
-            if let Ok(gone) = hub.db.expire(before).await
+            let now = crate::store::now_ms();
+            let before = now - UNFINISHED_KEPT.as_millis() as i64;
+            let unplayed = hub.db.bounds().unplayed_kept;
+            let unplayed_before = now - unplayed.as_millis() as i64;
+            if let Ok(gone) = hub.db.expire(before, unplayed_before).await
                 && gone > 0
             {
                 tracing::info!(
@@ -135,7 +140,13 @@ impl Hub {
                 );
             }
             drop(hub);
-            tokio::time::sleep(std::time::Duration::from_secs(60 * 60)).await;
+            // Hourly, or more often when unplayed matches are kept less
+            // than a few hours.
+            let every = (unplayed / 4).clamp(
+                std::time::Duration::from_secs(1),
+                std::time::Duration::from_secs(60 * 60),
+            );
+            tokio::time::sleep(every).await;
         }
     }
 }

@@ -330,6 +330,23 @@ impl Hub {
         plans: &[SeatPlan],
         names: &[Option<String>],
     ) -> Result<Made, ApiError> {
+        self.create_for(table, plans, names, crate::store::Creator::default())
+            .await
+    }
+
+    /// [`Hub::create`] for `creator`, whose unfinished matches the store
+    /// bounds ([`crate::store::Bounds`]).
+    ///
+    /// # Errors
+    /// As [`Hub::create`]; `429 match_quota` when the creator has made
+    /// their most unfinished matches.
+    pub async fn create_for(
+        self: &Arc<Self>,
+        table: Box<dyn AnyMatch>,
+        plans: &[SeatPlan],
+        names: &[Option<String>],
+        creator: crate::store::Creator,
+    ) -> Result<Made, ApiError> {
         let id = seats::fresh_secret()?;
         let token = seats::fresh_secret()?;
         let mut here = 0u32;
@@ -377,18 +394,21 @@ impl Hub {
         let title = table.title();
         self.timed(
             "create",
-            self.db.create(NewMatch {
-                id: id.clone(),
-                game: table.game().to_string(),
-                header: table.header(),
-                title: title.clone(),
-                seats: rows.clone(),
-                tokens: tokens.clone(),
-                seat_count: plans.len() as u8,
-                status: status_word(&status),
-                over: status.is_over(),
-                at_ms: now,
-            }),
+            self.db.create_for(
+                NewMatch {
+                    id: id.clone(),
+                    game: table.game().to_string(),
+                    header: table.header(),
+                    title: title.clone(),
+                    seats: rows.clone(),
+                    tokens: tokens.clone(),
+                    seat_count: plans.len() as u8,
+                    status: status_word(&status),
+                    over: status.is_over(),
+                    at_ms: now,
+                },
+                creator,
+            ),
         )
         .await?;
         let slot = self.insert(
