@@ -505,3 +505,23 @@ fn a_long_solve_stops_on_ctrl_c_and_says_it_has_no_answer() {
         assert!(text.is_empty(), "{text}");
     }
 }
+
+#[test]
+fn solve_says_what_contradicts_what() {
+    let out = ok(&[
+        "baffle",
+        "solve",
+        "--sides",
+        "left-top",
+        "--shots",
+        "7:22 7:23",
+    ]);
+    assert!(
+        out.contains("No layout fits these shots and guesses"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Why: shots 7:22 and 7:23 cannot both hold"),
+        "{out}"
+    );
+}

@@ -80,11 +80,6 @@ fn baffle_solve_json_is_the_api_answer() {
             vec!["-n", "26", "-k", "40", "--shots", "0:61 30:82 60:3"],
             json!({"size": 26, "mirrors": 40, "shots": [[0, 61], [30, 82], [60, 3]]}),
         ),
-        // A contradiction, left and top only.
-        (
-            vec!["--sides", "left-top", "--shots", "7:22 7:23"],
-            json!({"size": 10, "mirrors": 5, "sides": "left-top", "shots": [[7, 22], [7, 23]]}),
-        ),
     ];
     for (args, evidence) in cases {
         let mut full = vec!["baffle", "solve", "--json"];
@@ -94,6 +89,30 @@ fn baffle_solve_json_is_the_api_answer() {
         assert!(status.contains("200"), "{status}: {api}");
         assert_eq!(cli, api, "{args:?}");
     }
+    // A contradiction, left and top only: the CLI's document names it, and
+    // the API refuses the evidence with the same words.
+    let cli: Value = serde_json::from_str(&ok(&[
+        "baffle",
+        "solve",
+        "--json",
+        "--sides",
+        "left-top",
+        "--shots",
+        "7:22 7:23",
+    ]))
+    .unwrap();
+    assert_eq!(cli["layouts"], "0", "{cli}");
+    assert_eq!(cli["contradiction"]["kind"], "two_shots", "{cli}");
+    let (status, api) = post(
+        &addr,
+        "/api/baffle/solve",
+        &json!({"size": 10, "mirrors": 5, "sides": "left-top", "shots": [[7, 22], [7, 23]]}),
+    );
+    assert!(status.contains("400"), "{status}: {api}");
+    assert_eq!(api["error"]["code"], "contradiction", "{api}");
+    let said = api["error"]["message"].as_str().unwrap();
+    assert!(said.starts_with("no box fits this evidence: "), "{said}");
+    assert!(said.contains("7:22") && said.contains("7:23"), "{said}");
     // The estimated case says so, in the document and in its advice.
     let cli: Value = serde_json::from_str(&ok(&[
         "baffle",

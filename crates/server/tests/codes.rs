@@ -168,6 +168,15 @@ async fn every_documented_4xx_code_is_answered_where_it_should_be() {
         .await,
     );
 
+    expect(
+        "contradiction",
+        app.post(
+            "/api/baffle/solve",
+            json!({"size": 10, "mirrors": 5, "shots": [[7, 22], [7, 23]]}),
+        )
+        .await,
+    );
+
     // Moving.
     let mut host = app
         .start(json!({"game": "chutes", "seats": ["here", "open"]}))

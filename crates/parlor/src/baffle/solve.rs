@@ -191,6 +191,10 @@ fn print_text(ev: &Evidence, s: &Solution) -> Result<()> {
     };
     if *layouts == 0u32.into() {
         writeln!(out, "{}", s.advice)?;
+        // What contradicts what, when the solver could tell.
+        if let Some(why) = &s.contradiction {
+            writeln!(out, "Why: {why}.")?;
+        }
         return Ok(());
     }
     writeln!(out, "Consistent layouts: {} ({})", big(layouts), s.method)?;

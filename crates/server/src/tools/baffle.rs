@@ -42,7 +42,9 @@ async fn preview() -> Result<axum::response::Response, ApiError> {
 /// as `parlor baffle solve`'s), off the async workers.
 ///
 /// # Errors
-/// 503 when the long-work line is full; 422 for evidence no box can have.
+/// 503 when the long-work line is full; 422 for evidence that does not
+/// read (a hole the box does not have). Evidence no box can have is a
+/// solution with no layout and its contradiction ([`baffle::Solution::consistent`]).
 pub(crate) async fn solved(
     state: &AppState,
     evidence: Evidence,
@@ -63,5 +65,20 @@ async fn solve(
     State(state): State<AppState>,
     JsonBody(evidence): JsonBody<Evidence>,
 ) -> ApiResult<baffle::Solution> {
-    Ok(Json(solved(&state, evidence).await?))
+    let solution = solved(&state, evidence).await?;
+    Ok(Json(solution.consistent().map_err(refused_evidence)?))
+}
+
+/// Evidence no box can have: `400 contradiction`, saying what contradicts
+/// what (the shots that cannot all hold, two shots that give one hole two
+/// other ends, …); another refusal as before.
+fn refused_evidence(e: baffle::SolveError) -> ApiError {
+    match e {
+        baffle::SolveError::Contradiction(c) => ApiError::coded(
+            axum::http::StatusCode::BAD_REQUEST,
+            "contradiction",
+            format!("no box fits this evidence: {c}"),
+        ),
+        other => ApiError::unprocessable(other.to_string()),
+    }
 }
