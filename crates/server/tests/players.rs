@@ -366,3 +366,19 @@ async fn a_tycoon_rematch_with_bots_puts_the_person_last_and_the_bots_play_on() 
     app.wait_for(&id, |v| v["to_move"] == 4 || v["status"] != "playing")
         .await;
 }
+
+#[tokio::test]
+async fn an_unplayed_match_says_it_expires_sooner_than_a_played_one() {
+    let app = App::new().await;
+    let mut me = app
+        .start(json!({"game": "chutes", "seats": ["here", "bot"]}))
+        .await;
+    let before = app.look(&mut me).await;
+    let hours = |v: &Value| {
+        (v["expires_ms"].as_i64().unwrap() - v["updated_ms"].as_i64().unwrap()) / 3_600_000
+    };
+    assert_eq!(hours(&before), 6, "unplayed: kept 6 hours");
+    app.play(&mut me, json!("roll")).await.ok();
+    let after = app.look(&mut me).await;
+    assert_eq!(hours(&after), 30 * 24, "played: kept 30 days");
+}

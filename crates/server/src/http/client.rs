@@ -48,7 +48,7 @@ impl Client {
     /// A short digest of the address for the store (which keeps who made a
     /// match without keeping the address itself).
     pub fn digest(&self) -> String {
-        crate::matches::seats::digest(&format!("client {}", self.0))
+        crate::random::digest(&format!("client {}", self.0))
     }
 }
 
@@ -78,7 +78,7 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Maker {
             .and_then(|v| v.strip_prefix("Bearer "))
             .map(str::trim)
             .filter(|t| !t.is_empty())
-            .map(crate::matches::seats::digest);
+            .map(crate::random::digest);
         Ok(Self {
             client: parts.extensions.get::<Client>().map(|c| c.0),
             token,

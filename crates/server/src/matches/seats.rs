@@ -21,7 +21,6 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 /// A fresh secret: 128 random bits from the operating system, in hex.
 ///
@@ -36,21 +35,7 @@ pub fn fresh_secret() -> Result<String, ApiError> {
     })
 }
 
-/// The digest the store keeps of a secret: SHA-256, in hex.
-pub fn digest(secret: &str) -> String {
-    Sha256::digest(secret.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// True for text shaped like a secret (32 lowercase hex digits).
-pub fn is_secret(text: &str) -> bool {
-    text.len() == 32
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
+pub use crate::random::{digest, is_secret};
 
 /// Where a person seat stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -277,7 +277,8 @@ pub struct NewMove {
     pub entry: String,
     /// The seat that moved.
     pub seat: u8,
-    /// Whether a bot made it.
+    /// Whether a bot's seat made it (a move a bot chose for a person is the
+    /// person's: it plays the match).
     pub bot: bool,
     /// Where the match stands after it.
     pub status: String,
@@ -306,6 +307,9 @@ pub struct StoredMatch {
     pub tokens: Vec<TokenRow>,
     /// The id of its rematch, once one is made.
     pub rematch: Option<String>,
+    /// True once a person has moved in it or taken a seat (an unplayed
+    /// match is kept [`Bounds::unplayed_kept`] only).
+    pub played: bool,
     /// When it was made and last changed, in milliseconds since 1970.
     pub created_ms: i64,
     /// See `created_ms`.

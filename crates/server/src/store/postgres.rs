@@ -263,7 +263,7 @@ impl Postgres {
         let conn = self.conn().await?;
         let Some(row) = conn
             .query_opt(
-                "SELECT game, header, title, created_ms, updated_ms, rematch FROM matches WHERE id = $1",
+                "SELECT game, header, title, created_ms, updated_ms, rematch, played FROM matches WHERE id = $1",
                 &[&id],
             )
             .await
@@ -281,6 +281,7 @@ impl Postgres {
             created_ms: row.get(3),
             updated_ms: row.get(4),
             rematch: row.get(5),
+            played: row.get(6),
             moves,
             seats,
             tokens,

@@ -186,7 +186,7 @@ impl Sqlite {
         self.call(move |c| {
             let row = c
                 .query_row(
-                    "SELECT game, header, title, created_ms, updated_ms, rematch FROM matches WHERE id = ?1",
+                    "SELECT game, header, title, created_ms, updated_ms, rematch, played FROM matches WHERE id = ?1",
                     [&id],
                     |r| {
                         Ok((
@@ -196,12 +196,13 @@ impl Sqlite {
                             r.get::<_, i64>(3)?,
                             r.get::<_, i64>(4)?,
                             r.get::<_, Option<String>>(5)?,
+                            r.get::<_, bool>(6)?,
                         ))
                     },
                 )
                 .optional()
                 .map_err(sql)?;
-            let Some((game, header, title, created_ms, updated_ms, rematch)) = row else {
+            let Some((game, header, title, created_ms, updated_ms, rematch, played)) = row else {
                 return Ok(None);
             };
             Ok(Some(StoredMatch {
@@ -209,6 +210,7 @@ impl Sqlite {
                 seats: seats(c, &id)?,
                 tokens: tokens(c, &id)?,
                 rematch,
+                played,
                 id,
                 game,
                 header,

@@ -184,12 +184,26 @@ pub struct Live {
     updated_ms: i64,
     /// The id of its rematch, once made.
     rematch: Option<String>,
+    /// True once a person has moved or taken a seat: until then it is kept
+    /// only [`crate::store::Bounds::unplayed_kept`] (`unplayed_kept`).
+    played: bool,
+    unplayed_kept: std::time::Duration,
     /// Set when the slot no longer matches the store and could not be read
     /// again: whoever finds it so must load the match afresh.
     broken: bool,
 }
 
 impl Live {
+    /// How long after its last change an unfinished match is kept: 30
+    /// days once played, [`crate::store::Bounds::unplayed_kept`] before.
+    fn kept(&self) -> std::time::Duration {
+        if self.played {
+            UNFINISHED_KEPT
+        } else {
+            self.unplayed_kept
+        }
+    }
+
     /// Takes the seats and tokens as the store holds them, and the names
     /// their players chose (checked before they were stored).
     fn seat(&mut self, seats: Vec<SeatRow>, tokens: Vec<TokenRow>) {
@@ -420,6 +434,8 @@ impl Hub {
                 tokens,
                 updated_ms: now,
                 rematch: None,
+                played: false,
+                unplayed_kept: self.db.bounds().unplayed_kept,
                 broken: false,
             },
         );
@@ -489,6 +505,8 @@ impl Hub {
             tokens: Vec::new(),
             updated_ms: stored.updated_ms,
             rematch: stored.rematch,
+            played: stored.played,
+            unplayed_kept: self.db.bounds().unplayed_kept,
             broken: false,
         };
         live.seat(stored.seats, stored.tokens);
@@ -680,6 +698,13 @@ impl Hub {
     /// store refuses it, reads the match again and returns the refusal.
     async fn commit(&self, slot: &Slot, live: &mut Live, played: &Played) -> Result<(), ApiError> {
         let status = live.table.status();
+        // A bot's seat's move; a move a bot chose for a person (Baffle's Bot
+        // move) is the person's, and plays the match as theirs.
+        let bot_seat = live
+            .table
+            .seats()
+            .get(usize::from(played.seat).wrapping_sub(1))
+            .is_some_and(|kind| kind.is_bot());
         let now = crate::store::now_ms();
         let stored = self
             .timed(
@@ -689,7 +714,7 @@ impl Hub {
                     number: played.number as u32,
                     entry: played.entry.clone(),
                     seat: played.seat,
-                    bot: played.bot,
+                    bot: bot_seat,
                     status: status_word(&status),
                     over: status.is_over(),
                     at_ms: now,
@@ -700,6 +725,7 @@ impl Hub {
             Ok(()) => {
                 self.metrics.move_stored(live.table.game());
                 live.updated_ms = now;
+                live.played |= !bot_seat;
                 tell(slot, live, std::slice::from_ref(played));
                 Ok(())
             }

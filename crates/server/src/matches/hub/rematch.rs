@@ -147,6 +147,8 @@ impl Hub {
             tokens: Vec::new(),
             updated_ms: now,
             rematch: None,
+            played: false,
+            unplayed_kept: self.db.bounds().unplayed_kept,
             broken: false,
         };
         fresh.seat(rows, tokens);

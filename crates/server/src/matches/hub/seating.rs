@@ -143,6 +143,7 @@ impl Hub {
             }),
         }
         live.updated_ms = crate::store::now_ms();
+        live.played = true;
         tell(&slot, &live, &[]);
         let holder = find_token(&live.tokens, &seats::digest(&token)).unwrap_or_default();
         Ok((token, decorate(id, &live, holder)))

@@ -10,7 +10,6 @@
 
 use super::{Change, Holder, Live, Slot};
 use crate::matches::seats::SeatState;
-use crate::store::UNFINISHED_KEPT;
 use games::Played;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -125,7 +124,7 @@ pub(super) fn decorate(id: &str, live: &Live, holder: Holder) -> Value {
         }
         fields.insert("updated_ms".into(), live.updated_ms.into());
         if !live.table.status().is_over() {
-            let expires = live.updated_ms + UNFINISHED_KEPT.as_millis() as i64;
+            let expires = live.updated_ms + live.kept().as_millis() as i64;
             fields.insert("expires_ms".into(), expires.into());
         }
     }
