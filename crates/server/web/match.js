@@ -454,7 +454,7 @@ export class Match {
 /** Words for a failure to open a match, and whether a new game should be offered. */
 export function openFailure(e) {
   if (e instanceof ApiFailure && e.code === "no_match") {
-    return "This game is not on this server: it never was, or it was left unfinished for 30 days and expired.";
+    return "This game is not on this server: it never was, or it was left unfinished and expired (30 days after its last move; a few hours when nobody had played in it).";
   }
   if (e instanceof ApiFailure && e.status === 0) return e.message;
   return `This game cannot be opened: ${e.message}`;
