@@ -192,7 +192,9 @@ fn the_shared_layout_puts_the_board_first_and_large() {
 /// Each game's match page, with a few moves played, at a phone's size and
 /// a desktop's, in the light scheme and the dark one (the header's switch,
 /// kept in the browser): it fits, and the accessibility audit finds no
-/// serious or critical violation in either. The screenshots are
+/// serious or critical violation in either; so do the home page, the
+/// lobby, any game's page and the 404 page in the dark (the light ones are
+/// checked at every size above). The screenshots are
 /// docs/screenshots/{game}-{scheme}-{phone|desktop}.png.
 #[test]
 fn every_game_page_fits_in_light_and_dark() {
@@ -253,6 +255,33 @@ fn every_game_page_fits_in_light_and_dark() {
         }
         browser.script("localStorage.removeItem('parlor.theme');", vec![]);
     }
+    // The pages every visitor meets first, and any game's page, dark too.
+    browser.script("localStorage.setItem('parlor.theme', 'dark');", vec![]);
+    for size in [VIEWPORTS[0], VIEWPORTS[3]] {
+        set_viewport(&browser, size);
+        for (path, name) in [
+            ("/", "home"),
+            ("/lobby", "lobby"),
+            ("/race", "any game's page"),
+            ("/nowhere", "404"),
+        ] {
+            browser.visit(path);
+            browser.wait_for(&format!("{name} to load"), || {
+                let ready = browser.script("return document.readyState === 'complete';", vec![]);
+                (ready == json!(true)).then_some(())
+            });
+            if path != "/nowhere" {
+                wait_ready(&browser, name);
+            }
+            assert_eq!(
+                browser.attr_css("html", "data-theme").as_deref(),
+                Some("dark"),
+                "{name}"
+            );
+            assert_page_fits(&browser, &format!("{name}, dark"), size);
+        }
+    }
+    browser.script("localStorage.removeItem('parlor.theme');", vec![]);
     // The switch in the header flips the scheme and keeps it.
     browser.visit("/");
     let toggle = browser.find("header.top button.theme-toggle");
