@@ -65,6 +65,7 @@ pub mod font;
 pub mod output;
 pub mod palette;
 pub mod plot;
+pub mod scheme;
 pub mod svg;
 pub mod tycoon;
 

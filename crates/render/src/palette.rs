@@ -7,6 +7,17 @@
 //! - **player colour** ([`player`]): one per seat, 8 distinct colours, none of
 //!   them the ladder green or the chute blue.
 //! - **heat** ([`heat`]): a light-to-dark ramp for values from 0 to 1.
+//! - **dark scheme** ([`dark`]): the colours a picture takes on a page in
+//!   dark mode. Only the neutral colours change (the background, paper,
+//!   rules, ink, muted text), plus what a picture declares itself
+//!   ([`crate::Picture::in_dark`]); the game's own colours (ladders, chutes,
+//!   players, Baffle's holes and mirrors, heat) stay as they are, so a
+//!   board means the same in both. A file written to disk is always light;
+//!   a page applies the scheme with [`crate::scheme::style_sheet`].
+//! - **repaint** ([`Repaint`]): a colour and the one it takes in the dark
+//!   scheme, for every paint or for text only.
+//! - **ink on colour** ([`INK_ON_COLOUR`]): dark text on a colour the dark
+//!   scheme keeps, so it stays dark there too.
 //!
 //! Chutes & Ladders follows the Java assignment's diagram (ladders green,
 //! chutes blue). Baffle follows the original Baffle assignment's GUI (entry
@@ -65,9 +76,18 @@ impl Colour {
         0.2126 * lin(self.r) + 0.7152 * lin(self.g) + 0.0722 * lin(self.b)
     }
 
-    /// Ink or white, whichever reads better on this colour.
+    /// Ink or white, whichever reads better on this colour — in both
+    /// schemes: on a neutral the dark scheme darkens, [`INK`] (which it
+    /// lightens); on any other light colour, white included (white stays
+    /// white but as the background), [`INK_ON_COLOUR`] (which it keeps).
     pub fn text_on(self) -> Colour {
-        if self.luminance() > 0.35 { INK } else { WHITE }
+        if self.luminance() <= 0.35 {
+            WHITE
+        } else if dark(self).is_some() {
+            INK
+        } else {
+            INK_ON_COLOUR
+        }
     }
 }
 
@@ -83,10 +103,15 @@ pub const WHITE: Colour = Colour::rgb(255, 255, 255);
 pub const BACKGROUND: Colour = WHITE;
 /// Text, outlines and axes.
 pub const INK: Colour = Colour::rgb(0x22, 0x22, 0x22);
+/// Text on a light colour the dark scheme keeps (a start square, a heat
+/// cell): the same as [`INK`] to the eye, but dark in both schemes.
+pub const INK_ON_COLOUR: Colour = Colour::rgb(0x1d, 0x1d, 0x1d);
 /// Secondary text (captions, tick labels, square numbers).
 pub const MUTED: Colour = Colour::rgb(0x66, 0x66, 0x66);
 /// Grid lines and light rules.
 pub const RULE: Colour = Colour::rgb(0xbb, 0xbb, 0xbb);
+/// Faint grid lines (a plot's gridlines).
+pub const RULE_LIGHT: Colour = Colour::rgb(0xdd, 0xdd, 0xdd);
 /// Light squares of a board.
 pub const PAPER: Colour = Colour::rgb(0xfb, 0xf7, 0xec);
 /// Dark squares of a board (alternating with [`PAPER`]).
@@ -124,6 +149,45 @@ pub const MIRROR_FOUND: Colour = Colour::rgb(0xd6, 0x27, 0x28);
 pub const MIRROR_UNFOUND: Colour = Colour::rgb(0xc0, 0x26, 0xc0);
 /// Baffle: a beam's path.
 pub const BEAM: Colour = Colour::rgb(0xf0, 0x9a, 0x00);
+
+/// The dark scheme's background (the page's dark panel).
+pub const DARK_BACKGROUND: Colour = Colour::rgb(0x1b, 0x22, 0x2b);
+
+/// The dark scheme: each neutral colour and the one it becomes. The pairs
+/// keep at least the light scheme's contrasts: ink on paper 11.4 : 1
+/// (light 14.9), muted on paper 7.3 : 1 (light 5.4), on the darker paper
+/// 6.1 : 1 (light 4.7).
+pub const DARK: [(Colour, Colour); 8] = [
+    (BACKGROUND, DARK_BACKGROUND),
+    (PAPER, Colour::rgb(0x25, 0x2d, 0x37)),
+    (PAPER_DARK, Colour::rgb(0x31, 0x3a, 0x46)),
+    (RULE, Colour::rgb(0x55, 0x60, 0x6e)),
+    (RULE_LIGHT, Colour::rgb(0x36, 0x41, 0x4d)),
+    (INK, Colour::rgb(0xe6, 0xe9, 0xee)),
+    (MUTED, Colour::rgb(0xb4, 0xbd, 0xc8)),
+    (CURVE, Colour::rgb(0xd8, 0xdd, 0xe4)),
+];
+
+/// A colour of the pictures and the one it takes in the dark scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Repaint {
+    /// The colour as drawn (the light scheme).
+    pub light: Colour,
+    /// The colour in the dark scheme.
+    pub dark: Colour,
+    /// Only text's fill (a caption's colour), not shapes or strokes.
+    pub text_only: bool,
+}
+
+/// What `colour` becomes in the dark scheme, if it changes (see [`DARK`]).
+/// White changes only as a background: tokens' rims, eyes and shootable
+/// holes stay white.
+pub fn dark(colour: Colour) -> Option<Colour> {
+    DARK.iter()
+        .skip(1)
+        .find(|(light, _)| *light == colour)
+        .map(|(_, dark)| *dark)
+}
 
 /// The player colours, seat 1 first: distinct from each other, from the
 /// ladder green and from the chute blue, and dark enough for white numbers.
@@ -180,6 +244,7 @@ mod tests {
             assert_ne!(*a, LADDER);
             assert_ne!(*a, CHUTE);
             assert_eq!(a.text_on(), WHITE, "player {}", i + 1);
+            assert_eq!(dark(*a), None, "player {} keeps its colour", i + 1);
             for b in &PLAYERS[i + 1..] {
                 assert_ne!(a, b);
             }
@@ -187,6 +252,53 @@ mod tests {
         assert_eq!(player(1), PLAYERS[0]);
         assert_eq!(player(9), PLAYERS[0]);
         assert_eq!(player(0), PLAYERS[0]);
+    }
+
+    /// The WCAG contrast ratio of two colours.
+    fn contrast(a: Colour, b: Colour) -> f64 {
+        let (x, y) = (a.luminance() + 0.05, b.luminance() + 0.05);
+        x.max(y) / x.min(y)
+    }
+
+    #[test]
+    fn the_dark_scheme_keeps_text_readable() {
+        let d = |c| dark(c).expect("a neutral colour has a dark one");
+        for paper in [DARK_BACKGROUND, d(PAPER), d(PAPER_DARK)] {
+            assert!(contrast(d(INK), paper) >= 7.0, "ink on {paper}");
+            assert!(contrast(d(MUTED), paper) >= 4.5, "muted on {paper}");
+        }
+        assert!(contrast(INK, PAPER) >= 7.0 && contrast(MUTED, PAPER_DARK) >= 4.5);
+        // Neutrals turn dark, text turns light; game colours stay.
+        for (light, shade) in DARK {
+            assert_ne!(
+                light.luminance() > 0.3,
+                shade.luminance() > 0.3,
+                "{light} flips"
+            );
+        }
+        for kept in [
+            LADDER,
+            CHUTE,
+            START,
+            FINISH,
+            BAFFLE_ENTRY,
+            BAFFLE_EXIT,
+            BEAM,
+            WHITE,
+        ] {
+            assert_eq!(dark(kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn text_on_a_colour_reads_in_both_schemes() {
+        // On paper the ink turns light with it; on a kept colour it stays.
+        assert_eq!(PAPER.text_on(), INK);
+        assert_eq!(WHITE.text_on(), INK_ON_COLOUR);
+        assert_eq!(START.text_on(), INK_ON_COLOUR);
+        assert_eq!(dark(INK_ON_COLOUR), None);
+        assert_eq!(heat(0.0).text_on(), INK_ON_COLOUR);
+        assert_eq!(LADDER.text_on(), WHITE);
     }
 
     #[test]

@@ -153,7 +153,7 @@ impl Axes {
             g.push(draw::line(
                 Point::new(a.x, y),
                 Point::new(a.x + a.w, y),
-                palette::RULE.tint(0.5),
+                palette::RULE_LIGHT,
                 0.8,
             ));
             g.push(draw::line(

@@ -12,6 +12,8 @@
 //!   by screen readers.
 //! - **picture** ([`Picture`]): a finished document with a size in user
 //!   units; [`Picture::to_svg`] writes it, [`crate::save`] writes it to a file.
+//!   Its `<svg>` carries the class [`crate::scheme::PICTURE_CLASS`], which
+//!   a page's dark scheme ([`crate::scheme`]) repaints.
 //!
 //! Text and attribute values are escaped when written, so any string (a board
 //! name with `<` or `&`) is safe to put in a picture.
@@ -456,6 +458,7 @@ impl Picture {
                 format!("0 0 {} {}", num(self.width), num(self.height)),
             )
             .attr("font-family", crate::font::FAMILY_LIST)
+            .class(crate::scheme::PICTURE_CLASS)
             .child(Element::new("title").text(self.title.as_str()));
         if let Some(bg) = self.background {
             svg.push(

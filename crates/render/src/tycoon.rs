@@ -41,6 +41,57 @@ pub fn card_colour(card: u8) -> Colour {
     }
 }
 
+/// How far a card's cell is tinted to white (its colour on the board).
+const CARD_TINT: f64 = 0.78;
+
+/// A cell's colour: the start and the goal, a card's tint, or paper.
+fn cell_fill(cell: u32, card: Option<CardKind>) -> Colour {
+    match (cell, card) {
+        (1, _) => palette::START.tint(0.4),
+        (99, _) => palette::FINISH.tint(0.6),
+        (_, Some(k)) => card_colour(k.number()).tint(CARD_TINT),
+        _ => palette::PAPER,
+    }
+}
+
+/// The colour of a card's caption, on its cell.
+fn caption_colour(card: Colour) -> Colour {
+    card.mix(palette::INK, 0.45)
+}
+
+/// What the cells' tints and the cards' captions become in the dark
+/// scheme (see [`crate::scheme`]): tints turn to dim tiles of their colour,
+/// captions to a light tint of it.
+pub fn dark_repaints() -> Vec<palette::Repaint> {
+    let dim = |c: Colour| c.mix(palette::DARK_BACKGROUND, 0.62);
+    let tile = |light, dark| palette::Repaint {
+        light,
+        dark,
+        text_only: false,
+    };
+    let mut out = vec![
+        tile(palette::START.tint(0.4), dim(palette::START)),
+        tile(palette::FINISH.tint(0.6), dim(palette::FINISH)),
+    ];
+    for card in 1..=12 {
+        let colour = card_colour(card);
+        let repaints = [
+            tile(colour.tint(CARD_TINT), dim(colour)),
+            palette::Repaint {
+                light: caption_colour(colour),
+                dark: colour.tint(0.55),
+                text_only: true,
+            },
+        ];
+        for r in repaints {
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
 /// What a card says on its bottom line.
 fn card_caption(kind: CardKind) -> String {
     match kind {
@@ -100,7 +151,7 @@ fn legend(g: &tycoon::Grid, game: Option<&Game>) -> Legend {
     for (cards, caption) in kinds {
         if let Some(&first) = cards.iter().find(|c| present.contains(c)) {
             legend = legend.entry(
-                Swatch::Fill(card_colour(first).tint(0.75)),
+                Swatch::Fill(card_colour(first).tint(CARD_TINT)),
                 format!("card: {caption}"),
             );
         }
@@ -198,12 +249,7 @@ fn cells(g: &tycoon::Grid, game: Option<&Game>, layout: &Layout) -> Element {
             continue;
         };
         let card = g.card_at(cell);
-        let fill = match (cell, card) {
-            (1, _) => palette::START.tint(0.4),
-            (99, _) => palette::FINISH.tint(0.6),
-            (_, Some(k)) => card_colour(k.number()).tint(0.78),
-            _ => palette::PAPER,
-        };
+        let fill = cell_fill(cell, card);
         let mut e = group()
             .class("cell")
             .data("cell", cell)
@@ -347,12 +393,7 @@ fn labels(g: &tycoon::Grid, layout: &Layout) -> Element {
             continue;
         };
         let card = g.card_at(cell);
-        let under = match (cell, card) {
-            (1, _) => palette::START.tint(0.4),
-            (99, _) => palette::FINISH.tint(0.6),
-            (_, Some(k)) => card_colour(k.number()).tint(0.78),
-            _ => palette::PAPER,
-        };
+        let under = cell_fill(cell, card);
         out.push(
             draw::label(
                 r.x + pad,
@@ -404,7 +445,7 @@ fn labels(g: &tycoon::Grid, layout: &Layout) -> Element {
                         cap_size,
                         Anchor::Middle,
                     )
-                    .fill(colour.mix(palette::INK, 0.45))
+                    .fill(caption_colour(colour))
                     .attr("stroke", under)
                     .attr("stroke-width", cap_size * 0.25),
                 ),

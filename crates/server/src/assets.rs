@@ -13,6 +13,10 @@
 //!   before anyone writes its page.
 //! - **asset**: a file a page loads from `/static/` (style sheet, JavaScript
 //!   module, icon). Plain files, no build step: what is in `web/` is served.
+//! - **pictures' sheet** (`/static/pictures.css`): the one asset not in
+//!   `web/`: the dark scheme of Parlor's pictures, written by the renderer
+//!   from its palette ([`render::scheme::style_sheet`]), so that the colours
+//!   have one source.
 //! - **web folder** ([`crate::Config::web_dir`]): for whoever works on the
 //!   pages, the same files read from a folder at each request instead of
 //!   from the binary, so that an edit shows on reload without a rebuild.
@@ -90,7 +94,23 @@ const ANY_GAME_PAGE: (&str, &str) = ("play.html", include_str!("../web/play.html
 pub fn routes(web_dir: Option<PathBuf>, games: &games::Registry) -> Router<AppState> {
     let dir = web_dir.map(Arc::new);
     let static_dir = dir.clone();
+    let pictures_css = render::scheme::style_sheet();
     let mut router = Router::new().route(
+        "/static/pictures.css",
+        get(move || {
+            let css = pictures_css.clone();
+            async move {
+                (
+                    [
+                        (header::CONTENT_TYPE, CSS),
+                        (header::CACHE_CONTROL, "no-cache"),
+                    ],
+                    css,
+                )
+            }
+        }),
+    );
+    router = router.route(
         "/static/{file}",
         get(move |Path(name): Path<String>| {
             let dir = static_dir.clone();
@@ -179,7 +199,7 @@ mod tests {
                     .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
                     .collect();
                 assert!(
-                    ASSETS.iter().any(|a| a.name == name),
+                    ASSETS.iter().any(|a| a.name == name) || name == "pictures.css",
                     "page {path} loads /static/{name}, which is not embedded"
                 );
             }

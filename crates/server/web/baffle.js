@@ -99,6 +99,8 @@ let step = null;
 let mark = null;
 /** The last shot, outlined on the box: {hole, exit}. */
 let lastShot = null;
+/** A shot just played, whose exit the zoomed box must show once it is drawn. */
+let followShot = null;
 /** The solver's hint: {hole (advised, or null), svg (the odds), text}; and whether its odds are shown. */
 let hint = null;
 let showOdds = false;
@@ -194,6 +196,36 @@ async function drawBox() {
     // The game ended under the keyboard: New Game is next, as in the original.
     ui.newGame.focus();
   }
+  if (followShot && zoomed) keepShotInView(followShot);
+  followShot = null;
+}
+
+/**
+ * Scrolls the zoomed box so that the hole a shot left by is in view, and the
+ * hole it went in by too when both fit: where the beam came out is the
+ * answer the player shot for.
+ */
+function keepShotInView(shot) {
+  const frame = ui.boxFrame.getBoundingClientRect();
+  const exit = holeEl(shot.exit)?.getBoundingClientRect();
+  const entry = holeEl(shot.hole)?.getBoundingClientRect();
+  if (!exit) return;
+  const both = entry && {
+    left: Math.min(exit.left, entry.left),
+    right: Math.max(exit.right, entry.right),
+    top: Math.min(exit.top, entry.top),
+    bottom: Math.max(exit.bottom, entry.bottom),
+  };
+  const margin = 8;
+  const fits = (r) => r.right - r.left + 2 * margin <= frame.width && r.bottom - r.top + 2 * margin <= frame.height;
+  const target = both && fits(both) ? both : exit;
+  const shift = (low, high, from, to) =>
+    low - margin < from ? low - margin - from : high + margin > to ? high + margin - to : 0;
+  const left = shift(target.left, target.right, frame.left, frame.right);
+  const top = shift(target.top, target.bottom, frame.top, frame.bottom);
+  if (left === 0 && top === 0) return;
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  ui.boxFrame.scrollBy({ left, top, behavior: still ? "auto" : "smooth" });
 }
 
 /** The match whose beams were traced once revealed (each game once). */
@@ -654,7 +686,10 @@ async function shoot(hole) {
   const answer = await play(`shoot ${hole}`);
   if (answer) {
     const shot = answer.played.flatMap((p) => p.events).find((e) => e.event === "shot");
-    if (shot) lastShot = { hole: shot.hole, exit: shot.exit };
+    if (shot) {
+      lastShot = { hole: shot.hole, exit: shot.exit };
+      followShot = lastShot;
+    }
     say(eventsText(answer.played));
   }
   show();
@@ -780,6 +815,7 @@ async function botOnce() {
   const shot = answer.played.flatMap((p) => p.events).find((e) => e.event === "shot");
   if (shot) {
     lastShot = { hole: shot.hole, exit: shot.exit };
+    followShot = lastShot;
     cursor = { hole: shot.hole };
   }
   say(botText(answer), botWhy(answer));
@@ -1159,7 +1195,10 @@ function onChange({ played }) {
     forgetHint();
     if (!match.view.view.shots.some((s) => lastShot && s.hole === lastShot.hole)) lastShot = null;
     const shot = played.flatMap((p) => p.events).find((e) => e.event === "shot");
-    if (shot) lastShot = { hole: shot.hole, exit: shot.exit };
+    if (shot) {
+      lastShot = { hole: shot.hole, exit: shot.exit };
+      followShot = lastShot;
+    }
     if (mark && isFound(mark.row, mark.col)) mark = null;
   }
   if (words && !step) {

@@ -107,6 +107,39 @@ export function byId(id) {
   return node;
 }
 
+/** The newest picture asked of each box, so that a late answer never covers a newer one. */
+const picturesAsked = new WeakMap();
+
+/**
+ * Shows Parlor's picture at `path` (an SVG the server draws) in `box`,
+ * inlined rather than as an image so that it takes the page's light or dark
+ * scheme (the renderer's palette rides in the picture), read as one image
+ * named `label`. The box keeps the path it shows in `data-picture`. A later
+ * call wins over an earlier one still loading. Whether it was shown.
+ */
+export async function showPicture(box, path, label) {
+  const ask = { path };
+  picturesAsked.set(box, ask);
+  let svg;
+  try {
+    svg = await api("GET", path);
+  } catch (e) {
+    if (picturesAsked.get(box) === ask) box.replaceChildren(el("p", { class: "error" }, `The picture could not be drawn: ${e.message}`));
+    return false;
+  }
+  if (picturesAsked.get(box) !== ask) return false;
+  box.innerHTML = svg;
+  const picture = box.querySelector("svg");
+  if (!picture) return false;
+  picture.removeAttribute("width");
+  picture.removeAttribute("height");
+  picture.querySelector(":scope > title")?.remove();
+  picture.setAttribute("role", "img");
+  picture.setAttribute("aria-label", label);
+  box.dataset.picture = path;
+  return true;
+}
+
 /** Shows `message` in the error box `box` (empty clears it). */
 export function showError(box, message) {
   box.textContent = message || "";

@@ -11,7 +11,7 @@
 // - spectator: a device holding no seat; it watches.
 // Each component draws into the container it is given (replacing what is
 // there) and holds no game rule: it reads the match view (match.js).
-import { el, api, ApiFailure, allGames, storedName, storeName, NAME_MAX } from "/static/common.js";
+import { el, api, ApiFailure, allGames, storedName, storeName, showPicture, NAME_MAX } from "/static/common.js";
 import { qrcode } from "/static/qrcode-generator.js";
 import { myMatches, pageUrl, storedMatch, forgetMatch, matchIdFromPath, openFailure } from "/static/match.js";
 
@@ -814,7 +814,7 @@ export function moveList(container, match, options = {}) {
   });
   const earlier = el("p", { class: "note earlier" });
   const none = el("p", { class: "note" }, "No move yet.");
-  const picture = el("img", { class: "look-back-picture", alt: "" });
+  const picture = el("div", { class: "look-back-picture" });
   const caption = el("figcaption", {});
   const back = el("button", { type: "button", class: "secondary back-to-now", "aria-keyshortcuts": "Escape" }, "Back to now");
   const figure = el("figure", { class: "look-back", hidden: true }, picture, el("div", { class: "look-back-caption" }, caption, back));
@@ -874,8 +874,7 @@ export function moveList(container, match, options = {}) {
       return;
     }
     shown = n;
-    picture.src = `/api/matches/${match.id}/svg?at=${n}`;
-    picture.alt = `The game after move ${n}${move ? `: ${words(move)}` : ""}`;
+    showPicture(picture, `/api/matches/${match.id}/svg?at=${n}`, `The game after move ${n}${move ? `: ${words(move)}` : ""}`);
     caption.textContent = `The game after move ${n} of ${match.view.moves}${move ? ` — ${words(move)}` : "."}`;
     figure.hidden = false;
     root.dataset.lookingAt = String(n);
@@ -887,7 +886,8 @@ export function moveList(container, match, options = {}) {
     active = null;
     figure.hidden = true;
     delete root.dataset.lookingAt;
-    picture.removeAttribute("src");
+    picture.replaceChildren();
+    delete picture.dataset.picture;
     mark();
   }
 

@@ -11,7 +11,7 @@
 //   one of the moves the game offers (the view's page.moves, when it gives
 //   them); the server says when one is not a move here.
 // No rule of any game is here: the page shows what the match view says.
-import { el, byId, showError, gameInfo, allGames, defaultPlans } from "/static/common.js";
+import { el, byId, showError, showPicture, gameInfo, allGames, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
 import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, moveList } from "/static/matchui.js";
 
@@ -66,8 +66,7 @@ function render() {
   ui.status.textContent = statusWords(view);
   ui.caption.textContent = `${view.title || title()}: after move ${view.moves}`;
   // The picture as it stands, read again after each change.
-  ui.picture.src = `/api/matches/${match.id}/svg?moves=${view.moves}`;
-  ui.picture.alt = `The game after move ${view.moves}. ${ui.status.textContent}`;
+  showPicture(ui.picture, `/api/matches/${match.id}/svg`, `The game after move ${view.moves}. ${ui.status.textContent}`);
   const mine = view.status === "playing" && match.myTurn();
   ui.moveForm.hidden = !mine;
   const offered = (view.page && Array.isArray(view.page.moves) ? view.page.moves : []).filter((m) => m && m.text);
@@ -82,7 +81,7 @@ function render() {
   parts.moves.update();
   if (view.status !== "playing" && !parts.replay && view.moves > 0) {
     parts.replay = replayBar(byId("replay"), match, (step) => {
-      ui.picture.src = `/api/matches/${match.id}/svg?at=${step.at}`;
+      showPicture(ui.picture, `/api/matches/${match.id}/svg?at=${step.at}`, `The game after move ${step.at} of ${step.moves}`);
       ui.caption.textContent = `${view.title || title()}: after move ${step.at} of ${step.moves}`;
     });
   }

@@ -4,8 +4,8 @@
 //
 // Terms:
 // - scheme: "light" or "dark", on <html data-theme>; style.css colours the
-//   page from it (the pictures keep the renderer's own palette, a lit card
-//   on a dark table).
+//   page from it, and /static/pictures.css (the renderer's dark palette)
+//   the pictures.
 // - choice: the scheme the person picked with the switch, kept in this
 //   browser ("parlor.theme"); with none, the system's preference
 //   (prefers-color-scheme) decides, and follows it as it changes.

@@ -45,7 +45,7 @@ import {
   startDesigner,
   refuse,
 } from "/static/tycoon-design.js";
-import { capital, cellBox, clip, colourName, cropToGrid, inline, ring, svgEl, swatch } from "/static/tycoon-pictures.js";
+import { capital, cellBox, clip, colourName, cropToGrid, inline, readableCards, ring, svgEl, swatch } from "/static/tycoon-pictures.js";
 
 /** This game in the registry (GET /api/games): its seats and default seats. */
 const INFO = await gameInfo("tycoon");
@@ -74,6 +74,8 @@ const play = {
   another: byId("another"),
   newGame: byId("new-game"),
   board: byId("play-board"),
+  cardWords: byId("play-card-words"),
+  legend: byId("play-legend"),
   pictureError: byId("picture-error"),
   gone: byId("gone"),
   tablePanel: byId("table-panel"),
@@ -197,6 +199,7 @@ async function previewGrid() {
   const picture = inline(play.board, svg);
   if (!picture) return;
   cropToGrid(picture);
+  readableCards(play.board, picture, play.cardWords, play.legend);
   picture.setAttribute("role", "img");
   const label = play.grid.selectedOptions[0]?.textContent || "the grid";
   picture.setAttribute("aria-label", `The grid the new game will be played on: ${label}`);
@@ -284,6 +287,7 @@ async function drawMatchBoard(m, route) {
     if (/^P\d/.test(entry.textContent.trim())) entry.remove();
   }
   cropToGrid(picture);
+  readableCards(play.board, picture, play.cardWords, play.legend);
   picture.querySelector(":scope > title")?.remove();
   picture.setAttribute("role", "img");
   // The owners' rings are this page's: they follow the moves and replays.

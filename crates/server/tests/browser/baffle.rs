@@ -1110,9 +1110,20 @@ fn a_spectator_watches_a_game_live() {
     assert_eq!(server_view(player, &id)["status"], json!("won"));
 }
 
+/// Whether hole `n` lies wholly inside the zoomed box's frame.
+fn hole_in_frame(b: &Browser, n: u32) -> Value {
+    b.script(
+        "const f = document.getElementById('box-frame').getBoundingClientRect(); \
+         const h = document.querySelector(arguments[0]).getBoundingClientRect(); \
+         return h.left >= f.left - 1 && h.right <= f.right + 1 && h.top >= f.top - 1 && h.bottom <= f.bottom + 1;",
+        vec![json!(hole(n))],
+    )
+}
+
 /// On a phone the box fills the width; its holes are too small for a
 /// finger there, so a tap zooms the box in its frame until each is at least
-/// 44 px, and then a tap on a hole shoots.
+/// 44 px, and then a tap on a hole shoots; the hole the beam comes out
+/// of is scrolled into view.
 #[test]
 fn on_a_phone_the_box_fills_the_width_and_a_tap_zooms_in_to_aim() {
     let b = Browser::open_at(390, 844);
@@ -1163,9 +1174,20 @@ fn on_a_phone_the_box_fills_the_width_and_a_tap_zooms_in_to_aim() {
         json!(0),
         "the zoomed box scrolls in its frame, not the page"
     );
+    // Hole 7 is on the left side, 22 on the right, further apart than the
+    // phone is wide: with the frame at its left edge the exit is out of
+    // view until the shot brings it in.
+    b.script(
+        "const f = document.getElementById('box-frame'); f.scrollTo(0, f.scrollTop);",
+        vec![],
+    );
+    assert_eq!(hole_in_frame(&b, 22), json!(false), "22 starts out of view");
     b.click_css(&hole(7));
     b.wait_for_text("#status", "The beam into 7 comes out at 22");
     wait_moves(&b, 1);
+    b.wait_for("the exit hole in the zoomed box's view", || {
+        (hole_in_frame(&b, 22) == json!(true)).then_some(())
+    });
     b.click_css(&cell(4, 2));
     b.wait_for("<4,2> marked /", || {
         (b.attr_css(&cell(4, 2), "data-mark").as_deref() == Some("/")).then_some(())
@@ -1215,22 +1237,23 @@ fn the_move_list_looks_back_while_on_and_steps_the_replay_after() {
     b.press(HOME);
     b.press(ENTER);
     b.wait_for_text("#moves-panel figcaption", "The game after move 1 of 2");
-    let src = b
-        .attr_css("#moves-panel figure.look-back img", "src")
-        .expect("a picture");
-    assert!(
-        src.ends_with(&format!("/api/matches/{id}/svg?at=1")),
-        "{src}"
-    );
     b.wait_for("the picture to be drawn", || {
-        b.script(
-            "const i = document.querySelector('#moves-panel figure.look-back img'); \
-             return i.complete && i.naturalWidth > 0;",
-            vec![],
-        )
-        .as_bool()
-        .filter(|drawn| *drawn)
+        b.attr_css("#moves-panel .look-back-picture", "data-picture")
     });
+    let src = b
+        .attr_css("#moves-panel .look-back-picture", "data-picture")
+        .expect("a picture");
+    assert_eq!(src, format!("/api/matches/{id}/svg?at=1"));
+    let drawn = b.script(
+        "const svg = document.querySelector('#moves-panel .look-back-picture svg'); \
+         return [svg.querySelector('[data-shots=\"1\"]') !== null, svg.querySelector('g.mirrors').childElementCount];",
+        vec![],
+    );
+    assert_eq!(
+        drawn,
+        json!([true, 0]),
+        "the page shows the first shot, no mirror while on"
+    );
     b.script(
         "document.querySelector('#moves-panel').scrollIntoView({block: 'start'});",
         vec![],

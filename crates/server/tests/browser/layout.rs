@@ -192,9 +192,11 @@ fn the_shared_layout_puts_the_board_first_and_large() {
 /// Each game's match page, with a few moves played, at a phone's size and
 /// a desktop's, in the light scheme and the dark one (the header's switch,
 /// kept in the browser): it fits, and the accessibility audit finds no
-/// serious or critical violation in either; so do the home page, the
-/// lobby, any game's page and the 404 page in the dark (the light ones are
-/// checked at every size above). The screenshots are
+/// serious or critical violation in either, and its picture takes the
+/// renderer's dark palette in the dark; so do the home page, the lobby,
+/// any game's page, the tools' pages (Tycoon's designer, Chutes' analysis)
+/// and the 404 page in the dark (the light ones are checked at every size
+/// above). The screenshots are
 /// docs/screenshots/{game}-{scheme}-{phone|desktop}.png.
 #[test]
 fn every_game_page_fits_in_light_and_dark() {
@@ -249,6 +251,23 @@ fn every_game_page_fits_in_light_and_dark() {
                 });
                 let theme = browser.attr_css("html", "data-theme");
                 assert_eq!(theme.as_deref(), Some(scheme), "{game}: the scheme chosen");
+                // The picture follows: its paper is the renderer's, light
+                // or dark (render's palette: #fbf7ec, and #252d37 dark).
+                let paper = browser.script(
+                    "const paper = document.querySelector('svg.parlor-picture [fill=\"#fbf7ec\"]'); \
+                     return paper && getComputedStyle(paper).fill;",
+                    vec![],
+                );
+                let expected = if scheme == "dark" {
+                    "rgb(37, 45, 55)"
+                } else {
+                    "rgb(251, 247, 236)"
+                };
+                assert_eq!(
+                    paper,
+                    json!(expected),
+                    "{game}: the picture's paper, {scheme}"
+                );
                 assert_page_fits(&browser, &format!("{game}'s page, {scheme}"), size);
                 browser.screenshot_as_is(&format!("{game}-{scheme}-{}", size.name));
             }
@@ -263,6 +282,8 @@ fn every_game_page_fits_in_light_and_dark() {
             ("/", "home"),
             ("/lobby", "lobby"),
             ("/race", "any game's page"),
+            ("/tycoon", "Tycoon's designer"),
+            ("/chutes#analysis", "Chutes' analysis"),
             ("/nowhere", "404"),
         ] {
             browser.visit(path);
@@ -273,12 +294,21 @@ fn every_game_page_fits_in_light_and_dark() {
             if path != "/nowhere" {
                 wait_ready(&browser, name);
             }
+            if path == "/chutes#analysis" {
+                browser.click_css("#tab-analysis");
+                browser.wait_for_text("#analysis-status", "exact figures");
+            }
             assert_eq!(
                 browser.attr_css("html", "data-theme").as_deref(),
                 Some("dark"),
                 "{name}"
             );
             assert_page_fits(&browser, &format!("{name}, dark"), size);
+            let slug: String = name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                .collect();
+            browser.screenshot_as_is(&format!("dark-{slug}-{}", size.name));
         }
     }
     browser.script("localStorage.removeItem('parlor.theme');", vec![]);

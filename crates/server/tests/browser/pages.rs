@@ -540,10 +540,19 @@ fn a_game_with_no_page_of_its_own_is_played_on_any_games_page() {
         "{said}"
     );
     b.wait_for("the replay bar", || b.text_now(".replay-position"));
-    let src = b.attr_css("#picture", "src").unwrap_or_default();
+    b.wait_for("the picture", || b.attr_css("#picture", "data-picture"));
+    let src = b.attr_css("#picture", "data-picture").unwrap_or_default();
     assert!(src.contains(&format!("/api/matches/{id}/svg")), "{src}");
+    assert!(
+        !b.find_all("#picture svg.parlor-picture").is_empty(),
+        "the picture is drawn in the page"
+    );
     b.click_css("#moves-panel li[data-move='1']");
     b.wait_for_text(".replay-position", "Move 1 of");
+    b.wait_for("the first move's picture", || {
+        b.attr_css("#picture", "data-picture")
+            .filter(|p| p.ends_with("/svg?at=1"))
+    });
     for size in [VIEWPORTS[0], VIEWPORTS[3]] {
         set_viewport(&b, size);
         assert_page_fits(&b, "any game's page, at its end", size);

@@ -614,6 +614,89 @@ fn the_designer_puts_each_card_type_on_the_cell_clicked() {
 /// end (the winner's own turns and all turns apart), the replay and the
 /// record; an unknown game says so and offers a new one; every state fits
 /// every screen; Back and Forward move between the new game and the game.
+/// The cards' captions and the picture's legend as the screen shows them:
+/// how many read under 12 CSS px (shown, their font size times the
+/// picture's scale), and how many give way (not shown).
+fn small_card_words(b: &Browser) -> (u64, u64) {
+    let counts = b.script(
+        "const texts = [...document.querySelectorAll('#play-board svg g.card > text:last-of-type, #play-board svg g.legend text')]; \
+         let small = 0, hidden = 0; \
+         for (const t of texts) { \
+           if (t.getClientRects().length === 0) { hidden += 1; continue; } \
+           const px = Number(t.getAttribute('font-size')) * t.getScreenCTM().a; \
+           if (px < 12) small += 1; \
+         } \
+         return [small, hidden];",
+        vec![],
+    );
+    (
+        counts[0].as_u64().unwrap_or(u64::MAX),
+        counts[1].as_u64().unwrap_or(0),
+    )
+}
+
+/// On a phone the cards' captions and the picture's legend would read
+/// under 12 px: they give way, the card's coloured number stays as its
+/// icon, the legend is a list in the page's own type, and a tap on a
+/// square says what is on it. On a desktop nothing shown reads under 12 px
+/// either, and a click says the same words.
+#[test]
+fn on_a_phone_a_card_reads_on_tap() {
+    let b = Browser::open_at(390, 844);
+    set_viewport(&b, VIEWPORTS[0]);
+    b.visit("/tycoon#play");
+    ready(&b);
+    start_game(
+        &b,
+        "sample",
+        ["here", "easy", "easy", "easy"],
+        Some(5),
+        None,
+    );
+    wait_for_count(&b, "#play-board svg g.cell", 99);
+    b.wait_for("the captions to give way", || {
+        b.attr_css("#play-board", "class")
+            .filter(|c| c.contains("small-labels"))
+    });
+    let (small, hidden) = small_card_words(&b);
+    assert_eq!(
+        small, 0,
+        "no caption or legend shows under 12 px on a phone"
+    );
+    assert!(hidden > 10, "the captions and legend give way ({hidden})");
+    let legend = b.script(
+        "return [...document.querySelectorAll('#play-legend li')].map((li) => \
+           li.getClientRects().length > 0 ? parseFloat(getComputedStyle(li).fontSize) : 0);",
+        vec![],
+    );
+    let sizes: Vec<f64> = legend
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_f64).collect())
+        .unwrap_or_default();
+    assert!(sizes.len() >= 4, "the legend as a list: {legend}");
+    assert!(sizes.iter().all(|px| *px >= 12.0), "legend at {sizes:?} px");
+    let cell = b.script(
+        "return document.querySelector('#play-board svg g.cell[data-card]').dataset.cell;",
+        vec![],
+    );
+    let cell = cell
+        .as_str()
+        .expect("a card on the sample grid")
+        .to_string();
+    b.click_css(&format!("#play-board svg g.cell[data-cell='{cell}']"));
+    let said = b.wait_for_text("#play-card-words", &format!("Cell {cell}: card "));
+    assert!(said.ends_with('.'), "{said}");
+    b.screenshot_as_is("tycoon-phone-card-words");
+    assert_page_fits(&b, "a Tycoon game on a phone, a card read", VIEWPORTS[0]);
+    let desktop = VIEWPORTS[3];
+    set_viewport(&b, desktop);
+    b.wait_for("the picture measured again", || {
+        (small_card_words(&b).0 == 0).then_some(())
+    });
+    b.click_css("#play-board svg g.cell[data-cell='1']");
+    b.wait_for_text("#play-card-words", "Cell 1 (start)");
+}
+
 #[test]
 fn a_tycoon_game_with_bots_is_played_to_the_end() {
     let b = Browser::open_at(1280, 900);
