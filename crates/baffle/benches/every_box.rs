@@ -17,7 +17,8 @@
 //! answers were worked out; the slowest bot move and the moves played.
 //! `BAFFLE_EVERY_FIRST` and `BAFFLE_EVERY_LAST` bound the sizes;
 //! `BAFFLE_EVERY_FIND_STEPS=0` turns the propagating and repair searches
-//! off (the solver as it was before issue 34). Figures:
+//! off (the solver as it was before issue 34); `BAFFLE_EVERY_STEP_LIMIT`
+//! sets the counting search's steps. Figures:
 //! docs/performance.md.
 
 use baffle::bot::{BotOptions, decide};
@@ -53,6 +54,8 @@ fn main() {
     // searches (the solver as it was before issue 34).
     let mut options = SolveOptions::default();
     options.estimate.find_steps = env("BAFFLE_EVERY_FIND_STEPS", options.estimate.find_steps);
+    // BAFFLE_EVERY_STEP_LIMIT: the counting search's budget (to compare).
+    options.step_limit = env("BAFFLE_EVERY_STEP_LIMIT", options.step_limit);
     let started = Instant::now();
     println!(
         "hints: {boxes} random boxes per size and mirror count, a random subset of their shots"

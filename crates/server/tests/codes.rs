@@ -6,11 +6,9 @@ mod support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::BTreeSet;
-use support::{Answer, App};
-use tower::ServiceExt;
+use support::{Answer, App, client};
 
 /// The 4xx codes docs/api.md's "Error codes" table lists.
 fn documented_4xx_codes() -> BTreeSet<String> {
@@ -38,80 +36,15 @@ async fn raw(app: &App, method: &str, uri: &str, headers: &[(&str, &str)], body:
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    let response = app
-        .router
-        .clone()
-        .oneshot(request.body(body).expect("a request"))
-        .await
-        .expect("an answer");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .expect("a body")
-        .to_bytes();
-    Answer {
-        status,
-        headers,
-        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    }
+    app.request(request.body(body).expect("a request")).await
 }
 
 /// `POST /api/matches` (a Chutes match at one screen) from the loopback
 /// address 127.0.0.`n`, with a token or none.
 async fn from_client(app: &App, n: u8, token: Option<&str>) -> Answer {
-    let mut request = Request::builder()
-        .method("POST")
-        .uri("/api/matches")
-        .header(header::CONTENT_TYPE, "application/json")
-        .extension(axum::extract::ConnectInfo(std::net::SocketAddr::from((
-            [127, 0, 0, n],
-            40_000,
-        ))));
-    if let Some(token) = token {
-        request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
-    }
-    let body = Body::from(r#"{"game": "chutes", "seats": ["here", "here"]}"#);
-    raw_request(app, request.body(body).expect("a request")).await
-}
-
-/// A request from the loopback address 127.0.0.`n` with a JSON body.
-fn request_from(n: u8, method: &str, uri: &str, body: &str) -> Request<Body> {
-    Request::builder()
-        .method(method)
-        .uri(uri)
-        .header(header::CONTENT_TYPE, "application/json")
-        .extension(axum::extract::ConnectInfo(std::net::SocketAddr::from((
-            [127, 0, 0, n],
-            40_000,
-        ))))
-        .body(Body::from(body.to_string()))
-        .expect("a request")
-}
-
-/// Sends a request as built.
-async fn raw_request(app: &App, request: Request<Body>) -> Answer {
-    let response = app
-        .router
-        .clone()
-        .oneshot(request)
+    let body = json!({"game": "chutes", "seats": ["here", "here"]});
+    app.send_from(client(n), "POST", "/api/matches", token, &[], Some(&body))
         .await
-        .expect("an answer");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .expect("a body")
-        .to_bytes();
-    Answer {
-        status,
-        headers,
-        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    }
 }
 
 #[tokio::test]
@@ -406,15 +339,22 @@ async fn every_documented_4xx_code_is_answered_where_it_should_be() {
     let save_from = |n: u8, name: &'static str| {
         let grids = &grids;
         async move {
-            let made =
-                raw_request(grids, request_from(n, "POST", "/api/tycoon/designs", "{}")).await;
+            let made = grids
+                .send_from(
+                    client(n),
+                    "POST",
+                    "/api/tycoon/designs",
+                    None,
+                    &[],
+                    Some(&json!({})),
+                )
+                .await;
             let id = made.ok()["id"].as_str().expect("an id").to_string();
-            let body = format!(r#"{{"name": "{name}", "replace": true}}"#);
-            raw_request(
-                grids,
-                request_from(n, "POST", &format!("/api/tycoon/designs/{id}/save"), &body),
-            )
-            .await
+            let body = json!({"name": name, "replace": true});
+            let save = format!("/api/tycoon/designs/{id}/save");
+            grids
+                .send_from(client(n), "POST", &save, None, &[], Some(&body))
+                .await
         }
     };
     save_from(2, "theirs").await.ok();

@@ -10,67 +10,10 @@
 
 mod support;
 
-use axum::body::Body;
-use axum::extract::ConnectInfo;
-use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
+use axum::http::{StatusCode, header};
 use serde_json::{Value, json};
-use std::net::{IpAddr, SocketAddr};
-use support::{Answer, App};
-use tower::ServiceExt;
-
-/// A client at a loopback address: `client(2)` is 127.0.0.2.
-fn client(n: u8) -> IpAddr {
-    IpAddr::from([127, 0, 0, n])
-}
-
-/// A request as the accept loop hands it on: from `from`, with these extra
-/// headers and a token (or none).
-async fn send_from(
-    app: &App,
-    from: IpAddr,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    headers: &[(&str, &str)],
-    body: Option<&Value>,
-) -> Answer {
-    let mut request = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header(header::CONTENT_TYPE, "application/json")
-        .extension(ConnectInfo(SocketAddr::new(from, 40_000)));
-    if let Some(token) = token {
-        request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
-    }
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    let request = request
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .expect("a request");
-    let response = app
-        .router
-        .clone()
-        .oneshot(request)
-        .await
-        .expect("an answer");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .expect("a body")
-        .to_bytes();
-    let body = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    Answer {
-        status,
-        headers,
-        body,
-    }
-}
+use std::net::IpAddr;
+use support::{Answer, App, client};
 
 /// A Chutes match for two at one screen, or with a seat for anyone.
 fn chutes(seats: &[&str]) -> Value {
@@ -78,8 +21,7 @@ fn chutes(seats: &[&str]) -> Value {
 }
 
 async fn make(app: &App, from: IpAddr, token: Option<&str>, seats: &[&str]) -> Answer {
-    send_from(
-        app,
+    app.send_from(
         from,
         "POST",
         "/api/matches",
@@ -143,21 +85,22 @@ mod rates {
         let app = App::with(|c| c.rate_limit = 2).await;
         let analysis = "/api/chutes/boards/classic/min-throws";
         for _ in 0..2 {
-            send_from(&app, client(2), "GET", analysis, None, &[], None)
+            app.send_from(client(2), "GET", analysis, None, &[], None)
                 .await
                 .ok();
         }
-        let refused = send_from(&app, client(2), "GET", analysis, None, &[], None).await;
+        let refused = app
+            .send_from(client(2), "GET", analysis, None, &[], None)
+            .await;
         refused.refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
         retry_after(&refused);
         // Asking does not use up making, nor one address another's.
-        send_from(&app, client(3), "GET", analysis, None, &[], None)
+        app.send_from(client(3), "GET", analysis, None, &[], None)
             .await
             .ok();
         let design = json!({});
         for _ in 0..2 {
-            send_from(
-                &app,
+            app.send_from(
                 client(2),
                 "POST",
                 "/api/tycoon/designs",
@@ -168,8 +111,7 @@ mod rates {
             .await
             .ok();
         }
-        send_from(
-            &app,
+        app.send_from(
             client(2),
             "POST",
             "/api/tycoon/designs",
@@ -181,7 +123,7 @@ mod rates {
         .refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
         // Reading is never limited.
         for _ in 0..10 {
-            send_from(&app, client(2), "GET", "/api/lobby", None, &[], None)
+            app.send_from(client(2), "GET", "/api/lobby", None, &[], None)
                 .await
                 .ok();
         }
@@ -194,8 +136,7 @@ mod proxies {
     const PROXY: u8 = 9;
 
     async fn through(app: &App, peer: IpAddr, forwarded: &str) -> Answer {
-        send_from(
-            app,
+        app.send_from(
             peer,
             "POST",
             "/api/matches",
@@ -549,9 +490,14 @@ mod over_tcp {
 
 mod streams {
     use super::*;
+    use axum::body::Body;
+    use axum::extract::ConnectInfo;
+    use axum::http::Request;
+    use http_body_util::BodyExt;
     use std::io::{BufRead, BufReader, Read, Write};
-    use std::net::TcpStream;
+    use std::net::{SocketAddr, TcpStream};
     use std::time::Duration;
+    use tower::ServiceExt;
 
     /// A live stream through the router from `from`: its answer, its body
     /// kept open while the answer lives.
@@ -906,31 +852,24 @@ mod unsaved_work {
     use super::*;
 
     async fn design(app: &App, from: IpAddr) -> String {
-        let made = send_from(
-            app,
-            from,
-            "POST",
-            "/api/tycoon/designs",
-            None,
-            &[],
-            Some(&json!({})),
-        )
-        .await;
+        let made = app
+            .send_from(
+                from,
+                "POST",
+                "/api/tycoon/designs",
+                None,
+                &[],
+                Some(&json!({})),
+            )
+            .await;
         made.ok()["id"].as_str().expect("an id").to_string()
     }
 
     async fn upload(app: &App, from: IpAddr) -> String {
         let board = json!({"text": "size = 30\nladders = [[3, 22]]\nchutes = [[27, 7]]\n"});
-        let made = send_from(
-            app,
-            from,
-            "POST",
-            "/api/chutes/boards",
-            None,
-            &[],
-            Some(&board),
-        )
-        .await;
+        let made = app
+            .send_from(from, "POST", "/api/chutes/boards", None, &[], Some(&board))
+            .await;
         made.ok()["id"].as_str().expect("an id").to_string()
     }
 
@@ -978,19 +917,18 @@ mod grids {
         name: &str,
         replace: bool,
     ) -> Answer {
-        let made = send_from(
-            app,
-            from,
-            "POST",
-            "/api/tycoon/designs",
-            token,
-            &[],
-            Some(&json!({})),
-        )
-        .await;
+        let made = app
+            .send_from(
+                from,
+                "POST",
+                "/api/tycoon/designs",
+                token,
+                &[],
+                Some(&json!({})),
+            )
+            .await;
         let id = made.ok()["id"].as_str().expect("an id").to_string();
-        send_from(
-            app,
+        app.send_from(
             from,
             "POST",
             &format!("/api/tycoon/designs/{id}/save"),
@@ -1003,7 +941,7 @@ mod grids {
 
     async fn delete(app: &App, from: IpAddr, token: Option<&str>, name: &str) -> Answer {
         let uri = format!("/api/tycoon/grids/{name}");
-        send_from(app, from, "DELETE", &uri, token, &[], None).await
+        app.send_from(from, "DELETE", &uri, token, &[], None).await
     }
 
     #[tokio::test]
@@ -1027,30 +965,21 @@ mod grids {
     async fn others_may_read_and_copy(app: App) {
         save(&app, client(2), None, "mine", false).await.ok();
         // Another reads it, opens it, and saves a copy of its own.
-        send_from(
-            &app,
-            client(3),
-            "GET",
-            "/api/tycoon/grids/mine",
-            None,
-            &[],
-            None,
-        )
-        .await
-        .ok();
-        let opened = send_from(
-            &app,
-            client(3),
-            "POST",
-            "/api/tycoon/designs",
-            None,
-            &[],
-            Some(&json!({"saved": "mine"})),
-        )
-        .await;
+        app.send_from(client(3), "GET", "/api/tycoon/grids/mine", None, &[], None)
+            .await
+            .ok();
+        let opened = app
+            .send_from(
+                client(3),
+                "POST",
+                "/api/tycoon/designs",
+                None,
+                &[],
+                Some(&json!({"saved": "mine"})),
+            )
+            .await;
         let id = opened.ok()["id"].as_str().expect("an id").to_string();
-        send_from(
-            &app,
+        app.send_from(
             client(3),
             "POST",
             &format!("/api/tycoon/designs/{id}/save"),

@@ -102,8 +102,13 @@ impl Default for SolveOptions {
             exact_limit: 10_000_000,
             samples: 4000,
             seed: 0,
-            // About a tenth of a second of counting (more on a loaded machine).
-            step_limit: 10_000_000,
+            // About 40 ms of counting on this project's 2-core machine
+            // (more when loaded): a count that needs more is estimated, so
+            // that a hint or a bot's move answers within 0.5 s on every box
+            // (docs/performance.md; 10⁷ steps cost up to 200 ms for the
+            // few counts, 4 of 278 random cases, that finished only past
+            // 2·10⁶). `parlor baffle solve --count-steps` asks for more.
+            step_limit: 2_000_000,
             advice: true,
             estimate: EstimateOptions::default(),
         }

@@ -50,6 +50,11 @@ pub struct SolveArgs {
     /// Advise the next shot exactly while the layouts number at most this.
     #[arg(long, default_value_t = 10_000_000, value_name = "N")]
     exact_limit: u64,
+    /// Steps the exact count may take before the answer is estimated by
+    /// sampling instead (a hint in a game uses the default; more finds
+    /// exact counts of larger cases, slower).
+    #[arg(long, default_value_t = SolveOptions::default().step_limit, value_name = "N")]
+    count_steps: u64,
     /// Layouts to sample above that.
     #[arg(long, default_value_t = 4000, value_name = "N")]
     samples: usize,
@@ -111,6 +116,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         exact_limit: args.exact_limit,
         samples: args.samples,
         seed: args.seed,
+        step_limit: args.count_steps,
         ..SolveOptions::default()
     };
     // On a terminal a spinner while it works (the largest boxes take a few

@@ -13,10 +13,45 @@
 
 use axum::Router;
 use axum::body::Body;
+use axum::extract::ConnectInfo;
 use axum::http::{HeaderMap, Request, StatusCode, header};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
+use std::net::{IpAddr, SocketAddr};
 use tower::ServiceExt;
+
+/// A client at a loopback address: `client(2)` is 127.0.0.2.
+pub fn client(n: u8) -> IpAddr {
+    IpAddr::from([127, 0, 0, n])
+}
+
+/// A request that says it carries JSON, with a seat token (or none) and
+/// these extra headers; its body still to give.
+fn json_request(
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+) -> axum::http::request::Builder {
+    let mut request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::CONTENT_TYPE, "application/json");
+    if let Some(token) = token {
+        request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+    }
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request
+}
+
+/// The request with a JSON body, or an empty one.
+fn with_body(request: axum::http::request::Builder, body: Option<&Value>) -> Request<Body> {
+    request
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .expect("a request")
+}
 
 /// The router on a store of its own.
 pub struct App {
@@ -112,16 +147,29 @@ impl App {
         token: Option<&str>,
         body: Option<&Value>,
     ) -> Answer {
-        let mut request = Request::builder()
-            .method(method)
-            .uri(uri)
-            .header(header::CONTENT_TYPE, "application/json");
-        if let Some(token) = token {
-            request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
-        }
-        let request = request
-            .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-            .expect("a request");
+        self.request(with_body(json_request(method, uri, token, &[]), body))
+            .await
+    }
+
+    /// Sends `method uri` as the accept loop hands it on from the client
+    /// address `from`, with these extra headers, a seat token (or none) and
+    /// a JSON body (or none).
+    pub async fn send_from(
+        &self,
+        from: IpAddr,
+        method: &str,
+        uri: &str,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+        body: Option<&Value>,
+    ) -> Answer {
+        let request = json_request(method, uri, token, headers)
+            .extension(ConnectInfo(SocketAddr::new(from, 40_000)));
+        self.request(with_body(request, body)).await
+    }
+
+    /// Sends a request as built (any headers, any body).
+    pub async fn request(&self, request: Request<Body>) -> Answer {
         let response = self
             .router
             .clone()
