@@ -18,7 +18,9 @@
 //! `BAFFLE_EVERY_FIRST` and `BAFFLE_EVERY_LAST` bound the sizes;
 //! `BAFFLE_EVERY_FIND_STEPS=0` turns the propagating and repair searches
 //! off (the solver as it was before issue 34); `BAFFLE_EVERY_STEP_LIMIT`
-//! sets the counting search's steps. Figures:
+//! sets the counting search's steps; `BAFFLE_EVERY_SLOW_MS` prints every
+//! bot move that took that long, `BAFFLE_EVERY_K` plays one mirror count.
+//! Figures:
 //! docs/performance.md.
 
 use baffle::bot::{BotOptions, decide};
@@ -34,8 +36,15 @@ fn env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// The mirror counts tried on an `n × n` box.
+/// The mirror counts tried on an `n × n` box (only `BAFFLE_EVERY_K`, when
+/// set).
 fn mirror_counts(n: usize) -> Vec<usize> {
+    if let Some(k) = std::env::var("BAFFLE_EVERY_K")
+        .ok()
+        .and_then(|k| k.parse().ok())
+    {
+        return vec![k];
+    }
     let max = n * n / 2;
     let mut ks: Vec<usize> = [1, max / 16, max / 8, max / 4, 3 * max / 8, max / 2, max]
         .into_iter()
@@ -142,6 +151,8 @@ fn main() {
         "{:>5} {:>6} {:>8} {:>7} {:>9}  slowest move",
         "size", "games", "unfinished", "moves", "slowest"
     );
+    // BAFFLE_EVERY_SLOW_MS: print each bot move that took this long.
+    let slow_ms = env("BAFFLE_EVERY_SLOW_MS", u64::MAX);
     let bot = BotOptions {
         solve: options,
         ..BotOptions::default()
@@ -166,6 +177,16 @@ fn main() {
                     let t = Instant::now();
                     let decision = decide(&view, &bot);
                     let dt = t.elapsed();
+                    if dt.as_millis() >= u128::from(slow_ms) {
+                        let evidence = view.evidence();
+                        println!(
+                            "  slow {n}×{n} k {k} seed {seed} move {turn}: {:.0} ms, {} shots, {} found, {} wrong",
+                            1000.0 * dt.as_secs_f64(),
+                            evidence.shots.len(),
+                            evidence.found.len(),
+                            evidence.not.len()
+                        );
+                    }
                     if dt > slowest.0 {
                         slowest = (dt, format!("k {k} seed {seed} move {turn}"));
                     }

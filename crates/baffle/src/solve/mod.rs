@@ -89,11 +89,22 @@ pub struct SolveOptions {
     /// Cell steps the counting search may take; past them, every answer is
     /// estimated by sampling ([`estimate`]).
     pub step_limit: u64,
+    /// Cell steps the exact next-shot advice may take once the count has
+    /// finished (it weighs each candidate shot's exits over every layout);
+    /// past them, the advice is sampled.
+    #[serde(default = "default_advice_steps")]
+    pub advice_steps: u64,
     /// Whether to advise a next shot (and find unreachable cells).
     pub advice: bool,
     /// How much to sample when estimating.
     #[serde(default)]
     pub estimate: EstimateOptions,
+}
+
+/// The exact advice's steps: the original assignment's fixed game after
+/// three shots (533,685 layouts) is advised exactly.
+const fn default_advice_steps() -> u64 {
+    8_000_000
 }
 
 impl Default for SolveOptions {
@@ -109,6 +120,7 @@ impl Default for SolveOptions {
             // few counts, 4 of 278 random cases, that finished only past
             // 2·10⁶). `parlor baffle solve --count-steps` asks for more.
             step_limit: 2_000_000,
+            advice_steps: default_advice_steps(),
             advice: true,
             estimate: EstimateOptions::default(),
         }
@@ -961,7 +973,7 @@ fn solve_inner(
                 &total,
                 &mut weights,
                 &mut reach,
-                options.step_limit.saturating_sub(steps_used),
+                options.advice_steps,
                 budget,
                 &mut solution,
             )

@@ -52,7 +52,8 @@ pub struct SolveArgs {
     exact_limit: u64,
     /// Steps the exact count may take before the answer is estimated by
     /// sampling instead (a hint in a game uses the default; more finds
-    /// exact counts of larger cases, slower).
+    /// exact counts of larger cases, slower); the exact advice gets as many
+    /// when that is more than its own.
     #[arg(long, default_value_t = SolveOptions::default().step_limit, value_name = "N")]
     count_steps: u64,
     /// Layouts to sample above that.
@@ -117,6 +118,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         samples: args.samples,
         seed: args.seed,
         step_limit: args.count_steps,
+        advice_steps: args.count_steps.max(SolveOptions::default().advice_steps),
         ..SolveOptions::default()
     };
     // On a terminal a spinner while it works (the largest boxes take a few
