@@ -31,6 +31,13 @@ use tabletop::play::{
 /// record. Each line is worded once, when its move is played.
 pub const LOG_TAIL: usize = 100;
 
+/// A log line's move number (0 for a line without one).
+fn line_number(line: &Value) -> usize {
+    line.get("number")
+        .and_then(Value::as_u64)
+        .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
 /// What the registry needs of a game beyond the match layer.
 pub trait Adapter: Playable + Send + Sync + 'static
 where
@@ -165,6 +172,19 @@ pub trait AnyMatch: Send + Sync {
     /// The match view for `viewer` (status, moves, seats, dice, the game's
     /// view), the page's extras under `page`, and the log's tail.
     fn view(&self, viewer: Viewer) -> Value;
+    /// [`AnyMatch::view`] with only the log's lines of the moves after
+    /// `after` (a move's compact answer: the client has the older ones).
+    fn view_after(&self, viewer: Viewer, after: usize) -> Value {
+        let mut view = self.view(viewer);
+        if let Some(Value::Array(log)) = view.get_mut("log") {
+            log.retain(|line| {
+                line.get("number")
+                    .and_then(Value::as_u64)
+                    .is_some_and(|n| n > after as u64)
+            });
+        }
+        view
+    }
     /// What every viewer may see of the setup.
     fn public_setup(&self) -> Value;
     /// The lobby's line.
@@ -482,13 +502,24 @@ where
     }
 
     fn view(&self, viewer: Viewer) -> Value {
+        self.view_after(viewer, 0)
+    }
+
+    fn view_after(&self, viewer: Viewer, after: usize) -> Value {
         let mut view = to_value(&self.m.view(viewer));
         if let Value::Object(fields) = &mut view {
             fields.insert("page".into(), G::extras(&self.m, viewer));
             fields.insert("names".into(), to_value(&self.names()));
+            // The lines are in move order: only the newest are cloned.
+            let newer = self
+                .log
+                .iter()
+                .rev()
+                .take_while(|line| line_number(line) > after)
+                .count();
             fields.insert(
                 "log".into(),
-                Value::Array(self.log.iter().cloned().collect()),
+                Value::Array(self.log.range(self.log.len() - newer..).cloned().collect()),
             );
         }
         view

@@ -52,6 +52,11 @@
 //!                                        127.0.0.2 while a player on
 //!                                        127.0.0.3 makes matches and plays;
 //!                                        exits 1 if the player was refused
+//! load compare ADDR CLIENTS SECONDS     the cheapest GET (`/healthz`), then
+//!                                        Chutes rolls, each by CLIENTS in a
+//!                                        closed loop for SECONDS: both rates,
+//!                                        their ratio and the rolls' answer
+//!                                        sizes (issue 34, part 2)
 //! load evict ADDR WATCHERS NEWCOMERS [--streams]
 //!                                        issue 33's eviction flood: watchers
 //!                                        (one address each), then keep-alive
@@ -120,6 +125,8 @@ struct Client {
     /// The loopback address it connects from (the system's choice when
     /// none).
     from: Option<[u8; 4]>,
+    /// The length of the last answer's body, in bytes.
+    last_len: usize,
 }
 
 /// A connection to `addr` from the loopback address `from`: another
@@ -148,6 +155,7 @@ impl Client {
             addr: addr.to_string(),
             stream: None,
             from: None,
+            last_len: 0,
         }
     }
 
@@ -260,6 +268,7 @@ impl Client {
         if close {
             self.stream = None;
         }
+        self.last_len = bytes.len();
         Ok(Answer::Status(
             status,
             serde_json::from_slice(&bytes).unwrap_or(Value::Null),
@@ -332,6 +341,8 @@ struct Held {
     token: String,
     after: u64,
     offered: Vec<String>,
+    /// The game (a move's compact answer leaves it out).
+    game: String,
 }
 
 impl Held {
@@ -342,6 +353,7 @@ impl Held {
             token: answer["token"].as_str()?.to_string(),
             after: 0,
             offered: Vec::new(),
+            game: answer["view"]["game"].as_str()?.to_string(),
         };
         held.saw(&answer["view"]).then_some(held)
     }
@@ -350,8 +362,11 @@ impl Held {
     /// false once the match is over.
     fn saw(&mut self, view: &Value) -> bool {
         self.after = view["moves"].as_u64().unwrap_or(self.after);
-        self.offered = match view["game"].as_str() {
-            Some("tycoon") => view["page"]["moves"]
+        if let Some(game) = view["game"].as_str() {
+            self.game = game.to_string();
+        }
+        self.offered = match self.game.as_str() {
+            "tycoon" => view["page"]["moves"]
                 .as_array()
                 .map(|moves| {
                     moves
@@ -360,7 +375,7 @@ impl Held {
                         .collect()
                 })
                 .unwrap_or_default(),
-            Some("baffle") => view["view"]["shootable"]
+            "baffle" => view["view"]["shootable"]
                 .as_array()
                 .map(|holes| {
                     holes
@@ -612,6 +627,114 @@ fn mix(
     let elapsed = start.elapsed();
     let tallies = all.lock().unwrap().clone();
     (tallies, elapsed)
+}
+
+/// Per second, by `clients` threads for `seconds`, in a closed loop: how
+/// many `GET /healthz` the server answers, then how many Chutes rolls
+/// (each client two seats at one screen, a new match when one ends), and
+/// the rolls' answer sizes; prints both and their ratio.
+fn compare(addr: &str, clients: usize, seconds: u64) {
+    let gets = closed_loop(addr, clients, seconds, |client, _| {
+        matches!(
+            client.call("GET", "/healthz", None, None),
+            Answer::Status(200, _)
+        )
+        .then_some(client.last_len)
+    });
+    let rolls = closed_loop(addr, clients, seconds, |client, held| {
+        if held.is_none() {
+            let body = json!({"game": "chutes", "seats": ["here", "here"]});
+            let Answer::Status(201, made) = client.call("POST", "/api/matches", None, Some(&body))
+            else {
+                return None;
+            };
+            *held = Held::made(&made);
+        }
+        let game = held.as_mut()?;
+        let path = format!("/api/matches/{}/moves", game.id);
+        let body = json!({"move": "roll", "after": game.after});
+        let Answer::Status(200, answer) =
+            client.call("POST", &path, Some(&game.token), Some(&body))
+        else {
+            *held = None;
+            return None;
+        };
+        if !game.saw(&answer["view"]) {
+            *held = None;
+        }
+        Some(client.last_len)
+    });
+    println!(
+        "compare, {clients} clients, closed loop: GET /healthz {:.0}/s, Chutes rolls {:.0}/s, \
+         rolls ÷ GETs {:.2}; a roll's answer {} bytes on average, {} at most; errors {} and {}",
+        gets.rate(),
+        rolls.rate(),
+        rolls.rate() / gets.rate().max(1.0),
+        rolls.bytes / rolls.answers.max(1),
+        rolls.most_bytes,
+        gets.errors,
+        rolls.errors,
+    );
+}
+
+/// What [`closed_loop`] counted.
+#[derive(Default)]
+struct Counted {
+    answers: u64,
+    errors: u64,
+    bytes: u64,
+    most_bytes: u64,
+    seconds: f64,
+}
+
+impl Counted {
+    fn rate(&self) -> f64 {
+        self.answers as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Runs `step` on `clients` threads, each with its own connection and
+/// match, until `seconds` have passed; `step` gives an answer's length, or
+/// none for an error.
+fn closed_loop(
+    addr: &str,
+    clients: usize,
+    seconds: u64,
+    step: fn(&mut Client, &mut Option<Held>) -> Option<usize>,
+) -> Counted {
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(seconds);
+    let threads: Vec<_> = (0..clients)
+        .map(|_| {
+            let addr = addr.to_string();
+            std::thread::spawn(move || {
+                let mut client = Client::new(&addr);
+                let mut held = None;
+                let mut counted = Counted::default();
+                while running(deadline) {
+                    match step(&mut client, &mut held) {
+                        Some(len) => {
+                            counted.answers += 1;
+                            counted.bytes += len as u64;
+                            counted.most_bytes = counted.most_bytes.max(len as u64);
+                        }
+                        None => counted.errors += 1,
+                    }
+                }
+                counted
+            })
+        })
+        .collect();
+    let mut all = Counted::default();
+    for thread in threads {
+        let one = thread.join().unwrap();
+        all.answers += one.answers;
+        all.errors += one.errors;
+        all.bytes += one.bytes;
+        all.most_bytes = all.most_bytes.max(one.most_bytes);
+    }
+    all.seconds = start.elapsed().as_secs_f64();
+    all
 }
 
 fn percentile(sorted: &[u64], p: f64) -> f64 {
@@ -1046,6 +1169,7 @@ fn main() {
             };
             report(&what, n, &tallies, elapsed);
         }
+        "compare" => compare(addr, n, seconds),
         "slow" => {
             let opened = slow(addr, n, seconds);
             println!(

@@ -12,9 +12,9 @@ use axum::http::StatusCode;
 use serde_json::{Value, json};
 use support::{Answer, App, Seat};
 
-/// The moves route of `seat`'s match.
+/// The moves route of `seat`'s match, answering the full view (these tests read it).
 fn moves_of(seat: &Seat) -> String {
-    format!("/api/matches/{}/moves", seat.id)
+    format!("/api/matches/{}/moves?view=full", seat.id)
 }
 
 /// The first event of the one move an answer played (a shot, a guess, a

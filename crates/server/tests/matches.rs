@@ -200,6 +200,145 @@ async fn only_the_token_holder_moves_and_only_in_turn() {
         .refused(StatusCode::BAD_REQUEST, "bad_move");
 }
 
+/// The full view from a move's compact answer and the view before it, as
+/// docs/api.md says (and web/match.js's `wholeView` does).
+fn whole_view(last: &Value, answer: &Value) -> Value {
+    let mut view = answer["view"].clone();
+    let fields = view.as_object_mut().expect("a view");
+    let log_after = fields.remove("compact").expect("a compact view")["log_after"]
+        .as_u64()
+        .expect("log_after");
+    for kept in [
+        "id", "title", "names", "seats", "players", "game", "dice", "host",
+    ] {
+        assert!(!fields.contains_key(kept), "{kept} is left out");
+        if let Some(value) = last.get(kept) {
+            fields.insert(kept.into(), value.clone());
+        }
+    }
+    assert!(!fields.contains_key("log"), "the log is left out");
+    let mut log: Vec<Value> = last["log"]
+        .as_array()
+        .expect("a log")
+        .iter()
+        .filter(|line| line["number"].as_u64().expect("a number") <= log_after)
+        .cloned()
+        .collect();
+    for played in answer["played"].as_array().expect("played") {
+        for event in played["events"].as_array().expect("events") {
+            log.push(
+                json!({"number": played["number"], "seat": played["seat"], "text": event["text"]}),
+            );
+        }
+    }
+    let newest = log.len().saturating_sub(games::LOG_TAIL);
+    fields.insert("log".into(), Value::Array(log.split_off(newest)));
+    view
+}
+
+#[tokio::test]
+async fn a_moves_compact_answer_is_small_and_makes_the_full_view_again() {
+    let app = App::new().await;
+    let mut played_games = 0;
+    let mut most = 0;
+    let mut moves_seen = 0;
+    // Whole games, one roll at a time, until more than 200 moves have been
+    // answered in all and 120 in one game (the log's tail is full).
+    while moves_seen < 200 || most < 120 {
+        played_games += 1;
+        let setup = json!({"game": "chutes", "seats": ["here", "here"], "seed": played_games});
+        let host = app.start(setup).await;
+        let path = format!("/api/matches/{}/moves", host.id);
+        let mut last = app
+            .get_as(&host.token, &format!("/api/matches/{}", host.id))
+            .await
+            .ok()
+            .clone();
+        loop {
+            let after = last["moves"].as_u64().expect("moves");
+            let answer = app
+                .post_as(&host.token, &path, json!({"move": "roll", "after": after}))
+                .await;
+            let size = answer.body.to_string().len();
+            assert!(
+                size < 1024,
+                "a roll's answer at move {} is {size} bytes: {}",
+                after + 1,
+                answer.body
+            );
+            let whole = whole_view(&last, answer.ok());
+            let full = app
+                .get_as(&host.token, &format!("/api/matches/{}", host.id))
+                .await
+                .ok()
+                .clone();
+            assert_eq!(
+                whole, full,
+                "the compact answer and the last view make the full view"
+            );
+            moves_seen += 1;
+            most = most.max(after as usize + 1);
+            last = full;
+            if last["status"] != "playing" {
+                break;
+            }
+        }
+        assert!(played_games < 200, "no long game came up");
+    }
+    // On request, the full view, log and all.
+    let host = app.start(chutes(&["here", "here"])).await;
+    let full = app
+        .post_as(
+            &host.token,
+            &format!("/api/matches/{}/moves?view=full", host.id),
+            json!({"move": "roll", "after": 0}),
+        )
+        .await;
+    let view = &full.ok()["view"];
+    assert!(view.get("compact").is_none(), "{view}");
+    assert_eq!(view["id"], host.id.as_str());
+    assert_eq!(view["log"].as_array().expect("a log").len(), 1);
+    app.post_as(
+        &host.token,
+        &format!("/api/matches/{}/moves?view=all", host.id),
+        json!({"move": "roll", "after": 1}),
+    )
+    .await
+    .refused(StatusCode::BAD_REQUEST, "bad_request");
+}
+
+#[tokio::test]
+async fn a_repeated_moves_compact_answer_makes_the_full_view_again() {
+    // "Play to the end": many moves in one answer, more log lines than the
+    // tail keeps.
+    let app = App::new().await;
+    let host = app.start(chutes(&["here", "here"])).await;
+    let path = format!("/api/matches/{}/moves", host.id);
+    let first = app
+        .post_as(&host.token, &path, json!({"move": "roll", "after": 0}))
+        .await;
+    let last = app
+        .get_as(&host.token, &format!("/api/matches/{}", host.id))
+        .await
+        .ok()
+        .clone();
+    assert_eq!(first.ok()["view"]["moves"], 1);
+    let answer = app
+        .post_as(
+            &host.token,
+            &path,
+            json!({"move": "roll", "after": 1, "repeat": true}),
+        )
+        .await;
+    assert!(answer.ok()["played"].as_array().expect("played").len() > 1);
+    let full = app
+        .get_as(&host.token, &format!("/api/matches/{}", host.id))
+        .await
+        .ok()
+        .clone();
+    assert_eq!(whole_view(&last, answer.ok()), full);
+}
+
 #[tokio::test]
 async fn a_stale_or_doubled_move_is_never_played_twice() {
     let app = App::new().await;

@@ -14,11 +14,37 @@
 // - live: the match's server-sent events. Each change carries the moves
 //   played since the last one and the match as a spectator sees it; the
 //   browser reconnects by itself after a drop or a server restart.
+// - compact answer: a move's answer leaves out what the page already has
+//   (the fields no move changes, the log's older lines); it is made whole
+//   with the page's last view before anything else sees it (docs/api.md).
 // The rules are the server's: this module sends moves and hands views on.
 import { api, ApiFailure, storedName } from "/static/common.js";
 
 /** How many times a move the server did not answer is sent again (about a minute in all). */
 const MOVE_RETRIES = 18;
+
+/** The fields a move's compact answer leaves out: no move changes them. */
+const KEPT = ["id", "title", "names", "seats", "players", "game", "dice", "host"];
+
+/** The log lines a view carries (the newest). */
+const LOG_TAIL = 100;
+
+/**
+ * The full view from a move's compact answer `answer` and the page's last
+ * view `last` (which holds every move up to the one sent): the kept fields
+ * from `last`, its log's lines up to `compact.log_after`, then the played
+ * moves' events as lines, the newest LOG_TAIL.
+ */
+export function wholeView(last, answer) {
+  const { compact, ...view } = answer.view;
+  for (const field of KEPT) if (field in last) view[field] = last[field];
+  const older = (last.log || []).filter((line) => line.number <= compact.log_after);
+  const newer = (answer.played || []).flatMap((p) =>
+    p.events.map((e) => ({ number: p.number, seat: p.seat, text: e.text })),
+  );
+  view.log = older.concat(newer).slice(-LOG_TAIL);
+  return view;
+}
 
 const STORE_PREFIX = "parlor.match.";
 const INDEX_KEY = "parlor.matches";
@@ -275,6 +301,7 @@ export class Match {
         try {
           const answer = await api("POST", `/api/matches/${this.id}/moves`, body, this.token);
           if (attempt > 0) this.setConnection(before === "reconnecting" ? "live" : before);
+          if (answer.view && answer.view.compact) answer.view = wholeView(this.view, answer);
           this.accept(answer.view);
           return answer;
         } catch (e) {

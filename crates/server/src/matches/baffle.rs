@@ -140,6 +140,7 @@ async fn bot_move(
             &MoveInput::Text(decision.mv.to_string()),
             None,
             super::hub::Play::ChosenByBot,
+            super::hub::Answer::Full,
         )
         .await?;
     Ok(Json(BotAnswer {

@@ -318,12 +318,33 @@ struct MoveRequest {
     repeat: bool,
 }
 
+/// `POST /api/matches/{id}/moves?view=…`: the view the answer carries.
+#[derive(Deserialize)]
+struct MoveQuery {
+    /// `compact` (the default) or `full`.
+    view: Option<String>,
+}
+
+/// The answer's view a move's query asks for.
+fn answer_view(query: &MoveQuery) -> Result<hub::Answer, ApiError> {
+    match query.view.as_deref() {
+        None | Some("compact") => Ok(hub::Answer::Compact),
+        Some("full") => Ok(hub::Answer::Full),
+        Some(_) => Err(ApiError::coded(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "view is compact (what the move changed, the default) or full (the whole match view)",
+        )),
+    }
+}
+
 /// Moves played: what they did and the match after them.
 #[derive(Serialize)]
 struct MoveAnswer {
     /// What each move did.
     played: Vec<Played>,
-    /// The match after it, as the mover sees it.
+    /// The match after it, as the mover sees it: compact unless the
+    /// request asked for the full view.
     view: Value,
 }
 
@@ -349,9 +370,11 @@ async fn play(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Bearer(token): Bearer,
+    Query(query): Query<MoveQuery>,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> ApiResult<MoveAnswer> {
     let after = need_after(req.after)?;
+    let answer = answer_view(&query)?;
     let (played, view) = state
         .hub
         .play(
@@ -365,6 +388,7 @@ async fn play(
             } else {
                 hub::Play::Once
             },
+            answer,
         )
         .await?;
     Ok(Json(MoveAnswer { played, view }))

@@ -34,6 +34,7 @@
 //!   [`LOBBY_PER_CREATOR`] of theirs.
 
 pub mod grid_names;
+mod notifier;
 mod postgres;
 pub mod schema;
 mod sqlite;
@@ -654,7 +655,7 @@ impl Db {
     pub async fn append(&self, mv: NewMove) -> Result<(), DbError> {
         match &self.backend {
             Backend::Sqlite(db) => db.append(mv).await,
-            Backend::Postgres(db) => db.append(mv, &self.origin).await,
+            Backend::Postgres(db) => db.append(mv).await,
         }
     }
 

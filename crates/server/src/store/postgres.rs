@@ -5,13 +5,16 @@
 //! - **pool**: up to [`POOL`] connections, made when first needed and kept
 //!   while they work; a broken one — even one that died while idle — is
 //!   dropped and a new one made.
-//! - **channel**: the `NOTIFY` channel `parlor`. An append or a claim
-//!   notifies it in its own transaction, so the notice goes out exactly
-//!   when the change is committed; every server listens to it.
+//! - **channel**: the `NOTIFY` channel `parlor`; every server listens to
+//!   it. A claim notifies it in its own transaction. A move's append does
+//!   not: once committed, the move is handed to the notifier
+//!   ([`super::notifier`]), which tells the other servers of the moves of
+//!   many commits in one (PostgreSQL serialises commits that notify).
 //! - **resync**: when the listening connection is (re)made, notices may have
 //!   been missed; once it is back, the server is told to read its live
 //!   matches again ([`Notice::Resync`]).
 
+use super::notifier::Notifier;
 use super::{
     Bounds, Claim, Creator, DbError, GridActor, GridRow, GridSave, LOBBY_PER_CREATOR, LobbyRow,
     MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch, NewMove, Notice, SeatRow, StoredMatch, TokenRow,
@@ -36,6 +39,8 @@ pub(super) struct Postgres {
     config: Config,
     idle: Mutex<Vec<Client>>,
     permits: Semaphore,
+    /// Tells the other servers of committed moves.
+    notifier: Notifier,
 }
 
 /// A connection borrowed from the pool; it goes back when dropped, unless
@@ -94,6 +99,7 @@ impl Postgres {
             ));
         }
         let db = Self {
+            notifier: Notifier::start(config.clone(), CHANNEL, origin.clone()),
             config,
             idle: Mutex::new(Vec::new()),
             permits: Semaphore::new(POOL),
@@ -308,16 +314,12 @@ impl Postgres {
         moves_after(&conn, id, after).await
     }
 
-    pub(super) async fn append(&self, mv: NewMove, origin: &str) -> Result<(), DbError> {
+    pub(super) async fn append(&self, mv: NewMove) -> Result<(), DbError> {
         let conn = self.conn().await?;
         let number = i32::try_from(mv.number).unwrap_or(i32::MAX);
-        let notice = Notice::Moved {
-            id: mv.match_id.clone(),
-            moves: mv.number,
-        };
         // One statement, so one round trip and one transaction: the match's
-        // count moves on only from the number the server saw, the move is
-        // stored only then, and only then are the others told.
+        // count moves on only from the number the server saw, and the move
+        // is stored only then. The others are told after the commit.
         let stored = conn
             .query(
                 "WITH moved AS (
@@ -325,12 +327,10 @@ impl Postgres {
                          played = played OR NOT $8
                      WHERE id = $1 AND moves = $2 - 1 AND NOT over
                      RETURNING id
-                 ), stored AS (
-                     INSERT INTO moves (match_id, number, entry, seat, bot, at_ms)
-                     SELECT id, $2, $6, $7, $8, $5 FROM moved
-                     RETURNING number
                  )
-                 SELECT pg_notify($9, $10) FROM stored",
+                 INSERT INTO moves (match_id, number, entry, seat, bot, at_ms)
+                 SELECT id, $2, $6, $7, $8, $5 FROM moved
+                 RETURNING number",
                 &[
                     &mv.match_id,
                     &number,
@@ -340,13 +340,12 @@ impl Postgres {
                     &mv.entry,
                     &i32::from(mv.seat),
                     &mv.bot,
-                    &CHANNEL,
-                    &notice.payload(origin),
                 ],
             )
             .await
             .map_err(pg)?;
         if !stored.is_empty() {
+            self.notifier.moved(&mv.match_id, mv.number);
             return Ok(());
         }
         let now = conn

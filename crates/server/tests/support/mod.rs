@@ -221,12 +221,13 @@ impl App {
     }
 
     /// Plays `mv` for `seat` at the move number it last saw, and remembers
-    /// the number after.
+    /// the number after. The answer carries the full view
+    /// (`?view=full`; the compact one is `matches.rs`'s subject).
     pub async fn play(&self, seat: &mut Seat, mv: Value) -> Answer {
         let answer = self
             .post_as(
                 &seat.token,
-                &format!("/api/matches/{}/moves", seat.id),
+                &format!("/api/matches/{}/moves?view=full", seat.id),
                 json!({"move": mv, "after": seat.after}),
             )
             .await;

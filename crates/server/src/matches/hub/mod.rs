@@ -48,7 +48,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use tabletop::play::SeatKind;
 use tokio::sync::{Semaphore, broadcast};
-use view::{change, decorate, tell};
+use view::{change, compact, decorate, tell};
 
 /// How many changes a slow watcher may fall behind before it skips to the
 /// newest.
@@ -66,6 +66,16 @@ pub enum Play {
     /// Once, a move a bot chose for the person's seat (Baffle's Bot move):
     /// the record and the play say so.
     ChosenByBot,
+}
+
+/// Which view a move's answer carries ([`Hub::play`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// The whole decorated view, as `GET /api/matches/{id}` gives it.
+    Full,
+    /// The compact view: what a move may change, and the log's lines of
+    /// the moves just played (`view::compact`).
+    Compact,
 }
 
 /// The most moves one request with `repeat` plays.
@@ -230,6 +240,7 @@ struct Taken {
     after: usize,
     roll: Option<u32>,
     how: Play,
+    answer: Answer,
 }
 
 /// Who is asking: the seats their token holds.
@@ -595,7 +606,10 @@ impl Hub {
     /// 401 `no_token`, 403 `bad_token` / `not_your_seat`, 409
     /// `stale_move` / `not_your_turn` / `game_over`, the game's refusal, or
     /// the store's failure (then nothing more was played). A refusal after
-    /// the first move of a repeat ends the repeat without an error.
+    /// the first move of a repeat ends the repeat without an error. The
+    /// view answered is the one `answer` asks for.
+    // The request's parts, each a plain value the route read.
+    #[allow(clippy::too_many_arguments)]
     pub async fn play(
         self: &Arc<Self>,
         id: &str,
@@ -604,6 +618,7 @@ impl Hub {
         mv: &MoveInput,
         roll: Option<u32>,
         how: Play,
+        answer: Answer,
     ) -> Result<(Vec<Played>, Value), ApiError> {
         if token.is_none() {
             return Err(ApiError::coded(
@@ -633,6 +648,7 @@ impl Hub {
             after,
             roll,
             how,
+            answer,
         };
         tokio::spawn(async move { hub.play_taken(slot, live, taken).await })
             .await
@@ -658,6 +674,7 @@ impl Hub {
             after,
             roll,
             how,
+            answer,
         } = taken;
         let mut played = Vec::new();
         loop {
@@ -688,7 +705,10 @@ impl Hub {
                 break;
             }
         }
-        let view = decorate(&slot.id, &live, holder);
+        let view = match answer {
+            Answer::Full => decorate(&slot.id, &live, holder),
+            Answer::Compact => compact(&slot.id, &live, holder, after),
+        };
         drop(live);
         self.kick_bots(&slot);
         Ok((played, view))
