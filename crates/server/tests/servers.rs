@@ -77,3 +77,61 @@ async fn a_seat_taken_through_one_server_is_known_at_once_to_another() {
         .await
         .refused(axum::http::StatusCode::FORBIDDEN, "bad_token");
 }
+
+/// A move's notice goes out after its commit: a server that dies between
+/// the two leaves the move untold. The others' watchers see it all the
+/// same, by the sweep, within `SWEEP_EVERY` (and without a watcher, the
+/// match reads it when next asked to move).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_whose_notice_never_went_out_still_reaches_the_watchers() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+
+    let url = testkit::fresh_postgres().await;
+    let b = server_on(&url).await;
+    let host = b
+        .start(json!({"game": "chutes", "seats": ["here", "here"]}))
+        .await;
+    let watching = b
+        .router
+        .clone()
+        .oneshot(
+            Request::get(format!("/api/matches/{}/events", host.id))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(watching.status(), 200);
+    // The move committed as a server commits it, and no notice sent.
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let now = server::store::now_ms();
+    client
+        .execute(
+            "UPDATE matches SET moves = 1, updated_ms = $2, played = TRUE WHERE id = $1 AND moves = 0",
+            &[&host.id, &now],
+        )
+        .await
+        .unwrap();
+    client
+        .execute(
+            "INSERT INTO moves (match_id, number, entry, seat, bot, at_ms) VALUES ($1, 1, 'roll', 1, FALSE, $2)",
+            &[&host.id, &now],
+        )
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let view = b
+        .wait_for(&host.id, |v| v["moves"].as_u64() >= Some(1))
+        .await;
+    assert_eq!(view["log"][0]["seat"], 1, "{view}");
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "seen within the sweep's time"
+    );
+    drop(watching);
+}

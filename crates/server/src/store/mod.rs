@@ -570,6 +570,12 @@ impl Db {
         self.notices.subscribe()
     }
 
+    /// Whether other servers may share this store (PostgreSQL), so that
+    /// matches held live here can move elsewhere.
+    pub fn shared(&self) -> bool {
+        matches!(self.backend, Backend::Postgres(_))
+    }
+
     /// Stores a new match of no known creator.
     ///
     /// # Errors

@@ -13,7 +13,8 @@
 //! - **retry**: a send that fails puts its notices back and is tried again
 //!   on a new connection; a notice is never older than what it replaced.
 //!   A server that dies between a commit and its send leaves the others to
-//!   catch up at their next notice of that match or their next resync.
+//!   catch up at their next notice of that match, or at their sweep of the
+//!   matches watched on them (`matches::hub::follow`, every 5 s).
 
 use super::Notice;
 use std::collections::HashMap;

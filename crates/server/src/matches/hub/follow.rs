@@ -12,6 +12,10 @@
 //!   not within [`BOT_GRACE`] (it died, say), this server does.
 //! - **expiry**: unfinished matches untouched for [`UNFINISHED_KEPT`] are
 //!   deleted, at start and every hour.
+//! - **sweep**: a notice goes out after its move's commit, so a server that
+//!   dies between the two leaves its move untold; on a shared store, every
+//!   [`SWEEP_EVERY`] each match watched here reads the moves it lacks, so
+//!   its watchers see such a move within that time.
 
 use super::{Hub, Slot, tell};
 use crate::store::{Notice, UNFINISHED_KEPT};
@@ -22,6 +26,10 @@ use tokio::sync::broadcast;
 /// How long a server leaves a bot to the server that handed it the turn
 /// before moving it itself.
 pub const BOT_GRACE: Duration = Duration::from_secs(2);
+
+/// How often the matches watched here look in a shared store for moves no
+/// notice told of.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(5);
 
 impl Hub {
     /// Follows the other servers' notices (from `notices`) for as long as
@@ -44,6 +52,30 @@ impl Hub {
                     }
                 }
                 Err(broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    }
+
+    /// Every [`SWEEP_EVERY`], brings each match with watchers here up to
+    /// the store (see the module's terms), for as long as the
+    /// hub lives (held weakly, as [`Hub::follow_notices`]).
+    pub(super) async fn sweep_watched(hub: Weak<Self>) {
+        let mut every = tokio::time::interval(SWEEP_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        every.tick().await;
+        loop {
+            every.tick().await;
+            let Some(hub) = hub.upgrade() else {
+                return;
+            };
+            let watched: Vec<String> = hub
+                .map()
+                .iter()
+                .filter(|(_, slot)| slot.changes.receiver_count() > 0)
+                .map(|(id, _)| id.clone())
+                .collect();
+            for id in watched {
+                hub.catch_up(&id, Some(u32::MAX)).await;
             }
         }
     }
@@ -81,7 +113,10 @@ impl Hub {
                     live.updated_ms = row.at_ms;
                 }
                 if fits {
-                    tell(&slot, &live, &played);
+                    // Nothing new (a sweep, a notice overtaken): no change.
+                    if !played.is_empty() {
+                        tell(&slot, &live, &played);
+                    }
                 } else {
                     self.reread(&slot, &mut live).await;
                 }

@@ -306,6 +306,9 @@ impl Hub {
             let notices = hub.db.notices();
             tokio::spawn(Self::follow_notices(Arc::downgrade(&hub), notices));
             tokio::spawn(Self::expire_old(Arc::downgrade(&hub)));
+            if hub.db.shared() {
+                tokio::spawn(Self::sweep_watched(Arc::downgrade(&hub)));
+            }
         }
         hub
     }
