@@ -1,48 +1,12 @@
 //! The server over real TCP on loopback: connections are limited and timed
 //! out, and a stop lets requests being answered finish.
 
+mod support;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
-
-/// A server on a free loopback port with `config`, stopped when the
-/// returned sender is sent (or dropped).
-fn start(
-    config: impl FnOnce(&mut server::Config),
-) -> (
-    SocketAddr,
-    tokio::sync::oneshot::Sender<()>,
-    std::thread::JoinHandle<()>,
-    tempfile::TempDir,
-) {
-    let dir = tempfile::tempdir().expect("a data dir");
-    let mut settings = server::Config::new(dir.path());
-    config(&mut settings);
-    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let thread = std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                .await
-                .expect("a port");
-            ready_tx
-                .send(listener.local_addr().expect("an address"))
-                .expect("the test waits");
-            server::serve_until(listener, settings, async {
-                let _ = stop_rx.await;
-            })
-            .await
-            .expect("served");
-        });
-    });
-    let addr = ready_rx.recv().expect("the server starts");
-    (addr, stop_tx, thread, dir)
-}
+use support::serve_over_tcp;
 
 fn connect(addr: SocketAddr) -> TcpStream {
     let stream = TcpStream::connect(addr).expect("a connection");
@@ -78,7 +42,8 @@ fn get(addr: SocketAddr, path: &str) -> String {
 
 #[test]
 fn half_sent_headers_and_silent_connections_are_closed() {
-    let (addr, _stop, _thread, _dir) = start(|c| c.header_timeout = Duration::from_millis(300));
+    let (addr, _stop, _thread, _dir) =
+        serve_over_tcp(|c| c.header_timeout = Duration::from_millis(300));
     let mut silent = connect(addr);
     let mut half = connect(addr);
     half.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
@@ -104,7 +69,8 @@ fn half_sent_headers_and_silent_connections_are_closed() {
 
 #[test]
 fn a_body_that_does_not_arrive_in_time_is_answered_408() {
-    let (addr, _stop, _thread, _dir) = start(|c| c.body_timeout = Duration::from_millis(300));
+    let (addr, _stop, _thread, _dir) =
+        serve_over_tcp(|c| c.body_timeout = Duration::from_millis(300));
     let mut slow = connect(addr);
     write!(
         slow,
@@ -119,7 +85,7 @@ fn a_body_that_does_not_arrive_in_time_is_answered_408() {
 
 #[test]
 fn beyond_the_connection_limit_the_oldest_idle_connection_makes_room() {
-    let (addr, _stop, _thread, _dir) = start(|c| c.max_connections = 4);
+    let (addr, _stop, _thread, _dir) = serve_over_tcp(|c| c.max_connections = 4);
     let mut idle: Vec<TcpStream> = (0..4).map(|_| connect(addr)).collect();
     // Give the server time to take them all (a bounded wait for it to
     // count them: each answers a request first).
@@ -145,7 +111,7 @@ fn beyond_the_connection_limit_the_oldest_idle_connection_makes_room() {
 
 #[test]
 fn a_stop_lets_requests_being_answered_finish() {
-    let (addr, stop, thread, _dir) = start(|_| {});
+    let (addr, stop, thread, _dir) = serve_over_tcp(|_| {});
     // The server opens its store once listening: wait until it answers.
     let ready = get(addr, "/api/chutes/boards");
     assert!(ready.starts_with("HTTP/1.1 200"), "{ready}");

@@ -448,28 +448,7 @@ mod over_tcp {
 
     #[test]
     fn each_loopback_address_is_a_client_of_its_own() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut config = server::Config::new(dir.path());
-        config.rate_limit = 2;
-        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                ready_tx.send(listener.local_addr().unwrap()).unwrap();
-                server::serve_until(listener, config, async {
-                    let _ = stop_rx.await;
-                })
-                .await
-                .unwrap();
-            });
-        });
-        let addr = ready_rx.recv().unwrap();
+        let (addr, stop_tx, thread, _dir) = crate::support::serve_over_tcp(|c| c.rate_limit = 2);
         let body = r#"{"game": "chutes", "seats": ["here", "here"]}"#;
         for _ in 0..2 {
             let answer = post_from(addr, [127, 0, 0, 2], "/api/matches", body);
@@ -545,44 +524,6 @@ mod streams {
         drop(first);
         let again = watch_from(&app, client(2), &seat.id).await;
         assert_eq!(again.status(), StatusCode::OK);
-    }
-
-    /// The server over TCP with `tweak`; its address, and what stops it.
-    fn start(
-        tweak: impl FnOnce(&mut server::Config),
-    ) -> (
-        SocketAddr,
-        tokio::sync::oneshot::Sender<()>,
-        std::thread::JoinHandle<()>,
-        tempfile::TempDir,
-    ) {
-        let dir = tempfile::tempdir().expect("a data dir");
-        let mut config = server::Config::new(dir.path());
-        tweak(&mut config);
-        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .expect("a runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                    .await
-                    .expect("a port");
-                ready_tx
-                    .send(listener.local_addr().expect("an address"))
-                    .expect("the test waits");
-                server::serve_until(listener, config, async {
-                    let _ = stop_rx.await;
-                })
-                .await
-                .expect("served");
-            });
-        });
-        let addr = ready_rx.recv().expect("the server starts");
-        (addr, stop_tx, thread, dir)
     }
 
     /// A connection from the loopback address 127.0.0.`n`.
@@ -662,7 +603,7 @@ mod streams {
     /// every newcomer is answered: served, or refused with a 503.
     #[test]
     fn keep_alive_newcomers_never_close_live_streams() {
-        let (addr, stop, thread, _dir) = start(|c| c.max_connections = 16);
+        let (addr, stop, thread, _dir) = support::serve_over_tcp(|c| c.max_connections = 16);
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -766,7 +707,7 @@ mod streams {
     /// watcher sees it.
     #[test]
     fn a_flood_of_streams_leaves_room_for_moves() {
-        let (addr, stop, thread, _dir) = start(|c| c.max_connections = 16);
+        let (addr, stop, thread, _dir) = support::serve_over_tcp(|c| c.max_connections = 16);
         let (id, token) = make_over_tcp(2, addr);
         let (other, _) = make_over_tcp(2, addr);
         let mut watchers: Vec<_> = (10..18).map(|n| watcher(n, addr, &id)).collect();
@@ -813,7 +754,7 @@ mod streams {
 
     #[test]
     fn one_address_holds_at_most_its_connections() {
-        let (addr, stop, thread, _dir) = start(|c| c.connections_per_client = 3);
+        let (addr, stop, thread, _dir) = support::serve_over_tcp(|c| c.connections_per_client = 3);
         let (ready, _kept) = keep_alive_get(2, addr, "/api/lobby");
         assert!(ready.starts_with("HTTP/1.1 200"), "{ready}");
         drop(_kept);

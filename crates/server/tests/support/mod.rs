@@ -8,6 +8,8 @@
 //!   the text as a JSON string).
 //! - **seat** ([`Seat`]): a match as one player holds it: its id, their
 //!   token, and the move number they last saw.
+//! - **over TCP** ([`serve_over_tcp`]): the whole server on a loopback
+//!   port, for what only a real connection shows (limits, timeouts).
 
 #![allow(dead_code)]
 
@@ -300,4 +302,44 @@ impl Seat {
                 .collect(),
         }
     }
+}
+
+/// A server over real TCP on a free loopback port, with settings changed
+/// by `tweak`: its address, what stops it (send, or drop), its thread, and
+/// its data directory (kept while it lives).
+pub fn serve_over_tcp(
+    tweak: impl FnOnce(&mut server::Config),
+) -> (
+    SocketAddr,
+    tokio::sync::oneshot::Sender<()>,
+    std::thread::JoinHandle<()>,
+    tempfile::TempDir,
+) {
+    let dir = tempfile::tempdir().expect("a data dir");
+    let mut config = server::Config::new(dir.path());
+    tweak(&mut config);
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("a port");
+            ready_tx
+                .send(listener.local_addr().expect("an address"))
+                .expect("the test waits");
+            server::serve_until(listener, config, async {
+                let _ = stop_rx.await;
+            })
+            .await
+            .expect("served");
+        });
+    });
+    let addr = ready_rx.recv().expect("the server starts");
+    (addr, stop_tx, thread, dir)
 }
