@@ -611,21 +611,7 @@ mod streams {
         let made = keep_alive_get(2, addr, "/api/lobby");
         assert!(made.0.starts_with("HTTP/1.1 200"), "{}", made.0);
         drop(made);
-        let body = r#"{"game": "chutes", "seats": ["here", "here"]}"#;
-        let mut maker = connect_from(2, addr);
-        write!(
-            maker,
-            "POST /api/matches HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .expect("sent");
-        let mut answer = String::new();
-        maker.read_to_string(&mut answer).expect("an answer");
-        let json = &answer[answer.find("\r\n\r\n").expect("a body") + 4..];
-        let made: Value = serde_json::from_str(json).expect("JSON");
-        let id = made["id"].as_str().expect("an id").to_string();
-        let token = made["token"].as_str().expect("a token").to_string();
+        let (id, token) = make_over_tcp(2, addr);
         let mut watchers: Vec<_> = (10..18).map(|n| watcher(n, addr, &id)).collect();
         let mut served = 0;
         let mut refused = 0;
@@ -760,20 +746,7 @@ mod streams {
         drop(_kept);
         // Three busy connections (streams need a match: the lobby's
         // keep-alive ones are idle, so make busy ones with streams).
-        let body = r#"{"game": "chutes", "seats": ["here", "here"]}"#;
-        let mut maker = connect_from(4, addr);
-        write!(
-            maker,
-            "POST /api/matches HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .expect("sent");
-        let mut answer = String::new();
-        maker.read_to_string(&mut answer).expect("an answer");
-        let json = &answer[answer.find("\r\n\r\n").expect("a body") + 4..];
-        let made: Value = serde_json::from_str(json).expect("JSON");
-        let id = made["id"].as_str().expect("an id").to_string();
+        let (id, _) = make_over_tcp(4, addr);
         let streams: Vec<_> = (0..3).map(|_| watcher(2, addr, &id)).collect();
         let (head, _) = keep_alive_get(2, addr, "/api/lobby");
         assert!(head.starts_with("HTTP/1.1 503"), "{head}");
