@@ -636,21 +636,7 @@ mod streams {
             "the idle keep-alive ones make room for newcomers"
         );
         // A move, from yet another address: every watcher sees it.
-        let moved = {
-            let body = json!({"move": "roll", "after": 0}).to_string();
-            let mut mover = connect_from(3, addr);
-            write!(
-                mover,
-                "POST /api/matches/{id}/moves HTTP/1.1\r\nHost: {addr}\r\n\
-                 Content-Type: application/json\r\nAuthorization: Bearer {token}\r\n\
-                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            )
-            .expect("sent");
-            let mut answer = String::new();
-            mover.read_to_string(&mut answer).expect("an answer");
-            answer
-        };
+        let moved = first_roll_over_tcp(3, addr, &id, &token);
         assert!(moved.starts_with("HTTP/1.1 200"), "{moved}");
         for (n, reader) in watchers.iter_mut().enumerate() {
             assert_eq!(
@@ -687,6 +673,24 @@ mod streams {
         )
     }
 
+    /// The first roll of match `id`, sent over TCP from 127.0.0.`n` with
+    /// `token`: the whole answer, as sent.
+    fn first_roll_over_tcp(n: u8, addr: SocketAddr, id: &str, token: &str) -> String {
+        let body = json!({"move": "roll", "after": 0}).to_string();
+        let mut mover = connect_from(n, addr);
+        write!(
+            mover,
+            "POST /api/matches/{id}/moves HTTP/1.1\r\nHost: {addr}\r\n\
+             Content-Type: application/json\r\nAuthorization: Bearer {token}\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .expect("sent");
+        let mut answer = String::new();
+        mover.read_to_string(&mut answer).expect("an answer");
+        answer
+    }
+
     /// Issue 33's stream flood, small: 1,000 streams on another match took
     /// the connections of 44 of 50 watchers. Now streams never take the
     /// last quarter of the connections: a move is still played and every
@@ -716,18 +720,7 @@ mod streams {
             (4, 26),
             "12 streams at most, 8 of them watchers"
         );
-        let body = json!({"move": "roll", "after": 0}).to_string();
-        let mut mover = connect_from(3, addr);
-        write!(
-            mover,
-            "POST /api/matches/{id}/moves HTTP/1.1\r\nHost: {addr}\r\n\
-             Content-Type: application/json\r\nAuthorization: Bearer {token}\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .expect("sent");
-        let mut moved = String::new();
-        mover.read_to_string(&mut moved).expect("an answer");
+        let moved = first_roll_over_tcp(3, addr, &id, &token);
         assert!(moved.starts_with("HTTP/1.1 200"), "{moved}");
         for (n, reader) in watchers.iter_mut().enumerate() {
             assert_eq!(next_event_id(reader).as_deref(), Some("1"), "watcher {n}");
