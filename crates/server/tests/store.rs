@@ -91,6 +91,10 @@ fn id(n: u32) -> String {
 }
 
 fn mv(match_id: &str, number: u32, over: bool) -> NewMove {
+    mv_at(match_id, number, over, 2_000 + i64::from(number))
+}
+
+fn mv_at(match_id: &str, number: u32, over: bool, at_ms: i64) -> NewMove {
     NewMove {
         match_id: match_id.to_string(),
         number,
@@ -99,7 +103,7 @@ fn mv(match_id: &str, number: u32, over: bool) -> NewMove {
         bot: false,
         status: if over { "won" } else { "playing" }.into(),
         over,
-        at_ms: 2_000 + i64::from(number),
+        at_ms,
     }
 }
 
@@ -135,7 +139,8 @@ async fn moves_append_in_order_and_never_twice(db: Db, _: Location) {
     let numbers: Vec<u32> = stored.moves.iter().map(|r| r.number).collect();
     assert_eq!(numbers, [1, 2, 3, 4, 5]);
     assert_eq!(stored.moves[2].entry, "roll @4");
-    assert_eq!(stored.updated_ms, 2_005);
+    // Made at 1,000, moved within the minute: the time stays.
+    assert_eq!(stored.updated_ms, 1_000);
     let after: Vec<u32> = db
         .moves_after(&m, 3)
         .await
@@ -153,6 +158,35 @@ async fn moves_append_in_order_and_never_twice(db: Db, _: Location) {
 }
 on_both!(appends, moves_append_in_order_and_never_twice);
 
+async fn a_move_refreshes_the_update_time_once_a_minute_and_at_the_end(db: Db, _: Location) {
+    let m = id(1);
+    db.create(new_match(&m)).await.unwrap();
+    let minute = server::store::TOUCH_EVERY.as_millis() as i64;
+    assert_eq!(minute, 60_000);
+    // (number, at, over, the time the store keeps)
+    let steps = [
+        (1, 2_000, false, 1_000),
+        (2, 1_000 + minute - 1, false, 1_000),
+        (3, 1_000 + minute, false, 1_000 + minute),
+        (4, 2_000 + minute, false, 1_000 + minute),
+        (5, 3_000 + minute, true, 3_000 + minute),
+    ];
+    let mut kept = 1_000;
+    for (number, at, over, expected) in steps {
+        let touched = db.append(mv_at(&m, number, over, at)).await.unwrap();
+        assert_eq!(touched, expected, "move {number}");
+        // The servers' own copy of the rule agrees with the store's.
+        kept = server::store::touched(kept, at, over);
+        assert_eq!(kept, expected, "move {number}");
+        let stored = db.load(&m).await.unwrap().unwrap();
+        assert_eq!(stored.updated_ms, expected, "move {number}");
+    }
+}
+on_both!(
+    touch,
+    a_move_refreshes_the_update_time_once_a_minute_and_at_the_end
+);
+
 async fn racing_appends_store_exactly_one(db: Db, _: Location) {
     let m = id(1);
     db.create(new_match(&m)).await.unwrap();
@@ -168,7 +202,7 @@ async fn racing_appends_store_exactly_one(db: Db, _: Location) {
         let mut won = 0;
         for racer in racers {
             match racer.await.unwrap() {
-                Ok(()) => won += 1,
+                Ok(_) => won += 1,
                 Err(DbError::Stale { now }) => assert_eq!(now, number),
                 Err(e) => panic!("{e}"),
             }
@@ -314,10 +348,15 @@ on_both!(lobby, the_lobby_lists_matches_anyone_may_join_newest_first);
 async fn unfinished_matches_expire_and_finished_ones_stay(db: Db, _: Location) {
     db.create(new_match(&id(1))).await.unwrap();
     db.create(new_match(&id(2))).await.unwrap();
-    db.append(mv(&id(1), 1, false)).await.unwrap();
-    db.append(mv(&id(2), 1, true)).await.unwrap();
-    assert_eq!(db.expire(2_000, 0).await.unwrap(), 0, "both moved at 2,001");
-    assert_eq!(db.expire(3_000, 0).await.unwrap(), 1);
+    // Made at 1,000; moved a minute later, which refreshes the time.
+    db.append(mv_at(&id(1), 1, false, 61_001)).await.unwrap();
+    db.append(mv_at(&id(2), 1, true, 61_001)).await.unwrap();
+    assert_eq!(
+        db.expire(61_000, 0).await.unwrap(),
+        0,
+        "both moved at 61,001"
+    );
+    assert_eq!(db.expire(62_000, 0).await.unwrap(), 1);
     assert!(db.load(&id(1)).await.unwrap().is_none());
     assert!(db.moves_after(&id(1), 0).await.unwrap().is_empty());
     assert_eq!(db.load(&id(2)).await.unwrap().unwrap().moves.len(), 1);

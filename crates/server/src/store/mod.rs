@@ -27,6 +27,11 @@
 //!   deleted; so is one nobody has played in ([`Bounds::unplayed_kept`],
 //!   hours: no person's move, no seat taken with an invite or from the
 //!   lobby); finished matches are kept.
+//! - **touched**: a match's last-update time, which expiry counts from. A
+//!   move refreshes it only once it is [`TOUCH_EVERY`] old, and when the
+//!   move ends the match: kept to the minute, so that most moves' commits
+//!   change no indexed column of the matches table (SQLite then writes 2
+//!   pages a move, not 6; PostgreSQL can update the row in place).
 //! - **creator** ([`Creator`]): who made a match — digests of the client's
 //!   address and of the token the request showed, never either itself —
 //!   so that one creator can hold at most [`Bounds::per_creator`]
@@ -46,6 +51,25 @@ use tokio::sync::broadcast;
 
 /// How long an unfinished match is kept after its last move: 30 days.
 pub const UNFINISHED_KEPT: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// How old a match's last-update time must be before a move refreshes it
+/// (see the module's terms).
+pub const TOUCH_EVERY: Duration = Duration::from_secs(60);
+
+/// [`TOUCH_EVERY`] in milliseconds.
+const TOUCH_EVERY_MS: i64 = TOUCH_EVERY.as_millis() as i64;
+
+/// A match's last-update time after a move made at `at_ms`, as the store
+/// keeps it (see the module's terms): the move's time when `previous` is
+/// [`TOUCH_EVERY`] old or the move ended the match, else `previous`.
+#[must_use]
+pub fn touched(previous: i64, at_ms: i64, over: bool) -> i64 {
+    if over || previous <= at_ms - TOUCH_EVERY_MS {
+        at_ms
+    } else {
+        previous
+    }
+}
 
 /// The most unfinished matches the store holds; a new match beyond it is
 /// refused (`503`) until some finish or expire.
@@ -654,11 +678,13 @@ impl Db {
     }
 
     /// Appends a move (see the module's terms), and tells the other servers.
+    /// Returns the match's last-update time as stored (the move's, or an
+    /// earlier one less than [`TOUCH_EVERY`] old).
     ///
     /// # Errors
     /// [`DbError::Stale`] when the match does not hold `number - 1` moves,
     /// [`DbError::NoMatch`], or a failure of the store.
-    pub async fn append(&self, mv: NewMove) -> Result<(), DbError> {
+    pub async fn append(&self, mv: NewMove) -> Result<i64, DbError> {
         match &self.backend {
             Backend::Sqlite(db) => db.append(mv).await,
             Backend::Postgres(db) => db.append(mv).await,

@@ -5,6 +5,9 @@
 //! - **pool**: up to [`POOL`] connections, made when first needed and kept
 //!   while they work; a broken one — even one that died while idle — is
 //!   dropped and a new one made.
+//! - **prepared statement**: a move's statements are prepared once per
+//!   connection and kept with it ([`Pooled::prepared`]): a statement given
+//!   as text is prepared again at each call, a round trip and a plan more.
 //! - **channel**: the `NOTIFY` channel `parlor`; every server listens to
 //!   it. A claim notifies it in its own transaction. A move's append does
 //!   not: once committed, the move is handed to the notifier
@@ -17,14 +20,15 @@
 use super::notifier::Notifier;
 use super::{
     Bounds, Claim, Creator, DbError, GridActor, GridRow, GridSave, LOBBY_PER_CREATOR, LobbyRow,
-    MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch, NewMove, Notice, SeatRow, StoredMatch, TokenRow,
-    UNFINISHED_KEPT, schema,
+    MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch, NewMove, Notice, SeatRow, StoredMatch,
+    TOUCH_EVERY_MS, TokenRow, UNFINISHED_KEPT, schema,
 };
+use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::Mutex;
 use std::time::Duration;
 use tokio::sync::{Semaphore, broadcast};
-use tokio_postgres::{AsyncMessage, Client, Config, NoTls};
+use tokio_postgres::{AsyncMessage, Client, Config, NoTls, Statement};
 
 /// The most connections a server opens for its requests.
 const POOL: usize = 16;
@@ -37,45 +41,71 @@ const MIGRATION_LOCK: i64 = 0x5041_524C_4F52;
 
 pub(super) struct Postgres {
     config: Config,
-    idle: Mutex<Vec<Client>>,
+    idle: Mutex<Vec<Conn>>,
     permits: Semaphore,
     /// Tells the other servers of committed moves.
     notifier: Notifier,
 }
 
+/// A connection of the pool, with the statements prepared on it.
+struct Conn {
+    client: Client,
+    statements: HashMap<&'static str, Statement>,
+}
+
 /// A connection borrowed from the pool; it goes back when dropped, unless
 /// it broke.
 struct Pooled<'a> {
-    client: Option<Client>,
+    conn: Option<Conn>,
     pool: &'a Postgres,
     _permit: tokio::sync::SemaphorePermit<'a>,
+}
+
+impl Pooled<'_> {
+    fn conn(&mut self) -> &mut Conn {
+        self.conn
+            .as_mut()
+            .expect("a pooled connection is present until dropped")
+    }
+
+    /// `sql` prepared on this connection: the first time it is asked for,
+    /// then kept with the connection.
+    async fn prepared(&mut self, sql: &'static str) -> Result<Statement, DbError> {
+        let conn = self.conn();
+        if let Some(statement) = conn.statements.get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = conn.client.prepare(sql).await.map_err(pg)?;
+        conn.statements.insert(sql, statement.clone());
+        Ok(statement)
+    }
 }
 
 impl std::ops::Deref for Pooled<'_> {
     type Target = Client;
     fn deref(&self) -> &Client {
-        self.client
+        &self
+            .conn
             .as_ref()
-            .expect("a pooled client is present until dropped")
+            .expect("a pooled connection is present until dropped")
+            .client
     }
 }
 
 impl std::ops::DerefMut for Pooled<'_> {
     fn deref_mut(&mut self) -> &mut Client {
-        self.client
-            .as_mut()
-            .expect("a pooled client is present until dropped")
+        &mut self.conn().client
     }
 }
 
 impl Drop for Pooled<'_> {
     fn drop(&mut self) {
-        if let Some(client) = self.client.take().filter(|c| !c.is_closed()) {
+        if let Some(conn) = self.conn.take().filter(|c| !c.client.is_closed()) {
             self.pool
                 .idle
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push(client);
+                .push(conn);
         }
     }
 }
@@ -130,16 +160,19 @@ impl Postgres {
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .pop();
             match next {
-                Some(client) if client.is_closed() => {}
+                Some(conn) if conn.client.is_closed() => {}
                 next => break next,
             }
         };
-        let client = match idle {
-            Some(client) => client,
-            None => connect(&self.config).await?,
+        let conn = match idle {
+            Some(conn) => conn,
+            None => Conn {
+                client: connect(&self.config).await?,
+                statements: HashMap::new(),
+            },
         };
         Ok(Pooled {
-            client: Some(client),
+            conn: Some(conn),
             pool: self,
             _permit: permit,
         })
@@ -314,23 +347,34 @@ impl Postgres {
         moves_after(&conn, id, after).await
     }
 
-    pub(super) async fn append(&self, mv: NewMove) -> Result<(), DbError> {
-        let conn = self.conn().await?;
+    pub(super) async fn append(&self, mv: NewMove) -> Result<i64, DbError> {
+        let mut conn = self.conn().await?;
         let number = i32::try_from(mv.number).unwrap_or(i32::MAX);
         // One statement, so one round trip and one transaction: the match's
         // count moves on only from the number the server saw, and the move
-        // is stored only then. The others are told after the commit.
-        let stored = conn
-            .query(
+        // is stored only then. The others are told after the commit. The
+        // time is refreshed only once it is old, or at the end (the
+        // store's terms): most moves then change no indexed column, and
+        // PostgreSQL updates the row in place, with no new index entries.
+        let append = conn
+            .prepared(
                 "WITH moved AS (
-                     UPDATE matches SET moves = $2, status = $3, over = $4, updated_ms = $5,
+                     UPDATE matches SET moves = $2, status = $3, over = $4,
+                         updated_ms = CASE WHEN $4 OR updated_ms <= $5::BIGINT - $9::BIGINT THEN $5 ELSE updated_ms END,
                          played = played OR NOT $8
                      WHERE id = $1 AND moves = $2 - 1 AND NOT over
-                     RETURNING id
+                     RETURNING id, updated_ms
+                 ), added AS (
+                     INSERT INTO moves (match_id, number, entry, seat, bot, at_ms)
+                     SELECT id, $2, $6, $7, $8, $5 FROM moved
+                     RETURNING number
                  )
-                 INSERT INTO moves (match_id, number, entry, seat, bot, at_ms)
-                 SELECT id, $2, $6, $7, $8, $5 FROM moved
-                 RETURNING number",
+                 SELECT updated_ms FROM moved WHERE EXISTS (SELECT 1 FROM added)",
+            )
+            .await?;
+        let stored = conn
+            .query_opt(
+                &append,
                 &[
                     &mv.match_id,
                     &number,
@@ -340,13 +384,14 @@ impl Postgres {
                     &mv.entry,
                     &i32::from(mv.seat),
                     &mv.bot,
+                    &TOUCH_EVERY_MS,
                 ],
             )
             .await
             .map_err(pg)?;
-        if !stored.is_empty() {
+        if let Some(row) = stored {
             self.notifier.moved(&mv.match_id, mv.number);
-            return Ok(());
+            return Ok(row.get(0));
         }
         let now = conn
             .query_opt("SELECT moves FROM matches WHERE id = $1", &[&mv.match_id])

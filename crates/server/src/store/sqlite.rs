@@ -11,6 +11,12 @@
 //! - **write-ahead log**: SQLite's WAL mode; with `synchronous=NORMAL` a
 //!   commit is in the log before it is answered, so a crash of the process
 //!   loses nothing acknowledged ([`super::Durability`]).
+//! - **inline append**: a move's append that finds the connection idle
+//!   runs on the caller's own thread (a transaction of its own), without
+//!   the two hand-offs to the store's thread and back; only with
+//!   [`Durability::Process`], whose commit does not wait for the disk, so a
+//!   server thread is never held for an `fsync`. A busy connection, and
+//!   every other job, goes to the store's thread as before.
 //! - **checkpointer**: a second connection on a thread of its own that
 //!   copies the log into the database file every [`CHECKPOINT_EVERY`]
 //!   (a passive checkpoint, which never waits for the writer nor holds it
@@ -21,11 +27,11 @@
 use super::{
     Bounds, Claim, Creator, DbError, Durability, GridActor, GridRow, GridSave, LOBBY_PER_CREATOR,
     LobbyRow, MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch, NewMove, SeatRow, StoredMatch,
-    TokenRow, UNFINISHED_KEPT, schema,
+    TOUCH_EVERY_MS, TokenRow, UNFINISHED_KEPT, schema,
 };
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError, mpsc};
 use tokio::sync::oneshot;
 
 /// The most jobs one transaction takes.
@@ -48,6 +54,11 @@ type Job = Box<dyn FnOnce(&Connection) -> Done + Send>;
 /// The SQLite store: a line of jobs to its thread.
 pub(super) struct Sqlite {
     jobs: mpsc::Sender<Job>,
+    /// The connection: the store's thread locks it for each transaction,
+    /// an inline append when it finds it free.
+    conn: Arc<Mutex<Connection>>,
+    /// Whether a move's append may run inline ([`Durability::Process`]).
+    inline: bool,
     /// Dropped with the store, which ends the checkpointer.
     _checkpoints: mpsc::Sender<()>,
 }
@@ -81,12 +92,16 @@ impl Sqlite {
         .map_err(sql)?;
         let checkpoints = checkpointer(path, sync)?;
         let (jobs, line) = mpsc::channel::<Job>();
+        let conn = Arc::new(Mutex::new(conn));
+        let shared = Arc::clone(&conn);
         std::thread::Builder::new()
             .name("parlor-sqlite".into())
-            .spawn(move || run(&conn, &line))
+            .spawn(move || run(&shared, &line))
             .map_err(|e| DbError::Unavailable(format!("cannot start the store's thread: {e}")))?;
         Ok(Self {
             jobs,
+            conn,
+            inline: durability == Durability::Process,
             _checkpoints: checkpoints,
         })
     }
@@ -97,6 +112,43 @@ impl Sqlite {
         &self,
         work: impl FnOnce(&Connection) -> Result<T, DbError> + Send + 'static,
     ) -> Result<T, DbError> {
+        let (job, answer) = Self::job(work);
+        self.jobs.send(job).map_err(|_| closed())?;
+        answer.await.map_err(|_| closed())?
+    }
+
+    /// Runs `work` in a transaction of its own on the caller's thread when
+    /// the connection is free and inline work is allowed (see the module's
+    /// terms); otherwise as [`Sqlite::call`].
+    async fn call_inline<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Connection) -> Result<T, DbError> + Send + 'static,
+    ) -> Result<T, DbError> {
+        let (job, answer) = Self::job(work);
+        self.run_or_send(job)?;
+        answer.await.map_err(|_| closed())?
+    }
+
+    /// Runs `job` now when inline work is allowed and the connection is
+    /// free, or hands it to the store's thread.
+    fn run_or_send(&self, job: Job) -> Result<(), DbError> {
+        let free = match self.inline.then(|| self.conn.try_lock()) {
+            Some(Ok(conn)) => conn,
+            Some(Err(TryLockError::Poisoned(conn))) => conn.into_inner(),
+            Some(Err(TryLockError::WouldBlock)) | None => {
+                return self.jobs.send(job).map_err(|_| closed());
+            }
+        };
+        let (replies, error) = transaction(&free, vec![job]);
+        drop(free);
+        answer_all(replies, error.as_ref());
+        Ok(())
+    }
+
+    /// `work` as a job, and where its result will come.
+    fn job<T: Send + 'static>(
+        work: impl FnOnce(&Connection) -> Result<T, DbError> + Send + 'static,
+    ) -> (Job, oneshot::Receiver<Result<T, DbError>>) {
         let (tell, answer) = oneshot::channel();
         let job: Job = Box::new(move |conn| {
             let result = work(conn);
@@ -110,8 +162,7 @@ impl Sqlite {
             };
             (ok, Box::new(reply))
         });
-        self.jobs.send(job).map_err(|_| closed())?;
-        answer.await.map_err(|_| closed())?
+        (job, answer)
     }
 
     pub(super) async fn create(
@@ -247,17 +298,47 @@ impl Sqlite {
         self.call(move |c| moves_after(c, &id, after)).await
     }
 
-    pub(super) async fn append(&self, mv: NewMove) -> Result<(), DbError> {
-        self.call(move |c| {
-            let changed = c
-                .prepare_cached(
-                    "UPDATE matches SET moves = ?2, status = ?3, over = ?4, updated_ms = ?5,
-                         played = CASE WHEN ?6 THEN played ELSE 1 END
-                     WHERE id = ?1 AND moves = ?2 - 1 AND over = 0",
+    pub(super) async fn append(&self, mv: NewMove) -> Result<i64, DbError> {
+        self.call_inline(move |c| {
+            // Most moves: the count and status only (no indexed column, so
+            // 2 pages a commit); the time too once it is old, or at the end.
+            let light = if mv.over {
+                None
+            } else {
+                c.prepare_cached(
+                    "UPDATE matches SET moves = ?2, status = ?3,
+                         played = CASE WHEN ?4 THEN played ELSE 1 END
+                     WHERE id = ?1 AND moves = ?2 - 1 AND over = 0 AND updated_ms > ?5
+                     RETURNING updated_ms",
                 )
-                .and_then(|mut s| s.execute(params![mv.match_id, mv.number, mv.status, mv.over, mv.at_ms, mv.bot]))
-                .map_err(sql)?;
-            if changed == 0 {
+                .and_then(|mut s| {
+                    s.query_row(
+                        params![mv.match_id, mv.number, mv.status, mv.bot, mv.at_ms - TOUCH_EVERY_MS],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                })
+                .map_err(sql)?
+            };
+            let touched: Option<i64> = match light {
+                Some(touched) => Some(touched),
+                None => c
+                    .prepare_cached(
+                        "UPDATE matches SET moves = ?2, status = ?3, over = ?4, updated_ms = ?5,
+                             played = CASE WHEN ?6 THEN played ELSE 1 END
+                         WHERE id = ?1 AND moves = ?2 - 1 AND over = 0
+                         RETURNING updated_ms",
+                    )
+                    .and_then(|mut s| {
+                        s.query_row(
+                            params![mv.match_id, mv.number, mv.status, mv.over, mv.at_ms, mv.bot],
+                            |r| r.get(0),
+                        )
+                        .optional()
+                    })
+                    .map_err(sql)?,
+            };
+            let Some(touched) = touched else {
                 let now: Option<u32> = c
                     .query_row(
                         "SELECT moves FROM matches WHERE id = ?1",
@@ -267,13 +348,13 @@ impl Sqlite {
                     .optional()
                     .map_err(sql)?;
                 return Err(now.map_or(DbError::NoMatch, |now| DbError::Stale { now }));
-            }
+            };
             c.prepare_cached(
                 "INSERT INTO moves (match_id, number, entry, seat, bot, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )
             .and_then(|mut s| s.execute(params![mv.match_id, mv.number, mv.entry, mv.seat, mv.bot, mv.at_ms]))
             .map_err(sql)?;
-            Ok(())
+            Ok(touched)
         })
         .await
     }
@@ -569,10 +650,9 @@ fn checkpointer(path: &Path, sync: &str) -> Result<mpsc::Sender<()>, DbError> {
     Ok(stop)
 }
 
-/// The thread: takes the jobs waiting, runs them in one transaction, each
-/// in a savepoint, commits, then answers them all. Ends when the store is
-/// dropped.
-fn run(conn: &Connection, line: &mpsc::Receiver<Job>) {
+/// The thread: takes the jobs waiting, runs them in one transaction,
+/// then answers them all. Ends when the store is dropped.
+fn run(conn: &Mutex<Connection>, line: &mpsc::Receiver<Job>) {
     while let Ok(first) = line.recv() {
         let mut batch = vec![first];
         while batch.len() < BATCH {
@@ -581,35 +661,56 @@ fn run(conn: &Connection, line: &mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        let begun = conn.execute_batch("BEGIN IMMEDIATE").map_err(sql);
-        let mut replies = Vec::with_capacity(batch.len());
-        for job in batch {
-            if let Err(e) = &begun {
-                let (_, reply) = job_failed(e.clone());
-                replies.push(reply);
-                continue;
-            }
-            let _ = conn.execute_batch("SAVEPOINT job");
-            let (ok, reply) = job(conn);
-            let end = if ok {
-                "RELEASE job"
-            } else {
-                "ROLLBACK TO job; RELEASE job"
-            };
-            let _ = conn.execute_batch(end);
+        let (replies, error) = transaction(&lock(conn), batch);
+        answer_all(replies, error.as_ref());
+    }
+}
+
+/// The connection, whether or not a job panicked while holding it (a
+/// transaction a panic left open fails the next `BEGIN`, whose failure
+/// rolls it back).
+fn lock(conn: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+    conn.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What a transaction's jobs are told once it is over.
+type Replies = Vec<Box<dyn FnOnce(Option<&DbError>) + Send>>;
+
+/// Runs `batch` in one transaction, each job in a savepoint, and commits;
+/// returns the jobs' replies and the commit's error, if any.
+fn transaction(conn: &Connection, batch: Vec<Job>) -> (Replies, Option<DbError>) {
+    let begun = conn.execute_batch("BEGIN IMMEDIATE").map_err(sql);
+    let mut replies = Vec::with_capacity(batch.len());
+    for job in batch {
+        if let Err(e) = &begun {
+            let (_, reply) = job_failed(e.clone());
             replies.push(reply);
+            continue;
         }
-        let committed = match begun {
-            Ok(()) => conn.execute_batch("COMMIT").map_err(sql),
-            Err(e) => Err(e),
+        let _ = conn.execute_batch("SAVEPOINT job");
+        let (ok, reply) = job(conn);
+        let end = if ok {
+            "RELEASE job"
+        } else {
+            "ROLLBACK TO job; RELEASE job"
         };
-        if committed.is_err() {
-            let _ = conn.execute_batch("ROLLBACK");
-        }
-        let error = committed.err();
-        for reply in replies {
-            reply(error.as_ref());
-        }
+        let _ = conn.execute_batch(end);
+        replies.push(reply);
+    }
+    let committed = match begun {
+        Ok(()) => conn.execute_batch("COMMIT").map_err(sql),
+        Err(e) => Err(e),
+    };
+    if committed.is_err() {
+        let _ = conn.execute_batch("ROLLBACK");
+    }
+    (replies, committed.err())
+}
+
+/// Tells each job of a transaction how it ended.
+fn answer_all(replies: Replies, error: Option<&DbError>) {
+    for reply in replies {
+        reply(error);
     }
 }
 

@@ -110,7 +110,11 @@ impl Hub {
                             break;
                         }
                     }
-                    live.updated_ms = row.at_ms;
+                    live.updated_ms = crate::store::touched(
+                        live.updated_ms,
+                        row.at_ms,
+                        live.table.status().is_over(),
+                    );
                 }
                 if fits {
                     // Nothing new (a sweep, a notice overtaken): no change.

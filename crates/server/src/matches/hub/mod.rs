@@ -712,8 +712,14 @@ impl Hub {
             Answer::Full => decorate(&slot.id, &live, holder),
             Answer::Compact => compact(&slot.id, &live, holder, after),
         };
+        // Most moves hand the turn to a person: the bots' runner is only
+        // set going when a bot is to move (a runner per move, which then
+        // found nothing to do, cost a task and a wake-up of another thread).
+        let bot_next = live.table.bot_turn().is_some();
         drop(live);
-        self.kick_bots(&slot);
+        if bot_next {
+            self.kick_bots(&slot);
+        }
         Ok((played, view))
     }
 
@@ -745,9 +751,9 @@ impl Hub {
             )
             .await;
         match stored {
-            Ok(()) => {
+            Ok(touched) => {
                 self.metrics.move_stored(live.table.game());
-                live.updated_ms = now;
+                live.updated_ms = touched;
                 live.played |= !bot_seat;
                 tell(slot, live, std::slice::from_ref(played));
                 Ok(())
