@@ -676,29 +676,46 @@ fn lock(conn: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
 /// What a transaction's jobs are told once it is over.
 type Replies = Vec<Box<dyn FnOnce(Option<&DbError>) + Send>>;
 
-/// Runs `batch` in one transaction, each job in a savepoint, and commits;
-/// returns the jobs' replies and the commit's error, if any.
+/// Runs `batch` in one transaction and commits; returns the jobs' replies
+/// and the commit's error, if any. Each job of several runs in a savepoint,
+/// so that one that fails undoes only itself; a job alone needs none (it
+/// failing rolls the transaction back). The transaction's statements are
+/// prepared once and kept.
 fn transaction(conn: &Connection, batch: Vec<Job>) -> (Replies, Option<DbError>) {
-    let begun = conn.execute_batch("BEGIN IMMEDIATE").map_err(sql);
+    let run = |statement: &str| {
+        conn.prepare_cached(statement)
+            .and_then(|mut s| s.execute([]))
+            .map(|_| ())
+            .map_err(sql)
+    };
+    let begun = run("BEGIN IMMEDIATE");
+    let alone = batch.len() == 1;
     let mut replies = Vec::with_capacity(batch.len());
+    let mut all_ok = true;
     for job in batch {
         if let Err(e) = &begun {
             let (_, reply) = job_failed(e.clone());
             replies.push(reply);
             continue;
         }
-        let _ = conn.execute_batch("SAVEPOINT job");
+        if alone {
+            let (ok, reply) = job(conn);
+            all_ok = ok;
+            replies.push(reply);
+            continue;
+        }
+        let _ = run("SAVEPOINT job");
         let (ok, reply) = job(conn);
-        let end = if ok {
-            "RELEASE job"
-        } else {
-            "ROLLBACK TO job; RELEASE job"
-        };
-        let _ = conn.execute_batch(end);
+        if !ok {
+            let _ = run("ROLLBACK TO job");
+        }
+        let _ = run("RELEASE job");
         replies.push(reply);
     }
     let committed = match begun {
-        Ok(()) => conn.execute_batch("COMMIT").map_err(sql),
+        // A job alone that failed has nothing to keep.
+        Ok(()) if !all_ok => run("ROLLBACK"),
+        Ok(()) => run("COMMIT"),
         Err(e) => Err(e),
     };
     if committed.is_err() {
