@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The load and fault suite: a real `parlor serve` on loopback, driven by the
 # load client (crates/server/examples/load.rs). Bounded in time: about
-# 20 + 8 × LOAD_SECONDS seconds after the build. Figures go to stdout;
+# 20 + 12 × LOAD_SECONDS seconds after the build. Figures go to stdout;
 # docs/reliability.md has the last run's and how to read them.
 #
 #   scripts/load.sh                 every scenario, LOAD_SECONDS=20 each
@@ -87,6 +87,11 @@ sleep 2
 "$load" mix "$addr" 50 "$((seconds - 2))"
 wait "$slow_pid"
 echo "   server memory after: $(rss "$server_pid")"
+# A move against the cheapest request (issue 34): rates, ratio, and the
+# server's CPU time for each.
+echo "== Chutes rolls against GET /healthz, 1 client, then 8, each in a closed loop"
+"$load" compare "$addr" 1 "$seconds" --server-pid "$server_pid"
+"$load" compare "$addr" 8 "$seconds" --server-pid "$server_pid"
 stop_server
 
 # mount_tmpfs DIR OPTIONS: mounts a small tmpfs, as root or not at all.

@@ -52,11 +52,14 @@
 //!                                        127.0.0.2 while a player on
 //!                                        127.0.0.3 makes matches and plays;
 //!                                        exits 1 if the player was refused
-//! load compare ADDR CLIENTS SECONDS     the cheapest GET (`/healthz`), then
+//! load compare ADDR CLIENTS SECONDS [--server-pid PID]
+//!                                        the cheapest GET (`/healthz`), then
 //!                                        Chutes rolls, each by CLIENTS in a
 //!                                        closed loop for SECONDS: both rates,
 //!                                        their ratio and the rolls' answer
-//!                                        sizes (issue 34, part 2)
+//!                                        sizes (issue 34, part 2); with the
+//!                                        server's PID on this machine, the
+//!                                        CPU it spent on each
 //! load evict ADDR WATCHERS NEWCOMERS [--streams]
 //!                                        issue 33's eviction flood: watchers
 //!                                        (one address each), then keep-alive
@@ -632,8 +635,11 @@ fn mix(
 /// Per second, by `clients` threads for `seconds`, in a closed loop: how
 /// many `GET /healthz` the server answers, then how many Chutes rolls
 /// (each client two seats at one screen, a new match when one ends), and
-/// the rolls' answer sizes; prints both and their ratio.
-fn compare(addr: &str, clients: usize, seconds: u64) {
+/// the rolls' answer sizes; prints both and their ratio, and with
+/// `server_pid` the server's CPU time for each GET and each roll.
+fn compare(addr: &str, clients: usize, seconds: u64, server_pid: Option<u32>) {
+    let cpu = || server_pid.and_then(cpu_seconds);
+    let before_gets = cpu();
     let gets = closed_loop(addr, clients, seconds, |client, _| {
         matches!(
             client.call("GET", "/healthz", None, None),
@@ -641,6 +647,7 @@ fn compare(addr: &str, clients: usize, seconds: u64) {
         )
         .then_some(client.last_len)
     });
+    let before_rolls = cpu();
     let rolls = closed_loop(addr, clients, seconds, |client, held| {
         if held.is_none() {
             let body = json!({"game": "chutes", "seats": ["here", "here"]});
@@ -664,6 +671,17 @@ fn compare(addr: &str, clients: usize, seconds: u64) {
         }
         Some(client.last_len)
     });
+    let after_rolls = cpu();
+    let spent = |from: Option<f64>, to: Option<f64>, counted: &Counted| {
+        let (from, to) = (from?, to?);
+        Some((to - from) * 1e6 / counted.answers.max(1) as f64)
+    };
+    if let (Some(get), Some(roll)) = (
+        spent(before_gets, before_rolls, &gets),
+        spent(before_rolls, after_rolls, &rolls),
+    ) {
+        println!("the server's CPU: {get:.0} µs a GET, {roll:.0} µs a roll");
+    }
     println!(
         "compare, {clients} clients, closed loop: GET /healthz {:.0}/s, Chutes rolls {:.0}/s, \
          rolls ÷ GETs {:.2}; a roll's answer {} bytes on average, {} at most; errors {} and {}",
@@ -675,6 +693,17 @@ fn compare(addr: &str, clients: usize, seconds: u64) {
         gets.errors,
         rolls.errors,
     );
+}
+
+/// The CPU time process `pid` has spent (user and system), in seconds,
+/// from `/proc/PID/stat` (in the kernel's clock ticks of 10 ms).
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command's name, which may hold spaces: the
+    // state is field 3, user time field 14, system time field 15.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
 }
 
 /// What [`closed_loop`] counted.
@@ -1142,8 +1171,15 @@ fn main() {
         }
         (_, rest) => rest,
     };
-    let think = match rest {
-        [] => None,
+    let (think, server_pid) = match rest {
+        [] => (None, None),
+        [flag, pid] if flag == "--server-pid" && mode == "compare" => match pid.parse::<u32>() {
+            Ok(pid) => (None, Some(pid)),
+            Err(_) => {
+                eprintln!("--server-pid takes the server's process id, such as 4242");
+                std::process::exit(2);
+            }
+        },
         [flag, range] if flag == "--think" => {
             let parsed = range
                 .split_once('-')
@@ -1153,7 +1189,7 @@ fn main() {
                 eprintln!("--think takes MIN-MAX in milliseconds, such as 500-1500");
                 std::process::exit(2);
             }
-            parsed
+            (parsed, None)
         }
         _ => {
             eprintln!("{usage}");
@@ -1169,7 +1205,7 @@ fn main() {
             };
             report(&what, n, &tallies, elapsed);
         }
-        "compare" => compare(addr, n, seconds),
+        "compare" => compare(addr, n, seconds, server_pid),
         "slow" => {
             let opened = slow(addr, n, seconds);
             println!(
