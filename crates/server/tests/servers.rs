@@ -1,7 +1,8 @@
 //! Several servers on one PostgreSQL, through their routers: what one
 //! server stored reaches the matches another holds live, and a server that
 //! dies between a person's move and its bot's answer leaves the bot to the
-//! others. Needs the test cluster (`bash scripts/with-postgres.sh cargo
+//! others; a move whose sender hangs up while it waits for PostgreSQL is
+//! still played to its end. Needs the test cluster (`bash scripts/with-postgres.sh cargo
 //! test -p server --test servers`).
 
 #![allow(clippy::unwrap_used)]
@@ -134,4 +135,35 @@ async fn a_move_whose_notice_never_went_out_still_reaches_the_watchers() {
         "seen within the sweep's time"
     );
     drop(watching);
+}
+
+/// On PostgreSQL every move waits for the store: a sender who hangs up
+/// then (its request dropped after its first step) leaves a move that is
+/// still stored, told, and answered by the bot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_whose_sender_hangs_up_while_it_is_stored_is_still_played_to_its_end() {
+    let url = testkit::fresh_postgres().await;
+    let a = server_on(&url).await;
+    let host = a
+        .start(json!({"game": "chutes", "seats": ["here", "easy"]}))
+        .await;
+    let sent = tokio::time::timeout(
+        Duration::ZERO,
+        a.post_as(
+            &host.token,
+            &format!("/api/matches/{}/moves", host.id),
+            json!({"move": "roll", "after": 0}),
+        ),
+    )
+    .await;
+    assert!(sent.is_err(), "the move waited for PostgreSQL");
+    let view = a
+        .wait_for(&host.id, |v| v["moves"].as_u64() >= Some(2))
+        .await;
+    assert_eq!(view["log"][0]["seat"], 1, "{view}");
+    assert_eq!(view["log"][1]["seat"], 2, "the bot answered: {view}");
+    // Both are in the store: another server reads them.
+    let b = server_on(&url).await;
+    let stored = b.get(&format!("/api/matches/{}", host.id)).await;
+    assert!(stored.ok()["moves"].as_u64() >= Some(2), "{}", stored.body);
 }

@@ -44,8 +44,10 @@ use games::{AnyMatch, MoveInput, Played};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::Poll;
 use tabletop::play::SeatKind;
 use tokio::sync::{Semaphore, broadcast};
 use view::{change, compact, decorate, tell};
@@ -639,11 +641,12 @@ impl Hub {
                 "this token holds no seat: you are watching this game",
             ));
         };
-        // The move is taken: from here it runs to its end on a task of its
-        // own, so that a sender who hangs up (a closed tab, a server told to
-        // stop) cannot leave it played but not told, or its bots not set
-        // going.
-        let hub = Arc::clone(self);
+        // The move is taken: from here it runs to its end, so that a sender
+        // who hangs up (a closed tab, a server told to stop) cannot leave it
+        // played but not told, or its bots not set going. Most moves end in
+        // one step (SQLite's append ran on this thread): done here. One that
+        // must wait (for the store's thread, for PostgreSQL) goes on in a
+        // task of its own, where a hang-up cannot stop it.
         let taken = Taken {
             first,
             holder,
@@ -653,14 +656,17 @@ impl Hub {
             how,
             answer,
         };
-        tokio::spawn(async move { hub.play_taken(slot, live, taken).await })
-            .await
-            .map_err(|_| {
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "the move could not be played (the server's log has the details)",
-                )
-            })?
+        let mut playing = Box::pin(Arc::clone(self).play_taken(slot, live, taken));
+        let first_step = std::future::poll_fn(|cx| Poll::Ready(playing.as_mut().poll(cx))).await;
+        if let Poll::Ready(done) = first_step {
+            return done;
+        }
+        tokio::spawn(playing).await.map_err(|_| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the move could not be played (the server's log has the details)",
+            )
+        })?
     }
 
     /// Plays a move taken by [`Hub::play`] on its locked slot.
