@@ -53,13 +53,14 @@
 //!                                        127.0.0.3 makes matches and plays;
 //!                                        exits 1 if the player was refused
 //! load compare ADDR CLIENTS SECONDS [--server-pid PID]
-//!                                        the cheapest GET (`/healthz`), then
+//!                                        the cheapest GET (`/healthz`), a
+//!                                        player's GET of a match's view, then
 //!                                        Chutes rolls, each by CLIENTS in a
-//!                                        closed loop for SECONDS: both rates,
-//!                                        their ratio and the rolls' answer
-//!                                        sizes (issue 34, part 2); with the
-//!                                        server's PID on this machine, the
-//!                                        CPU it spent on each
+//!                                        closed loop for SECONDS: the rates,
+//!                                        the rolls' ratio to each GET and
+//!                                        their answer sizes (issue 34, part
+//!                                        2); with the server's PID on this
+//!                                        machine, the CPU it spent on each
 //! load evict ADDR WATCHERS NEWCOMERS [--streams]
 //!                                        issue 33's eviction flood: watchers
 //!                                        (one address each), then keep-alive
@@ -647,6 +648,19 @@ fn compare(addr: &str, clients: usize, seconds: u64, server_pid: Option<u32>) {
         )
         .then_some(client.last_len)
     });
+    let before_views = cpu();
+    let views = closed_loop(addr, clients, seconds, |client, held| {
+        if held.is_none() {
+            *held = played_a_while(client);
+        }
+        let game = held.as_ref()?;
+        let path = format!("/api/matches/{}", game.id);
+        matches!(
+            client.call("GET", &path, Some(&game.token), None),
+            Answer::Status(200, _)
+        )
+        .then_some(client.last_len)
+    });
     let before_rolls = cpu();
     let rolls = closed_loop(addr, clients, seconds, |client, held| {
         if held.is_none() {
@@ -676,23 +690,52 @@ fn compare(addr: &str, clients: usize, seconds: u64, server_pid: Option<u32>) {
         let (from, to) = (from?, to?);
         Some((to - from) * 1e6 / counted.answers.max(1) as f64)
     };
-    if let (Some(get), Some(roll)) = (
-        spent(before_gets, before_rolls, &gets),
+    if let (Some(get), Some(view), Some(roll)) = (
+        spent(before_gets, before_views, &gets),
+        spent(before_views, before_rolls, &views),
         spent(before_rolls, after_rolls, &rolls),
     ) {
-        println!("the server's CPU: {get:.0} µs a GET, {roll:.0} µs a roll");
+        println!(
+            "the server's CPU: {get:.0} µs a GET /healthz, {view:.0} µs a view, {roll:.0} µs a roll"
+        );
     }
     println!(
-        "compare, {clients} clients, closed loop: GET /healthz {:.0}/s, Chutes rolls {:.0}/s, \
-         rolls ÷ GETs {:.2}; a roll's answer {} bytes on average, {} at most; errors {} and {}",
+        "compare, {clients} clients, closed loop: GET /healthz {:.0}/s, a match's view {:.0}/s, \
+         Chutes rolls {:.0}/s, rolls ÷ GETs {:.2} (÷ views {:.2}); a roll's answer {} bytes on \
+         average, {} at most; errors {}, {} and {}",
         gets.rate(),
+        views.rate(),
         rolls.rate(),
         rolls.rate() / gets.rate().max(1.0),
+        rolls.rate() / views.rate().max(1.0),
         rolls.bytes / rolls.answers.max(1),
         rolls.most_bytes,
         gets.errors,
+        views.errors,
         rolls.errors,
     );
+}
+
+/// A new Chutes match of two seats at one screen, 20 rolls in (fewer if it
+/// ends sooner): a view of a game under way, for [`compare`]'s GETs.
+fn played_a_while(client: &mut Client) -> Option<Held> {
+    let body = json!({"game": "chutes", "seats": ["here", "here"]});
+    let Answer::Status(201, made) = client.call("POST", "/api/matches", None, Some(&body)) else {
+        return None;
+    };
+    let mut held = Held::made(&made)?;
+    for _ in 0..20 {
+        let path = format!("/api/matches/{}/moves", held.id);
+        let body = json!({"move": "roll", "after": held.after});
+        let Answer::Status(200, answer) = client.call("POST", &path, Some(&held.token), Some(&body))
+        else {
+            break;
+        };
+        if !held.saw(&answer["view"]) {
+            break;
+        }
+    }
+    Some(held)
 }
 
 /// The CPU time process `pid` has spent (user and system), in seconds,
