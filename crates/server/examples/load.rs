@@ -727,7 +727,8 @@ fn played_a_while(client: &mut Client) -> Option<Held> {
     for _ in 0..20 {
         let path = format!("/api/matches/{}/moves", held.id);
         let body = json!({"move": "roll", "after": held.after});
-        let Answer::Status(200, answer) = client.call("POST", &path, Some(&held.token), Some(&body))
+        let Answer::Status(200, answer) =
+            client.call("POST", &path, Some(&held.token), Some(&body))
         else {
             break;
         };

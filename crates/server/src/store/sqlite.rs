@@ -12,11 +12,13 @@
 //!   commit is in the log before it is answered, so a crash of the process
 //!   loses nothing acknowledged ([`super::Durability`]).
 //! - **inline append**: a move's append that finds the connection idle
-//!   runs on the caller's own thread (a transaction of its own), without
-//!   the two hand-offs to the store's thread and back; only with
-//!   [`Durability::Process`], whose commit does not wait for the disk, so a
-//!   server thread is never held for an `fsync`. A busy connection, and
-//!   every other job, goes to the store's thread as before.
+//!   and the database free runs on the caller's own thread (a transaction
+//!   of its own), without the two hand-offs to the store's thread and back;
+//!   only with [`Durability::Process`], whose commit does not wait for the
+//!   disk, so a server thread is never held for an `fsync`. It never waits
+//!   for a lock either: a busy connection, or a database another process
+//!   is writing (its `BEGIN` tried without [`BUSY_WAIT`]), sends the job to
+//!   the store's thread, which waits, like every other job.
 //! - **checkpointer**: a second connection on a thread of its own that
 //!   copies the log into the database file every [`CHECKPOINT_EVERY`]
 //!   (a passive checkpoint, which never waits for the writer nor holds it
@@ -40,6 +42,9 @@ const BATCH: usize = 512;
 /// The log's length in pages past which the writer checkpoints itself
 /// (SQLite's default is 1,000 pages).
 const WRITER_CHECKPOINT_PAGES: u32 = 10_000;
+
+/// How long the store's thread waits for another process's write to end.
+const BUSY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// How often the checkpointer copies the log into the database file.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
@@ -71,8 +76,7 @@ impl Sqlite {
             std::fs::create_dir_all(dir).map_err(|e| super::io_reason(&e))?;
         }
         let conn = Connection::open(path).map_err(sql)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(sql)?;
+        conn.busy_timeout(BUSY_WAIT).map_err(sql)?;
         let sync = match durability {
             Durability::Process => "NORMAL",
             Durability::Disk => "FULL",
@@ -139,10 +143,19 @@ impl Sqlite {
                 return self.jobs.send(job).map_err(|_| closed());
             }
         };
-        let (replies, error) = transaction(&free, vec![job]);
-        drop(free);
-        answer_all(replies, error.as_ref());
-        Ok(())
+        match begin_now(&free) {
+            Ok(()) => {
+                let (replies, error) = run_begun(&free, vec![job]);
+                drop(free);
+                answer_all(replies, error.as_ref());
+                Ok(())
+            }
+            // Another process writes: the store's thread waits for it.
+            Err(_) => {
+                drop(free);
+                self.jobs.send(job).map_err(|_| closed())
+            }
+        }
     }
 
     /// `work` as a job, and where its result will come.
@@ -668,7 +681,7 @@ fn run(conn: &Mutex<Connection>, line: &mpsc::Receiver<Job>) {
 
 /// The connection, whether or not a job panicked while holding it (a
 /// transaction a panic left open fails the next `BEGIN`, whose failure
-/// rolls it back).
+/// rolls it back, in [`transaction`]).
 fn lock(conn: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
     conn.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -682,22 +695,44 @@ type Replies = Vec<Box<dyn FnOnce(Option<&DbError>) + Send>>;
 /// failing rolls the transaction back). The transaction's statements are
 /// prepared once and kept.
 fn transaction(conn: &Connection, batch: Vec<Job>) -> (Replies, Option<DbError>) {
-    let run = |statement: &str| {
-        conn.prepare_cached(statement)
-            .and_then(|mut s| s.execute([]))
-            .map(|_| ())
-            .map_err(sql)
-    };
-    let begun = run("BEGIN IMMEDIATE");
+    let begun = execute(conn, "BEGIN IMMEDIATE");
+    if let Err(e) = begun {
+        // (A transaction a panic left open is rolled back here.)
+        let _ = conn.execute_batch("ROLLBACK");
+        let replies = batch.into_iter().map(|_| job_failed(e.clone()).1).collect();
+        return (replies, Some(e));
+    }
+    run_begun(conn, batch)
+}
+
+/// Begins a transaction without waiting for another process's write (a
+/// database locked by one answers busy at once).
+fn begin_now(conn: &Connection) -> Result<(), DbError> {
+    conn.busy_timeout(std::time::Duration::ZERO).map_err(sql)?;
+    let begun = execute(conn, "BEGIN IMMEDIATE");
+    let restored = conn.busy_timeout(BUSY_WAIT).map_err(sql);
+    if begun.is_ok() && restored.is_err() {
+        let _ = conn.execute_batch("ROLLBACK");
+    }
+    begun.and(restored)
+}
+
+/// Runs `statement`, prepared once and kept.
+fn execute(conn: &Connection, statement: &str) -> Result<(), DbError> {
+    conn.prepare_cached(statement)
+        .and_then(|mut s| s.execute([]))
+        .map(|_| ())
+        .map_err(sql)
+}
+
+/// Runs `batch` in the transaction just begun, then commits (see
+/// [`transaction`]).
+fn run_begun(conn: &Connection, batch: Vec<Job>) -> (Replies, Option<DbError>) {
+    let run = |statement: &str| execute(conn, statement);
     let alone = batch.len() == 1;
     let mut replies = Vec::with_capacity(batch.len());
     let mut all_ok = true;
     for job in batch {
-        if let Err(e) = &begun {
-            let (_, reply) = job_failed(e.clone());
-            replies.push(reply);
-            continue;
-        }
         if alone {
             let (ok, reply) = job(conn);
             all_ok = ok;
@@ -712,11 +747,11 @@ fn transaction(conn: &Connection, batch: Vec<Job>) -> (Replies, Option<DbError>)
         let _ = run("RELEASE job");
         replies.push(reply);
     }
-    let committed = match begun {
-        // A job alone that failed has nothing to keep.
-        Ok(()) if !all_ok => run("ROLLBACK"),
-        Ok(()) => run("COMMIT"),
-        Err(e) => Err(e),
+    // A job alone that failed has nothing to keep.
+    let committed = if all_ok {
+        run("COMMIT")
+    } else {
+        run("ROLLBACK")
     };
     if committed.is_err() {
         let _ = conn.execute_batch("ROLLBACK");

@@ -253,11 +253,15 @@ fn every_game_page_fits_in_light_and_dark() {
                 assert_eq!(theme.as_deref(), Some(scheme), "{game}: the scheme chosen");
                 // The picture follows: its paper is the renderer's, light
                 // or dark (render's palette: #fbf7ec, and #252d37 dark).
-                let paper = browser.script(
-                    "const paper = document.querySelector('svg.parlor-picture [fill=\"#fbf7ec\"]'); \
-                     return paper && getComputedStyle(paper).fill;",
-                    vec![],
-                );
+                // (The picture comes after the moves: wait for it.)
+                let paper = browser.wait_for(&format!("{game}'s picture"), || {
+                    let fill = browser.script(
+                        "const paper = document.querySelector('svg.parlor-picture [fill=\"#fbf7ec\"]'); \
+                         return paper && getComputedStyle(paper).fill;",
+                        vec![],
+                    );
+                    (!fill.is_null()).then_some(fill)
+                });
                 let expected = if scheme == "dark" {
                     "rgb(37, 45, 55)"
                 } else {
