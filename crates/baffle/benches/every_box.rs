@@ -14,7 +14,9 @@
 //!   move timed; a game must finish.
 //!
 //! Prints, per size, the calls, the failures, the slowest call and how the
-//! answers were worked out; the slowest bot move and the moves played.
+//! answers were worked out; the moves played, those that took 0.5 s or
+//! more, the points the games scored (shots plus 2 a wrong guess: lower
+//! is better) and the slowest bot move.
 //! `BAFFLE_EVERY_FIRST` and `BAFFLE_EVERY_LAST` bound the sizes;
 //! `BAFFLE_EVERY_FIND_STEPS=0` turns the propagating and repair searches
 //! off (the solver as it was before issue 34); `BAFFLE_EVERY_STEP_LIMIT`
@@ -148,19 +150,22 @@ fn main() {
     }
     println!("bot games: {games} per size and mirror count, every move timed");
     println!(
-        "{:>5} {:>6} {:>8} {:>7} {:>9}  slowest move",
-        "size", "games", "unfinished", "moves", "slowest"
+        "{:>5} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9}  slowest move",
+        "size", "games", "unfinished", "moves", "≥0.5s", "points", "slowest"
     );
     // BAFFLE_EVERY_SLOW_MS: print each bot move that took this long.
     let slow_ms = env("BAFFLE_EVERY_SLOW_MS", u64::MAX);
-    let bot = BotOptions {
-        solve: options,
-        ..BotOptions::default()
-    };
+    // The bot's own options ([`baffle::bot::bot_solve_options`]), with the
+    // same overrides.
+    let mut bot = BotOptions::default();
+    for solve in [&mut bot.solve, &mut bot.stuck] {
+        solve.estimate.find_steps = env("BAFFLE_EVERY_FIND_STEPS", solve.estimate.find_steps);
+        solve.step_limit = env("BAFFLE_EVERY_STEP_LIMIT", solve.step_limit);
+    }
     let mut overall = Duration::ZERO;
     let (mut all_games, mut unfinished) = (0, 0);
     for n in first..=last {
-        let (mut played, mut stuck, mut moves) = (0, 0, 0);
+        let (mut played, mut stuck, mut moves, mut over, mut points) = (0, 0, 0, 0, 0);
         let mut slowest = (Duration::ZERO, String::new());
         for k in mirror_counts(n) {
             for g in 0..games {
@@ -195,6 +200,7 @@ fn main() {
                         break;
                     };
                     moves += 1;
+                    over += usize::from(dt >= Duration::from_millis(500));
                     if let Err(e) = game.apply(decision.mv) {
                         println!("  REFUSED {n}×{n} k {k} seed {seed}: {e}");
                         break;
@@ -203,13 +209,14 @@ fn main() {
                 if !finished && !game.view().status.is_over() {
                     stuck += 1;
                 }
+                points += game.score().total;
             }
         }
         overall = overall.max(slowest.0);
         all_games += played;
         unfinished += stuck;
         println!(
-            "{:>5} {played:>6} {stuck:>8} {moves:>7} {:>7.0}ms  {}",
+            "{:>5} {played:>6} {stuck:>8} {moves:>7} {over:>7} {points:>7} {:>7.0}ms  {}",
             format!("{n}×{n}"),
             1000.0 * slowest.0.as_secs_f64(),
             slowest.1

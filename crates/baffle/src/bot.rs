@@ -14,13 +14,17 @@
 //!      bot always has advice;
 //!   4. only if the solver cannot even sample (no consistent layout found
 //!      within its budget), explore: shoot the first hole whose exit is not
-//!      yet known;
+//!      yet known (when there is none, the solver tries again with the
+//!      stuck options first);
 //!   5. and when every exit is known, guess the mirror that alone explains
 //!      the most shots: a **one-turn explanation** of a shot is a cell and
 //!      mirror that, with the mirrors found and no other, send its beam out
 //!      at the exit seen.
-//! - **options** ([`BotOptions`]): the solver's options, and the chance
-//!   above which a guess is preferred to a shot.
+//! - **options** ([`BotOptions`]): the solver's options (by default a
+//!   lighter estimate than a hint's, [`bot_solve_options`]), the chance
+//!   above which a guess is preferred to a shot, and the solver's options
+//!   for a second try when the first gives up with every exit known
+//!   (**stuck**; a hint's by default).
 //! - **budget**: [`decide_within`] passes a [`Budget`] to the solver, which
 //!   stops when it runs out.
 
@@ -93,19 +97,40 @@ pub struct Decision {
 /// How the bot thinks.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BotOptions {
-    /// The solver's options.
+    /// The solver's options (by default [`bot_solve_options`]: a lighter
+    /// estimate than a hint's).
     pub solve: SolveOptions,
     /// A mirror at least this likely is guessed rather than shot for.
     pub guess_above: f64,
+    /// The solver's options for a second try, when the first finds the
+    /// evidence too hard and every exit is already known (so that the bot
+    /// would have to guess with no sample): by default a hint's
+    /// ([`SolveOptions::default`]).
+    #[serde(default)]
+    pub stuck: SolveOptions,
 }
 
 impl Default for BotOptions {
     fn default() -> Self {
         Self {
-            solve: SolveOptions::default(),
+            solve: bot_solve_options(),
             guess_above: 0.5,
+            stuck: SolveOptions::default(),
         }
     }
+}
+
+/// The solver's options for the bot's first try at a move: a hint's, but
+/// with half the chains' steps and half the steps for their starts. The
+/// bot needs a good move, not odds with a small stated error, and on the
+/// largest boxes late in a game the hint's effort took up to a second a
+/// move; when this gives up, the bot shoots a hole whose exit is unknown
+/// (a shot always teaches), or tries again with [`BotOptions::stuck`].
+pub fn bot_solve_options() -> SolveOptions {
+    let mut options = SolveOptions::default();
+    options.estimate.find_steps /= 2;
+    options.estimate.chain_steps /= 2;
+    options
 }
 
 /// Why the bot cannot move.
@@ -157,7 +182,15 @@ pub fn decide_within(
     if view.status.is_over() {
         return Err(BotError::Over);
     }
-    match solve_within(&view.evidence(), &options.solve, budget) {
+    let evidence = view.evidence();
+    let mut answer = solve_within(&evidence, &options.solve, budget);
+    if matches!(answer, Err(SolveError::TooHard { .. }))
+        && unknown_exit(view).is_none()
+        && options.stuck != options.solve
+    {
+        answer = solve_within(&evidence, &options.stuck, budget);
+    }
+    match answer {
         Ok(solution) => from_solution(view, &solution, options),
         Err(SolveError::TooHard { .. }) => explore(view),
         Err(e) => Err(e.into()),
@@ -212,17 +245,19 @@ fn guess(p: Placed, reason: Reason) -> Decision {
 /// The first shootable hole whose exit is not known yet (a beam is
 /// reversible, so a shot from `h` out at `e` also tells where `e` leads).
 fn explore(view: &View) -> Result<Decision, BotError> {
-    let known = |h: usize| view.shots.iter().any(|s| s.hole == h || s.exit == h);
-    view.shootable
-        .iter()
-        .copied()
-        .find(|&h| !known(h))
+    unknown_exit(view)
         .map(|hole| Decision {
             mv: Move::Shoot { hole },
             reason: Reason::Explore,
         })
         .or_else(|| best_explanation(view).map(|(p, shots)| guess(p, Reason::Explains { shots })))
         .ok_or(BotError::TooHard)
+}
+
+/// The first shootable hole whose exit is not known yet.
+fn unknown_exit(view: &View) -> Option<usize> {
+    let known = |h: usize| view.shots.iter().any(|s| s.hole == h || s.exit == h);
+    view.shootable.iter().copied().find(|&h| !known(h))
 }
 
 /// The mirror, not found and not guessed wrong, that is a one-turn
@@ -373,6 +408,7 @@ mod tests {
         game.apply(Move::Shoot { hole: 1 }).unwrap();
         let options = BotOptions {
             solve: unable(),
+            stuck: unable(),
             ..BotOptions::default()
         };
         let d = decide(&game.view(), &options).unwrap();
@@ -392,6 +428,7 @@ mod tests {
         }
         let options = BotOptions {
             solve: unable(),
+            stuck: unable(),
             ..BotOptions::default()
         };
         let d = decide(&game.view(), &options).unwrap();

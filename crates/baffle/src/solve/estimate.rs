@@ -231,11 +231,12 @@ pub fn sample(
     Ok(Sample { chains: out, steps })
 }
 
-/// The chains' starts, within `find_steps` cell steps: first a short propagating search (it proves
-/// quickly when no layout fits, and finds one when few do), then the
-/// repair search ([`super::repair`]) for a start per chain while they come
-/// cheap, then the propagating search again with the steps left. Returns
-/// the steps taken.
+/// The chains' starts, within `find_steps` cell steps: first a short
+/// propagating search (it proves quickly when no layout fits, and finds one
+/// when few do), then the repair search ([`super::repair`]) for a start per
+/// chain while they come cheap (the first with every step left, the others
+/// within the cheap share), then the propagating search again with the
+/// steps left. Returns the steps taken.
 fn find_starts(
     p: &Problem,
     pairs: &[(usize, usize)],
@@ -254,9 +255,18 @@ fn find_starts(
         Outcome::GaveUp => {}
     }
     let mut steps = finder.steps();
+    let mut one = starts.iter().any(Option::is_some);
     let mut repair = Repair::new(p, pairs, Rng::stream(seed, 500));
     for start in starts.iter_mut().filter(|s| s.is_none()) {
-        let left = find_steps.saturating_sub(steps);
+        // The first start may take every step left; once there is one, a
+        // further start only what is left of the cheap share (one part in
+        // MORE_STARTS of the find steps): a hard one would cost as much
+        // as a whole search again, for a start the chains can do without.
+        let left = if one {
+            (find_steps / MORE_STARTS).saturating_sub(steps)
+        } else {
+            find_steps.saturating_sub(steps)
+        };
         let before = repair.steps();
         let found = repair.find(left, budget);
         steps += repair.steps() - before;
@@ -264,6 +274,7 @@ fn find_starts(
             Some(state) => *start = Some(state),
             None => break,
         }
+        one = true;
         // One start is enough to go on; more only while cheap.
         if steps.saturating_mul(MORE_STARTS) > find_steps {
             break;

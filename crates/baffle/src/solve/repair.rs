@@ -21,6 +21,13 @@
 //!   shots (the Luby sequence 1, 1, 2, 1, 1, 2, 4, … times a base per
 //!   shot, so that both short and long runs get their share), the search
 //!   starts again from a new random layout.
+//! - **lit** cell: one that the beam of a shot seen crosses when only the
+//!   decided cells (found mirrors among them) hold mirrors; the others are
+//!   **dark**. Every other restart (the first included) puts the mirrors
+//!   left in dark cells first: late in a game the found mirrors explain
+//!   most shots, and mirrors in dark cells leave those beams as they are,
+//!   so the search starts with few wrong shots (a uniformly random start
+//!   breaks many, and repairing them took most of a slow move's time).
 
 use super::find::luby;
 use super::search::{BACK, EMPTY, Problem, SLASH, UNDECIDED, bit, mirror_of};
@@ -76,6 +83,8 @@ pub struct Repair<'p> {
     next_check: u64,
     /// Runs started (restarts follow the Luby sequence).
     runs: u64,
+    /// The lit cells (see the module's terms).
+    lit: Vec<bool>,
 }
 
 /// No way (search costs), no back-pointer.
@@ -111,6 +120,7 @@ impl<'p> Repair<'p> {
             steps: 0,
             next_check: 0,
             runs: 0,
+            lit: lit(p, pairs),
         }
     }
 
@@ -174,6 +184,12 @@ impl<'p> Repair<'p> {
             .filter(|&c| p.pre[c] == UNDECIDED)
             .collect();
         self.rng.shuffle(&mut free);
+        // Every other run (the first included): the mirrors not yet
+        // placed go to dark cells first (the sort is stable, so at random
+        // among them).
+        if self.runs % 2 == 1 {
+            free.sort_by_key(|&c| self.lit[c]);
+        }
         let left = p.k - p.pre_mirrors;
         for (j, &c) in free.iter().enumerate() {
             if j < left {
@@ -487,6 +503,28 @@ impl<'p> Repair<'p> {
         }
         !self.changes.is_empty()
     }
+}
+
+/// The lit cells of `p` (see the module's terms): those the beams of the
+/// shots `pairs` (entry, exit) cross with mirrors in the decided cells
+/// only, every undecided cell empty.
+fn lit(p: &Problem, pairs: &[(usize, usize)]) -> Vec<bool> {
+    let mut lit = vec![false; p.size.cells()];
+    for &(entry, _) in pairs {
+        let Some((mut idx, mut dir)) = p.size.entry(entry) else {
+            continue;
+        };
+        // A beam crosses a cell at most once each way in each direction.
+        for _ in 0..4 * p.size.cells() {
+            lit[idx] = true;
+            dir = dir.turn(mirror_of(p.pre[idx]));
+            match p.step(idx, dir) {
+                Ok(next) => idx = next,
+                Err(_) => break,
+            }
+        }
+    }
+    lit
 }
 
 /// Adds `by` to the cover of every cell in `path`.
