@@ -559,3 +559,20 @@ fn a_game_with_no_page_of_its_own_is_played_on_any_games_page() {
     }
     b.screenshot("any-game-race");
 }
+
+#[test]
+fn a_window_that_dies_on_its_first_page_is_opened_again_as_it_was_set_up() {
+    let b = Browser::open_at(900, 700);
+    let first = b.session_id();
+    // `chrome://crash` crashes the tab that loads it; the fresh window
+    // loads the home page.
+    b.goto_after("chrome://crash", &format!("{}/", b.base()));
+    assert_ne!(b.session_id(), first, "a fresh window was opened");
+    b.wait_for_text("h1", "board games");
+    let inner = b.script("return [window.innerWidth, window.innerHeight];", vec![]);
+    assert_eq!(
+        inner,
+        json!([900, 700]),
+        "the fresh window was set up as the first"
+    );
+}

@@ -7,6 +7,7 @@
 //! - **element**: a reference to a node of the page, from a CSS selector.
 
 use serde_json::{Value, json};
+use std::cell::RefCell;
 
 /// WebDriver's codes for keys that type no character.
 pub mod keys {
@@ -105,10 +106,27 @@ pub fn driver_ready(port: u16) -> bool {
     matches!(http(port, "GET", "/status", None), Ok((200, v)) if v["value"]["ready"] == json!(true))
 }
 
+/// A command to the driver: method, path under the session, body.
+type Command = (String, String, Option<Value>);
+
 /// A browser window driven through WebDriver.
 pub struct Session {
     port: u16,
-    id: String,
+    id: RefCell<String>,
+    binary: String,
+    args: Vec<String>,
+    /// The commands sent before the first page loaded (the window's size,
+    /// emulated media), to set a fresh window up the same way if the
+    /// browser dies loading that page; `None` once a page has loaded.
+    before_first_page: RefCell<Option<Vec<Command>>>,
+}
+
+/// Whether a driver's error says the browser itself is gone (its renderer
+/// crashed or it closed), not that a command failed.
+fn browser_gone(error: &str) -> bool {
+    ["invalid session id", "disconnected", "tab crashed"]
+        .iter()
+        .any(|gone| error.contains(gone))
 }
 
 /// An element of the page.
@@ -118,6 +136,23 @@ pub struct Element(String);
 impl Session {
     /// Opens a window of the Chromium at `binary` with `args`.
     pub fn start(port: u16, binary: &str, args: &[String]) -> Result<Self, String> {
+        let id = Self::open_window(port, binary, args)?;
+        Ok(Self {
+            port,
+            id: RefCell::new(id),
+            binary: binary.to_string(),
+            args: args.to_vec(),
+            before_first_page: RefCell::new(Some(Vec::new())),
+        })
+    }
+
+    /// The driver's id for this window.
+    pub fn session_id(&self) -> String {
+        self.id.borrow().clone()
+    }
+
+    /// Asks the driver for a window; returns its session id.
+    fn open_window(port: u16, binary: &str, args: &[String]) -> Result<String, String> {
         let caps = json!({
             "capabilities": {
                 "alwaysMatch": {
@@ -130,14 +165,36 @@ impl Session {
         let id = value["value"]["sessionId"]
             .as_str()
             .ok_or_else(|| format!("the driver would not start a browser ({status}): {value}"))?;
-        Ok(Self {
-            port,
-            id: id.to_string(),
-        })
+        Ok(id.to_string())
+    }
+
+    /// Replaces a window that died before its first page loaded with a
+    /// fresh one (a profile of its own, beside the first) set up by the
+    /// same commands.
+    fn reopen(&self) {
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|arg| match arg.strip_prefix("--user-data-dir=") {
+                Some(dir) => format!("--user-data-dir={dir}/again"),
+                None => arg.clone(),
+            })
+            .collect();
+        let id = Self::open_window(self.port, &self.binary, &args)
+            .unwrap_or_else(|e| panic!("cannot open Chromium again: {e}"));
+        let old = self.id.replace(id);
+        let _ = http(self.port, "DELETE", &format!("/session/{old}"), None);
+        let setup = self.before_first_page.borrow().clone().unwrap_or_default();
+        for (method, path, body) in setup {
+            self.command(&method, &path, body);
+        }
     }
 
     fn try_command(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, String> {
-        let full = format!("/session/{}{path}", self.id);
+        if let Some(setup) = self.before_first_page.borrow_mut().as_mut() {
+            setup.push((method.to_string(), path.to_string(), body.clone()));
+        }
+        let full = format!("/session/{}{path}", self.id.borrow());
         match http(self.port, method, &full, body.as_ref()) {
             Ok((200, value)) => Ok(value["value"].clone()),
             Ok((status, value)) => Err(format!(
@@ -152,9 +209,32 @@ impl Session {
             .unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// Goes to `url` and waits for the page to load.
+    /// Goes to `url` and waits for the page to load. A browser that dies
+    /// loading its first page (a renderer crash, which a busy machine
+    /// sometimes sees) is opened again once, saying so on stderr; one that
+    /// dies later fails the test.
     pub fn goto(&self, url: &str) {
-        self.command("POST", "/url", Some(json!({ "url": url })));
+        self.goto_after(url, url);
+    }
+
+    /// [`Session::goto`], whose first try loads `first_try` instead: for
+    /// the test of a window opened again.
+    pub(crate) fn goto_after(&self, first_try: &str, url: &str) {
+        let first = self.before_first_page.take();
+        let result = self.try_command("POST", "/url", Some(json!({ "url": first_try })));
+        match result {
+            Ok(_) => {}
+            Err(e) if first.is_some() && browser_gone(&e) => {
+                eprintln!(
+                    "the browser died loading its first page, {first_try}: {e}; opening it again"
+                );
+                self.before_first_page.replace(first);
+                self.reopen();
+                self.before_first_page.take();
+                self.command("POST", "/url", Some(json!({ "url": url })));
+            }
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// Asks the page to be drawn as for a person who prefers less motion
@@ -440,7 +520,12 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        let _ = http(self.port, "DELETE", &format!("/session/{}", self.id), None);
+        let _ = http(
+            self.port,
+            "DELETE",
+            &format!("/session/{}", self.id.borrow()),
+            None,
+        );
     }
 }
 
