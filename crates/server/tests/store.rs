@@ -213,6 +213,47 @@ async fn racing_appends_store_exactly_one(db: Db, _: Location) {
 }
 on_both!(races, racing_appends_store_exactly_one);
 
+async fn many_matches_moving_at_once_are_each_stored_or_refused_alone(db: Db, _: Location) {
+    let matches: Vec<String> = (1..=16).map(id).collect();
+    for m in &matches {
+        db.create(new_match(m)).await.unwrap();
+    }
+    let db = std::sync::Arc::new(db);
+    // Every match's first move, a move from the future for four of them,
+    // and a move of a match that does not exist, all at once (PostgreSQL
+    // appends the moves waiting together in one statement).
+    let mut appends: Vec<(NewMove, bool)> =
+        matches.iter().map(|m| (mv(m, 1, false), true)).collect();
+    appends.extend(matches[..4].iter().map(|m| (mv(m, 3, false), false)));
+    appends.push((mv(&id(99), 1, false), false));
+    let running: Vec<_> = appends
+        .into_iter()
+        .map(|(new, ok)| {
+            let db = std::sync::Arc::clone(&db);
+            tokio::spawn(async move { (new.match_id.clone(), ok, db.append(new).await) })
+        })
+        .collect();
+    for run in running {
+        let (m, ok, stored) = run.await.unwrap();
+        match stored {
+            Ok(_) => assert!(ok, "{m}: a wrong move was stored"),
+            Err(DbError::Stale { now }) => assert!(!ok && now <= 1, "{m}: stale at {now}"),
+            Err(DbError::NoMatch) => assert_eq!(m, id(99)),
+            Err(e) => panic!("{m}: {e}"),
+        }
+    }
+    for m in &matches {
+        let stored = db.load(m).await.unwrap().unwrap();
+        let numbers: Vec<u32> = stored.moves.iter().map(|r| r.number).collect();
+        assert_eq!(numbers, [1], "{m}");
+        assert_eq!(stored.moves[0].entry, "roll @2", "{m}");
+    }
+}
+on_both!(
+    together,
+    many_matches_moving_at_once_are_each_stored_or_refused_alone
+);
+
 async fn a_seat_is_claimed_once(db: Db, _: Location) {
     let m = id(1);
     db.create(new_match(&m)).await.unwrap();
@@ -539,6 +580,41 @@ async fn a_postgres_store_whose_connections_were_cut_carries_on() {
         db.append(mv(&id(1), n, false)).await.unwrap();
     }
     assert_eq!(db.load(&id(1)).await.unwrap().unwrap().moves.len(), 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_postgres_refuses_fails_alone_and_the_moves_appended_with_it_are_stored() {
+    let url = testkit::fresh_postgres().await;
+    let db = std::sync::Arc::new(open(&Location::Postgres(url), None).await);
+    let matches: Vec<String> = (1..=12).map(id).collect();
+    for m in &matches {
+        db.create(new_match(m)).await.unwrap();
+    }
+    // PostgreSQL's text cannot hold a NUL: a statement with this move in
+    // it fails, and each of its moves is tried again alone.
+    let running: Vec<_> = matches
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let db = std::sync::Arc::clone(&db);
+            let mut new = mv(m, 1, false);
+            if i == 5 {
+                new.entry = "roll \0".to_string();
+            }
+            tokio::spawn(async move { (i, db.append(new).await) })
+        })
+        .collect();
+    for run in running {
+        let (i, stored) = run.await.unwrap();
+        match i {
+            5 => assert!(matches!(stored, Err(DbError::Unavailable(_))), "{stored:?}"),
+            _ => assert!(stored.is_ok(), "match {i}: {stored:?}"),
+        }
+    }
+    for (i, m) in matches.iter().enumerate() {
+        let moves = db.load(m).await.unwrap().unwrap().moves.len();
+        assert_eq!(moves, usize::from(i != 5), "match {i}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

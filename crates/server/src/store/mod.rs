@@ -39,7 +39,8 @@
 //!   [`LOBBY_PER_CREATOR`] of theirs.
 
 pub mod grid_names;
-mod notifier;
+mod pg_appends;
+mod pg_pool;
 mod postgres;
 pub mod schema;
 mod sqlite;

@@ -1,37 +1,28 @@
-//! The PostgreSQL backend: a small pool of connections, and one more that
-//! listens for the other servers' notices.
+//! The PostgreSQL backend: a small pool of connections
+//! ([`super::pg_pool`]), moves appended many in a statement
+//! ([`super::pg_appends`]), and one more connection that listens for the
+//! other servers' notices.
 //!
 //! Terms:
-//! - **pool**: up to [`POOL`] connections, made when first needed and kept
-//!   while they work; a broken one — even one that died while idle — is
-//!   dropped and a new one made.
-//! - **prepared statement**: a move's statements are prepared once per
-//!   connection and kept with it ([`Pooled::prepared`]): a statement given
-//!   as text is prepared again at each call, a round trip and a plan more.
 //! - **channel**: the `NOTIFY` channel `parlor`; every server listens to
-//!   it. A claim notifies it in its own transaction. A move's append does
-//!   not: once committed, the move is handed to the notifier
-//!   ([`super::notifier`]), which tells the other servers of the moves of
-//!   many commits in one (PostgreSQL serialises commits that notify).
+//!   it. A claim notifies it in its own transaction; the moves appended
+//!   together, in theirs ([`super::pg_appends`]).
 //! - **resync**: when the listening connection is (re)made, notices may have
 //!   been missed; once it is back, the server is told to read its live
 //!   matches again ([`Notice::Resync`]).
 
-use super::notifier::Notifier;
+use super::pg_appends::Appends;
+use super::pg_pool::{Pool, Pooled, pg};
 use super::{
     Bounds, Claim, Creator, DbError, GridActor, GridRow, GridSave, LOBBY_PER_CREATOR, LobbyRow,
-    MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch, NewMove, Notice, SeatRow, StoredMatch,
-    TOUCH_EVERY_MS, TokenRow, UNFINISHED_KEPT, schema,
+    MAX_GRIDS, MAX_UNFINISHED, MoveRow, NewMatch, NewMove, Notice, SeatRow, StoredMatch, TokenRow,
+    UNFINISHED_KEPT, schema,
 };
-use std::collections::HashMap;
 use std::str::FromStr;
-use std::sync::Mutex;
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{Semaphore, broadcast};
-use tokio_postgres::{AsyncMessage, Client, Config, NoTls, Statement};
-
-/// The most connections a server opens for its requests.
-const POOL: usize = 16;
+use tokio::sync::broadcast;
+use tokio_postgres::{AsyncMessage, Client, Config, NoTls};
 
 /// The `NOTIFY` channel.
 const CHANNEL: &str = "parlor";
@@ -40,74 +31,9 @@ const CHANNEL: &str = "parlor";
 const MIGRATION_LOCK: i64 = 0x5041_524C_4F52;
 
 pub(super) struct Postgres {
-    config: Config,
-    idle: Mutex<Vec<Conn>>,
-    permits: Semaphore,
-    /// Tells the other servers of committed moves.
-    notifier: Notifier,
-}
-
-/// A connection of the pool, with the statements prepared on it.
-struct Conn {
-    client: Client,
-    statements: HashMap<&'static str, Statement>,
-}
-
-/// A connection borrowed from the pool; it goes back when dropped, unless
-/// it broke.
-struct Pooled<'a> {
-    conn: Option<Conn>,
-    pool: &'a Postgres,
-    _permit: tokio::sync::SemaphorePermit<'a>,
-}
-
-impl Pooled<'_> {
-    fn conn(&mut self) -> &mut Conn {
-        self.conn
-            .as_mut()
-            .expect("a pooled connection is present until dropped")
-    }
-
-    /// `sql` prepared on this connection: the first time it is asked for,
-    /// then kept with the connection.
-    async fn prepared(&mut self, sql: &'static str) -> Result<Statement, DbError> {
-        let conn = self.conn();
-        if let Some(statement) = conn.statements.get(sql) {
-            return Ok(statement.clone());
-        }
-        let statement = conn.client.prepare(sql).await.map_err(pg)?;
-        conn.statements.insert(sql, statement.clone());
-        Ok(statement)
-    }
-}
-
-impl std::ops::Deref for Pooled<'_> {
-    type Target = Client;
-    fn deref(&self) -> &Client {
-        &self
-            .conn
-            .as_ref()
-            .expect("a pooled connection is present until dropped")
-            .client
-    }
-}
-
-impl std::ops::DerefMut for Pooled<'_> {
-    fn deref_mut(&mut self) -> &mut Client {
-        &mut self.conn().client
-    }
-}
-
-impl Drop for Pooled<'_> {
-    fn drop(&mut self) {
-        if let Some(conn) = self.conn.take().filter(|c| !c.client.is_closed()) {
-            self.pool
-                .idle
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push(conn);
-        }
-    }
+    pool: Arc<Pool>,
+    /// Appends moves, many in a statement.
+    appends: Appends,
 }
 
 impl Postgres {
@@ -128,11 +54,10 @@ impl Postgres {
                     .into(),
             ));
         }
+        let pool = Arc::new(Pool::new(config.clone()));
         let db = Self {
-            notifier: Notifier::start(config.clone(), CHANNEL, origin.clone()),
-            config,
-            idle: Mutex::new(Vec::new()),
-            permits: Semaphore::new(POOL),
+            appends: Appends::start(Arc::clone(&pool), CHANNEL, origin.clone()),
+            pool,
         };
         db.migrate().await?;
         // The server listens before it serves, so that no notice is missed
@@ -140,42 +65,13 @@ impl Postgres {
         // take the listening connection, the resync once it does covers
         // the matches loaded meanwhile).
         let (ready_tx, ready) = tokio::sync::oneshot::channel();
-        tokio::spawn(listen(db.config.clone(), notices, origin, ready_tx));
+        tokio::spawn(listen(db.pool.config().clone(), notices, origin, ready_tx));
         let _ = tokio::time::timeout(LISTEN_READY, ready).await;
         Ok(db)
     }
 
     async fn conn(&self) -> Result<Pooled<'_>, DbError> {
-        let permit = self
-            .permits
-            .acquire()
-            .await
-            .map_err(|_| DbError::Unavailable("the store has stopped".into()))?;
-        // A connection that died while idle (PostgreSQL restarted, the
-        // network dropped it) is dropped here, not handed out.
-        let idle = loop {
-            let next = self
-                .idle
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .pop();
-            match next {
-                Some(conn) if conn.client.is_closed() => {}
-                next => break next,
-            }
-        };
-        let conn = match idle {
-            Some(conn) => conn,
-            None => Conn {
-                client: connect(&self.config).await?,
-                statements: HashMap::new(),
-            },
-        };
-        Ok(Pooled {
-            conn: Some(conn),
-            pool: self,
-            _permit: permit,
-        })
+        self.pool.conn().await
     }
 
     async fn migrate(&self) -> Result<(), DbError> {
@@ -348,53 +244,15 @@ impl Postgres {
     }
 
     pub(super) async fn append(&self, mv: NewMove) -> Result<i64, DbError> {
-        let mut conn = self.conn().await?;
-        let number = i32::try_from(mv.number).unwrap_or(i32::MAX);
-        // One statement, so one round trip and one transaction: the match's
-        // count moves on only from the number the server saw, and the move
-        // is stored only then. The others are told after the commit. The
-        // time is refreshed only once it is old, or at the end (the
-        // store's terms): most moves then change no indexed column, and
-        // PostgreSQL updates the row in place, with no new index entries.
-        let append = conn
-            .prepared(
-                "WITH moved AS (
-                     UPDATE matches SET moves = $2, status = $3, over = $4,
-                         updated_ms = CASE WHEN $4 OR updated_ms <= $5::BIGINT - $9::BIGINT THEN $5 ELSE updated_ms END,
-                         played = played OR NOT $8
-                     WHERE id = $1 AND moves = $2 - 1 AND NOT over
-                     RETURNING id, updated_ms
-                 ), added AS (
-                     INSERT INTO moves (match_id, number, entry, seat, bot, at_ms)
-                     SELECT id, $2, $6, $7, $8, $5 FROM moved
-                     RETURNING number
-                 )
-                 SELECT updated_ms FROM moved WHERE EXISTS (SELECT 1 FROM added)",
-            )
-            .await?;
-        let stored = conn
-            .query_opt(
-                &append,
-                &[
-                    &mv.match_id,
-                    &number,
-                    &mv.status,
-                    &mv.over,
-                    &mv.at_ms,
-                    &mv.entry,
-                    &i32::from(mv.seat),
-                    &mv.bot,
-                    &TOUCH_EVERY_MS,
-                ],
-            )
-            .await
-            .map_err(pg)?;
-        if let Some(row) = stored {
-            self.notifier.moved(&mv.match_id, mv.number);
-            return Ok(row.get(0));
+        // One statement with the moves of other matches appended at the
+        // same time, told to the other servers in the same commit.
+        let id = mv.match_id.clone();
+        if let Some(updated_ms) = self.appends.append(mv).await? {
+            return Ok(updated_ms);
         }
+        let conn = self.conn().await?;
         let now = conn
-            .query_opt("SELECT moves FROM matches WHERE id = $1", &[&mv.match_id])
+            .query_opt("SELECT moves FROM matches WHERE id = $1", &[&id])
             .await
             .map_err(pg)?;
         Err(now.map_or(DbError::NoMatch, |r| DbError::Stale {
@@ -823,17 +681,6 @@ async fn moves_after(conn: &Client, id: &str, after: u32) -> Result<Vec<MoveRow>
         .collect())
 }
 
-/// A new connection, its driver running on the runtime.
-async fn connect(config: &Config) -> Result<Client, DbError> {
-    let (client, connection) = config.connect(NoTls).await.map_err(pg)?;
-    tokio::spawn(async move {
-        if let Err(e) = connection.await {
-            tracing::warn!(error = %said(&e), "store: a PostgreSQL connection ended");
-        }
-    });
-    Ok(client)
-}
-
 /// How long opening the store waits for its first `LISTEN`.
 const LISTEN_READY: Duration = Duration::from_secs(10);
 
@@ -882,34 +729,4 @@ async fn listen(
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
-}
-
-/// What the log says of a PostgreSQL failure: for an error PostgreSQL
-/// reported, its code and message only — never its detail, which may quote
-/// a row (a match's header holds its seed).
-fn said(e: &tokio_postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => format!("{} ({})", db.message(), db.code().code()),
-        None => e.to_string(),
-    }
-}
-
-/// A PostgreSQL failure in words (what went wrong goes to the server's
-/// log, [`said`]).
-fn pg(e: tokio_postgres::Error) -> DbError {
-    tracing::warn!(error = %said(&e), "store: PostgreSQL failed");
-    if let Some(db) = e.as_db_error() {
-        use tokio_postgres::error::SqlState;
-        let code = db.code();
-        if *code == SqlState::DISK_FULL {
-            return DbError::Full;
-        }
-        if *code == SqlState::READ_ONLY_SQL_TRANSACTION {
-            return DbError::ReadOnly;
-        }
-    }
-    if e.is_closed() {
-        return DbError::Unavailable("the connection to PostgreSQL was lost".into());
-    }
-    DbError::Unavailable("the database failed (the server's log has the details)".into())
 }
