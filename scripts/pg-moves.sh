@@ -53,7 +53,7 @@ server() {
   addr="$(head -n 1 "$work/serve.out" | sed -e 's|^http://||' -e 's|/$||')"
   [ -n "$addr" ] || { cat "$work/serve.err" >&2; exit 1; }
   echo "   $parlor:"
-  "$load" compare "$addr" 8 "$seconds" | sed 's/^/     /'
+  "$load" compare "$addr" 8 "$seconds" --server-pid "$server_pid" | sed 's/^/     /'
   kill -TERM "$server_pid"
   wait "$server_pid" || true
   server_pid=""

@@ -20,8 +20,9 @@
 //!   statement (`pg_notify`), so a move is never committed untold.
 //!   PostgreSQL serialises commits that notify; with one runner a server
 //!   has one such commit at a time, for all its moves then.
-//! - **alone again**: a statement that fails fails every move in it; so
-//!   each is tried again alone, and a move's failure is its own.
+//! - **alone again**: a statement PostgreSQL refuses fails every move in
+//!   it; so each is tried again alone, and a move's failure is its own. A
+//!   statement that could not reach PostgreSQL fails its moves at once.
 
 use super::pg_pool::{Pool, pg};
 use super::{DbError, NewMove, Notice, TOUCH_EVERY_MS};
@@ -138,16 +139,38 @@ fn distinct(jobs: Vec<Job>) -> (Vec<Job>, Vec<Job>) {
 async fn append_all(pool: &Pool, tell: &Tell, jobs: Vec<Job>) {
     let moves: Vec<&NewMove> = jobs.iter().map(|job| &job.mv).collect();
     let together = statement(pool, tell, &moves).await;
-    let alone = together.is_err() && jobs.len() > 1;
+    // Only a statement PostgreSQL refused is tried again move by move: one
+    // that could not reach it (a connection lost, or not made) would only
+    // wait as long again for each move.
+    let alone = matches!(&together, Err(failed) if failed.refused) && jobs.len() > 1;
     for job in jobs {
         let stored = match (&together, alone) {
             (Ok(stored), _) => Ok(stored.get(&job.mv.match_id).copied()),
             (Err(_), true) => statement(pool, tell, &[&job.mv])
                 .await
-                .map(|stored| stored.get(&job.mv.match_id).copied()),
-            (Err(e), false) => Err(e.clone()),
+                .map(|stored| stored.get(&job.mv.match_id).copied())
+                .map_err(|failed| failed.error),
+            (Err(failed), false) => Err(failed.error.clone()),
         };
         let _ = job.done.send(stored);
+    }
+}
+
+/// Why a statement failed: in the store's words, and whether PostgreSQL
+/// refused the statement itself (so that one of its moves may be the
+/// cause), rather than could not be asked.
+struct Failed {
+    error: DbError,
+    refused: bool,
+}
+
+impl Failed {
+    /// A failure before the statement reached PostgreSQL.
+    fn unasked(error: DbError) -> Self {
+        Self {
+            error,
+            refused: false,
+        }
     }
 }
 
@@ -157,9 +180,9 @@ async fn statement(
     pool: &Pool,
     tell: &Tell,
     moves: &[&NewMove],
-) -> Result<HashMap<String, i64>, DbError> {
-    let mut conn = pool.conn().await?;
-    let append = conn.prepared(APPEND).await?;
+) -> Result<HashMap<String, i64>, Failed> {
+    let mut conn = pool.conn().await.map_err(Failed::unasked)?;
+    let append = conn.prepared(APPEND).await.map_err(Failed::unasked)?;
     let ids: Vec<&str> = moves.iter().map(|m| m.match_id.as_str()).collect();
     let numbers: Vec<i32> = moves
         .iter()
@@ -199,7 +222,10 @@ async fn statement(
             ],
         )
         .await
-        .map_err(pg)?;
+        .map_err(|e| Failed {
+            refused: e.as_db_error().is_some(),
+            error: pg(e),
+        })?;
     Ok(rows
         .iter()
         .map(|row| (row.get::<_, String>(0), row.get::<_, i64>(1)))
