@@ -98,11 +98,6 @@ impl Pool {
         }
     }
 
-    /// How the pool connects.
-    pub(super) fn config(&self) -> &Config {
-        &self.config
-    }
-
     /// A connection: an idle one, or a new one while fewer than [`POOL`]
     /// are out; waits for one to come back otherwise.
     pub(super) async fn conn(&self) -> Result<Pooled<'_>, DbError> {

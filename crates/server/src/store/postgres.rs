@@ -65,7 +65,7 @@ impl Postgres {
         // take the listening connection, the resync once it does covers
         // the matches loaded meanwhile).
         let (ready_tx, ready) = tokio::sync::oneshot::channel();
-        tokio::spawn(listen(db.pool.config().clone(), notices, origin, ready_tx));
+        tokio::spawn(listen(config, notices, origin, ready_tx));
         let _ = tokio::time::timeout(LISTEN_READY, ready).await;
         Ok(db)
     }

@@ -170,8 +170,8 @@ impl Session {
 
     /// Replaces a window that died before its first page loaded with a
     /// fresh one (a profile of its own, beside the first) set up by the
-    /// same commands.
-    fn reopen(&self) {
+    /// same commands, `setup`.
+    fn reopen(&self, setup: &[Command]) {
         let args: Vec<String> = self
             .args
             .iter()
@@ -184,9 +184,8 @@ impl Session {
             .unwrap_or_else(|e| panic!("cannot open Chromium again: {e}"));
         let old = self.id.replace(id);
         let _ = http(self.port, "DELETE", &format!("/session/{old}"), None);
-        let setup = self.before_first_page.borrow().clone().unwrap_or_default();
         for (method, path, body) in setup {
-            self.command(&method, &path, body);
+            self.command(method, path, body.clone());
         }
     }
 
@@ -222,18 +221,16 @@ impl Session {
     pub(crate) fn goto_after(&self, first_try: &str, url: &str) {
         let first = self.before_first_page.take();
         let result = self.try_command("POST", "/url", Some(json!({ "url": first_try })));
-        match result {
-            Ok(_) => {}
-            Err(e) if first.is_some() && browser_gone(&e) => {
+        match (result, first) {
+            (Ok(_), _) => {}
+            (Err(e), Some(setup)) if browser_gone(&e) => {
                 eprintln!(
                     "the browser died loading its first page, {first_try}: {e}; opening it again"
                 );
-                self.before_first_page.replace(first);
-                self.reopen();
-                self.before_first_page.take();
+                self.reopen(&setup);
                 self.command("POST", "/url", Some(json!({ "url": url })));
             }
-            Err(e) => panic!("{e}"),
+            (Err(e), _) => panic!("{e}"),
         }
     }
 
