@@ -5,7 +5,8 @@
 #![allow(clippy::unwrap_used)] // Test cases are run from the tests the macro makes.
 
 use server::store::{
-    Db, DbError, Durability, GridSave, Location, NewMatch, NewMove, Notice, SeatRow, TokenRow,
+    Db, DbError, Durability, GridSave, Location, MAX_UNFINISHED, NewMatch, NewMove, Notice,
+    SeatRow, TokenRow, UNFINISHED_KEPT,
 };
 use std::time::Duration;
 
@@ -403,6 +404,79 @@ async fn unfinished_matches_expire_and_finished_ones_stay(db: Db, _: Location) {
     assert_eq!(db.load(&id(2)).await.unwrap().unwrap().moves.len(), 1);
 }
 on_both!(expiry, unfinished_matches_expire_and_finished_ones_stay);
+
+/// Fills the store behind `db` with [`MAX_UNFINISHED`] unfinished matches
+/// nobody else made, each last played at 1,000 ms (their ids start `f`).
+async fn fill(location: &Location) {
+    let columns = "id, game, header, title, seat_count, lobby_seats, moves, status, over, \
+                   created_ms, updated_ms, played";
+    match location {
+        Location::Sqlite(path) => {
+            let conn = rusqlite::Connection::open(path).unwrap();
+            conn.busy_timeout(Duration::from_secs(10)).unwrap();
+            conn.execute(
+                &format!(
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+                     INSERT INTO matches ({columns})
+                     SELECT printf('f%031x', i), 'chutes', '{{}}', 'full', 2, 0, 1, 'playing', 0,
+                            1000, 1000, 1 FROM n"
+                ),
+                [MAX_UNFINISHED],
+            )
+            .unwrap();
+        }
+        Location::Postgres(url) => {
+            let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                .await
+                .unwrap();
+            tokio::spawn(connection);
+            client
+                .execute(
+                    &format!(
+                        "INSERT INTO matches ({columns})
+                         SELECT 'f' || lpad(to_hex(i), 31, '0'), 'chutes', '{{}}', 'full', 2, 0, 1,
+                                'playing', FALSE, 1000, 1000, TRUE
+                         FROM generate_series(1, $1::BIGINT) AS i"
+                    ),
+                    &[&(MAX_UNFINISHED as i64)],
+                )
+                .await
+                .unwrap();
+        }
+    }
+}
+
+async fn a_full_store_makes_no_match_until_one_ends(db: Db, location: Location) {
+    db.create(new_match(&id(1))).await.unwrap();
+    db.append(mv(&id(1), 1, true)).await.unwrap();
+    fill(&location).await;
+    // Full: the first unfinished match expires a kept time after 1,000 ms.
+    let refused = db.create(new_match(&id(2))).await.unwrap_err();
+    assert!(
+        matches!(refused, DbError::AtCapacity { retry_after } if retry_after == UNFINISHED_KEPT.as_secs()),
+        "{refused:?}"
+    );
+    let rematch = db.create_rematch(&id(1), new_match(&id(3))).await;
+    assert!(
+        matches!(rematch, Err(DbError::AtCapacity { .. })),
+        "{rematch:?}"
+    );
+    assert!(db.load(&id(2)).await.unwrap().is_none());
+    assert!(db.load(&id(3)).await.unwrap().is_none());
+    // One ends: there is room for one more, with its seats and tokens.
+    db.append(mv(&format!("f{:031x}", 1), 2, true))
+        .await
+        .unwrap();
+    db.create(new_match(&id(2))).await.unwrap();
+    let made = db.load(&id(2)).await.unwrap().unwrap();
+    assert_eq!(made.seats, new_match(&id(2)).seats);
+    assert_eq!(made.tokens, new_match(&id(2)).tokens);
+    assert!(matches!(
+        db.create(new_match(&id(4))).await,
+        Err(DbError::AtCapacity { .. })
+    ));
+}
+on_both!(full, a_full_store_makes_no_match_until_one_ends);
 
 async fn grids_are_saved_and_replaced_only_when_asked(db: Db, _: Location) {
     assert_eq!(

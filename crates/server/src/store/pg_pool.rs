@@ -5,9 +5,10 @@
 //! - **pool**: up to [`POOL`] connections, made when first needed and kept
 //!   while they work; a broken one — even one that died while idle — is
 //!   dropped and a new one made.
-//! - **prepared statement**: a move's statements are prepared once per
-//!   connection and kept with it ([`Pooled::prepared`]): a statement given
-//!   as text is prepared again at each call, a round trip and a plan more.
+//! - **prepared statement**: the statements of a move and of a new match
+//!   are prepared once per connection and kept with it
+//!   ([`Pooled::prepared`]): a statement given as text is prepared again at
+//!   each call, a round trip and a plan more.
 
 use super::DbError;
 use std::collections::HashMap;

@@ -22,7 +22,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast;
-use tokio_postgres::{AsyncMessage, Client, Config, NoTls};
+use tokio_postgres::{AsyncMessage, Client, Config, GenericClient, NoTls, Statement};
 
 /// The `NOTIFY` channel.
 const CHANNEL: &str = "parlor";
@@ -111,41 +111,8 @@ impl Postgres {
         bounds: Bounds,
     ) -> Result<(), DbError> {
         let mut conn = self.conn().await?;
-        let tx = conn.transaction().await.map_err(pg)?;
-        let kept = UNFINISHED_KEPT.as_millis() as i64;
-        let unplayed = bounds.unplayed_kept.as_millis() as i64;
-        let by_creator = [
-            ("address", "creator", &creator.client),
-            ("token", "creator_token", &creator.token),
-        ];
-        for (by, column, value) in by_creator {
-            let Some(value) = value else { continue };
-            if bounds.per_creator == 0 {
-                break;
-            }
-            let row = tx
-                .query_one(
-                    &format!(
-                        "SELECT COUNT(*), MIN(updated_ms + CASE WHEN played THEN $2::BIGINT ELSE $3::BIGINT END)
-                         FROM matches WHERE NOT over AND {column} = $1"
-                    ),
-                    &[value, &kept, &unplayed],
-                )
-                .await
-                .map_err(pg)?;
-            let theirs: i64 = row.get(0);
-            if theirs >= i64::from(bounds.per_creator) {
-                let first: Option<i64> = row.get(1);
-                return Err(DbError::Quota {
-                    limit: bounds.per_creator,
-                    by,
-                    retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
-                    unplayed_kept: bounds.unplayed_kept.as_secs(),
-                });
-            }
-        }
-        insert_match(&tx, &new, &creator, bounds).await?;
-        tx.commit().await.map_err(pg)
+        let create = conn.prepared(CREATE).await?;
+        insert_match(&*conn, &create, &new, &creator, bounds).await
     }
 
     pub(super) async fn create_rematch(
@@ -156,6 +123,7 @@ impl Postgres {
         bounds: Bounds,
     ) -> Result<Option<String>, DbError> {
         let mut conn = self.conn().await?;
+        let create = conn.prepared(CREATE).await?;
         let tx = conn.transaction().await.map_err(pg)?;
         // The old match's row is locked until this commits: two servers
         // asking at once make one rematch.
@@ -172,7 +140,7 @@ impl Postgres {
         if let Some(made) = row.get::<_, Option<String>>(0) {
             return Ok(Some(made));
         }
-        insert_match(&tx, &new, &Creator::default(), bounds).await?;
+        insert_match(&tx, &create, &new, &Creator::default(), bounds).await?;
         tx.execute(
             "UPDATE matches SET rematch = $2 WHERE id = $1",
             &[&old, &new.id],
@@ -548,87 +516,164 @@ impl Postgres {
     }
 }
 
-/// The person seats and the tokens of match `id`.
-/// Inserts a new match, its seats and tokens (refused when the store holds
-/// [`MAX_UNFINISHED`] unfinished matches).
-/// Inserts a new match made by `creator`, unless the store holds its most
-/// unfinished ones.
+/// Makes a match with its seats and tokens, in one statement, if the
+/// server holds fewer than `$12` unfinished matches and, when `$13` is not
+/// 0, its creator fewer than `$13` by address (`$10`) and by token (`$11`)
+/// (an empty one is no one's); answers the rows of `matches` made (0 or 1).
+const CREATE: &str = "WITH allowed AS (
+         SELECT (SELECT COUNT(*) FROM matches WHERE NOT over) < $12
+            AND ($13::BIGINT = 0 OR (SELECT COUNT(*) FROM matches
+                             WHERE NOT over AND creator = NULLIF($10, '')) < $13)
+            AND ($13::BIGINT = 0 OR (SELECT COUNT(*) FROM matches
+                             WHERE NOT over AND creator_token = NULLIF($11, '')) < $13)
+            AS ok
+     ), made AS (
+         INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status,
+                              over, created_ms, updated_ms, creator, creator_token, played)
+         SELECT $1, $2, $3, $4, $5, $6, 0, $7, $8, $9, $9, $10, $11, FALSE FROM allowed WHERE ok
+         RETURNING id
+     ), seated AS (
+         INSERT INTO seats (match_id, seat, invite, taken, name)
+         SELECT made.id, s.seat, s.invite, s.taken, s.name
+         FROM made, unnest($14::INTEGER[], $15::TEXT[], $16::BOOLEAN[], $17::TEXT[])
+             AS s(seat, invite, taken, name)
+     ), tokened AS (
+         INSERT INTO tokens (match_id, hash, seats, host)
+         SELECT made.id, t.hash, t.seats, t.host
+         FROM made, unnest($18::TEXT[], $19::INTEGER[], $20::BOOLEAN[]) AS t(hash, seats, host)
+     )
+     SELECT COUNT(*) FROM made";
+
+/// Makes `new` with `create` ([`CREATE`], prepared on `client`'s
+/// connection), or says which limit refused it: its creator's (by address,
+/// then by token) or the server's.
 async fn insert_match(
-    tx: &tokio_postgres::Transaction<'_>,
+    client: &impl GenericClient,
+    create: &Statement,
     new: &NewMatch,
     creator: &Creator,
     bounds: Bounds,
 ) -> Result<(), DbError> {
-    let unfinished: i64 = tx
-        .query_one("SELECT COUNT(*) FROM matches WHERE NOT over", &[])
-        .await
-        .map_err(pg)?
-        .get(0);
-    if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
-        let kept = UNFINISHED_KEPT.as_millis() as i64;
-        let unplayed = bounds.unplayed_kept.as_millis() as i64;
-        let first: Option<i64> = tx
-            .query_one(
-                "SELECT MIN(updated_ms + CASE WHEN played THEN $1::BIGINT ELSE $2::BIGINT END)
-                 FROM matches WHERE NOT over",
-                &[&kept, &unplayed],
-            )
-            .await
-            .map_err(pg)?
-            .get(0);
-        return Err(DbError::AtCapacity {
-            retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
-        });
-    }
     let lobby = new
         .seats
         .iter()
         .filter(|s| s.invite.is_none() && !s.taken)
         .count() as i32;
-    tx.execute(
-        "INSERT INTO matches (id, game, header, title, seat_count, lobby_seats, moves, status, over, created_ms, updated_ms, creator, creator_token, played)
-         VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9, $9, $10, $11, FALSE)",
-        &[
-            &new.id,
-            &new.game,
-            &new.header,
-            &new.title,
-            &i32::from(new.seat_count),
-            &lobby,
-            &new.status,
-            &new.over,
-            &new.at_ms,
-            &creator.client.as_deref().unwrap_or(""),
-            &creator.token.as_deref().unwrap_or(""),
-        ],
-    )
-    .await
-    .map_err(pg)?;
-    for seat in &new.seats {
-        tx.execute(
-            "INSERT INTO seats (match_id, seat, invite, taken, name) VALUES ($1, $2, $3, $4, $5)",
-            &[
-                &new.id,
-                &i32::from(seat.seat),
-                &seat.invite,
-                &seat.taken,
-                &seat.name,
-            ],
-        )
-        .await
-        .map_err(pg)?;
+    let seat_count = i32::from(new.seat_count);
+    let address = creator.client.as_deref().unwrap_or("");
+    let token = creator.token.as_deref().unwrap_or("");
+    let most = i64::try_from(MAX_UNFINISHED).unwrap_or(i64::MAX);
+    let per_creator = i64::from(bounds.per_creator);
+    let seats: Vec<i32> = new.seats.iter().map(|s| i32::from(s.seat)).collect();
+    let invites: Vec<Option<&str>> = new.seats.iter().map(|s| s.invite.as_deref()).collect();
+    let taken: Vec<bool> = new.seats.iter().map(|s| s.taken).collect();
+    let names: Vec<Option<&str>> = new.seats.iter().map(|s| s.name.as_deref()).collect();
+    let hashes: Vec<&str> = new.tokens.iter().map(|t| t.hash.as_str()).collect();
+    let holds: Vec<i32> = new.tokens.iter().map(|t| t.seats as i32).collect();
+    let hosts: Vec<bool> = new.tokens.iter().map(|t| t.host).collect();
+    // Refused, but no limit found full when looked at just after (a match
+    // ended meanwhile): tried once more.
+    for _ in 0..2 {
+        let made: i64 = client
+            .query_one(
+                create,
+                &[
+                    &new.id,
+                    &new.game,
+                    &new.header,
+                    &new.title,
+                    &seat_count,
+                    &lobby,
+                    &new.status,
+                    &new.over,
+                    &new.at_ms,
+                    &address,
+                    &token,
+                    &most,
+                    &per_creator,
+                    &seats,
+                    &invites,
+                    &taken,
+                    &names,
+                    &hashes,
+                    &holds,
+                    &hosts,
+                ],
+            )
+            .await
+            .map_err(pg)?
+            .get(0);
+        if made > 0 {
+            return Ok(());
+        }
+        if let Some(refusal) = refusal(client, new, creator, bounds).await? {
+            return Err(refusal);
+        }
     }
-    for token in &new.tokens {
-        tx.execute(
-            "INSERT INTO tokens (match_id, hash, seats, host) VALUES ($1, $2, $3, $4)",
-            &[&new.id, &token.hash, &(token.seats as i32), &token.host],
-        )
-        .await
-        .map_err(pg)?;
-    }
-    Ok(())
+    Err(DbError::Unavailable(
+        "the match could not be made: try again".into(),
+    ))
 }
 
+/// Which limit refuses a new match now, if any: its creator's (by address,
+/// then by token), then the server's.
+async fn refusal(
+    client: &impl GenericClient,
+    new: &NewMatch,
+    creator: &Creator,
+    bounds: Bounds,
+) -> Result<Option<DbError>, DbError> {
+    let kept = UNFINISHED_KEPT.as_millis() as i64;
+    let unplayed = bounds.unplayed_kept.as_millis() as i64;
+    let by_creator = [
+        ("address", "creator", &creator.client),
+        ("token", "creator_token", &creator.token),
+    ];
+    for (by, column, value) in by_creator {
+        let Some(value) = value else { continue };
+        if bounds.per_creator == 0 {
+            break;
+        }
+        let row = client
+            .query_one(
+                &format!(
+                    "SELECT COUNT(*), MIN(updated_ms + CASE WHEN played THEN $2::BIGINT ELSE $3::BIGINT END)
+                     FROM matches WHERE NOT over AND {column} = $1"
+                ),
+                &[value, &kept, &unplayed],
+            )
+            .await
+            .map_err(pg)?;
+        let theirs: i64 = row.get(0);
+        if theirs >= i64::from(bounds.per_creator) {
+            let first: Option<i64> = row.get(1);
+            return Ok(Some(DbError::Quota {
+                limit: bounds.per_creator,
+                by,
+                retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
+                unplayed_kept: bounds.unplayed_kept.as_secs(),
+            }));
+        }
+    }
+    let row = client
+        .query_one(
+            "SELECT COUNT(*), MIN(updated_ms + CASE WHEN played THEN $1::BIGINT ELSE $2::BIGINT END)
+             FROM matches WHERE NOT over",
+            &[&kept, &unplayed],
+        )
+        .await
+        .map_err(pg)?;
+    let unfinished: i64 = row.get(0);
+    if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
+        let first: Option<i64> = row.get(1);
+        return Ok(Some(DbError::AtCapacity {
+            retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
+        }));
+    }
+    Ok(None)
+}
+
+/// The person seats and the tokens of match `id`.
 async fn seating(conn: &Client, id: &str) -> Result<(Vec<SeatRow>, Vec<TokenRow>), DbError> {
     let seats = conn
         .query(
