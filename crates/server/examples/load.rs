@@ -59,8 +59,9 @@
 //!                                        closed loop for SECONDS: the rates,
 //!                                        the rolls' ratio to each GET and
 //!                                        their answer sizes (issue 34, part
-//!                                        2); with the server's PID on this
-//!                                        machine, the CPU it spent on each
+//!                                        2), and the CPU this client spent
+//!                                        on each; with the server's PID on
+//!                                        this machine, the server's too
 //! load evict ADDR WATCHERS NEWCOMERS [--streams]
 //!                                        issue 33's eviction flood: watchers
 //!                                        (one address each), then keep-alive
@@ -639,7 +640,13 @@ fn mix(
 /// the rolls' answer sizes; prints both and their ratio, and with
 /// `server_pid` the server's CPU time for each GET and each roll.
 fn compare(addr: &str, clients: usize, seconds: u64, server_pid: Option<u32>) {
-    let cpu = || server_pid.and_then(cpu_seconds);
+    // The server's CPU and this client's own, read together.
+    let cpu = || {
+        (
+            server_pid.and_then(cpu_seconds),
+            cpu_seconds(std::process::id()),
+        )
+    };
     let before_gets = cpu();
     let gets = closed_loop(addr, clients, seconds, |client, _| {
         matches!(
@@ -690,14 +697,19 @@ fn compare(addr: &str, clients: usize, seconds: u64, server_pid: Option<u32>) {
         let (from, to) = (from?, to?);
         Some((to - from) * 1e6 / counted.answers.max(1) as f64)
     };
-    if let (Some(get), Some(view), Some(roll)) = (
-        spent(before_gets, before_views, &gets),
-        spent(before_views, before_rolls, &views),
-        spent(before_rolls, after_rolls, &rolls),
-    ) {
-        println!(
-            "the server's CPU: {get:.0} µs a GET /healthz, {view:.0} µs a view, {roll:.0} µs a roll"
-        );
+    let phases = [
+        (before_gets, before_views, &gets),
+        (before_views, before_rolls, &views),
+        (before_rolls, after_rolls, &rolls),
+    ];
+    let server = phases.map(|(from, to, counted)| spent(from.0, to.0, counted));
+    let client = phases.map(|(from, to, counted)| spent(from.1, to.1, counted));
+    for (whose, [get, view, roll]) in [("the server's", server), ("the load client's", client)] {
+        if let (Some(get), Some(view), Some(roll)) = (get, view, roll) {
+            println!(
+                "{whose} CPU: {get:.0} µs a GET /healthz, {view:.0} µs a view, {roll:.0} µs a roll"
+            );
+        }
     }
     println!(
         "compare, {clients} clients, closed loop: GET /healthz {:.0}/s, a match's view {:.0}/s, \
