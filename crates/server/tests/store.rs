@@ -405,51 +405,50 @@ async fn unfinished_matches_expire_and_finished_ones_stay(db: Db, _: Location) {
 }
 on_both!(expiry, unfinished_matches_expire_and_finished_ones_stay);
 
-/// Fills the store behind `db` with [`MAX_UNFINISHED`] unfinished matches
-/// nobody else made, each last played at 1,000 ms (their ids start `f`).
-async fn fill(location: &Location) {
-    let columns = "id, game, header, title, seat_count, lobby_seats, moves, status, over, \
-                   created_ms, updated_ms, played";
+/// Runs `sql` on the store at `location`, on a connection of its own.
+async fn raw(location: &Location, sql: &str) {
     match location {
         Location::Sqlite(path) => {
             let conn = rusqlite::Connection::open(path).unwrap();
             conn.busy_timeout(Duration::from_secs(10)).unwrap();
-            conn.execute(
-                &format!(
-                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
-                     INSERT INTO matches ({columns})
-                     SELECT printf('f%031x', i), 'chutes', '{{}}', 'full', 2, 0, 1, 'playing', 0,
-                            1000, 1000, 1 FROM n"
-                ),
-                [MAX_UNFINISHED],
-            )
-            .unwrap();
+            conn.execute_batch(sql).unwrap();
         }
         Location::Postgres(url) => {
             let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
                 .await
                 .unwrap();
             tokio::spawn(connection);
-            client
-                .execute(
-                    &format!(
-                        "INSERT INTO matches ({columns})
-                         SELECT 'f' || lpad(to_hex(i), 31, '0'), 'chutes', '{{}}', 'full', 2, 0, 1,
-                                'playing', FALSE, 1000, 1000, TRUE
-                         FROM generate_series(1, $1::BIGINT) AS i"
-                    ),
-                    &[&(MAX_UNFINISHED as i64)],
-                )
-                .await
-                .unwrap();
+            client.batch_execute(sql).await.unwrap();
         }
     }
+}
+
+/// Adds `n` unfinished matches nobody made to the store at `location`,
+/// each last played at 1,000 ms (their ids start `f`).
+async fn fill(location: &Location, n: u64) {
+    let columns = "id, game, header, title, seat_count, lobby_seats, moves, status, over, \
+                   created_ms, updated_ms, played";
+    let sql = match location {
+        Location::Sqlite(_) => format!(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {n})
+             INSERT INTO matches ({columns})
+             SELECT printf('f%031x', i), 'chutes', '{{}}', 'full', 2, 0, 1, 'playing', 0,
+                    1000, 1000, 1 FROM n"
+        ),
+        Location::Postgres(_) => format!(
+            "INSERT INTO matches ({columns})
+             SELECT 'f' || lpad(to_hex(i), 31, '0'), 'chutes', '{{}}', 'full', 2, 0, 1,
+                    'playing', FALSE, 1000, 1000, TRUE
+             FROM generate_series(1, {n}) AS i"
+        ),
+    };
+    raw(location, &sql).await;
 }
 
 async fn a_full_store_makes_no_match_until_one_ends(db: Db, location: Location) {
     db.create(new_match(&id(1))).await.unwrap();
     db.append(mv(&id(1), 1, true)).await.unwrap();
-    fill(&location).await;
+    fill(&location, MAX_UNFINISHED).await;
     // Full: the first unfinished match expires a kept time after 1,000 ms.
     let refused = db.create(new_match(&id(2))).await.unwrap_err();
     assert!(
@@ -477,6 +476,55 @@ async fn a_full_store_makes_no_match_until_one_ends(db: Db, location: Location) 
     ));
 }
 on_both!(full, a_full_store_makes_no_match_until_one_ends);
+
+/// Whether the store has room for exactly one more unfinished match.
+async fn room_for_one(db: &Db, first: u32) {
+    db.create(new_match(&id(first))).await.unwrap();
+    let refused = db.create(new_match(&id(first + 1))).await;
+    assert!(
+        matches!(refused, Err(DbError::AtCapacity { .. })),
+        "{refused:?}"
+    );
+}
+
+async fn unfinished_matches_are_counted_as_they_are_made_end_and_go(db: Db, location: Location) {
+    db.create(new_match(&id(1))).await.unwrap();
+    db.create(new_match(&id(2))).await.unwrap();
+    db.append(mv(&id(2), 1, true)).await.unwrap();
+    fill(&location, MAX_UNFINISHED - 2).await;
+    // id(1) and the filled ones: one short of the most.
+    room_for_one(&db, 3).await;
+    // Every unfinished match goes (untouched since 1,000 ms).
+    assert_eq!(db.expire(1_001, 0).await.unwrap(), MAX_UNFINISHED);
+    fill(&location, MAX_UNFINISHED - 1).await;
+    room_for_one(&db, 5).await;
+}
+on_both!(
+    unfinished_count,
+    unfinished_matches_are_counted_as_they_are_made_end_and_go
+);
+
+/// SQLite keeps the count of unfinished matches (migration 5); a store
+/// migrated to it counts the matches it already held.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sqlite_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count() {
+    let (db, location, _held) = sqlite().await;
+    db.create(new_match(&id(1))).await.unwrap();
+    db.create(new_match(&id(2))).await.unwrap();
+    db.append(mv(&id(2), 1, true)).await.unwrap();
+    drop(db);
+    // The store as it was before migration 5.
+    raw(
+        &location,
+        "DROP TRIGGER unfinished_made; DROP TRIGGER unfinished_ended;
+         DROP TRIGGER unfinished_gone; DROP TABLE unfinished;
+         DELETE FROM schema_versions WHERE version = 5;",
+    )
+    .await;
+    let db = open(&location, None).await;
+    fill(&location, MAX_UNFINISHED - 2).await;
+    room_for_one(&db, 3).await;
+}
 
 async fn grids_are_saved_and_replaced_only_when_asked(db: Db, _: Location) {
     assert_eq!(

@@ -812,7 +812,8 @@ fn first_expiry(
 }
 
 /// Inserts a new match made by `creator`, unless the store holds its most
-/// unfinished ones.
+/// unfinished ones (their count is kept in the `unfinished` row by
+/// triggers, migration 5).
 fn insert_match(
     c: &Connection,
     new: &NewMatch,
@@ -820,9 +821,7 @@ fn insert_match(
     bounds: Bounds,
 ) -> Result<(), DbError> {
     let unfinished: i64 = c
-        .query_row("SELECT COUNT(*) FROM matches WHERE over = 0", [], |r| {
-            r.get(0)
-        })
+        .query_row("SELECT n FROM unfinished", [], |r| r.get(0))
         .map_err(sql)?;
     if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
         let first = first_expiry(c, bounds, "?3 = ?3", "")?;
