@@ -92,6 +92,18 @@ pub struct Creator {
     pub token: Option<String>,
 }
 
+impl Creator {
+    /// What a creator's quota counts by, in the order it is checked: the
+    /// word a refusal says (`by`), the column of `matches`, and this
+    /// creator's value, when known.
+    pub(super) fn quota_keys(&self) -> [(&'static str, &'static str, Option<&str>); 2] {
+        [
+            ("address", "creator", self.client.as_deref()),
+            ("token", "creator_token", self.token.as_deref()),
+        ]
+    }
+}
+
 /// Who saves, replaces or deletes a grid, as the store checks it (see
 /// `docs/api.md`: a grid belongs to whoever saved it).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -625,11 +625,7 @@ async fn refusal(
 ) -> Result<Option<DbError>, DbError> {
     let kept = UNFINISHED_KEPT.as_millis() as i64;
     let unplayed = bounds.unplayed_kept.as_millis() as i64;
-    let by_creator = [
-        ("address", "creator", &creator.client),
-        ("token", "creator_token", &creator.token),
-    ];
-    for (by, column, value) in by_creator {
+    for (by, column, value) in creator.quota_keys() {
         let Some(value) = value else { continue };
         if bounds.per_creator == 0 {
             break;
@@ -640,7 +636,7 @@ async fn refusal(
                     "SELECT COUNT(*), MIN(updated_ms + CASE WHEN played THEN $2::BIGINT ELSE $3::BIGINT END)
                      FROM matches WHERE NOT over AND {column} = $1"
                 ),
-                &[value, &kept, &unplayed],
+                &[&value, &kept, &unplayed],
             )
             .await
             .map_err(pg)?;

@@ -185,11 +185,7 @@ impl Sqlite {
         bounds: Bounds,
     ) -> Result<(), DbError> {
         self.call(move |c| {
-            let by_creator = [
-                ("address", "creator", &creator.client),
-                ("token", "creator_token", &creator.token),
-            ];
-            for (by, column, value) in by_creator {
+            for (by, column, value) in creator.quota_keys() {
                 let Some(value) = value else { continue };
                 if bounds.per_creator == 0 {
                     break;
