@@ -664,6 +664,59 @@ async fn postgres_servers_hear_each_others_moves_and_not_their_own() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_servers_hear_every_move_stored_together_and_none_refused() {
+    let url = testkit::fresh_postgres().await;
+    let location = Location::Postgres(url);
+    let a = std::sync::Arc::new(open(&location, None).await);
+    let b = open(&location, None).await;
+    let mut heard_by_a = a.notices();
+    let mut heard_by_b = b.notices();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let matches: Vec<String> = (1..=16).map(id).collect();
+    for m in &matches {
+        a.create(new_match(m)).await.unwrap();
+    }
+    // Every match's first move at once (PostgreSQL stores the moves waiting
+    // together, in one statement that tells each), and four moves from the
+    // future, which are refused and must not be told.
+    let appends: Vec<NewMove> = matches
+        .iter()
+        .map(|m| mv(m, 1, false))
+        .chain(matches[..4].iter().map(|m| mv(m, 3, false)))
+        .collect();
+    let running: Vec<_> = appends
+        .into_iter()
+        .map(|new| {
+            let a = std::sync::Arc::clone(&a);
+            tokio::spawn(async move { a.append(new).await.is_ok() })
+        })
+        .collect();
+    let mut stored = 0;
+    for run in running {
+        stored += usize::from(run.await.unwrap());
+    }
+    assert_eq!(stored, 16);
+    let mut heard = std::collections::BTreeSet::new();
+    while heard.len() < 16 {
+        match tokio::time::timeout(Duration::from_secs(5), heard_by_b.recv()).await {
+            Ok(Ok(Notice::Moved { id, moves })) => {
+                assert_eq!(moves, 1, "{id}: only first moves were stored");
+                assert!(heard.insert(id.clone()), "{id} told twice");
+            }
+            Ok(other) => panic!("b heard {other:?}"),
+            Err(_) => panic!("b heard {} of 16 moves within 5 s", heard.len()),
+        }
+    }
+    assert_eq!(heard, matches.iter().cloned().collect());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(
+        heard_by_b.try_recv().is_err(),
+        "b heard more than was stored"
+    );
+    assert!(heard_by_a.try_recv().is_err(), "a heard its own moves");
+}
+
 /// Ends every other connection to `url`'s database, as a restart of
 /// PostgreSQL (or a network that dropped them) would.
 async fn cut_connections(url: &str) {
