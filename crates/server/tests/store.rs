@@ -526,6 +526,63 @@ async fn a_sqlite_store_counts_the_unfinished_matches_it_held_before_it_kept_the
     room_for_one(&db, 3).await;
 }
 
+/// While moves keep coming one after another (each committed on its
+/// caller's thread, the connection being free), SQLite's log is still
+/// started afresh once it is long: its file stops growing though the moves
+/// go on. Without it the log, and its file, grow by every move's pages.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sqlite_stores_log_starts_afresh_while_moves_keep_coming() {
+    let (db, location, _held) = sqlite().await;
+    let Location::Sqlite(path) = &location else {
+        unreachable!("a SQLite store")
+    };
+    let log = path.with_extension("db-wal");
+    let log_bytes = || std::fs::metadata(&log).map_or(0, |m| m.len());
+    // A page and its frame's header.
+    let frame = 4096 + 24;
+    let matches = 8;
+    for m in 0..matches {
+        db.create(new_match(&id(m))).await.unwrap();
+    }
+    // The log is long past 10,000 pages: more than 40 MB.
+    let long = 10_000 * frame;
+    let (mut number, mut grown_at, mut largest) = (0, 0, 0);
+    loop {
+        number += 1;
+        for m in 0..matches {
+            db.append(mv(&id(m), number, false)).await.unwrap();
+        }
+        let bytes = log_bytes();
+        if bytes > largest {
+            (largest, grown_at) = (bytes, number);
+        }
+        // Long, and not grown by 200 rounds of moves (1,600 commits and
+        // their 3,200 pages and more): written again from its start.
+        let restarted = largest > long && number - grown_at >= 200;
+        // Five times as long as where it starts afresh (seconds of moves
+        // after the checkpointer, every half second, found it long).
+        let too_long = largest > 5 * long;
+        // Ten long logs' worth of pages written (two pages a move at
+        // least), the log never long: started afresh all along.
+        let written = u64::from(number * matches) * 2 * frame > 10 * long;
+        if restarted || too_long || written {
+            break;
+        }
+        // At a pace the checkpointer's ticks see: some 3,000 moves a second.
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    assert!(
+        largest <= 5 * long,
+        "the log grew to {largest} bytes in {number} rounds of {matches} moves"
+    );
+    for m in 0..matches {
+        assert_eq!(
+            db.load(&id(m)).await.unwrap().unwrap().moves.len(),
+            number as usize
+        );
+    }
+}
+
 async fn grids_are_saved_and_replaced_only_when_asked(db: Db, _: Location) {
     assert_eq!(
         db.save_grid("mine", "1\n10 32\n0\n0\n", false)

@@ -22,9 +22,19 @@
 //! - **checkpointer**: a second connection on a thread of its own that
 //!   copies the log into the database file every [`CHECKPOINT_EVERY`]
 //!   (a passive checkpoint, which never waits for the writer nor holds it
-//!   up). The writer checkpoints only when the log has grown long: one in
-//!   the middle of a commit held every move waiting behind it for its
-//!   `fsync` (p99 of a move 21 ms against 7 ms, `benches/moves.rs`).
+//!   up). A writer checkpointing in the middle of a commit held every move
+//!   waiting behind it for its `fsync` (p99 of a move 21 ms against 7 ms,
+//!   `benches/moves.rs`).
+//! - **long log**: while moves keep coming, a passive checkpoint never
+//!   catches the log's end, and the log starts afresh only once a
+//!   checkpoint has copied all of it. When the checkpointer finds the log
+//!   longer than [`LONG_LOG_PAGES`] it says so; the jobs then go to the
+//!   store's thread (none runs inline), which checkpoints the rest after
+//!   its commit and runs the next transaction, the one that starts the log
+//!   afresh and syncs its header; then moves commit inline again. The
+//!   writer never checkpoints on its own (SQLite's automatic checkpoint is
+//!   off): an inline append would then `fsync` the database on a server
+//!   thread.
 
 use super::{
     Bounds, Claim, Creator, DbError, Durability, GridActor, GridRow, GridSave, LOBBY_PER_CREATOR,
@@ -33,15 +43,16 @@ use super::{
 };
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError, mpsc};
 use tokio::sync::oneshot;
 
 /// The most jobs one transaction takes.
 const BATCH: usize = 512;
 
-/// The log's length in pages past which the writer checkpoints itself
-/// (SQLite's default is 1,000 pages).
-const WRITER_CHECKPOINT_PAGES: u32 = 10_000;
+/// The log's length in pages past which the store's thread checkpoints it
+/// (SQLite's own automatic checkpoint is at 1,000 pages).
+const LONG_LOG_PAGES: i64 = 10_000;
 
 /// How long the store's thread waits for another process's write to end.
 const BUSY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
@@ -64,6 +75,9 @@ pub(super) struct Sqlite {
     conn: Arc<Mutex<Connection>>,
     /// Whether a move's append may run inline ([`Durability::Process`]).
     inline: bool,
+    /// Set by the checkpointer when the log is long (see the module's
+    /// terms); cleared by the store's thread once it checkpointed.
+    long_log: Arc<AtomicBool>,
     /// Dropped with the store, which ends the checkpointer.
     _checkpoints: mpsc::Sender<()>,
 }
@@ -87,25 +101,25 @@ impl Sqlite {
         .map_err(sql)?;
         check_whole(&conn, path)?;
         migrate(&conn)?;
-        // The writer checkpoints only as a backstop, should the log outgrow
-        // what the checkpointer keeps up with (a passive checkpoint cannot
-        // start the log afresh while moves keep coming).
-        conn.execute_batch(&format!(
-            "PRAGMA wal_autocheckpoint = {WRITER_CHECKPOINT_PAGES};"
-        ))
-        .map_err(sql)?;
-        let checkpoints = checkpointer(path, sync)?;
+        // The writer never checkpoints by itself: the store's thread does
+        // when the log is long (see the module's terms).
+        conn.execute_batch("PRAGMA wal_autocheckpoint = 0;")
+            .map_err(sql)?;
+        let long_log = Arc::new(AtomicBool::new(false));
+        let checkpoints = checkpointer(path, sync, Arc::clone(&long_log))?;
         let (jobs, line) = mpsc::channel::<Job>();
         let conn = Arc::new(Mutex::new(conn));
         let shared = Arc::clone(&conn);
+        let long = Arc::clone(&long_log);
         std::thread::Builder::new()
             .name("parlor-sqlite".into())
-            .spawn(move || run(&shared, &line))
+            .spawn(move || run(&shared, &line, &long))
             .map_err(|e| DbError::Unavailable(format!("cannot start the store's thread: {e}")))?;
         Ok(Self {
             jobs,
             conn,
             inline: durability == Durability::Process,
+            long_log,
             _checkpoints: checkpoints,
         })
     }
@@ -133,10 +147,11 @@ impl Sqlite {
         answer.await.map_err(|_| closed())?
     }
 
-    /// Runs `job` now when inline work is allowed and the connection is
-    /// free, or hands it to the store's thread.
+    /// Runs `job` now when inline work is allowed, the log is not long and
+    /// the connection is free, or hands it to the store's thread.
     fn run_or_send(&self, job: Job) -> Result<(), DbError> {
-        let free = match self.inline.then(|| self.conn.try_lock()) {
+        let inline = self.inline && !self.long_log.load(Ordering::Relaxed);
+        let free = match inline.then(|| self.conn.try_lock()) {
             Some(Ok(conn)) => conn,
             Some(Err(TryLockError::Poisoned(conn))) => conn.into_inner(),
             Some(Err(TryLockError::WouldBlock)) | None => {
@@ -637,10 +652,15 @@ impl Sqlite {
 }
 
 /// Starts the checkpointer on a connection of its own to `path`; it runs
-/// until the returned sender is dropped. A checkpoint that fails (a full
+/// until the returned sender is dropped, and sets `long_log` when it finds
+/// the log longer than [`LONG_LOG_PAGES`]. A checkpoint that fails (a full
 /// or read-only disk) is tried again at the next tick: the log keeps every
 /// commit meanwhile.
-fn checkpointer(path: &Path, sync: &str) -> Result<mpsc::Sender<()>, DbError> {
+fn checkpointer(
+    path: &Path,
+    sync: &str,
+    long_log: Arc<AtomicBool>,
+) -> Result<mpsc::Sender<()>, DbError> {
     let conn = Connection::open(path).map_err(sql)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))
         .map_err(sql)?;
@@ -652,7 +672,13 @@ fn checkpointer(path: &Path, sync: &str) -> Result<mpsc::Sender<()>, DbError> {
         .spawn(move || {
             while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(CHECKPOINT_EVERY)
             {
-                let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+                // Its second column: the log's length in pages.
+                let pages = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+                    row.get::<_, i64>(1)
+                });
+                if pages.is_ok_and(|pages| pages > LONG_LOG_PAGES) {
+                    long_log.store(true, Ordering::Relaxed);
+                }
             }
         })
         .map_err(|e| DbError::Unavailable(format!("cannot start the store's thread: {e}")))?;
@@ -660,8 +686,11 @@ fn checkpointer(path: &Path, sync: &str) -> Result<mpsc::Sender<()>, DbError> {
 }
 
 /// The thread: takes the jobs waiting, runs them in one transaction,
-/// then answers them all. Ends when the store is dropped.
-fn run(conn: &Mutex<Connection>, line: &mpsc::Receiver<Job>) {
+/// then answers them all; checkpoints a long log after. Ends when the store
+/// is dropped.
+fn run(conn: &Mutex<Connection>, line: &mpsc::Receiver<Job>, long_log: &AtomicBool) {
+    // Whether the last transaction was the first after a checkpoint here.
+    let mut checkpointed = false;
     while let Ok(first) = line.recv() {
         let mut batch = vec![first];
         while batch.len() < BATCH {
@@ -672,6 +701,19 @@ fn run(conn: &Mutex<Connection>, line: &mpsc::Receiver<Job>) {
         }
         let (replies, error) = transaction(&lock(conn), batch);
         answer_all(replies, error.as_ref());
+        if checkpointed {
+            // That transaction started the log afresh, and synced its
+            // header, here: moves may commit inline again.
+            checkpointed = false;
+            long_log.store(false, Ordering::Relaxed);
+        } else if long_log.load(Ordering::Relaxed) {
+            // The whole log copied while no move can commit (the connection
+            // is held), so that the next transaction, here too, starts it
+            // afresh. One that fails is tried again once the checkpointer
+            // finds the log long.
+            let _ = lock(conn).query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+            checkpointed = true;
+        }
     }
 }
 
