@@ -30,11 +30,11 @@
 //!   checkpoint has copied all of it. When the checkpointer finds the log
 //!   longer than [`LONG_LOG_PAGES`] it says so; the jobs then go to the
 //!   store's thread (none runs inline), which checkpoints the rest after
-//!   its commit and runs the next transaction, the one that starts the log
-//!   afresh and syncs its header; then moves commit inline again. The
-//!   writer never checkpoints on its own (SQLite's automatic checkpoint is
-//!   off): an inline append would then `fsync` the database on a server
-//!   thread.
+//!   its commit and runs the next transaction that writes, the one that
+//!   starts the log afresh and syncs its header; then moves commit inline
+//!   again. The writer never checkpoints on its own (SQLite's automatic
+//!   checkpoint is off): an inline append would then `fsync` the database
+//!   on a server thread.
 
 use super::{
     Bounds, Claim, Creator, DbError, Durability, GridActor, GridRow, GridSave, LOBBY_PER_CREATOR,
@@ -689,7 +689,7 @@ fn checkpointer(
 /// then answers them all; checkpoints a long log after. Ends when the store
 /// is dropped.
 fn run(conn: &Mutex<Connection>, line: &mpsc::Receiver<Job>, long_log: &AtomicBool) {
-    // Whether the last transaction was the first after a checkpoint here.
+    // Whether a checkpoint ran here and no transaction has written since.
     let mut checkpointed = false;
     while let Ok(first) = line.recv() {
         let mut batch = vec![first];
@@ -699,18 +699,24 @@ fn run(conn: &Mutex<Connection>, line: &mpsc::Receiver<Job>, long_log: &AtomicBo
                 Err(_) => break,
             }
         }
-        let (replies, error) = transaction(&lock(conn), batch);
+        let held = lock(conn);
+        let changes = held.total_changes();
+        let (replies, error) = transaction(&held, batch);
+        let wrote = error.is_none() && held.total_changes() != changes;
+        drop(held);
         answer_all(replies, error.as_ref());
         if checkpointed {
-            // That transaction started the log afresh, and synced its
-            // header, here: moves may commit inline again.
-            checkpointed = false;
-            long_log.store(false, Ordering::Relaxed);
+            if wrote {
+                // That transaction started the log afresh, and synced its
+                // header, here: moves may commit inline again.
+                checkpointed = false;
+                long_log.store(false, Ordering::Relaxed);
+            }
         } else if long_log.load(Ordering::Relaxed) {
             // The whole log copied while no move can commit (the connection
-            // is held), so that the next transaction, here too, starts it
-            // afresh. One that fails is tried again once the checkpointer
-            // finds the log long.
+            // is held), so that the next transaction that writes, here too,
+            // starts it afresh. One that fails is tried again once the
+            // checkpointer finds the log long.
             let _ = lock(conn).query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
             checkpointed = true;
         }
