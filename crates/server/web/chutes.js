@@ -317,19 +317,32 @@ function squareRect(svg, square) {
 async function drawBoard(ref, board) {
   if (drawn && drawn.ref === ref) return;
   drawn = { ref, board, tokens: [] };
-  ui.board.replaceChildren();
+  // The picture drawn before stays, dimmed, until this one comes: the
+  // board's place never empties, so nothing below it moves meanwhile (a
+  // button under the pointer would have moved from under a click).
+  ui.board.setAttribute("aria-busy", "true");
   showError(ui.boardPictureError, "");
   let svgText;
   try {
     svgText = await api("GET", `/api/chutes/boards/${encodeURIComponent(ref)}/svg`);
   } catch (e) {
+    if (drawn && drawn.ref === ref) {
+      ui.board.replaceChildren();
+      ui.board.removeAttribute("aria-busy");
+    }
     showError(ui.boardPictureError, `The board cannot be drawn: ${readable(e.message)}`);
     return;
   }
   if (!drawn || drawn.ref !== ref) return;
-  ui.board.innerHTML = svgText;
-  const svg = ui.board.querySelector("svg");
-  if (!svg) return;
+  ui.board.removeAttribute("aria-busy");
+  // Cropped before it is shown, then put in the old one's place at once.
+  const holder = document.createElement("div");
+  holder.innerHTML = svgText;
+  const svg = holder.querySelector("svg");
+  if (!svg) {
+    ui.board.replaceChildren();
+    return;
+  }
   svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("focusable", "false");
   // Crop to the squares: the page says the title and the legend in words.
@@ -346,7 +359,10 @@ async function drawBoard(ref, board) {
     maxY = Math.max(maxY, y + Number(rect.getAttribute("height")));
   }
   const first = squareRect(svg, 1);
-  if (!first || !Number.isFinite(minX)) return;
+  if (!first || !Number.isFinite(minX)) {
+    ui.board.replaceChildren(svg);
+    return;
+  }
   const layer = document.createElementNS(SVG_NS, "g");
   layer.setAttribute("class", "page-layer");
   if (board.start === 0) {
@@ -384,6 +400,7 @@ async function drawBoard(ref, board) {
   for (const node of svg.querySelectorAll(":scope > text.title, :scope > text.subtitle, :scope > g.legend")) node.remove();
   // The page's own drawings go under the tokens, over the picture.
   svg.append(layer);
+  ui.board.replaceChildren(svg);
   drawn.cell = first.width;
   placeTokens(shown ? shown.players.length : 0);
 }

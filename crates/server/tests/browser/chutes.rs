@@ -576,6 +576,8 @@ fn a_long_game_is_skipped_to_its_end() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     upload(&b, dir.path(), "long.toml", b"size = 3000\n");
     b.wait_for_text("#board-info", "long.toml: 3000 squares");
+    // Started once its picture is shown, as a person would.
+    wait_for_count(&b, "#board svg g.square", 3000);
     b.fill("#faces", "1");
     let id = start_game(&b, &["here"], None);
     b.select("#speed", "600");
@@ -1337,6 +1339,33 @@ fn moves_leave_the_page_still_and_a_spectators_tallies_fit() {
     );
     assert_eq!(fits, json!(true), "the tallies fit their panel");
     assert_eq!(b.script("return window.scrollY;", vec![]), json!(0));
+}
+
+/// A board chosen for the next game takes the last one's place at once,
+/// once its picture has come: the place never empties meanwhile (it did,
+/// and the form below it moved from under a click).
+#[test]
+fn the_next_games_board_takes_the_last_ones_place_at_once() {
+    let b = Browser::open();
+    open_new_game(&b);
+    wait_for_count(&b, "#board svg g.square", 100);
+    // What the board's place holds after each change to it.
+    b.script(
+        "window.boardHeld = []; \
+         const board = document.getElementById('board'); \
+         new MutationObserver(() => window.boardHeld.push(board.querySelectorAll('svg').length)) \
+           .observe(board, {childList: true});",
+        vec![],
+    );
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    upload(&b, dir.path(), "next.toml", b"size = 400\n");
+    wait_for_count(&b, "#board svg g.square", 400);
+    let held = b.script("return window.boardHeld;", vec![]);
+    assert_eq!(
+        held,
+        json!([1]),
+        "one picture in its place after each change"
+    );
 }
 
 /// On a phone (390 × 844) the board reads: its square numbers and the

@@ -482,14 +482,39 @@ impl Session {
                 return value;
             }
             if Instant::now() > deadline {
-                let text = self.script("return document.body.innerText;", vec![]);
-                panic!(
-                    "gave up waiting for {what}; the page says:\n{}",
-                    text.as_str().unwrap_or("")
-                );
+                panic!("gave up waiting for {what}; {}", self.page_report());
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// What a failed wait reports of the page: its address, the alerts it
+    /// shows, and its text with each run of number-only lines (a board's
+    /// squares) cut to its ends, so that a long board leaves the rest
+    /// readable.
+    pub fn page_report(&self) -> String {
+        let state = self.script(
+            "return [location.pathname + location.hash, \
+               [...document.querySelectorAll('[role=alert], .error')] \
+                 .map((e) => (e.id ? '#' + e.id + ': ' : '') + e.innerText.trim()) \
+                 .filter((t) => !t.endsWith(': ') && t !== ''), \
+               document.body.innerText];",
+            vec![],
+        );
+        let at = state[0].as_str().unwrap_or("?");
+        let alerts: Vec<&str> = state[1]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let text = compact_numbers(state[2].as_str().unwrap_or(""));
+        format!(
+            "the page at {at} shows {} alert(s){}; its text:\n{text}",
+            alerts.len(),
+            alerts
+                .iter()
+                .map(|a| format!("\n  {a}"))
+                .collect::<String>()
+        )
     }
 
     /// Waits until the page's address is a match of `game`'s
@@ -558,4 +583,44 @@ fn base64_decodes() {
     assert_eq!(decode_base64("aGVsbG8="), b"hello");
     assert_eq!(decode_base64("aGk="), b"hi");
     assert_eq!(decode_base64("YWJj"), b"abc");
+}
+
+/// `text` with each run of more than three lines holding only a number cut
+/// to its first and last: "1 … 3000 (3000 lines)".
+fn compact_numbers(text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut run: Vec<&str> = Vec::new();
+    let flush = |run: &mut Vec<&str>, out: &mut Vec<String>| {
+        if run.len() > 3 {
+            out.push(format!(
+                "{} … {} ({} lines)",
+                run[0],
+                run[run.len() - 1],
+                run.len()
+            ));
+        } else {
+            out.extend(run.iter().map(|l| (*l).to_string()));
+        }
+        run.clear();
+    };
+    for line in text.lines() {
+        let t = line.trim();
+        if !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()) {
+            run.push(t);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(line.to_string());
+        }
+    }
+    flush(&mut run, &mut out);
+    out.join("\n")
+}
+
+#[test]
+fn a_failed_waits_report_cuts_a_boards_numbers() {
+    let text = "Board\n1\n2\n3\n4\n5\nStart the game\n7\n8";
+    assert_eq!(
+        compact_numbers(text),
+        "Board\n1 … 5 (5 lines)\nStart the game\n7\n8"
+    );
 }
