@@ -1206,9 +1206,11 @@ function boardPath() {
 const pct = (p) => `${(100 * p).toFixed(2)}%`;
 
 async function loadPlot(box, kind, extra) {
-  box.replaceChildren();
+  // The plot before stays, dimmed, until this one comes (nothing below moves).
+  box.setAttribute("aria-busy", "true");
   try {
     box.innerHTML = await api("GET", `${boardPath()}/plots/${kind}?${rulesQuery(extra)}`);
+    box.removeAttribute("aria-busy");
     const svg = box.querySelector("svg");
     if (svg) {
       svg.setAttribute("role", "img");
@@ -1216,6 +1218,7 @@ async function loadPlot(box, kind, extra) {
       svg.setAttribute("aria-label", title ? title.textContent : `${kind} plot`);
     }
   } catch (e) {
+    box.removeAttribute("aria-busy");
     box.replaceChildren(el("p", { class: "error" }, readable(e.message)));
   }
 }
