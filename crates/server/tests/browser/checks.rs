@@ -13,11 +13,16 @@
 //!   pixels (WCAG's enhanced target size) is too small to tap. A checkbox
 //!   or radio button is measured with the label that wraps it (a tap on
 //!   the label ticks it).
+//! - **broken word**: a word of a header or a button drawn across two
+//!   lines ("Ladd" over "ers"), which reads as two.
 //! - **audit**: axe-core run on the page (injected from
 //!   `node_modules/axe-core`, installed by `scripts/install-browser.sh`);
 //!   a serious or critical violation of WCAG 2.2 A or AA fails.
 
 use crate::webdriver::Session;
+
+/// Where a word is never broken across lines: headers and buttons.
+const WHOLE_WORDS: &str = "th, button, h1, h2, h3";
 use serde_json::{Value, json};
 
 /// A window size to try a page at.
@@ -226,8 +231,8 @@ fn strings(value: &Value) -> Vec<String> {
 
 /// Checks the page as it stands at `size`: no sideways scroll, no covered
 /// control, no serious or critical accessibility violation, and on a phone
-/// no control too small to tap. Panics with every problem found, naming
-/// `what`.
+/// no control too small to tap, no broken word in a header or a button.
+/// Panics with every problem found, naming `what`.
 pub fn assert_page_fits(session: &Session, what: &str, size: Viewport) {
     let mut problems = Vec::new();
     let overflow = sideways_overflow(session);
@@ -236,6 +241,9 @@ pub fn assert_page_fits(session: &Session, what: &str, size: Viewport) {
     }
     for covered in covered_controls(session) {
         problems.push(format!("covered: {covered}"));
+    }
+    for word in broken_words(session, WHOLE_WORDS) {
+        problems.push(format!("a word drawn across two lines: {word}"));
     }
     if size.is_phone() {
         for small in small_targets(session, 44.0) {
@@ -253,4 +261,31 @@ pub fn assert_page_fits(session: &Session, what: &str, size: Viewport) {
         size.height,
         problems.join("\n  ")
     );
+}
+
+/// The words of the visible elements `css` selects that are drawn across
+/// two lines (a **broken word**).
+pub fn broken_words(session: &Session, css: &str) -> Vec<String> {
+    let broken = session.script(
+        "const out = []; \
+         for (const cell of document.querySelectorAll(arguments[0])) { \
+           const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT); \
+           for (let node = walk.nextNode(); node; node = walk.nextNode()) { \
+             for (const m of node.data.matchAll(/\\S+/g)) { \
+               const r = document.createRange(); \
+               r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length); \
+               const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top))); \
+               if (tops.size > 1) out.push(m[0]); } } } \
+         return out;",
+        vec![json!(css)],
+    );
+    broken
+        .as_array()
+        .map(|words| {
+            words
+                .iter()
+                .filter_map(|w| w.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
 }

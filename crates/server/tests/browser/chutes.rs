@@ -1339,6 +1339,12 @@ fn moves_leave_the_page_still_and_a_spectators_tallies_fit() {
     );
     assert_eq!(fits, json!(true), "the tallies fit their panel");
     assert_eq!(b.script("return window.scrollY;", vec![]), json!(0));
+    // The tallies' headers and names keep their words whole, on a laptop
+    // and on a phone ("Ladders" was drawn as "Ladd" over "ers"), and fit.
+    for size in [VIEWPORTS[0], VIEWPORTS[2]] {
+        set_size(&b, size);
+        assert_page_fits(&b, "a spectator's tallies", size);
+    }
 }
 
 /// A board chosen for the next game takes the last one's place at once,
