@@ -312,11 +312,19 @@ function squareRect(svg, square) {
  * Draws `board` (reference `ref`) in the board area: the server's picture,
  * cropped to its squares, with a start box left of square 1 where tokens
  * wait on a board whose tokens start off it (they used to be drawn outside
- * the picture, cut off at its edge).
+ * the picture, cut off at its edge). Resolves once the picture is in place
+ * or could not be drawn; asked again for the board being drawn, it gives
+ * the same promise.
  */
-async function drawBoard(ref, board) {
-  if (drawn && drawn.ref === ref) return;
+function drawBoard(ref, board) {
+  if (drawn && drawn.ref === ref) return drawn.ready;
   drawn = { ref, board, tokens: [] };
+  drawn.ready = putPicture(ref, board);
+  return drawn.ready;
+}
+
+/** Fetches board `ref`'s picture and puts it in the board's place (drawBoard). */
+async function putPicture(ref, board) {
   // The picture drawn before stays, dimmed, until this one comes: the
   // board's place never empties, so nothing below it moves meanwhile (a
   // button under the pointer would have moved from under a click).
@@ -1559,6 +1567,9 @@ async function main() {
     showGone("This address names no game: a game's address is /chutes/m/ followed by 32 letters and digits.");
   } else {
     ui.newHeading.textContent = "New game";
+    // Ready once the next game's board is drawn: the form below it is
+    // where it stays.
+    await previewBoard();
   }
   document.body.dataset.ready = "yes";
 }
