@@ -783,6 +783,7 @@ async function openMatchPage(id, route) {
 
 const PAGE_TITLE = document.title;
 
+/** Shows the new game's form; resolves once its grid is drawn. */
 function showNewGame() {
   setTabs("play");
   document.title = `New game · ${PAGE_TITLE}`;
@@ -795,13 +796,17 @@ function showNewGame() {
   byId("moves-panel").hidden = true;
   play.replay.hidden = true;
   fillGridChoices();
-  previewGrid();
+  const drawn = previewGrid();
   listSaved();
   if (mine) mine.refresh();
   delete document.body.dataset.match;
+  return drawn;
 }
 
-/** Shows what the address names: the designer, the new game, or a match. */
+/**
+ * Shows what the address names: the designer, the new game, or a match.
+ * For the new game, resolves once its grid is drawn.
+ */
 function route() {
   const number = ++routing;
   const id = matchIdFromPath();
@@ -813,7 +818,7 @@ function route() {
     }
     openMatchPage(id, number);
   } else if (location.hash === "#play") {
-    showNewGame();
+    return showNewGame();
   } else {
     setTabs("design");
     document.title = PAGE_TITLE;
@@ -900,7 +905,9 @@ async function main() {
   await listSaved();
   await openDraft();
   fillGridChoices();
-  route();
+  // Ready once the new game's grid is drawn: the form below it on a phone
+  // is where it stays.
+  await route();
   document.body.dataset.ready = "true";
 }
 
