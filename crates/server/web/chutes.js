@@ -335,6 +335,8 @@ async function putPicture(ref, board) {
     svgText = await api("GET", `/api/chutes/boards/${encodeURIComponent(ref)}/svg`);
   } catch (e) {
     if (drawn && drawn.ref === ref) {
+      // Nothing drawn: the next call for this board tries again.
+      drawn = null;
       ui.board.replaceChildren();
       ui.board.removeAttribute("aria-busy");
     }
