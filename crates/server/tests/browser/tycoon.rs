@@ -1189,17 +1189,26 @@ fn two_people_play_tycoon_online_to_the_end() {
         turns_played.iter().all(|&t| t >= 5),
         "both played: {turns_played:?}"
     );
-    // Everyone sees the same end, the watcher live.
+    // Everyone sees the same end, the watcher live, each told the result
+    // in their own words ("You win", "You lost: Normal bot 3 wins", and
+    // the watcher "Normal bot 3 wins": games/src/players.rs), then how it
+    // came about in the same words.
     let end = maker.wait_for("the end on the maker's page", || {
         let s = maker.text_css("#play-status");
         (s.contains("wins on their") || s.contains("Nobody has won")).then_some(s)
     });
+    let how = end.split_once(". ").map_or(end.as_str(), |(_, how)| how);
     for b in [friend, watcher] {
-        b.wait_for(&format!("the end: {end}"), || {
-            (b.text_css("#play-status") == end).then_some(())
+        b.wait_for(&format!("the end: … {how}"), || {
+            b.text_css("#play-status").ends_with(how).then_some(())
         });
         b.find(".replay-bar a.record");
     }
+    let watched = watcher.text_css("#play-status");
+    assert!(
+        !watched.starts_with("You"),
+        "the watcher is not told it as a player: {watched}"
+    );
     let moves = idle_moves(maker);
     assert_eq!(idle_moves(watcher), moves, "the watcher saw every move");
     assert_eq!(idle_moves(friend), moves);
