@@ -20,10 +20,10 @@
 //!   a serious or critical violation of WCAG 2.2 A or AA fails.
 
 use crate::webdriver::Session;
+use serde_json::{Value, json};
 
 /// Where a word is never broken across lines: headers and buttons.
 const WHOLE_WORDS: &str = "th, button, h1, h2, h3";
-use serde_json::{Value, json};
 
 /// A window size to try a page at.
 #[derive(Clone, Copy, Debug)]
@@ -263,9 +263,9 @@ pub fn assert_page_fits(session: &Session, what: &str, size: Viewport) {
     );
 }
 
-/// The words of the visible elements `css` selects that are drawn across
-/// two lines (a **broken word**).
-pub fn broken_words(session: &Session, css: &str) -> Vec<String> {
+/// The words of the elements `css` selects that are drawn across two
+/// lines (a **broken word**).
+fn broken_words(session: &Session, css: &str) -> Vec<String> {
     let broken = session.script(
         "const out = []; \
          for (const cell of document.querySelectorAll(arguments[0])) { \
@@ -279,13 +279,5 @@ pub fn broken_words(session: &Session, css: &str) -> Vec<String> {
          return out;",
         vec![json!(css)],
     );
-    broken
-        .as_array()
-        .map(|words| {
-            words
-                .iter()
-                .filter_map(|w| w.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
+    strings(&broken)
 }
