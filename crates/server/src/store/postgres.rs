@@ -357,14 +357,31 @@ impl Postgres {
         before_ms: i64,
         unplayed_before_ms: i64,
     ) -> Result<u64, DbError> {
-        let conn = self.conn().await?;
-        conn.execute(
-            "DELETE FROM matches WHERE NOT over
-             AND (updated_ms < $1 OR (NOT played AND updated_ms < $2))",
-            &[&before_ms, &unplayed_before_ms],
-        )
-        .await
-        .map_err(pg)
+        // Two statements in one transaction: the second's snapshot is taken
+        // after the first has locked and deleted the matches, so it sees
+        // every move stored in them, and no move can be stored in them
+        // after (an append updates its match's row first, and finds none).
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.map_err(pg)?;
+        let gone: Vec<String> = tx
+            .query(
+                "DELETE FROM matches WHERE NOT over
+                 AND (updated_ms < $1 OR (NOT played AND updated_ms < $2))
+                 RETURNING id",
+                &[&before_ms, &unplayed_before_ms],
+            )
+            .await
+            .map_err(pg)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        if !gone.is_empty() {
+            tx.execute("DELETE FROM moves WHERE match_id = ANY($1)", &[&gone])
+                .await
+                .map_err(pg)?;
+        }
+        tx.commit().await.map_err(pg)?;
+        Ok(gone.len() as u64)
     }
 
     pub(super) async fn save_grid(

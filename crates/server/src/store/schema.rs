@@ -18,7 +18,8 @@
 //!   saved each), `settings` (what the store has
 //!   done once, such as importing grid files). Since 4, on PostgreSQL,
 //!   half of each page of `matches` is kept free for the rows' next
-//!   versions.
+//!   versions. Since 6, on PostgreSQL, `moves` has no foreign key to
+//!   `matches`: expiry deletes an expired match's moves itself.
 
 use super::DbError;
 
@@ -214,6 +215,19 @@ BEGIN UPDATE unfinished SET n = n - 1; END;
         // the moves: a trigger there would pile up a version of the count's
         // row for every match a statement ends or removes.
         postgres: "",
+    },
+    Migration {
+        version: 6,
+        name: "moves without a foreign key on PostgreSQL; expiry deletes them",
+        // SQLite keeps the key: its check is a lookup in the same process,
+        // and its cascade deletes an expired match's moves.
+        sqlite: "",
+        // Checking each move's match was a third of the append statement's
+        // execution (docs/performance.md, issue 34 part 3). Only expiry
+        // deletes a match, and it deletes the match's moves itself.
+        postgres: "
+ALTER TABLE moves DROP CONSTRAINT moves_match_id_fkey;
+",
     },
 ];
 
