@@ -40,27 +40,24 @@ const QUEUE: usize = 1024;
 /// Appends many moves in one statement and notifies each stored one. The
 /// time is refreshed only once it is old, or at the end (the store's
 /// terms): most moves then change no indexed column, and PostgreSQL
-/// updates the row in place.
-const APPEND: &str = "WITH input AS (
-         SELECT * FROM unnest($1::TEXT[], $2::INTEGER[], $3::TEXT[], $4::BOOLEAN[],
-                              $5::BIGINT[], $6::TEXT[], $7::INTEGER[], $8::BOOLEAN[],
-                              $11::TEXT[])
-             AS t(id, number, status, over, at_ms, entry, seat, bot, notice)
-     ), moved AS (
+/// updates the row in place. The update returns what the insert and the
+/// notices need, so nothing is joined after it (PostgreSQL runs the
+/// insert whether or not its result is read).
+const APPEND: &str = "WITH moved AS (
          UPDATE matches m SET moves = i.number, status = i.status, over = i.over,
              updated_ms = CASE WHEN i.over OR m.updated_ms <= i.at_ms - $9::BIGINT
                                THEN i.at_ms ELSE m.updated_ms END,
              played = m.played OR NOT i.bot
-         FROM input i
+         FROM unnest($1::TEXT[], $2::INTEGER[], $3::TEXT[], $4::BOOLEAN[],
+                     $5::BIGINT[], $6::TEXT[], $7::INTEGER[], $8::BOOLEAN[], $11::TEXT[])
+             AS i(id, number, status, over, at_ms, entry, seat, bot, notice)
          WHERE m.id = i.id AND m.moves = i.number - 1 AND NOT m.over
-         RETURNING m.id, m.updated_ms
+         RETURNING m.id, m.updated_ms, i.number, i.entry, i.seat, i.bot, i.at_ms, i.notice
      ), added AS (
          INSERT INTO moves (match_id, number, entry, seat, bot, at_ms)
-         SELECT i.id, i.number, i.entry, i.seat, i.bot, i.at_ms FROM input i JOIN moved USING (id)
-         RETURNING match_id
+         SELECT id, number, entry, seat, bot, at_ms FROM moved
      )
-     SELECT m.id, m.updated_ms, pg_notify($10, i.notice)
-     FROM added a JOIN moved m ON m.id = a.match_id JOIN input i ON i.id = a.match_id";
+     SELECT id, updated_ms, pg_notify($10, notice) FROM moved";
 
 /// A move to append, and where its answer goes.
 struct Job {
