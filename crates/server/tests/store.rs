@@ -568,27 +568,39 @@ on_both!(
     unfinished_matches_are_counted_as_they_are_made_end_and_go
 );
 
-/// SQLite keeps the count of unfinished matches (migration 5); a store
-/// migrated to it counts the matches it already held.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_sqlite_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count() {
-    let (db, location, _held) = sqlite().await;
+/// A store migrated to a kept count of unfinished matches (SQLite's
+/// migration 5, PostgreSQL's 7) counts the matches it already held.
+async fn a_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count(
+    db: Db,
+    location: Location,
+) {
     db.create(new_match(&id(1))).await.unwrap();
     db.create(new_match(&id(2))).await.unwrap();
     db.append(mv(&id(2), 1, true)).await.unwrap();
     drop(db);
-    // The store as it was before migration 5.
-    raw(
-        &location,
-        "DROP TRIGGER unfinished_made; DROP TRIGGER unfinished_ended;
-         DROP TRIGGER unfinished_gone; DROP TABLE unfinished;
-         DELETE FROM schema_versions WHERE version >= 5;",
-    )
-    .await;
+    // The store as it was before the count was kept.
+    let before = match &location {
+        Location::Sqlite(_) => {
+            "DROP TRIGGER unfinished_made; DROP TRIGGER unfinished_ended;
+             DROP TRIGGER unfinished_gone; DROP TABLE unfinished;
+             DELETE FROM schema_versions WHERE version >= 5;"
+        }
+        Location::Postgres(_) => {
+            "DROP TRIGGER unfinished_made ON matches; DROP TRIGGER unfinished_ended ON matches;
+             DROP TRIGGER unfinished_gone ON matches; DROP FUNCTION unfinished_counted();
+             DROP TABLE unfinished_counts;
+             DELETE FROM schema_versions WHERE version >= 7;"
+        }
+    };
+    raw(&location, before).await;
     let db = open(&location, None).await;
     fill(&location, MAX_UNFINISHED - 2).await;
     room_for_one(&db, 3).await;
 }
+on_both!(
+    count_migrated,
+    a_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count
+);
 
 /// While moves keep coming one after another (each committed on its
 /// caller's thread, the connection being free), SQLite's log is still

@@ -538,7 +538,7 @@ impl Postgres {
 /// 0, its creator fewer than `$13` by address (`$10`) and by token (`$11`)
 /// (an empty one is no one's); answers the rows of `matches` made (0 or 1).
 const CREATE: &str = "WITH allowed AS (
-         SELECT (SELECT COUNT(*) FROM matches WHERE NOT over) < $12
+         SELECT (SELECT COALESCE(SUM(n), 0)::BIGINT FROM unfinished_counts) < $12
             AND ($13::BIGINT = 0 OR (SELECT COUNT(*) FROM matches
                              WHERE NOT over AND creator = NULLIF($10, '')) < $13)
             AND ($13::BIGINT = 0 OR (SELECT COUNT(*) FROM matches
@@ -668,17 +668,24 @@ async fn refusal(
             }));
         }
     }
-    let row = client
+    let unfinished: i64 = client
         .query_one(
-            "SELECT COUNT(*), MIN(updated_ms + CASE WHEN played THEN $1::BIGINT ELSE $2::BIGINT END)
-             FROM matches WHERE NOT over",
-            &[&kept, &unplayed],
+            "SELECT COALESCE(SUM(n), 0)::BIGINT FROM unfinished_counts",
+            &[],
         )
         .await
-        .map_err(pg)?;
-    let unfinished: i64 = row.get(0);
+        .map_err(pg)?
+        .get(0);
     if u64::try_from(unfinished).unwrap_or(0) >= MAX_UNFINISHED {
-        let first: Option<i64> = row.get(1);
+        let first: Option<i64> = client
+            .query_one(
+                "SELECT MIN(updated_ms + CASE WHEN played THEN $1::BIGINT ELSE $2::BIGINT END)
+                 FROM matches WHERE NOT over",
+                &[&kept, &unplayed],
+            )
+            .await
+            .map_err(pg)?
+            .get(0);
         return Ok(Some(DbError::AtCapacity {
             retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
         }));

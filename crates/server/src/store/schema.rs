@@ -19,7 +19,9 @@
 //!   done once, such as importing grid files). Since 4, on PostgreSQL,
 //!   half of each page of `matches` is kept free for the rows' next
 //!   versions. Since 6, on PostgreSQL, `moves` has no foreign key to
-//!   `matches`: expiry deletes an expired match's moves itself.
+//!   `matches`: expiry deletes an expired match's moves itself. Since 7,
+//!   on PostgreSQL, `unfinished_counts` keeps the count of unfinished
+//!   matches in stripes (SQLite's `unfinished` since 5, in one row).
 
 use super::DbError;
 
@@ -211,9 +213,8 @@ BEGIN UPDATE unfinished SET n = n - 1; END;
 CREATE TRIGGER unfinished_gone AFTER DELETE ON matches WHEN OLD.over = 0
 BEGIN UPDATE unfinished SET n = n - 1; END;
 ",
-        // PostgreSQL counts them on the new match's own connection, beside
-        // the moves: a trigger there would pile up a version of the count's
-        // row for every match a statement ends or removes.
+        // PostgreSQL counted them on the new match's own connection, beside
+        // the moves, until 7 kept the count there too, in stripes.
         postgres: "",
     },
     Migration {
@@ -228,6 +229,57 @@ BEGIN UPDATE unfinished SET n = n - 1; END;
         // match, and it deletes the match's moves itself.
         postgres: "
 ALTER TABLE moves DROP CONSTRAINT moves_match_id_fkey;
+",
+    },
+    Migration {
+        version: 7,
+        name: "the count of unfinished matches on PostgreSQL, kept in stripes as they change",
+        // SQLite has kept it since 5.
+        sqlite: "",
+        // A new match counted the unfinished ones: a scan of them all, 4.6
+        // ms at 13,700 and 30 ms or so at 100,000, on every new match; 3,200
+        // players at a person's pace made PostgreSQL spend its time
+        // counting, and moves waited seconds (docs/performance.md, issue
+        // 34). Now triggers keep the count whoever writes the rows. It is
+        // kept in up to 64 rows (a transaction adds to the one of its own
+        // connection's process), summed when asked for: one row would
+        // make every new and every ending match, on every server, wait for
+        // the one before to commit. A transaction changes one stripe only,
+        // so two cannot deadlock on them. New and removed matches are
+        // counted once a statement (an expiry removes many); an ending one
+        // by its row, so that the moves' updates, which end no match most
+        // of the time, only test the condition. The table is locked while
+        // the count is taken, so no match is made, ended or removed between
+        // the count and the triggers.
+        postgres: "
+LOCK TABLE matches IN SHARE ROW EXCLUSIVE MODE;
+CREATE TABLE unfinished_counts (stripe INTEGER PRIMARY KEY, n BIGINT NOT NULL);
+INSERT INTO unfinished_counts (stripe, n) SELECT 0, COUNT(*) FROM matches WHERE NOT over;
+CREATE FUNCTION unfinished_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    change BIGINT;
+BEGIN
+    IF TG_LEVEL = 'ROW' THEN
+        change := CASE WHEN NEW.over THEN -1 ELSE 1 END;
+    ELSE
+        SELECT COUNT(*) INTO change FROM changed WHERE NOT over;
+        IF TG_OP = 'DELETE' THEN
+            change := -change;
+        END IF;
+    END IF;
+    IF change <> 0 THEN
+        INSERT INTO unfinished_counts AS u (stripe, n) VALUES (pg_backend_pid() % 64, change)
+        ON CONFLICT (stripe) DO UPDATE SET n = u.n + EXCLUDED.n;
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER unfinished_made AFTER INSERT ON matches REFERENCING NEW TABLE AS changed
+    FOR EACH STATEMENT EXECUTE FUNCTION unfinished_counted();
+CREATE TRIGGER unfinished_gone AFTER DELETE ON matches REFERENCING OLD TABLE AS changed
+    FOR EACH STATEMENT EXECUTE FUNCTION unfinished_counted();
+CREATE TRIGGER unfinished_ended AFTER UPDATE OF over ON matches
+    FOR EACH ROW WHEN (OLD.over IS DISTINCT FROM NEW.over) EXECUTE FUNCTION unfinished_counted();
 ",
     },
 ];
