@@ -163,19 +163,18 @@ impl Postgres {
     }
 
     pub(super) async fn load(&self, id: &str) -> Result<Option<StoredMatch>, DbError> {
-        let conn = self.conn().await?;
-        let Some(row) = conn
-            .query_opt(
-                "SELECT game, header, title, created_ms, updated_ms, rematch, played FROM matches WHERE id = $1",
-                &[&id],
-            )
-            .await
-            .map_err(pg)?
-        else {
+        let mut conn = self.conn().await?;
+        let header = conn.prepared(MATCH_HEADER).await?;
+        let reads = Reads::prepare(&mut conn).await?;
+        // All four sent at once: one round trip, not four.
+        let (row, moves, (seats, tokens)) = tokio::try_join!(
+            async { conn.query_opt(&header, &[&id]).await.map_err(pg) },
+            reads.moves_after(&conn, id, 0),
+            reads.seating(&conn, id),
+        )?;
+        let Some(row) = row else {
             return Ok(None);
         };
-        let moves = moves_after(&conn, id, 0).await?;
-        let (seats, tokens) = seating(&conn, id).await?;
         Ok(Some(StoredMatch {
             id: id.to_string(),
             game: row.get(0),
@@ -195,20 +194,20 @@ impl Postgres {
         &self,
         id: &str,
     ) -> Result<Option<(Vec<SeatRow>, Vec<TokenRow>)>, DbError> {
-        let conn = self.conn().await?;
-        let found = conn
-            .query_opt("SELECT 1 FROM matches WHERE id = $1", &[&id])
-            .await
-            .map_err(pg)?;
-        match found {
-            Some(_) => Ok(Some(seating(&conn, id).await?)),
-            None => Ok(None),
-        }
+        let mut conn = self.conn().await?;
+        let found = conn.prepared(MATCH_FOUND).await?;
+        let reads = Reads::prepare(&mut conn).await?;
+        let (found, seating) = tokio::try_join!(
+            async { conn.query_opt(&found, &[&id]).await.map_err(pg) },
+            reads.seating(&conn, id),
+        )?;
+        Ok(found.map(|_| seating))
     }
 
     pub(super) async fn moves_after(&self, id: &str, after: u32) -> Result<Vec<MoveRow>, DbError> {
-        let conn = self.conn().await?;
-        moves_after(&conn, id, after).await
+        let mut conn = self.conn().await?;
+        let reads = Reads::prepare(&mut conn).await?;
+        reads.moves_after(&conn, id, after).await
     }
 
     pub(super) async fn append(&self, mv: NewMove) -> Result<i64, DbError> {
@@ -694,56 +693,90 @@ async fn refusal(
 }
 
 /// The person seats and the tokens of match `id`.
-async fn seating(conn: &Client, id: &str) -> Result<(Vec<SeatRow>, Vec<TokenRow>), DbError> {
-    let seats = conn
-        .query(
-            "SELECT seat, invite, taken, name FROM seats WHERE match_id = $1 ORDER BY seat",
-            &[&id],
-        )
-        .await
-        .map_err(pg)?
-        .iter()
-        .map(|r| SeatRow {
-            seat: u8::try_from(r.get::<_, i32>(0)).unwrap_or(0),
-            invite: r.get(1),
-            taken: r.get(2),
-            name: r.get(3),
-        })
-        .collect();
-    let tokens = conn
-        .query(
-            "SELECT hash, seats, host FROM tokens WHERE match_id = $1",
-            &[&id],
-        )
-        .await
-        .map_err(pg)?
-        .iter()
-        .map(|r| TokenRow {
-            hash: r.get(0),
-            seats: r.get::<_, i32>(1) as u32,
-            host: r.get(2),
-        })
-        .collect();
-    Ok((seats, tokens))
+/// A match's row, for [`Postgres::load`].
+const MATCH_HEADER: &str = "SELECT game, header, title, created_ms, updated_ms, rematch, played FROM matches WHERE id = $1";
+
+/// Whether a match is in the store.
+const MATCH_FOUND: &str = "SELECT 1 FROM matches WHERE id = $1";
+
+/// The statements that read a match's moves, seats and tokens, prepared on
+/// one connection (tokio-postgres prepares a query given as text at every
+/// call: a round trip more each).
+struct Reads {
+    moves: Statement,
+    seats: Statement,
+    tokens: Statement,
 }
 
-async fn moves_after(conn: &Client, id: &str, after: u32) -> Result<Vec<MoveRow>, DbError> {
-    let after = i32::try_from(after).unwrap_or(i32::MAX);
-    let rows = conn
-        .query(
-            "SELECT number, entry, at_ms FROM moves WHERE match_id = $1 AND number > $2 ORDER BY number",
-            &[&id, &after],
-        )
-        .await
-        .map_err(pg)?;
-    Ok(rows
-        .iter()
-        .map(|r| MoveRow {
-            number: u32::try_from(r.get::<_, i32>(0)).unwrap_or(0),
-            entry: r.get(1),
-            at_ms: r.get(2),
+impl Reads {
+    async fn prepare(conn: &mut Pooled<'_>) -> Result<Self, DbError> {
+        Ok(Self {
+            moves: conn
+                .prepared(
+                    "SELECT number, entry, at_ms FROM moves WHERE match_id = $1 AND number > $2 ORDER BY number",
+                )
+                .await?,
+            seats: conn
+                .prepared(
+                    "SELECT seat, invite, taken, name FROM seats WHERE match_id = $1 ORDER BY seat",
+                )
+                .await?,
+            tokens: conn
+                .prepared("SELECT hash, seats, host FROM tokens WHERE match_id = $1")
+                .await?,
         })
-        .collect())
+    }
+
+    /// The moves of match `id` after the first `after`, in order.
+    async fn moves_after(
+        &self,
+        conn: &Client,
+        id: &str,
+        after: u32,
+    ) -> Result<Vec<MoveRow>, DbError> {
+        let after = i32::try_from(after).unwrap_or(i32::MAX);
+        let rows = conn.query(&self.moves, &[&id, &after]).await.map_err(pg)?;
+        Ok(rows
+            .iter()
+            .map(|r| MoveRow {
+                number: u32::try_from(r.get::<_, i32>(0)).unwrap_or(0),
+                entry: r.get(1),
+                at_ms: r.get(2),
+            })
+            .collect())
+    }
+
+    /// The person seats and the tokens of match `id`, both asked at once.
+    async fn seating(
+        &self,
+        conn: &Client,
+        id: &str,
+    ) -> Result<(Vec<SeatRow>, Vec<TokenRow>), DbError> {
+        let params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&id];
+        let (seats, tokens) = tokio::try_join!(
+            conn.query(&self.seats, &params),
+            conn.query(&self.tokens, &params),
+        )
+        .map_err(pg)?;
+        let seats = seats
+            .iter()
+            .map(|r| SeatRow {
+                seat: u8::try_from(r.get::<_, i32>(0)).unwrap_or(0),
+                invite: r.get(1),
+                taken: r.get(2),
+                name: r.get(3),
+            })
+            .collect();
+        let tokens = tokens
+            .iter()
+            .map(|r| TokenRow {
+                hash: r.get(0),
+                seats: r.get::<_, i32>(1) as u32,
+                host: r.get(2),
+            })
+            .collect();
+        Ok((seats, tokens))
+    }
 }
 
 /// How long opening the store waits for its first `LISTEN`.
