@@ -692,7 +692,6 @@ async fn refusal(
     Ok(None)
 }
 
-/// The person seats and the tokens of match `id`.
 /// A match's row, for [`Postgres::load`].
 const MATCH_HEADER: &str = "SELECT game, header, title, created_ms, updated_ms, rematch, played FROM matches WHERE id = $1";
 
