@@ -5,14 +5,14 @@
 //! exact fraction, on the classic board and on a 100,000-square board.
 //!
 //! Run with `cargo bench -p chutes --bench analysis`; `-- --quick` for a
-//! short run. Record results in docs/performance.md.
+//! short run, `-- chances` for the live chances alone. Record results in docs/performance.md.
 
-use chutes::analysis::exact;
 use chutes::analysis::markov::{self, MarkovOptions};
 use chutes::analysis::min_throws::min_throws;
 use chutes::analysis::search::{SearchOptions, search};
 use chutes::analysis::shortest::{Constraint, ShortestGames};
 use chutes::analysis::simulate::{SimOptions, simulate};
+use chutes::analysis::{chances, exact};
 use chutes::{Board, BoardSpec, Jump, Rules};
 use std::path::PathBuf;
 use std::process::Command;
@@ -106,7 +106,71 @@ fn games_per_second(board: &Board, rules: &Rules, games: u64, threads: usize) ->
     rate
 }
 
+/// Each player's chance to win after every move of a 4-player game, on the
+/// classic board and a 1,000-square one (`-- chances` runs only this).
+fn live_chances(classic: &Board, rules: &Rules) {
+    println!("Each player's chance to win, after every move of a game (4 players):");
+    for (name, board) in [
+        ("classic board", classic.clone()),
+        ("1,000 squares", tiled(10)),
+    ] {
+        let chain = chutes::analysis::Chain::new(&board, rules);
+        let spreader = chances::Spreader::new(&chain, &chain.reach());
+        let options = chances::ChancesOptions::default();
+        // The positions of one random game (seed 1): the chances after each roll.
+        let mut positions = Vec::new();
+        let mut squares = vec![0u32; 4];
+        let mut rng = tabletop::Rng::new(1);
+        for turn in 0..200usize {
+            let seat = turn % 4;
+            let to = chain.step(squares[seat], rng.roll(6)).to;
+            if to >= chain.finish() {
+                break;
+            }
+            squares[seat] = to;
+            positions.push(chances::Position {
+                squares: squares.clone(),
+                to_move: ((seat + 1) % 4 + 1) as u8,
+            });
+        }
+        // As a match's view does: only the token that moved has its
+        // remaining rolls worked out again.
+        let (t, _) = best(3, || {
+            let mut remaining: Vec<chances::Remaining> = Vec::new();
+            let mut squares: Vec<u32> = Vec::new();
+            for p in &positions {
+                for (i, &square) in p.squares.iter().enumerate() {
+                    if squares.get(i) != Some(&square) {
+                        let r = spreader
+                            .remaining(square, &options)
+                            .unwrap_or_else(|e| panic!("{e}"));
+                        if i < remaining.len() {
+                            remaining[i] = r;
+                            squares[i] = square;
+                        } else {
+                            remaining.push(r);
+                            squares.push(square);
+                        }
+                    }
+                }
+                let refs: Vec<&chances::Remaining> = remaining.iter().collect();
+                let _ = spreader.combine(p, &refs, options.tail);
+            }
+        });
+        let per_move = t / positions.len().max(1) as u32;
+        line(
+            &format!("chances to 1e-10, {name}, per move"),
+            per_move,
+            &format!("mean of {} positions of one game", positions.len()),
+        );
+    }
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "chances") {
+        live_chances(&Board::classic(), &Rules::default());
+        return;
+    }
     let quick = std::env::args().any(|a| a == "--quick");
     let classic = Board::classic();
     let rules = Rules::default();
@@ -146,6 +210,8 @@ fn main() {
         "  search --chutes 2 --all-shortest, 1 thread: {:.2}M games/s",
         games as f64 / t.as_secs_f64() / 1e6
     );
+
+    live_chances(&classic, &rules);
 
     println!("\nClassic board:");
     let (t, d) = best(200, || {

@@ -9,9 +9,12 @@
 //!   climbs the ladder 4 → 14").
 //! - **stuck**: every token stands on a square from which the finish can no
 //!   longer be reached; the match then stops as stalled.
-//! - **view** ([`View`]): every token and tally; Chutes hides nothing but
-//!   the dice, which the game never holds.
+//! - **view** ([`View`]): every token and tally, and each player's exact
+//!   chance to win from here; Chutes hides nothing but the dice, which the
+//!   game never holds, so the chances are a function of what every viewer
+//!   sees.
 
+use crate::analysis::chances::{self, Chances, ChancesOptions, Position, Remaining, Spreader};
 use crate::analysis::{Chain, Reach};
 use crate::board::{Board, JumpKind};
 use crate::game::{Game, GameError, PlayerState, Turn};
@@ -19,7 +22,7 @@ use crate::rules::{Outcome, Rules};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use tabletop::play::{Coded, Playable, SeatKind, Stall, Status, Viewer};
 use tabletop::{BotLevel, DiceSource, Rng};
 
@@ -114,12 +117,24 @@ impl Coded for GameError {
     }
 }
 
+/// Tokens' remaining rolls, by the square they are from.
+type RemainingBySquare = Vec<(u32, Arc<Remaining>)>;
+
 /// A Chutes & Ladders game with what it knows of its board: which squares
 /// can still reach the finish.
 #[derive(Clone, Debug)]
 pub struct Table {
     game: Game,
     reach: Arc<Reach>,
+    /// The board's moves as the chances read them.
+    spreader: Arc<Spreader>,
+    /// The remaining rolls from the squares the tokens stood on lately: a
+    /// move changes one token's square, so only its rolls are worked out
+    /// again (at most two entries a seat are kept).
+    remaining: Arc<Mutex<RemainingBySquare>>,
+    /// The chances from the current position, computed when a view first
+    /// asks for them after a move (a replay computes none).
+    chances: OnceLock<Option<Chances>>,
 }
 
 impl Table {
@@ -132,10 +147,62 @@ impl Table {
     pub fn stuck(&self) -> bool {
         self.game.stuck(&self.reach)
     }
+
+    /// Each player's exact chance to win from the current position, or
+    /// `None` on a board too large to work them out within
+    /// [`chances::VIEW_MAX_STEPS`].
+    pub fn chances(&self) -> Option<&Chances> {
+        self.chances
+            .get_or_init(|| {
+                let game = &self.game;
+                let position = Position {
+                    squares: game.players().iter().map(|p| p.square).collect(),
+                    to_move: game.to_move().or(game.winner()).unwrap_or(1),
+                };
+                let options = ChancesOptions {
+                    max_steps: chances::VIEW_MAX_STEPS,
+                    ..ChancesOptions::default()
+                };
+                let remaining: Option<Vec<Arc<Remaining>>> = position
+                    .squares
+                    .iter()
+                    .map(|&square| self.remaining_from(square, &options))
+                    .collect();
+                let remaining = remaining?;
+                let refs: Vec<&Remaining> = remaining.iter().map(AsRef::as_ref).collect();
+                self.spreader.combine(&position, &refs, options.tail).ok()
+            })
+            .as_ref()
+    }
+}
+
+impl Table {
+    /// The remaining rolls from `square`, from the cache or worked out;
+    /// `None` past the view's budget of work.
+    fn remaining_from(&self, square: u32, options: &ChancesOptions) -> Option<Arc<Remaining>> {
+        let cached = {
+            let known = self.remaining.lock().unwrap_or_else(|e| e.into_inner());
+            known
+                .iter()
+                .find(|(s, _)| *s == square)
+                .map(|(_, r)| Arc::clone(r))
+        };
+        if let Some(r) = cached {
+            return Some(r);
+        }
+        let r = Arc::new(self.spreader.remaining(square, options).ok()?);
+        let mut known = self.remaining.lock().unwrap_or_else(|e| e.into_inner());
+        let keep = 2 * self.game.players().len();
+        if known.len() >= keep {
+            known.remove(0);
+        }
+        known.push((square, Arc::clone(&r)));
+        Some(r)
+    }
 }
 
 /// What every viewer sees of a Chutes & Ladders match.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct View {
     /// The board's name, if it has one.
     pub board: Option<String>,
@@ -151,6 +218,10 @@ pub struct View {
     pub winner: Option<u8>,
     /// True when no token can ever reach the finish again.
     pub stuck: bool,
+    /// Each player's exact chance to win from here, in seat order (absent
+    /// on a board too large to work them out for every move).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chances: Option<Vec<f64>>,
 }
 
 impl Playable for Table {
@@ -167,10 +238,15 @@ impl Playable for Table {
 
     fn start(setup: &Setup, seats: &[SeatKind], _seed: u64) -> Result<Self, GameError> {
         let board = Arc::new(setup.board.clone());
-        let reach = Arc::new(Chain::new(&board, &setup.rules).reach());
+        let chain = Chain::new(&board, &setup.rules);
+        let reach = chain.reach();
+        let spreader = Arc::new(Spreader::new(&chain, &reach));
         Ok(Self {
             game: Game::new(board, setup.rules, seats.len())?,
-            reach,
+            reach: Arc::new(reach),
+            spreader,
+            remaining: Arc::default(),
+            chances: OnceLock::new(),
         })
     }
 
@@ -179,7 +255,9 @@ impl Playable for Table {
     }
 
     fn apply(&mut self, _mv: &Move, dice: &mut dyn DiceSource) -> Result<Vec<Turn>, GameError> {
-        Ok(vec![self.game.play(dice)?])
+        let turn = self.game.play(dice)?;
+        self.chances = OnceLock::new();
+        Ok(vec![turn])
     }
 
     fn status(&self) -> Status {
@@ -201,6 +279,11 @@ impl Playable for Table {
             rolls: self.game.rolls(),
             winner: self.game.winner(),
             stuck: self.stuck(),
+            // To four decimals: a view is for people, and a move's answer
+            // stays small (the CLI's `chutes chances` gives every digit).
+            chances: self
+                .chances()
+                .map(|c| c.win.iter().map(|p| (p * 1e4).round() / 1e4).collect()),
         }
     }
 

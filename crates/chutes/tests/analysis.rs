@@ -6,7 +6,7 @@
 use chutes::analysis::min_throws::{board_from_pairs, min_throws};
 use chutes::analysis::shortest::{Constraint, ShortestGames};
 use chutes::analysis::simulate::{SimOptions, simulate};
-use chutes::analysis::{exact, markov};
+use chutes::analysis::{chances, exact, markov};
 use chutes::formats::{Format, parse_board};
 use chutes::{Board, BoardSpec, Jump, JumpKind, Overshoot, Rules};
 use num_bigint::BigUint;
@@ -287,5 +287,173 @@ fn unfinishable_boards_and_cycles_end_everywhere() {
         .unwrap();
         assert!(sim.unfinished > 0 && sim.unfinished < 20_000);
         assert!(min_throws(&board, &rules).unwrap().throws.is_some());
+    }
+}
+
+// ------------------------------------------------- chances from a position
+
+/// A random board of `size` squares with up to `jumps` chutes and ladders
+/// (the board's own checks decide what is allowed; refused boards are
+/// drawn again).
+fn random_board(rng: &mut tabletop::Rng, size: u32, jumps: usize) -> Board {
+    loop {
+        let mut pairs = Vec::new();
+        for _ in 0..jumps {
+            let from = 1 + rng.below(u64::from(size) - 1) as u32;
+            let to = 1 + rng.below(u64::from(size) - 1) as u32;
+            if from != to && !pairs.iter().any(|&(f, _)| f == from) {
+                pairs.push((from, to));
+            }
+        }
+        if let Ok(board) = Board::from_jumps(size, 0, &pairs) {
+            return board;
+        }
+    }
+}
+
+/// A random position: each token on a square where a token can stand
+/// (the start, or a square that is no jump's start).
+fn random_position(
+    rng: &mut tabletop::Rng,
+    chain: &chutes::analysis::Chain,
+    players: usize,
+) -> chances::Position {
+    let n = chain.finish();
+    let standing: Vec<u32> = (0..n)
+        .filter(|&s| s == 0 || chain.land_to(s) == s)
+        .collect();
+    chances::Position {
+        squares: (0..players)
+            .map(|_| standing[rng.below(standing.len() as u64) as usize])
+            .collect(),
+        to_move: 1 + rng.below(players as u64) as u8,
+    }
+}
+
+/// Each player's chance to win by value iteration over the joint state
+/// (every token's square and whose turn): an independent method, which
+/// never assumes the tokens are independent.
+fn joint_chain_chances(chain: &chutes::analysis::Chain, position: &chances::Position) -> Vec<f64> {
+    let n = chain.finish() as usize;
+    let players = position.squares.len();
+    let states = n.pow(players as u32);
+    let index = |squares: &[usize]| squares.iter().fold(0, |acc, &s| acc * n + s);
+    let faces = chain.faces();
+    // win[(state * players + turn) * players + k]; a token's place value
+    // in the state's index is n^(players − 1 − seat).
+    let place: Vec<usize> = (0..players)
+        .map(|i| n.pow((players - 1 - i) as u32))
+        .collect();
+    let mut win = vec![0.0f64; states * players * players];
+    let mut next = vec![0.0f64; players];
+    loop {
+        let mut change = 0.0f64;
+        for state in 0..states {
+            for turn in 0..players {
+                let square = (state / place[turn]) % n;
+                next.fill(0.0);
+                for r in 1..=faces {
+                    let to = chain.step(square as u32, r).to as usize;
+                    if to >= n {
+                        next[turn] += 1.0;
+                    } else {
+                        let moved = state - square * place[turn] + to * place[turn];
+                        let base = (moved * players + (turn + 1) % players) * players;
+                        for (k, w) in next.iter_mut().enumerate() {
+                            *w += win[base + k];
+                        }
+                    }
+                }
+                let base = (state * players + turn) * players;
+                for (k, w) in next.iter().enumerate() {
+                    let v = w / f64::from(faces);
+                    change = change.max((v - win[base + k]).abs());
+                    win[base + k] = v;
+                }
+            }
+        }
+        if change < 1e-14 {
+            break;
+        }
+    }
+    let start: Vec<usize> = position.squares.iter().map(|&s| s as usize).collect();
+    let base = (index(&start) * players + usize::from(position.to_move) - 1) * players;
+    win[base..base + players].to_vec()
+}
+
+/// The same position played out `games` times with the same rules.
+fn monte_carlo_chances(
+    chain: &chutes::analysis::Chain,
+    position: &chances::Position,
+    games: u32,
+    seed: u64,
+) -> Vec<f64> {
+    let mut rng = tabletop::Rng::new(seed);
+    let players = position.squares.len();
+    let mut wins = vec![0u32; players];
+    for _ in 0..games {
+        let mut squares = position.squares.clone();
+        let mut turn = usize::from(position.to_move) - 1;
+        for _ in 0..100_000 {
+            let to = chain.step(squares[turn], rng.roll(chain.faces())).to;
+            if to >= chain.finish() {
+                wins[turn] += 1;
+                break;
+            }
+            squares[turn] = to;
+            turn = (turn + 1) % players;
+        }
+    }
+    wins.iter()
+        .map(|&w| f64::from(w) / f64::from(games))
+        .collect()
+}
+
+#[test]
+fn chances_from_random_positions_match_a_joint_chain_and_monte_carlo() {
+    let mut rng = tabletop::Rng::new(52);
+    for (rule, overshoot) in [Overshoot::Stay, Overshoot::Bounce, Overshoot::Finish]
+        .into_iter()
+        .enumerate()
+    {
+        let rules = Rules::new(overshoot, 6).unwrap();
+        // (players, board size): the joint chain has size^players states.
+        for (players, size) in [(2, 30), (3, 16), (4, 9)] {
+            let board = random_board(&mut rng, size, (size / 5) as usize);
+            let chain = chutes::analysis::Chain::new(&board, &rules);
+            let reach = chain.reach();
+            for round in 0..3 {
+                let position = random_position(&mut rng, &chain, players);
+                let got = chances::chances(
+                    &chain,
+                    &reach,
+                    &position,
+                    &chances::ChancesOptions::default(),
+                )
+                .unwrap();
+                let joint = joint_chain_chances(&chain, &position);
+                for (k, (a, b)) in got.win.iter().zip(&joint).enumerate() {
+                    assert!(
+                        (a - b).abs() < 1e-9,
+                        "{overshoot}, {board:?}, {position:?}: player {}: {a} vs the joint chain's {b}",
+                        k + 1
+                    );
+                }
+                // A million games from one position of each overshoot rule
+                // (2, 3 and 4 players in turn).
+                if round == 0 && players == rule + 2 {
+                    let games = 1_000_000;
+                    let mc = monte_carlo_chances(&chain, &position, games, rng.next_u64());
+                    for (k, (a, m)) in got.win.iter().zip(&mc).enumerate() {
+                        let se = (a * (1.0 - a) / f64::from(games)).sqrt();
+                        assert!(
+                            (a - m).abs() <= 3.0 * se + 1e-12,
+                            "{overshoot}, {position:?}: player {}: exact {a}, Monte Carlo {m} (se {se})",
+                            k + 1
+                        );
+                    }
+                }
+            }
+        }
     }
 }

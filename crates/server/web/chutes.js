@@ -52,6 +52,9 @@ const ui = {
   gameError: byId("game-error"),
   replay: byId("replay"),
   playersBody: document.querySelector("#players-table tbody"),
+  chances: byId("chances"),
+  chancesWords: byId("chances-words"),
+  chancesBar: byId("chances-bar"),
   seats: byId("seats"),
   jumps: byId("jumps"),
   gamePicture: byId("game-picture"),
@@ -519,6 +522,7 @@ function freshShown(view) {
   return {
     moves: view.moves,
     players: view.view.players.map((p) => ({ ...p })),
+    chances: view.view.chances || null,
   };
 }
 
@@ -806,8 +810,34 @@ function render() {
   }
 }
 
+/** A chance for people: whole percents, "<1%" and ">99%" near the ends. */
+function percent(p) {
+  if (p >= 1 - 1e-12) return "100%";
+  if (p <= 1e-12) return "0%";
+  if (p < 0.005) return "<1%";
+  if (p > 0.995) return ">99%";
+  return `${Math.round(p * 100)}%`;
+}
+
+/** Each player's exact chance to win from the position shown, as words and a bar. */
+function showChances() {
+  const chances = shown && shown.chances;
+  ui.chances.hidden = !chances || chances.length < 2;
+  if (ui.chances.hidden) return;
+  ui.chancesWords.textContent = `Chances to win: ${chances.map((p, i) => `${playerName(i + 1)} ${percent(p)}`).join(" · ")}`;
+  ui.chancesBar.replaceChildren(
+    ...chances.map((p, i) => {
+      const part = el("span", { class: `chance p${i + 1}` });
+      // Through the style object: the pages' CSP runs no inline style.
+      part.style.flexGrow = String(Math.max(p, 0));
+      return part;
+    }),
+  );
+}
+
 function showTallies() {
   if (!match || !shown) return;
+  showChances();
   const view = match.view;
   const winner = replayAt === null && !showing ? view.view.winner : null;
   const current = !isOver() && !showing ? view.to_move : null;
@@ -1015,7 +1045,11 @@ async function onReplayStep(step) {
   const total = match.view.moves;
   const before = replayAt ?? total;
   replayAt = step.at === total ? null : step.at;
-  shown = { moves: step.at, players: step.view.view.players.map((p) => ({ ...p })) };
+  shown = {
+    moves: step.at,
+    players: step.view.view.players.map((p) => ({ ...p })),
+    chances: step.view.view.chances || null,
+  };
   for (const li of ui.log.querySelectorAll("li.replay-current")) li.classList.remove("replay-current");
   const line = ui.log.querySelector(`li[data-move="${step.at}"]`);
   if (line) {

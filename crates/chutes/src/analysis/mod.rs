@@ -19,6 +19,8 @@
 //!   short games.
 //! - **minimum throws** ([`min_throws`]): the minimum-throws assignment,
 //!   where the player chooses every roll.
+//! - **chances** ([`chances`]): each player's exact chance to win from any
+//!   position of a game (every token's square, whose turn).
 //! - **budget** ([`tabletop::Budget`]): the long computations (the Markov
 //!   chain, the exact moments, the shortest games and their routes) take
 //!   one in their `*_within` forms and stop with [`AnalysisError::Stopped`]
@@ -31,6 +33,7 @@
 //! `docs/analysis.md`.
 
 pub mod chain;
+pub mod chances;
 pub mod design;
 pub mod exact;
 mod fast;
@@ -79,6 +82,10 @@ pub enum AnalysisError {
         /// What cannot be computed.
         what: &'static str,
     },
+    /// A position that no game can reach (a square off the board or on a
+    /// jump's start, a player to move who is not playing).
+    #[error("{0}")]
+    Position(String),
     /// A simulation or search of no games at all.
     #[error("a run of random games needs at least 1 game")]
     NoGames,

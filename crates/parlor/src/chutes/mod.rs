@@ -2,6 +2,7 @@
 
 mod analysis;
 mod board;
+mod chances;
 mod design;
 mod pictures;
 mod play;
@@ -33,6 +34,9 @@ pub enum ChutesCommand {
     /// The minimum-throws assignment: the fewest throws when the player chooses
     /// every roll.
     MinThrows(analysis::MinThrowsArgs),
+    /// Each player's exact chance to win from a position: every token's
+    /// square and whose turn it is.
+    Chances(chances::ChancesArgs),
     /// Design a board to targets: mean game length, its spread, fair seats,
     /// a least shortest game (each candidate judged exactly).
     Design(design::DesignArgs),
@@ -50,6 +54,7 @@ pub fn run(cmd: ChutesCommand) -> anyhow::Result<()> {
         ChutesCommand::Analyze(args) => analysis::analyze(&args),
         ChutesCommand::Simulate(args) => analysis::simulate(&args),
         ChutesCommand::MinThrows(args) => analysis::min_throws_cmd(&args),
+        ChutesCommand::Chances(args) => chances::run(&args),
         ChutesCommand::Design(args) => design::run(&args),
     }
 }
