@@ -810,13 +810,23 @@ function render() {
   }
 }
 
-/** A chance for people: whole percents, "<1%" and ">99%" near the ends. */
-function percent(p) {
-  if (p >= 1 - 1e-12) return "100%";
-  if (p <= 1e-12) return "0%";
-  if (p < 0.005) return "<1%";
-  if (p > 0.995) return ">99%";
-  return `${Math.round(p * 100)}%`;
+/**
+ * Chances for people, in whole percents that add up to 100 (the largest
+ * remainders round up); "<1%" and ">99%" near the ends, "0%" and "100%"
+ * only when certain.
+ */
+function percents(chances) {
+  const whole = chances.map((p) => Math.floor(p * 100));
+  const short = 100 - whole.reduce((a, b) => a + b, 0);
+  const order = chances.map((p, i) => i).sort((a, b) => chances[b] * 100 - whole[b] - (chances[a] * 100 - whole[a]) || a - b);
+  for (const i of order.slice(0, Math.max(0, short))) whole[i] += 1;
+  return chances.map((p, i) => {
+    if (p >= 1 - 1e-12) return "100%";
+    if (p <= 1e-12) return "0%";
+    if (whole[i] < 1) return "<1%";
+    if (whole[i] > 99) return ">99%";
+    return `${whole[i]}%`;
+  });
 }
 
 /** Each player's exact chance to win from the position shown, as words and a bar. */
@@ -824,7 +834,8 @@ function showChances() {
   const chances = shown && shown.chances;
   ui.chances.hidden = !chances || chances.length < 2;
   if (ui.chances.hidden) return;
-  ui.chancesWords.textContent = `Chances to win: ${chances.map((p, i) => `${playerName(i + 1)} ${percent(p)}`).join(" · ")}`;
+  const words = percents(chances);
+  ui.chancesWords.textContent = `Chances to win: ${chances.map((p, i) => `${playerName(i + 1)} ${words[i]}`).join(" · ")}`;
   ui.chancesBar.replaceChildren(
     ...chances.map((p, i) => {
       const part = el("span", { class: `chance p${i + 1}` });

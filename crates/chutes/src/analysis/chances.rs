@@ -80,35 +80,6 @@ pub struct Chances {
     pub rounds: u32,
 }
 
-impl Chances {
-    /// The chance of player `seat` (from 1), as a percentage rounded for
-    /// people: never "100%" or "0%" unless the game is decided.
-    pub fn percent(&self, seat: u8) -> String {
-        let p = self
-            .win
-            .get(usize::from(seat).wrapping_sub(1))
-            .copied()
-            .unwrap_or(0.0);
-        percent_words(p)
-    }
-}
-
-/// A chance as a percentage for people: whole percents, "<1%" and ">99%"
-/// near the ends, "0%" and "100%" only when certain (to within 1e-12).
-pub fn percent_words(p: f64) -> String {
-    if p >= 1.0 - 1e-12 {
-        "100%".to_string()
-    } else if p <= 1e-12 {
-        "0%".to_string()
-    } else if p < 0.005 {
-        "<1%".to_string()
-    } else if p > 0.995 {
-        ">99%".to_string()
-    } else {
-        format!("{:.0}%", p * 100.0)
-    }
-}
-
 impl fmt::Display for Chances {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let squares: Vec<String> = self

@@ -1403,3 +1403,90 @@ fn on_a_phone_the_board_reads_at_twelve_pixels() {
         "Roll on the first screen: {roll_bottom}"
     );
 }
+
+/// Chances as the page words them: whole percents adding up to 100 (the
+/// largest remainders round up), "<1%" and ">99%" near the ends, "0%" and
+/// "100%" only when certain.
+fn percents(chances: &[f64]) -> Vec<String> {
+    let mut whole: Vec<f64> = chances.iter().map(|p| (p * 100.0).floor()).collect();
+    let short = 100.0 - whole.iter().sum::<f64>();
+    let mut order: Vec<usize> = (0..chances.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (ra, rb) = (chances[a] * 100.0 - whole[a], chances[b] * 100.0 - whole[b]);
+        rb.total_cmp(&ra).then(a.cmp(&b))
+    });
+    for &i in order.iter().take(short.max(0.0) as usize) {
+        whole[i] += 1.0;
+    }
+    chances
+        .iter()
+        .zip(&whole)
+        .map(|(&p, &w)| {
+            if p >= 1.0 - 1e-12 {
+                "100%".into()
+            } else if p <= 1e-12 {
+                "0%".into()
+            } else if w < 1.0 {
+                "<1%".into()
+            } else if w > 99.0 {
+                ">99%".into()
+            } else {
+                format!("{w}%")
+            }
+        })
+        .collect()
+}
+
+/// The chances sentence the page should show for the server's view.
+fn chances_words(view: &Value) -> String {
+    let names = view["names"].as_array().expect("names");
+    let chances: Vec<f64> = view["view"]["chances"]
+        .as_array()
+        .expect("chances")
+        .iter()
+        .map(|p| p.as_f64().expect("a chance"))
+        .collect();
+    let parts: Vec<String> = names
+        .iter()
+        .zip(percents(&chances))
+        .map(|(name, words)| format!("{} {words}", name.as_str().expect("a name")))
+        .collect();
+    format!("Chances to win: {}", parts.join(" · "))
+}
+
+#[test]
+fn the_chances_bar_follows_every_roll_against_a_bot() {
+    let b = Browser::open();
+    open_new_game(&b);
+    let id = start_game(&b, &["here", "bot"], Some(5));
+    let view = wait_until_shown(&b, &id);
+    assert_eq!(b.text_css("#chances-words"), chances_words(&view));
+    assert_eq!(
+        b.find_all("#chances-bar .chance").len(),
+        2,
+        "one part of the bar a player"
+    );
+    // Each roll (the player's, then the bot's) moves the chances, and the
+    // page shows the server's figures once the move is shown.
+    let mut seen = vec![view["view"]["chances"].clone()];
+    for _ in 0..3 {
+        let moves = server_view(&b, &id)["moves"].as_u64().expect("moves");
+        b.click_css("#roll");
+        wait_for_logged(&b, moves + 2);
+        let view = wait_until_shown(&b, &id);
+        b.wait_for_text("#chances-words", &chances_words(&view));
+        seen.push(view["view"]["chances"].clone());
+    }
+    seen.dedup();
+    assert!(seen.len() > 1, "the chances never changed: {seen:?}");
+    // At the end: 100% for the winner, 0% for the other.
+    b.click_css("#watch");
+    wait_for_end(&b);
+    let view = wait_until_shown(&b, &id);
+    let words = b.text_css("#chances-words");
+    assert_eq!(words, chances_words(&view));
+    assert!(
+        words.contains("100%") && words.contains("0%"),
+        "the end's chances: {words}"
+    );
+}
