@@ -290,6 +290,10 @@ impl Playable for Table {
     fn bot_move(&self, _level: BotLevel, _rng: &mut Rng) -> Move {
         Move::Roll
     }
+
+    fn chances(&self) -> Option<Vec<f64>> {
+        Table::chances(self).map(|c| c.win.clone())
+    }
 }
 
 #[cfg(test)]

@@ -271,6 +271,11 @@ pub trait AnyMatch: Send + Sync {
     /// `bad_step` when `at` is past the last move; `invalid` when the
     /// renderer refuses.
     fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, Refusal>;
+    /// Each seat's exact chance to win from here, when the game knows it
+    /// ([`tabletop::play::Playable::chances`]).
+    fn chances(&self) -> Option<Vec<f64>> {
+        None
+    }
     /// The match as `Any`, for a game's own routes to find its match
     /// ([`TypedMatch::inner`]).
     fn as_any(&self) -> &dyn std::any::Any;
@@ -668,6 +673,10 @@ where
             Some(at) => G::picture(&self.replayed(at)?.0, name),
         };
         drawn.map_err(|e| Refusal::new("invalid", format!("cannot draw this: {e}")))
+    }
+
+    fn chances(&self) -> Option<Vec<f64>> {
+        self.m.game().chances()
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -8,6 +8,11 @@
 //!   its events in words.
 //! - **pause**: with `--step`, the replay waits for Enter before each move
 //!   (`q` stops it).
+//! - **explain** (`--explain`, for a game that knows each seat's exact
+//!   chance to win from any position, as Chutes & Ladders does): the
+//!   chances after each move, the biggest **swings** (how much a move
+//!   changed its mover's chance) and each player's **luck**: the sum of the
+//!   swings of their own moves, which on average is zero.
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -23,6 +28,7 @@ use tabletop::play::{DiceMode, SeatKind, Status};
   parlor replay game.json --step            one move per Enter (q stops)
   parlor replay game.json --to 10           the first 10 moves
   parlor replay game.json --json            each move as JSON, one per line
+  parlor replay game.json --explain         the chances after each move, the swings and the luck
 
 A record is what `parlor baffle|tycoon play --save FILE` writes and
 what a finished game's page offers as \"Download the record\".")]
@@ -39,6 +45,10 @@ pub struct ReplayArgs {
     /// Print each move as a JSON line (the API's `played` form).
     #[arg(long, conflicts_with = "step")]
     json: bool,
+    /// Also each player's chance to win after every move, the biggest
+    /// swings and each player's luck (games that know their chances).
+    #[arg(long, conflicts_with = "json")]
+    explain: bool,
 }
 
 /// Replays the record `args.file` names.
@@ -95,6 +105,12 @@ fn replay(
     value["moves"] = Value::Array(Vec::new());
     let mut m = games::start_from_record(value).map_err(|e| anyhow::anyhow!("{e}"))?;
     let total = moves.len();
+    if args.explain && m.chances().is_none() {
+        bail!(
+            "{} does not know each player's exact chance to win, so --explain has nothing to say",
+            m.game_title()
+        );
+    }
     // Names are checked when given (no control character), so they print
     // as they are.
     let names = m.names();
@@ -107,6 +123,7 @@ fn replay(
             tabletop::count(total as u64, "move", "moves")
         )?;
     }
+    let mut luck = Luck::new(m.chances().unwrap_or_default());
     let last = args.to.unwrap_or(total).min(total);
     for (index, entry) in moves.iter().take(last).enumerate() {
         if args.step {
@@ -147,9 +164,22 @@ fn replay(
             ""
         };
         writeln!(out, "{:>5}. {name}: {}{chosen}", played.number, played.mv)?;
-        for event in &played.events {
-            writeln!(out, "       {}", event["text"].as_str().unwrap_or_default())?;
+        let words: Vec<&str> = played
+            .events
+            .iter()
+            .map(|event| event["text"].as_str().unwrap_or_default())
+            .collect();
+        for text in &words {
+            writeln!(out, "       {text}")?;
         }
+        if args.explain {
+            let after = m.chances().unwrap_or_default();
+            writeln!(out, "       Chances: {}", chances_words(&names, &after))?;
+            luck.note(played.number, played.seat, words.join("; "), after);
+        }
+    }
+    if args.explain {
+        luck.say(&names, out)?;
     }
     if !args.json {
         let status = m.status();
@@ -180,4 +210,79 @@ fn seats_in_words(seats: &[SeatKind]) -> String {
         tabletop::count(kinds.len() as u64, "seat", "seats"),
         kinds.join(", ")
     )
+}
+
+/// Each player's chances as words: "Ada 55.1% · Bo 44.9%".
+fn chances_words(names: &[String], chances: &[f64]) -> String {
+    chances
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let name = names.get(i).map_or("?", String::as_str);
+            format!("{name} {:.1}%", p * 100.0)
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// The swings of a game's moves and each player's luck, as the replay
+/// goes.
+struct Luck {
+    /// The chances before the next move.
+    before: Vec<f64>,
+    /// Each move's swing: (move number, seat, its words, the change in
+    /// its mover's chance).
+    swings: Vec<(usize, u8, String, f64)>,
+    /// The sum of each seat's own swings.
+    luck: Vec<f64>,
+}
+
+impl Luck {
+    fn new(start: Vec<f64>) -> Self {
+        Self {
+            luck: vec![0.0; start.len()],
+            before: start,
+            swings: Vec::new(),
+        }
+    }
+
+    fn note(&mut self, number: usize, seat: u8, words: String, after: Vec<f64>) {
+        let i = usize::from(seat).wrapping_sub(1);
+        if let (Some(a), Some(b)) = (after.get(i), self.before.get(i)) {
+            let swing = a - b;
+            self.luck[i] += swing;
+            self.swings.push((number, seat, words, swing));
+        }
+        self.before = after;
+    }
+
+    fn say(&mut self, names: &[String], out: &mut dyn Write) -> Result<()> {
+        let name = |seat: u8| {
+            names
+                .get(usize::from(seat).wrapping_sub(1))
+                .map_or("?", String::as_str)
+        };
+        self.swings
+            .sort_by(|a, b| b.3.abs().total_cmp(&a.3.abs()).then(a.0.cmp(&b.0)));
+        writeln!(
+            out,
+            "Biggest swings (the change in the mover's chance to win):"
+        )?;
+        for (number, seat, words, swing) in self.swings.iter().take(3) {
+            writeln!(
+                out,
+                "  move {number}, {}: {:+.1}% ({words})",
+                name(*seat),
+                swing * 100.0
+            )?;
+        }
+        writeln!(
+            out,
+            "Luck (the sum of each player's own swings; 0 on average):"
+        )?;
+        for (i, luck) in self.luck.iter().enumerate() {
+            writeln!(out, "  {}: {:+.1}%", name(i as u8 + 1), luck * 100.0)?;
+        }
+        Ok(())
+    }
 }

@@ -358,3 +358,51 @@ fn an_endless_game_stops_at_the_roll_cap_within_a_memory_limit() {
         "no picture is written"
     );
 }
+
+#[test]
+fn a_replay_explains_the_chances_swings_and_luck() {
+    let record = chutes_data("chutes-ada-bo-seed-17.json");
+    let out = ok(&["replay", &record, "--explain"]);
+    let chances: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("Chances: "))
+        .collect();
+    assert_eq!(chances.len(), 18, "{out}");
+    // After move 1 (Ada on 14, Bo to move): the same as `chutes chances`.
+    let exact = ok(&["chutes", "chances", "--squares", "14,0", "--to-move", "2"]);
+    let ada: f64 = exact
+        .lines()
+        .find_map(|l| l.strip_prefix("Player 1: "))
+        .and_then(|l| l.split('%').next())
+        .and_then(|p| p.parse().ok())
+        .expect("player 1's chance");
+    assert_eq!(
+        chances[0],
+        format!("Ada {ada:.1}% · Bo {:.1}%", 100.0 - ada),
+        "{out}"
+    );
+    assert_eq!(chances[17], "Ada 0.0% · Bo 100.0%");
+    // The biggest swing is Bo's winning ladder; luck is each player's own
+    // swings added up: Ada's and Bo's together are the change in Bo's
+    // chance from the start less the change Ada's moves made to it.
+    let swings = out.split("Biggest swings").nth(1).expect("the swings");
+    assert!(
+        swings.contains(
+            "move 18, Bo: +24.0% (P2 rolls 5: 75 → 80, climbs the ladder 80 → 100 and wins)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("  Ada: -6.5%\n  Bo: +44.2%\nBo wins."),
+        "{out}"
+    );
+    // A game that does not know its chances says so.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("tycoon.json");
+    let save = save.to_str().expect("utf-8 path");
+    ok(&[
+        "tycoon", "play", "sample", "--seed", "7", "--seats", "bot", "--save", save,
+    ]);
+    let err = fails(&["replay", save, "--explain"]);
+    assert!(err.contains("--explain has nothing to say"), "{err}");
+}

@@ -185,6 +185,13 @@ pub trait Playable: Clone + Sized {
     /// The move a bot at `level` makes for the seat to move. `rng` is the
     /// bot's own randomness, never the match's dice.
     fn bot_move(&self, level: BotLevel, rng: &mut Rng) -> Self::Move;
+
+    /// Each seat's exact chance to win from here, in seat order, when the
+    /// game can work it out from what every viewer sees (the look back's
+    /// swings and luck read it); `None` (the default) when it cannot.
+    fn chances(&self) -> Option<Vec<f64>> {
+        None
+    }
 }
 
 /// A move as a client sends it: the move, the move number it saw, and (in
