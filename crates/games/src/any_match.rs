@@ -32,6 +32,10 @@ use tabletop::play::{
 pub const LOG_TAIL: usize = 100;
 
 /// A log line's move number (0 for a line without one).
+/// The most moves a game's chances are charted for (each step is one
+/// position's exact chances).
+pub const CHANCES_MAX_MOVES: usize = 5_000;
+
 fn line_number(line: &Value) -> usize {
     line.get("number")
         .and_then(Value::as_u64)
@@ -275,6 +279,22 @@ pub trait AnyMatch: Send + Sync {
     /// ([`tabletop::play::Playable::chances`]).
     fn chances(&self) -> Option<Vec<f64>> {
         None
+    }
+    /// Every seat's chance to win after each move, from the start (the
+    /// game replayed from its record), for a game that knows its chances.
+    ///
+    /// # Errors
+    /// `no_chances` when the game does not know them; `too_long` past
+    /// [`CHANCES_MAX_MOVES`] moves; `bad_record` when the record does not
+    /// replay.
+    fn chances_over_game(&self) -> Result<Vec<Vec<f64>>, Refusal> {
+        Err(Refusal::new(
+            "no_chances",
+            format!(
+                "{} does not know each player's chance to win",
+                self.game_title()
+            ),
+        ))
     }
     /// The match as `Any`, for a game's own routes to find its match
     /// ([`TypedMatch::inner`]).
@@ -677,6 +697,35 @@ where
 
     fn chances(&self) -> Option<Vec<f64>> {
         self.m.game().chances()
+    }
+
+    fn chances_over_game(&self) -> Result<Vec<Vec<f64>>, Refusal> {
+        let no = || {
+            Refusal::new(
+                "no_chances",
+                format!("{} does not know each player's chance to win", G::TITLE),
+            )
+        };
+        let all = self.m.record();
+        if all.moves.len() > CHANCES_MAX_MOVES {
+            return Err(Refusal::new(
+                "too_long",
+                format!(
+                    "this game has {} moves: its chances are charted for games of up to {CHANCES_MAX_MOVES}",
+                    all.moves.len()
+                ),
+            ));
+        }
+        let mut record = all.clone();
+        record.moves.clear();
+        let mut m = Match::<G>::replay(record)?;
+        let mut series = vec![m.game().chances().ok_or_else(no)?];
+        for entry in &all.moves {
+            m.apply_entry(entry.clone())
+                .map_err(|why| Refusal::new("bad_record", why))?;
+            series.push(m.game().chances().ok_or_else(no)?);
+        }
+        Ok(series)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

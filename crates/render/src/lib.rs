@@ -59,6 +59,7 @@
 //!   this crate.
 
 pub mod baffle;
+pub mod chances;
 pub mod chutes;
 pub mod draw;
 pub mod font;

@@ -51,6 +51,8 @@ const ui = {
   speed: byId("speed"),
   gameError: byId("game-error"),
   replay: byId("replay"),
+  chancesChart: byId("chances-chart"),
+  chancesChartImg: byId("chances-chart-img"),
   playersBody: document.querySelector("#players-table tbody"),
   chances: byId("chances"),
   chancesWords: byId("chances-words"),
@@ -805,6 +807,11 @@ function render() {
   ui.gamePicture.hidden = match.view.moves === 0;
   ui.gamePicture.href = `/api/matches/${match.id}/svg`;
   ui.replay.hidden = !over || showing;
+  // The look back: the chances over the whole game, once it is over.
+  const charted = over && !showing && Boolean(match.view.view.chances);
+  ui.chancesChart.hidden = !charted;
+  const chart = `/api/matches/${match.id}/chances.svg`;
+  if (charted && ui.chancesChartImg.getAttribute("src") !== chart) ui.chancesChartImg.src = chart;
   if (over && !showing && !parts.replay) {
     parts.replay = replayBar(ui.replay, match, onReplayStep);
   }

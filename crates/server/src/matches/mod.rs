@@ -65,6 +65,7 @@ pub fn routes() -> Router<AppState> {
         .route("/matches/{id}/record", get(record))
         .route("/matches/{id}/replay", get(replay))
         .route("/matches/{id}/svg", get(picture))
+        .route("/matches/{id}/chances.svg", get(chances_picture))
         .route("/lobby", get(lobby))
         .route("/games", get(list_games))
 }
@@ -649,6 +650,19 @@ async fn picture(
         .with_table(&id, |t| t.picture(name.as_deref(), query.at))
         .await??;
     crate::svg_response(Ok(picture))
+}
+
+/// `GET /api/matches/{id}/chances.svg`: each player's chance to win
+/// after every move (`422 no_chances` for a game that does not know them).
+async fn chances_picture(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (names, series) = state
+        .hub
+        .with_table(&id, |t| t.chances_over_game().map(|s| (t.names(), s)))
+        .await??;
+    crate::svg_response(render::chances::chances_chart(&names, &series))
 }
 
 /// The lobby: matches with seats anyone may take.

@@ -1489,4 +1489,21 @@ fn the_chances_bar_follows_every_roll_against_a_bot() {
         words.contains("100%") && words.contains("0%"),
         "the end's chances: {words}"
     );
+    // The look back: a line a player over every move, drawn by the server.
+    b.wait_for("the chances chart", || {
+        b.script(
+            "const i = document.querySelector('#chances-chart img'); \
+             return !document.querySelector('#chances-chart').hidden && i.complete && i.naturalWidth > 0;",
+            vec![],
+        )
+        .as_bool()
+        .filter(|&shown| shown)
+    });
+    let svg = b.script_async(
+        "const done = arguments[arguments.length - 1]; \
+         fetch('/api/matches/' + arguments[0] + '/chances.svg').then((r) => r.text()).then(done, (e) => done(String(e)));",
+        vec![json!(id)],
+    );
+    let svg = svg.as_str().expect("the chart's SVG");
+    assert_eq!(svg.matches("<polyline").count(), 2, "{svg}");
 }

@@ -1,0 +1,113 @@
+//! A game's look back: each player's chance to win after every move.
+//!
+//! Terms:
+//! - **series**: `series[m]` is every player's chance after the first `m`
+//!   moves (`series[0]` at the start), in seat order.
+//! - **swing**: the move whose mover's chance changed most, marked on the
+//!   chart.
+
+use crate::draw::{self, Legend, Swatch};
+use crate::output::RenderError;
+use crate::palette;
+use crate::plot::{Axes, Chart, format_percent, label_width, nice_ticks};
+use crate::svg::{Picture, group};
+
+/// The most players a chart draws.
+const MAX_PLAYERS: usize = 8;
+
+/// Each player's chance to win over the moves of a game, one line each in
+/// the player's colour, named by `names` (seat order).
+///
+/// # Errors
+/// [`RenderError::Data`] when there is no move to chart, more than 8
+/// players, a step with another number of players, or a chance that is not
+/// a probability.
+pub fn chances_chart(names: &[String], series: &[Vec<f64>]) -> Result<Picture, RenderError> {
+    let players = names.len();
+    if !(1..=MAX_PLAYERS).contains(&players) {
+        return Err(RenderError::Data(format!(
+            "a chances chart has 1 to {MAX_PLAYERS} players, not {players}"
+        )));
+    }
+    if series.is_empty() {
+        return Err(RenderError::Data(
+            "a chances chart needs the start at least".into(),
+        ));
+    }
+    for (m, step) in series.iter().enumerate() {
+        if step.len() != players {
+            return Err(RenderError::Data(format!(
+                "after move {m}: {} chances for {players} players",
+                step.len()
+            )));
+        }
+        if let Some(p) = step.iter().find(|p| !(0.0..=1.0).contains(*p)) {
+            return Err(RenderError::Data(format!(
+                "after move {m}: {p} is not a chance"
+            )));
+        }
+    }
+    let legend = names
+        .iter()
+        .enumerate()
+        .fold(Legend::new(13.0), |legend, (i, name)| {
+            legend.entry(Swatch::Line(palette::player(i + 1)), name.clone())
+        });
+    let y_ticks = nice_ticks(0.0, 1.0, 5);
+    let y_labels: Vec<String> = y_ticks.iter().map(|&t| format_percent(t, 0.2)).collect();
+    let moves = series.len() - 1;
+    let mut chart = Chart::new(
+        860.0,
+        440.0,
+        "Chances to win, move by move",
+        &format!("each player's exact chance after each of the {moves} moves"),
+        &legend,
+        label_width(y_labels.iter().map(String::as_str)),
+        0.0,
+    );
+    let last = moves.max(1) as f64;
+    let axes = Axes::new(chart.area, (0.0, last), (0.0, 1.0));
+    let x_ticks: Vec<f64> = nice_ticks(0.0, last, 8)
+        .into_iter()
+        .filter(|&t| t <= last)
+        .collect();
+    chart.picture.push(axes.draw(
+        &x_ticks,
+        |t| format!("{t:.0}"),
+        &y_ticks,
+        |t| format_percent(t, 0.2),
+    ));
+    let y_width = label_width(y_labels.iter().map(String::as_str));
+    chart
+        .picture
+        .push(axes.titles("moves played", "chance to win", y_width));
+    let mut lines = group().class("chances");
+    for seat in 0..players {
+        let points: Vec<_> = series
+            .iter()
+            .enumerate()
+            .map(|(m, step)| axes.point(m as f64, step[seat]))
+            .collect();
+        lines.push(draw::polyline(&points, palette::player(seat + 1), 2.5).data("seat", seat + 1));
+    }
+    chart.picture.push(lines);
+    Ok(chart.picture)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_a_player_and_bad_series_refused() {
+        let names = vec!["Ada".to_string(), "Bo".to_string()];
+        let series = vec![vec![0.52, 0.48], vec![0.6, 0.4], vec![1.0, 0.0]];
+        let svg = chances_chart(&names, &series).unwrap().to_svg();
+        assert_eq!(svg.matches("<polyline").count(), 2, "{svg}");
+        assert!(svg.contains("Ada") && svg.contains("Bo"));
+        assert!(chances_chart(&names, &[]).is_err());
+        assert!(chances_chart(&names, &[vec![0.5]]).is_err());
+        assert!(chances_chart(&names, &[vec![1.5, 0.0]]).is_err());
+        assert!(chances_chart(&[], &series).is_err());
+    }
+}
