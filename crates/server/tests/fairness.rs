@@ -121,12 +121,169 @@ mod rates {
         )
         .await
         .refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
-        // Reading is never limited.
+        // Reading is limited far above the rate.
         for _ in 0..10 {
             app.send_from(client(2), "GET", "/api/lobby", None, &[], None)
                 .await
                 .ok();
         }
+    }
+}
+
+/// The router's routes, read from its debug form (axum has no other way
+/// to list them): `(methods, path)` for each, the methods as its `Allow`
+/// header says them. Panics when it finds none, so that a change in
+/// axum's debug form fails here rather than pass with nothing checked.
+fn routes_of(router: &axum::Router) -> Vec<(Vec<String>, String)> {
+    let text = format!("{router:?}");
+    // Only the routes proper; the fallbacks come after.
+    let text = text.split("fallback_router").next().expect("some text");
+    let (routes, paths) = text
+        .split_once("node: Node { paths: {")
+        .expect("axum's debug form lists the paths");
+    let mut path_of = std::collections::HashMap::new();
+    for entry in paths.split("RouteId(").skip(1) {
+        let (id, rest) = entry.split_once("): \"").expect("RouteId(n): \"path\"");
+        let path = rest.split('"').next().expect("a quoted path");
+        path_of.insert(id.to_string(), path.to_string());
+    }
+    let mut out = Vec::new();
+    for entry in routes.split("RouteId(").skip(1) {
+        let (id, rest) = entry.split_once(')').expect("RouteId(n)");
+        let Some(path) = path_of.get(id) else {
+            continue;
+        };
+        let methods: Vec<String> = rest
+            .split_once("allow_header: Bytes(b\"")
+            .map(|(_, allow)| allow.split('"').next().unwrap_or_default())
+            .unwrap_or_default()
+            .split(',')
+            .filter(|m| !m.is_empty())
+            .map(str::to_string)
+            .collect();
+        out.push((methods, path.clone()));
+    }
+    assert!(
+        out.iter().filter(|(m, _)| !m.is_empty()).count() > 20,
+        "the router's routes could not be read from axum's debug form: {out:?}"
+    );
+    out
+}
+
+mod every_route {
+    use super::*;
+    use axum::http::Method;
+    use server::http::fair;
+
+    #[tokio::test]
+    async fn every_api_route_that_does_work_is_rate_limited_by_its_real_path() {
+        let app = App::new().await;
+        let routes = routes_of(&app.router);
+        let mut unlimited = Vec::new();
+        let mut seen = Vec::new();
+        for (methods, path) in &routes {
+            if path.contains("__private__") {
+                continue;
+            }
+            let api = path.starts_with("/api/") && path != "/api/";
+            if methods.is_empty() && path != "/api/" {
+                // Any method (only `/api/`, a plain 404, may be so).
+                unlimited.push(format!("any method {path}"));
+            }
+            for method in methods {
+                let method: Method = method.parse().expect("a method");
+                if api {
+                    match fair::listed_kind(&method, path) {
+                        Some(_) => seen.push((method.to_string(), path.clone())),
+                        None => unlimited.push(format!("{method} {path}")),
+                    }
+                } else if !(method == Method::GET || method == Method::HEAD) && path != "/api/" {
+                    // Outside the API: the pages, their embedded assets and
+                    // the health checks, read only.
+                    unlimited.push(format!("{method} {path} (outside the API)"));
+                }
+            }
+        }
+        assert!(
+            unlimited.is_empty(),
+            "routes with no rate in http/fair.rs's table: {unlimited:#?}"
+        );
+        // And the table names no route the router does not have (as it
+        // once named `/api/matches/{id}/hint` for Baffle's hints).
+        for (method, path, _) in fair::ROUTES {
+            let method = if *method == "GET" { "GET" } else { method };
+            assert!(
+                seen.iter().any(|(m, p)| m == method && p == path),
+                "http/fair.rs lists {method} {path}, which the router does not have"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn baffle_hints_and_bot_moves_are_limited_per_address() {
+        let app = App::with(|c| c.rate_limit = 2).await;
+        let made = app
+            .send_from(
+                client(2),
+                "POST",
+                "/api/matches",
+                None,
+                &[],
+                Some(&json!({"game": "baffle", "setup": {"fixed": true}})),
+            )
+            .await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+        let id = made.body["id"].as_str().expect("an id").to_string();
+        let hint = format!("/api/baffle/matches/{id}/hint");
+        for _ in 0..2 {
+            let asked = app
+                .send_from(client(2), "POST", &hint, None, &[], Some(&json!({})))
+                .await;
+            assert_ne!(
+                asked.status,
+                StatusCode::TOO_MANY_REQUESTS,
+                "{}",
+                asked.body
+            );
+        }
+        let refused = app
+            .send_from(client(2), "POST", &hint, None, &[], Some(&json!({})))
+            .await;
+        refused.refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+        retry_after(&refused);
+        let bot = format!("/api/baffle/matches/{id}/bot");
+        app.send_from(client(2), "POST", &bot, None, &[], Some(&json!({})))
+            .await
+            .refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+        // Another address still asks.
+        let other = app
+            .send_from(client(3), "POST", &hint, None, &[], Some(&json!({})))
+            .await;
+        assert_ne!(
+            other.status,
+            StatusCode::TOO_MANY_REQUESTS,
+            "{}",
+            other.body
+        );
+    }
+
+    #[tokio::test]
+    async fn moves_and_reads_are_limited_at_many_times_the_rate() {
+        let app = App::with(|c| c.rate_limit = 1).await;
+        let most = fair::EVERYDAY_TIMES;
+        for _ in 0..most {
+            app.send_from(client(2), "GET", "/api/games", None, &[], None)
+                .await
+                .ok();
+        }
+        let refused = app
+            .send_from(client(2), "GET", "/api/lobby", None, &[], None)
+            .await;
+        let why = refused.refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+        assert!(why.contains(&format!("at most {most} a minute")), "{why}");
+        app.send_from(client(3), "GET", "/api/lobby", None, &[], None)
+            .await
+            .ok();
     }
 }
 
