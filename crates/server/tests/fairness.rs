@@ -346,6 +346,73 @@ mod quotas {
     use super::*;
 
     #[tokio::test]
+    async fn a_rematch_is_made_by_its_asker_and_counts_against_their_quota() {
+        rematches_count(
+            App::with(|c| {
+                c.rate_limit = 0;
+                c.matches_per_client = 1;
+            })
+            .await,
+        )
+        .await;
+    }
+
+    #[tokio::test]
+    async fn a_rematch_counts_against_its_asker_on_postgres_too() {
+        let url = testkit::fresh_postgres().await;
+        rematches_count(
+            App::with(|c| {
+                c.database = Some(server::store::Location::Postgres(url));
+                c.rate_limit = 0;
+                c.matches_per_client = 1;
+            })
+            .await,
+        )
+        .await;
+    }
+
+    /// With one unfinished match per creator: a rematch is refused the
+    /// address and the token that hold one.
+    async fn rematches_count(app: App) {
+        let baffle = json!({"game": "baffle", "setup": {"fixed": true}});
+        let made = app
+            .send_from(client(2), "POST", "/api/matches", None, &[], Some(&baffle))
+            .await;
+        let mut first = support::Seat::from_made(&made.body);
+        app.play(&mut first, json!("quit")).await.ok();
+        // The address's one unfinished match.
+        app.send_from(client(2), "POST", "/api/matches", None, &[], Some(&baffle))
+            .await
+            .ok();
+        let rematch = format!("/api/matches/{}/rematch", first.id);
+        let refused = app
+            .send_from(client(2), "POST", &rematch, Some(&first.token), &[], None)
+            .await;
+        let why = refused.refused(StatusCode::TOO_MANY_REQUESTS, "match_quota");
+        assert!(why.contains("address"), "{why}");
+        // From another address the same token still counts: it made the
+        // first match, which is over, so it holds none unfinished.
+        let made = app
+            .send_from(client(3), "POST", &rematch, Some(&first.token), &[], None)
+            .await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+        // And now that token holds its one: a rematch of another finished
+        // match of its is refused by token.
+        let again = app
+            .send_from(
+                client(4),
+                "POST",
+                "/api/matches",
+                Some(&first.token),
+                &[],
+                Some(&baffle),
+            )
+            .await;
+        let why = again.refused(StatusCode::TOO_MANY_REQUESTS, "match_quota");
+        assert!(why.contains("token"), "{why}");
+    }
+
+    #[tokio::test]
     async fn one_address_holds_at_most_its_quota_of_unfinished_matches() {
         let app = App::with(|c| {
             c.rate_limit = 0;

@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used)] // Test cases are run from the tests the macro makes.
 
 use server::store::{
-    Db, DbError, Durability, GridSave, Location, MAX_UNFINISHED, NewMatch, NewMove, Notice,
-    SeatRow, TokenRow, UNFINISHED_KEPT,
+    Creator, Db, DbError, Durability, GridSave, Location, MAX_UNFINISHED, NewMatch, NewMove,
+    Notice, SeatRow, TokenRow, UNFINISHED_KEPT,
 };
 use std::time::Duration;
 
@@ -313,7 +313,9 @@ async fn a_match_has_one_rematch(db: Db, _: Location) {
     db.create(new_match(&old)).await.unwrap();
     assert_eq!(db.load(&old).await.unwrap().unwrap().rematch, None);
     assert_eq!(
-        db.create_rematch(&old, new_match(&id(2))).await.unwrap(),
+        db.create_rematch(&old, new_match(&id(2)), Creator::default())
+            .await
+            .unwrap(),
         None
     );
     let stored = db.load(&old).await.unwrap().unwrap();
@@ -322,12 +324,15 @@ async fn a_match_has_one_rematch(db: Db, _: Location) {
     assert_eq!(made.seats[0].name.as_deref(), Some("Ada"));
     // A second ask makes nothing, and names the first.
     assert_eq!(
-        db.create_rematch(&old, new_match(&id(3))).await.unwrap(),
+        db.create_rematch(&old, new_match(&id(3)), Creator::default())
+            .await
+            .unwrap(),
         Some(id(2))
     );
     assert!(db.load(&id(3)).await.unwrap().is_none());
     assert!(matches!(
-        db.create_rematch(&id(9), new_match(&id(4))).await,
+        db.create_rematch(&id(9), new_match(&id(4)), Creator::default())
+            .await,
         Err(DbError::NoMatch)
     ));
 }
@@ -519,7 +524,9 @@ async fn a_full_store_makes_no_match_until_one_ends(db: Db, location: Location) 
         matches!(refused, DbError::AtCapacity { retry_after } if retry_after == UNFINISHED_KEPT.as_secs()),
         "{refused:?}"
     );
-    let rematch = db.create_rematch(&id(1), new_match(&id(3))).await;
+    let rematch = db
+        .create_rematch(&id(1), new_match(&id(3)), Creator::default())
+        .await;
     assert!(
         matches!(rematch, Err(DbError::AtCapacity { .. })),
         "{rematch:?}"

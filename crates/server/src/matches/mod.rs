@@ -493,11 +493,20 @@ struct Rematch {
 /// new match.
 async fn rematch(
     State(state): State<AppState>,
+    client: Option<axum::Extension<crate::http::client::Client>>,
     Path(id): Path<String>,
     Bearer(token): Bearer,
 ) -> Result<(StatusCode, Json<Rematch>), ApiError> {
     let seed = crate::sessions::seed_or_fresh(None)?;
-    let made = state.hub.rematch(&id, token.as_deref(), seed).await?;
+    // The asker makes it: it counts against their quota and lobby share.
+    let creator = crate::store::Creator {
+        client: client.map(|c| c.0.digest()),
+        token: token.as_deref().map(seats::digest),
+    };
+    let made = state
+        .hub
+        .rematch(&id, token.as_deref(), seed, creator)
+        .await?;
     let game = made.view["game"].as_str().unwrap_or_default().to_string();
     Ok((
         if made.fresh {

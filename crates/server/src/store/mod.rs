@@ -635,21 +635,30 @@ impl Db {
         }
     }
 
-    /// Makes `new` the rematch of finished match `old`, unless `old` has
-    /// one already: then nothing is made, and its id is returned. Both in
-    /// one transaction, so that two players asking at once on two servers
-    /// make one rematch.
+    /// Makes `new`, made by `creator` (the player who asked), the rematch
+    /// of finished match `old`, unless `old` has one already: then nothing
+    /// is made, and its id is returned. Both in one transaction, so that
+    /// two players asking at once on two servers make one rematch. The
+    /// rematch counts against its creator's quota and lobby share as any
+    /// new match does.
     ///
     /// # Errors
-    /// [`DbError::NoMatch`] when `old` is gone; as [`Db::create`].
+    /// [`DbError::NoMatch`] when `old` is gone; as [`Db::create_for`].
     pub async fn create_rematch(
         &self,
         old: &str,
         new: NewMatch,
+        creator: Creator,
     ) -> Result<Option<String>, DbError> {
         match &self.backend {
-            Backend::Sqlite(db) => db.create_rematch(old.to_string(), new, self.bounds).await,
-            Backend::Postgres(db) => db.create_rematch(old, new, &self.origin, self.bounds).await,
+            Backend::Sqlite(db) => {
+                db.create_rematch(old.to_string(), new, creator, self.bounds)
+                    .await
+            }
+            Backend::Postgres(db) => {
+                db.create_rematch(old, new, creator, &self.origin, self.bounds)
+                    .await
+            }
         }
     }
 

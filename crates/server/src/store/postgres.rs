@@ -119,6 +119,7 @@ impl Postgres {
         &self,
         old: &str,
         new: NewMatch,
+        creator: Creator,
         origin: &str,
         bounds: Bounds,
     ) -> Result<Option<String>, DbError> {
@@ -140,7 +141,7 @@ impl Postgres {
         if let Some(made) = row.get::<_, Option<String>>(0) {
             return Ok(Some(made));
         }
-        insert_match(&tx, &create, &new, &Creator::default(), bounds).await?;
+        insert_match(&tx, &create, &new, &creator, bounds).await?;
         tx.execute(
             "UPDATE matches SET rematch = $2 WHERE id = $1",
             &[&old, &new.id],

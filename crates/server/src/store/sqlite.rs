@@ -200,28 +200,7 @@ impl Sqlite {
         bounds: Bounds,
     ) -> Result<(), DbError> {
         self.call(move |c| {
-            for (by, column, value) in creator.quota_keys() {
-                let Some(value) = value else { continue };
-                if bounds.per_creator == 0 {
-                    break;
-                }
-                let theirs: i64 = c
-                    .query_row(
-                        &format!("SELECT COUNT(*) FROM matches WHERE over = 0 AND {column} = ?1"),
-                        params![value],
-                        |r| r.get(0),
-                    )
-                    .map_err(sql)?;
-                if theirs >= i64::from(bounds.per_creator) {
-                    let first = first_expiry(c, bounds, &format!("{column} = ?3"), value)?;
-                    return Err(DbError::Quota {
-                        limit: bounds.per_creator,
-                        by,
-                        retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
-                        unplayed_kept: bounds.unplayed_kept.as_secs(),
-                    });
-                }
-            }
+            check_quota(c, &new, &creator, bounds)?;
             insert_match(c, &new, &creator, bounds)
         })
         .await
@@ -231,6 +210,7 @@ impl Sqlite {
         &self,
         old: String,
         new: NewMatch,
+        creator: Creator,
         bounds: Bounds,
     ) -> Result<Option<String>, DbError> {
         self.call(move |c| {
@@ -244,7 +224,8 @@ impl Sqlite {
                 None => Err(DbError::NoMatch),
                 Some(Some(made)) => Ok(Some(made)),
                 Some(None) => {
-                    insert_match(c, &new, &Creator::default(), bounds)?;
+                    check_quota(c, &new, &creator, bounds)?;
+                    insert_match(c, &new, &creator, bounds)?;
                     c.execute(
                         "UPDATE matches SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
                         params![old, new.id],
@@ -853,6 +834,39 @@ fn first_expiry(
         |r| r.get::<_, Option<i64>>(0),
     )
     .map_err(sql)
+}
+
+/// Refuses a new match when its creator (by address, then by token) has
+/// made [`Bounds::per_creator`] unfinished ones.
+fn check_quota(
+    c: &Connection,
+    new: &NewMatch,
+    creator: &Creator,
+    bounds: Bounds,
+) -> Result<(), DbError> {
+    for (by, column, value) in creator.quota_keys() {
+        let Some(value) = value else { continue };
+        if bounds.per_creator == 0 {
+            break;
+        }
+        let theirs: i64 = c
+            .query_row(
+                &format!("SELECT COUNT(*) FROM matches WHERE over = 0 AND {column} = ?1"),
+                params![value],
+                |r| r.get(0),
+            )
+            .map_err(sql)?;
+        if theirs >= i64::from(bounds.per_creator) {
+            let first = first_expiry(c, bounds, &format!("{column} = ?3"), value)?;
+            return Err(DbError::Quota {
+                limit: bounds.per_creator,
+                by,
+                retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
+                unplayed_kept: bounds.unplayed_kept.as_secs(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Inserts a new match made by `creator`, unless the store holds its most
