@@ -530,7 +530,8 @@ where
     }
 
     fn title(&self) -> String {
-        G::title(&self.m.record().setup, self.m.seats())
+        // A board's name is another's text: shown by the one rule, cut.
+        tabletop::play::cut_title(&G::title(&self.m.record().setup, self.m.seats()))
     }
 
     fn play(

@@ -93,6 +93,85 @@ async fn players_go_by_the_names_they_chose() {
     assert_eq!(record.ok()["names"], json!(["Ada", "Bo"]));
 }
 
+/// The names table: each class of name the one rule refuses or keeps, as
+/// a player naming their seat beside "Ada" meets it.
+const NAMES: &[(&str, &str, bool)] = &[
+    ("a plain name", "Bo", true),
+    ("another script", "盤面", true),
+    ("markup, kept as text", "<b>Bo</b>", true),
+    ("a name with 'bot' in it", "Robot", true),
+    ("a lone Hangul filler", "\u{3164}", false),
+    ("a half-width Hangul filler", "\u{FFA0}", false),
+    ("Braille blanks", "\u{2800}\u{2800}", false),
+    ("a tag character", "Bo\u{E0041}", false),
+    ("the combining grapheme joiner", "B\u{034F}o", false),
+    ("a variation selector", "Bo\u{FE0F}", false),
+    ("a Mongolian variation selector", "Bo\u{180B}", false),
+    ("a Khmer inherent vowel", "Bo\u{17B4}", false),
+    ("a musical format character", "Bo\u{1D173}", false),
+    ("a zero-width space", "B\u{200B}o", false),
+    ("a right-to-left override", "Bo\u{202E}", false),
+    ("a control character", "B\to", false),
+    ("a no-break space", "B\u{00A0}o", false),
+    ("too long", "abcdefghijklmnopqrstuvwxy", false),
+    ("the bot's name", "Bot", false),
+    ("a bot's numbered name", "Bot 2", false),
+    ("a bot level's name", "Hard bot", false),
+    ("an unnamed seat's name", "Player 2", false),
+    (
+        "an unnamed seat's name, spaced and cased",
+        "player  1",
+        false,
+    ),
+    ("a look-alike of the bot's name", "B0t", false),
+    ("Cyrillic А beside Latin Ada", "\u{0410}da", false),
+    ("Ada in capitals beside Ada", "ADA", false),
+];
+
+#[tokio::test]
+async fn the_names_table_holds_for_a_seat_named_in_play() {
+    let app = App::new().await;
+    let ada = app
+        .start(json!({"game": "chutes", "seats": [{"plan": "here", "name": "Ada"}, "here"]}))
+        .await;
+    let uri = format!("/api/matches/{}/name", ada.id);
+    for &(what, name, kept) in NAMES {
+        let named = app
+            .post_as(&ada.token, &uri, json!({"seat": 2, "name": name}))
+            .await;
+        if kept {
+            assert_eq!(named.status, StatusCode::OK, "{what}: {}", named.body);
+        } else {
+            named.refused(StatusCode::BAD_REQUEST, "bad_name");
+        }
+    }
+    // The same rule when a match is made and a seat is joined.
+    let twins = app
+        .post(
+            "/api/matches",
+            json!({"game": "chutes", "seats": [
+                {"plan": "here", "name": "Ada"}, {"plan": "here", "name": "\u{0410}da"}]}),
+        )
+        .await;
+    let why = twins.refused(StatusCode::BAD_REQUEST, "bad_name");
+    assert!(
+        why.contains("seat 2") && why.contains("looks like"),
+        "{why}"
+    );
+    let host = app
+        .start(json!({"game": "chutes", "seats": [{"plan": "here", "name": "Ada"}, "open"]}))
+        .await;
+    let (seat, invite) = host.invites[0].clone();
+    let join = format!("/api/matches/{}/join", host.id);
+    for name in ["Bot", "\u{0410}da", "\u{3164}"] {
+        app.post(&join, json!({"seat": seat, "invite": invite, "name": name}))
+            .await
+            .refused(StatusCode::BAD_REQUEST, "bad_name");
+    }
+    let view = app.get(&format!("/api/matches/{}", host.id)).await;
+    assert_eq!(view.ok()["players"][1]["state"], "open");
+}
+
 #[tokio::test]
 async fn refused_names_say_what_is_wrong_and_where() {
     let app = App::new().await;

@@ -133,6 +133,10 @@ fn read_seats(seats: &[SeatRequest]) -> Result<(Vec<SeatPlan>, Vec<Option<String
                 i + 1
             )));
         }
+        if let Some(name) = &name {
+            tabletop::play::check_unlike(name, names.iter().flatten().map(String::as_str))
+                .map_err(|e| bad_name(format!("seat {}: {e}", i + 1)))?;
+        }
         plans.push(plan);
         names.push(name);
     }

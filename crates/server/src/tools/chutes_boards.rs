@@ -123,6 +123,11 @@ async fn upload_board(
             read.board.size()
         )));
     }
+    if let Some(name) = read.board.name() {
+        tabletop::play::check_text(name, BOARD_NAME_MAX).map_err(|e| {
+            ApiError::bad_request(format!("the board's name: {e}")).with_code("bad_name")
+        })?;
+    }
     let board = Arc::new(read.board);
     let id = state.boards.insert_by(board.clone(), &maker)?;
     Ok(Json(Uploaded {
@@ -133,6 +138,10 @@ async fn upload_board(
         notes: read.notes,
     }))
 }
+
+/// The most characters an uploaded board's name may have (it titles the
+/// matches played on it).
+pub const BOARD_NAME_MAX: usize = 64;
 
 /// The last part of a path a browser may send as a file name.
 fn base_name(name: &str) -> &str {
