@@ -1176,6 +1176,37 @@ mod grids {
     }
 
     #[tokio::test]
+    async fn made_up_tokens_do_not_multiply_an_address_quota() {
+        let app = App::with(|c| {
+            c.rate_limit = 0;
+            c.grids_per_client = 2;
+        })
+        .await;
+        let token = |n: u32| format!("{n:032x}");
+        save(&app, client(2), Some(&token(1)), "one", false)
+            .await
+            .ok();
+        save(&app, client(2), Some(&token(2)), "two", false)
+            .await
+            .ok();
+        let why = save(&app, client(2), Some(&token(3)), "three", false)
+            .await
+            .refused(StatusCode::TOO_MANY_REQUESTS, "grid_quota")
+            .to_string();
+        assert!(why.contains("2 grids"), "{why}");
+        // A token holds its own quota from any address too.
+        save(&app, client(3), Some(&token(1)), "four", false)
+            .await
+            .ok();
+        save(&app, client(4), Some(&token(1)), "five", false)
+            .await
+            .refused(StatusCode::TOO_MANY_REQUESTS, "grid_quota");
+        save(&app, client(4), Some(&token(4)), "six", false)
+            .await
+            .ok();
+    }
+
+    #[tokio::test]
     async fn grids_with_no_owner_are_changed_from_this_machine_only() {
         let app = App::with(|c| c.rate_limit = 0).await;
         // Saved in process (as grid files are imported): no owner.

@@ -590,12 +590,14 @@ async fn a_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count(
         Location::Sqlite(_) => {
             "DROP TRIGGER unfinished_made; DROP TRIGGER unfinished_ended;
              DROP TRIGGER unfinished_gone; DROP TABLE unfinished;
+             DROP INDEX grids_saver; ALTER TABLE grids DROP COLUMN saver;
              DELETE FROM schema_versions WHERE version >= 5;"
         }
         Location::Postgres(_) => {
             "DROP TRIGGER unfinished_made ON matches; DROP TRIGGER unfinished_ended ON matches;
              DROP TRIGGER unfinished_gone ON matches; DROP FUNCTION unfinished_counted();
              DROP TABLE unfinished_counts;
+             DROP INDEX grids_saver; ALTER TABLE grids DROP COLUMN saver;
              DELETE FROM schema_versions WHERE version >= 7;"
         }
     };

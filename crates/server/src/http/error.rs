@@ -253,7 +253,7 @@ impl From<crate::store::DbError> for ApiError {
             ),
             DbError::NotOwner => "this grid was saved by someone else: you may open it and save a copy under another name, not replace or delete it".to_string(),
             DbError::GridQuota { limit, whole: false } => format!(
-                "you have saved {limit} grids, the most one person may; delete some of yours first"
+                "you (this address, or the token you showed) have saved {limit} grids, the most one may; delete some of yours first"
             ),
             DbError::GridQuota { limit, whole: true } => format!(
                 "the server holds {limit} saved grids, its most; a grid must be deleted before another is saved"

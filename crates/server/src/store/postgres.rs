@@ -417,11 +417,11 @@ impl Postgres {
             }
             None => {}
         }
-        if actor.per_owner > 0 && !actor.owner.is_empty() {
+        for (column, value) in actor.counted_by() {
             let theirs: i64 = tx
                 .query_one(
-                    "SELECT COUNT(*) FROM grids WHERE owner = $1",
-                    &[&actor.owner],
+                    &format!("SELECT COUNT(*) FROM grids WHERE {column} = $1"),
+                    &[&value],
                 )
                 .await
                 .map_err(pg)?
@@ -445,8 +445,8 @@ impl Postgres {
             });
         }
         tx.execute(
-            "INSERT INTO grids (name, text, updated_ms, owner) VALUES ($1, $2, $3, $4)",
-            &[&name, &text, &super::now_ms(), &actor.owner],
+            "INSERT INTO grids (name, text, updated_ms, owner, saver) VALUES ($1, $2, $3, $4, $5)",
+            &[&name, &text, &super::now_ms(), &actor.owner, &actor.saver],
         )
         .await
         .map_err(pg)?;

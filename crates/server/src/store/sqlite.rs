@@ -507,11 +507,11 @@ impl Sqlite {
                 }
                 None => {}
             }
-            if actor.per_owner > 0 && !actor.owner.is_empty() {
+            for (column, value) in actor.counted_by() {
                 let theirs: i64 = c
                     .query_row(
-                        "SELECT COUNT(*) FROM grids WHERE owner = ?1",
-                        [&actor.owner],
+                        &format!("SELECT COUNT(*) FROM grids WHERE {column} = ?1"),
+                        [value],
                         |r| r.get(0),
                     )
                     .map_err(sql)?;
@@ -532,8 +532,8 @@ impl Sqlite {
                 });
             }
             c.execute(
-                "INSERT INTO grids (name, text, updated_ms, owner) VALUES (?1, ?2, ?3, ?4)",
-                params![name, text, super::now_ms(), actor.owner],
+                "INSERT INTO grids (name, text, updated_ms, owner, saver) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![name, text, super::now_ms(), actor.owner, actor.saver],
             )
             .map_err(sql)?;
             Ok(GridSave::Saved)

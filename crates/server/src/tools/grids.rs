@@ -74,6 +74,7 @@ pub fn actor(maker: &Maker, per_owner: u32) -> GridActor {
     let by_client = format!("client {}", Client(client).digest());
     GridActor {
         owner: by_token.clone().unwrap_or_else(|| by_client.clone()),
+        saver: by_client.clone(),
         owns: by_token.into_iter().chain([by_client]).collect(),
         any: false,
         ownerless: client.is_loopback(),
