@@ -456,6 +456,42 @@ on_both!(
 );
 
 /// Runs `sql` on the store at `location`, on a connection of its own.
+/// A stored move whose text is not UTF-8 (bytes `ff fe 6c 6c`): SQLite's
+/// checks pass, but the record cannot be read. The store says it is
+/// damaged, and where, on every read: never "try again".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_move_that_is_not_text_is_a_damaged_record_with_where() {
+    let (db, location, _held) = sqlite().await;
+    db.create(new_match(&id(1))).await.unwrap();
+    db.append(mv(&id(1), 1, false)).await.unwrap();
+    drop(db);
+    raw(
+        &location,
+        &format!(
+            "UPDATE moves SET entry = CAST(x'fffe6c6c' AS TEXT) WHERE match_id = '{}'",
+            id(1)
+        ),
+    )
+    .await;
+    let db = open(&location, None).await;
+    for _ in 0..2 {
+        match db.load(&id(1)).await {
+            Err(DbError::Damaged(what)) => {
+                assert!(
+                    what.starts_with("the match's moves:") && what.contains("UTF-8"),
+                    "{what}"
+                );
+                let answer = server::http::error::ApiError::from(DbError::Damaged(what));
+                assert_eq!(answer.code, "damaged_record");
+                assert_eq!(answer.status.as_u16(), 500);
+                assert!(answer.retry_after.is_none());
+                assert!(!answer.message.contains("try again"), "{}", answer.message);
+            }
+            other => panic!("not a damaged record: {:?}", other.map(|m| m.is_some())),
+        }
+    }
+}
+
 async fn raw(location: &Location, sql: &str) {
     match location {
         Location::Sqlite(path) => {

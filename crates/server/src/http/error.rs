@@ -235,7 +235,7 @@ impl From<crate::store::DbError> for ApiError {
             DbError::NoMatch => "no such game (it may have expired)".to_string(),
             DbError::Full => "cannot store this: the server's disk is full".to_string(),
             DbError::ReadOnly => "cannot store this: the server's store is read-only".to_string(),
-            DbError::Damaged(_) => "this game's record is damaged in the server's store: it is lost, and asking again will not bring it back".to_string(),
+            DbError::Damaged(what) => format!("this record is damaged in the server's store ({what}): it is lost, and asking again will not bring it back"),
             DbError::AtCapacity { retry_after } => format!(
                 "the server holds {} unfinished games, its most; the first of them expires in {}, or sooner when some end",
                 crate::store::MAX_UNFINISHED,

@@ -257,14 +257,14 @@ impl Sqlite {
                     },
                 )
                 .optional()
-                .map_err(sql)?;
+                .map_err(|e| within("the match's row", sql(e)))?;
             let Some((game, header, title, created_ms, updated_ms, rematch, played)) = row else {
                 return Ok(None);
             };
             Ok(Some(StoredMatch {
-                moves: moves_after(c, &id, 0)?,
-                seats: seats(c, &id)?,
-                tokens: tokens(c, &id)?,
+                moves: moves_after(c, &id, 0).map_err(|e| within("the match's moves", e))?,
+                seats: seats(c, &id).map_err(|e| within("the match's seats", e))?,
+                tokens: tokens(c, &id).map_err(|e| within("the match's tokens", e))?,
                 rematch,
                 played,
                 id,
@@ -1024,8 +1024,44 @@ fn check_whole(conn: &Connection, path: &Path) -> Result<(), DbError> {
     }
 }
 
+/// A damaged value found in `place` says so (a record that cannot be read);
+/// other errors are kept.
+fn within(place: &str, e: DbError) -> DbError {
+    match e {
+        DbError::Damaged(what) => DbError::Damaged(format!("{place}: {what}")),
+        other => other,
+    }
+}
+
 fn sql(e: rusqlite::Error) -> DbError {
     use rusqlite::ErrorCode;
+    // A stored value that does not read as its column's type: the file
+    // passed SQLite's checks, but this record is damaged, and asking again
+    // will not mend it.
+    let unreadable = match &e {
+        rusqlite::Error::FromSqlConversionFailure(column, _, why)
+            if why.to_string().to_lowercase().contains("utf-8") =>
+        {
+            Some(format!(
+                "a stored text (column {column}) is not UTF-8: {why}"
+            ))
+        }
+        rusqlite::Error::FromSqlConversionFailure(column, kind, why) => Some(format!(
+            "a stored {kind} value (column {column}) cannot be read: {why}"
+        )),
+        rusqlite::Error::Utf8Error(why) => Some(format!("a stored text is not UTF-8: {why}")),
+        rusqlite::Error::IntegralValueOutOfRange(column, value) => Some(format!(
+            "a stored number (column {column}) is out of range: {value}"
+        )),
+        rusqlite::Error::InvalidColumnType(column, name, kind) => Some(format!(
+            "the stored column {name} (column {column}) holds a {kind} value"
+        )),
+        _ => None,
+    };
+    if let Some(what) = unreadable {
+        tracing::error!(error = %e, "store: a stored record cannot be read");
+        return DbError::Damaged(what);
+    }
     if let rusqlite::Error::SqliteFailure(failure, _) = &e {
         match failure.code {
             ErrorCode::DiskFull => return DbError::Full,
