@@ -402,6 +402,14 @@ async fn json_errors(response: Response) -> Response {
         .await
         .unwrap_or_default();
     let text = String::from_utf8_lossy(&body);
+    // axum's own words for a query string that does not read.
+    let text = match text
+        .trim()
+        .strip_prefix("Failed to deserialize query string: ")
+    {
+        Some(why) => format!("the query string does not read: {why}").into(),
+        None => text,
+    };
     let message = if text.trim().is_empty() {
         status
             .canonical_reason()

@@ -1263,3 +1263,82 @@ mod long_work_memory {
         assert_eq!(state.long_work.memory.held(), 0, "given back once answered");
     }
 }
+
+mod the_rest {
+    use super::*;
+    use axum::body::Body;
+    use axum::http::Request;
+
+    #[tokio::test]
+    async fn a_repeat_counts_each_move_it_plays_against_the_address() {
+        let app = App::with(|c| {
+            c.rate_limit = 1;
+            c.matches_per_client = 0;
+        })
+        .await;
+        let made = make(&app, client(2), None, &["here", "here"]).await;
+        let seat = support::Seat::from_made(&made.body);
+        let uri = format!("/api/matches/{}/moves", seat.id);
+        let repeat = json!({"move": "roll", "after": 0, "repeat": true});
+        let played = app
+            .send_from(
+                client(2),
+                "POST",
+                &uri,
+                Some(&seat.token),
+                &[],
+                Some(&repeat),
+            )
+            .await;
+        let moves = played.ok()["played"].as_array().expect("moves").len();
+        assert!(moves > 1, "a game to its end plays many moves");
+        // Those moves spent the address's everyday rate (100 a minute
+        // here) as that many requests would: what is left is the rest.
+        let view = format!("/api/matches/{}", seat.id);
+        let mut left = 0;
+        for _ in 0..100 {
+            let next = app
+                .send_from(client(2), "GET", &view, None, &[], None)
+                .await;
+            if next.status == StatusCode::TOO_MANY_REQUESTS {
+                break;
+            }
+            next.ok();
+            left += 1;
+        }
+        let spent = 100usize.saturating_sub(moves.min(100));
+        assert!(
+            (spent..=spent + 1).contains(&left),
+            "{moves} moves played, {left} requests left"
+        );
+        app.send_from(client(3), "GET", "/api/games", None, &[], None)
+            .await
+            .ok();
+    }
+
+    #[tokio::test]
+    async fn media_types_are_read_in_any_case_and_errors_speak_no_rust() {
+        let app = App::new().await;
+        let request = Request::builder()
+            .method("POST")
+            .uri("/api/matches")
+            .header("content-type", "APPLICATION/JSON; Charset=UTF-8")
+            .body(Body::from(chutes(&["here", "here"]).to_string()))
+            .expect("a request");
+        let made = app.request(request).await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+        let mut seat = support::Seat::from_made(&made.body);
+        let odd = app.play(&mut seat, json!(3)).await;
+        let why = odd.refused(StatusCode::BAD_REQUEST, "bad_move").to_string();
+        assert!(!why.contains("enum") && !why.contains("tagged"), "{why}");
+        let query = app
+            .get("/api/chutes/boards/classic/analysis?players=many")
+            .await;
+        assert_eq!(query.status, StatusCode::BAD_REQUEST, "{}", query.body);
+        let why = query.message().to_string();
+        assert!(
+            !why.contains("Failed to deserialize") && why.contains("query string"),
+            "{why}"
+        );
+    }
+}

@@ -342,12 +342,13 @@ where
     }
 }
 
-/// `application/json`, with or without parameters (`; charset=utf-8`).
+/// `application/json` in any case (media types are case-insensitive),
+/// with or without parameters (`; charset=utf-8`).
 pub(crate) fn is_json_type(content_type: &str) -> bool {
     content_type
         .split(';')
         .next()
-        .is_some_and(|media| media.trim() == "application/json")
+        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// serde's message with Rust's type names said in words: `expected u32`

@@ -204,6 +204,31 @@ impl Rates {
         }
     }
 
+    /// Counts `n` more requests of `kind` from `client`, already served
+    /// (the moves of a repeat): its next requests wait for them. At most a
+    /// whole burst is counted at once.
+    pub fn charge(&self, kind: Kind, client: Client, n: usize) {
+        let limiter = match kind {
+            Kind::Everyday => &self.everyday,
+            Kind::Making => &self.making,
+            Kind::Asking => &self.asking,
+        };
+        let Some(limiter) = limiter else {
+            return;
+        };
+        let burst = match kind {
+            Kind::Everyday => self.per_minute.saturating_mul(EVERYDAY_TIMES),
+            Kind::Making | Kind::Asking => self.per_minute,
+        };
+        let n = u32::try_from(n).unwrap_or(u32::MAX).min(burst);
+        if let Some(n) = NonZeroU32::new(n) {
+            // Taken as far as there is room; beyond it the cell is spent.
+            if !matches!(limiter.check_key_n(&client.0, n), Ok(Ok(()))) {
+                while limiter.check_key(&client.0).is_ok() {}
+            }
+        }
+    }
+
     /// Forgets addresses whose limits are back to full (called now and
     /// then, so that the table does not grow with every address seen).
     pub fn forget_idle(&self) {
@@ -382,6 +407,20 @@ mod tests {
         );
         rates.check(Kind::Asking, a).unwrap();
         rates.check(Kind::Making, b).unwrap();
+    }
+
+    #[test]
+    fn a_charge_spends_the_rate_as_that_many_requests() {
+        let rates = Rates::new(1);
+        let a = Client("127.0.0.2".parse().unwrap());
+        rates.check(Kind::Everyday, a).unwrap();
+        rates.charge(Kind::Everyday, a, 20_000);
+        let refused = rates.check(Kind::Everyday, a).unwrap_err();
+        assert_eq!(refused.code, "rate_limited");
+        // Others are not charged.
+        rates
+            .check(Kind::Everyday, Client("127.0.0.3".parse().unwrap()))
+            .unwrap();
     }
 
     #[test]

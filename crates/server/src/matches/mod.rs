@@ -372,6 +372,7 @@ fn need_after(after: Option<usize>) -> Result<usize, ApiError> {
 
 async fn play(
     State(state): State<AppState>,
+    client: Option<axum::Extension<crate::http::client::Client>>,
     Path(id): Path<String>,
     Bearer(token): Bearer,
     Query(query): Query<MoveQuery>,
@@ -395,6 +396,15 @@ async fn play(
             answer,
         )
         .await?;
+    // A repeat's every move counts against the address's everyday rate,
+    // as that many requests would (the request itself counted one).
+    if let Some(client) = client {
+        state.rates.charge(
+            crate::http::fair::Kind::Everyday,
+            client.0,
+            played.len().saturating_sub(1),
+        );
+    }
     Ok(Json(MoveAnswer { played, view }))
 }
 
