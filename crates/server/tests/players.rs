@@ -311,6 +311,56 @@ async fn a_rematch_seats_the_same_players_once_with_the_first_seat_moved_on() {
     assert_eq!(rolled.status, StatusCode::OK, "{}", rolled.body);
 }
 
+/// A rematch asked for first by a player who is not the host: the seat
+/// nobody took waits again, and its fresh invite goes to the host's own
+/// first ask (it used to go to nobody).
+#[tokio::test]
+async fn the_host_gets_the_rematchs_fresh_invite_when_another_asked_first() {
+    let app = App::new().await;
+    // A board of two squares: the first roll finishes the game.
+    let board = app
+        .post(
+            "/api/chutes/boards",
+            json!({"text": "size = 2\nstart = 1\n"}),
+        )
+        .await;
+    let board = board.ok()["id"].as_str().expect("an id").to_string();
+    let ada = app
+        .start(
+            json!({"game": "chutes", "setup": {"board": board, "overshoot": "finish"},
+            "seats": [{"plan": "here", "name": "Ada"}, "open", "open"]}),
+        )
+        .await;
+    let (seat, invite) = ada.invites[0].clone();
+    let joined = app
+        .post(
+            &format!("/api/matches/{}/join", ada.id),
+            json!({"seat": seat, "invite": invite, "name": "Bo"}),
+        )
+        .await;
+    let bo_token = joined.ok()["token"].as_str().expect("a token").to_string();
+    let mut ada = ada;
+    let mut bo = Seat {
+        id: ada.id.clone(),
+        token: bo_token,
+        after: 0,
+        invites: Vec::new(),
+    };
+    let end = play_out(&app, &mut ada, &mut bo).await;
+    assert_ne!(end["status"], "playing", "{end}");
+    let rematch = format!("/api/matches/{}/rematch", ada.id);
+    let first = app.post_as(&bo.token, &rematch, json!({})).await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.body);
+    assert_eq!(first.body["invites"], json!([]), "not Bo's to give");
+    let host = app.post_as(&ada.token, &rematch, json!({})).await;
+    assert_eq!(host.status, StatusCode::OK, "{}", host.body);
+    let invites = host.body["invites"].as_array().expect("invites");
+    assert_eq!(invites.len(), 1, "{}", host.body);
+    // Told once: a second ask does not replace the link already shared.
+    let again = app.post_as(&ada.token, &rematch, json!({})).await;
+    assert_eq!(again.body["invites"], json!([]));
+}
+
 #[tokio::test]
 async fn a_rematch_keeps_its_link_after_a_restart() {
     let dir = tempfile::tempdir().unwrap();
