@@ -157,16 +157,23 @@ pub fn looks_alike(a: &str, b: &str) -> bool {
 /// The most seat number a reserved "Player N" is checked for.
 const RESERVED_SEATS: u8 = 99;
 
+/// How the names the pages give a seat look ([`look`]), worked out once.
+fn reserved_looks() -> &'static std::collections::HashSet<String> {
+    static LOOKS: std::sync::OnceLock<std::collections::HashSet<String>> =
+        std::sync::OnceLock::new();
+    LOOKS.get_or_init(|| {
+        let fixed = ["Bot", "Easy bot", "Normal bot", "Hard bot", "a bot", "you"]
+            .into_iter()
+            .map(String::from);
+        let numbered = (1..=RESERVED_SEATS)
+            .flat_map(|n| [format!("Player {n}"), format!("P{n}"), format!("Bot {n}")]);
+        fixed.chain(numbered).map(|r| look(&r)).collect()
+    })
+}
+
 /// Whether `name` is, or looks like, a name the pages give a seat.
 fn reserved(name: &str) -> bool {
-    let seen = look(name);
-    let fixed = ["Bot", "Easy bot", "Normal bot", "Hard bot", "a bot", "you"];
-    fixed.iter().any(|r| look(r) == seen)
-        || (1..=RESERVED_SEATS).any(|n| {
-            [format!("Player {n}"), format!("P{n}"), format!("Bot {n}")]
-                .iter()
-                .any(|r| look(r) == seen)
-        })
+    reserved_looks().contains(&look(name))
 }
 
 /// Checks a name a person gave for their seat: the name trimmed, or why it
