@@ -483,9 +483,33 @@ fn read_move<G: Playable>(mv: &MoveInput) -> Result<G::Move, Refusal> {
     let bad = |why: String| Refusal::new("bad_move", why);
     match mv {
         MoveInput::Text(text) => text.parse::<G::Move>().map_err(|e| bad(e.to_string())),
-        MoveInput::Json(value) => serde_json::from_value::<G::Move>(value.clone())
-            .map_err(|e| bad(format!("'{value}' is not a move of this game: {e}"))),
+        MoveInput::Json(value) => serde_json::from_value::<G::Move>(value.clone()).map_err(|e| {
+            let shown: String = value.to_string().chars().take(80).collect();
+            bad(format!(
+                "'{shown}' is not a move of this game: {}",
+                move_words(&e.to_string())
+            ))
+        }),
     }
+}
+
+/// serde's words about a move that does not read, with Rust's type names
+/// said as a person knows them.
+fn move_words(text: &str) -> String {
+    let mut text = text.to_string();
+    for rust in ["expected internally tagged enum ", "expected struct "] {
+        if let Some(at) = text.find(rust) {
+            let name_start = at + rust.len();
+            let name_end = text[name_start..]
+                .find(|c: char| !c.is_ascii_alphanumeric())
+                .map_or(text.len(), |n| name_start + n);
+            text.replace_range(
+                at..name_end,
+                "expected a move: a word, or an object with its \"move\"",
+            );
+        }
+    }
+    text
 }
 
 fn to_value(x: &impl Serialize) -> Value {
@@ -555,7 +579,8 @@ where
     }
 
     fn title(&self) -> String {
-        G::title(&self.m.record().setup, self.m.seats())
+        // A board's name is another's text: shown by the one rule, cut.
+        tabletop::play::cut_title(&G::title(&self.m.record().setup, self.m.seats()))
     }
 
     fn play(

@@ -402,6 +402,14 @@ async fn json_errors(response: Response) -> Response {
         .await
         .unwrap_or_default();
     let text = String::from_utf8_lossy(&body);
+    // axum's own words for a query string that does not read.
+    let text = match text
+        .trim()
+        .strip_prefix("Failed to deserialize query string: ")
+    {
+        Some(why) => format!("the query string does not read: {why}").into(),
+        None => text,
+    };
     let message = if text.trim().is_empty() {
         status
             .canonical_reason()
@@ -426,13 +434,22 @@ async fn json_errors(response: Response) -> Response {
 pub fn svg_response(
     picture: Result<render::Picture, render::RenderError>,
 ) -> Result<Response, ApiError> {
-    let picture = picture.map_err(|e| ApiError::unprocessable(format!("cannot draw this: {e}")))?;
+    svg_text_response(picture.map(|p| p.to_svg()))
+}
+
+/// A picture's SVG text (written already, off the request's thread) as an
+/// answer; a picture `render` refused is a 422 with its reason.
+///
+/// # Errors
+/// 422 with the renderer's reason.
+pub fn svg_text_response(svg: Result<String, render::RenderError>) -> Result<Response, ApiError> {
+    let svg = svg.map_err(|e| ApiError::unprocessable(format!("cannot draw this: {e}")))?;
     Ok((
         [
             (header::CONTENT_TYPE, "image/svg+xml"),
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        picture.to_svg(),
+        svg,
     )
         .into_response())
 }

@@ -11,9 +11,12 @@
 //!   session. Each holds at most the store's **budget** of sessions
 //!   (per address, and per token): a new one beyond it pushes out that
 //!   maker's own session idle longest. When the whole store is full, the
-//!   session pushed out is the one idle longest of the **largest spender**
-//!   (the address holding the most), so that one client's flood pushes out
-//!   its own work, not everyone's.
+//!   session pushed out is one of the **largest spender**'s: in the
+//!   **neighbourhood** holding the most (an IPv4 address's /24, an IPv6
+//!   address's /48, where one party holds many addresses cheaply), of the
+//!   addresses there holding the most, a session never used since it was
+//!   made first, then the one idle longest. So a flood from many addresses pushes out its own work, not
+//!   everyone's, and work in use outlives work made and left.
 
 use crate::http::client::Maker;
 use crate::http::error::ApiError;
@@ -72,7 +75,19 @@ pub fn seed_or_fresh(seed: Option<u64>) -> Result<u64, ApiError> {
 struct Entry<T> {
     value: T,
     touched: Instant,
+    /// Whether it has been used since it was made.
+    used: bool,
     maker: Maker,
+}
+
+/// The neighbourhood an address is counted in when the store is full
+/// (see the module's terms); none for a session of no known maker.
+fn neighbourhood(client: Option<std::net::IpAddr>) -> Option<std::net::IpAddr> {
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+    Some(match client? {
+        IpAddr::V4(v4) => IpAddr::V4(Ipv4Addr::from(u32::from(v4) & !0xff)),
+        IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !((1u128 << 80) - 1))),
+    })
 }
 
 /// Sessions of one kind, keyed by id.
@@ -124,8 +139,7 @@ impl<T> Sessions<T> {
     /// Stores `value` made by `maker` under a fresh id and returns the id.
     /// Drops idle sessions first; then, past the maker's budget, the
     /// maker's own session idle longest; then, if the store is still full,
-    /// the session idle longest of the largest spender (see the module's
-    /// terms).
+    /// one of the largest spender's (see the module's terms).
     ///
     /// # Errors
     /// 503 when no id can be drawn.
@@ -143,23 +157,13 @@ impl<T> Sessions<T> {
                 while evict_oldest(&mut map, self.budget, |e| e.maker.token.as_ref() == token) {}
             }
         }
-        while map.len() >= self.capacity {
-            let mut held: HashMap<Option<std::net::IpAddr>, usize> = HashMap::new();
-            for entry in map.values() {
-                *held.entry(entry.maker.client).or_insert(0) += 1;
-            }
-            let Some((&largest, _)) = held.iter().max_by_key(|&(_, n)| *n) else {
-                break;
-            };
-            if !evict_oldest(&mut map, 0, |e| e.maker.client == largest) {
-                break;
-            }
-        }
+        while map.len() >= self.capacity && evict_from_largest(&mut map) {}
         map.insert(
             id.clone(),
             Entry {
                 value,
                 touched: now,
+                used: false,
                 maker: maker.clone(),
             },
         );
@@ -176,6 +180,7 @@ impl<T> Sessions<T> {
         match map.get_mut(id) {
             Some(entry) if now.duration_since(entry.touched) <= self.idle => {
                 entry.touched = now;
+                entry.used = true;
                 Ok(f(&mut entry.value))
             }
             Some(_) => {
@@ -215,6 +220,38 @@ impl<T> Sessions<T> {
             self.kind
         ))
     }
+}
+
+/// Removes one session of the largest spender (see the module's terms):
+/// in the neighbourhood holding the most, of the addresses there holding
+/// the most, one never used since made if any, the one idle longest. True
+/// when one was removed.
+fn evict_from_largest<T>(map: &mut HashMap<String, Entry<T>>) -> bool {
+    use std::net::IpAddr;
+    let mut hoods: HashMap<Option<IpAddr>, usize> = HashMap::new();
+    for entry in map.values() {
+        *hoods.entry(neighbourhood(entry.maker.client)).or_insert(0) += 1;
+    }
+    let Some((&hood, _)) = hoods.iter().max_by_key(|&(_, n)| *n) else {
+        return false;
+    };
+    let mut held: HashMap<Option<IpAddr>, usize> = HashMap::new();
+    for entry in map.values() {
+        if neighbourhood(entry.maker.client) == hood {
+            *held.entry(entry.maker.client).or_insert(0) += 1;
+        }
+    }
+    let most = held.values().copied().max().unwrap_or(0);
+    let chosen = map
+        .iter()
+        .filter(|(_, e)| {
+            neighbourhood(e.maker.client) == hood
+                && held.get(&e.maker.client).copied() == Some(most)
+        })
+        // Never used first (false < true), then idle longest.
+        .min_by_key(|(_, e)| (e.used, e.touched))
+        .map(|(id, _)| id.clone());
+    chosen.is_some_and(|id| map.remove(&id).is_some())
 }
 
 /// Removes the session idle longest among those `mine` picks, when they
@@ -330,7 +367,12 @@ mod tests {
     #[test]
     fn a_full_store_takes_from_the_largest_spender_first() {
         let store = Sessions::new("design", 5, Duration::from_secs(60));
-        let victim = store.insert_by(0, &maker(3)).unwrap();
+        // Another neighbourhood (/24) than the flood's.
+        let elsewhere = Maker {
+            client: Some(std::net::IpAddr::from([127, 0, 1, 3])),
+            token: None,
+        };
+        let victim = store.insert_by(0, &elsewhere).unwrap();
         std::thread::sleep(Duration::from_millis(2));
         let flood: Vec<String> = (0..20)
             .map(|i| store.insert_by(i, &maker(2)).unwrap())
@@ -342,6 +384,45 @@ mod tests {
         );
         assert!(store.with(&flood[19], |_| ()).is_ok());
         assert!(store.with(&flood[0], |_| ()).is_err());
+    }
+
+    #[test]
+    fn a_flood_from_many_addresses_takes_from_its_own_neighbourhood() {
+        let store = Sessions::new("design", 20, Duration::from_secs(60)).with_budget(1);
+        // Ten people on addresses of their own, each using what they made.
+        let victims: Vec<String> = (0..10u8)
+            .map(|n| {
+                let maker = Maker {
+                    client: Some(std::net::IpAddr::from([10, n, 0, 1])),
+                    token: None,
+                };
+                let id = store.insert_by(n, &maker).unwrap();
+                store.with(&id, |_| ()).unwrap();
+                id
+            })
+            .collect();
+        // 2,000 addresses, one session each, from a few neighbourhoods.
+        for i in 0..2000u32 {
+            let [_, _, c, d] = i.to_be_bytes();
+            let maker = Maker {
+                client: Some(std::net::IpAddr::from([192, 0, c, d])),
+                token: None,
+            };
+            store.insert_by(0, &maker).unwrap();
+        }
+        assert_eq!(store.len(), 20);
+        for id in &victims {
+            assert!(store.with(id, |_| ()).is_ok(), "a victim's session went");
+        }
+        // IPv6: /64s are cheap, a /48 is one neighbourhood.
+        assert_eq!(
+            neighbourhood(Some("2001:db8:1:2::1".parse().unwrap())),
+            neighbourhood(Some("2001:db8:1:ffff::9".parse().unwrap()))
+        );
+        assert_ne!(
+            neighbourhood(Some("2001:db8:1::1".parse().unwrap())),
+            neighbourhood(Some("2001:db8:2::1".parse().unwrap()))
+        );
     }
 
     #[test]

@@ -160,6 +160,21 @@ async fn boards_are_uploaded() {
         .await;
     let board = board.ok().clone();
     assert_eq!(board["board"]["name"], "tiny.json");
+    // A board's name titles matches: it follows the one rule for shown
+    // text (no invisible characters, at most 64 characters).
+    for name in [format!("{}\u{202E}", "x".repeat(900)), "x".repeat(65)] {
+        let named = app
+            .post(
+                "/api/chutes/boards",
+                json!({"text": "[[-1,-1,-1],[-1,9,-1],[-1,-1,-1]]", "file_name": name}),
+            )
+            .await;
+        let why = named.refused(StatusCode::BAD_REQUEST, "bad_name");
+        assert!(
+            why.starts_with("the board's name:") && why.len() < 200,
+            "{why}"
+        );
+    }
     assert_eq!(board["board"]["size"], 9);
     assert!(board.get("notes").is_none(), "{board}");
     // A LeetCode self-jump is no jump, and the answer says so; the

@@ -84,6 +84,58 @@ fn a_body_that_does_not_arrive_in_time_is_answered_408() {
 }
 
 #[test]
+fn a_body_slower_than_the_floor_is_answered_408_before_the_body_timeout() {
+    // The body timeout is far; the floor (after a 2 s grace) is not.
+    let (addr, _stop, _thread, _dir) = serve_over_tcp(|c| c.body_timeout = Duration::from_secs(60));
+    let mut slow = connect(addr);
+    write!(
+        slow,
+        "POST /api/matches HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: 100000\r\n\r\n{{"
+    )
+    .unwrap();
+    let answer = read_all(&mut slow);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.contains("slower than 1024 bytes a second"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn when_the_server_is_full_a_slow_body_makes_room() {
+    let (addr, _stop, _thread, _dir) = serve_over_tcp(|c| {
+        c.max_connections = 3;
+        c.body_timeout = Duration::from_secs(60);
+    });
+    // Three slow bodies take every connection.
+    let mut slow: Vec<TcpStream> = (0..3)
+        .map(|_| {
+            let mut stream = connect(addr);
+            write!(
+                stream,
+                "POST /api/matches HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+                 Content-Length: 100000\r\n\r\n{{"
+            )
+            .unwrap();
+            stream
+        })
+        .collect();
+    // Once they are no longer fresh, a newcomer is answered: one of them
+    // was closed to make room.
+    std::thread::sleep(Duration::from_millis(1200));
+    let mut newcomer = connect(addr);
+    write!(
+        newcomer,
+        "GET /api/games HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let answer = read_all(&mut newcomer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    drop(slow.pop());
+}
+
+#[test]
 fn beyond_the_connection_limit_the_oldest_idle_connection_makes_room() {
     let (addr, _stop, _thread, _dir) = serve_over_tcp(|c| c.max_connections = 4);
     let mut idle: Vec<TcpStream> = (0..4).map(|_| connect(addr)).collect();

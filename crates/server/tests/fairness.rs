@@ -75,8 +75,11 @@ mod rates {
         assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
         let mut seat = support::Seat::from_made(&made.body);
         app.play(&mut seat, json!("roll")).await.ok();
-        // Moves are not limited: the attacker's own match goes on.
-        let theirs = app.get("/api/lobby").await;
+        // Everyday requests have their own, higher rate: the attacker
+        // still reads the lobby.
+        let theirs = app
+            .send_from(attacker, "GET", "/api/lobby", None, &[], None)
+            .await;
         theirs.ok();
     }
 
@@ -121,12 +124,169 @@ mod rates {
         )
         .await
         .refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
-        // Reading is never limited.
+        // Reading is limited far above the rate.
         for _ in 0..10 {
             app.send_from(client(2), "GET", "/api/lobby", None, &[], None)
                 .await
                 .ok();
         }
+    }
+}
+
+/// The router's routes, read from its debug form (axum has no other way
+/// to list them): `(methods, path)` for each, the methods as its `Allow`
+/// header says them. Panics when it finds none, so that a change in
+/// axum's debug form fails here rather than pass with nothing checked.
+fn routes_of(router: &axum::Router) -> Vec<(Vec<String>, String)> {
+    let text = format!("{router:?}");
+    // Only the routes proper; the fallbacks come after.
+    let text = text.split("fallback_router").next().expect("some text");
+    let (routes, paths) = text
+        .split_once("node: Node { paths: {")
+        .expect("axum's debug form lists the paths");
+    let mut path_of = std::collections::HashMap::new();
+    for entry in paths.split("RouteId(").skip(1) {
+        let (id, rest) = entry.split_once("): \"").expect("RouteId(n): \"path\"");
+        let path = rest.split('"').next().expect("a quoted path");
+        path_of.insert(id.to_string(), path.to_string());
+    }
+    let mut out = Vec::new();
+    for entry in routes.split("RouteId(").skip(1) {
+        let (id, rest) = entry.split_once(')').expect("RouteId(n)");
+        let Some(path) = path_of.get(id) else {
+            continue;
+        };
+        let methods: Vec<String> = rest
+            .split_once("allow_header: Bytes(b\"")
+            .map(|(_, allow)| allow.split('"').next().unwrap_or_default())
+            .unwrap_or_default()
+            .split(',')
+            .filter(|m| !m.is_empty())
+            .map(str::to_string)
+            .collect();
+        out.push((methods, path.clone()));
+    }
+    assert!(
+        out.iter().filter(|(m, _)| !m.is_empty()).count() > 20,
+        "the router's routes could not be read from axum's debug form: {out:?}"
+    );
+    out
+}
+
+mod every_route {
+    use super::*;
+    use axum::http::Method;
+    use server::http::fair;
+
+    #[tokio::test]
+    async fn every_api_route_that_does_work_is_rate_limited_by_its_real_path() {
+        let app = App::new().await;
+        let routes = routes_of(&app.router);
+        let mut unlimited = Vec::new();
+        let mut seen = Vec::new();
+        for (methods, path) in &routes {
+            if path.contains("__private__") {
+                continue;
+            }
+            let api = path.starts_with("/api/") && path != "/api/";
+            if methods.is_empty() && path != "/api/" {
+                // Any method (only `/api/`, a plain 404, may be so).
+                unlimited.push(format!("any method {path}"));
+            }
+            for method in methods {
+                let method: Method = method.parse().expect("a method");
+                if api {
+                    match fair::listed_kind(&method, path) {
+                        Some(_) => seen.push((method.to_string(), path.clone())),
+                        None => unlimited.push(format!("{method} {path}")),
+                    }
+                } else if !(method == Method::GET || method == Method::HEAD) && path != "/api/" {
+                    // Outside the API: the pages, their embedded assets and
+                    // the health checks, read only.
+                    unlimited.push(format!("{method} {path} (outside the API)"));
+                }
+            }
+        }
+        assert!(
+            unlimited.is_empty(),
+            "routes with no rate in http/fair.rs's table: {unlimited:#?}"
+        );
+        // And the table names no route the router does not have (as it
+        // once named `/api/matches/{id}/hint` for Baffle's hints).
+        for (method, path, _) in fair::ROUTES {
+            let method = if *method == "GET" { "GET" } else { method };
+            assert!(
+                seen.iter().any(|(m, p)| m == method && p == path),
+                "http/fair.rs lists {method} {path}, which the router does not have"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn baffle_hints_and_bot_moves_are_limited_per_address() {
+        let app = App::with(|c| c.rate_limit = 2).await;
+        let made = app
+            .send_from(
+                client(2),
+                "POST",
+                "/api/matches",
+                None,
+                &[],
+                Some(&json!({"game": "baffle", "setup": {"fixed": true}})),
+            )
+            .await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+        let id = made.body["id"].as_str().expect("an id").to_string();
+        let hint = format!("/api/baffle/matches/{id}/hint");
+        for _ in 0..2 {
+            let asked = app
+                .send_from(client(2), "POST", &hint, None, &[], Some(&json!({})))
+                .await;
+            assert_ne!(
+                asked.status,
+                StatusCode::TOO_MANY_REQUESTS,
+                "{}",
+                asked.body
+            );
+        }
+        let refused = app
+            .send_from(client(2), "POST", &hint, None, &[], Some(&json!({})))
+            .await;
+        refused.refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+        retry_after(&refused);
+        let bot = format!("/api/baffle/matches/{id}/bot");
+        app.send_from(client(2), "POST", &bot, None, &[], Some(&json!({})))
+            .await
+            .refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+        // Another address still asks.
+        let other = app
+            .send_from(client(3), "POST", &hint, None, &[], Some(&json!({})))
+            .await;
+        assert_ne!(
+            other.status,
+            StatusCode::TOO_MANY_REQUESTS,
+            "{}",
+            other.body
+        );
+    }
+
+    #[tokio::test]
+    async fn moves_and_reads_are_limited_at_many_times_the_rate() {
+        let app = App::with(|c| c.rate_limit = 1).await;
+        let most = fair::EVERYDAY_TIMES;
+        for _ in 0..most {
+            app.send_from(client(2), "GET", "/api/games", None, &[], None)
+                .await
+                .ok();
+        }
+        let refused = app
+            .send_from(client(2), "GET", "/api/lobby", None, &[], None)
+            .await;
+        let why = refused.refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+        assert!(why.contains(&format!("at most {most} a minute")), "{why}");
+        app.send_from(client(3), "GET", "/api/lobby", None, &[], None)
+            .await
+            .ok();
     }
 }
 
@@ -187,6 +347,73 @@ mod proxies {
 
 mod quotas {
     use super::*;
+
+    #[tokio::test]
+    async fn a_rematch_is_made_by_its_asker_and_counts_against_their_quota() {
+        rematches_count(
+            App::with(|c| {
+                c.rate_limit = 0;
+                c.matches_per_client = 1;
+            })
+            .await,
+        )
+        .await;
+    }
+
+    #[tokio::test]
+    async fn a_rematch_counts_against_its_asker_on_postgres_too() {
+        let url = testkit::fresh_postgres().await;
+        rematches_count(
+            App::with(|c| {
+                c.database = Some(server::store::Location::Postgres(url));
+                c.rate_limit = 0;
+                c.matches_per_client = 1;
+            })
+            .await,
+        )
+        .await;
+    }
+
+    /// With one unfinished match per creator: a rematch is refused the
+    /// address and the token that hold one.
+    async fn rematches_count(app: App) {
+        let baffle = json!({"game": "baffle", "setup": {"fixed": true}});
+        let made = app
+            .send_from(client(2), "POST", "/api/matches", None, &[], Some(&baffle))
+            .await;
+        let mut first = support::Seat::from_made(&made.body);
+        app.play(&mut first, json!("quit")).await.ok();
+        // The address's one unfinished match.
+        app.send_from(client(2), "POST", "/api/matches", None, &[], Some(&baffle))
+            .await
+            .ok();
+        let rematch = format!("/api/matches/{}/rematch", first.id);
+        let refused = app
+            .send_from(client(2), "POST", &rematch, Some(&first.token), &[], None)
+            .await;
+        let why = refused.refused(StatusCode::TOO_MANY_REQUESTS, "match_quota");
+        assert!(why.contains("address"), "{why}");
+        // From another address the same token still counts: it made the
+        // first match, which is over, so it holds none unfinished.
+        let made = app
+            .send_from(client(3), "POST", &rematch, Some(&first.token), &[], None)
+            .await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+        // And now that token holds its one: a rematch of another finished
+        // match of its is refused by token.
+        let again = app
+            .send_from(
+                client(4),
+                "POST",
+                "/api/matches",
+                Some(&first.token),
+                &[],
+                Some(&baffle),
+            )
+            .await;
+        let why = again.refused(StatusCode::TOO_MANY_REQUESTS, "match_quota");
+        assert!(why.contains("token"), "{why}");
+    }
 
     #[tokio::test]
     async fn one_address_holds_at_most_its_quota_of_unfinished_matches() {
@@ -952,6 +1179,37 @@ mod grids {
     }
 
     #[tokio::test]
+    async fn made_up_tokens_do_not_multiply_an_address_quota() {
+        let app = App::with(|c| {
+            c.rate_limit = 0;
+            c.grids_per_client = 2;
+        })
+        .await;
+        let token = |n: u32| format!("{n:032x}");
+        save(&app, client(2), Some(&token(1)), "one", false)
+            .await
+            .ok();
+        save(&app, client(2), Some(&token(2)), "two", false)
+            .await
+            .ok();
+        let why = save(&app, client(2), Some(&token(3)), "three", false)
+            .await
+            .refused(StatusCode::TOO_MANY_REQUESTS, "grid_quota")
+            .to_string();
+        assert!(why.contains("2 grids"), "{why}");
+        // A token holds its own quota from any address too.
+        save(&app, client(3), Some(&token(1)), "four", false)
+            .await
+            .ok();
+        save(&app, client(4), Some(&token(1)), "five", false)
+            .await
+            .refused(StatusCode::TOO_MANY_REQUESTS, "grid_quota");
+        save(&app, client(4), Some(&token(4)), "six", false)
+            .await
+            .ok();
+    }
+
+    #[tokio::test]
     async fn grids_with_no_owner_are_changed_from_this_machine_only() {
         let app = App::with(|c| c.rate_limit = 0).await;
         // Saved in process (as grid files are imported): no owner.
@@ -1006,5 +1264,84 @@ mod long_work_memory {
             .await
             .ok();
         assert_eq!(state.long_work.memory.held(), 0, "given back once answered");
+    }
+}
+
+mod the_rest {
+    use super::*;
+    use axum::body::Body;
+    use axum::http::Request;
+
+    #[tokio::test]
+    async fn a_repeat_counts_each_move_it_plays_against_the_address() {
+        let app = App::with(|c| {
+            c.rate_limit = 1;
+            c.matches_per_client = 0;
+        })
+        .await;
+        let made = make(&app, client(2), None, &["here", "here"]).await;
+        let seat = support::Seat::from_made(&made.body);
+        let uri = format!("/api/matches/{}/moves", seat.id);
+        let repeat = json!({"move": "roll", "after": 0, "repeat": true});
+        let played = app
+            .send_from(
+                client(2),
+                "POST",
+                &uri,
+                Some(&seat.token),
+                &[],
+                Some(&repeat),
+            )
+            .await;
+        let moves = played.ok()["played"].as_array().expect("moves").len();
+        assert!(moves > 1, "a game to its end plays many moves");
+        // Those moves spent the address's everyday rate (100 a minute
+        // here) as that many requests would: what is left is the rest.
+        let view = format!("/api/matches/{}", seat.id);
+        let mut left = 0;
+        for _ in 0..100 {
+            let next = app
+                .send_from(client(2), "GET", &view, None, &[], None)
+                .await;
+            if next.status == StatusCode::TOO_MANY_REQUESTS {
+                break;
+            }
+            next.ok();
+            left += 1;
+        }
+        let spent = 100usize.saturating_sub(moves.min(100));
+        assert!(
+            (spent..=spent + 1).contains(&left),
+            "{moves} moves played, {left} requests left"
+        );
+        app.send_from(client(3), "GET", "/api/games", None, &[], None)
+            .await
+            .ok();
+    }
+
+    #[tokio::test]
+    async fn media_types_are_read_in_any_case_and_errors_speak_no_rust() {
+        let app = App::new().await;
+        let request = Request::builder()
+            .method("POST")
+            .uri("/api/matches")
+            .header("content-type", "APPLICATION/JSON; Charset=UTF-8")
+            .body(Body::from(chutes(&["here", "here"]).to_string()))
+            .expect("a request");
+        let made = app.request(request).await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+        let mut seat = support::Seat::from_made(&made.body);
+        let odd = app.play(&mut seat, json!(3)).await;
+        let why = odd.refused(StatusCode::BAD_REQUEST, "bad_move").to_string();
+        assert!(!why.contains("enum") && !why.contains("tagged"), "{why}");
+        let query = app
+            .get("/api/chutes/boards/classic/analysis?players=many")
+            .await;
+        assert_eq!(query.status, StatusCode::BAD_REQUEST, "{}", query.body);
+        let why = query.message().to_string();
+        assert!(
+            !why.contains("Failed to deserialize") && why.contains("query string"),
+            "{why}"
+        );
     }
 }

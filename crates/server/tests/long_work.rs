@@ -203,6 +203,43 @@ async fn shortest_games_with_65536_chutes_are_bounded() {
     assert_eq!(status, StatusCode::OK, "{body}");
 }
 
+/// A board's picture is long work: drawn off the request threads in its
+/// line, its memory counted, so that pictures of big boards cannot take
+/// the server's memory or threads.
+#[tokio::test]
+async fn a_big_boards_picture_is_long_work_with_its_memory_counted() {
+    let (router, state, _dir) = app(|_| {}).await;
+    let board = upload(&router, ENDLESS_CHUTE).await;
+    let uri = format!("/api/chutes/boards/{board}/svg");
+    let response = router
+        .clone()
+        .oneshot(request("GET", &uri, None))
+        .await
+        .expect("an answer");
+    assert_eq!(response.status(), StatusCode::OK);
+    let tally = state.long_work.tally();
+    assert_eq!((tally.started, tally.finished), (1, 1), "{tally:?}");
+    assert_eq!(state.long_work.memory.held(), 0, "given back once drawn");
+    // Where one picture does not fit in what one question may hold, it is
+    // refused before any drawing.
+    let squares = 10_001u64;
+    let (small, state, _dir) = app(|c| c.long_work_states = squares).await;
+    let board = upload(&small, ENDLESS_CHUTE).await;
+    let answer = call(
+        &small,
+        "GET",
+        &format!("/api/chutes/boards/{board}/svg"),
+        None,
+    )
+    .await;
+    assert_eq!(answer.0, StatusCode::UNPROCESSABLE_ENTITY, "{}", answer.1);
+    assert!(error_of(&answer).contains("picture"), "{}", answer.1);
+    assert_eq!(state.long_work.tally().started, 0);
+    // A small board is drawn as before.
+    let classic = call(&small, "GET", "/api/chutes/boards/classic", None).await;
+    assert_eq!(classic.0, StatusCode::OK);
+}
+
 #[tokio::test]
 async fn a_heat_map_no_picture_can_show_is_refused_before_any_analysis() {
     let (app, state, _dir) = app(|c| c.long_work_limit = Duration::from_millis(200)).await;

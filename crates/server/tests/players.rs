@@ -93,6 +93,85 @@ async fn players_go_by_the_names_they_chose() {
     assert_eq!(record.ok()["names"], json!(["Ada", "Bo"]));
 }
 
+/// The names table: each class of name the one rule refuses or keeps, as
+/// a player naming their seat beside "Ada" meets it.
+const NAMES: &[(&str, &str, bool)] = &[
+    ("a plain name", "Bo", true),
+    ("another script", "盤面", true),
+    ("markup, kept as text", "<b>Bo</b>", true),
+    ("a name with 'bot' in it", "Robot", true),
+    ("a lone Hangul filler", "\u{3164}", false),
+    ("a half-width Hangul filler", "\u{FFA0}", false),
+    ("Braille blanks", "\u{2800}\u{2800}", false),
+    ("a tag character", "Bo\u{E0041}", false),
+    ("the combining grapheme joiner", "B\u{034F}o", false),
+    ("a variation selector", "Bo\u{FE0F}", false),
+    ("a Mongolian variation selector", "Bo\u{180B}", false),
+    ("a Khmer inherent vowel", "Bo\u{17B4}", false),
+    ("a musical format character", "Bo\u{1D173}", false),
+    ("a zero-width space", "B\u{200B}o", false),
+    ("a right-to-left override", "Bo\u{202E}", false),
+    ("a control character", "B\to", false),
+    ("a no-break space", "B\u{00A0}o", false),
+    ("too long", "abcdefghijklmnopqrstuvwxy", false),
+    ("the bot's name", "Bot", false),
+    ("a bot's numbered name", "Bot 2", false),
+    ("a bot level's name", "Hard bot", false),
+    ("an unnamed seat's name", "Player 2", false),
+    (
+        "an unnamed seat's name, spaced and cased",
+        "player  1",
+        false,
+    ),
+    ("a look-alike of the bot's name", "B0t", false),
+    ("Cyrillic А beside Latin Ada", "\u{0410}da", false),
+    ("Ada in capitals beside Ada", "ADA", false),
+];
+
+#[tokio::test]
+async fn the_names_table_holds_for_a_seat_named_in_play() {
+    let app = App::new().await;
+    let ada = app
+        .start(json!({"game": "chutes", "seats": [{"plan": "here", "name": "Ada"}, "here"]}))
+        .await;
+    let uri = format!("/api/matches/{}/name", ada.id);
+    for &(what, name, kept) in NAMES {
+        let named = app
+            .post_as(&ada.token, &uri, json!({"seat": 2, "name": name}))
+            .await;
+        if kept {
+            assert_eq!(named.status, StatusCode::OK, "{what}: {}", named.body);
+        } else {
+            named.refused(StatusCode::BAD_REQUEST, "bad_name");
+        }
+    }
+    // The same rule when a match is made and a seat is joined.
+    let twins = app
+        .post(
+            "/api/matches",
+            json!({"game": "chutes", "seats": [
+                {"plan": "here", "name": "Ada"}, {"plan": "here", "name": "\u{0410}da"}]}),
+        )
+        .await;
+    let why = twins.refused(StatusCode::BAD_REQUEST, "bad_name");
+    assert!(
+        why.contains("seat 2") && why.contains("looks like"),
+        "{why}"
+    );
+    let host = app
+        .start(json!({"game": "chutes", "seats": [{"plan": "here", "name": "Ada"}, "open"]}))
+        .await;
+    let (seat, invite) = host.invites[0].clone();
+    let join = format!("/api/matches/{}/join", host.id);
+    for name in ["Bot", "\u{0410}da", "\u{3164}"] {
+        app.post(&join, json!({"seat": seat, "invite": invite, "name": name}))
+            .await
+            .refused(StatusCode::BAD_REQUEST, "bad_name");
+    }
+    let view = app.get(&format!("/api/matches/{}", host.id)).await;
+    assert_eq!(view.ok()["players"][1]["state"], "open");
+}
+
 #[tokio::test]
 async fn refused_names_say_what_is_wrong_and_where() {
     let app = App::new().await;
@@ -230,6 +309,56 @@ async fn a_rematch_seats_the_same_players_once_with_the_first_seat_moved_on() {
     app.look(&mut ada2).await;
     let rolled = app.play(&mut ada2, json!("roll")).await;
     assert_eq!(rolled.status, StatusCode::OK, "{}", rolled.body);
+}
+
+/// A rematch asked for first by a player who is not the host: the seat
+/// nobody took waits again, and its fresh invite goes to the host's own
+/// first ask (it used to go to nobody).
+#[tokio::test]
+async fn the_host_gets_the_rematchs_fresh_invite_when_another_asked_first() {
+    let app = App::new().await;
+    // A board of two squares: the first roll finishes the game.
+    let board = app
+        .post(
+            "/api/chutes/boards",
+            json!({"text": "size = 2\nstart = 1\n"}),
+        )
+        .await;
+    let board = board.ok()["id"].as_str().expect("an id").to_string();
+    let ada = app
+        .start(
+            json!({"game": "chutes", "setup": {"board": board, "overshoot": "finish"},
+            "seats": [{"plan": "here", "name": "Ada"}, "open", "open"]}),
+        )
+        .await;
+    let (seat, invite) = ada.invites[0].clone();
+    let joined = app
+        .post(
+            &format!("/api/matches/{}/join", ada.id),
+            json!({"seat": seat, "invite": invite, "name": "Bo"}),
+        )
+        .await;
+    let bo_token = joined.ok()["token"].as_str().expect("a token").to_string();
+    let mut ada = ada;
+    let mut bo = Seat {
+        id: ada.id.clone(),
+        token: bo_token,
+        after: 0,
+        invites: Vec::new(),
+    };
+    let end = play_out(&app, &mut ada, &mut bo).await;
+    assert_ne!(end["status"], "playing", "{end}");
+    let rematch = format!("/api/matches/{}/rematch", ada.id);
+    let first = app.post_as(&bo.token, &rematch, json!({})).await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.body);
+    assert_eq!(first.body["invites"], json!([]), "not Bo's to give");
+    let host = app.post_as(&ada.token, &rematch, json!({})).await;
+    assert_eq!(host.status, StatusCode::OK, "{}", host.body);
+    let invites = host.body["invites"].as_array().expect("invites");
+    assert_eq!(invites.len(), 1, "{}", host.body);
+    // Told once: a second ask does not replace the link already shared.
+    let again = app.post_as(&ada.token, &rematch, json!({})).await;
+    assert_eq!(again.body["invites"], json!([]));
 }
 
 #[tokio::test]

@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used)] // Test cases are run from the tests the macro makes.
 
 use server::store::{
-    Db, DbError, Durability, GridSave, Location, MAX_UNFINISHED, NewMatch, NewMove, Notice,
-    SeatRow, TokenRow, UNFINISHED_KEPT,
+    Creator, Db, DbError, Durability, GridSave, Location, MAX_UNFINISHED, NewMatch, NewMove,
+    Notice, SeatRow, TokenRow, UNFINISHED_KEPT,
 };
 use std::time::Duration;
 
@@ -313,7 +313,9 @@ async fn a_match_has_one_rematch(db: Db, _: Location) {
     db.create(new_match(&old)).await.unwrap();
     assert_eq!(db.load(&old).await.unwrap().unwrap().rematch, None);
     assert_eq!(
-        db.create_rematch(&old, new_match(&id(2))).await.unwrap(),
+        db.create_rematch(&old, new_match(&id(2)), Creator::default())
+            .await
+            .unwrap(),
         None
     );
     let stored = db.load(&old).await.unwrap().unwrap();
@@ -322,12 +324,15 @@ async fn a_match_has_one_rematch(db: Db, _: Location) {
     assert_eq!(made.seats[0].name.as_deref(), Some("Ada"));
     // A second ask makes nothing, and names the first.
     assert_eq!(
-        db.create_rematch(&old, new_match(&id(3))).await.unwrap(),
+        db.create_rematch(&old, new_match(&id(3)), Creator::default())
+            .await
+            .unwrap(),
         Some(id(2))
     );
     assert!(db.load(&id(3)).await.unwrap().is_none());
     assert!(matches!(
-        db.create_rematch(&id(9), new_match(&id(4))).await,
+        db.create_rematch(&id(9), new_match(&id(4)), Creator::default())
+            .await,
         Err(DbError::NoMatch)
     ));
 }
@@ -451,6 +456,42 @@ on_both!(
 );
 
 /// Runs `sql` on the store at `location`, on a connection of its own.
+/// A stored move whose text is not UTF-8 (bytes `ff fe 6c 6c`): SQLite's
+/// checks pass, but the record cannot be read. The store says it is
+/// damaged, and where, on every read: never "try again".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_move_that_is_not_text_is_a_damaged_record_with_where() {
+    let (db, location, _held) = sqlite().await;
+    db.create(new_match(&id(1))).await.unwrap();
+    db.append(mv(&id(1), 1, false)).await.unwrap();
+    drop(db);
+    raw(
+        &location,
+        &format!(
+            "UPDATE moves SET entry = CAST(x'fffe6c6c' AS TEXT) WHERE match_id = '{}'",
+            id(1)
+        ),
+    )
+    .await;
+    let db = open(&location, None).await;
+    for _ in 0..2 {
+        match db.load(&id(1)).await {
+            Err(DbError::Damaged(what)) => {
+                assert!(
+                    what.starts_with("the match's moves:") && what.contains("UTF-8"),
+                    "{what}"
+                );
+                let answer = server::http::error::ApiError::from(DbError::Damaged(what));
+                assert_eq!(answer.code, "damaged_record");
+                assert_eq!(answer.status.as_u16(), 500);
+                assert!(answer.retry_after.is_none());
+                assert!(!answer.message.contains("try again"), "{}", answer.message);
+            }
+            other => panic!("not a damaged record: {:?}", other.map(|m| m.is_some())),
+        }
+    }
+}
+
 async fn raw(location: &Location, sql: &str) {
     match location {
         Location::Sqlite(path) => {
@@ -519,7 +560,9 @@ async fn a_full_store_makes_no_match_until_one_ends(db: Db, location: Location) 
         matches!(refused, DbError::AtCapacity { retry_after } if retry_after == UNFINISHED_KEPT.as_secs()),
         "{refused:?}"
     );
-    let rematch = db.create_rematch(&id(1), new_match(&id(3))).await;
+    let rematch = db
+        .create_rematch(&id(1), new_match(&id(3)), Creator::default())
+        .await;
     assert!(
         matches!(rematch, Err(DbError::AtCapacity { .. })),
         "{rematch:?}"
@@ -583,12 +626,14 @@ async fn a_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count(
         Location::Sqlite(_) => {
             "DROP TRIGGER unfinished_made; DROP TRIGGER unfinished_ended;
              DROP TRIGGER unfinished_gone; DROP TABLE unfinished;
+             DROP INDEX grids_saver; ALTER TABLE grids DROP COLUMN saver;
              DELETE FROM schema_versions WHERE version >= 5;"
         }
         Location::Postgres(_) => {
             "DROP TRIGGER unfinished_made ON matches; DROP TRIGGER unfinished_ended ON matches;
              DROP TRIGGER unfinished_gone ON matches; DROP FUNCTION unfinished_counted();
              DROP TABLE unfinished_counts;
+             DROP INDEX grids_saver; ALTER TABLE grids DROP COLUMN saver;
              DELETE FROM schema_versions WHERE version >= 7;"
         }
     };

@@ -235,7 +235,7 @@ impl From<crate::store::DbError> for ApiError {
             DbError::NoMatch => "no such game (it may have expired)".to_string(),
             DbError::Full => "cannot store this: the server's disk is full".to_string(),
             DbError::ReadOnly => "cannot store this: the server's store is read-only".to_string(),
-            DbError::Damaged(_) => "this game's record is damaged in the server's store: it is lost, and asking again will not bring it back".to_string(),
+            DbError::Damaged(what) => format!("this record is damaged in the server's store ({what}): it is lost, and asking again will not bring it back"),
             DbError::AtCapacity { retry_after } => format!(
                 "the server holds {} unfinished games, its most; the first of them expires in {}, or sooner when some end",
                 crate::store::MAX_UNFINISHED,
@@ -253,7 +253,7 @@ impl From<crate::store::DbError> for ApiError {
             ),
             DbError::NotOwner => "this grid was saved by someone else: you may open it and save a copy under another name, not replace or delete it".to_string(),
             DbError::GridQuota { limit, whole: false } => format!(
-                "you have saved {limit} grids, the most one person may; delete some of yours first"
+                "you (this address, or the token you showed) have saved {limit} grids, the most one may; delete some of yours first"
             ),
             DbError::GridQuota { limit, whole: true } => format!(
                 "the server holds {limit} saved grids, its most; a grid must be deleted before another is saved"
@@ -342,12 +342,13 @@ where
     }
 }
 
-/// `application/json`, with or without parameters (`; charset=utf-8`).
+/// `application/json` in any case (media types are case-insensitive),
+/// with or without parameters (`; charset=utf-8`).
 pub(crate) fn is_json_type(content_type: &str) -> bool {
     content_type
         .split(';')
         .next()
-        .is_some_and(|media| media.trim() == "application/json")
+        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// serde's message with Rust's type names said in words: `expected u32`

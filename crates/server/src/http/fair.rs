@@ -1,15 +1,20 @@
-//! Fair share: rates per client address on the routes that make something
-//! or ask for long work, so that no one client uses up what everyone
-//! shares.
+//! Fair share: rates per client address on every API route, so that no
+//! one client uses up what everyone shares.
 //!
 //! Terms:
+//! - **route table** ([`ROUTES`]): every API route by its real path
+//!   (`/api/baffle/matches/{id}/hint`, as the router matches it) with its
+//!   kind, decided here and nowhere else; a route the table misses is
+//!   counted as asking, and the router's test fails on it.
+//! - **everyday** ([`Kind::Everyday`]): a cheap read or a move, allowed
+//!   [`EVERYDAY_TIMES`] the rate.
 //! - **making** ([`Kind::Making`]): a request that leaves something behind
 //!   — a match, a design, an uploaded or designed board, a saved grid.
 //! - **asking** ([`Kind::Asking`]): a request for long work — an analysis,
 //!   a shortest game, a plot, a solve, a hint, a bot's move for a player.
 //! - **rate** ([`crate::Config::rate_limit`]): each client address may
-//!   make that many things a minute, and ask that many questions a minute,
-//!   in bursts of as many; beyond it the request is answered `429
+//!   make that many things a minute, ask that many questions a minute, and
+//!   send [`EVERYDAY_TIMES`] as many everyday requests, in bursts of as many; beyond it the request is answered `429
 //!   rate_limited` with `Retry-After`, the seconds until one more is
 //!   allowed. The limiter is `governor`'s (GCRA, one cell of state per
 //!   address); addresses not seen for a while are forgotten.
@@ -38,66 +43,118 @@ use std::time::Duration;
 /// What a request costs, for the limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// A cheap read or a move: a view, the lobby, a list, a move, a seat
+    /// taken or named. Allowed [`EVERYDAY_TIMES`] the rate, so that a
+    /// person never meets it but one address cannot flood the store.
+    Everyday,
     /// It makes something that is kept (see the module's terms).
     Making,
     /// It asks for long work.
     Asking,
 }
 
-/// The routes that make something, as `(method, template)` under `/api`.
-pub const MAKING: &[(&str, &str)] = &[
-    ("POST", "/api/matches"),
-    ("POST", "/api/matches/{id}/rematch"),
-    ("POST", "/api/chutes/boards"),
-    ("POST", "/api/tycoon/designs"),
-    ("POST", "/api/tycoon/designs/{id}/save"),
+/// How many times [`crate::Config::rate_limit`] an address may send
+/// everyday requests a minute.
+pub const EVERYDAY_TIMES: u32 = 100;
+
+/// Every API route by its real path, as `(method, template, kind)`: the
+/// one place a route's cost is decided. A route missing here is counted
+/// as [`Kind::Asking`], the strictest (and the router's test fails on
+/// it). `HEAD` counts as `GET`.
+pub const ROUTES: &[(&str, &str, Kind)] = &[
+    // Matches of every game.
+    ("POST", "/api/matches", Kind::Making),
+    ("GET", "/api/matches/{id}", Kind::Everyday),
+    ("GET", "/api/matches/{id}/setup", Kind::Everyday),
+    ("POST", "/api/matches/{id}/moves", Kind::Everyday),
+    ("POST", "/api/matches/{id}/join", Kind::Everyday),
+    (
+        "POST",
+        "/api/matches/{id}/seats/{seat}/invite",
+        Kind::Everyday,
+    ),
+    ("POST", "/api/matches/{id}/rematch", Kind::Making),
+    ("POST", "/api/matches/{id}/name", Kind::Everyday),
+    ("GET", "/api/matches/{id}/events", Kind::Everyday),
+    ("GET", "/api/matches/{id}/record", Kind::Everyday),
+    ("GET", "/api/matches/{id}/replay", Kind::Everyday),
+    ("GET", "/api/matches/{id}/svg", Kind::Everyday),
+    ("GET", "/api/lobby", Kind::Everyday),
+    ("GET", "/api/games", Kind::Everyday),
+    // Baffle.
+    ("GET", "/api/baffle/preview.svg", Kind::Everyday),
+    ("POST", "/api/baffle/solve", Kind::Asking),
+    ("POST", "/api/baffle/matches/{id}/hint", Kind::Asking),
+    ("POST", "/api/baffle/matches/{id}/bot", Kind::Asking),
+    // Chutes & Ladders boards.
+    ("GET", "/api/chutes/boards", Kind::Everyday),
+    ("POST", "/api/chutes/boards", Kind::Making),
+    ("GET", "/api/chutes/boards/{board}", Kind::Everyday),
+    ("GET", "/api/chutes/boards/{board}/svg", Kind::Asking),
+    ("GET", "/api/chutes/boards/{board}/analysis", Kind::Asking),
+    ("GET", "/api/chutes/boards/{board}/shortest", Kind::Asking),
+    ("GET", "/api/chutes/boards/{board}/min-throws", Kind::Asking),
+    (
+        "GET",
+        "/api/chutes/boards/{board}/plots/{kind}",
+        Kind::Asking,
+    ),
+    ("POST", "/api/chutes/design", Kind::Asking),
+    // Tycoon designs and grids.
+    ("POST", "/api/tycoon/designs", Kind::Making),
+    ("GET", "/api/tycoon/designs/{id}", Kind::Everyday),
+    ("DELETE", "/api/tycoon/designs/{id}", Kind::Everyday),
+    ("POST", "/api/tycoon/designs/{id}/edits", Kind::Everyday),
+    ("GET", "/api/tycoon/designs/{id}/file", Kind::Everyday),
+    ("GET", "/api/tycoon/designs/{id}/svg", Kind::Everyday),
+    ("POST", "/api/tycoon/designs/{id}/save", Kind::Making),
+    ("GET", "/api/tycoon/grids", Kind::Everyday),
+    ("GET", "/api/tycoon/grids/{name}", Kind::Everyday),
+    ("DELETE", "/api/tycoon/grids/{name}", Kind::Everyday),
+    ("GET", "/api/tycoon/cards", Kind::Everyday),
+    ("GET", "/api/tycoon/sample.svg", Kind::Everyday),
 ];
 
-/// The routes that ask for long work, as `(method, template)`.
-pub const ASKING: &[(&str, &str)] = &[
-    ("GET", "/api/chutes/boards/{board}/analysis"),
-    ("GET", "/api/chutes/boards/{board}/shortest"),
-    ("GET", "/api/chutes/boards/{board}/min-throws"),
-    ("GET", "/api/chutes/boards/{board}/plots/{kind}"),
-    ("POST", "/api/chutes/design"),
-    ("POST", "/api/baffle/solve"),
-    ("POST", "/api/matches/{id}/hint"),
-    ("POST", "/api/matches/{id}/bot"),
-];
-
-/// The kind of the route `template` taken with `method`, if it is limited.
-pub fn kind_of(method: &Method, template: &str) -> Option<Kind> {
-    let hit = |list: &[(&str, &str)]| {
-        list.iter()
-            .any(|&(m, t)| m == method.as_str() && t == template)
-    };
-    if hit(MAKING) {
-        Some(Kind::Making)
-    } else if hit(ASKING) {
-        Some(Kind::Asking)
+/// The kind of the API route `template` (its real path, `/api/…`) taken
+/// with `method`, if [`ROUTES`] lists it.
+pub fn listed_kind(method: &Method, template: &str) -> Option<Kind> {
+    let method = if method == Method::HEAD {
+        "GET"
     } else {
-        None
-    }
+        method.as_str()
+    };
+    ROUTES
+        .iter()
+        .find(|&&(m, t, _)| m == method && t == template)
+        .map(|&(_, _, kind)| kind)
+}
+
+/// The kind a request on API route `template` with `method` is counted
+/// as: its [`ROUTES`] entry, or [`Kind::Asking`] for a route not listed.
+pub fn kind_of(method: &Method, template: &str) -> Kind {
+    listed_kind(method, template).unwrap_or(Kind::Asking)
 }
 
 /// The rate limiters, one per [`Kind`], keyed by client address.
 pub struct Rates {
     per_minute: u32,
+    everyday: Option<DefaultKeyedRateLimiter<IpAddr>>,
     making: Option<DefaultKeyedRateLimiter<IpAddr>>,
     asking: Option<DefaultKeyedRateLimiter<IpAddr>>,
     clock: DefaultClock,
 }
 
 impl Rates {
-    /// Limiters allowing `per_minute` of each kind a minute per address, in
-    /// bursts of as many; none when `per_minute` is 0.
+    /// Limiters allowing `per_minute` making and asking a minute per
+    /// address, and [`EVERYDAY_TIMES`] as many everyday requests, in bursts
+    /// of as many; none when `per_minute` is 0.
     pub fn new(per_minute: u32) -> Self {
-        let limiter =
-            || NonZeroU32::new(per_minute).map(|n| RateLimiter::keyed(Quota::per_minute(n)));
+        let limiter = |n: u32| NonZeroU32::new(n).map(|n| RateLimiter::keyed(Quota::per_minute(n)));
         Self {
             per_minute,
-            making: limiter(),
-            asking: limiter(),
+            everyday: limiter(per_minute.saturating_mul(EVERYDAY_TIMES)),
+            making: limiter(per_minute),
+            asking: limiter(per_minute),
             clock: DefaultClock::default(),
         }
     }
@@ -108,6 +165,7 @@ impl Rates {
     /// `429 rate_limited` with the seconds until the next is allowed.
     pub fn check(&self, kind: Kind, client: Client) -> Result<(), ApiError> {
         let limiter = match kind {
+            Kind::Everyday => &self.everyday,
             Kind::Making => &self.making,
             Kind::Asking => &self.asking,
         };
@@ -119,16 +177,25 @@ impl Rates {
             Err(not_until) => {
                 let wait = not_until.wait_time_from(self.clock.now());
                 let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-                let what = match kind {
-                    Kind::Making => "made too many games, designs, boards or saves",
-                    Kind::Asking => "asked for too many analyses, hints or solves",
+                let (what, most) = match kind {
+                    Kind::Everyday => (
+                        "sent too many requests",
+                        self.per_minute.saturating_mul(EVERYDAY_TIMES),
+                    ),
+                    Kind::Making => (
+                        "made too many games, designs, boards or saves",
+                        self.per_minute,
+                    ),
+                    Kind::Asking => (
+                        "asked for too many analyses, pictures, hints or solves",
+                        self.per_minute,
+                    ),
                 };
                 Err(ApiError::coded(
                     StatusCode::TOO_MANY_REQUESTS,
                     "rate_limited",
                     format!(
-                        "your address has {what} in a short time (at most {} a minute); try again in {} s",
-                        self.per_minute,
+                        "your address has {what} in a short time (at most {most} a minute); try again in {} s",
                         seconds.max(1)
                     ),
                 )
@@ -137,10 +204,38 @@ impl Rates {
         }
     }
 
+    /// Counts `n` more requests of `kind` from `client`, already served
+    /// (the moves of a repeat): its next requests wait for them. At most a
+    /// whole burst is counted at once.
+    pub fn charge(&self, kind: Kind, client: Client, n: usize) {
+        let limiter = match kind {
+            Kind::Everyday => &self.everyday,
+            Kind::Making => &self.making,
+            Kind::Asking => &self.asking,
+        };
+        let Some(limiter) = limiter else {
+            return;
+        };
+        let burst = match kind {
+            Kind::Everyday => self.per_minute.saturating_mul(EVERYDAY_TIMES),
+            Kind::Making | Kind::Asking => self.per_minute,
+        };
+        let n = u32::try_from(n).unwrap_or(u32::MAX).min(burst);
+        if let Some(n) = NonZeroU32::new(n) {
+            // Taken as far as there is room; beyond it the cell is spent.
+            if !matches!(limiter.check_key_n(&client.0, n), Ok(Ok(()))) {
+                while limiter.check_key(&client.0).is_ok() {}
+            }
+        }
+    }
+
     /// Forgets addresses whose limits are back to full (called now and
     /// then, so that the table does not grow with every address seen).
     pub fn forget_idle(&self) {
-        for limiter in [&self.making, &self.asking].into_iter().flatten() {
+        for limiter in [&self.everyday, &self.making, &self.asking]
+            .into_iter()
+            .flatten()
+        {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
@@ -246,11 +341,11 @@ impl Streams {
 /// How often the limiters forget idle addresses.
 pub const FORGET_EVERY: Duration = Duration::from_secs(60);
 
-/// Checks the request's rate when its route is limited (a route layer:
-/// the matched route is known).
+/// Checks the request's rate by its route's kind (a route layer on the
+/// API: the matched route, its real path, is known).
 pub async fn limit(State(rates): State<Arc<Rates>>, request: Request, next: Next) -> Response {
     let client = request.extensions().get::<Client>().copied();
-    let kind = request.extensions().get::<MatchedPath>().and_then(|path| {
+    let kind = request.extensions().get::<MatchedPath>().map(|path| {
         let path = path.as_str();
         if path.starts_with("/api/") {
             kind_of(request.method(), path)
@@ -272,13 +367,23 @@ mod tests {
 
     #[test]
     fn the_limited_routes_are_sorted_by_kind() {
-        assert_eq!(kind_of(&Method::POST, "/api/matches"), Some(Kind::Making));
+        assert_eq!(kind_of(&Method::POST, "/api/matches"), Kind::Making);
         assert_eq!(
             kind_of(&Method::GET, "/api/chutes/boards/{board}/analysis"),
-            Some(Kind::Asking)
+            Kind::Asking
         );
-        assert_eq!(kind_of(&Method::GET, "/api/matches/{id}"), None);
-        assert_eq!(kind_of(&Method::POST, "/api/matches/{id}/moves"), None);
+        assert_eq!(
+            kind_of(&Method::POST, "/api/baffle/matches/{id}/hint"),
+            Kind::Asking
+        );
+        assert_eq!(kind_of(&Method::HEAD, "/api/matches/{id}"), Kind::Everyday);
+        assert_eq!(
+            kind_of(&Method::POST, "/api/matches/{id}/moves"),
+            Kind::Everyday
+        );
+        // A route nobody listed is counted as the strictest.
+        assert_eq!(listed_kind(&Method::PUT, "/api/matches"), None);
+        assert_eq!(kind_of(&Method::PUT, "/api/matches"), Kind::Asking);
     }
 
     #[test]
@@ -302,6 +407,20 @@ mod tests {
         );
         rates.check(Kind::Asking, a).unwrap();
         rates.check(Kind::Making, b).unwrap();
+    }
+
+    #[test]
+    fn a_charge_spends_the_rate_as_that_many_requests() {
+        let rates = Rates::new(1);
+        let a = Client("127.0.0.2".parse().unwrap());
+        rates.check(Kind::Everyday, a).unwrap();
+        rates.charge(Kind::Everyday, a, 20_000);
+        let refused = rates.check(Kind::Everyday, a).unwrap_err();
+        assert_eq!(refused.code, "rate_limited");
+        // Others are not charged.
+        rates
+            .check(Kind::Everyday, Client("127.0.0.3".parse().unwrap()))
+            .unwrap();
     }
 
     #[test]

@@ -8,8 +8,11 @@
 //!   and no answer still being sent: a live event stream is never idle):
 //!   the oldest that has never had an answer and has been open at least
 //!   [`FRESH`] (silent, or still sending its first headers: what a slow
-//!   client holds), else the oldest idle one. When none is idle, the
-//!   newcomer gets a `503` with `Retry-After` and is closed.
+//!   client holds), else the oldest idle one, else one still sending a
+//!   request's body (past [`FRESH`]) of the address with the most such
+//!   ([`crate::http::limits`]: a slow body counts against its address's
+//!   share). When there is none, the newcomer gets a `503` with
+//!   `Retry-After` and is closed.
 //! - **connections per client** ([`Config::connections_per_client`]): the
 //!   most connections one client address ([`crate::http::client::Client`],
 //!   by its peer address) holds at once. A newcomer beyond it makes room
@@ -62,6 +65,9 @@ struct Open {
     busy: Arc<AtomicUsize>,
     /// Requests answered on it.
     served: Arc<AtomicUsize>,
+    /// Requests whose bodies are being read on it
+    /// ([`crate::http::limits::ReadingBody`]).
+    reading: Arc<AtomicUsize>,
     /// Told to close it at once.
     close: Arc<Notify>,
     /// When it was accepted.
@@ -107,6 +113,7 @@ impl Connections {
         &self,
         busy: Arc<AtomicUsize>,
         served: Arc<AtomicUsize>,
+        reading: Arc<AtomicUsize>,
         close: Arc<Notify>,
         client: IpAddr,
     ) -> u64 {
@@ -118,6 +125,7 @@ impl Connections {
             Open {
                 busy,
                 served,
+                reading,
                 close,
                 opened: Instant::now(),
                 client,
@@ -133,8 +141,9 @@ impl Connections {
 
     /// Closes the oldest idle connection (of `client` only, when given)
     /// that has never had an answer and is older than [`FRESH`], or else
-    /// the oldest idle one that has had an answer; false when there is
-    /// none (every one is busy: answering, or streaming).
+    /// the oldest idle one that has had an answer, or else the oldest one
+    /// still sending a request's body, of the address with the most such;
+    /// false when there is none (every one is answering, or streaming).
     fn close_oldest_idle(&self, client: Option<IpAddr>) -> bool {
         let mut registry = self.lock();
         let now = Instant::now();
@@ -150,6 +159,25 @@ impl Connections {
                 .open
                 .iter()
                 .find(|(_, open)| idle(open) && served(open))
+        });
+        // None idle: a body still arriving after [`FRESH`] counts against
+        // its address's share, the address holding the most first.
+        let slow = |open: &Open| {
+            open.reading.load(Ordering::SeqCst) > 0
+                && client.is_none_or(|c| c == open.client)
+                && now.duration_since(open.opened) >= FRESH
+        };
+        let victim = victim.or_else(|| {
+            let mut held: std::collections::HashMap<IpAddr, usize> =
+                std::collections::HashMap::new();
+            for open in registry.open.values().filter(|o| slow(o)) {
+                *held.entry(open.client).or_insert(0) += 1;
+            }
+            let most = held.iter().max_by_key(|&(_, n)| *n).map(|(&c, _)| c)?;
+            registry
+                .open
+                .iter()
+                .find(|(_, open)| slow(open) && open.client == most)
         });
         let idle = victim.map(|(&id, _)| id);
         match idle.and_then(|id| registry.open.remove(&id)) {
@@ -292,10 +320,12 @@ pub async fn serve_until(
         }
         let busy = Arc::new(AtomicUsize::new(0));
         let served = Arc::new(AtomicUsize::new(0));
+        let reading = Arc::new(AtomicUsize::new(0));
         let close = Arc::new(Notify::new());
         let id = connections.add(
             Arc::clone(&busy),
             Arc::clone(&served),
+            Arc::clone(&reading),
             Arc::clone(&close),
             client,
         );
@@ -308,6 +338,9 @@ pub async fn serve_until(
                 request
                     .extensions_mut()
                     .insert(axum::extract::ConnectInfo(peer));
+                request
+                    .extensions_mut()
+                    .insert(crate::http::limits::ReadingBody(Arc::clone(&reading)));
                 async move {
                     let answer = app.oneshot(request.map(Body::new)).await;
                     // Busy until the answer's body is sent whole.
@@ -430,7 +463,7 @@ mod tests {
         let ids: Vec<u64> = (0..4)
             .map(|i| {
                 let (b, s) = (Arc::clone(&busy[i]), Arc::clone(&served[i]));
-                connections.add(b, s, Arc::new(Notify::new()), localhost())
+                connections.add(b, s, Arc::default(), Arc::new(Notify::new()), localhost())
             })
             .collect();
         let left = || -> Vec<u64> { connections.lock().open.keys().copied().collect() };
@@ -466,9 +499,15 @@ mod tests {
         let other = IpAddr::from([127, 0, 0, 2]);
         let idle = || (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(1)));
         let (b, s) = idle();
-        let theirs = connections.add(b, s, Arc::new(Notify::new()), other);
+        let theirs = connections.add(b, s, Arc::default(), Arc::new(Notify::new()), other);
         let (b, s) = idle();
-        let mine = connections.add(b, Arc::clone(&s), Arc::new(Notify::new()), localhost());
+        let mine = connections.add(
+            b,
+            Arc::clone(&s),
+            Arc::default(),
+            Arc::new(Notify::new()),
+            localhost(),
+        );
         assert_eq!(connections.of(localhost()), 1);
         assert!(connections.close_oldest_idle(Some(localhost())));
         let left: Vec<u64> = connections.lock().open.keys().copied().collect();
@@ -478,6 +517,38 @@ mod tests {
             "{mine} went, not the older one of another address"
         );
         assert!(!connections.close_oldest_idle(Some(localhost())));
+    }
+
+    #[test]
+    fn a_slow_body_is_closed_to_make_room_from_the_address_with_the_most() {
+        let connections = Connections::default();
+        let (a, b) = (IpAddr::from([127, 0, 0, 2]), IpAddr::from([127, 0, 0, 3]));
+        let add = |client: IpAddr, reading: usize| {
+            let busy = Arc::new(AtomicUsize::new(1));
+            let id = connections.add(
+                busy,
+                Arc::new(AtomicUsize::new(0)),
+                Arc::new(AtomicUsize::new(reading)),
+                Arc::new(Notify::new()),
+                client,
+            );
+            connections.lock().open.get_mut(&id).expect("open").opened -= FRESH;
+            id
+        };
+        let answering = add(b, 0);
+        let b_slow = add(b, 1);
+        let a_slow: Vec<u64> = (0..3).map(|_| add(a, 1)).collect();
+        assert!(connections.close_oldest_idle(None));
+        let left: Vec<u64> = connections.lock().open.keys().copied().collect();
+        assert_eq!(left, [answering, b_slow, a_slow[1], a_slow[2]]);
+        // Its own slow body, for an address at its share.
+        assert!(connections.close_oldest_idle(Some(b)));
+        let left: Vec<u64> = connections.lock().open.keys().copied().collect();
+        assert_eq!(left, [answering, a_slow[1], a_slow[2]]);
+        assert!(
+            !connections.close_oldest_idle(Some(b)),
+            "one answering stays"
+        );
     }
 
     #[test]

@@ -134,6 +134,10 @@ fn read_seats(seats: &[SeatRequest]) -> Result<(Vec<SeatPlan>, Vec<Option<String
                 i + 1
             )));
         }
+        if let Some(name) = &name {
+            tabletop::play::check_unlike(name, names.iter().flatten().map(String::as_str))
+                .map_err(|e| bad_name(format!("seat {}: {e}", i + 1)))?;
+        }
         plans.push(plan);
         names.push(name);
     }
@@ -369,6 +373,7 @@ fn need_after(after: Option<usize>) -> Result<usize, ApiError> {
 
 async fn play(
     State(state): State<AppState>,
+    client: Option<axum::Extension<crate::http::client::Client>>,
     Path(id): Path<String>,
     Bearer(token): Bearer,
     Query(query): Query<MoveQuery>,
@@ -392,6 +397,15 @@ async fn play(
             answer,
         )
         .await?;
+    // A repeat's every move counts against the address's everyday rate,
+    // as that many requests would (the request itself counted one).
+    if let Some(client) = client {
+        state.rates.charge(
+            crate::http::fair::Kind::Everyday,
+            client.0,
+            played.len().saturating_sub(1),
+        );
+    }
     Ok(Json(MoveAnswer { played, view }))
 }
 
@@ -494,11 +508,20 @@ struct Rematch {
 /// new match.
 async fn rematch(
     State(state): State<AppState>,
+    client: Option<axum::Extension<crate::http::client::Client>>,
     Path(id): Path<String>,
     Bearer(token): Bearer,
 ) -> Result<(StatusCode, Json<Rematch>), ApiError> {
     let seed = crate::sessions::seed_or_fresh(None)?;
-    let made = state.hub.rematch(&id, token.as_deref(), seed).await?;
+    // The asker makes it: it counts against their quota and lobby share.
+    let creator = crate::store::Creator {
+        client: client.map(|c| c.0.digest()),
+        token: token.as_deref().map(seats::digest),
+    };
+    let made = state
+        .hub
+        .rematch(&id, token.as_deref(), seed, creator)
+        .await?;
     let game = made.view["game"].as_str().unwrap_or_default().to_string();
     Ok((
         if made.fresh {

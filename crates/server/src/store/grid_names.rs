@@ -1,5 +1,8 @@
 //! What a saved grid may be called: checked here for the API and for the
-//! grid files the store imports.
+//! grid files the store imports. A grid name is a text others see, so it
+//! passes the one rule for such texts first
+//! ([`tabletop::play::check_text`]), then is kept to what is safe as a file
+//! name.
 
 /// The longest grid name.
 pub const MAX_NAME: usize = 64;
@@ -17,15 +20,12 @@ pub fn check(name: &str) -> Result<String, String> {
     while let Some(stem) = name.strip_suffix(".grid").filter(|n| !n.trim().is_empty()) {
         name = stem.trim();
     }
-    let bad = |why: &str| {
-        let shown: String = name.chars().take(MAX_NAME + 10).collect();
-        format!("the grid name '{shown}' {why}")
-    };
+    let bad = |why: &str| format!("the grid name '{name}' {why}");
     if name.is_empty() {
         return Err("a grid needs a name".to_string());
     }
-    if name.chars().count() > MAX_NAME {
-        return Err(bad(&format!("is longer than {MAX_NAME} characters")));
+    if let Err(why) = tabletop::play::check_text(name, MAX_NAME) {
+        return Err(format!("the grid name: {why}"));
     }
     if !name.starts_with(char::is_alphanumeric) {
         return Err(bad("must start with a letter or a digit"));

@@ -110,6 +110,10 @@ impl Creator {
 pub struct GridActor {
     /// The owner a new grid is saved under (`""` for none).
     pub owner: String,
+    /// The digest of the client address that saves (`""` for none): its
+    /// grids are counted against [`GridActor::per_owner`] too, whatever
+    /// tokens it showed.
+    pub saver: String,
     /// The owners whose grids this actor may replace or delete.
     pub owns: Vec<String>,
     /// May replace or delete any grid: the operator (the command line,
@@ -118,7 +122,8 @@ pub struct GridActor {
     /// May replace or delete the grids that have no owner (saved before
     /// grids had owners, or imported from files).
     pub ownerless: bool,
-    /// The most grids one owner may have saved; 0 for no limit.
+    /// The most grids one owner, and one saving address, may have saved;
+    /// 0 for no limit.
     pub per_owner: u32,
 }
 
@@ -130,6 +135,22 @@ impl GridActor {
             ownerless: true,
             ..Self::default()
         }
+    }
+
+    /// What this actor's new grids are counted by, as `(column, value)`:
+    /// its owner, and its address when that is another.
+    pub(super) fn counted_by(&self) -> Vec<(&'static str, &str)> {
+        let mut by = Vec::new();
+        if self.per_owner == 0 {
+            return by;
+        }
+        if !self.owner.is_empty() {
+            by.push(("owner", self.owner.as_str()));
+        }
+        if !self.saver.is_empty() {
+            by.push(("saver", self.saver.as_str()));
+        }
+        by
     }
 
     /// Whether this actor may replace or delete a grid owned by `owner`.
@@ -635,21 +656,30 @@ impl Db {
         }
     }
 
-    /// Makes `new` the rematch of finished match `old`, unless `old` has
-    /// one already: then nothing is made, and its id is returned. Both in
-    /// one transaction, so that two players asking at once on two servers
-    /// make one rematch.
+    /// Makes `new`, made by `creator` (the player who asked), the rematch
+    /// of finished match `old`, unless `old` has one already: then nothing
+    /// is made, and its id is returned. Both in one transaction, so that
+    /// two players asking at once on two servers make one rematch. The
+    /// rematch counts against its creator's quota and lobby share as any
+    /// new match does.
     ///
     /// # Errors
-    /// [`DbError::NoMatch`] when `old` is gone; as [`Db::create`].
+    /// [`DbError::NoMatch`] when `old` is gone; as [`Db::create_for`].
     pub async fn create_rematch(
         &self,
         old: &str,
         new: NewMatch,
+        creator: Creator,
     ) -> Result<Option<String>, DbError> {
         match &self.backend {
-            Backend::Sqlite(db) => db.create_rematch(old.to_string(), new, self.bounds).await,
-            Backend::Postgres(db) => db.create_rematch(old, new, &self.origin, self.bounds).await,
+            Backend::Sqlite(db) => {
+                db.create_rematch(old.to_string(), new, creator, self.bounds)
+                    .await
+            }
+            Backend::Postgres(db) => {
+                db.create_rematch(old, new, creator, &self.origin, self.bounds)
+                    .await
+            }
         }
     }
 

@@ -119,6 +119,7 @@ impl Postgres {
         &self,
         old: &str,
         new: NewMatch,
+        creator: Creator,
         origin: &str,
         bounds: Bounds,
     ) -> Result<Option<String>, DbError> {
@@ -140,7 +141,7 @@ impl Postgres {
         if let Some(made) = row.get::<_, Option<String>>(0) {
             return Ok(Some(made));
         }
-        insert_match(&tx, &create, &new, &Creator::default(), bounds).await?;
+        insert_match(&tx, &create, &new, &creator, bounds).await?;
         tx.execute(
             "UPDATE matches SET rematch = $2 WHERE id = $1",
             &[&old, &new.id],
@@ -416,11 +417,11 @@ impl Postgres {
             }
             None => {}
         }
-        if actor.per_owner > 0 && !actor.owner.is_empty() {
+        for (column, value) in actor.counted_by() {
             let theirs: i64 = tx
                 .query_one(
-                    "SELECT COUNT(*) FROM grids WHERE owner = $1",
-                    &[&actor.owner],
+                    &format!("SELECT COUNT(*) FROM grids WHERE {column} = $1"),
+                    &[&value],
                 )
                 .await
                 .map_err(pg)?
@@ -444,8 +445,8 @@ impl Postgres {
             });
         }
         tx.execute(
-            "INSERT INTO grids (name, text, updated_ms, owner) VALUES ($1, $2, $3, $4)",
-            &[&name, &text, &super::now_ms(), &actor.owner],
+            "INSERT INTO grids (name, text, updated_ms, owner, saver) VALUES ($1, $2, $3, $4, $5)",
+            &[&name, &text, &super::now_ms(), &actor.owner, &actor.saver],
         )
         .await
         .map_err(pg)?;

@@ -22,6 +22,8 @@
 //!   `matches`: expiry deletes an expired match's moves itself. Since 7,
 //!   on PostgreSQL, `unfinished_counts` keeps the count of unfinished
 //!   matches in stripes (SQLite's `unfinished` since 5, in one row).
+//!   Since 8, `grids` notes the digest of the address that saved each
+//!   (`saver`), counted beside its owner.
 
 use super::DbError;
 
@@ -280,6 +282,20 @@ CREATE TRIGGER unfinished_gone AFTER DELETE ON matches REFERENCING OLD TABLE AS 
     FOR EACH STATEMENT EXECUTE FUNCTION unfinished_counted();
 CREATE TRIGGER unfinished_ended AFTER UPDATE OF over ON matches
     FOR EACH ROW WHEN (OLD.over IS DISTINCT FROM NEW.over) EXECUTE FUNCTION unfinished_counted();
+",
+    },
+    Migration {
+        version: 8,
+        name: "the address that saved each grid",
+        // A grid is owned by the token its saver showed; tokens are free to
+        // make up, so the grids one address saved are counted too.
+        sqlite: "
+ALTER TABLE grids ADD COLUMN saver TEXT NOT NULL DEFAULT '';
+CREATE INDEX grids_saver ON grids (saver);
+",
+        postgres: "
+ALTER TABLE grids ADD COLUMN saver TEXT NOT NULL DEFAULT '';
+CREATE INDEX grids_saver ON grids (saver);
 ",
     },
 ];

@@ -200,28 +200,7 @@ impl Sqlite {
         bounds: Bounds,
     ) -> Result<(), DbError> {
         self.call(move |c| {
-            for (by, column, value) in creator.quota_keys() {
-                let Some(value) = value else { continue };
-                if bounds.per_creator == 0 {
-                    break;
-                }
-                let theirs: i64 = c
-                    .query_row(
-                        &format!("SELECT COUNT(*) FROM matches WHERE over = 0 AND {column} = ?1"),
-                        params![value],
-                        |r| r.get(0),
-                    )
-                    .map_err(sql)?;
-                if theirs >= i64::from(bounds.per_creator) {
-                    let first = first_expiry(c, bounds, &format!("{column} = ?3"), value)?;
-                    return Err(DbError::Quota {
-                        limit: bounds.per_creator,
-                        by,
-                        retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
-                        unplayed_kept: bounds.unplayed_kept.as_secs(),
-                    });
-                }
-            }
+            check_quota(c, &new, &creator, bounds)?;
             insert_match(c, &new, &creator, bounds)
         })
         .await
@@ -231,6 +210,7 @@ impl Sqlite {
         &self,
         old: String,
         new: NewMatch,
+        creator: Creator,
         bounds: Bounds,
     ) -> Result<Option<String>, DbError> {
         self.call(move |c| {
@@ -244,7 +224,8 @@ impl Sqlite {
                 None => Err(DbError::NoMatch),
                 Some(Some(made)) => Ok(Some(made)),
                 Some(None) => {
-                    insert_match(c, &new, &Creator::default(), bounds)?;
+                    check_quota(c, &new, &creator, bounds)?;
+                    insert_match(c, &new, &creator, bounds)?;
                     c.execute(
                         "UPDATE matches SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
                         params![old, new.id],
@@ -276,14 +257,14 @@ impl Sqlite {
                     },
                 )
                 .optional()
-                .map_err(sql)?;
+                .map_err(|e| within("the match's row", sql(e)))?;
             let Some((game, header, title, created_ms, updated_ms, rematch, played)) = row else {
                 return Ok(None);
             };
             Ok(Some(StoredMatch {
-                moves: moves_after(c, &id, 0)?,
-                seats: seats(c, &id)?,
-                tokens: tokens(c, &id)?,
+                moves: moves_after(c, &id, 0).map_err(|e| within("the match's moves", e))?,
+                seats: seats(c, &id).map_err(|e| within("the match's seats", e))?,
+                tokens: tokens(c, &id).map_err(|e| within("the match's tokens", e))?,
                 rematch,
                 played,
                 id,
@@ -526,11 +507,11 @@ impl Sqlite {
                 }
                 None => {}
             }
-            if actor.per_owner > 0 && !actor.owner.is_empty() {
+            for (column, value) in actor.counted_by() {
                 let theirs: i64 = c
                     .query_row(
-                        "SELECT COUNT(*) FROM grids WHERE owner = ?1",
-                        [&actor.owner],
+                        &format!("SELECT COUNT(*) FROM grids WHERE {column} = ?1"),
+                        [value],
                         |r| r.get(0),
                     )
                     .map_err(sql)?;
@@ -551,8 +532,8 @@ impl Sqlite {
                 });
             }
             c.execute(
-                "INSERT INTO grids (name, text, updated_ms, owner) VALUES (?1, ?2, ?3, ?4)",
-                params![name, text, super::now_ms(), actor.owner],
+                "INSERT INTO grids (name, text, updated_ms, owner, saver) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![name, text, super::now_ms(), actor.owner, actor.saver],
             )
             .map_err(sql)?;
             Ok(GridSave::Saved)
@@ -855,6 +836,39 @@ fn first_expiry(
     .map_err(sql)
 }
 
+/// Refuses a new match when its creator (by address, then by token) has
+/// made [`Bounds::per_creator`] unfinished ones.
+fn check_quota(
+    c: &Connection,
+    new: &NewMatch,
+    creator: &Creator,
+    bounds: Bounds,
+) -> Result<(), DbError> {
+    for (by, column, value) in creator.quota_keys() {
+        let Some(value) = value else { continue };
+        if bounds.per_creator == 0 {
+            break;
+        }
+        let theirs: i64 = c
+            .query_row(
+                &format!("SELECT COUNT(*) FROM matches WHERE over = 0 AND {column} = ?1"),
+                params![value],
+                |r| r.get(0),
+            )
+            .map_err(sql)?;
+        if theirs >= i64::from(bounds.per_creator) {
+            let first = first_expiry(c, bounds, &format!("{column} = ?3"), value)?;
+            return Err(DbError::Quota {
+                limit: bounds.per_creator,
+                by,
+                retry_after: super::seconds_until(first.unwrap_or(new.at_ms), new.at_ms),
+                unplayed_kept: bounds.unplayed_kept.as_secs(),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Inserts a new match made by `creator`, unless the store holds its most
 /// unfinished ones (their count is kept in the `unfinished` row by
 /// triggers, migration 5).
@@ -1010,8 +1024,44 @@ fn check_whole(conn: &Connection, path: &Path) -> Result<(), DbError> {
     }
 }
 
+/// A damaged value found in `place` says so (a record that cannot be read);
+/// other errors are kept.
+fn within(place: &str, e: DbError) -> DbError {
+    match e {
+        DbError::Damaged(what) => DbError::Damaged(format!("{place}: {what}")),
+        other => other,
+    }
+}
+
 fn sql(e: rusqlite::Error) -> DbError {
     use rusqlite::ErrorCode;
+    // A stored value that does not read as its column's type: the file
+    // passed SQLite's checks, but this record is damaged, and asking again
+    // will not mend it.
+    let unreadable = match &e {
+        rusqlite::Error::FromSqlConversionFailure(column, _, why)
+            if why.to_string().to_lowercase().contains("utf-8") =>
+        {
+            Some(format!(
+                "a stored text (column {column}) is not UTF-8: {why}"
+            ))
+        }
+        rusqlite::Error::FromSqlConversionFailure(column, kind, why) => Some(format!(
+            "a stored {kind} value (column {column}) cannot be read: {why}"
+        )),
+        rusqlite::Error::Utf8Error(why) => Some(format!("a stored text is not UTF-8: {why}")),
+        rusqlite::Error::IntegralValueOutOfRange(column, value) => Some(format!(
+            "a stored number (column {column}) is out of range: {value}"
+        )),
+        rusqlite::Error::InvalidColumnType(column, name, kind) => Some(format!(
+            "the stored column {name} (column {column}) holds a {kind} value"
+        )),
+        _ => None,
+    };
+    if let Some(what) = unreadable {
+        tracing::error!(error = %e, "store: a stored record cannot be read");
+        return DbError::Damaged(what);
+    }
     if let rusqlite::Error::SqliteFailure(failure, _) = &e {
         match failure.code {
             ErrorCode::DiskFull => return DbError::Full,

@@ -123,6 +123,11 @@ async fn upload_board(
             read.board.size()
         )));
     }
+    if let Some(name) = read.board.name() {
+        tabletop::play::check_text(name, BOARD_NAME_MAX).map_err(|e| {
+            ApiError::bad_request(format!("the board's name: {e}")).with_code("bad_name")
+        })?;
+    }
     let board = Arc::new(read.board);
     let id = state.boards.insert_by(board.clone(), &maker)?;
     Ok(Json(Uploaded {
@@ -133,6 +138,10 @@ async fn upload_board(
         notes: read.notes,
     }))
 }
+
+/// The most characters an uploaded board's name may have (it titles the
+/// matches played on it).
+pub const BOARD_NAME_MAX: usize = 64;
 
 /// The last part of a path a browser may send as a file name.
 fn base_name(name: &str) -> &str {
@@ -158,10 +167,38 @@ async fn board(
     }))
 }
 
+/// What drawing a board holds in memory, in bytes a square: the picture's
+/// tree and its SVG text (a 10,000-square board's text is 12.6 MB).
+pub const PICTURE_BYTES_PER_SQUARE: u64 = 2_500;
+
+/// The memory a picture of `board` is counted as, in the long work's
+/// states ([`crate::work::BYTES_PER_STATE`] bytes each).
+pub fn picture_states(board: &Board) -> u64 {
+    (u64::from(board.size()) + 1)
+        .saturating_mul(PICTURE_BYTES_PER_SQUARE)
+        .div_ceil(crate::work::BYTES_PER_STATE)
+}
+
+/// `GET /api/chutes/boards/{board}/svg`: drawn as long work (the quick
+/// line for a board of at most
+/// [`crate::tools::chutes_analysis::QUICK_SQUARES`] squares, else the long
+/// one), its memory counted against the long work's budget while it is
+/// drawn and written.
 async fn board_svg(
     State(state): State<AppState>,
     Path(reference): Path<String>,
 ) -> Result<Response, ApiError> {
     let board = find_board(&state, &reference)?;
-    crate::svg_response(render::chutes::board(&board))
+    let _held = state
+        .long_work
+        .memory
+        .reserve(picture_states(&board), "states' worth of picture")?;
+    let line = crate::tools::chutes_analysis::line_for(&board, u64::from(board.size()) + 1);
+    let drawn = state
+        .long_work
+        .run(line, move |_| {
+            render::chutes::board(&board).map(|p| p.to_svg())
+        })
+        .await?;
+    crate::svg_text_response(drawn)
 }

@@ -24,7 +24,7 @@ pub use crate::store::grid_names::{EXTENSION, MAX_NAME};
 ///
 /// # Errors
 /// 400 `bad_name` saying what is wrong with the name.
-pub fn check_name(name: &str) -> Result<String, ApiError> {
+pub fn grid_name(name: &str) -> Result<String, ApiError> {
     crate::store::grid_names::check(name)
         .map_err(|why| ApiError::bad_request(why).with_code("bad_name"))
 }
@@ -48,7 +48,7 @@ pub async fn save(
     replace: bool,
     actor: &GridActor,
 ) -> Result<String, ApiError> {
-    let name = check_name(name)?;
+    let name = grid_name(name)?;
     match db.save_grid_as(&name, text, replace, actor).await? {
         GridSave::Saved => Ok(name),
         GridSave::Exists => Err(ApiError::coded(
@@ -74,6 +74,7 @@ pub fn actor(maker: &Maker, per_owner: u32) -> GridActor {
     let by_client = format!("client {}", Client(client).digest());
     GridActor {
         owner: by_token.clone().unwrap_or_else(|| by_client.clone()),
+        saver: by_client.clone(),
         owns: by_token.into_iter().chain([by_client]).collect(),
         any: false,
         ownerless: client.is_loopback(),
@@ -130,15 +131,15 @@ mod tests {
 
     #[test]
     fn good_names_pass() {
-        assert_eq!(check_name(" my grid ").unwrap(), "my grid");
-        assert_eq!(check_name("race-1.grid").unwrap(), "race-1");
-        assert_eq!(check_name("v1.2_final").unwrap(), "v1.2_final");
-        assert_eq!(check_name("x.grid.grid").unwrap(), "x");
-        assert_eq!(check_name("x .grid").unwrap(), "x");
+        assert_eq!(grid_name(" my grid ").unwrap(), "my grid");
+        assert_eq!(grid_name("race-1.grid").unwrap(), "race-1");
+        assert_eq!(grid_name("v1.2_final").unwrap(), "v1.2_final");
+        assert_eq!(grid_name("x.grid.grid").unwrap(), "x");
+        assert_eq!(grid_name("x .grid").unwrap(), "x");
         // Names are keys in the store, not file names: any script's letters.
-        assert_eq!(check_name("Spielfeld Nr. 2").unwrap(), "Spielfeld Nr. 2");
-        assert_eq!(check_name("ünïcode").unwrap(), "ünïcode");
-        assert_eq!(check_name("盤面").unwrap(), "盤面");
+        assert_eq!(grid_name("Spielfeld Nr. 2").unwrap(), "Spielfeld Nr. 2");
+        assert_eq!(grid_name("ünïcode").unwrap(), "ünïcode");
+        assert_eq!(grid_name("盤面").unwrap(), "盤面");
     }
 
     #[test]
@@ -157,12 +158,18 @@ mod tests {
             "a\nb",
             "-x",
             "a\u{202e}b",
+            "\u{3164}",
+            "a\u{200B}b",
+            "a\u{00A0}b",
         ] {
-            let e = check_name(bad).expect_err(bad);
+            let e = grid_name(bad).expect_err(bad);
             assert_eq!(e.code, "bad_name", "{bad:?}");
         }
         let long = "a".repeat(MAX_NAME + 1);
-        assert!(check_name(&long).unwrap_err().message.contains("longer"));
+        assert!(
+            grid_name(&long).unwrap_err().message.contains("at most 64"),
+            "{long}"
+        );
     }
 
     #[tokio::test]

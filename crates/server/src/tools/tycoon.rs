@@ -133,7 +133,7 @@ async fn grid_text_from(
         }
         (Some(text), None) => (text.to_string(), "the grid file".to_string()),
         (None, Some(name)) => {
-            let name = grids::check_name(name)?;
+            let name = grids::grid_name(name)?;
             (
                 grids::load(state.hub.db(), &name).await?,
                 format!("saved grid '{name}'"),
@@ -317,7 +317,7 @@ async fn saved_grid(
     State(state): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Response, ApiError> {
-    let name = grids::check_name(&name)?;
+    let name = grids::grid_name(&name)?;
     let text = grids::load(state.hub.db(), &name).await?;
     Ok((
         [(
@@ -335,7 +335,7 @@ async fn delete_grid(
     Path(name): Path<String>,
     maker: crate::http::client::Maker,
 ) -> Result<axum::http::StatusCode, ApiError> {
-    let name = grids::check_name(&name)?;
+    let name = grids::grid_name(&name)?;
     let actor = grids::actor(&maker, state.config.grids_per_client);
     if state.hub.db().delete_grid_as(&name, &actor).await? {
         Ok(axum::http::StatusCode::NO_CONTENT)

@@ -30,7 +30,9 @@ mod names;
 mod record;
 mod status;
 
-pub use names::{NAME_MAX, NameError, check_name};
+pub use names::{
+    NAME_MAX, NameError, TITLE_MAX, check_name, check_text, check_unlike, cut_title, looks_alike,
+};
 pub use record::{DiceMode, Entry, RECORD_VERSION, Record, ReplayError};
 pub use status::{Stall, Status};
 
@@ -467,7 +469,8 @@ impl<G: Playable> Match<G> {
     }
 
     /// Names seat `seat` (from 1) with a person's chosen name, checked by
-    /// [`check_name`], or takes its name away (`None`). The record keeps it.
+    /// [`check_name`] and [`check_unlike`] the other seats' chosen names,
+    /// or takes its name away (`None`). The record keeps it.
     ///
     /// # Errors
     /// A [`NameError`] for a refused name; a seat the match does not have
@@ -479,6 +482,16 @@ impl<G: Playable> Match<G> {
             return Err(NameError::NoSeat { seat, seats });
         }
         let name = name.map(check_name).transpose()?;
+        if let Some(name) = &name {
+            let others = self
+                .record
+                .names
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != index)
+                .filter_map(|(_, n)| n.as_deref());
+            check_unlike(name, others)?;
+        }
         let names = &mut self.record.names;
         if names.len() < seats {
             names.resize(seats, None);
@@ -528,8 +541,14 @@ impl<G: Playable> Match<G> {
         for (i, name) in names.into_iter().enumerate() {
             if let Some(name) = name {
                 let seat = u8::try_from(i + 1).unwrap_or(u8::MAX);
-                game.set_name(seat, Some(&name))
-                    .map_err(|e| ReplayError::Setup(format!("seat {seat}'s name: {e}")))?;
+                // A name kept before a stricter rule refused it leaves the
+                // seat unnamed: the record still replays.
+                if let Err(NameError::NoSeat { .. }) = game.set_name(seat, Some(&name)) {
+                    return Err(ReplayError::Setup(format!(
+                        "seat {seat} is named, but the game has {} seats",
+                        game.record.seats.len()
+                    )));
+                }
             }
         }
         for (index, entry) in record.moves.into_iter().enumerate() {

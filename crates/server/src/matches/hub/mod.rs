@@ -196,6 +196,10 @@ pub struct Live {
     updated_ms: i64,
     /// The id of its rematch, once made.
     rematch: Option<String>,
+    /// Whether the host has been given the rematch's invites (for the
+    /// seats nobody had taken): a rematch asked for first by another
+    /// player gives them to the host's own later ask.
+    rematch_invites_told: bool,
     /// True once a person has moved or taken a seat: until then it is kept
     /// only [`crate::store::Bounds::unplayed_kept`] (`unplayed_kept`).
     played: bool,
@@ -450,6 +454,7 @@ impl Hub {
                 tokens,
                 updated_ms: now,
                 rematch: None,
+                rematch_invites_told: false,
                 played: false,
                 unplayed_kept: self.db.bounds().unplayed_kept,
                 broken: false,
@@ -521,6 +526,7 @@ impl Hub {
             tokens: Vec::new(),
             updated_ms: stored.updated_ms,
             rematch: stored.rematch,
+            rematch_invites_told: false,
             played: stored.played,
             unplayed_kept: self.db.bounds().unplayed_kept,
             broken: false,

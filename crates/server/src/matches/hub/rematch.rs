@@ -9,8 +9,11 @@
 //!   Seats move on by one (seat 2 becomes seat 1, so that nobody always
 //!   starts) with their names; every token that held seats holds the same
 //!   players' seats in the new match, so nobody needs a new invite. A seat
-//!   nobody had taken waits again: a fresh invite (told to the host), or
-//!   anyone from the lobby.
+//!   nobody had taken waits again: a fresh invite (told to the host, on
+//!   the host's first ask even when another player asked first), or
+//!   anyone from the lobby. The rematch is made by the player who asked:
+//!   it counts against their quota of unfinished matches and their share
+//!   of the lobby.
 //! - **look back**: the match after its first N moves, through the match
 //!   layer's gate: while it is on, what the asker's seat (or a spectator)
 //!   saw then.
@@ -45,16 +48,19 @@ fn moved_on(seat: u8, n: u8) -> u8 {
 
 impl Hub {
     /// The rematch of finished match `id`, for a token holding one of its
-    /// seats: made now (with dice from `seed`), or the one made before.
+    /// seats: made now (with dice from `seed`) by `creator`, the asker, or
+    /// the one made before.
     ///
     /// # Errors
     /// 401 `no_token`, 403 `bad_token` / `not_your_seat`, 409 `game_on`
-    /// while the match is on, the store's failure.
+    /// while the match is on, 429 `match_quota` when the asker has made
+    /// their most unfinished matches, the store's failure.
     pub async fn rematch(
         self: &Arc<Self>,
         id: &str,
         token: Option<&str>,
         seed: u64,
+        creator: crate::store::Creator,
     ) -> Result<Rematched, ApiError> {
         let Some(token) = token else {
             return Err(ApiError::coded(
@@ -73,7 +79,14 @@ impl Hub {
             ));
         }
         if let Some(made) = live.rematch.clone() {
-            return self.rematch_for(made, token, false, Vec::new()).await;
+            let invites = if holder.host && !live.rematch_invites_told {
+                live.rematch_invites_told = true;
+                drop(live);
+                self.invite_again(&made, token).await?
+            } else {
+                Vec::new()
+            };
+            return self.rematch_for(made, token, false, invites).await;
         }
         let table = live.table.rematch(seed)?;
         let n = u8::try_from(live.table.seats().len()).unwrap_or(u8::MAX);
@@ -131,7 +144,7 @@ impl Hub {
             at_ms: now,
         };
         let made_before = self
-            .timed("rematch", self.db.create_rematch(id, new))
+            .timed("rematch", self.db.create_rematch(id, new, creator))
             .await?;
         if let Some(made) = made_before {
             // Another server made it first.
@@ -147,6 +160,7 @@ impl Hub {
             tokens: Vec::new(),
             updated_ms: now,
             rematch: None,
+            rematch_invites_told: false,
             played: false,
             unplayed_kept: self.db.bounds().unplayed_kept,
             broken: false,
@@ -158,9 +172,32 @@ impl Hub {
         live.updated_ms = now;
         tell(&slot, &live, &[]);
         let host = holder.host;
+        live.rematch_invites_told = host;
         drop(live);
         let invites = if host { invites } else { Vec::new() };
         self.rematch_for(new_id, token, true, invites).await
+    }
+
+    /// Fresh invites for every seat of match `id` still waiting for its
+    /// invite, for the host's `token` (the old links stop working).
+    async fn invite_again(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+    ) -> Result<Vec<Invite>, ApiError> {
+        let waiting: Vec<u8> = {
+            let (_slot, live) = self.lock(id).await?;
+            live.seats
+                .iter()
+                .filter(|s| !s.taken && s.invite.is_some())
+                .map(|s| s.seat)
+                .collect()
+        };
+        let mut invites = Vec::new();
+        for seat in waiting {
+            invites.push(self.reinvite(id, seat, Some(token)).await?);
+        }
+        Ok(invites)
     }
 
     async fn rematch_for(

@@ -102,6 +102,9 @@ impl Hub {
                 ));
             }
         };
+        if let Some(name) = name {
+            unlike_the_others(&live, seat, name)?;
+        }
         let token = match known {
             Some(t) => t,
             None => seats::fresh_secret()?,
@@ -177,6 +180,7 @@ impl Hub {
                 format!("this token does not hold seat {seat}: a player names only their own seat"),
             ));
         }
+        unlike_the_others(&live, seat, name)?;
         if live.table.status().is_over() || !self.db.name_seat(id, seat, name).await? {
             return Err(ApiError::coded(
                 StatusCode::CONFLICT,
@@ -241,6 +245,17 @@ impl Hub {
         }
         Ok(Invite { seat, invite })
     }
+}
+
+/// Refuses `name` for `seat` when it looks like another seat's name in
+/// `live` (`400 bad_name`).
+fn unlike_the_others(live: &super::Live, seat: u8, name: &str) -> Result<(), ApiError> {
+    let others = live
+        .seats
+        .iter()
+        .filter(|r| r.seat != seat)
+        .filter_map(|r| r.name.as_deref());
+    tabletop::play::check_unlike(name, others).map_err(|e| crate::matches::bad_name(e.to_string()))
 }
 
 fn no_such_seat(seat: u8) -> ApiError {
