@@ -23,12 +23,25 @@ struct Served {
     addr: String,
     metrics: Option<String>,
     log: Arc<Mutex<String>>,
+    /// Its standard error when nobody reads it ([`Served::start_unread`]),
+    /// kept open so that the server's writes to it block.
+    _unread: Option<std::process::ChildStderr>,
 }
 
 impl Served {
     /// Starts `parlor serve ARGS` with the environment variables `env`
     /// (and no `PARLOR_…` or `RUST_LOG` from the test's own environment).
     fn start(args: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::start_reading(args, env, true)
+    }
+
+    /// [`Served::start`] with its standard error a pipe that nobody reads
+    /// (a stuck log shipper): once the pipe is full, a write to it blocks.
+    fn start_unread(args: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::start_reading(args, env, false)
+    }
+
+    fn start_reading(args: &[&str], env: &[(&str, &str)], read_log: bool) -> Self {
         let mut command = Command::new(env!("CARGO_BIN_EXE_parlor"));
         command.arg("serve").args(args);
         for (name, _) in std::env::vars() {
@@ -43,15 +56,21 @@ impl Served {
             .spawn()
             .expect("parlor serve starts");
         let log = Arc::new(Mutex::new(String::new()));
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let kept = Arc::clone(&log);
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            while stderr.read_line(&mut line).is_ok_and(|n| n > 0) {
-                kept.lock().unwrap().push_str(&line);
-                line.clear();
-            }
-        });
+        let stderr = child.stderr.take().unwrap();
+        let unread = if read_log {
+            let mut stderr = BufReader::new(stderr);
+            let kept = Arc::clone(&log);
+            std::thread::spawn(move || {
+                let mut line = String::new();
+                while stderr.read_line(&mut line).is_ok_and(|n| n > 0) {
+                    kept.lock().unwrap().push_str(&line);
+                    line.clear();
+                }
+            });
+            None
+        } else {
+            Some(stderr)
+        };
         let mut out = BufReader::new(child.stdout.take().unwrap());
         let mut lines = Vec::new();
         // The URL, the metrics' URL if any, then "Parlor is running".
@@ -90,6 +109,7 @@ impl Served {
             addr,
             metrics,
             log,
+            _unread: unread,
         }
     }
 
@@ -553,6 +573,13 @@ fn metrics_parse_as_prometheus_text_and_move_with_the_traffic() {
     // A stale move and a path no route takes.
     assert_eq!(roll(&server.addr, &id, &token, 0).0, 409);
     assert_eq!(raw(&server.addr, "GET", "/api/nothing-here", "").0, 404);
+    // Made-up methods, long ones too, are all labelled `other`.
+    let long = "FROB".repeat(500);
+    for method in ["FROB", long.as_str()] {
+        let (status, _, body) = raw(&server.addr, method, "/api/games", "");
+        assert_eq!(status, 405, "{body}");
+        assert!(!body.contains("FROB"), "{body}");
+    }
 
     let after = scrape(&metrics);
     assert_eq!(get(&after, moves_route), f64::from(moves));
@@ -585,9 +612,104 @@ fn metrics_parse_as_prometheus_text_and_move_with_the_traffic() {
     );
     assert_eq!(get(&after, "parlor_followers{}"), 1.0);
     assert_eq!(get(&after, "parlor_matches_in_memory{}"), 1.0);
-    // No label holds a match's id.
+    let made_up: f64 = after
+        .iter()
+        .filter(|(k, _)| k.starts_with("parlor_http_requests_total{method=other,"))
+        .map(|(_, v)| v)
+        .sum();
+    assert_eq!(made_up, 2.0, "{after:?}");
+    // No label holds a match's id or a made-up method.
     let (_, _, body) = raw(&metrics, "GET", "/metrics", "");
     assert!(!body.contains(&id), "{body}");
+    assert!(!body.contains("FROB"), "{body}");
+}
+
+/// `count` GETs of `path` on one kept-alive connection; the statuses.
+fn keep_alive_gets(addr: &str, path: &str, count: usize) -> Vec<u16> {
+    let stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream.set_nodelay(true).unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut writer = stream;
+    let mut statuses = Vec::with_capacity(count);
+    let ask = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    for _ in 0..count {
+        writer.write_all(ask.as_bytes()).unwrap();
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("an answer within 30 s");
+        let status = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {line:?}"));
+        let mut length = 0;
+        loop {
+            line.clear();
+            reader.read_line(&mut line).unwrap();
+            if line.trim().is_empty() {
+                break;
+            }
+            if let Some((name, value)) = line.split_once(':') {
+                if name.eq_ignore_ascii_case("content-length") {
+                    length = value.trim().parse().unwrap();
+                }
+            }
+        }
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).unwrap();
+        statuses.push(status);
+    }
+    statuses
+}
+
+#[test]
+fn a_server_whose_log_nobody_reads_answers_ten_thousand_requests_and_counts_the_lines_dropped() {
+    let data = tempdir();
+    let dir = data_arg(data.path());
+    // One line a request: the pipe (64 KiB) fills after a few hundred,
+    // the writer's own line after 8,192 more; the rest are dropped.
+    let server = Served::start_unread(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--data-dir",
+            &dir,
+            "--metrics-addr",
+            "127.0.0.1:0",
+            "--log-format",
+            "json",
+        ],
+        &[],
+    );
+    let metrics = server.metrics.clone().unwrap();
+    let lanes: Vec<_> = (0..4)
+        .map(|lane| {
+            let addr = server.addr.clone();
+            let path = if lane % 2 == 0 {
+                "/healthz"
+            } else {
+                "/api/games"
+            };
+            std::thread::spawn(move || keep_alive_gets(&addr, path, 2500))
+        })
+        .collect();
+    let mut answered = 0;
+    for lane in lanes {
+        let statuses = lane.join().unwrap();
+        assert!(statuses.iter().all(|&s| s == 200), "{statuses:?}");
+        answered += statuses.len();
+    }
+    assert_eq!(answered, 10_000);
+    // A new connection is still answered, and the lines that did not fit
+    // were dropped and counted.
+    let (status, _, _) = raw(&server.addr, "GET", "/readyz", "");
+    assert_eq!(status, 200);
+    let samples = scrape(&metrics);
+    let dropped = samples["parlor_log_lines_dropped_total{}"];
+    assert!(dropped > 0.0, "no line dropped: {samples:?}");
+    assert!(dropped < 10_000.0 * 3.0, "{dropped}");
 }
 
 /// The 32-hex-digit words of `text` (ids, tokens, invites).

@@ -997,3 +997,31 @@ async fn a_damaged_sqlite_store_is_refused_at_start_and_named() {
         answer.message
     );
 }
+
+/// A store that does not answer (here: another process holds SQLite's
+/// write lock, and the store's thread waits for it) is given up after the
+/// time limit, and the request answered `503 store_unavailable` with
+/// `Retry-After`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_that_does_not_answer_is_given_up_after_its_time_limit() {
+    let (mut db, location, _held) = sqlite().await;
+    db.set_timeout(Duration::from_millis(200));
+    let Location::Sqlite(path) = &location else {
+        unreachable!("a SQLite store")
+    };
+    let other = rusqlite::Connection::open(path).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE;").unwrap();
+    // Given up before SQLite's own wait for the lock (5 s) ends.
+    let answer = db.create(new_match(&id(1))).await;
+    assert_eq!(answer, Err(DbError::TimedOut { millis: 200 }));
+    other.execute_batch("COMMIT;").unwrap();
+    let error = server::http::error::ApiError::from(DbError::TimedOut { millis: 200 });
+    assert_eq!(error.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(error.code, "store_unavailable");
+    assert_eq!(error.retry_after, Some(1));
+    let unavailable = server::http::error::ApiError::from(DbError::Unavailable("x".into()));
+    assert_eq!(unavailable.retry_after, Some(1));
+    // Once the lock is let go, the store answers again.
+    db.create(new_match(&id(2))).await.unwrap();
+    assert!(db.load(&id(2)).await.unwrap().is_some());
+}

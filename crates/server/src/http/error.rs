@@ -220,7 +220,9 @@ impl From<crate::store::DbError> for ApiError {
             DbError::NoMatch => "no_match",
             DbError::Full => "storage_full",
             DbError::ReadOnly => "store_read_only",
-            DbError::Unavailable(_) | DbError::Incompatible(_) => "store_unavailable",
+            DbError::Unavailable(_) | DbError::Incompatible(_) | DbError::TimedOut { .. } => {
+                "store_unavailable"
+            }
             DbError::Damaged(_) => "damaged_record",
             DbError::AtCapacity { .. } => "store_at_capacity",
             DbError::Quota { .. } => "match_quota",
@@ -263,6 +265,9 @@ impl From<crate::store::DbError> for ApiError {
         let retry_after = match &e {
             DbError::AtCapacity { retry_after } | DbError::Quota { retry_after, .. } => {
                 Some(*retry_after)
+            }
+            DbError::Unavailable(_) | DbError::TimedOut { .. } => {
+                Some(crate::http::health::RETRY_AFTER_SECONDS)
             }
             _ => None,
         };

@@ -82,7 +82,7 @@ impl Health {
         }
         match &ready.reason {
             None => tracing::info!("ready"),
-            Some(reason) => tracing::warn!(reason = %reason, "not ready"),
+            Some(reason) => tracing::warn!(reason = %super::log::cut(reason), "not ready"),
         }
     }
 }

@@ -5,11 +5,13 @@
 //! - **counted** ([`Metrics`]): what is counted as it happens — requests by
 //!   method, route template and status, and their latency; moves stored by
 //!   game; the store's answer times and failures by operation; panics
-//!   caught. Labels are route templates and fixed words, never a match id,
-//!   a token or anything a client typed.
+//!   caught. Labels are route templates and fixed words (methods from a
+//!   closed set, `other` for any made-up one), never a match id, a token or
+//!   anything a client typed.
 //! - **read at scrape** ([`render`]): what is read when `/metrics` is asked
 //!   for — live followers (event streams open), matches in memory, bots
-//!   thinking, long work waiting, running and refused, readiness, and the
+//!   thinking, long work waiting, running and refused, log lines dropped,
+//!   readiness, and the
 //!   process's memory and open descriptors (Linux's `/proc/self`).
 //! - **route template**: the route as the router declares it
 //!   (`/api/matches/:id/moves`), or `unmatched` for a path no route
@@ -80,8 +82,9 @@ impl Default for Metrics {
 }
 
 impl Metrics {
-    /// Counts a request answered with `status` after `took`.
-    pub fn request(&self, method: &str, route: &str, status: u16, took: Duration) {
+    /// Counts a request answered with `status` after `took`; `method` is
+    /// its label ([`crate::http::log::method_label`]: a closed set).
+    pub fn request(&self, method: &'static str, route: &str, status: u16, took: Duration) {
         self.requests
             .get_or_create(&[
                 ("method", method.to_string()),
@@ -227,6 +230,11 @@ pub fn render(state: &AppState) -> String {
     ] {
         r.register(name, help, ConstCounter::new(value));
     }
+    r.register(
+        "parlor_log_lines_dropped",
+        "Log lines dropped because the log's reader was not keeping up",
+        ConstCounter::new(crate::http::log::dropped_lines()),
+    );
     r.register(
         "parlor_draining",
         "1 once the server was told to stop",

@@ -37,6 +37,10 @@
 //!   so that one creator can hold at most [`Bounds::per_creator`]
 //!   unfinished matches and the lobby lists at most
 //!   [`LOBBY_PER_CREATOR`] of theirs.
+//! - **time limit** ([`Db::set_timeout`]): every call waits at most this
+//!   long for the store (a frozen PostgreSQL, a stuck disk); then it is
+//!   given up with [`DbError::TimedOut`], which the API answers `503
+//!   store_unavailable` with `Retry-After`.
 
 pub mod grid_names;
 mod pg_appends;
@@ -49,6 +53,10 @@ use serde::Serialize;
 use std::path::Path;
 use std::time::Duration;
 use tokio::sync::broadcast;
+
+/// How long one call waits for the store by default before it is given up
+/// ([`Db::set_timeout`]).
+pub const DEFAULT_STORE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long an unfinished match is kept after its last move: 30 days.
 pub const UNFINISHED_KEPT: Duration = Duration::from_secs(30 * 24 * 60 * 60);
@@ -200,6 +208,14 @@ pub enum DbError {
     /// The store cannot be reached or failed; the reason names no path.
     #[error("the store is unavailable: {0}")]
     Unavailable(String),
+    /// The store did not answer within the limit ([`Db::set_timeout`]);
+    /// what was asked may still be done there (a move sent again is
+    /// refused as stale, never played twice).
+    #[error("the store did not answer within {millis} ms")]
+    TimedOut {
+        /// The limit, in milliseconds.
+        millis: u64,
+    },
     /// The store holds something this Parlor cannot read (a newer schema).
     #[error("the store cannot be used: {0}")]
     Incompatible(String),
@@ -527,6 +543,7 @@ pub struct Db {
     notices: broadcast::Sender<Notice>,
     origin: String,
     bounds: Bounds,
+    limit: Duration,
 }
 
 enum Backend {
@@ -567,11 +584,33 @@ impl Db {
             notices,
             origin,
             bounds: Bounds::default(),
+            limit: DEFAULT_STORE_TIMEOUT,
         };
         if let Some(folder) = grid_folder {
             db.import_grid_files(folder).await?;
         }
         Ok(db)
+    }
+
+    /// Sets how long one call may wait for the store before it is answered
+    /// [`DbError::TimedOut`] (see the module's terms).
+    pub fn set_timeout(&mut self, limit: Duration) {
+        self.limit = limit;
+    }
+
+    /// `call`, given up when the store has not answered within the limit.
+    async fn within<T>(
+        &self,
+        call: impl std::future::Future<Output = Result<T, DbError>>,
+    ) -> Result<T, DbError> {
+        match tokio::time::timeout(self.limit, call).await {
+            Ok(answer) => answer,
+            Err(_) => {
+                let millis = u64::try_from(self.limit.as_millis()).unwrap_or(u64::MAX);
+                tracing::warn!(within_ms = millis, "store: no answer in time");
+                Err(DbError::TimedOut { millis })
+            }
+        }
     }
 
     /// Sets the fair-share bounds (before the store is shared).
@@ -596,10 +635,13 @@ impl Db {
     /// # Errors
     /// When the store does not answer.
     pub async fn ping(&self) -> Result<(), DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.ping().await,
-            Backend::Postgres(db) => db.ping().await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.ping().await,
+                Backend::Postgres(db) => db.ping().await,
+            }
+        })
+        .await
     }
 
     /// Notices from the other servers sharing this store.
@@ -618,7 +660,8 @@ impl Db {
     /// # Errors
     /// As [`Db::create_for`].
     pub async fn create(&self, new: NewMatch) -> Result<(), DbError> {
-        self.create_for(new, Creator::default()).await
+        self.within(async move { self.create_for(new, Creator::default()).await })
+            .await
     }
 
     /// Stores a new match made by `creator`.
@@ -628,11 +671,14 @@ impl Db {
     /// unfinished, [`DbError::Quota`] when the creator has made
     /// [`Bounds::per_creator`] of them, or the store fails.
     pub async fn create_for(&self, new: NewMatch, creator: Creator) -> Result<(), DbError> {
-        let bounds = self.bounds;
-        match &self.backend {
-            Backend::Sqlite(db) => db.create(new, creator, bounds).await,
-            Backend::Postgres(db) => db.create(new, creator, bounds).await,
-        }
+        self.within(async move {
+            let bounds = self.bounds;
+            match &self.backend {
+                Backend::Sqlite(db) => db.create(new, creator, bounds).await,
+                Backend::Postgres(db) => db.create(new, creator, bounds).await,
+            }
+        })
+        .await
     }
 
     /// Makes `new` the rematch of finished match `old`, unless `old` has
@@ -647,10 +693,15 @@ impl Db {
         old: &str,
         new: NewMatch,
     ) -> Result<Option<String>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.create_rematch(old.to_string(), new, self.bounds).await,
-            Backend::Postgres(db) => db.create_rematch(old, new, &self.origin, self.bounds).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.create_rematch(old.to_string(), new, self.bounds).await,
+                Backend::Postgres(db) => {
+                    db.create_rematch(old, new, &self.origin, self.bounds).await
+                }
+            }
+        })
+        .await
     }
 
     /// The match `id`, with every move; `None` when there is none.
@@ -658,10 +709,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn load(&self, id: &str) -> Result<Option<StoredMatch>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.load(id.to_string()).await,
-            Backend::Postgres(db) => db.load(id).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.load(id.to_string()).await,
+                Backend::Postgres(db) => db.load(id).await,
+            }
+        })
+        .await
     }
 
     /// The person seats and the tokens of `id` (not its moves); `None`
@@ -673,10 +727,13 @@ impl Db {
         &self,
         id: &str,
     ) -> Result<Option<(Vec<SeatRow>, Vec<TokenRow>)>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.seating(id.to_string()).await,
-            Backend::Postgres(db) => db.seating(id).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.seating(id.to_string()).await,
+                Backend::Postgres(db) => db.seating(id).await,
+            }
+        })
+        .await
     }
 
     /// The moves of `id` after the first `after`.
@@ -684,10 +741,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn moves_after(&self, id: &str, after: u32) -> Result<Vec<MoveRow>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.moves_after(id.to_string(), after).await,
-            Backend::Postgres(db) => db.moves_after(id, after).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.moves_after(id.to_string(), after).await,
+                Backend::Postgres(db) => db.moves_after(id, after).await,
+            }
+        })
+        .await
     }
 
     /// Appends a move (see the module's terms), and tells the other servers.
@@ -698,10 +758,13 @@ impl Db {
     /// [`DbError::Stale`] when the match does not hold `number - 1` moves,
     /// [`DbError::NoMatch`], or a failure of the store.
     pub async fn append(&self, mv: NewMove) -> Result<i64, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.append(mv).await,
-            Backend::Postgres(db) => db.append(mv).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.append(mv).await,
+                Backend::Postgres(db) => db.append(mv).await,
+            }
+        })
+        .await
     }
 
     /// Claims seat `seat` of `id` with the invite whose digest is
@@ -719,17 +782,20 @@ impl Db {
         token: &str,
         name: Option<&str>,
     ) -> Result<bool, DbError> {
-        let claim = Claim {
-            id: id.to_string(),
-            seat,
-            invite: invite.map(str::to_string),
-            token: token.to_string(),
-            name: name.map(str::to_string),
-        };
-        match &self.backend {
-            Backend::Sqlite(db) => db.claim(claim).await,
-            Backend::Postgres(db) => db.claim(claim, &self.origin).await,
-        }
+        self.within(async move {
+            let claim = Claim {
+                id: id.to_string(),
+                seat,
+                invite: invite.map(str::to_string),
+                token: token.to_string(),
+                name: name.map(str::to_string),
+            };
+            match &self.backend {
+                Backend::Sqlite(db) => db.claim(claim).await,
+                Backend::Postgres(db) => db.claim(claim, &self.origin).await,
+            }
+        })
+        .await
     }
 
     /// Names person seat `seat` of unfinished match `id` (the name checked
@@ -739,10 +805,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn name_seat(&self, id: &str, seat: u8, name: &str) -> Result<bool, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.name_seat(id.to_string(), seat, name.to_string()).await,
-            Backend::Postgres(db) => db.name_seat(id, seat, name, &self.origin).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.name_seat(id.to_string(), seat, name.to_string()).await,
+                Backend::Postgres(db) => db.name_seat(id, seat, name, &self.origin).await,
+            }
+        })
+        .await
     }
 
     /// Gives an open seat a new invite (its old link stops working).
@@ -752,10 +821,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn reinvite(&self, id: &str, seat: u8, invite: &str) -> Result<bool, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.reinvite(id.to_string(), seat, invite.to_string()).await,
-            Backend::Postgres(db) => db.reinvite(id, seat, invite).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.reinvite(id.to_string(), seat, invite.to_string()).await,
+                Backend::Postgres(db) => db.reinvite(id, seat, invite).await,
+            }
+        })
+        .await
     }
 
     /// Matches still on with seats anyone may take, newest first.
@@ -763,10 +835,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn lobby(&self, limit: u32) -> Result<Vec<LobbyRow>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.lobby(limit).await,
-            Backend::Postgres(db) => db.lobby(limit).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.lobby(limit).await,
+                Backend::Postgres(db) => db.lobby(limit).await,
+            }
+        })
+        .await
     }
 
     /// Deletes unfinished matches untouched since `before_ms`, and those
@@ -776,10 +851,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn expire(&self, before_ms: i64, unplayed_before_ms: i64) -> Result<u64, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.expire(before_ms, unplayed_before_ms).await,
-            Backend::Postgres(db) => db.expire(before_ms, unplayed_before_ms).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.expire(before_ms, unplayed_before_ms).await,
+                Backend::Postgres(db) => db.expire(before_ms, unplayed_before_ms).await,
+            }
+        })
+        .await
     }
 
     /// Saves a grid file's text under `name` (already checked); a grid of
@@ -793,8 +871,11 @@ impl Db {
         text: &str,
         replace: bool,
     ) -> Result<GridSave, DbError> {
-        self.save_grid_as(name, text, replace, &GridActor::operator())
-            .await
+        self.within(async move {
+            self.save_grid_as(name, text, replace, &GridActor::operator())
+                .await
+        })
+        .await
     }
 
     /// [`Db::save_grid`] by `actor`: a new grid is saved under the actor's
@@ -811,13 +892,16 @@ impl Db {
         replace: bool,
         actor: &GridActor,
     ) -> Result<GridSave, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => {
-                db.save_grid(name.to_string(), text.to_string(), replace, actor.clone())
-                    .await
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => {
+                    db.save_grid(name.to_string(), text.to_string(), replace, actor.clone())
+                        .await
+                }
+                Backend::Postgres(db) => db.save_grid(name, text, replace, actor).await,
             }
-            Backend::Postgres(db) => db.save_grid(name, text, replace, actor).await,
-        }
+        })
+        .await
     }
 
     /// The text of the grid `name`, if saved.
@@ -825,10 +909,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn grid(&self, name: &str) -> Result<Option<String>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.grid(name.to_string()).await,
-            Backend::Postgres(db) => db.grid(name).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.grid(name.to_string()).await,
+                Backend::Postgres(db) => db.grid(name).await,
+            }
+        })
+        .await
     }
 
     /// Every saved grid, by name.
@@ -836,10 +923,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn grids(&self) -> Result<Vec<GridRow>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.grids().await,
-            Backend::Postgres(db) => db.grids().await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.grids().await,
+                Backend::Postgres(db) => db.grids().await,
+            }
+        })
+        .await
     }
 
     /// Deletes the grid `name`; false when there was none.
@@ -847,7 +937,8 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn delete_grid(&self, name: &str) -> Result<bool, DbError> {
-        self.delete_grid_as(name, &GridActor::operator()).await
+        self.within(async move { self.delete_grid_as(name, &GridActor::operator()).await })
+            .await
     }
 
     /// [`Db::delete_grid`] by `actor`.
@@ -855,10 +946,13 @@ impl Db {
     /// # Errors
     /// [`DbError::NotOwner`] for another's grid, or the store fails.
     pub async fn delete_grid_as(&self, name: &str, actor: &GridActor) -> Result<bool, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.delete_grid(name.to_string(), actor.clone()).await,
-            Backend::Postgres(db) => db.delete_grid(name, actor).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.delete_grid(name.to_string(), actor.clone()).await,
+                Backend::Postgres(db) => db.delete_grid(name, actor).await,
+            }
+        })
+        .await
     }
 
     /// Imports the `.grid` files of `folder` the first time a store sees
@@ -928,7 +1022,7 @@ fn grid_files(folder: &Path) -> Vec<(String, String)> {
 /// The words for an I/O failure of the store, naming no path (the full
 /// error goes to the server's log).
 fn io_reason(e: &std::io::Error) -> DbError {
-    tracing::warn!(error = %e, "store: file error");
+    tracing::warn!(error = %crate::http::log::cut(&e.to_string()), "store: file error");
     match e.kind() {
         std::io::ErrorKind::StorageFull => DbError::Full,
         std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {
