@@ -5,6 +5,7 @@
 //! - **glue**: this binary parses arguments, calls a library and prints; it
 //!   holds no game rules.
 
+mod backup;
 mod baffle;
 mod chutes;
 mod common;
@@ -50,6 +51,8 @@ enum Command {
     Tycoon(tycoon::TycoonCommand),
     /// Serve the browser app: play, design and analyse in a browser.
     Serve(serve::ServeArgs),
+    /// Back up the server's SQLite store while it runs (a consistent copy).
+    Backup(backup::BackupArgs),
     /// Step through a match's record (any game), move by move.
     Replay(replay::ReplayArgs),
     /// Print shell completions for `parlor`.
@@ -65,6 +68,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Chutes(cmd) => chutes::run(cmd),
         Command::Baffle(cmd) => baffle::run(cmd),
         Command::Serve(args) => serve::run(&args),
+        Command::Backup(args) => backup::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Tycoon(cmd) => tycoon::run(cmd),
         Command::Completions { shell } => {

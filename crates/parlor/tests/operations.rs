@@ -1093,3 +1093,111 @@ fn readiness_follows_postgresql_going_and_coming_back() {
     assert!(log.contains("not ready"), "{log}");
     assert!(log.contains(" ready"), "{log}");
 }
+
+/// `parlor backup` while players play: the backup holds every move
+/// acknowledged before it started, and a server started on it (the
+/// documented restore: the backup as `parlor.db` of a data directory)
+/// replays each of those matches.
+#[test]
+fn a_backup_made_during_play_restores_every_acknowledged_move() {
+    let data = tempdir();
+    let dir = data_arg(data.path());
+    let server = Served::start(&["--addr", "127.0.0.1:0", "--data-dir", &dir], &[]);
+    // Match id → moves acknowledged, kept by two players.
+    let ledger: Arc<Mutex<HashMap<String, u64>>> = Arc::default();
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let players: Vec<_> = (0..2)
+        .map(|_| {
+            let (addr, ledger, stop) =
+                (server.addr.clone(), Arc::clone(&ledger), Arc::clone(&stop));
+            std::thread::spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                    let (id, token) = chutes(&addr);
+                    let mut after = 0;
+                    loop {
+                        let (status, body) = roll(&addr, &id, &token, after);
+                        if status != 200 {
+                            break;
+                        }
+                        after = body["view"]["moves"].as_u64().unwrap();
+                        ledger.lock().unwrap().insert(id.clone(), after);
+                        if body["view"]["status"] != "playing"
+                            || stop.load(std::sync::atomic::Ordering::SeqCst)
+                        {
+                            break;
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    let wait_for_moves = |n: u64| {
+        let started = Instant::now();
+        while ledger.lock().unwrap().values().sum::<u64>() < n {
+            assert!(started.elapsed() < Duration::from_secs(60), "too slow");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    wait_for_moves(100);
+    let acknowledged = ledger.lock().unwrap().clone();
+    let restored = tempdir();
+    let file = restored.path().join("parlor.db");
+    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(["backup", "--data-dir", &dir, "--to"])
+        .arg(&file)
+        .env_remove("PARLOR_DATABASE_URL")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.starts_with("Backed up the SQLite file"), "{said}");
+    // Play goes on after the backup; then stop.
+    let after_backup = ledger.lock().unwrap().values().sum::<u64>();
+    wait_for_moves(after_backup + 20);
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    for player in players {
+        player.join().unwrap();
+    }
+    // One self-contained file, nothing half-written beside it.
+    let left: Vec<String> = std::fs::read_dir(restored.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["parlor.db"]);
+    let restored_dir = data_arg(restored.path());
+    let second = Served::start(&["--addr", "127.0.0.1:0", "--data-dir", &restored_dir], &[]);
+    assert!(acknowledged.len() >= 2, "{acknowledged:?}");
+    for (id, moves) in &acknowledged {
+        let (status, view) = request(
+            &second.addr,
+            "GET",
+            &format!("/api/matches/{id}"),
+            None,
+            None,
+        )
+        .unwrap();
+        assert_eq!(status, 200, "{id}: {view}");
+        assert!(
+            view["moves"].as_u64().unwrap() >= *moves,
+            "match {id}: {moves} moves acknowledged before the backup, {} restored",
+            view["moves"]
+        );
+    }
+    // PostgreSQL's stores are pointed to pg_dump.
+    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args([
+            "backup",
+            "--database",
+            "postgres://parlor@127.0.0.1:1/parlor",
+            "--to",
+        ])
+        .arg(restored.path().join("pg.db"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pg_dump"));
+}

@@ -42,6 +42,7 @@
 //!   given up with [`DbError::TimedOut`], which the API answers `503
 //!   store_unavailable` with `Retry-After`.
 
+pub mod backup;
 pub mod grid_names;
 mod pg_appends;
 mod pg_pool;
