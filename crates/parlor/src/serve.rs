@@ -333,6 +333,14 @@ pub fn run(args: &ServeArgs) -> Result<()> {
                 .context("--database")?,
         );
     }
+    if let Some(dir) = &args.web_dir {
+        anyhow::ensure!(
+            dir.is_dir(),
+            "--web-dir {}: there is no such folder (give the source's crates/server/web, or leave \
+             it out to serve the pages built into the binary)",
+            dir.display()
+        );
+    }
     config.web_dir = args.web_dir.clone();
     config.store_timeout = args.store_timeout;
     if args.sync == "disk" {
@@ -354,9 +362,9 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     config.grids_per_client = args.grids_per_client;
     config.connections_per_client = args.connections_per_client as usize;
     config.streams_per_client = args.streams_per_client as usize;
-    let _log = start_log(args.log_format)?;
+    let log = start_log(args.log_format)?;
     let store = config.location().describe();
-    server::run_with(args.addr, config, |bound| {
+    let served = server::run_with(args.addr, config, |bound| {
         let mut out = std::io::stdout().lock();
         // The URL is the first line, so scripts can read it.
         let _ = writeln!(out, "http://{}/", bound.addr);
@@ -369,7 +377,18 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         );
         let _ = out.flush();
     })
-    .with_context(|| format!("cannot serve on {}", args.addr))
+    .with_context(|| format!("cannot serve on {}", args.addr));
+    match served {
+        Ok(()) => Ok(()),
+        // A fatal error in the log's own form, so that a JSON log holds
+        // only JSON; then the exit status says it failed.
+        Err(e) if args.log_format == LogFormat::Json => {
+            tracing::error!(error = %format!("{e:#}"), "stopped");
+            drop(log);
+            std::process::exit(1);
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// `--public-host`'s value, checked ([`server::http::host::check_public_host`]).

@@ -1201,3 +1201,84 @@ fn a_backup_made_during_play_restores_every_acknowledged_move() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("pg_dump"));
 }
+
+/// `parlor serve` run with `env` (and nothing of the test's own
+/// `PARLOR_…`), in `cwd`: its exit status and standard error.
+fn serve_fails(args: &[&str], env: &[(&str, &str)], cwd: &Path) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_parlor"));
+    command.arg("serve").args(args).current_dir(cwd);
+    for (name, _) in std::env::vars() {
+        if name.starts_with("PARLOR_") || name == "RUST_LOG" {
+            command.env_remove(name);
+        }
+    }
+    let out = command
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "it started");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("Parlor is running"),
+        "it said it runs"
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn configuration_mistakes_are_refused_at_start_and_said_plainly() {
+    let cwd = tempdir();
+    let dir = data_arg(cwd.path());
+    let base = ["--addr", "127.0.0.1:0", "--data-dir", dir.as_str()];
+    // A word that is no URL is not taken for a SQLite file.
+    let said = serve_fails(&base, &[("PARLOR_DATABASE_URL", "notaurl")], cwd.path());
+    assert!(
+        said.contains("'notaurl'") && said.contains("postgres://USER"),
+        "{said}"
+    );
+    assert!(!cwd.path().join("notaurl").exists());
+    let said = serve_fails(
+        &base,
+        &[("PARLOR_DATABASE_URL", "mysql://db/x")],
+        cwd.path(),
+    );
+    assert!(
+        said.contains("'mysql://'") && said.contains("sqlite:PATH"),
+        "{said}"
+    );
+    // A pages folder that is not there.
+    let said = serve_fails(&base, &[("PARLOR_WEB_DIR", "/no/such/web")], cwd.path());
+    assert!(
+        said.contains("/no/such/web: there is no such folder"),
+        "{said}"
+    );
+    // PostgreSQL refusing the connection: the log says so, not only
+    // "error connecting to server".
+    let said = serve_fails(
+        &base,
+        &[(
+            "PARLOR_DATABASE_URL",
+            "postgres://parlor@127.0.0.1:1/parlor",
+        )],
+        cwd.path(),
+    );
+    assert!(said.to_lowercase().contains("refused"), "{said}");
+    // With a JSON log, a fatal error is a JSON line too.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let said = serve_fails(
+        &["--addr", &addr, "--data-dir", &dir, "--log-format", "json"],
+        &[],
+        cwd.path(),
+    );
+    let lines: Vec<Value> = said
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|_| panic!("not JSON: {l:?}")))
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["level"] == "ERROR" && l["error"].as_str().unwrap().contains(&addr)),
+        "{said}"
+    );
+}

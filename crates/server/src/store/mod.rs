@@ -472,6 +472,11 @@ pub enum Durability {
     Disk,
 }
 
+/// The forms [`Location::parse`] accepts, in words.
+pub const ACCEPTED_FORMS: &str = "give postgres://USER[:PASSWORD]@HOST[:PORT]/DB (or \
+     postgresql://…), sqlite:PATH, or a SQLite file's path (one with a / or ending in .db, \
+     .sqlite or .sqlite3)";
+
 /// Where the store lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Location {
@@ -483,10 +488,12 @@ pub enum Location {
 
 impl Location {
     /// Reads `--database`: a `postgres://` or `postgresql://` URL, or
-    /// `sqlite:PATH` (or a plain path) for a SQLite file.
+    /// `sqlite:PATH` (or a plain path that looks like one: with a `/`, or
+    /// ending in `.db`, `.sqlite` or `.sqlite3`) for a SQLite file.
     ///
     /// # Errors
-    /// When the text is empty or names another kind of database.
+    /// When the text is empty, names another kind of database, or is a
+    /// bare word; the message lists [`ACCEPTED_FORMS`].
     pub fn parse(text: &str) -> Result<Self, String> {
         let text = text.trim();
         if text.starts_with("postgres://") || text.starts_with("postgresql://") {
@@ -504,7 +511,20 @@ impl Location {
         }
         if let Some((scheme, _)) = text.split_once("://") {
             return Err(format!(
-                "'{scheme}://' is not a database Parlor uses: give postgres://… or sqlite:PATH"
+                "'{scheme}://' is not a database Parlor uses: {ACCEPTED_FORMS}"
+            ));
+        }
+        // A plain path must look like one: a word such as `notaurl` (a
+        // variable set to the wrong thing) is not taken for a file name.
+        let lower = text.to_ascii_lowercase();
+        let looks_like_a_file = text.contains('/')
+            || text.contains(std::path::MAIN_SEPARATOR)
+            || [".db", ".sqlite", ".sqlite3"]
+                .iter()
+                .any(|end| lower.ends_with(end));
+        if !looks_like_a_file {
+            return Err(format!(
+                "'{text}' is neither a database URL nor a SQLite file: {ACCEPTED_FORMS}"
             ));
         }
         Ok(Self::Sqlite(text.into()))
@@ -1059,7 +1079,18 @@ mod tests {
             Location::parse("games.db").unwrap(),
             Location::Sqlite("games.db".into())
         );
+        assert_eq!(
+            Location::parse("./data/parlor").unwrap(),
+            Location::Sqlite("./data/parlor".into())
+        );
         assert!(Location::parse("mysql://x").unwrap_err().contains("mysql"));
+        for bare in ["notaurl", "postgres", "mysql:x", "localhost:5432"] {
+            let error = Location::parse(bare).unwrap_err();
+            assert!(
+                error.contains(bare) && error.contains("postgres://USER"),
+                "{error}"
+            );
+        }
         assert!(Location::parse("  ").is_err());
         assert!(Location::parse("sqlite:").is_err());
     }
