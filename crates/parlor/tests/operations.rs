@@ -528,6 +528,8 @@ fn metrics_parse_as_prometheus_text_and_move_with_the_traffic() {
             &dir,
             "--metrics-addr",
             "127.0.0.1:0",
+            "--streams-per-client",
+            "1",
         ],
         &[],
     );
@@ -553,14 +555,42 @@ fn metrics_parse_as_prometheus_text_and_move_with_the_traffic() {
         "parlor_draining{}",
         "process_resident_memory_bytes{}",
         "process_open_fds{}",
+        "parlor_connections_open{}",
+        "parlor_http_requests_in_flight{}",
+        "parlor_matches_unfinished{}",
+        "parlor_log_lines_dropped_total{}",
+        "parlor_connections_refused_total{}",
     ] {
         assert!(before.contains_key(gauge), "{gauge} missing: {before:?}");
     }
+    assert_eq!(
+        get(
+            &before,
+            &format!("parlor_build_info{{version={}}}", env!("CARGO_PKG_VERSION"))
+        ),
+        1.0
+    );
+    assert!(get(&before, "process_cpu_seconds_total{}") > 0.0);
+    let started = get(&before, "process_start_time_seconds{}");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64();
+    assert!(started > now - 600.0 && started <= now + 1.0, "{started}");
     assert!(get(&before, "process_resident_memory_bytes{}") > 1e6);
 
     let (id, token) = chutes(&server.addr);
     let mut follower = Events::open(&server.addr, &id);
     follower.next(Duration::from_secs(10)).unwrap();
+    // A second stream from this address is one too many: a refusal,
+    // counted by its reason.
+    let (status, _, body) = raw(
+        &server.addr,
+        "GET",
+        &format!("/api/matches/{id}/events"),
+        "",
+    );
+    assert_eq!(status, 503, "{body}");
     let mut moves = 0;
     for after in 0..6 {
         let (status, _) = roll(&server.addr, &id, &token, after);
@@ -611,6 +641,21 @@ fn metrics_parse_as_prometheus_text_and_move_with_the_traffic() {
         f64::from(moves)
     );
     assert_eq!(get(&after, "parlor_followers{}"), 1.0);
+    assert_eq!(
+        get(
+            &after,
+            "parlor_http_refusals_total{reason=too_many_streams}"
+        ),
+        1.0
+    );
+    assert_eq!(get(&after, "parlor_matches_unfinished{}"), 1.0);
+    // The follower's connection at least; the scrape's own is on the
+    // metrics address, not counted.
+    assert!(get(&after, "parlor_connections_open{}") >= 1.0);
+    assert!(
+        get(&after, "parlor_http_requests_in_flight{}") >= 1.0,
+        "the live stream"
+    );
     assert_eq!(get(&after, "parlor_matches_in_memory{}"), 1.0);
     let made_up: f64 = after
         .iter()

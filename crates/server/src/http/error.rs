@@ -165,6 +165,17 @@ struct ErrorFields<'a> {
     message: &'a str,
 }
 
+/// The code of a refusal (`429`, `503`, `507`: the server would not do it
+/// now), carried on the answer for the request log and metrics
+/// ([`crate::http::log`]): one of the API's fixed codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused(pub &'static str);
+
+/// Whether an answer with `status` is a refusal ([`Refused`]).
+pub fn is_refusal(status: StatusCode) -> bool {
+    matches!(status.as_u16(), 429 | 503 | 507)
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let retry_after = self.retry_after;
@@ -183,6 +194,9 @@ impl IntoResponse for ApiError {
                 axum::http::header::RETRY_AFTER,
                 axum::http::HeaderValue::from(seconds),
             );
+        }
+        if is_refusal(self.status) {
+            response.extensions_mut().insert(Refused(self.code));
         }
         response
     }

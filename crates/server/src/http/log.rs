@@ -34,7 +34,7 @@
 //!   `parlor_log_lines_dropped_total`).
 
 use crate::AppState;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, Refused as ApiErrorRefused};
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -221,6 +221,9 @@ pub async fn observe(State(state): State<AppState>, mut request: Request, next: 
         "request"
     );
     metrics.request(method, &route, status, took);
+    if let Some(refused) = response.extensions().get::<ApiErrorRefused>() {
+        metrics.refused(refused.0);
+    }
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(REQUEST_ID, value);
     }

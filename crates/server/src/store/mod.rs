@@ -665,6 +665,20 @@ impl Db {
         .await
     }
 
+    /// How many unfinished matches the store holds (a kept count, cheap).
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn unfinished(&self) -> Result<u64, DbError> {
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.unfinished().await,
+                Backend::Postgres(db) => db.unfinished().await,
+            }
+        })
+        .await
+    }
+
     /// Notices from the other servers sharing this store.
     pub fn notices(&self) -> broadcast::Receiver<Notice> {
         self.notices.subscribe()

@@ -560,6 +560,16 @@ impl Sqlite {
         .await
     }
 
+    pub(super) async fn unfinished(&self) -> Result<u64, DbError> {
+        self.call(|c| {
+            let n: i64 = c
+                .query_row("SELECT n FROM unfinished", [], |r| r.get(0))
+                .map_err(sql)?;
+            Ok(u64::try_from(n).unwrap_or(0))
+        })
+        .await
+    }
+
     pub(super) async fn grid(&self, name: String) -> Result<Option<String>, DbError> {
         self.call(move |c| {
             c.query_row("SELECT text FROM grids WHERE name = ?1", [&name], |r| {
