@@ -9,6 +9,7 @@ mod backup;
 mod baffle;
 mod chutes;
 mod common;
+mod health;
 mod play;
 mod progress;
 mod replay;
@@ -53,6 +54,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Back up the server's SQLite store while it runs (a consistent copy).
     Backup(backup::BackupArgs),
+    /// Ask a running server whether it is healthy (or ready): exit 0 if so.
+    Health(health::HealthArgs),
     /// Step through a match's record (any game), move by move.
     Replay(replay::ReplayArgs),
     /// Print shell completions for `parlor`.
@@ -69,6 +72,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Baffle(cmd) => baffle::run(cmd),
         Command::Serve(args) => serve::run(&args),
         Command::Backup(args) => backup::run(&args),
+        Command::Health(args) => health::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Tycoon(cmd) => tycoon::run(cmd),
         Command::Completions { shell } => {

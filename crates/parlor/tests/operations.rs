@@ -1327,3 +1327,38 @@ fn configuration_mistakes_are_refused_at_start_and_said_plainly() {
         "{said}"
     );
 }
+
+#[test]
+fn parlor_health_asks_a_server_as_a_containers_healthcheck_does() {
+    let data = tempdir();
+    let dir = data_arg(data.path());
+    let server = Served::start(&["--addr", "127.0.0.1:0", "--data-dir", &dir], &[]);
+    let health = |args: &[&str], env: &[(&str, &str)]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
+            .arg("health")
+            .args(args)
+            .env_remove("PARLOR_ADDR")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.success(), said)
+    };
+    let (ok, said) = health(&["--addr", &server.addr], &[]);
+    assert!(ok && said.contains(r#""status":"ok""#), "{said}");
+    let (ok, said) = health(&["--ready", "--addr", &server.addr], &[]);
+    assert!(ok && said.contains(r#""ready":true"#), "{said}");
+    // The image's way: the address the server was given, 0.0.0.0 too.
+    let port = server.addr.rsplit_once(':').unwrap().1.to_string();
+    let (ok, said) = health(&[], &[("PARLOR_ADDR", &format!("0.0.0.0:{port}"))]);
+    assert!(ok, "{said}");
+    // Nothing there: a failure that says where it looked.
+    drop(server);
+    let (ok, said) = health(&[], &[("PARLOR_ADDR", &format!("0.0.0.0:{port}"))]);
+    assert!(!ok);
+    assert!(said.contains(&format!("127.0.0.1:{port}")), "{said}");
+}
