@@ -317,6 +317,15 @@ fn health_and_readiness_answer_and_sigterm_drains_before_it_exits() {
     for said in ["draining", "closing the listener", "stopped"] {
         assert!(log.contains(said), "the log says {said:?}: {log}");
     }
+    // SQLite's log was copied into the database file and cut at stop.
+    let wal = data.path().join("parlor.db-wal");
+    let left = std::fs::metadata(&wal).map_or(0, |m| m.len());
+    assert_eq!(
+        left,
+        0,
+        "{} holds {left} bytes after a clean stop",
+        wal.display()
+    );
     // The move refused was never played: the store holds one move.
     let again = Served::start(&["--addr", "127.0.0.1:0", "--data-dir", &dir], &[]);
     let (_, view) = request(
@@ -560,6 +569,7 @@ fn metrics_parse_as_prometheus_text_and_move_with_the_traffic() {
         "parlor_matches_unfinished{}",
         "parlor_log_lines_dropped_total{}",
         "parlor_connections_refused_total{}",
+        "parlor_store_log_bytes{}",
     ] {
         assert!(before.contains_key(gauge), "{gauge} missing: {before:?}");
     }

@@ -643,6 +643,11 @@ impl Opened {
         if let Some(metrics) = metrics {
             metrics.abort();
         }
+        // SQLite's log into the database file, and cut: a stopped server
+        // leaves no log behind.
+        if let Err(e) = self.state.hub.db().truncate_log().await {
+            tracing::warn!(error = %e, "store: the log was not cut at stop");
+        }
         tracing::info!("stopped");
         served
     }

@@ -1025,3 +1025,22 @@ async fn a_store_that_does_not_answer_is_given_up_after_its_time_limit() {
     db.create(new_match(&id(2))).await.unwrap();
     assert!(db.load(&id(2)).await.unwrap().is_some());
 }
+
+/// SQLite's log: its size is told, and cut to nothing on demand (what a
+/// stopping server does) with every move kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sqlite_log_is_measured_and_cut_with_nothing_lost() {
+    let (db, location, _held) = sqlite().await;
+    db.create(new_match(&id(1))).await.unwrap();
+    for n in 1..=50 {
+        db.append(mv(&id(1), n, false)).await.unwrap();
+    }
+    let before = db.log_bytes().unwrap();
+    assert!(before > 0, "a log of {before} bytes");
+    db.truncate_log().await.unwrap();
+    assert_eq!(db.log_bytes(), Some(0));
+    // Every move is in the database file, read afresh.
+    drop(db);
+    let again = open(&location, None).await;
+    assert_eq!(again.load(&id(1)).await.unwrap().unwrap().moves.len(), 50);
+}

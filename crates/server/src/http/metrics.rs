@@ -222,6 +222,13 @@ pub fn render_with(state: &AppState, unfinished: Option<u64>) -> String {
         "Connections refused over the limit of all, or of their address (503 busy)",
         ConstCounter::new(u64::try_from(load(&tally.refused)).unwrap_or(u64::MAX)),
     );
+    if let Some(bytes) = state.hub.db().log_bytes() {
+        r.register(
+            "parlor_store_log_bytes",
+            "The size of SQLite's write-ahead log file",
+            ConstGauge::new(i64::try_from(bytes).unwrap_or(i64::MAX)),
+        );
+    }
     if let Some(n) = unfinished {
         r.register(
             "parlor_matches_unfinished",

@@ -665,6 +665,27 @@ impl Db {
         .await
     }
 
+    /// The size of SQLite's write-ahead log file in bytes; `None` for
+    /// PostgreSQL.
+    pub fn log_bytes(&self) -> Option<u64> {
+        match &self.backend {
+            Backend::Sqlite(db) => Some(db.log_bytes()),
+            Backend::Postgres(_) => None,
+        }
+    }
+
+    /// Copies SQLite's whole log into its database file and cuts the log to
+    /// nothing, as the server stops; nothing for PostgreSQL.
+    ///
+    /// # Errors
+    /// When the checkpoint cannot run or finish.
+    pub async fn truncate_log(&self) -> Result<(), DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.truncate_log().await,
+            Backend::Postgres(_) => Ok(()),
+        }
+    }
+
     /// How many unfinished matches the store holds (a kept count, cheap).
     ///
     /// # Errors
