@@ -44,7 +44,10 @@ pub fn run(args: &BackupArgs) -> Result<()> {
     let location = match &args.database {
         Some(url) => server::store::Location::parse(url)
             .map_err(anyhow::Error::msg)
-            .context("--database")?,
+            .context(crate::common::source_of(
+                "--database",
+                "PARLOR_DATABASE_URL",
+            ))?,
         None => {
             let dir = match &args.data_dir {
                 Some(dir) => dir.clone(),

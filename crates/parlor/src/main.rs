@@ -90,7 +90,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // A bad value from a variable is named by its variable.
+            eprint!("{}", common::parse_error_words(&e, &Cli::command()));
+            return ExitCode::from(2);
+        }
+        Err(e) => e.exit(),
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if common::is_broken_pipe(&err) => ExitCode::SUCCESS,

@@ -330,14 +330,18 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         config.database = Some(
             server::store::Location::parse(url)
                 .map_err(anyhow::Error::msg)
-                .context("--database")?,
+                .context(crate::common::source_of(
+                    "--database",
+                    "PARLOR_DATABASE_URL",
+                ))?,
         );
     }
     if let Some(dir) = &args.web_dir {
         anyhow::ensure!(
             dir.is_dir(),
-            "--web-dir {}: there is no such folder (give the source's crates/server/web, or leave \
+            "{} {}: there is no such folder (give the source's crates/server/web, or leave \
              it out to serve the pages built into the binary)",
+            crate::common::source_of("--web-dir", "PARLOR_WEB_DIR"),
             dir.display()
         );
     }

@@ -1318,6 +1318,28 @@ fn configuration_mistakes_are_refused_at_start_and_said_plainly() {
         said.contains("/no/such/web: there is no such folder"),
         "{said}"
     );
+    // A bad value is named by where it came from: the variable, or the
+    // option.
+    assert!(
+        said.contains("PARLOR_WEB_DIR (the variable for --web-dir)"),
+        "{said}"
+    );
+    let said = serve_fails(&["--database", "notaurl"], &[], cwd.path());
+    assert!(
+        said.contains("--database") && !said.contains("PARLOR_DATABASE_URL"),
+        "{said}"
+    );
+    let said = serve_fails(&[], &[("PARLOR_ADDR", "bad")], cwd.path());
+    assert!(
+        said.contains("invalid value 'bad' for PARLOR_ADDR (the variable for --addr)"),
+        "{said}"
+    );
+    let said = serve_fails(
+        &["--addr", "bad"],
+        &[("PARLOR_ADDR", "also-bad")],
+        cwd.path(),
+    );
+    assert!(said.contains("'--addr <IP:PORT>'"), "{said}");
     // PostgreSQL refusing the connection: the log says so, not only
     // "error connecting to server".
     let said = serve_fails(

@@ -1021,8 +1021,10 @@ async fn a_store_that_does_not_answer_is_given_up_after_its_time_limit() {
     assert_eq!(error.retry_after, Some(1));
     let unavailable = server::http::error::ApiError::from(DbError::Unavailable("x".into()));
     assert_eq!(unavailable.retry_after, Some(1));
-    // Once the lock is let go, the store answers again.
+    // Once the lock is let go, the store answers again; the match whose
+    // caller gave up was not made behind its back.
     db.create(new_match(&id(2))).await.unwrap();
+    assert!(db.load(&id(1)).await.unwrap().is_none());
     assert!(db.load(&id(2)).await.unwrap().is_some());
 }
 

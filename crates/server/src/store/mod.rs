@@ -40,7 +40,10 @@
 //! - **time limit** ([`Db::set_timeout`]): every call waits at most this
 //!   long for the store (a frozen PostgreSQL, a stuck disk); then it is
 //!   given up with [`DbError::TimedOut`], which the API answers `503
-//!   store_unavailable` with `Retry-After`.
+//!   store_unavailable` with `Retry-After`. SQLite's thread skips a job
+//!   whose caller gave up before it started; one already running, and a
+//!   PostgreSQL statement already sent, may still be done (a move sent
+//!   again is then refused as stale, never played twice).
 
 pub mod backup;
 pub mod grid_names;

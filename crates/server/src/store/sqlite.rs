@@ -228,6 +228,12 @@ impl Sqlite {
     ) -> (Job, oneshot::Receiver<Result<T, DbError>>) {
         let (tell, answer) = oneshot::channel();
         let job: Job = Box::new(move |conn| {
+            // Its caller gave up waiting (the store's time limit): it was
+            // told the store did not answer, so nothing of it is done.
+            if tell.is_closed() {
+                let skipped: Done = (false, Box::new(|_: Option<&DbError>| {}));
+                return skipped;
+            }
             let result = work(conn);
             let ok = result.is_ok();
             let reply = move |commit: Option<&DbError>| {
