@@ -1155,6 +1155,88 @@ fn readiness_follows_postgresql_going_and_coming_back() {
     assert!(log.contains(" ready"), "{log}");
 }
 
+/// Two players playing Chutes matches on a server, one after another,
+/// keeping what was acknowledged.
+struct Players {
+    /// Match id → moves acknowledged.
+    ledger: Arc<Mutex<HashMap<String, u64>>>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Players {
+    fn start(addr: &str) -> Self {
+        let ledger: Arc<Mutex<HashMap<String, u64>>> = Arc::default();
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let threads = (0..2)
+            .map(|_| {
+                let (addr, ledger, stop) =
+                    (addr.to_string(), Arc::clone(&ledger), Arc::clone(&stop));
+                std::thread::spawn(move || {
+                    while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                        let (id, token) = chutes(&addr);
+                        let mut after = 0;
+                        loop {
+                            let (status, body) = roll(&addr, &id, &token, after);
+                            if status != 200 {
+                                break;
+                            }
+                            after = body["view"]["moves"].as_u64().unwrap();
+                            ledger.lock().unwrap().insert(id.clone(), after);
+                            if body["view"]["status"] != "playing"
+                                || stop.load(std::sync::atomic::Ordering::SeqCst)
+                            {
+                                break;
+                            }
+                        }
+                    }
+                })
+            })
+            .collect();
+        Self {
+            ledger,
+            stop,
+            threads,
+        }
+    }
+
+    /// Waits until `n` moves in all were acknowledged.
+    fn wait_for(&self, n: u64) {
+        let started = Instant::now();
+        while self.ledger.lock().unwrap().values().sum::<u64>() < n {
+            assert!(started.elapsed() < Duration::from_secs(60), "too slow");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn acknowledged(&self) -> HashMap<String, u64> {
+        self.ledger.lock().unwrap().clone()
+    }
+
+    fn stop(self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        for player in self.threads {
+            player.join().unwrap();
+        }
+    }
+}
+
+/// Every match of `acknowledged` holds at least its moves on the server at
+/// `addr` (which replays each from its record).
+fn holds_every_move(addr: &str, acknowledged: &HashMap<String, u64>) {
+    assert!(acknowledged.len() >= 2, "{acknowledged:?}");
+    for (id, moves) in acknowledged {
+        let (status, view) =
+            request(addr, "GET", &format!("/api/matches/{id}"), None, None).unwrap();
+        assert_eq!(status, 200, "{id}: {view}");
+        assert!(
+            view["moves"].as_u64().unwrap() >= *moves,
+            "match {id}: {moves} moves acknowledged before the backup, {} restored",
+            view["moves"]
+        );
+    }
+}
+
 /// `parlor backup` while players play: the backup holds every move
 /// acknowledged before it started, and a server started on it (the
 /// documented restore: the backup as `parlor.db` of a data directory)
@@ -1164,43 +1246,10 @@ fn a_backup_made_during_play_restores_every_acknowledged_move() {
     let data = tempdir();
     let dir = data_arg(data.path());
     let server = Served::start(&["--addr", "127.0.0.1:0", "--data-dir", &dir], &[]);
-    // Match id → moves acknowledged, kept by two players.
-    let ledger: Arc<Mutex<HashMap<String, u64>>> = Arc::default();
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let players: Vec<_> = (0..2)
-        .map(|_| {
-            let (addr, ledger, stop) =
-                (server.addr.clone(), Arc::clone(&ledger), Arc::clone(&stop));
-            std::thread::spawn(move || {
-                while !stop.load(std::sync::atomic::Ordering::SeqCst) {
-                    let (id, token) = chutes(&addr);
-                    let mut after = 0;
-                    loop {
-                        let (status, body) = roll(&addr, &id, &token, after);
-                        if status != 200 {
-                            break;
-                        }
-                        after = body["view"]["moves"].as_u64().unwrap();
-                        ledger.lock().unwrap().insert(id.clone(), after);
-                        if body["view"]["status"] != "playing"
-                            || stop.load(std::sync::atomic::Ordering::SeqCst)
-                        {
-                            break;
-                        }
-                    }
-                }
-            })
-        })
-        .collect();
-    let wait_for_moves = |n: u64| {
-        let started = Instant::now();
-        while ledger.lock().unwrap().values().sum::<u64>() < n {
-            assert!(started.elapsed() < Duration::from_secs(60), "too slow");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    };
+    let players = Players::start(&server.addr);
+    let wait_for_moves = |n| players.wait_for(n);
     wait_for_moves(100);
-    let acknowledged = ledger.lock().unwrap().clone();
+    let acknowledged = players.acknowledged();
     let restored = tempdir();
     let file = restored.path().join("parlor.db");
     let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
@@ -1217,12 +1266,9 @@ fn a_backup_made_during_play_restores_every_acknowledged_move() {
     );
     assert!(said.starts_with("Backed up the SQLite file"), "{said}");
     // Play goes on after the backup; then stop.
-    let after_backup = ledger.lock().unwrap().values().sum::<u64>();
+    let after_backup = players.acknowledged().values().sum::<u64>();
     wait_for_moves(after_backup + 20);
-    stop.store(true, std::sync::atomic::Ordering::SeqCst);
-    for player in players {
-        player.join().unwrap();
-    }
+    players.stop();
     // One self-contained file, nothing half-written beside it.
     let left: Vec<String> = std::fs::read_dir(restored.path())
         .unwrap()
@@ -1231,28 +1277,12 @@ fn a_backup_made_during_play_restores_every_acknowledged_move() {
     assert_eq!(left, ["parlor.db"]);
     let restored_dir = data_arg(restored.path());
     let second = Served::start(&["--addr", "127.0.0.1:0", "--data-dir", &restored_dir], &[]);
-    assert!(acknowledged.len() >= 2, "{acknowledged:?}");
     eprintln!(
         "backup: {} moves in {} matches acknowledged before the backup; {said}",
         acknowledged.values().sum::<u64>(),
         acknowledged.len()
     );
-    for (id, moves) in &acknowledged {
-        let (status, view) = request(
-            &second.addr,
-            "GET",
-            &format!("/api/matches/{id}"),
-            None,
-            None,
-        )
-        .unwrap();
-        assert_eq!(status, 200, "{id}: {view}");
-        assert!(
-            view["moves"].as_u64().unwrap() >= *moves,
-            "match {id}: {moves} moves acknowledged before the backup, {} restored",
-            view["moves"]
-        );
-    }
+    holds_every_move(&second.addr, &acknowledged);
     // PostgreSQL's stores are pointed to pg_dump.
     let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
         .args([
@@ -1404,4 +1434,60 @@ fn parlor_health_asks_a_server_as_a_containers_healthcheck_does() {
     let (ok, said) = health(&[], &[("PARLOR_ADDR", &format!("0.0.0.0:{port}"))]);
     assert!(!ok);
     assert!(said.contains(&format!("127.0.0.1:{port}")), "{said}");
+}
+
+/// The documented PostgreSQL backup: `pg_dump -Fc` while players play,
+/// `pg_restore` into an empty database, a server on it holds every move
+/// acknowledged before the dump started.
+#[test]
+fn a_postgresql_dump_made_during_play_restores_every_acknowledged_move() {
+    let pg = OwnPostgres::new();
+    let data = tempdir();
+    let dir = data_arg(data.path());
+    let server = Served::start(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--data-dir",
+            &dir,
+            "--database",
+            &pg.url(),
+        ],
+        &[],
+    );
+    let players = Players::start(&server.addr);
+    players.wait_for(100);
+    let acknowledged = players.acknowledged();
+    // In the folder PostgreSQL's own user may write to.
+    let dump = pg.dir.path().join("parlor.dump").display().to_string();
+    pg.run("pg_dump", &["-Fc", "-d", &pg.url(), "-f", &dump]);
+    players.wait_for(acknowledged.values().sum::<u64>() + 20);
+    players.stop();
+    drop(server);
+    let port = pg.port.to_string();
+    pg.run(
+        "createdb",
+        &["-h", "127.0.0.1", "-p", &port, "-U", "parlor", "restored"],
+    );
+    let restored = pg.url().replace("/postgres", "/restored");
+    pg.run("pg_restore", &["--no-owner", "-d", &restored, &dump]);
+    let second_data = tempdir();
+    let second_dir = data_arg(second_data.path());
+    let second = Served::start(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--data-dir",
+            &second_dir,
+            "--database",
+            &restored,
+        ],
+        &[],
+    );
+    holds_every_move(&second.addr, &acknowledged);
+    eprintln!(
+        "pg_dump: {} moves in {} matches acknowledged before the dump, all restored",
+        acknowledged.values().sum::<u64>(),
+        acknowledged.len()
+    );
 }

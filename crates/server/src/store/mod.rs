@@ -37,7 +37,8 @@
 //!   so that one creator can hold at most [`Bounds::per_creator`]
 //!   unfinished matches and the lobby lists at most
 //!   [`LOBBY_PER_CREATOR`] of theirs.
-//! - **time limit** ([`Db::set_timeout`]): every call waits at most this
+//! - **time limit** ([`Db::set_timeout`]): every call a request makes
+//!   (all but the housekeeping of [`Db::expire`]) waits at most this
 //!   long for the store (a frozen PostgreSQL, a stuck disk); then it is
 //!   given up with [`DbError::TimedOut`], which the API answers `503
 //!   store_unavailable` with `Retry-After`. SQLite's thread skips a job
@@ -905,18 +906,16 @@ impl Db {
 
     /// Deletes unfinished matches untouched since `before_ms`, and those
     /// nobody has played in untouched since `unplayed_before_ms`; returns
-    /// how many.
+    /// how many. Housekeeping, not a request: no time limit (thousands of
+    /// matches may go at once).
     ///
     /// # Errors
     /// When the store fails.
     pub async fn expire(&self, before_ms: i64, unplayed_before_ms: i64) -> Result<u64, DbError> {
-        self.within(async move {
-            match &self.backend {
-                Backend::Sqlite(db) => db.expire(before_ms, unplayed_before_ms).await,
-                Backend::Postgres(db) => db.expire(before_ms, unplayed_before_ms).await,
-            }
-        })
-        .await
+        match &self.backend {
+            Backend::Sqlite(db) => db.expire(before_ms, unplayed_before_ms).await,
+            Backend::Postgres(db) => db.expire(before_ms, unplayed_before_ms).await,
+        }
     }
 
     /// Saves a grid file's text under `name` (already checked); a grid of
