@@ -230,10 +230,13 @@ fn health_and_readiness_answer_and_sigterm_drains_before_it_exits() {
             &dir,
             "--drain-delay",
             "1.5",
+            "--metrics-addr",
+            "127.0.0.1:0",
         ],
         &[],
     );
     let addr = server.addr.clone();
+    let metrics = server.metrics.clone().unwrap();
     let (status, headers, body) = raw(&addr, "GET", "/healthz", "");
     assert_eq!((status, body.as_str()), (200, r#"{"status":"ok"}"#));
     assert_eq!(headers["cache-control"], "no-store");
@@ -296,6 +299,20 @@ fn health_and_readiness_answer_and_sigterm_drains_before_it_exits() {
     assert_eq!(said["error"]["code"], "draining");
     let (status, _, _) = raw(&addr, "GET", &format!("/api/matches/{id}/events"), "");
     assert_eq!(status, 503);
+    // Both refusals are counted under their routes, by their reason.
+    let samples = scrape(&metrics);
+    for (route, method) in [
+        ("/api/matches/:id/moves", "POST"),
+        ("/api/matches/:id/events", "GET"),
+    ] {
+        let key = format!("parlor_http_requests_total{{method={method},route={route},status=503}}");
+        assert_eq!(samples.get(&key), Some(&1.0), "{key}: {samples:?}");
+    }
+    assert_eq!(
+        samples.get("parlor_http_refusals_total{reason=draining}"),
+        Some(&2.0),
+        "{samples:?}"
+    );
     // A view is still answered.
     let (status, view) = request(&addr, "GET", &format!("/api/matches/{id}"), None, None).unwrap();
     assert_eq!((status, view["moves"].as_u64()), (200, Some(1)));

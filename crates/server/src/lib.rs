@@ -336,6 +336,10 @@ pub fn router_for(state: AppState) -> Router {
             state.rates.clone(),
             http::fair::limit,
         ))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            http::health::refuse_while_draining,
+        ))
         .route_layer(axum::middleware::from_fn(http::log::note_route))
         .layer(axum::middleware::map_response(json_errors));
     let app = Router::new()
@@ -377,15 +381,11 @@ pub fn router_for(state: AppState) -> Router {
         }
         None => app,
     };
-    app.layer(axum::middleware::from_fn_with_state(
-        state.clone(),
-        http::health::refuse_while_draining,
-    ))
-    .layer(axum::middleware::map_response(http::headers::add))
-    .layer(axum::middleware::from_fn_with_state(
-        state,
-        http::log::observe,
-    ))
+    app.layer(axum::middleware::map_response(http::headers::add))
+        .layer(axum::middleware::from_fn_with_state(
+            state,
+            http::log::observe,
+        ))
 }
 
 async fn api_not_found(uri: axum::http::Uri) -> ApiError {
