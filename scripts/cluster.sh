@@ -143,6 +143,9 @@ defaults
     option redispatch 1
     retry-on conn-failure empty-response 503
     option http-buffer-request
+    # Each live event is passed on as it comes: without it HAProxy holds a
+    # small write back for more (about 200 ms a live event).
+    option http-no-delay
 
 frontend parlor
     bind 127.0.0.1:$port

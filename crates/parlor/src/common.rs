@@ -138,3 +138,51 @@ pub fn save_picture(picture: &render::Picture, path: &Path, size: u32, what: &st
     println!("wrote {} ({kind}, {w} × {h}): {what}", path.display());
     Ok(())
 }
+
+/// How to name option `--long` whose variable is `var` in a message: the
+/// variable when the value came from it (it is set and the command line
+/// does not give the option), else the option.
+pub fn source_of(long: &str, var: &str) -> String {
+    let given = std::env::args_os().any(|a| {
+        let a = a.to_string_lossy();
+        a == long || a.starts_with(&format!("{long}="))
+    });
+    if !given && std::env::var_os(var).is_some() {
+        format!("{var} (the variable for {long})")
+    } else {
+        long.to_string()
+    }
+}
+
+/// A command-line error from clap, said with the variable a bad value came
+/// from when it came from one (clap names the option either way).
+pub fn parse_error_words(error: &clap::Error, command: &clap::Command) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let text = error.render().to_string();
+    let Some(ContextValue::String(arg)) = error.get(ContextKind::InvalidArg) else {
+        return text;
+    };
+    let Some(long) = arg
+        .split_whitespace()
+        .next()
+        .filter(|l| l.starts_with("--"))
+    else {
+        return text;
+    };
+    let name = long.trim_start_matches("--");
+    let mut commands = vec![command];
+    while let Some(c) = commands.pop() {
+        for a in c.get_arguments() {
+            if a.get_long() == Some(name) {
+                if let Some(var) = a.get_env() {
+                    let named = source_of(long, &var.to_string_lossy());
+                    if named != long {
+                        return text.replace(&format!("'{arg}'"), &named);
+                    }
+                }
+            }
+        }
+        commands.extend(c.get_subcommands());
+    }
+    text
+}

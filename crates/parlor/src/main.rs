@@ -5,9 +5,11 @@
 //! - **glue**: this binary parses arguments, calls a library and prints; it
 //!   holds no game rules.
 
+mod backup;
 mod baffle;
 mod chutes;
 mod common;
+mod health;
 mod play;
 mod progress;
 mod replay;
@@ -50,6 +52,10 @@ enum Command {
     Tycoon(tycoon::TycoonCommand),
     /// Serve the browser app: play, design and analyse in a browser.
     Serve(serve::ServeArgs),
+    /// Back up the server's SQLite store while it runs (a consistent copy).
+    Backup(backup::BackupArgs),
+    /// Ask a running server whether it is healthy (or ready): exit 0 if so.
+    Health(health::HealthArgs),
     /// Step through a match's record (any game), move by move.
     Replay(replay::ReplayArgs),
     /// Print shell completions for `parlor`.
@@ -65,6 +71,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Chutes(cmd) => chutes::run(cmd),
         Command::Baffle(cmd) => baffle::run(cmd),
         Command::Serve(args) => serve::run(&args),
+        Command::Backup(args) => backup::run(&args),
+        Command::Health(args) => health::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Tycoon(cmd) => tycoon::run(cmd),
         Command::Completions { shell } => {
@@ -82,7 +90,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // A bad value from a variable is named by its variable.
+            eprint!("{}", common::parse_error_words(&e, &Cli::command()));
+            return ExitCode::from(2);
+        }
+        Err(e) => e.exit(),
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if common::is_broken_pipe(&err) => ExitCode::SUCCESS,

@@ -72,6 +72,16 @@ pub struct ServeArgs {
         hide_env_values = true
     )]
     database: Option<String>,
+    /// Seconds one request waits for the store (a frozen PostgreSQL, a
+    /// stuck disk) before it is answered 503 with Retry-After.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value = "5",
+        value_parser = positive_seconds,
+        env = "PARLOR_STORE_TIMEOUT"
+    )]
+    store_timeout: Duration,
     /// How hard SQLite holds each move before answering: `process` (in its
     /// log: no crash of the server loses it) or `disk` (flushed to the
     /// disk: not even a power cut does, a few milliseconds a move).
@@ -257,6 +267,15 @@ fn seconds(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(n))
 }
 
+/// Reads a number of seconds above 0, up to an hour.
+fn positive_seconds(text: &str) -> Result<Duration, String> {
+    let d = seconds(text)?;
+    if d < Duration::from_millis(10) {
+        return Err(format!("{text} s is too short: give at least 0.01"));
+    }
+    Ok(d)
+}
+
 /// Reads a number of hours (`6`, `0.5`), from a minute to 30 days.
 fn hours(text: &str) -> Result<Duration, String> {
     let n: f64 = text
@@ -270,17 +289,21 @@ fn hours(text: &str) -> Result<Duration, String> {
 }
 
 /// Sends the server's log to standard error, in `format`, at the level
-/// `RUST_LOG` says (`info` when unset).
-fn start_log(format: LogFormat) -> Result<()> {
+/// `RUST_LOG` says (`info` when unset), through a writer of its own that
+/// drops lines rather than block a request when standard error is not read
+/// ([`server::http::log::non_blocking`]). Keep the guard it gives until the
+/// server has stopped: dropping it writes out the lines still waiting.
+fn start_log(format: LogFormat) -> Result<server::http::log::LogGuard> {
     use tracing_subscriber::EnvFilter;
     let filter = match std::env::var("RUST_LOG") {
         Ok(spec) if !spec.trim().is_empty() => EnvFilter::try_new(&spec)
             .with_context(|| format!("RUST_LOG={spec} is not a log level"))?,
         _ => EnvFilter::new("info"),
     };
+    let (writer, guard) = server::http::log::non_blocking(std::io::stderr());
     let log = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(writer);
     let started = match format {
         LogFormat::Human => log.try_init(),
         LogFormat::Json => log.json().flatten_event(true).try_init(),
@@ -291,7 +314,7 @@ fn start_log(format: LogFormat) -> Result<()> {
     std::panic::set_hook(Box::new(|panic| {
         tracing::error!(target: "parlor::panic", panic = %panic, "a thread panicked");
     }));
-    Ok(())
+    Ok(guard)
 }
 
 /// Serves the app until interrupted.
@@ -307,10 +330,23 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         config.database = Some(
             server::store::Location::parse(url)
                 .map_err(anyhow::Error::msg)
-                .context("--database")?,
+                .context(crate::common::source_of(
+                    "--database",
+                    "PARLOR_DATABASE_URL",
+                ))?,
+        );
+    }
+    if let Some(dir) = &args.web_dir {
+        anyhow::ensure!(
+            dir.is_dir(),
+            "{} {}: there is no such folder (give the source's crates/server/web, or leave \
+             it out to serve the pages built into the binary)",
+            crate::common::source_of("--web-dir", "PARLOR_WEB_DIR"),
+            dir.display()
         );
     }
     config.web_dir = args.web_dir.clone();
+    config.store_timeout = args.store_timeout;
     if args.sync == "disk" {
         config.durability = server::store::Durability::Disk;
     }
@@ -330,9 +366,9 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     config.grids_per_client = args.grids_per_client;
     config.connections_per_client = args.connections_per_client as usize;
     config.streams_per_client = args.streams_per_client as usize;
-    start_log(args.log_format)?;
+    let log = start_log(args.log_format)?;
     let store = config.location().describe();
-    server::run_with(args.addr, config, |bound| {
+    let served = server::run_with(args.addr, config, |bound| {
         let mut out = std::io::stdout().lock();
         // The URL is the first line, so scripts can read it.
         let _ = writeln!(out, "http://{}/", bound.addr);
@@ -345,7 +381,18 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         );
         let _ = out.flush();
     })
-    .with_context(|| format!("cannot serve on {}", args.addr))
+    .with_context(|| format!("cannot serve on {}", args.addr));
+    match served {
+        Ok(()) => Ok(()),
+        // A fatal error in the log's own form, so that a JSON log holds
+        // only JSON; then the exit status says it failed.
+        Err(e) if args.log_format == LogFormat::Json => {
+            tracing::error!(error = %format!("{e:#}"), "stopped");
+            drop(log);
+            std::process::exit(1);
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// `--public-host`'s value, checked ([`server::http::host::check_public_host`]).

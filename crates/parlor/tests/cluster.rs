@@ -14,7 +14,13 @@
 //!   live events through the balancer, reconnecting when a stream ends.
 //! - **ledger**: the moves the balancer acknowledged (`200`) to a lane.
 //! - **gap**: how long a follower was without a stream, from the end of one
-//!   to the first event of the next.
+//!   to the first event of the next. A follower reconnects as a browser's
+//!   `EventSource` does: after the last `retry:` its stream said (3 s, a
+//!   browser's default, before any).
+//! - **delay**: from a move's answer reaching its player through the
+//!   balancer to its live event reaching the follower through the balancer
+//!   (0 when the event came first); **round trip**: from the move sent to
+//!   its live event.
 
 #![allow(clippy::unwrap_used)] // A missing field fails the test where it is read.
 
@@ -229,6 +235,12 @@ struct Seen {
     /// The longest time without a stream, from one's end to the next one's
     /// first event.
     longest_gap: Duration,
+    /// Move number → when its lane sent it.
+    sent: BTreeMap<u64, Instant>,
+    /// Move number → when its lane had the answer.
+    acked: BTreeMap<u64, Instant>,
+    /// Move number → when its live event came.
+    arrived: BTreeMap<u64, Instant>,
 }
 
 /// Reads one chunk of a chunked body (empty at the end; `None` when the
@@ -250,7 +262,12 @@ fn read_chunk(reader: &mut impl BufRead) -> Option<Vec<u8>> {
 fn follow(addr: String, id: String, seen: Arc<Mutex<Seen>>, stop: Arc<AtomicBool>) {
     let mut ended: Option<Instant> = None;
     let mut last_id: Option<String> = None;
+    // A browser's default reconnection time, until a stream says another.
+    let mut retry = Duration::from_secs(3);
     while !stop.load(Ordering::SeqCst) {
+        if ended.is_some() {
+            std::thread::sleep(retry);
+        }
         let Ok(mut stream) = TcpStream::connect(&addr) else {
             std::thread::sleep(Duration::from_millis(100));
             continue;
@@ -300,6 +317,9 @@ fn follow(addr: String, id: String, seen: Arc<Mutex<Seen>>, stop: Arc<AtomicBool
             text.push_str(&String::from_utf8_lossy(&chunk));
             while let Some(end) = text.find("\n\n") {
                 let block: String = text.drain(..end + 2).collect();
+                if let Some(ms) = block.lines().find_map(|l| l.strip_prefix("retry: ")) {
+                    retry = Duration::from_millis(ms.trim().parse().unwrap());
+                }
                 let Some(data) = block.lines().find_map(|l| l.strip_prefix("data: ")) else {
                     continue;
                 };
@@ -308,6 +328,7 @@ fn follow(addr: String, id: String, seen: Arc<Mutex<Seen>>, stop: Arc<AtomicBool
                 }
                 let change: Value = serde_json::from_str(data).unwrap();
                 let mut seen = seen.lock().unwrap();
+                let live = !first;
                 if first {
                     first = false;
                     if let Some(at) = ended.take() {
@@ -315,7 +336,11 @@ fn follow(addr: String, id: String, seen: Arc<Mutex<Seen>>, stop: Arc<AtomicBool
                     }
                 }
                 for played in change["played"].as_array().into_iter().flatten() {
-                    seen.moves.insert(played["number"].as_u64().unwrap());
+                    let number = played["number"].as_u64().unwrap();
+                    if live && !seen.moves.contains(&number) {
+                        seen.arrived.insert(number, Instant::now());
+                    }
+                    seen.moves.insert(number);
                 }
                 for line in change["view"]["log"].as_array().into_iter().flatten() {
                     seen.moves.insert(line["number"].as_u64().unwrap());
@@ -381,10 +406,11 @@ fn lane(
             );
             std::thread::spawn(move || follow(addr, id, seen, never))
         };
-        followed.push((id.clone(), seen, follower));
+        followed.push((id.clone(), Arc::clone(&seen), follower));
         let mut after = 0u64;
         loop {
             std::thread::sleep(Duration::from_millis(25));
+            seen.lock().unwrap().sent.insert(after + 1, Instant::now());
             let answer = request(
                 &addr,
                 "POST",
@@ -394,6 +420,7 @@ fn lane(
             );
             match answer {
                 Some((200, body)) => {
+                    seen.lock().unwrap().acked.insert(after + 1, Instant::now());
                     let mut ledger = ledger.lock().unwrap();
                     let told = ledger.acknowledged.entry(id.clone()).or_default();
                     for played in body["played"].as_array().unwrap() {
@@ -491,6 +518,7 @@ fn a_balanced_cluster_loses_no_move_and_no_follower_misses_one_through_a_crash_a
     // Each follower saw its match end; every move of it.
     let mut longest_gap = Duration::ZERO;
     let mut reconnections = 0;
+    let (mut delays, mut round_trips) = (Vec::new(), Vec::new());
     for (id, seen, follower) in followed.iter().map(|(i, s, f)| (i, s, f)) {
         let deadline = Instant::now() + Duration::from_secs(20);
         while !follower.is_finished() {
@@ -509,6 +537,12 @@ fn a_balanced_cluster_loses_no_move_and_no_follower_misses_one_through_a_crash_a
             "the follower of {id} missed moves {missed:?}"
         );
         longest_gap = longest_gap.max(seen.longest_gap);
+        for (number, arrived) in &seen.arrived {
+            if let (Some(sent), Some(acked)) = (seen.sent.get(number), seen.acked.get(number)) {
+                delays.push(arrived.saturating_duration_since(*acked));
+                round_trips.push(arrived.saturating_duration_since(*sent));
+            }
+        }
         reconnections += seen.streams.saturating_sub(1);
     }
     // Every acknowledged move is in the store, as it was told.
@@ -527,6 +561,19 @@ fn a_balanced_cluster_loses_no_move_and_no_follower_misses_one_through_a_crash_a
         acknowledged += told.len();
     }
     let failures: Vec<&String> = ledger.failures.iter().map(|(_, s)| s).collect();
+    assert!(delays.len() >= 100, "too few live events: {}", delays.len());
+    let median_p95 = |mut d: Vec<Duration>| {
+        d.sort();
+        (d[d.len() / 2], d[d.len() * 95 / 100])
+    };
+    let events = delays.len();
+    let (median, p95) = median_p95(delays);
+    let (trip_median, trip_p95) = median_p95(round_trips);
+    eprintln!(
+        "cluster: a live event after its move's answer, through the balancer: median \
+         {median:?}, 95th percentile {p95:?}; from the move sent: median {trip_median:?}, \
+         95th percentile {trip_p95:?} ({events} events)"
+    );
     eprintln!(
         "cluster: {acknowledged} moves acknowledged in {} matches, 0 lost; \
          a killed: out of the balancer in {to_down:?}, no traffic for {crash_window:?}, \

@@ -23,12 +23,25 @@ struct Served {
     addr: String,
     metrics: Option<String>,
     log: Arc<Mutex<String>>,
+    /// Its standard error when nobody reads it ([`Served::start_unread`]),
+    /// kept open so that the server's writes to it block.
+    _unread: Option<std::process::ChildStderr>,
 }
 
 impl Served {
     /// Starts `parlor serve ARGS` with the environment variables `env`
     /// (and no `PARLOR_…` or `RUST_LOG` from the test's own environment).
     fn start(args: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::start_reading(args, env, true)
+    }
+
+    /// [`Served::start`] with its standard error a pipe that nobody reads
+    /// (a stuck log shipper): once the pipe is full, a write to it blocks.
+    fn start_unread(args: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::start_reading(args, env, false)
+    }
+
+    fn start_reading(args: &[&str], env: &[(&str, &str)], read_log: bool) -> Self {
         let mut command = Command::new(env!("CARGO_BIN_EXE_parlor"));
         command.arg("serve").args(args);
         for (name, _) in std::env::vars() {
@@ -43,15 +56,21 @@ impl Served {
             .spawn()
             .expect("parlor serve starts");
         let log = Arc::new(Mutex::new(String::new()));
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let kept = Arc::clone(&log);
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            while stderr.read_line(&mut line).is_ok_and(|n| n > 0) {
-                kept.lock().unwrap().push_str(&line);
-                line.clear();
-            }
-        });
+        let stderr = child.stderr.take().unwrap();
+        let unread = if read_log {
+            let mut stderr = BufReader::new(stderr);
+            let kept = Arc::clone(&log);
+            std::thread::spawn(move || {
+                let mut line = String::new();
+                while stderr.read_line(&mut line).is_ok_and(|n| n > 0) {
+                    kept.lock().unwrap().push_str(&line);
+                    line.clear();
+                }
+            });
+            None
+        } else {
+            Some(stderr)
+        };
         let mut out = BufReader::new(child.stdout.take().unwrap());
         let mut lines = Vec::new();
         // The URL, the metrics' URL if any, then "Parlor is running".
@@ -90,6 +109,7 @@ impl Served {
             addr,
             metrics,
             log,
+            _unread: unread,
         }
     }
 
@@ -210,10 +230,13 @@ fn health_and_readiness_answer_and_sigterm_drains_before_it_exits() {
             &dir,
             "--drain-delay",
             "1.5",
+            "--metrics-addr",
+            "127.0.0.1:0",
         ],
         &[],
     );
     let addr = server.addr.clone();
+    let metrics = server.metrics.clone().unwrap();
     let (status, headers, body) = raw(&addr, "GET", "/healthz", "");
     assert_eq!((status, body.as_str()), (200, r#"{"status":"ok"}"#));
     assert_eq!(headers["cache-control"], "no-store");
@@ -276,6 +299,20 @@ fn health_and_readiness_answer_and_sigterm_drains_before_it_exits() {
     assert_eq!(said["error"]["code"], "draining");
     let (status, _, _) = raw(&addr, "GET", &format!("/api/matches/{id}/events"), "");
     assert_eq!(status, 503);
+    // Both refusals are counted under their routes, by their reason.
+    let samples = scrape(&metrics);
+    for (route, method) in [
+        ("/api/matches/:id/moves", "POST"),
+        ("/api/matches/:id/events", "GET"),
+    ] {
+        let key = format!("parlor_http_requests_total{{method={method},route={route},status=503}}");
+        assert_eq!(samples.get(&key), Some(&1.0), "{key}: {samples:?}");
+    }
+    assert_eq!(
+        samples.get("parlor_http_refusals_total{reason=draining}"),
+        Some(&2.0),
+        "{samples:?}"
+    );
     // A view is still answered.
     let (status, view) = request(&addr, "GET", &format!("/api/matches/{id}"), None, None).unwrap();
     assert_eq!((status, view["moves"].as_u64()), (200, Some(1)));
@@ -297,6 +334,15 @@ fn health_and_readiness_answer_and_sigterm_drains_before_it_exits() {
     for said in ["draining", "closing the listener", "stopped"] {
         assert!(log.contains(said), "the log says {said:?}: {log}");
     }
+    // SQLite's log was copied into the database file and cut at stop.
+    let wal = data.path().join("parlor.db-wal");
+    let left = std::fs::metadata(&wal).map_or(0, |m| m.len());
+    assert_eq!(
+        left,
+        0,
+        "{} holds {left} bytes after a clean stop",
+        wal.display()
+    );
     // The move refused was never played: the store holds one move.
     let again = Served::start(&["--addr", "127.0.0.1:0", "--data-dir", &dir], &[]);
     let (_, view) = request(
@@ -508,6 +554,8 @@ fn metrics_parse_as_prometheus_text_and_move_with_the_traffic() {
             &dir,
             "--metrics-addr",
             "127.0.0.1:0",
+            "--streams-per-client",
+            "1",
         ],
         &[],
     );
@@ -533,14 +581,43 @@ fn metrics_parse_as_prometheus_text_and_move_with_the_traffic() {
         "parlor_draining{}",
         "process_resident_memory_bytes{}",
         "process_open_fds{}",
+        "parlor_connections_open{}",
+        "parlor_http_requests_in_flight{}",
+        "parlor_matches_unfinished{}",
+        "parlor_log_lines_dropped_total{}",
+        "parlor_connections_refused_total{}",
+        "parlor_store_log_bytes{}",
     ] {
         assert!(before.contains_key(gauge), "{gauge} missing: {before:?}");
     }
+    assert_eq!(
+        get(
+            &before,
+            &format!("parlor_build_info{{version={}}}", env!("CARGO_PKG_VERSION"))
+        ),
+        1.0
+    );
+    assert!(get(&before, "process_cpu_seconds_total{}") > 0.0);
+    let started = get(&before, "process_start_time_seconds{}");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64();
+    assert!(started > now - 600.0 && started <= now + 1.0, "{started}");
     assert!(get(&before, "process_resident_memory_bytes{}") > 1e6);
 
     let (id, token) = chutes(&server.addr);
     let mut follower = Events::open(&server.addr, &id);
     follower.next(Duration::from_secs(10)).unwrap();
+    // A second stream from this address is one too many: a refusal,
+    // counted by its reason.
+    let (status, _, body) = raw(
+        &server.addr,
+        "GET",
+        &format!("/api/matches/{id}/events"),
+        "",
+    );
+    assert_eq!(status, 503, "{body}");
     let mut moves = 0;
     for after in 0..6 {
         let (status, _) = roll(&server.addr, &id, &token, after);
@@ -553,6 +630,13 @@ fn metrics_parse_as_prometheus_text_and_move_with_the_traffic() {
     // A stale move and a path no route takes.
     assert_eq!(roll(&server.addr, &id, &token, 0).0, 409);
     assert_eq!(raw(&server.addr, "GET", "/api/nothing-here", "").0, 404);
+    // Made-up methods, long ones too, are all labelled `other`.
+    let long = "FROB".repeat(500);
+    for method in ["FROB", long.as_str()] {
+        let (status, _, body) = raw(&server.addr, method, "/api/games", "");
+        assert_eq!(status, 405, "{body}");
+        assert!(!body.contains("FROB"), "{body}");
+    }
 
     let after = scrape(&metrics);
     assert_eq!(get(&after, moves_route), f64::from(moves));
@@ -584,10 +668,126 @@ fn metrics_parse_as_prometheus_text_and_move_with_the_traffic() {
         f64::from(moves)
     );
     assert_eq!(get(&after, "parlor_followers{}"), 1.0);
+    assert_eq!(
+        get(
+            &after,
+            "parlor_http_refusals_total{reason=too_many_streams}"
+        ),
+        1.0
+    );
+    assert_eq!(get(&after, "parlor_matches_unfinished{}"), 1.0);
+    // The follower's connection at least; the scrape's own is on the
+    // metrics address, not counted.
+    assert!(get(&after, "parlor_connections_open{}") >= 1.0);
+    assert!(
+        get(&after, "parlor_http_requests_in_flight{}") >= 1.0,
+        "the live stream"
+    );
     assert_eq!(get(&after, "parlor_matches_in_memory{}"), 1.0);
-    // No label holds a match's id.
+    let made_up: f64 = after
+        .iter()
+        .filter(|(k, _)| k.starts_with("parlor_http_requests_total{method=other,"))
+        .map(|(_, v)| v)
+        .sum();
+    assert_eq!(made_up, 2.0, "{after:?}");
+    // No label holds a match's id or a made-up method.
     let (_, _, body) = raw(&metrics, "GET", "/metrics", "");
     assert!(!body.contains(&id), "{body}");
+    assert!(!body.contains("FROB"), "{body}");
+}
+
+/// `count` GETs of `path` on one kept-alive connection; the statuses.
+fn keep_alive_gets(addr: &str, path: &str, count: usize) -> Vec<u16> {
+    let stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream.set_nodelay(true).unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut writer = stream;
+    let mut statuses = Vec::with_capacity(count);
+    let ask = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    for _ in 0..count {
+        writer.write_all(ask.as_bytes()).unwrap();
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("an answer within 30 s");
+        let status = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {line:?}"));
+        let mut length = 0;
+        loop {
+            line.clear();
+            reader.read_line(&mut line).unwrap();
+            if line.trim().is_empty() {
+                break;
+            }
+            if let Some((name, value)) = line.split_once(':') {
+                if name.eq_ignore_ascii_case("content-length") {
+                    length = value.trim().parse().unwrap();
+                }
+            }
+        }
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).unwrap();
+        statuses.push(status);
+    }
+    statuses
+}
+
+#[test]
+fn a_server_whose_log_nobody_reads_answers_ten_thousand_requests_and_counts_the_lines_dropped() {
+    let data = tempdir();
+    let dir = data_arg(data.path());
+    // One line a request: the pipe (64 KiB) fills after a few hundred,
+    // the writer's own line after 8,192 more; the rest are dropped.
+    let server = Served::start_unread(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--data-dir",
+            &dir,
+            "--metrics-addr",
+            "127.0.0.1:0",
+            "--log-format",
+            "json",
+        ],
+        &[],
+    );
+    let metrics = server.metrics.clone().unwrap();
+    let started = Instant::now();
+    let lanes: Vec<_> = (0..4)
+        .map(|lane| {
+            let addr = server.addr.clone();
+            let path = if lane % 2 == 0 {
+                "/healthz"
+            } else {
+                "/api/games"
+            };
+            std::thread::spawn(move || keep_alive_gets(&addr, path, 2500))
+        })
+        .collect();
+    let mut answered = 0;
+    for lane in lanes {
+        let statuses = lane.join().unwrap();
+        assert!(statuses.iter().all(|&s| s == 200), "{statuses:?}");
+        answered += statuses.len();
+    }
+    assert_eq!(answered, 10_000);
+    let took = started.elapsed();
+    // A new connection is still answered, and the lines that did not fit
+    // were dropped and counted.
+    let (status, _, _) = raw(&server.addr, "GET", "/readyz", "");
+    assert_eq!(status, 200);
+    let samples = scrape(&metrics);
+    let dropped = samples["parlor_log_lines_dropped_total{}"];
+    assert!(dropped > 0.0, "no line dropped: {samples:?}");
+    eprintln!(
+        "blocked log: {answered} requests answered in {took:?} with standard error unread; \
+         {dropped} log lines dropped"
+    );
+    assert!(dropped < 10_000.0 * 3.0, "{dropped}");
 }
 
 /// The 32-hex-digit words of `text` (ids, tokens, invites).
@@ -970,4 +1170,341 @@ fn readiness_follows_postgresql_going_and_coming_back() {
     let log = server.log();
     assert!(log.contains("not ready"), "{log}");
     assert!(log.contains(" ready"), "{log}");
+}
+
+/// Two players playing Chutes matches on a server, one after another,
+/// keeping what was acknowledged.
+struct Players {
+    /// Match id → moves acknowledged.
+    ledger: Arc<Mutex<HashMap<String, u64>>>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Players {
+    fn start(addr: &str) -> Self {
+        let ledger: Arc<Mutex<HashMap<String, u64>>> = Arc::default();
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let threads = (0..2)
+            .map(|_| {
+                let (addr, ledger, stop) =
+                    (addr.to_string(), Arc::clone(&ledger), Arc::clone(&stop));
+                std::thread::spawn(move || {
+                    while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                        let (id, token) = chutes(&addr);
+                        let mut after = 0;
+                        loop {
+                            let (status, body) = roll(&addr, &id, &token, after);
+                            if status != 200 {
+                                break;
+                            }
+                            after = body["view"]["moves"].as_u64().unwrap();
+                            ledger.lock().unwrap().insert(id.clone(), after);
+                            if body["view"]["status"] != "playing"
+                                || stop.load(std::sync::atomic::Ordering::SeqCst)
+                            {
+                                break;
+                            }
+                        }
+                    }
+                })
+            })
+            .collect();
+        Self {
+            ledger,
+            stop,
+            threads,
+        }
+    }
+
+    /// Waits until `n` moves in all were acknowledged.
+    fn wait_for(&self, n: u64) {
+        let started = Instant::now();
+        while self.ledger.lock().unwrap().values().sum::<u64>() < n {
+            assert!(started.elapsed() < Duration::from_secs(60), "too slow");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn acknowledged(&self) -> HashMap<String, u64> {
+        self.ledger.lock().unwrap().clone()
+    }
+
+    fn stop(self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        for player in self.threads {
+            player.join().unwrap();
+        }
+    }
+}
+
+/// Every match of `acknowledged` holds at least its moves on the server at
+/// `addr` (which replays each from its record).
+fn holds_every_move(addr: &str, acknowledged: &HashMap<String, u64>) {
+    assert!(acknowledged.len() >= 2, "{acknowledged:?}");
+    for (id, moves) in acknowledged {
+        let (status, view) =
+            request(addr, "GET", &format!("/api/matches/{id}"), None, None).unwrap();
+        assert_eq!(status, 200, "{id}: {view}");
+        assert!(
+            view["moves"].as_u64().unwrap() >= *moves,
+            "match {id}: {moves} moves acknowledged before the backup, {} restored",
+            view["moves"]
+        );
+    }
+}
+
+/// `parlor backup` while players play: the backup holds every move
+/// acknowledged before it started, and a server started on it (the
+/// documented restore: the backup as `parlor.db` of a data directory)
+/// replays each of those matches.
+#[test]
+fn a_backup_made_during_play_restores_every_acknowledged_move() {
+    let data = tempdir();
+    let dir = data_arg(data.path());
+    let server = Served::start(&["--addr", "127.0.0.1:0", "--data-dir", &dir], &[]);
+    let players = Players::start(&server.addr);
+    let wait_for_moves = |n| players.wait_for(n);
+    wait_for_moves(100);
+    let acknowledged = players.acknowledged();
+    let restored = tempdir();
+    let file = restored.path().join("parlor.db");
+    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(["backup", "--data-dir", &dir, "--to"])
+        .arg(&file)
+        .env_remove("PARLOR_DATABASE_URL")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.starts_with("Backed up the SQLite file"), "{said}");
+    // Play goes on after the backup; then stop.
+    let after_backup = players.acknowledged().values().sum::<u64>();
+    wait_for_moves(after_backup + 20);
+    players.stop();
+    // One self-contained file, nothing half-written beside it.
+    let left: Vec<String> = std::fs::read_dir(restored.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["parlor.db"]);
+    let restored_dir = data_arg(restored.path());
+    let second = Served::start(&["--addr", "127.0.0.1:0", "--data-dir", &restored_dir], &[]);
+    eprintln!(
+        "backup: {} moves in {} matches acknowledged before the backup; {said}",
+        acknowledged.values().sum::<u64>(),
+        acknowledged.len()
+    );
+    holds_every_move(&second.addr, &acknowledged);
+    // PostgreSQL's stores are pointed to pg_dump.
+    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args([
+            "backup",
+            "--database",
+            "postgres://parlor@127.0.0.1:1/parlor",
+            "--to",
+        ])
+        .arg(restored.path().join("pg.db"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pg_dump"));
+}
+
+/// `parlor serve` run with `env` (and nothing of the test's own
+/// `PARLOR_…`), in `cwd`: its exit status and standard error.
+fn serve_fails(args: &[&str], env: &[(&str, &str)], cwd: &Path) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_parlor"));
+    command.arg("serve").args(args).current_dir(cwd);
+    for (name, _) in std::env::vars() {
+        if name.starts_with("PARLOR_") || name == "RUST_LOG" {
+            command.env_remove(name);
+        }
+    }
+    let out = command
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "it started");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("Parlor is running"),
+        "it said it runs"
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn configuration_mistakes_are_refused_at_start_and_said_plainly() {
+    let cwd = tempdir();
+    let dir = data_arg(cwd.path());
+    let base = ["--addr", "127.0.0.1:0", "--data-dir", dir.as_str()];
+    // A word that is no URL is not taken for a SQLite file.
+    let said = serve_fails(&base, &[("PARLOR_DATABASE_URL", "notaurl")], cwd.path());
+    assert!(
+        said.contains("'notaurl'") && said.contains("postgres://USER"),
+        "{said}"
+    );
+    assert!(!cwd.path().join("notaurl").exists());
+    let said = serve_fails(
+        &base,
+        &[("PARLOR_DATABASE_URL", "mysql://db/x")],
+        cwd.path(),
+    );
+    assert!(
+        said.contains("'mysql://'") && said.contains("sqlite:PATH"),
+        "{said}"
+    );
+    // A pages folder that is not there.
+    let said = serve_fails(&base, &[("PARLOR_WEB_DIR", "/no/such/web")], cwd.path());
+    assert!(
+        said.contains("/no/such/web: there is no such folder"),
+        "{said}"
+    );
+    // A bad value is named by where it came from: the variable, or the
+    // option.
+    assert!(
+        said.contains("PARLOR_WEB_DIR (the variable for --web-dir)"),
+        "{said}"
+    );
+    let said = serve_fails(&["--database", "notaurl"], &[], cwd.path());
+    assert!(
+        said.contains("--database") && !said.contains("PARLOR_DATABASE_URL"),
+        "{said}"
+    );
+    let said = serve_fails(&[], &[("PARLOR_ADDR", "bad")], cwd.path());
+    assert!(
+        said.contains("invalid value 'bad' for PARLOR_ADDR (the variable for --addr)"),
+        "{said}"
+    );
+    let said = serve_fails(
+        &["--addr", "bad"],
+        &[("PARLOR_ADDR", "also-bad")],
+        cwd.path(),
+    );
+    assert!(said.contains("'--addr <IP:PORT>'"), "{said}");
+    // PostgreSQL refusing the connection: the log says so, not only
+    // "error connecting to server".
+    let said = serve_fails(
+        &base,
+        &[(
+            "PARLOR_DATABASE_URL",
+            "postgres://parlor@127.0.0.1:1/parlor",
+        )],
+        cwd.path(),
+    );
+    assert!(said.to_lowercase().contains("refused"), "{said}");
+    // With a JSON log, a fatal error is a JSON line too.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let said = serve_fails(
+        &["--addr", &addr, "--data-dir", &dir, "--log-format", "json"],
+        &[],
+        cwd.path(),
+    );
+    let lines: Vec<Value> = said
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|_| panic!("not JSON: {l:?}")))
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["level"] == "ERROR" && l["error"].as_str().unwrap().contains(&addr)),
+        "{said}"
+    );
+}
+
+#[test]
+fn parlor_health_asks_a_server_as_a_containers_healthcheck_does() {
+    let data = tempdir();
+    let dir = data_arg(data.path());
+    let server = Served::start(&["--addr", "127.0.0.1:0", "--data-dir", &dir], &[]);
+    let health = |args: &[&str], env: &[(&str, &str)]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
+            .arg("health")
+            .args(args)
+            .env_remove("PARLOR_ADDR")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.success(), said)
+    };
+    let (ok, said) = health(&["--addr", &server.addr], &[]);
+    assert!(ok && said.contains(r#""status":"ok""#), "{said}");
+    let (ok, said) = health(&["--ready", "--addr", &server.addr], &[]);
+    assert!(ok && said.contains(r#""ready":true"#), "{said}");
+    // The image's way: the address the server was given, 0.0.0.0 too.
+    let port = server.addr.rsplit_once(':').unwrap().1.to_string();
+    let (ok, said) = health(&[], &[("PARLOR_ADDR", &format!("0.0.0.0:{port}"))]);
+    assert!(ok, "{said}");
+    // Nothing there: a failure that says where it looked.
+    drop(server);
+    let (ok, said) = health(&[], &[("PARLOR_ADDR", &format!("0.0.0.0:{port}"))]);
+    assert!(!ok);
+    assert!(said.contains(&format!("127.0.0.1:{port}")), "{said}");
+}
+
+/// The documented PostgreSQL backup: `pg_dump -Fc` while players play,
+/// `pg_restore` into an empty database, a server on it holds every move
+/// acknowledged before the dump started.
+#[test]
+fn a_postgresql_dump_made_during_play_restores_every_acknowledged_move() {
+    let pg = OwnPostgres::new();
+    let data = tempdir();
+    let dir = data_arg(data.path());
+    let server = Served::start(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--data-dir",
+            &dir,
+            "--database",
+            &pg.url(),
+        ],
+        &[],
+    );
+    let players = Players::start(&server.addr);
+    players.wait_for(100);
+    let acknowledged = players.acknowledged();
+    // In the folder PostgreSQL's own user may write to.
+    let dump = pg.dir.path().join("parlor.dump").display().to_string();
+    pg.run("pg_dump", &["-Fc", "-d", &pg.url(), "-f", &dump]);
+    players.wait_for(acknowledged.values().sum::<u64>() + 20);
+    players.stop();
+    drop(server);
+    let port = pg.port.to_string();
+    pg.run(
+        "createdb",
+        &["-h", "127.0.0.1", "-p", &port, "-U", "parlor", "restored"],
+    );
+    let restored = pg.url().replace("/postgres", "/restored");
+    pg.run("pg_restore", &["--no-owner", "-d", &restored, &dump]);
+    let second_data = tempdir();
+    let second_dir = data_arg(second_data.path());
+    let second = Served::start(
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--data-dir",
+            &second_dir,
+            "--database",
+            &restored,
+        ],
+        &[],
+    );
+    holds_every_move(&second.addr, &acknowledged);
+    eprintln!(
+        "pg_dump: {} moves in {} matches acknowledged before the dump, all restored",
+        acknowledged.values().sum::<u64>(),
+        acknowledged.len()
+    );
 }

@@ -11,9 +11,11 @@
 //! - **data directory**: where the SQLite store is kept, and where grid
 //!   files from before the store are imported from.
 //! - **Host check** ([`http::host`]): a server listening on a loopback address
-//!   answers only requests addressed to `localhost`, `127.x.x.x` or `[::1]`
-//!   (403 otherwise), so that a web page cannot reach it by pointing its own
-//!   name at this machine (DNS rebinding).
+//!   answers only requests addressed to `localhost`, `127.x.x.x` or `[::1]`,
+//!   or to its `--public-host` names (a reverse proxy on the same machine),
+//!   403 otherwise, so that a web page cannot reach it by pointing its own
+//!   name at this machine (DNS rebinding); health probes pass whatever
+//!   their host.
 //!
 //! - **limits** ([`http::limits`], [`http::listen`]): connections, header and body
 //!   timeouts, body size; the server survives running out of descriptors
@@ -70,9 +72,11 @@ pub struct Config {
     /// Host ([`http::host`]); on another address only against
     /// [`Config::public_hosts`], when there are any.
     pub listen: Option<SocketAddr>,
-    /// The names people reach a server on a network address by
-    /// (`--public-host`): when any is given, requests for other hosts
-    /// (loopback ones aside) are refused ([`http::host::guard_public`]).
+    /// The names people reach the server by (`--public-host`): on a
+    /// network address, when any is given, requests for other hosts
+    /// (loopback ones aside) are refused ([`http::host::guard_public`]);
+    /// on a loopback address, behind a reverse proxy on the same machine,
+    /// they are answered besides loopback ones ([`http::host::guard`]).
     pub public_hosts: Vec<String>,
     /// The most long answers (solver hints, bot moves, analyses) worked
     /// out at once in each line ([`work`]); more are refused with a 503.
@@ -112,6 +116,9 @@ pub struct Config {
     pub metrics_addr: Option<SocketAddr>,
     /// Where the store is: none for `parlor.db` in the data directory.
     pub database: Option<store::Location>,
+    /// How long one call waits for the store before it is given up and the
+    /// request answered `503` with `Retry-After` ([`store::Db::set_timeout`]).
+    pub store_timeout: Duration,
     /// How hard SQLite holds on to each commit.
     pub durability: store::Durability,
     /// The most idle matches kept in memory (the store keeps them all).
@@ -163,7 +170,7 @@ impl Config {
     /// that is lower), 10 s for headers and for bodies, 10 s to finish
     /// when stopping with no drain delay before it, no metrics address;
     /// the store in `parlor.db` in the data directory, committed to its
-    /// log before a move is answered; 1,000 idle matches in memory; no
+    /// log before a move is answered, 5 s for it to answer; 1,000 idle matches in memory; no
     /// trusted proxy, 60 things made and 60 long answers a minute per
     /// client address, 100 unfinished matches per address and per token,
     /// unplayed matches kept 6 hours; 100 sessions of each kind and 100
@@ -189,6 +196,7 @@ impl Config {
             drain_delay: Duration::ZERO,
             metrics_addr: None,
             database: None,
+            store_timeout: store::DEFAULT_STORE_TIMEOUT,
             durability: store::Durability::default(),
             live_matches: 1000,
             trusted_proxies: Vec::new(),
@@ -247,6 +255,7 @@ impl AppState {
             Some(&tools::grids::folder(&config.data_dir)),
         )
         .await?;
+        db.set_timeout(config.store_timeout);
         db.set_bounds(store::Bounds {
             per_creator: config.matches_per_client,
             unplayed_kept: config.unplayed_kept,
@@ -327,6 +336,10 @@ pub fn router_for(state: AppState) -> Router {
             state.rates.clone(),
             http::fair::limit,
         ))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            http::health::refuse_while_draining,
+        ))
         .route_layer(axum::middleware::from_fn(http::log::note_route))
         .layer(axum::middleware::map_response(json_errors));
     let app = Router::new()
@@ -352,8 +365,11 @@ pub fn router_for(state: AppState) -> Router {
             http::client::identify,
         ));
     let app = match guarded {
-        Some(addr) => app.layer(axum::middleware::from_fn_with_state(
-            addr,
+        Some(listen) => app.layer(axum::middleware::from_fn_with_state(
+            http::host::Guarded {
+                listen,
+                names: config.public_hosts.clone().into(),
+            },
             http::host::guard,
         )),
         None if !config.public_hosts.is_empty() && config.listen.is_some() => {
@@ -365,15 +381,11 @@ pub fn router_for(state: AppState) -> Router {
         }
         None => app,
     };
-    app.layer(axum::middleware::from_fn_with_state(
-        state.clone(),
-        http::health::refuse_while_draining,
-    ))
-    .layer(axum::middleware::map_response(http::headers::add))
-    .layer(axum::middleware::from_fn_with_state(
-        state,
-        http::log::observe,
-    ))
+    app.layer(axum::middleware::map_response(http::headers::add))
+        .layer(axum::middleware::from_fn_with_state(
+            state,
+            http::log::observe,
+        ))
 }
 
 async fn api_not_found(uri: axum::http::Uri) -> ApiError {
@@ -381,6 +393,14 @@ async fn api_not_found(uri: axum::http::Uri) -> ApiError {
 }
 
 async fn api_method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    // A made-up method may be any length: the answer names it only when it
+    // is one of HTTP's own.
+    let label = http::log::method_label(&method);
+    let method = if label == "other" {
+        "this method"
+    } else {
+        label
+    };
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         format!("/api{} does not take {method}", uri.path()),
@@ -639,6 +659,11 @@ impl Opened {
         let served = http::listen::serve_until(listener, self.app, &self.config, stop).await;
         if let Some(metrics) = metrics {
             metrics.abort();
+        }
+        // SQLite's log into the database file, and cut: a stopped server
+        // leaves no log behind.
+        if let Err(e) = self.state.hub.db().truncate_log().await {
+            tracing::warn!(error = %e, "store: the log was not cut at stop");
         }
         tracing::info!("stopped");
         served

@@ -1,7 +1,9 @@
 //! The Host check against DNS rebinding: a server on a loopback address
 //! answers only requests addressed to a loopback name; one exposed on a
 //! network address answers its `--public-host` names (and loopback ones)
-//! when it has any, and every name when it has none (and warns).
+//! when it has any, and every name when it has none (and warns); a loopback
+//! server behind a reverse proxy on the same machine answers its public
+//! names too; health probes pass whatever their host.
 
 use axum::Router;
 use axum::body::Body;
@@ -266,6 +268,95 @@ async fn an_exposed_server_with_public_hosts_answers_those_names_only() {
         let (status, kind, body) = call(&app, "GET", "/", Some(host)).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{host}: {body}");
         assert!(kind.starts_with("text/plain"), "{kind}");
+    }
+}
+
+/// Sends `method uri` with `headers` to `app`, with a JSON body for a
+/// POST; returns the status.
+async fn call_with(app: &Router, method: &str, uri: &str, headers: &[(&str, &str)]) -> StatusCode {
+    let mut request = Request::builder().method(method).uri(uri);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let body = if method == "POST" {
+        request = request.header(header::CONTENT_TYPE, "application/json");
+        Body::from(r#"{"game": "baffle", "setup": {"fixed": true}}"#)
+    } else {
+        Body::empty()
+    };
+    app.clone()
+        .oneshot(request.body(body).expect("a request"))
+        .await
+        .expect("an answer")
+        .status()
+}
+
+/// The headers Caddy's `reverse_proxy` sends by default (it keeps the
+/// browser's Host) and nginx's with `proxy_set_header Host $host` and the
+/// usual `X-Real-IP`, for a page of https://parlor.example.org.
+const CADDY: [(&str, &str); 5] = [
+    ("host", "parlor.example.org"),
+    ("origin", "https://parlor.example.org"),
+    ("x-forwarded-for", "203.0.113.7"),
+    ("x-forwarded-proto", "https"),
+    ("x-forwarded-host", "parlor.example.org"),
+];
+const NGINX: [(&str, &str); 5] = [
+    ("host", "parlor.example.org"),
+    ("origin", "https://parlor.example.org"),
+    ("x-real-ip", "203.0.113.7"),
+    ("x-forwarded-for", "203.0.113.7"),
+    ("connection", "close"),
+];
+
+#[tokio::test]
+async fn a_loopback_server_behind_a_proxy_on_this_machine_answers_its_public_names() {
+    let (app, _dir) = app_named(Some("127.0.0.1:8080"), &["parlor.example.org"]).await;
+    for (proxy, headers) in [("Caddy", CADDY), ("nginx", NGINX)] {
+        for (method, uri, expected) in [
+            ("GET", "/", StatusCode::OK),
+            ("GET", "/api/lobby", StatusCode::OK),
+            ("POST", "/api/matches", StatusCode::CREATED),
+        ] {
+            let status = call_with(&app, method, uri, &headers).await;
+            assert_eq!(status, expected, "{proxy}: {method} {uri}");
+        }
+    }
+    // Loopback names still, and no other name.
+    let (status, _, body) = call(&app, "POST", "/api/matches", Some("localhost:8080")).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    for host in ["evil.example", "parlor.example.org.evil.example"] {
+        let (status, _, body) = call(&app, "POST", "/api/matches", Some(host)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{host}: {body}");
+    }
+    // Without public names, the proxy's requests are refused.
+    let (bare, _bare_dir) = app_named(Some("127.0.0.1:8080"), &[]).await;
+    let status = call_with(&bare, "GET", "/api/lobby", &CADDY).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn health_probes_by_the_servers_own_address_pass_the_host_check() {
+    let (guarded, _a) = app_named(Some("127.0.0.1:8080"), &["parlor.example.org"]).await;
+    let (exposed, _b) = app_named(Some("0.0.0.0:8080"), &["parlor.example.org"]).await;
+    // Kubernetes probes by the pod's address; a cloud balancer by the
+    // instance's; a rebinding page's name changes nothing either.
+    for app in [&guarded, &exposed] {
+        for host in ["10.1.2.3:8080", "192.168.1.20", "evil.example"] {
+            for (method, uri) in [
+                ("GET", "/healthz"),
+                ("GET", "/readyz"),
+                ("HEAD", "/healthz"),
+            ] {
+                let (status, _, body) = call(app, method, uri, Some(host)).await;
+                assert_eq!(status, StatusCode::OK, "{host} {method} {uri}: {body}");
+            }
+            // Only the probes: everything else is still checked.
+            for uri in ["/", "/api/lobby", "/healthz/x"] {
+                let (status, _, _) = call(app, "GET", uri, Some(host)).await;
+                assert_eq!(status, StatusCode::FORBIDDEN, "{host} {uri}");
+            }
+        }
     }
 }
 

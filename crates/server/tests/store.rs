@@ -1042,3 +1042,52 @@ async fn a_damaged_sqlite_store_is_refused_at_start_and_named() {
         answer.message
     );
 }
+
+/// A store that does not answer (here: another process holds SQLite's
+/// write lock, and the store's thread waits for it) is given up after the
+/// time limit, and the request answered `503 store_unavailable` with
+/// `Retry-After`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_that_does_not_answer_is_given_up_after_its_time_limit() {
+    let (mut db, location, _held) = sqlite().await;
+    db.set_timeout(Duration::from_millis(200));
+    let Location::Sqlite(path) = &location else {
+        unreachable!("a SQLite store")
+    };
+    let other = rusqlite::Connection::open(path).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE;").unwrap();
+    // Given up before SQLite's own wait for the lock (5 s) ends.
+    let answer = db.create(new_match(&id(1))).await;
+    assert_eq!(answer, Err(DbError::TimedOut { millis: 200 }));
+    other.execute_batch("COMMIT;").unwrap();
+    let error = server::http::error::ApiError::from(DbError::TimedOut { millis: 200 });
+    assert_eq!(error.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(error.code, "store_unavailable");
+    assert_eq!(error.retry_after, Some(1));
+    let unavailable = server::http::error::ApiError::from(DbError::Unavailable("x".into()));
+    assert_eq!(unavailable.retry_after, Some(1));
+    // Once the lock is let go, the store answers again; the match whose
+    // caller gave up was not made behind its back.
+    db.create(new_match(&id(2))).await.unwrap();
+    assert!(db.load(&id(1)).await.unwrap().is_none());
+    assert!(db.load(&id(2)).await.unwrap().is_some());
+}
+
+/// SQLite's log: its size is told, and cut to nothing on demand (what a
+/// stopping server does) with every move kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sqlite_log_is_measured_and_cut_with_nothing_lost() {
+    let (db, location, _held) = sqlite().await;
+    db.create(new_match(&id(1))).await.unwrap();
+    for n in 1..=50 {
+        db.append(mv(&id(1), n, false)).await.unwrap();
+    }
+    let before = db.log_bytes().unwrap();
+    assert!(before > 0, "a log of {before} bytes");
+    db.truncate_log().await.unwrap();
+    assert_eq!(db.log_bytes(), Some(0));
+    // Every move is in the database file, read afresh.
+    drop(db);
+    let again = open(&location, None).await;
+    assert_eq!(again.load(&id(1)).await.unwrap().unwrap().moves.len(), 50);
+}

@@ -158,8 +158,11 @@ pub fn request(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n",
         payload.len()
     );
-    stream.write_all(head.as_bytes()).ok()?;
-    stream.write_all(payload.as_bytes()).ok()?;
+    // One write: head and body in two would wait for the first's
+    // acknowledgement (Nagle's algorithm), some 40 ms on loopback.
+    stream
+        .write_all(format!("{head}{payload}").as_bytes())
+        .ok()?;
     let mut reader = BufReader::new(stream);
     let (status, chunked, length) = read_head(&mut reader)?;
     let body = if chunked {

@@ -165,6 +165,17 @@ struct ErrorFields<'a> {
     message: &'a str,
 }
 
+/// The code of a refusal (`429`, `503`, `507`: the server would not do it
+/// now), carried on the answer for the request log and metrics
+/// ([`crate::http::log`]): one of the API's fixed codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused(pub &'static str);
+
+/// Whether an answer with `status` is a refusal ([`Refused`]).
+pub fn is_refusal(status: StatusCode) -> bool {
+    matches!(status.as_u16(), 429 | 503 | 507)
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let retry_after = self.retry_after;
@@ -183,6 +194,9 @@ impl IntoResponse for ApiError {
                 axum::http::header::RETRY_AFTER,
                 axum::http::HeaderValue::from(seconds),
             );
+        }
+        if is_refusal(self.status) {
+            response.extensions_mut().insert(Refused(self.code));
         }
         response
     }
@@ -220,7 +234,9 @@ impl From<crate::store::DbError> for ApiError {
             DbError::NoMatch => "no_match",
             DbError::Full => "storage_full",
             DbError::ReadOnly => "store_read_only",
-            DbError::Unavailable(_) | DbError::Incompatible(_) => "store_unavailable",
+            DbError::Unavailable(_) | DbError::Incompatible(_) | DbError::TimedOut { .. } => {
+                "store_unavailable"
+            }
             DbError::Damaged(_) => "damaged_record",
             DbError::AtCapacity { .. } => "store_at_capacity",
             DbError::Quota { .. } => "match_quota",
@@ -263,6 +279,9 @@ impl From<crate::store::DbError> for ApiError {
         let retry_after = match &e {
             DbError::AtCapacity { retry_after } | DbError::Quota { retry_after, .. } => {
                 Some(*retry_after)
+            }
+            DbError::Unavailable(_) | DbError::TimedOut { .. } => {
+                Some(crate::http::health::RETRY_AFTER_SECONDS)
             }
             _ => None,
         };

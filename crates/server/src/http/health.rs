@@ -82,7 +82,7 @@ impl Health {
         }
         match &ready.reason {
             None => tracing::info!("ready"),
-            Some(reason) => tracing::warn!(reason = %reason, "not ready"),
+            Some(reason) => tracing::warn!(reason = %super::log::cut(reason), "not ready"),
         }
     }
 }
@@ -183,13 +183,19 @@ pub fn is_new_work(method: &Method, path: &str) -> bool {
 }
 
 /// Refuses new work while draining (see the module's terms); lets the rest
-/// through.
+/// through. A layer of the API's routes, after the route is noted, so that
+/// the refusal is logged and counted under its route (the route template
+/// is read, whole: a nested router sees only the rest of the path).
 pub async fn refuse_while_draining(
     State(state): State<AppState>,
     request: Request,
     next: Next,
 ) -> Response {
-    if state.health.is_draining() && is_new_work(request.method(), request.uri().path()) {
+    let path = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| request.uri().path(), axum::extract::MatchedPath::as_str);
+    if state.health.is_draining() && is_new_work(request.method(), path) {
         return draining();
     }
     next.run(request).await

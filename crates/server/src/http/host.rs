@@ -12,13 +12,21 @@
 //!   address in `127.0.0.0/8`, or `[::1]`, with any port or none, in any
 //!   case. No other name counts (not `*.localhost`, not `127.1`).
 //! - **guarded**: a server listening on a loopback address; only loopback
-//!   hosts get in.
+//!   hosts get in, and its public hosts when it has any: a reverse proxy on
+//!   the same machine (Caddy by default, nginx with `proxy_set_header Host
+//!   $host`) passes on the name the browser used.
 //! - **public hosts**: the names people reach an exposed server by (a
 //!   server listening on a network address, `--addr 0.0.0.0:8080`), given
 //!   with `--public-host`. When any is given, only those names (with any
 //!   port) and loopback hosts get in, so a rebinding page is refused there
 //!   too. An exposed server with none is not checked, and says at start
 //!   that it should be ([`exposure_warning`]).
+//!
+//! - **probe** ([`is_probe`]): `GET` or `HEAD` of `/healthz` or `/readyz`.
+//!   A load balancer or orchestrator probes by the server's own address
+//!   (Kubernetes, cloud balancers), with that address as its `Host`; a
+//!   probe changes nothing and tells nothing a page could use, so it passes
+//!   whatever its `Host`.
 //!
 //! A request with no host at all (an HTTP/1.0 request without `Host`) is
 //! let in: every browser sends a host, so such a request never comes from a
@@ -78,22 +86,52 @@ pub fn is_guarded(listen: SocketAddr) -> bool {
         }
 }
 
-/// The middleware of a guarded server listening on `listen`: a request whose
-/// `Host` (or, for an absolute request target or HTTP/2, the URI's
-/// authority) is not a loopback host gets a 403 that says why and how to get
-/// in; every other request goes on.
-pub async fn guard(State(listen): State<SocketAddr>, request: Request, next: Next) -> Response {
-    let headers = request.headers().get_all(header::HOST);
-    let mut hosts: Vec<String> = headers
+/// Whether `request` is a health probe (see the module's terms), let in
+/// whatever its `Host`.
+pub fn is_probe(request: &Request) -> bool {
+    let method = request.method();
+    (method == axum::http::Method::GET || method == axum::http::Method::HEAD)
+        && matches!(request.uri().path(), "/healthz" | "/readyz")
+}
+
+/// The hosts `request` is addressed to: its `Host` headers and, for an
+/// absolute request target or HTTP/2, the URI's authority.
+fn hosts_of(request: &Request) -> Vec<String> {
+    let mut hosts: Vec<String> = request
+        .headers()
+        .get_all(header::HOST)
         .iter()
         .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string())
         .collect();
     if let Some(authority) = request.uri().authority() {
         hosts.push(authority.as_str().to_string());
     }
-    match hosts.into_iter().find(|h| !is_loopback_host(h)) {
+    hosts
+}
+
+/// What a guarded server checks hosts against: where it listens, and its
+/// public hosts (those a reverse proxy on this machine passes on).
+#[derive(Debug, Clone)]
+pub struct Guarded {
+    /// The loopback address it listens on.
+    pub listen: SocketAddr,
+    /// Its `--public-host` names (none: loopback hosts only).
+    pub names: Arc<[String]>,
+}
+
+/// The middleware of a guarded server: a request whose hosts are not all
+/// loopback hosts or its public hosts gets a 403 that says why and how to
+/// get in; a probe and every other request go on.
+pub async fn guard(State(guarded): State<Guarded>, request: Request, next: Next) -> Response {
+    if is_probe(&request) {
+        return next.run(request).await;
+    }
+    match hosts_of(&request)
+        .into_iter()
+        .find(|h| !is_public_host(h, &guarded.names))
+    {
         None => next.run(request).await,
-        Some(host) => refusal(listen, &host, request.uri().path()),
+        Some(host) => refusal(guarded.listen, &host, request.uri().path()),
     }
 }
 
@@ -140,22 +178,20 @@ pub fn check_public_host(name: &str) -> Result<(), String> {
 }
 
 /// The middleware of an exposed server with public hosts: a request for
-/// another host gets a 403 that names the hosts it answers to.
+/// another host gets a 403 that names the hosts it answers to; a probe
+/// goes on whatever its host.
 pub async fn guard_public(
     State(names): State<Arc<[String]>>,
     request: Request,
     next: Next,
 ) -> Response {
-    let mut hosts: Vec<String> = request
-        .headers()
-        .get_all(header::HOST)
-        .iter()
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string())
-        .collect();
-    if let Some(authority) = request.uri().authority() {
-        hosts.push(authority.as_str().to_string());
+    if is_probe(&request) {
+        return next.run(request).await;
     }
-    match hosts.into_iter().find(|h| !is_public_host(h, &names)) {
+    match hosts_of(&request)
+        .into_iter()
+        .find(|h| !is_public_host(h, &names))
+    {
         None => next.run(request).await,
         Some(host) => {
             let message = format!(

@@ -50,6 +50,26 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, watch};
 use tower::ServiceExt;
 
+/// The app's connections open now, requests being answered now, and
+/// connections refused over a limit (the metrics address's own are not
+/// counted): read by [`crate::http::metrics`].
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Connections open.
+    pub open: AtomicUsize,
+    /// Requests being answered (until their answer is sent whole).
+    pub in_flight: AtomicUsize,
+    /// Connections refused over the limit of all, or of their address.
+    pub refused: AtomicUsize,
+}
+
+/// The process's [`Tally`].
+pub static TALLY: Tally = Tally {
+    open: AtomicUsize::new(0),
+    in_flight: AtomicUsize::new(0),
+    refused: AtomicUsize::new(0),
+};
+
 /// How long the server waits after an accept error before accepting again.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
@@ -222,14 +242,19 @@ impl hyper::body::Body for Guarded {
 struct Busy {
     busy: Arc<AtomicUsize>,
     served: Arc<AtomicUsize>,
+    counted: bool,
 }
 
 impl Busy {
-    fn new(busy: &Arc<AtomicUsize>, served: &Arc<AtomicUsize>) -> Self {
+    fn new(busy: &Arc<AtomicUsize>, served: &Arc<AtomicUsize>, counted: bool) -> Self {
         busy.fetch_add(1, Ordering::SeqCst);
+        if counted {
+            TALLY.in_flight.fetch_add(1, Ordering::Relaxed);
+        }
         Self {
             busy: Arc::clone(busy),
             served: Arc::clone(served),
+            counted,
         }
     }
 }
@@ -238,6 +263,29 @@ impl Drop for Busy {
     fn drop(&mut self) {
         self.served.fetch_add(1, Ordering::SeqCst);
         self.busy.fetch_sub(1, Ordering::SeqCst);
+        if self.counted {
+            TALLY.in_flight.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Counts an open connection of the app in [`TALLY`] while it lives.
+struct OpenCount(bool);
+
+impl OpenCount {
+    fn new(counted: bool) -> Self {
+        if counted {
+            TALLY.open.fetch_add(1, Ordering::Relaxed);
+        }
+        Self(counted)
+    }
+}
+
+impl Drop for OpenCount {
+    fn drop(&mut self) {
+        if self.0 {
+            TALLY.open.fetch_sub(1, Ordering::Relaxed);
+        }
     }
 }
 
@@ -260,6 +308,9 @@ pub async fn serve_until(
         .header_read_timeout(config.header_timeout)
         .max_buf_size(64 * 1024);
     let max = config.max_connections.max(1);
+    // The app's listener is counted in [`TALLY`]; the metrics address's
+    // (which knows no listen address) is not.
+    let counted = config.listen.is_some();
     let mut accept_errors: u64 = 0;
     tokio::pin!(shutdown);
     loop {
@@ -301,6 +352,9 @@ pub async fn serve_until(
             && connections.of(client) >= per_client
             && !connections.close_oldest_idle(Some(client))
         {
+            if counted {
+                TALLY.refused.fetch_add(1, Ordering::Relaxed);
+            }
             tokio::spawn(refuse(
                 stream,
                 format!(
@@ -310,6 +364,9 @@ pub async fn serve_until(
             continue;
         }
         if connections.len() >= max && !connections.close_oldest_idle(None) {
+            if counted {
+                TALLY.refused.fetch_add(1, Ordering::Relaxed);
+            }
             tokio::spawn(refuse(
                 stream,
                 format!(
@@ -332,7 +389,7 @@ pub async fn serve_until(
         let service = {
             let app = app.clone();
             hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
-                let busy = Busy::new(&busy, &served);
+                let busy = Busy::new(&busy, &served, counted);
                 let app = app.clone();
                 // Who is asking ([`crate::http::client`]).
                 request
@@ -354,7 +411,9 @@ pub async fn serve_until(
         let connections = Arc::clone(&connections);
         let mut stop = stop.clone();
         let grace = config.shutdown_grace;
+        let open = OpenCount::new(counted);
         tokio::spawn(async move {
+            let _open = open;
             tokio::pin!(connection);
             tokio::select! {
                 _ = connection.as_mut() => {}

@@ -2,7 +2,7 @@
 //! request metrics beside it; panics in a handler are caught here.
 //!
 //! Terms:
-//! - **request line**: `method`, `route` (the route template), `status`,
+//! - **request line**: `method` (its label), `route` (the route template), `status`,
 //!   `ms` (the time to the answer's headers) and `request_id`, at level
 //!   `INFO` with the target `parlor::request`. Never the path itself, its
 //!   query or a header: a match's id, a token or an invite may be in them.
@@ -19,9 +19,22 @@
 //!   says `panic caught` with the route and request id (the panic's own
 //!   message is a line of its own: `parlor serve` logs panics, target
 //!   `parlor::panic`).
+//! - **method label** ([`method_label`]): a request's method as logs and
+//!   metrics show it, from a closed set: one of HTTP's nine (`GET`, `POST`,
+//!   …), else `other`, however long or many the made-up methods a client
+//!   sends.
+//! - **cut** ([`cut`]): any other value a log line carries that may be
+//!   long (an error's words) is cut at [`LOGGED_MOST`] characters, with an
+//!   ellipsis.
+//! - **log writer** ([`non_blocking`]): the log's lines go to a channel
+//!   that one thread of its own writes out; a request never waits for the
+//!   log's reader. When that reader is stuck (a pipe nobody reads, a paused
+//!   log shipper) and the channel is full ([`LOG_LINES_BUFFERED`]), a new
+//!   line is dropped, and counted ([`dropped_lines`], the metric
+//!   `parlor_log_lines_dropped_total`).
 
 use crate::AppState;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, Refused as ApiErrorRefused};
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -31,6 +44,71 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Instant;
+
+/// The most characters of one value a log line carries ([`cut`]).
+pub const LOGGED_MOST: usize = 500;
+
+/// A request's method as logs and metrics label it: HTTP's own methods by
+/// name, any other `other` (see the module's terms).
+pub fn method_label(method: &axum::http::Method) -> &'static str {
+    use axum::http::Method;
+    match *method {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::PATCH => "PATCH",
+        Method::DELETE => "DELETE",
+        Method::OPTIONS => "OPTIONS",
+        Method::TRACE => "TRACE",
+        Method::CONNECT => "CONNECT",
+        _ => "other",
+    }
+}
+
+/// `text` as a log line carries it: whole up to [`LOGGED_MOST`]
+/// characters, else its first ones and `…`.
+pub fn cut(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(LOGGED_MOST) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((end, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..end])),
+    }
+}
+
+/// The most lines the log holds waiting for its reader: at a few hundred
+/// bytes a line, a few megabytes at most.
+pub const LOG_LINES_BUFFERED: usize = 8192;
+
+/// What keeps a [`non_blocking`] log writer's thread: dropped, it writes
+/// out the lines still waiting (for up to a second) and stops.
+pub use tracing_appender::non_blocking::WorkerGuard as LogGuard;
+
+/// The dropped-line count of the process's log writer, once one is made.
+static DROPPED: OnceLock<tracing_appender::non_blocking::ErrorCounter> = OnceLock::new();
+
+/// A log writer over `out` that never blocks its caller (see the module's
+/// terms), and the guard that flushes it when dropped (keep it until the
+/// process ends). The first one made in a process is the one whose dropped
+/// lines [`dropped_lines`] counts.
+pub fn non_blocking<W: std::io::Write + Send + 'static>(
+    out: W,
+) -> (tracing_appender::non_blocking::NonBlocking, LogGuard) {
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(true)
+        .buffered_lines_limit(LOG_LINES_BUFFERED)
+        .thread_name("parlor-log")
+        .finish(out);
+    let _ = DROPPED.set(writer.error_counter());
+    (writer, guard)
+}
+
+/// The lines the process's log writer dropped because its reader was not
+/// keeping up (0 without one).
+pub fn dropped_lines() -> u64 {
+    DROPPED
+        .get()
+        .map_or(0, |c| u64::try_from(c.dropped_lines()).unwrap_or(u64::MAX))
+}
 
 /// The header that carries the request id back.
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -97,7 +175,7 @@ pub fn template(route: &str) -> String {
 pub async fn observe(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let started = Instant::now();
     let id = next_request_id();
-    let method = request.method().clone();
+    let method = method_label(request.method());
     let slot = RouteSlot::default();
     request.extensions_mut().insert(slot.clone());
     let answered = AssertUnwindSafe(next.run(request)).catch_unwind().await;
@@ -126,7 +204,7 @@ pub async fn observe(State(state): State<AppState>, mut request: Request, next: 
     if panicked {
         tracing::error!(
             target: "parlor::request",
-            method = %method,
+            method,
             route = %route,
             status,
             request_id = %id,
@@ -135,14 +213,17 @@ pub async fn observe(State(state): State<AppState>, mut request: Request, next: 
     }
     tracing::info!(
         target: "parlor::request",
-        method = %method,
+        method,
         route = %route,
         status,
         ms,
         request_id = %id,
         "request"
     );
-    metrics.request(method.as_str(), &route, status, took);
+    metrics.request(method, &route, status, took);
+    if let Some(refused) = response.extensions().get::<ApiErrorRefused>() {
+        metrics.refused(refused.0);
+    }
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(REQUEST_ID, value);
     }
@@ -203,6 +284,35 @@ mod tests {
             ),
             "{metrics}"
         );
+    }
+
+    #[test]
+    fn methods_are_labelled_from_a_closed_set() {
+        use axum::http::Method;
+        for (method, label) in [
+            (Method::GET, "GET"),
+            (Method::POST, "POST"),
+            (Method::DELETE, "DELETE"),
+            (Method::OPTIONS, "OPTIONS"),
+            (Method::CONNECT, "CONNECT"),
+        ] {
+            assert_eq!(method_label(&method), label);
+        }
+        for made_up in ["FROB", "get", "PROPFIND", &"X".repeat(70_000)] {
+            let method = Method::from_bytes(made_up.as_bytes()).unwrap();
+            assert_eq!(method_label(&method), "other", "{}", &made_up[..4]);
+        }
+    }
+
+    #[test]
+    fn long_values_are_cut_at_a_char_boundary() {
+        assert_eq!(cut("short"), "short");
+        let exact = "é".repeat(LOGGED_MOST);
+        assert_eq!(cut(&exact), exact);
+        let long = "é".repeat(70_000);
+        let logged = cut(&long);
+        assert_eq!(logged.chars().count(), LOGGED_MOST + 1);
+        assert!(logged.ends_with("é…"));
     }
 
     #[test]

@@ -5,11 +5,13 @@
 //! - **counted** ([`Metrics`]): what is counted as it happens — requests by
 //!   method, route template and status, and their latency; moves stored by
 //!   game; the store's answer times and failures by operation; panics
-//!   caught. Labels are route templates and fixed words, never a match id,
-//!   a token or anything a client typed.
+//!   caught. Labels are route templates and fixed words (methods from a
+//!   closed set, `other` for any made-up one), never a match id, a token or
+//!   anything a client typed.
 //! - **read at scrape** ([`render`]): what is read when `/metrics` is asked
 //!   for — live followers (event streams open), matches in memory, bots
-//!   thinking, long work waiting, running and refused, readiness, and the
+//!   thinking, long work waiting, running and refused, log lines dropped,
+//!   readiness, and the
 //!   process's memory and open descriptors (Linux's `/proc/self`).
 //! - **route template**: the route as the router declares it
 //!   (`/api/matches/:id/moves`), or `unmatched` for a path no route
@@ -23,7 +25,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use prometheus_client::metrics::counter::{ConstCounter, Counter};
 use prometheus_client::metrics::family::Family;
-use prometheus_client::metrics::gauge::ConstGauge;
+use prometheus_client::metrics::gauge::{ConstGauge, Gauge};
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 use std::time::Duration;
@@ -63,6 +65,7 @@ pub struct Metrics {
     moves: Family<Labels<1>, Counter>,
     store: Histograms<StoreLabels>,
     store_errors: Family<StoreLabels, Counter>,
+    refusals: Family<StoreLabels, Counter>,
     panics: Counter,
 }
 
@@ -74,14 +77,16 @@ impl Default for Metrics {
             moves: Family::default(),
             store: Family::new_with_constructor(store_histogram),
             store_errors: Family::default(),
+            refusals: Family::default(),
             panics: Counter::default(),
         }
     }
 }
 
 impl Metrics {
-    /// Counts a request answered with `status` after `took`.
-    pub fn request(&self, method: &str, route: &str, status: u16, took: Duration) {
+    /// Counts a request answered with `status` after `took`; `method` is
+    /// its label ([`crate::http::log::method_label`]: a closed set).
+    pub fn request(&self, method: &'static str, route: &str, status: u16, took: Duration) {
         self.requests
             .get_or_create(&[
                 ("method", method.to_string()),
@@ -113,6 +118,12 @@ impl Metrics {
         }
     }
 
+    /// Counts a request refused for `reason`, the API's code of the
+    /// refusal (`rate_limited`, `busy`, `draining`, …: a fixed set).
+    pub fn refused(&self, reason: &'static str) {
+        self.refusals.get_or_create(&[("reason", reason)]).inc();
+    }
+
     /// Counts a panic caught while answering a request.
     pub fn panicked(&self) {
         self.panics.inc();
@@ -128,17 +139,37 @@ pub fn routes() -> Router<AppState> {
 }
 
 async fn metrics(State(state): State<AppState>) -> Response {
-    let mut answer = render(&state).into_response();
+    // Within the readiness check's time: a scrape never hangs on the store.
+    let unfinished = tokio::time::timeout(
+        crate::http::health::READY_WITHIN,
+        state.hub.db().unfinished(),
+    )
+    .await
+    .ok()
+    .and_then(Result::ok);
+    let mut answer = render_with(&state, unfinished).into_response();
     let headers = answer.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(CONTENT_TYPE));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     answer
 }
 
-/// Every metric of `state`'s server, as OpenMetrics text.
+/// Every metric of `state`'s server, as OpenMetrics text, but the store's
+/// count of unfinished matches ([`render_with`]).
 pub fn render(state: &AppState) -> String {
+    render_with(state, None)
+}
+
+/// Every metric of `state`'s server, with the store's count of
+/// `unfinished` matches when it answered.
+pub fn render_with(state: &AppState, unfinished: Option<u64>) -> String {
     let m = state.hub.metrics();
     let mut r = Registry::default();
+    let build = Family::<StoreLabels, Gauge>::default();
+    build
+        .get_or_create(&[("version", env!("CARGO_PKG_VERSION"))])
+        .set(1);
+    r.register("parlor_build_info", "The running build: its version", build);
     r.register(
         "parlor_http_requests",
         "Requests answered, by method, route template and status",
@@ -169,6 +200,42 @@ pub fn render(state: &AppState) -> String {
         "Panics caught while answering a request",
         m.panics.clone(),
     );
+    r.register(
+        "parlor_http_refusals",
+        "Requests refused for now (429, 503, 507), by the refusal's code",
+        m.refusals.clone(),
+    );
+    let tally = &crate::http::listen::TALLY;
+    let load = |n: &std::sync::atomic::AtomicUsize| n.load(std::sync::atomic::Ordering::Relaxed);
+    r.register(
+        "parlor_connections_open",
+        "Connections open to the app",
+        ConstGauge::new(i64::try_from(load(&tally.open)).unwrap_or(i64::MAX)),
+    );
+    r.register(
+        "parlor_http_requests_in_flight",
+        "Requests being answered (until the answer is sent whole; live streams included)",
+        ConstGauge::new(i64::try_from(load(&tally.in_flight)).unwrap_or(i64::MAX)),
+    );
+    r.register(
+        "parlor_connections_refused",
+        "Connections refused over the limit of all, or of their address (503 busy)",
+        ConstCounter::new(u64::try_from(load(&tally.refused)).unwrap_or(u64::MAX)),
+    );
+    if let Some(bytes) = state.hub.db().log_bytes() {
+        r.register(
+            "parlor_store_log_bytes",
+            "The size of SQLite's write-ahead log file",
+            ConstGauge::new(i64::try_from(bytes).unwrap_or(i64::MAX)),
+        );
+    }
+    if let Some(n) = unfinished {
+        r.register(
+            "parlor_matches_unfinished",
+            "Unfinished matches in the store (every server's)",
+            ConstGauge::new(i64::try_from(n).unwrap_or(i64::MAX)),
+        );
+    }
     let gauge = |n: usize| ConstGauge::new(i64::try_from(n).unwrap_or(i64::MAX));
     let hub = &state.hub;
     r.register(
@@ -228,6 +295,11 @@ pub fn render(state: &AppState) -> String {
         r.register(name, help, ConstCounter::new(value));
     }
     r.register(
+        "parlor_log_lines_dropped",
+        "Log lines dropped because the log's reader was not keeping up",
+        ConstCounter::new(crate::http::log::dropped_lines()),
+    );
+    r.register(
         "parlor_draining",
         "1 once the server was told to stop",
         gauge(usize::from(state.health.is_draining())),
@@ -265,6 +337,18 @@ fn register_process(r: &mut Registry) {
             ConstGauge::new(size),
         );
     }
+    if let Some((cpu, start)) = cpu_and_start() {
+        r.register(
+            "process_cpu_seconds",
+            "User and system CPU time spent in seconds",
+            ConstCounter::new(cpu),
+        );
+        r.register(
+            "process_start_time_seconds",
+            "Start time of the process since the Unix epoch in seconds",
+            ConstGauge::new(start),
+        );
+    }
     if let Ok(fds) = std::fs::read_dir("/proc/self/fd") {
         let open = i64::try_from(fds.count()).unwrap_or(i64::MAX);
         r.register(
@@ -280,4 +364,28 @@ fn register_process(r: &mut Registry) {
             ConstGauge::new(i64::try_from(max).unwrap_or(i64::MAX)),
         );
     }
+}
+
+/// Linux's clock ticks a second for `/proc` times (`USER_HZ`: 100 on
+/// every Linux architecture).
+const TICKS: u64 = 100;
+
+/// The process's CPU time (user and system, seconds) and its start time
+/// (seconds since 1970), from `/proc/self/stat` and `/proc/stat`.
+fn cpu_and_start() -> Option<(f64, i64)> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // After the command's name in parentheses: state is field 3, utime 14,
+    // stime 15, starttime 22.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let field = |n: usize| fields.get(n - 3)?.parse::<u64>().ok();
+    let cpu = (field(14)? + field(15)?) as f64 / TICKS as f64;
+    let boot: i64 = std::fs::read_to_string("/proc/stat")
+        .ok()?
+        .lines()
+        .find_map(|l| l.strip_prefix("btime "))?
+        .trim()
+        .parse()
+        .ok()?;
+    let start = boot + i64::try_from(field(22)? / TICKS).ok()?;
+    Some((cpu, start))
 }

@@ -13,7 +13,8 @@
 //! - **watch**: `GET …/events`, server-sent events — one `change` event
 //!   (the moves just played and the spectator's view) after every move or
 //!   seat taken, with the move number as its id. A stream the server ends
-//!   (it is stopping) ends with a `retry` hint: reconnect in ½ s.
+//!   (it is stopping) ends with a `retry` hint: reconnect in ½ s; the
+//!   first event carries the same hint, for a stream cut without its end.
 //! - **public setup**: what every viewer may see of the setup, for drawing
 //!   (the board; never a Baffle box's mirrors).
 //! - **record**: the whole match, seed and all: given out only once the
@@ -570,8 +571,11 @@ async fn events(
             .id(change.moves.to_string())
             .data(change.json.clone())
     };
-    let first =
-        futures_util::stream::once(std::future::ready(Ok::<_, Infallible>(to_event(&first))));
+    // The first event says how soon to reconnect too: a stream cut
+    // without its last word (the server killed) is followed again within
+    // that, not after the browser's own default of seconds.
+    let first = to_event(&first).retry(crate::http::health::RECONNECT_AFTER);
+    let first = futures_util::stream::once(std::future::ready(Ok::<_, Infallible>(first)));
     let rest = futures_util::stream::unfold(changes, move |mut changes| async move {
         loop {
             match changes.recv().await {

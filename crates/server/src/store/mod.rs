@@ -37,7 +37,16 @@
 //!   so that one creator can hold at most [`Bounds::per_creator`]
 //!   unfinished matches and the lobby lists at most
 //!   [`LOBBY_PER_CREATOR`] of theirs.
+//! - **time limit** ([`Db::set_timeout`]): every call a request makes
+//!   (all but the housekeeping of [`Db::expire`]) waits at most this
+//!   long for the store (a frozen PostgreSQL, a stuck disk); then it is
+//!   given up with [`DbError::TimedOut`], which the API answers `503
+//!   store_unavailable` with `Retry-After`. SQLite's thread skips a job
+//!   whose caller gave up before it started; one already running, and a
+//!   PostgreSQL statement already sent, may still be done (a move sent
+//!   again is then refused as stale, never played twice).
 
+pub mod backup;
 pub mod grid_names;
 mod pg_appends;
 mod pg_pool;
@@ -49,6 +58,10 @@ use serde::Serialize;
 use std::path::Path;
 use std::time::Duration;
 use tokio::sync::broadcast;
+
+/// How long one call waits for the store by default before it is given up
+/// ([`Db::set_timeout`]).
+pub const DEFAULT_STORE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long an unfinished match is kept after its last move: 30 days.
 pub const UNFINISHED_KEPT: Duration = Duration::from_secs(30 * 24 * 60 * 60);
@@ -221,6 +234,14 @@ pub enum DbError {
     /// The store cannot be reached or failed; the reason names no path.
     #[error("the store is unavailable: {0}")]
     Unavailable(String),
+    /// The store did not answer within the limit ([`Db::set_timeout`]);
+    /// what was asked may still be done there (a move sent again is
+    /// refused as stale, never played twice).
+    #[error("the store did not answer within {millis} ms")]
+    TimedOut {
+        /// The limit, in milliseconds.
+        millis: u64,
+    },
     /// The store holds something this Parlor cannot read (a newer schema).
     #[error("the store cannot be used: {0}")]
     Incompatible(String),
@@ -476,6 +497,11 @@ pub enum Durability {
     Disk,
 }
 
+/// The forms [`Location::parse`] accepts, in words.
+pub const ACCEPTED_FORMS: &str = "give postgres://USER[:PASSWORD]@HOST[:PORT]/DB (or \
+     postgresql://…), sqlite:PATH, or a SQLite file's path (one with a / or ending in .db, \
+     .sqlite or .sqlite3)";
+
 /// Where the store lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Location {
@@ -487,10 +513,12 @@ pub enum Location {
 
 impl Location {
     /// Reads `--database`: a `postgres://` or `postgresql://` URL, or
-    /// `sqlite:PATH` (or a plain path) for a SQLite file.
+    /// `sqlite:PATH` (or a plain path that looks like one: with a `/`, or
+    /// ending in `.db`, `.sqlite` or `.sqlite3`) for a SQLite file.
     ///
     /// # Errors
-    /// When the text is empty or names another kind of database.
+    /// When the text is empty, names another kind of database, or is a
+    /// bare word; the message lists [`ACCEPTED_FORMS`].
     pub fn parse(text: &str) -> Result<Self, String> {
         let text = text.trim();
         if text.starts_with("postgres://") || text.starts_with("postgresql://") {
@@ -508,7 +536,20 @@ impl Location {
         }
         if let Some((scheme, _)) = text.split_once("://") {
             return Err(format!(
-                "'{scheme}://' is not a database Parlor uses: give postgres://… or sqlite:PATH"
+                "'{scheme}://' is not a database Parlor uses: {ACCEPTED_FORMS}"
+            ));
+        }
+        // A plain path must look like one: a word such as `notaurl` (a
+        // variable set to the wrong thing) is not taken for a file name.
+        let lower = text.to_ascii_lowercase();
+        let looks_like_a_file = text.contains('/')
+            || text.contains(std::path::MAIN_SEPARATOR)
+            || [".db", ".sqlite", ".sqlite3"]
+                .iter()
+                .any(|end| lower.ends_with(end));
+        if !looks_like_a_file {
+            return Err(format!(
+                "'{text}' is neither a database URL nor a SQLite file: {ACCEPTED_FORMS}"
             ));
         }
         Ok(Self::Sqlite(text.into()))
@@ -548,6 +589,7 @@ pub struct Db {
     notices: broadcast::Sender<Notice>,
     origin: String,
     bounds: Bounds,
+    limit: Duration,
 }
 
 enum Backend {
@@ -588,11 +630,33 @@ impl Db {
             notices,
             origin,
             bounds: Bounds::default(),
+            limit: DEFAULT_STORE_TIMEOUT,
         };
         if let Some(folder) = grid_folder {
             db.import_grid_files(folder).await?;
         }
         Ok(db)
+    }
+
+    /// Sets how long one call may wait for the store before it is answered
+    /// [`DbError::TimedOut`] (see the module's terms).
+    pub fn set_timeout(&mut self, limit: Duration) {
+        self.limit = limit;
+    }
+
+    /// `call`, given up when the store has not answered within the limit.
+    async fn within<T>(
+        &self,
+        call: impl std::future::Future<Output = Result<T, DbError>>,
+    ) -> Result<T, DbError> {
+        match tokio::time::timeout(self.limit, call).await {
+            Ok(answer) => answer,
+            Err(_) => {
+                let millis = u64::try_from(self.limit.as_millis()).unwrap_or(u64::MAX);
+                tracing::warn!(within_ms = millis, "store: no answer in time");
+                Err(DbError::TimedOut { millis })
+            }
+        }
     }
 
     /// Sets the fair-share bounds (before the store is shared).
@@ -617,10 +681,48 @@ impl Db {
     /// # Errors
     /// When the store does not answer.
     pub async fn ping(&self) -> Result<(), DbError> {
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.ping().await,
+                Backend::Postgres(db) => db.ping().await,
+            }
+        })
+        .await
+    }
+
+    /// The size of SQLite's write-ahead log file in bytes; `None` for
+    /// PostgreSQL.
+    pub fn log_bytes(&self) -> Option<u64> {
         match &self.backend {
-            Backend::Sqlite(db) => db.ping().await,
-            Backend::Postgres(db) => db.ping().await,
+            Backend::Sqlite(db) => Some(db.log_bytes()),
+            Backend::Postgres(_) => None,
         }
+    }
+
+    /// Copies SQLite's whole log into its database file and cuts the log to
+    /// nothing, as the server stops; nothing for PostgreSQL.
+    ///
+    /// # Errors
+    /// When the checkpoint cannot run or finish.
+    pub async fn truncate_log(&self) -> Result<(), DbError> {
+        match &self.backend {
+            Backend::Sqlite(db) => db.truncate_log().await,
+            Backend::Postgres(_) => Ok(()),
+        }
+    }
+
+    /// How many unfinished matches the store holds (a kept count, cheap).
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn unfinished(&self) -> Result<u64, DbError> {
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.unfinished().await,
+                Backend::Postgres(db) => db.unfinished().await,
+            }
+        })
+        .await
     }
 
     /// Notices from the other servers sharing this store.
@@ -639,7 +741,8 @@ impl Db {
     /// # Errors
     /// As [`Db::create_for`].
     pub async fn create(&self, new: NewMatch) -> Result<(), DbError> {
-        self.create_for(new, Creator::default()).await
+        self.within(async move { self.create_for(new, Creator::default()).await })
+            .await
     }
 
     /// Stores a new match made by `creator`.
@@ -649,11 +752,14 @@ impl Db {
     /// unfinished, [`DbError::Quota`] when the creator has made
     /// [`Bounds::per_creator`] of them, or the store fails.
     pub async fn create_for(&self, new: NewMatch, creator: Creator) -> Result<(), DbError> {
-        let bounds = self.bounds;
-        match &self.backend {
-            Backend::Sqlite(db) => db.create(new, creator, bounds).await,
-            Backend::Postgres(db) => db.create(new, creator, bounds).await,
-        }
+        self.within(async move {
+            let bounds = self.bounds;
+            match &self.backend {
+                Backend::Sqlite(db) => db.create(new, creator, bounds).await,
+                Backend::Postgres(db) => db.create(new, creator, bounds).await,
+            }
+        })
+        .await
     }
 
     /// Makes `new`, made by `creator` (the player who asked), the rematch
@@ -671,16 +777,19 @@ impl Db {
         new: NewMatch,
         creator: Creator,
     ) -> Result<Option<String>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => {
-                db.create_rematch(old.to_string(), new, creator, self.bounds)
-                    .await
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => {
+                    db.create_rematch(old.to_string(), new, creator, self.bounds)
+                        .await
+                }
+                Backend::Postgres(db) => {
+                    db.create_rematch(old, new, creator, &self.origin, self.bounds)
+                        .await
+                }
             }
-            Backend::Postgres(db) => {
-                db.create_rematch(old, new, creator, &self.origin, self.bounds)
-                    .await
-            }
-        }
+        })
+        .await
     }
 
     /// The match `id`, with every move; `None` when there is none.
@@ -688,10 +797,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn load(&self, id: &str) -> Result<Option<StoredMatch>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.load(id.to_string()).await,
-            Backend::Postgres(db) => db.load(id).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.load(id.to_string()).await,
+                Backend::Postgres(db) => db.load(id).await,
+            }
+        })
+        .await
     }
 
     /// The person seats and the tokens of `id` (not its moves); `None`
@@ -703,10 +815,13 @@ impl Db {
         &self,
         id: &str,
     ) -> Result<Option<(Vec<SeatRow>, Vec<TokenRow>)>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.seating(id.to_string()).await,
-            Backend::Postgres(db) => db.seating(id).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.seating(id.to_string()).await,
+                Backend::Postgres(db) => db.seating(id).await,
+            }
+        })
+        .await
     }
 
     /// The moves of `id` after the first `after`.
@@ -714,10 +829,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn moves_after(&self, id: &str, after: u32) -> Result<Vec<MoveRow>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.moves_after(id.to_string(), after).await,
-            Backend::Postgres(db) => db.moves_after(id, after).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.moves_after(id.to_string(), after).await,
+                Backend::Postgres(db) => db.moves_after(id, after).await,
+            }
+        })
+        .await
     }
 
     /// Appends a move (see the module's terms), and tells the other servers.
@@ -728,10 +846,13 @@ impl Db {
     /// [`DbError::Stale`] when the match does not hold `number - 1` moves,
     /// [`DbError::NoMatch`], or a failure of the store.
     pub async fn append(&self, mv: NewMove) -> Result<i64, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.append(mv).await,
-            Backend::Postgres(db) => db.append(mv).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.append(mv).await,
+                Backend::Postgres(db) => db.append(mv).await,
+            }
+        })
+        .await
     }
 
     /// Claims seat `seat` of `id` with the invite whose digest is
@@ -749,17 +870,20 @@ impl Db {
         token: &str,
         name: Option<&str>,
     ) -> Result<bool, DbError> {
-        let claim = Claim {
-            id: id.to_string(),
-            seat,
-            invite: invite.map(str::to_string),
-            token: token.to_string(),
-            name: name.map(str::to_string),
-        };
-        match &self.backend {
-            Backend::Sqlite(db) => db.claim(claim).await,
-            Backend::Postgres(db) => db.claim(claim, &self.origin).await,
-        }
+        self.within(async move {
+            let claim = Claim {
+                id: id.to_string(),
+                seat,
+                invite: invite.map(str::to_string),
+                token: token.to_string(),
+                name: name.map(str::to_string),
+            };
+            match &self.backend {
+                Backend::Sqlite(db) => db.claim(claim).await,
+                Backend::Postgres(db) => db.claim(claim, &self.origin).await,
+            }
+        })
+        .await
     }
 
     /// Names person seat `seat` of unfinished match `id` (the name checked
@@ -769,10 +893,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn name_seat(&self, id: &str, seat: u8, name: &str) -> Result<bool, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.name_seat(id.to_string(), seat, name.to_string()).await,
-            Backend::Postgres(db) => db.name_seat(id, seat, name, &self.origin).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.name_seat(id.to_string(), seat, name.to_string()).await,
+                Backend::Postgres(db) => db.name_seat(id, seat, name, &self.origin).await,
+            }
+        })
+        .await
     }
 
     /// Gives an open seat a new invite (its old link stops working).
@@ -782,10 +909,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn reinvite(&self, id: &str, seat: u8, invite: &str) -> Result<bool, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.reinvite(id.to_string(), seat, invite.to_string()).await,
-            Backend::Postgres(db) => db.reinvite(id, seat, invite).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.reinvite(id.to_string(), seat, invite.to_string()).await,
+                Backend::Postgres(db) => db.reinvite(id, seat, invite).await,
+            }
+        })
+        .await
     }
 
     /// Matches still on with seats anyone may take, newest first.
@@ -793,15 +923,19 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn lobby(&self, limit: u32) -> Result<Vec<LobbyRow>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.lobby(limit).await,
-            Backend::Postgres(db) => db.lobby(limit).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.lobby(limit).await,
+                Backend::Postgres(db) => db.lobby(limit).await,
+            }
+        })
+        .await
     }
 
     /// Deletes unfinished matches untouched since `before_ms`, and those
     /// nobody has played in untouched since `unplayed_before_ms`; returns
-    /// how many.
+    /// how many. Housekeeping, not a request: no time limit (thousands of
+    /// matches may go at once).
     ///
     /// # Errors
     /// When the store fails.
@@ -823,8 +957,11 @@ impl Db {
         text: &str,
         replace: bool,
     ) -> Result<GridSave, DbError> {
-        self.save_grid_as(name, text, replace, &GridActor::operator())
-            .await
+        self.within(async move {
+            self.save_grid_as(name, text, replace, &GridActor::operator())
+                .await
+        })
+        .await
     }
 
     /// [`Db::save_grid`] by `actor`: a new grid is saved under the actor's
@@ -841,13 +978,16 @@ impl Db {
         replace: bool,
         actor: &GridActor,
     ) -> Result<GridSave, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => {
-                db.save_grid(name.to_string(), text.to_string(), replace, actor.clone())
-                    .await
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => {
+                    db.save_grid(name.to_string(), text.to_string(), replace, actor.clone())
+                        .await
+                }
+                Backend::Postgres(db) => db.save_grid(name, text, replace, actor).await,
             }
-            Backend::Postgres(db) => db.save_grid(name, text, replace, actor).await,
-        }
+        })
+        .await
     }
 
     /// The text of the grid `name`, if saved.
@@ -855,10 +995,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn grid(&self, name: &str) -> Result<Option<String>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.grid(name.to_string()).await,
-            Backend::Postgres(db) => db.grid(name).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.grid(name.to_string()).await,
+                Backend::Postgres(db) => db.grid(name).await,
+            }
+        })
+        .await
     }
 
     /// Every saved grid, by name.
@@ -866,10 +1009,13 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn grids(&self) -> Result<Vec<GridRow>, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.grids().await,
-            Backend::Postgres(db) => db.grids().await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.grids().await,
+                Backend::Postgres(db) => db.grids().await,
+            }
+        })
+        .await
     }
 
     /// Deletes the grid `name`; false when there was none.
@@ -877,7 +1023,8 @@ impl Db {
     /// # Errors
     /// When the store fails.
     pub async fn delete_grid(&self, name: &str) -> Result<bool, DbError> {
-        self.delete_grid_as(name, &GridActor::operator()).await
+        self.within(async move { self.delete_grid_as(name, &GridActor::operator()).await })
+            .await
     }
 
     /// [`Db::delete_grid`] by `actor`.
@@ -885,10 +1032,13 @@ impl Db {
     /// # Errors
     /// [`DbError::NotOwner`] for another's grid, or the store fails.
     pub async fn delete_grid_as(&self, name: &str, actor: &GridActor) -> Result<bool, DbError> {
-        match &self.backend {
-            Backend::Sqlite(db) => db.delete_grid(name.to_string(), actor.clone()).await,
-            Backend::Postgres(db) => db.delete_grid(name, actor).await,
-        }
+        self.within(async move {
+            match &self.backend {
+                Backend::Sqlite(db) => db.delete_grid(name.to_string(), actor.clone()).await,
+                Backend::Postgres(db) => db.delete_grid(name, actor).await,
+            }
+        })
+        .await
     }
 
     /// Imports the `.grid` files of `folder` the first time a store sees
@@ -958,7 +1108,7 @@ fn grid_files(folder: &Path) -> Vec<(String, String)> {
 /// The words for an I/O failure of the store, naming no path (the full
 /// error goes to the server's log).
 fn io_reason(e: &std::io::Error) -> DbError {
-    tracing::warn!(error = %e, "store: file error");
+    tracing::warn!(error = %crate::http::log::cut(&e.to_string()), "store: file error");
     match e.kind() {
         std::io::ErrorKind::StorageFull => DbError::Full,
         std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {
@@ -994,7 +1144,18 @@ mod tests {
             Location::parse("games.db").unwrap(),
             Location::Sqlite("games.db".into())
         );
+        assert_eq!(
+            Location::parse("./data/parlor").unwrap(),
+            Location::Sqlite("./data/parlor".into())
+        );
         assert!(Location::parse("mysql://x").unwrap_err().contains("mysql"));
+        for bare in ["notaurl", "postgres", "mysql:x", "localhost:5432"] {
+            let error = Location::parse(bare).unwrap_err();
+            assert!(
+                error.contains(bare) && error.contains("postgres://USER"),
+                "{error}"
+            );
+        }
         assert!(Location::parse("  ").is_err());
         assert!(Location::parse("sqlite:").is_err());
     }

@@ -150,10 +150,22 @@ async fn connect(config: &Config) -> Result<Client, DbError> {
 /// reported, its code and message only — never its detail, which may quote
 /// a row (a match's header holds its seed).
 pub(super) fn said(e: &tokio_postgres::Error) -> String {
-    match e.as_db_error() {
+    let words = match e.as_db_error() {
         Some(db) => format!("{} ({})", db.message(), db.code().code()),
-        None => e.to_string(),
-    }
+        // "error connecting to server" says little alone: its causes (the
+        // connection refused, the name not found) follow.
+        None => {
+            let mut words = e.to_string();
+            let mut cause = std::error::Error::source(e);
+            while let Some(inner) = cause {
+                words.push_str(": ");
+                words.push_str(&inner.to_string());
+                cause = inner.source();
+            }
+            words
+        }
+    };
+    crate::http::log::cut(&words).into_owned()
 }
 
 /// A PostgreSQL failure in words (what went wrong goes to the server's

@@ -454,6 +454,19 @@ impl Postgres {
         Ok(GridSave::Saved)
     }
 
+    pub(super) async fn unfinished(&self) -> Result<u64, DbError> {
+        let conn = self.conn().await?;
+        let n: i64 = conn
+            .query_one(
+                "SELECT COALESCE(SUM(n), 0)::BIGINT FROM unfinished_counts",
+                &[],
+            )
+            .await
+            .map_err(pg)?
+            .get(0);
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
     pub(super) async fn grid(&self, name: &str) -> Result<Option<String>, DbError> {
         let conn = self.conn().await?;
         Ok(conn

@@ -35,6 +35,10 @@
 //!   again. The writer never checkpoints on its own (SQLite's automatic
 //!   checkpoint is off): an inline append would then `fsync` the database
 //!   on a server thread.
+//! - **bounded log**: a log that started afresh is cut back to
+//!   [`LOG_KEPT_BYTES`] (SQLite's `journal_size_limit`), so its file does
+//!   not keep the largest size it ever reached; when the server stops, the
+//!   log is checkpointed whole and cut to nothing ([`Sqlite::truncate_log`]).
 
 use super::{
     Bounds, Claim, Creator, DbError, Durability, GridActor, GridRow, GridSave, LOBBY_PER_CREATOR,
@@ -53,6 +57,10 @@ const BATCH: usize = 512;
 /// The log's length in pages past which the store's thread checkpoints it
 /// (SQLite's own automatic checkpoint is at 1,000 pages).
 const LONG_LOG_PAGES: i64 = 10_000;
+
+/// The most of the log's file kept once the log started afresh (see the
+/// module's terms): 16 MiB.
+const LOG_KEPT_BYTES: i64 = 16 << 20;
 
 /// How long the store's thread waits for another process's write to end.
 const BUSY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
@@ -80,6 +88,8 @@ pub(super) struct Sqlite {
     long_log: Arc<AtomicBool>,
     /// Dropped with the store, which ends the checkpointer.
     _checkpoints: mpsc::Sender<()>,
+    /// The database file.
+    path: std::path::PathBuf,
 }
 
 impl Sqlite {
@@ -103,8 +113,10 @@ impl Sqlite {
         migrate(&conn)?;
         // The writer never checkpoints by itself: the store's thread does
         // when the log is long (see the module's terms).
-        conn.execute_batch("PRAGMA wal_autocheckpoint = 0;")
-            .map_err(sql)?;
+        conn.execute_batch(&format!(
+            "PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = {LOG_KEPT_BYTES};"
+        ))
+        .map_err(sql)?;
         let long_log = Arc::new(AtomicBool::new(false));
         let checkpoints = checkpointer(path, sync, Arc::clone(&long_log))?;
         let (jobs, line) = mpsc::channel::<Job>();
@@ -121,7 +133,44 @@ impl Sqlite {
             inline: durability == Durability::Process,
             long_log,
             _checkpoints: checkpoints,
+            path: path.to_path_buf(),
         })
+    }
+
+    /// The size of the log's file (`parlor.db-wal`) in bytes; 0 when there
+    /// is none.
+    pub(super) fn log_bytes(&self) -> u64 {
+        let mut wal = self.path.clone().into_os_string();
+        wal.push("-wal");
+        std::fs::metadata(wal).map_or(0, |m| m.len())
+    }
+
+    /// Copies the whole log into the database file and cuts the log to
+    /// nothing (`wal_checkpoint(TRUNCATE)`), on a connection of its own:
+    /// what the server does when it stops. Waits up to [`BUSY_WAIT`] for
+    /// readers and a writer to finish.
+    ///
+    /// # Errors
+    /// When the checkpoint cannot run or is left unfinished.
+    pub(super) async fn truncate_log(&self) -> Result<(), DbError> {
+        let path = self.path.clone();
+        let done = tokio::task::spawn_blocking(move || {
+            let conn = Connection::open(&path).map_err(sql)?;
+            conn.busy_timeout(BUSY_WAIT).map_err(sql)?;
+            // Its first column: 1 when it could not finish.
+            let busy: i64 = conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))
+                .map_err(sql)?;
+            if busy == 0 {
+                Ok(())
+            } else {
+                Err(DbError::Unavailable(
+                    "the log could not be checkpointed whole (the store was busy)".into(),
+                ))
+            }
+        })
+        .await;
+        done.map_err(|e| DbError::Unavailable(format!("the checkpoint stopped: {e}")))?
     }
 
     /// Runs `work` on the connection, inside the next transaction, and
@@ -179,6 +228,12 @@ impl Sqlite {
     ) -> (Job, oneshot::Receiver<Result<T, DbError>>) {
         let (tell, answer) = oneshot::channel();
         let job: Job = Box::new(move |conn| {
+            // Its caller gave up waiting (the store's time limit): it was
+            // told the store did not answer, so nothing of it is done.
+            if tell.is_closed() {
+                let skipped: Done = (false, Box::new(|_: Option<&DbError>| {}));
+                return skipped;
+            }
             let result = work(conn);
             let ok = result.is_ok();
             let reply = move |commit: Option<&DbError>| {
@@ -537,6 +592,16 @@ impl Sqlite {
             )
             .map_err(sql)?;
             Ok(GridSave::Saved)
+        })
+        .await
+    }
+
+    pub(super) async fn unfinished(&self) -> Result<u64, DbError> {
+        self.call(|c| {
+            let n: i64 = c
+                .query_row("SELECT n FROM unfinished", [], |r| r.get(0))
+                .map_err(sql)?;
+            Ok(u64::try_from(n).unwrap_or(0))
         })
         .await
     }
@@ -1069,18 +1134,18 @@ fn sql(e: rusqlite::Error) -> DbError {
                 return DbError::Incompatible("the file is not a SQLite database".into());
             }
             ErrorCode::DatabaseCorrupt => {
-                tracing::error!(error = %e, "store: the SQLite file is damaged");
+                tracing::error!(error = %crate::http::log::cut(&e.to_string()), "store: the SQLite file is damaged");
                 return DbError::Damaged(
                     "part of the store's file is damaged (the server's log has the details)".into(),
                 );
             }
             ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied => {
-                tracing::warn!(error = %e, "store: SQLite failed");
+                tracing::warn!(error = %crate::http::log::cut(&e.to_string()), "store: SQLite failed");
                 return DbError::ReadOnly;
             }
             _ => {}
         }
     }
-    tracing::warn!(error = %e, "store: SQLite failed");
+    tracing::warn!(error = %crate::http::log::cut(&e.to_string()), "store: SQLite failed");
     DbError::Unavailable("the database failed (the server's log has the details)".into())
 }
