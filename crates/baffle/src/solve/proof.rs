@@ -56,10 +56,10 @@ impl Default for ProofOptions {
     fn default() -> Self {
         Self {
             decisions: 40_000,
-            conflicts: 2_000,
-            conflicts_per_question: 200,
+            conflicts: 500,
+            conflicts_per_question: 100,
             witnesses: 4,
-            max_work: 12_000,
+            max_work: 3_000,
         }
     }
 }
