@@ -6,12 +6,20 @@
 //! 2. On 10 × 10 with 5 mirrors, the bot's mean score over `GAMES` random
 //!    boxes (seeds 1 to `GAMES`) with its 95% confidence interval.
 //!
-//! `BAFFLE_BOT_GAMES` sets `GAMES` (default 2000); `BAFFLE_OPTIMAL_MAX`
-//! limits the layouts of the boxes weighed exactly (default 20000: all).
+//! 3. On 26 × 26 with 40 mirrors (beams from all sides), the bot's games
+//!    on `BIG` random boxes (seeds 1 to
+//!    `BIG`): each game's shots, wrong guesses and score, their means, and
+//!    the slowest move.
+//!
+//! `BAFFLE_BOT_GAMES` sets `GAMES` (default 2000; 0 skips part 2);
+//! `BAFFLE_OPTIMAL_MAX` limits the layouts of the boxes weighed exactly
+//! (default 20000: all; 0 skips part 1); `BAFFLE_BOT_BIG` sets `BIG`
+//! (default 30; 0 skips part 3).
 
-use baffle::bot::{BotOptions, play};
+use baffle::bot::{BotOptions, decide, play};
 use baffle::optimal::expected_scores;
 use baffle::{Game, Setup, Sides};
+use std::time::Duration;
 use std::time::Instant;
 
 fn main() {
@@ -47,8 +55,74 @@ fn main() {
             Err(e) => println!("{n}x{n}/{k}: {e}"),
         }
     }
-    let t = Instant::now();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    if games > 0 {
+        small_games(games, threads, &options);
+    }
+    let big = env("BAFFLE_BOT_BIG", 30);
+    if big > 0 {
+        big_games(big, threads, &options);
+    }
+}
+
+/// Part 3: the bot on 26 × 26 boxes with 40 mirrors, seeds 1 to `games`.
+fn big_games(games: u64, threads: u64, options: &BotOptions) {
+    let t = Instant::now();
+    let mut rows: Vec<(u64, usize, usize, usize, Duration)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|w| {
+                scope.spawn(move || {
+                    (1 + w..=games)
+                        .step_by(threads as usize)
+                        .map(|seed| {
+                            let mut game =
+                                Game::new(Setup::seeded(26, 40, Sides::All, seed)).expect("a box");
+                            let mut slowest = Duration::ZERO;
+                            while !game.status().is_over() {
+                                let m = Instant::now();
+                                let d = decide(&game.view(), options).expect("a move");
+                                slowest = slowest.max(m.elapsed());
+                                game.apply(d.mv).expect("a legal move");
+                            }
+                            let score = game.score();
+                            (seed, score.shots, score.wrong_guesses, score.total, slowest)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a worker"))
+            .collect()
+    });
+    rows.sort_by_key(|r| r.0);
+    println!("26x26/40, all sides: seed, shots, wrong guesses, score, slowest move");
+    for (seed, shots, wrong, total, slowest) in &rows {
+        println!(
+            "  {seed:>3} {shots:>4} {wrong:>5} {total:>6} {:>7.0} ms",
+            slowest.as_secs_f64() * 1000.0
+        );
+    }
+    let n = rows.len().max(1) as f64;
+    let mean = |f: fn(&(u64, usize, usize, usize, Duration)) -> usize| {
+        rows.iter().map(f).sum::<usize>() as f64 / n
+    };
+    let slowest = rows.iter().map(|r| r.4).max().unwrap_or_default();
+    println!(
+        "26x26/40, {games} random boxes: mean score {:.1} (shots {:.1}, wrong guesses {:.1}); slowest move {:.0} ms; {:.1} s on {threads} threads",
+        mean(|r| r.3),
+        mean(|r| r.1),
+        mean(|r| r.2),
+        slowest.as_secs_f64() * 1000.0,
+        t.elapsed().as_secs_f64()
+    );
+}
+
+/// Part 2: the bot's mean score on 10 × 10 boxes with 5 mirrors.
+fn small_games(games: u64, threads: u64, options: &BotOptions) {
+    let t = Instant::now();
+    let options = *options;
     let scores: Vec<usize> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|w| {

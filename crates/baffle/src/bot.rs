@@ -5,9 +5,13 @@
 //!   why ([`Reason`]). The bot sees only what a player sees.
 //! - **policy**, in order:
 //!   1. guess a mirror the shots prove and that is not yet found (free);
-//!   2. guess the likeliest mirror when its chance is over one half: a wrong
-//!      guess costs 2, so such a guess costs less than a shot on average,
-//!      and it teaches as much as a shot whichever way it goes;
+//!   2. when the layouts were counted (so the chances are exact shares),
+//!      guess the likeliest mirror when its chance is over one half: a
+//!      wrong guess costs 2, so such a guess costs less than a shot on
+//!      average, and it teaches as much as a shot whichever way it goes.
+//!      An estimated chance is not trusted for this: sampled chances that
+//!      said "every sample" were wrong often enough on big boxes to cost
+//!      more than the shots they saved (docs/performance.md);
 //!   3. otherwise follow the solver's [`Advice`]: its best next shot, or,
 //!      when no shot can tell the layouts apart, its likeliest mirror. Past
 //!      the exact count's budget the solver estimates by sampling, so the
@@ -100,7 +104,8 @@ pub struct BotOptions {
     /// The solver's options (by default [`bot_solve_options`]: a lighter
     /// estimate than a hint's).
     pub solve: SolveOptions,
-    /// A mirror at least this likely is guessed rather than shot for.
+    /// A mirror at least this likely is guessed rather than shot for,
+    /// when the layouts were counted (exact chances).
     pub guess_above: f64,
     /// The solver's options for a second try, when the first finds the
     /// evidence too hard and every exit is already known (so that the bot
@@ -208,11 +213,17 @@ fn from_solution(
         Advice::GuessProven { placed } => return Ok(guess(*placed, advised(advice))),
         _ => {}
     }
-    if let Some((p, chance)) = likeliest(&view.evidence(), solution)
+    if solution.method.counted()
+        && let Some((p, chance)) = likeliest(&view.evidence(), solution)
         && chance > options.guess_above
     {
-        let estimated = !solution.method.counted();
-        return Ok(guess(p, Reason::Likely { chance, estimated }));
+        return Ok(guess(
+            p,
+            Reason::Likely {
+                chance,
+                estimated: false,
+            },
+        ));
     }
     if let Some(hole) = advice.hole() {
         return Ok(Decision {

@@ -2,8 +2,10 @@
 //! own shots (so the evidence is consistent: the true box fits it).
 //!
 //! Properties: the solver answers (exact, sampled or estimated), never 0
-//! layouts; every layout [`baffle::solve::find_layouts`] returns has the
-//! box's mirror count and reproduces every shot. The cases are drawn from
+//! layouts; every cell it says is proven (and every certain mirror and
+//! empty cell) agrees with the true box; every layout
+//! [`baffle::solve::find_layouts`] returns has the box's mirror count and
+//! reproduces every shot. The cases are drawn from
 //! a fixed seed, so a run repeats.
 //!
 //! Boxes up to 8 × 8, boxes up to 26 × 26 and the largest box each run a
@@ -11,7 +13,7 @@
 //! big ones); `PROPTEST_CASES=N` runs more.
 
 use baffle::solve::find_layouts;
-use baffle::{Evidence, Layout, Size, SolveOptions, solve};
+use baffle::{Evidence, Layout, Mirror, Size, SolveOptions, solve};
 use proptest::prelude::*;
 use tabletop::{Budget, Rng};
 
@@ -37,7 +39,7 @@ fn case(n: usize, k_share: f64, seed: u64, shot_share: f64) -> (Evidence, Layout
     (ev, truth)
 }
 
-fn check(ev: &Evidence) {
+fn check(ev: &Evidence, truth: &Layout) {
     let solution =
         solve(ev, &SolveOptions::default()).unwrap_or_else(|e| panic!("no answer to {ev:?}: {e}"));
     assert!(
@@ -45,6 +47,26 @@ fn check(ev: &Evidence) {
         "the true box fits, yet 0 layouts: {ev:?}"
     );
     assert_eq!(solution.cells.len(), ev.size * ev.size);
+    for odds in &solution.cells {
+        let chance = match truth.get(odds.cell) {
+            None => odds.empty,
+            Some(Mirror::Slash) => odds.slash,
+            Some(Mirror::Backslash) => odds.backslash,
+        };
+        if odds.proven {
+            assert!(
+                chance == 1.0,
+                "proven wrong at {}: {odds:?} {ev:?}",
+                odds.cell
+            );
+        }
+    }
+    for p in &solution.certain_mirrors {
+        assert_eq!(truth.get(p.cell), Some(p.mirror), "certain {p}: {ev:?}");
+    }
+    for &c in &solution.certain_empty {
+        assert_eq!(truth.get(c), None, "certain empty {c}: {ev:?}");
+    }
     let layouts = find_layouts(ev, 3, 7, 20_000_000, &Budget::unlimited())
         .unwrap_or_else(|e| panic!("no layout for {ev:?}: {e}"));
     assert!(!layouts.is_empty(), "the true box fits, yet none: {ev:?}");
@@ -79,8 +101,20 @@ proptest! {
         seed in any::<u64>(),
         shot_share in 0.0f64..=1.0,
     ) {
-        let (ev, _) = case(n, k_share, seed, shot_share);
-        check(&ev);
+        let (ev, truth) = case(n, k_share, seed, shot_share);
+        check(&ev, &truth);
+    }
+
+    /// Boxes where the count gives up and the SAT solver proves cells.
+    #[test]
+    fn middle_boxes_too_big_to_count(
+        n in 9usize..=14,
+        k_share in 0.1f64..=0.5,
+        seed in any::<u64>(),
+        shot_share in 0.2f64..=0.8,
+    ) {
+        let (ev, truth) = case(n, k_share, seed, shot_share);
+        check(&ev, &truth);
     }
 
     #[test]
@@ -90,8 +124,8 @@ proptest! {
         seed in any::<u64>(),
         shot_share in 0.0f64..=1.0,
     ) {
-        let (ev, _) = case(n, k_share, seed, shot_share);
-        check(&ev);
+        let (ev, truth) = case(n, k_share, seed, shot_share);
+        check(&ev, &truth);
     }
 
     #[test]
@@ -100,8 +134,8 @@ proptest! {
         seed in any::<u64>(),
         shot_share in 0.1f64..=0.6,
     ) {
-        let (ev, _) = case(26, k_share, seed, shot_share);
-        check(&ev);
+        let (ev, truth) = case(26, k_share, seed, shot_share);
+        check(&ev, &truth);
     }
 }
 
@@ -120,6 +154,6 @@ fn the_reported_largest_boxes() {
             .iter()
             .map(|&h| (h, truth.trace(h).expect("a hole").exit))
             .collect();
-        check(&ev);
+        check(&ev, &truth);
     }
 }

@@ -390,7 +390,7 @@ fn certain_mirrors(frame: &Frame, odds: &[CellOdds]) -> Element {
     let mut g = group().class("certain-mirrors");
     for o in odds {
         for (share, mirror) in [(o.slash, Mirror::Slash), (o.backslash, Mirror::Backslash)] {
-            if share >= 1.0 {
+            if o.proven && share >= 1.0 {
                 g.push(
                     placed_group("certain", o.cell, mirror)
                         .child(diagonal(

@@ -2,9 +2,10 @@
 //! and nowhere else.
 //!
 //! Terms:
-//! - **proven**: true in every consistent layout, the layouts counted
-//!   exactly. **Very likely**: true in every layout the estimator sampled;
-//!   not proven.
+//! - **proven**: true in every consistent layout: the layouts counted
+//!   exactly, or, when estimated, shown by the SAT solver
+//!   ([`super::proof`]). A cell every sampled layout agrees on is not
+//!   proven by that, and is never advised as a sure guess.
 //! - **best shot**: the hole whose beam leaves the smallest share of the
 //!   layouts on average ([`super::ShotOdds::expected_share`]).
 //! - **nothing left to learn**: no shot can tell the layouts apart: every
@@ -32,13 +33,6 @@ pub enum Advice {
     GuessProven {
         /// The mirror.
         placed: Placed,
-    },
-    /// Every sampled layout holds this mirror (estimated: not proven).
-    GuessVeryLikely {
-        /// The mirror.
-        placed: Placed,
-        /// Layouts sampled.
-        samples: usize,
     },
     /// The best shot, every layout weighed.
     ExactBestShot {
@@ -134,12 +128,8 @@ impl Advice {
         if ev.found.len() >= ev.mirrors {
             return Self::Done;
         }
-        let samples = match solution.method {
-            Method::Estimated { samples, .. } | Method::Sampled { samples } => samples,
-            Method::Exact => 0,
-        };
         if let Some(p) = unfound_certain(ev, solution) {
-            return Self::GuessVeryLikely { placed: p, samples };
+            return Self::GuessProven { placed: p };
         }
         let likeliest = likeliest(ev, solution);
         match (&solution.best_next_shot, likeliest) {
@@ -179,7 +169,6 @@ impl Advice {
     pub const fn guess(&self) -> Option<Placed> {
         match self {
             Self::GuessProven { placed }
-            | Self::GuessVeryLikely { placed, .. }
             | Self::NothingToLearn { placed, .. }
             | Self::SampleUndivided { placed, .. } => Some(*placed),
             _ => None,
@@ -187,8 +176,7 @@ impl Advice {
     }
 }
 
-/// A certain (or, estimated, very likely) mirror not yet found, the first
-/// in row order.
+/// A proven mirror not yet found, the first in row order.
 fn unfound_certain(ev: &Evidence, solution: &Solution) -> Option<Placed> {
     solution
         .certain_mirrors
@@ -240,11 +228,6 @@ impl fmt::Display for Advice {
             Self::GuessProven { placed } => write!(
                 f,
                 "Guess {placed}: the shots prove it is there (a sure guess costs nothing)."
-            ),
-            Self::GuessVeryLikely { placed, samples } => write!(
-                f,
-                "Guess {placed}: very likely, it is there in every one of {} (estimated, not proven).",
-                tabletop::count(*samples as u64, "sampled layout", "sampled layouts")
             ),
             Self::ExactBestShot {
                 hole,

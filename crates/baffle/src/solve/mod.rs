@@ -21,7 +21,9 @@
 //!   a uniform sample) above that limit; **estimated** ([`estimate`]) when
 //!   the count would pass its step limit: every share from a Markov chain
 //!   sample of consistent layouts, with its standard error, and no count.
-//!   Estimated certain cells are "very likely": true in every sample.
+//!   Then a cell is certain only when proven by a SAT solver ([`proof`]),
+//!   within its budget; a cell every sample agrees on is not certain by
+//!   that alone.
 //! - **advice** ([`Advice`]): what to do next, in one value, worded once.
 //! - **budget** ([`tabletop::Budget`]): [`solve_within`] stops with
 //!   [`SolveError::Stopped`] when it runs out or the question is withdrawn;
@@ -36,11 +38,13 @@ pub mod advice;
 pub mod count;
 pub mod estimate;
 pub mod find;
+pub mod proof;
 pub mod repair;
 pub mod search;
 
 pub use advice::Advice;
 pub use estimate::EstimateOptions;
+pub use proof::ProofOptions;
 
 use crate::geometry::{Cell, GeometryError, Sides, Size};
 use crate::layout::{LayoutError, Mirror, Placed, check_mirror_count};
@@ -99,6 +103,10 @@ pub struct SolveOptions {
     /// How much to sample when estimating.
     #[serde(default)]
     pub estimate: EstimateOptions,
+    /// How much the SAT solver may work, when estimating, to prove the
+    /// cells the sample agrees on ([`proof`]).
+    #[serde(default)]
+    pub proof: ProofOptions,
 }
 
 /// The exact advice's steps: the original assignment's fixed game after
@@ -123,6 +131,7 @@ impl Default for SolveOptions {
             advice_steps: default_advice_steps(),
             advice: true,
             estimate: EstimateOptions::default(),
+            proof: ProofOptions::default(),
         }
     }
 }
@@ -362,6 +371,11 @@ pub struct CellOdds {
     /// The standard error of its chance of a mirror (0 unless estimated).
     #[serde(default)]
     pub std_error: f64,
+    /// Whether its content is proven: the same in every consistent layout
+    /// (counted exactly, or shown by the SAT solver when estimated). Only
+    /// proven cells are listed as certain.
+    #[serde(default)]
+    pub proven: bool,
 }
 
 /// What the evidence proves.
@@ -379,11 +393,11 @@ pub struct Solution {
     pub layouts: Option<BigUint>,
     /// How the answer was worked out.
     pub method: Method,
-    /// Cells that certainly hold a given mirror (found mirrors included);
-    /// when estimated, the cells holding it in every sampled layout (very
-    /// likely, not proven).
+    /// Cells that certainly hold a given mirror (found mirrors included):
+    /// proven, by the exact count or, when estimated, by the SAT solver
+    /// ([`proof`]).
     pub certain_mirrors: Vec<Placed>,
-    /// Cells that are certainly empty (when estimated: in every sample).
+    /// Cells that are certainly empty (proven, as above).
     pub certain_empty: Vec<Cell>,
     /// Cells no allowed shot can ever reach (exact only when the method
     /// is exact).
@@ -961,6 +975,7 @@ fn solve_inner(
             slash: share(&m[1]),
             backslash: share(&m[2]),
             std_error: 0.0,
+            proven: m.contains(&total),
         });
     }
     if options.advice {
@@ -1017,7 +1032,7 @@ fn unreachable(p: &Problem, reach: &[u64]) -> Vec<Cell> {
 }
 
 /// Fills `solution` from layouts sampled by the estimator's chains: the
-/// cells' odds with their errors, the very likely cells, the candidates'
+/// cells' odds with their errors, the proven cells, the candidates'
 /// exits and the cells no sampled beam crossed.
 fn estimated(
     ev: &Evidence,
@@ -1057,25 +1072,38 @@ fn estimated(
         effective_samples: effective,
         std_error: se.iter().copied().fold(0.0, f64::max),
     };
+    let proven = proven_cells(p, &checked.pairs, &all, options, budget);
     for (i, (m, &e)) in shares.iter().zip(&se).enumerate() {
         let cell = size.cell(i);
-        // "In every sample": the shares are sums of 1/len, so compare with
-        // a tolerance.
-        if m[0] > 1.0 - 1e-9 {
-            solution.certain_empty.push(cell);
-        }
-        for (j, mirror) in [(1, Mirror::Slash), (2, Mirror::Backslash)] {
-            if m[j] > 1.0 - 1e-9 {
-                solution.certain_mirrors.push(Placed::new(cell, mirror));
-            }
-        }
-        solution.cells.push(CellOdds {
+        let mut odds = CellOdds {
             cell,
             empty: m[0],
             slash: m[1],
             backslash: m[2],
             std_error: e,
-        });
+            proven: false,
+        };
+        match proven[i] {
+            EMPTY => solution.certain_empty.push(cell),
+            SLASH => solution
+                .certain_mirrors
+                .push(Placed::new(cell, Mirror::Slash)),
+            BACK => solution
+                .certain_mirrors
+                .push(Placed::new(cell, Mirror::Backslash)),
+            _ => {}
+        }
+        if proven[i] != UNDECIDED {
+            // Every sample agrees (each is a consistent layout): the
+            // shares are exact.
+            let v = usize::from(proven[i] - 1);
+            odds.proven = true;
+            odds.std_error = 0.0;
+            odds.empty = f64::from(u8::from(v == 0));
+            odds.slash = f64::from(u8::from(v == 1));
+            odds.backslash = f64::from(u8::from(v == 2));
+        }
+        solution.cells.push(odds);
     }
     if !options.advice {
         return Ok(());
@@ -1087,6 +1115,33 @@ fn estimated(
     solution.candidates = shot_odds(candidates, exits_of, n, None);
     solution.unreachable = unreachable(p, &reach);
     Ok(())
+}
+
+/// Each cell's proven content ([`UNDECIDED`] when not proven), when the
+/// layouts were not counted: the decided cells, the cells the SAT solver
+/// proves within its budget ([`proof`]; `samples` are consistent layouts,
+/// so a cell they show with two contents needs no question), and, when
+/// the proven mirrors are all `k`, every other cell, empty.
+fn proven_cells(
+    p: &Problem,
+    pairs: &[(usize, usize)],
+    samples: &[&Vec<u8>],
+    options: &SolveOptions,
+    budget: &Budget,
+) -> Vec<u8> {
+    let mut proven = match proof::prove(p, pairs, samples, &options.proof, budget) {
+        proof::Proof::Found(found) => found.proven,
+        proof::Proof::Impossible | proof::Proof::GaveUp { .. } => p.pre.clone(),
+    };
+    let mirrors = proven.iter().filter(|&&v| v == SLASH || v == BACK).count();
+    if mirrors == p.k {
+        for v in &mut proven {
+            if *v == UNDECIDED {
+                *v = EMPTY;
+            }
+        }
+    }
+    proven
 }
 
 /// Cell steps each trial of [`explain`] may take, and all of them.

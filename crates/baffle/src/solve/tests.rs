@@ -568,9 +568,12 @@ fn assert_estimate_agrees(ev: &Evidence) {
     }
     // About 5% of cells lie beyond two standard errors by chance.
     assert!(far * 5 <= est.cells.len(), "{far} cells beyond 2 se");
-    // Proven cells are very likely in the estimate too.
-    for p in &exact.certain_mirrors {
-        assert!(est.certain_mirrors.contains(p), "{p} {ev:?}");
+    // Every cell the estimate says is proven is certain in the count.
+    for p in &est.certain_mirrors {
+        assert!(exact.certain_mirrors.contains(p), "{p} {ev:?}");
+    }
+    for c in &est.certain_empty {
+        assert!(exact.certain_empty.contains(c), "{c} {ev:?}");
     }
     // The exits of each candidate: estimated shares near the exact ones.
     for c in &exact.candidates {
@@ -675,7 +678,7 @@ fn estimates_repeat_with_the_seed() {
 #[test]
 fn the_largest_boxes_are_estimated_with_advice() {
     // 26 × 26 with 40 mirrors after 10 shots: an estimated best shot whose
-    // advice says so, and the found mirror among the very likely ones.
+    // advice says so, and the found mirror among the proven ones.
     let holes: Vec<usize> = (0..10).map(|i| i * 10).collect();
     let (truth, mut ev) = evidence_of(26, 40, 2, &holes);
     ev.found = truth.mirrors().take(1).collect();

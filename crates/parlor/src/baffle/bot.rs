@@ -45,8 +45,9 @@ pub struct BotArgs {
     /// Write the finished game (JSON) here, for `play --resume` or `render --game`.
     #[arg(long, value_name = "FILE", conflicts_with = "games")]
     save: Option<PathBuf>,
-    /// Guess a mirror at least this likely rather than shoot (0 to 1; 1
-    /// guesses only what the shots prove, or when no shot can help).
+    /// Guess a mirror at least this likely rather than shoot, when the
+    /// layouts were counted (0 to 1; 1 guesses only what the shots prove,
+    /// or when no shot can help).
     #[arg(long, default_value_t = 0.5, value_name = "P")]
     guess_above: f64,
     /// Print JSON.

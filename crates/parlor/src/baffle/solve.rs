@@ -209,12 +209,12 @@ fn print_text(ev: &Evidence, s: &Solution) -> Result<()> {
     print_odds(&mut out, n, s)
 }
 
-/// The certain (or very likely) cells, the box and the advice.
+/// The proven cells, the box and the advice.
 fn print_odds(out: &mut impl Write, n: usize, s: &Solution) -> Result<()> {
     let (proven, how) = if s.method.counted() {
         ("Certain", "")
     } else {
-        ("Very likely", " (in every sampled layout)")
+        ("Certain", " (proven by the SAT solver within its budget)")
     };
     let mirrors: Vec<String> = s.certain_mirrors.iter().map(ToString::to_string).collect();
     writeln!(
