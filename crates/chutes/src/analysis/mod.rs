@@ -30,12 +30,15 @@
 //! Methods, definitions and the published figures matched are in
 //! `docs/analysis.md`.
 
+mod bounds;
 pub mod chain;
 pub mod design;
 pub mod exact;
 mod fast;
+pub mod goal;
 pub mod markov;
 pub mod min_throws;
+pub mod quality;
 pub mod report;
 pub mod search;
 pub mod sensitivity;

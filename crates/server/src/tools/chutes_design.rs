@@ -25,7 +25,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use chutes::analysis::design::{
     self, CountRange, DEFAULT_EVALUATIONS, DesignOptions, DesignShape, DesignTargets,
+    MEAN_TOLERANCE, SD_TOLERANCE, default_max_jump,
 };
+use chutes::analysis::goal::Goal;
+use chutes::analysis::quality::Quality;
 use chutes::analysis::report::DesignReport;
 use chutes::{Overshoot, Rules};
 use serde::{Deserialize, Serialize};
@@ -148,15 +151,21 @@ fn read(r: &DesignRequest) -> Result<(DesignShape, Rules, DesignTargets, DesignO
         chutes: count(&r.chutes)?,
         ladders: count(&r.ladders)?,
         min_jump: r.min_jump.unwrap_or(2),
-        max_jump: r.max_jump.unwrap_or(r.size.saturating_sub(1)),
+        max_jump: r.max_jump.unwrap_or(default_max_jump(r.size)),
         chains: r.chains,
+        jumps: None,
+        quality: Quality::default(),
+        from: None,
     };
     let targets = DesignTargets {
-        mean: r.mean,
-        sd: r.sd,
+        mean: r.mean.map(|v| Goal::near(v, MEAN_TOLERANCE)),
+        sd: r.sd.map(|v| Goal::near(v, SD_TOLERANCE)),
         players: r.players.unwrap_or(1),
         fair: r.fair,
-        shortest: r.shortest,
+        shortest: r.shortest.map(|v| Goal::AtLeast {
+            value: f64::from(v),
+        }),
+        percentiles: Vec::new(),
     };
     let options = DesignOptions {
         seed: r.seed.unwrap_or(1),
@@ -173,7 +182,7 @@ async fn design_board(
     let (shape, rules, targets, options) = read(&request)?;
     // Refuse a shape or targets that cannot be designed for before any
     // work, with the library's words.
-    design::check(&shape, &targets).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    design::check(&shape, &rules, &targets).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
     let progress = tx.clone();
     let shape = Arc::new(shape);
