@@ -858,6 +858,49 @@ fn the_familys_classic_board_made_shorter_changes_at_most_three_jumps() {
     assert!((mean - 25.0).abs() <= 0.1, "{mean}");
 }
 
+/// IBM Ponder This, February 2020: 100 squares, start off the board, a
+/// roll past 100 stays put, ten ladders and snakes altogether, and an
+/// expected number of moves that rounds to 66.978705 (so within 5e-7).
+#[test]
+fn the_ponder_this_board_meets_its_exact_mean() {
+    // The puzzle's own example: the standard board of 19 jumps has an
+    // expected 39.225122 moves; the independent computation agrees.
+    let classic: Vec<(u32, u32)> = chutes::Board::classic()
+        .jumps()
+        .iter()
+        .map(|j| (j.from, j.to))
+        .collect();
+    let (mean, _) = independent_figures(100, &classic, 1);
+    assert!((mean - 39.225_122).abs() < 5e-7, "{mean}");
+    let report = json(&[
+        "chutes",
+        "design",
+        "--jumps",
+        "10",
+        "--chutes",
+        "0..10",
+        "--ladders",
+        "0..10",
+        "--allow",
+        "all",
+        "--max-jump",
+        "99",
+        "--mean",
+        "66.978705+-5e-7",
+        "--seed",
+        "3",
+        "--evaluations",
+        "4000",
+        "--json",
+    ]);
+    assert_eq!(report["met"], true, "{}", report["targets"]);
+    let jumps = jumps_of(&report);
+    assert_eq!(jumps.len(), 10);
+    let (mean, _) = independent_figures(100, &jumps, 1);
+    assert!((mean - 66.978_705).abs() < 5e-7, "{mean}");
+    assert_eq!(format!("{mean:.6}"), "66.978705");
+}
+
 #[test]
 fn tolerances_bounds_and_least_or_most_goals_are_honoured() {
     // 30±0.5: anywhere in the window is met.

@@ -45,6 +45,7 @@ use super::bounds::Relaxation;
 use super::chain::Chain;
 use super::goal::Goal;
 use super::markov::{self, MarkovOptions};
+use super::polish;
 use super::quality::{Picture, Quality, RuleCheck, check_rules};
 use crate::board::{Board, BoardError, BoardSpec, Jump};
 use crate::game::MAX_PLAYERS;
@@ -87,6 +88,14 @@ const CROSSING_COST: f64 = 0.02;
 /// The cost of a crossing past the most allowed, or of a jump short of
 /// the counts asked.
 const EXCESS_COST: f64 = 25.0;
+/// Mean tolerances finer than this are polished ([`super::polish`]).
+const POLISH_BELOW: f64 = 0.01;
+/// Boards annealed before a polish.
+const POLISH_ANNEAL: u64 = 5 * ROUND;
+/// Pairs and triples of jumps the polish tries at most.
+const POLISH_TRIES: usize = 3_000;
+/// Triples a polish cycle tries after the pairs, before it moves a jump.
+const POLISH_TRIPLES: usize = 60;
 /// The cost of one change from the starting board.
 const CHANGE_COST: f64 = 1.0;
 
@@ -1243,13 +1252,19 @@ pub fn design(
     let mut evaluations = 1u64;
     let mut improved_at = 0u64;
     let mut stopped = false;
+    // An exact mean is annealed near, then polished.
+    let anneal = if polish_target(shape, targets).is_some() {
+        POLISH_ANNEAL
+    } else {
+        u64::MAX
+    };
     let limit = options.evaluations.max(1);
     // From a starting board: at most `cap` changes, one more each phase
     // that meets nothing, so the first board met changes little.
     let from = shape.from.is_some();
     let mut cap = if from { 1 } else { u32::MAX };
     let mut phase_start = 0u64;
-    while evaluations < limit && (settle || !best_met) {
+    while evaluations < limit.min(anneal) && (settle || !best_met) {
         if evaluations % 256 == 0 {
             progress(DesignProgress {
                 evaluations,
@@ -1311,6 +1326,17 @@ pub fn design(
             }
         }
     }
+    if !stopped && let Some(target) = polish_target(shape, targets) {
+        polish(
+            &cx,
+            rules,
+            target,
+            &mut best,
+            &mut rng,
+            budget,
+            &mut evaluations,
+        );
+    }
     progress(DesignProgress {
         evaluations,
         limit,
@@ -1356,6 +1382,124 @@ pub fn design(
         evaluations,
         stopped,
     })
+}
+
+/// The mean to polish to, when the mean is the only target and its
+/// tolerance is finer than annealing reaches.
+fn polish_target(shape: &DesignShape, t: &DesignTargets) -> Option<(f64, f64)> {
+    let alone =
+        t.sd.is_none() && t.shortest.is_none() && t.fair.is_none() && t.percentiles.is_empty();
+    match t.mean {
+        Some(Goal::Near { value, tolerance })
+            if alone && shape.from.is_none() && tolerance < POLISH_BELOW =>
+        {
+            Some((value, tolerance))
+        }
+        _ => None,
+    }
+}
+
+/// Brings `best`'s mean to within the tolerance of `target` by choosing the
+/// destinations of two or three jumps together ([`super::polish`]): every
+/// pair of jumps, then triples drawn from `rng`, each improvement kept
+/// only when the whole board still keeps the shape and its rules.
+fn polish(
+    cx: &Context<'_>,
+    rules: &Rules,
+    (target, tolerance): (f64, f64),
+    best: &mut Layout,
+    rng: &mut Rng,
+    budget: &Budget,
+    evaluations: &mut u64,
+) {
+    let shape = cx.shape;
+    let n = shape.size;
+    let kinds_free = shape.chutes.min == 0
+        && shape.ladders.min == 0
+        && shape.chutes.max >= shape.total().1
+        && shape.ladders.max >= shape.total().1;
+    let Some(best_mean) = polish::mean_of(n, rules, &best.jumps) else {
+        return;
+    };
+    let count = best.jumps.len();
+    if count < 2 {
+        return;
+    }
+    let mut pairs: Vec<Vec<usize>> = Vec::new();
+    for a in 0..count {
+        for b in a + 1..count {
+            pairs.push(vec![a, b]);
+        }
+    }
+    // The board being polished, and the best so far (a cycle that finds
+    // nothing moves one jump of the working board elsewhere and goes on).
+    let (mut work, mut mean) = (best.clone(), best_mean);
+    let mut best_miss = (best_mean - target).abs();
+    let cycle = pairs.len() + POLISH_TRIPLES;
+    let (mut tries, mut since) = (0, 0);
+    while best_miss > tolerance * 0.5 && tries < POLISH_TRIES && budget.check().is_ok() {
+        if since >= cycle {
+            since = 0;
+            let moved = neighbour(rng, cx, &work)
+                .filter(|l| !over_counts(shape, l) && l.shortfall(shape) == 0)
+                .and_then(|l| polish::mean_of(n, rules, &l.jumps).map(|m| (l, m)));
+            if let Some((l, m)) = moved {
+                (work, mean) = (l, m);
+            }
+        }
+        let free: Vec<usize> = if since < pairs.len() {
+            pairs[since].clone()
+        } else {
+            let mut pick: Vec<usize> = Vec::new();
+            while pick.len() < 3.min(count) {
+                let i = rng.below(count as u64) as usize;
+                if !pick.contains(&i) {
+                    pick.push(i);
+                }
+            }
+            pick
+        };
+        tries += 1;
+        since += 1;
+        let jumps = work.jumps.clone();
+        let allowed = |i: usize, d: u32| {
+            let j = jumps[free[i]];
+            let ladder = j.to > j.from;
+            let len = j.from.abs_diff(d);
+            d != j.from
+                && (kinds_free || (d > j.from) == ladder)
+                && (shape.min_jump..=shape.max_jump).contains(&len)
+                && (shape.quality.finish || d != n)
+                && jumps
+                    .iter()
+                    .enumerate()
+                    .all(|(k, o)| (free.contains(&k) || o.to != d) && (shape.chains || o.from != d))
+        };
+        let found = polish::best_destinations(n, rules, &jumps, &free, target, &allowed, 8);
+        *evaluations += 1;
+        for (m, dest) in found {
+            // A real step closer, not a rounding error's.
+            if (m - target).abs() >= 0.9 * (mean - target).abs() {
+                break;
+            }
+            let mut next = work.clone();
+            for (k, &i) in free.iter().enumerate() {
+                next.jumps[i] = Jump::new(jumps[i].from, dest[k]);
+            }
+            let fits = free.iter().all(|&i| next.fits(cx, next.jumps[i], Some(i)))
+                && next.crossings(cx, None) <= cx.crossings
+                && next.board(shape).is_ok();
+            if fits {
+                (work, mean) = (next, m);
+                since = 0;
+                if (m - target).abs() < best_miss {
+                    best_miss = (m - target).abs();
+                    *best = work.clone();
+                }
+                break;
+            }
+        }
+    }
 }
 
 /// Each target beside the board's figures.

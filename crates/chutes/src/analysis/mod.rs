@@ -38,6 +38,7 @@ mod fast;
 pub mod goal;
 pub mod markov;
 pub mod min_throws;
+mod polish;
 pub mod quality;
 pub mod report;
 pub mod search;
