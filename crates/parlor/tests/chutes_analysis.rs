@@ -1061,6 +1061,46 @@ fn sensitivity_entries_are_the_analyses_of_the_edited_boards() {
     );
     let svg = std::fs::read_to_string(&out).expect("svg");
     assert!(svg.contains("Where a chute would hurt most"), "{svg}");
+    // Signed: a chute from 81 shortens the game (it drops onto the foot of
+    // the ladder 71->91), and the picture says so; no chute fits on a
+    // ladder's foot such as 80.
+    assert!(
+        text.contains(
+            "Surprise: a new chute of 10 squares would SHORTEN the game on 13 squares: 81 (-2.56), 82 (-1.84), 32 (-1.61)"
+        ),
+        "{text}"
+    );
+    let entry = |square: u32| {
+        let at = svg
+            .find(&format!("data-square=\"{square}\" data-value=\""))
+            .unwrap_or_else(|| panic!("square {square}'s value"));
+        let rest = &svg[at..];
+        let start = rest.find("data-value=\"").expect("value") + "data-value=\"".len();
+        rest[start..start + rest[start..].find('"').expect("end")].to_string()
+    };
+    let v81: f64 = entry(81).parse().expect("a number");
+    let squares = t["squares"].as_array().expect("squares");
+    let listed = squares.iter().find(|s| s["square"] == 81).expect("81")["chute"]["mean_change"]
+        .as_f64()
+        .expect("change");
+    assert!(
+        v81 < -2.5 && (v81 - listed).abs() < 1e-9,
+        "{v81} vs {listed}"
+    );
+    assert!(svg.contains("nothing fits"), "the grey squares are named");
+    for kind in ["sensitivity-ladder", "sensitivity-removed"] {
+        let out = dir.path().join(format!("{kind}.svg"));
+        ok(&[
+            "chutes",
+            "plot",
+            "--kind",
+            kind,
+            "-o",
+            out.to_str().expect("path"),
+        ]);
+        let svg = std::fs::read_to_string(&out).expect("svg");
+        assert!(svg.contains("nothing fits"), "{kind}");
+    }
 }
 
 #[test]
