@@ -168,10 +168,10 @@ fn balance(args: &CheckArgs, results: &[Checked]) -> Result<()> {
     }
     let unbalanced = reports.iter().filter(|r| r.unbalanced).count() as u64;
     if unbalanced > 0 {
+        let grids = tabletop::count(reports.len() as u64, "grid", "grids");
         bail!(
-            "{} of {} {} unbalanced",
+            "{} of {grids} {} unbalanced",
             unbalanced,
-            tabletop::count(reports.len() as u64, "grid", "grids"),
             tabletop::plural(unbalanced, "is", "are")
         );
     }
