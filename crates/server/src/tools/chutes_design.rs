@@ -75,21 +75,25 @@ pub struct DesignRequest {
     /// Faces of the die (default 6).
     #[serde(default)]
     pub faces: Option<u32>,
-    /// Target mean.
+    /// Target mean: a number (within 0.1) or a goal as the command line
+    /// reads it (`30±0.5`, `20..30`, `<=30`, `min`, `max`).
     #[serde(default)]
-    pub mean: Option<f64>,
-    /// Target standard deviation.
+    pub mean: Option<GoalText>,
+    /// Target standard deviation, likewise.
     #[serde(default)]
-    pub sd: Option<f64>,
+    pub sd: Option<GoalText>,
+    /// The designed board's name (default: the seed and the targets).
+    #[serde(default)]
+    pub name: Option<String>,
     /// Players (default 1; 2 or more with `fair`).
     #[serde(default)]
     pub players: Option<usize>,
     /// Every seat within this of 1/players.
     #[serde(default)]
     pub fair: Option<f64>,
-    /// The fewest rolls a game can take, at least.
+    /// The fewest rolls a game can take: a number (at least) or a goal.
     #[serde(default)]
-    pub shortest: Option<u32>,
+    pub shortest: Option<GoalText>,
     /// The search's seed (default 1).
     #[serde(default)]
     pub seed: Option<u64>,
@@ -97,6 +101,57 @@ pub struct DesignRequest {
 
 fn default_size() -> u32 {
     100
+}
+
+/// A goal as a number or as the command line's text.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(untagged)]
+pub enum GoalText {
+    /// A plain number.
+    Number(f64),
+    /// `30±0.5`, `20..30`, `>=20`, `<=30`, `min`, `max` or a number.
+    Text(String),
+}
+
+impl GoalText {
+    /// The goal, a plain number within `tolerance` (or at least it, when
+    /// `at_least`).
+    fn goal(&self, name: &str, tolerance: f64, at_least: bool) -> Result<Goal, ApiError> {
+        let goal = match self {
+            Self::Number(v) => Goal::near(*v, tolerance),
+            Self::Text(t) => Goal::parse_with(t, tolerance)
+                .map_err(|e| ApiError::bad_request(format!("{name}: {e}")))?,
+        };
+        Ok(match goal {
+            Goal::Near { value, .. } if at_least && matches!(self, Self::Number(_)) => {
+                Goal::AtLeast { value }
+            }
+            Goal::Near {
+                value,
+                tolerance: 0.0,
+            } if at_least => Goal::AtLeast { value },
+            g => g,
+        })
+    }
+}
+
+/// The name a designed board gets: the one asked, or the seed and the
+/// targets in words ("design-1, mean 40, 4 players").
+fn design_name(r: &DesignRequest, targets: &DesignTargets, seed: u64) -> String {
+    if let Some(name) = r.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+        return name.chars().take(80).collect();
+    }
+    let mut words = vec![format!("design-{seed}")];
+    if let Some(m) = targets.mean {
+        words.push(format!("mean {m}"));
+    }
+    if let Some(sd) = targets.sd {
+        words.push(format!("sd {sd}"));
+    }
+    if targets.players > 1 {
+        words.push(format!("{} players", targets.players));
+    }
+    words.join(", ")
 }
 
 /// One line of the answer.
@@ -158,13 +213,23 @@ fn read(r: &DesignRequest) -> Result<(DesignShape, Rules, DesignTargets, DesignO
         from: None,
     };
     let targets = DesignTargets {
-        mean: r.mean.map(|v| Goal::near(v, MEAN_TOLERANCE)),
-        sd: r.sd.map(|v| Goal::near(v, SD_TOLERANCE)),
+        mean: r
+            .mean
+            .as_ref()
+            .map(|g| g.goal("mean", MEAN_TOLERANCE, false))
+            .transpose()?,
+        sd: r
+            .sd
+            .as_ref()
+            .map(|g| g.goal("sd", SD_TOLERANCE, false))
+            .transpose()?,
         players: r.players.unwrap_or(1),
         fair: r.fair,
-        shortest: r.shortest.map(|v| Goal::AtLeast {
-            value: f64::from(v),
-        }),
+        shortest: r
+            .shortest
+            .as_ref()
+            .map(|g| g.goal("shortest", 0.0, true))
+            .transpose()?,
         percentiles: Vec::new(),
     };
     let options = DesignOptions {
@@ -180,6 +245,7 @@ async fn design_board(
     JsonBody(request): JsonBody<DesignRequest>,
 ) -> Result<Response, ApiError> {
     let (shape, rules, targets, options) = read(&request)?;
+    let name = design_name(&request, &targets, options.seed);
     // Refuse a shape or targets that cannot be designed for before any
     // work, with the library's words.
     design::check(&shape, &rules, &targets).map_err(|e| ApiError::bad_request(e.to_string()))?;
@@ -204,7 +270,8 @@ async fn design_board(
                         stop.cancel();
                     }
                 })
-                .and_then(|d| {
+                .and_then(|mut d| {
+                    d.board = d.board.with_name(name.clone());
                     let report =
                         DesignReport::new(&d, &work_shape, &rules, options.seed, targets.players)?;
                     Ok((d.board, report))
