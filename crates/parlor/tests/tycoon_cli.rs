@@ -588,13 +588,16 @@ fn check_balance_reports_each_seat_and_what_decides_games() {
     assert_eq!(r["unbalanced"], true, "{r}");
     assert_eq!(r["verdict"]["verdict"], "unbalanced");
     // The verdict is the intervals': the spread less both extreme seats'
-    // half-widths (1.96·√(p(1−p)/n), computed here) is past the margin.
+    // half-widths (Agresti–Coull, computed here) is past the margin.
     let p: Vec<f64> = (0..4)
         .map(|i| r["win_rate"][i].as_f64().expect("rate"))
         .collect();
     let hi = p.iter().copied().fold(0.0, f64::max);
     let lo = p.iter().copied().fold(1.0, f64::min);
-    let half = |x: f64| 1.96 * (x * (1.0 - x) / 20000.0).sqrt();
+    let half = |x: f64| {
+        let q = (x * 20000.0 + 2.0) / 20004.0;
+        1.96 * (q * (1.0 - q) / 20004.0).sqrt()
+    };
     assert!(hi - lo - half(hi) - half(lo) > 0.0, "{p:?}");
     assert_eq!(r["games"], 20000);
     let rates: f64 = (0..4)

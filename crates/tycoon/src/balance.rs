@@ -4,7 +4,9 @@
 //! Terms:
 //! - **spread**: the largest seat's win rate less the smallest.
 //! - **verdict** ([`Verdict`]), read from the 95% intervals of the two
-//!   extreme seats: **unbalanced** when even the least spread they allow
+//!   extreme seats (Agresti–Coull: two wins and two losses added, so a
+//!   seat that won every game still has one): **unbalanced** when even the
+//!   least spread they allow
 //!   (the spread less both half-widths) is more than the margin asked;
 //!   **balanced** when even the largest (the spread plus both half-widths)
 //!   is within it; otherwise **not enough games to tell**, with about how
@@ -114,7 +116,7 @@ pub struct BalanceReport {
     pub stalled: u64,
     /// Each seat's share of the games won.
     pub win_rate: [f64; SEATS],
-    /// Half the width of each win rate's 95% interval.
+    /// Half the width of each win rate's 95% interval (Agresti–Coull).
     pub win_margin95: [f64; SEATS],
     /// The largest win rate less the smallest.
     pub spread: f64,
@@ -236,7 +238,9 @@ fn report(name: &str, options: &Options, margin: f64, t: Totals) -> BalanceRepor
     let hi = win_rate.iter().copied().fold(0.0, f64::max);
     let lo = win_rate.iter().copied().fold(1.0, f64::min);
     let (best, worst) = extremes(&win_rate);
-    let half = |p: f64| crate::report::margin95(p, n);
+    // Agresti–Coull half-widths (two wins and two losses added), so that a
+    // seat that won every game or none still has an interval.
+    let half = |p: f64| crate::report::margin95((p * n + 2.0) / (n + 4.0), n + 4.0);
     let verdict_now = verdict(
         hi - lo,
         half(win_rate[best]) + half(win_rate[worst]),
@@ -275,7 +279,7 @@ fn report(name: &str, options: &Options, margin: f64, t: Totals) -> BalanceRepor
         games: t.games,
         stopped: t.games < options.games,
         stalled: t.stalled,
-        win_margin95: win_rate.map(|p| crate::report::margin95(p, n)),
+        win_margin95: win_rate.map(half),
         win_rate,
         spread: hi - lo,
         margin,
@@ -464,7 +468,10 @@ mod tests {
         assert!((a.spread - (hi - lo)).abs() < 1e-12);
         // The verdict is the intervals': spread ± both extreme seats'
         // half-widths against the margin.
-        let half = |p: f64| 1.96 * (p * (1.0 - p) / 300.0).sqrt();
+        let half = |p: f64| {
+            let q = (p * 300.0 + 2.0) / 304.0;
+            1.96 * (q * (1.0 - q) / 304.0).sqrt()
+        };
         let width = half(hi) + half(lo);
         assert_eq!(a.unbalanced, a.spread - width > 0.05);
         assert_eq!(
