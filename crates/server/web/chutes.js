@@ -1375,7 +1375,7 @@ const dz = {
 };
 /** The last design shown: its board's reference and its report. */
 let designed = null;
-const DESIGN_SECONDS = 8;
+const DESIGN_SECONDS = 60;
 
 /** A field's number, or undefined when it is empty. */
 function fieldNumber(input) {

@@ -10,13 +10,14 @@
 //!   board, kept among the uploaded boards under `id` (so it can be
 //!   analysed and played), and the library's `DesignReport` — or
 //!   `{"error": {"code", "message"}}`.
-//! - **time**: the search runs in the long line of [`crate::work`] and stops
-//!   itself after [`DESIGN_SECONDS`] with the best board so far, inside the
-//!   line's limit; a client that hangs up withdraws it.
+//! - **time**: the search runs in the long line of [`crate::work`], holding
+//!   one of its slots, with its own limit: it ends as the command line's
+//!   does (every target met, or no better board for a while), or after
+//!   [`DESIGN_SECONDS`] with the best board so far; a client that hangs up
+//!   withdraws it.
 
 use crate::AppState;
 use crate::http::error::{ApiError, JsonBody};
-use crate::work::Line;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -36,8 +37,10 @@ use std::sync::Arc;
 use std::time::Duration;
 use tabletop::Budget;
 
-/// How long one design searches before it answers with its best board.
-pub const DESIGN_SECONDS: u64 = 8;
+/// The most one design searches before it answers with its best board (a
+/// search usually ends sooner on its own: every target met, or no better
+/// board for 32,000 boards, as on the command line).
+pub const DESIGN_SECONDS: u64 = 60;
 
 /// The largest board designed through the server.
 pub const MAX_DESIGN_SQUARES: u32 = 1_000;
@@ -256,7 +259,7 @@ async fn design_board(
     tokio::spawn(async move {
         let answer = state
             .long_work
-            .run(Line::Long, move |outer| {
+            .run_long_for(Duration::from_secs(DESIGN_SECONDS + 2), move |outer| {
                 let (budget, stop) = Budget::with_limit(Duration::from_secs(DESIGN_SECONDS));
                 design::design(&work_shape, &rules, &targets, options, &budget, &mut |p| {
                     let sent = progress.send(line(&Said::Progress {
