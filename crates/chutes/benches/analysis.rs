@@ -338,7 +338,7 @@ fn design_boards(quick: bool) {
     let rules = Rules::default();
     let shape = DesignShape::new(100);
     let targets = DesignTargets {
-        mean: Some(40.0),
+        mean: Some(chutes::analysis::goal::Goal::near(40.0, 0.1)),
         players: 4,
         fair: Some(0.012),
         ..DesignTargets::default()

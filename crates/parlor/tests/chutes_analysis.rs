@@ -452,7 +452,7 @@ fn a_designed_board_file_analyses_as_its_report_says() {
             size.to_string(),
             seed.to_string(),
         );
-        let report = json(&[
+        let report = report_of(&[
             "chutes",
             "design",
             "--size",
@@ -503,29 +503,34 @@ fn a_designed_board_file_analyses_as_its_report_says() {
 
 #[test]
 fn design_says_which_targets_were_missed_and_which_no_board_can_meet() {
-    let text = ok(&[
+    // Missed (no bound rules it out): the report, then a non-zero exit
+    // saying by how much.
+    let out = parlor(&[
         "chutes",
         "design",
         "--mean",
         "30",
-        "--players",
-        "2",
-        "--fair",
-        "0.005",
+        "--sd",
+        "min",
+        "--shortest",
+        ">=20",
         "--seed",
         "1",
         "--evaluations",
         "300",
     ]);
-    assert!(text.contains("NOT MET every seat within"), "{text}");
-    assert!(
-        text.contains("no board can: with a mean of at most 30.1 rolls")
-            && text.contains("seat 1 of 2 is at least"),
-        "{text}"
-    );
+    let text = stdout(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("NOT MET shortest game"), "{text}");
     assert!(
         text.contains("Not every target was met: this is the closest of 300 boards"),
         "{text}"
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("not every target was met (300 boards judged): missed")
+            && err.contains("shortest by"),
+        "{err}"
     );
     let err = fails(&[
         "chutes",
@@ -536,15 +541,420 @@ fn design_says_which_targets_were_missed_and_which_no_board_can_meet() {
         "9",
         "--ladders",
         "9",
+        "--allow",
+        "first-row",
     ]);
     assert!(
-        err.contains("18 jumps do not fit on 20 squares without sharing a square"),
+        err.contains(
+            "9 chutes and 9 ladders: 18 jumps do not fit on 20 squares without sharing a square"
+        ),
+        "{err}"
+    );
+    let err = fails(&["chutes", "design", "--size", "20", "--chutes", "50"]);
+    assert!(
+        err.contains("58 jumps do not fit") && err.contains("8 ladders is the default"),
         "{err}"
     );
     let err = fails(&["chutes", "design", "--chutes", "9..3"]);
     assert!(err.contains("'9..3' is not a count of jumps"), "{err}");
     let err = fails(&["chutes", "design", "--fair", "0.01"]);
     assert!(err.contains("give 2 or more players"), "{err}");
+    let err = fails(&["chutes", "design", "--mean", "thirty"]);
+    assert!(
+        err.contains("--mean") && err.contains("is not a goal"),
+        "{err}"
+    );
+    let err = fails(&["chutes", "design", "--allow", "ugly"]);
+    assert!(err.contains("'ugly' is not a board rule"), "{err}");
+}
+
+/// Targets no board can meet, each refused before any search with the
+/// bound that rules it out (no board is judged: the answer is immediate).
+#[test]
+fn impossible_targets_are_refused_at_once_with_their_reason() {
+    let cases: [(&[&str], &str); 8] = [
+        (&["--mean", "3"], "no board's mean is below 10.6"),
+        (
+            &["--mean", "10", "--ladders", "0"],
+            "no board's mean is below 33.333",
+        ),
+        (
+            &["--mean", "10", "--shortest", "20"],
+            "every game is asked to take at least 20 rolls",
+        ),
+        (
+            &["--shortest", "200"],
+            "it takes at most 84 rolls on 100 squares with 16 jumps",
+        ),
+        (&["--mean", "1e308"], "at most 1000000, not 1e308"),
+        (&["--mean", "-5"], "must be a positive number"),
+        (
+            &["--mean", "30", "--players", "4", "--fair", "0.001"],
+            "seat 1 of 4 is at least 0.007",
+        ),
+        (
+            &["--mean", "30", "--out", "/nonexistent/dir/x.toml"],
+            "cannot write the board to /nonexistent/dir/x.toml: the folder /nonexistent/dir does not exist",
+        ),
+    ];
+    for (args, reason) in cases {
+        let mut all = vec!["chutes", "design", "--seed", "1"];
+        all.extend_from_slice(args);
+        let out = parlor(&all);
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(err.contains(reason), "{args:?}: {err}");
+        assert!(stdout(&out).is_empty(), "{args:?}: no search, no report");
+        // Said once.
+        assert_eq!(err.matches("error:").count(), 1, "{err}");
+    }
+    // With every rule off and jumps of any length, a ladder from each of
+    // squares 1 to 6 could reach the finish: the bound is exactly 1 roll.
+    let err = fails(&[
+        "chutes",
+        "design",
+        "--mean",
+        "0.5",
+        "--allow",
+        "all",
+        "--max-jump",
+        "99",
+    ]);
+    assert!(
+        err.contains("no board's mean is below 1.000 rolls"),
+        "{err}"
+    );
+}
+
+// ------------------------------------------------------------ design checks
+
+/// A board's exact figures, computed here independently of Parlor: the
+/// distribution of one player's game length by pushing the probability of
+/// each square forward roll by roll (stay rule, a d6), then the mean and
+/// each seat's chance to win among `players`.
+fn independent_figures(size: u32, jumps: &[(u32, u32)], players: usize) -> (f64, Vec<f64>) {
+    let n = size as usize;
+    let mut to: Vec<usize> = (0..=n).collect();
+    for &(a, b) in jumps {
+        to[a as usize] = b as usize;
+    }
+    let mut here = vec![0.0f64; n + 1];
+    here[0] = 1.0;
+    let mut finished = vec![0.0f64]; // finished[t]: P(game ends at roll t)
+    let mut mean = 0.0;
+    for t in 1..20_000 {
+        let mut next = vec![0.0f64; n + 1];
+        for s in 0..n {
+            let p = here[s];
+            if p == 0.0 {
+                continue;
+            }
+            for r in 1..=6 {
+                let l = s + r;
+                if l > n {
+                    next[s] += p / 6.0;
+                } else {
+                    next[to[l]] += p / 6.0;
+                }
+            }
+        }
+        let done = next[n];
+        next[n] = 0.0;
+        finished.push(done);
+        mean += t as f64 * done;
+        here = next;
+        if here.iter().sum::<f64>() < 1e-15 {
+            break;
+        }
+    }
+    // S(t) = P(T > t); seat i wins at round t when it ends then, the
+    // seats before it have not ended by t and those after not by t − 1.
+    let mut survive = vec![1.0f64];
+    for t in 1..finished.len() {
+        survive.push((survive[t - 1] - finished[t]).max(0.0));
+    }
+    let seats = (0..players)
+        .map(|i| {
+            (1..finished.len())
+                .map(|t| {
+                    finished[t]
+                        * survive[t].powi(i as i32)
+                        * survive[t - 1].powi((players - 1 - i) as i32)
+                })
+                .sum()
+        })
+        .collect();
+    (mean, seats)
+}
+
+/// The designed board's jumps from a report.
+fn jumps_of(report: &Value) -> Vec<(u32, u32)> {
+    report["jumps"]
+        .as_array()
+        .expect("jumps")
+        .iter()
+        .map(|j| {
+            (
+                j["from"].as_u64().expect("from") as u32,
+                j["to"].as_u64().expect("to") as u32,
+            )
+        })
+        .collect()
+}
+
+/// The report of a design, met or not.
+fn report_of(args: &[&str]) -> Value {
+    let out = parlor(args);
+    serde_json::from_str(&stdout(&out))
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stderr(&out)))
+}
+
+/// Checks the default board rules on `jumps` of a 10 × 10 board, with
+/// geometry written here: (column, row from the bottom) of a square.
+fn assert_board_rules(jumps: &[(u32, u32)], exempt: &[(u32, u32)]) {
+    let cell = |s: u32| {
+        let (row, along) = ((s - 1) / 10, (s - 1) % 10);
+        let col = if row % 2 == 1 { 9 - along } else { along };
+        (i64::from(col), i64::from(row))
+    };
+    let cross = |a: (u32, u32), b: (u32, u32)| {
+        if [a.0, a.1].iter().any(|x| [b.0, b.1].contains(x)) {
+            return false;
+        }
+        let (p1, p2, q1, q2) = (cell(a.0), cell(a.1), cell(b.0), cell(b.1));
+        let side = |p: (i64, i64), q: (i64, i64), r: (i64, i64)| {
+            ((q.0 - p.0) * (r.1 - p.1) - (q.1 - p.1) * (r.0 - p.0)).signum()
+        };
+        let on = |p: (i64, i64), q: (i64, i64), r: (i64, i64)| {
+            side(p, q, r) == 0
+                && r.0 >= p.0.min(q.0)
+                && r.0 <= p.0.max(q.0)
+                && r.1 >= p.1.min(q.1)
+                && r.1 <= p.1.max(q.1)
+        };
+        (side(q1, q2, p1) * side(q1, q2, p2) < 0 && side(p1, p2, q1) * side(p1, p2, q2) < 0)
+            || on(q1, q2, p1)
+            || on(q1, q2, p2)
+            || on(p1, p2, q1)
+            || on(p1, p2, q2)
+    };
+    let mut crossings = 0;
+    for (i, &a) in jumps.iter().enumerate() {
+        let new = !exempt.contains(&a);
+        if new {
+            assert!(a.1 != 100, "{a:?} onto the finish");
+            assert!(a.0 > 10, "{a:?} starts in the first row");
+            assert!((2..=50).contains(&a.0.abs_diff(a.1)), "{a:?} length");
+        }
+        for &b in &jumps[i + 1..] {
+            crossings += u32::from(cross(a, b));
+            if new || !exempt.contains(&b) {
+                for x in [a.0, a.1] {
+                    for y in [b.0, b.1] {
+                        let (p, q) = (cell(x), cell(y));
+                        assert!(
+                            (p.0 - q.0).abs() + (p.1 - q.1).abs() > 1,
+                            "{a:?} and {b:?} have touching ends"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    if exempt.is_empty() {
+        assert!(crossings <= 2, "{crossings} crossings");
+    }
+}
+
+#[test]
+fn the_teachers_four_player_board_is_fair_and_looks_like_a_board() {
+    // --players 4 alone asks for fair seats (within 0.02).
+    let report = json(&[
+        "chutes",
+        "design",
+        "--mean",
+        "30",
+        "--players",
+        "4",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let fair = report["targets"]
+        .as_array()
+        .expect("targets")
+        .iter()
+        .find(|t| t["name"] == "fair")
+        .expect("a fairness target");
+    assert_eq!(fair["target"], 0.02);
+    let jumps = jumps_of(&report);
+    assert_board_rules(&jumps, &[]);
+    let (mean, seats) = independent_figures(100, &jumps, 4);
+    assert!((mean - 30.0).abs() <= 0.1, "{mean}");
+    let reported = report["analysis"]["mean"].as_f64().expect("mean");
+    assert!((mean - reported).abs() < 1e-9, "{mean} vs {reported}");
+    for (p, q) in seats.iter().zip(seat_wins(&report["analysis"])) {
+        assert!((p - 0.25).abs() <= 0.02, "{seats:?}");
+        assert!((p - q).abs() < 1e-9, "{p} vs {q}");
+    }
+    // The most common game is not a couple of rolls.
+    assert!(report["analysis"]["shortest"].as_u64().expect("shortest") >= 4);
+    let text = ok(&[
+        "chutes",
+        "design",
+        "--mean",
+        "30",
+        "--players",
+        "4",
+        "--seed",
+        "1",
+    ]);
+    assert!(
+        text.contains("Board rules: no ladder onto the finish (kept)"),
+        "{text}"
+    );
+    // And --fair off says there is none.
+    let free = json(&[
+        "chutes",
+        "design",
+        "--mean",
+        "30",
+        "--players",
+        "4",
+        "--fair",
+        "off",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(
+        free["targets"]
+            .as_array()
+            .expect("targets")
+            .iter()
+            .all(|t| t["name"] != "fair")
+    );
+}
+
+#[test]
+fn the_familys_classic_board_made_shorter_changes_at_most_three_jumps() {
+    let report = json(&[
+        "chutes", "design", "--from", "classic", "--mean", "25", "--seed", "1", "--json",
+    ]);
+    let changes = report["changes"].as_u64().expect("changes");
+    assert!(changes <= 3, "{changes} changes");
+    let jumps = jumps_of(&report);
+    let classic: Vec<(u32, u32)> = chutes::Board::classic()
+        .jumps()
+        .iter()
+        .map(|j| (j.from, j.to))
+        .collect();
+    // Counted here: jumps gone and jumps new, a moved jump once.
+    let gone = classic.iter().filter(|j| !jumps.contains(j)).count();
+    let new = jumps.iter().filter(|j| !classic.contains(j)).count();
+    assert_eq!(gone.max(new) as u64, changes);
+    assert_board_rules(&jumps, &classic);
+    let (mean, _) = independent_figures(100, &jumps, 1);
+    assert!((mean - 25.0).abs() <= 0.1, "{mean}");
+}
+
+/// IBM Ponder This, February 2020: 100 squares, start off the board, a
+/// roll past 100 stays put, ten ladders and snakes altogether, and an
+/// expected number of moves that rounds to 66.978705 (so within 5e-7).
+#[test]
+fn the_ponder_this_board_meets_its_exact_mean() {
+    // The puzzle's own example: the standard board of 19 jumps has an
+    // expected 39.225122 moves; the independent computation agrees.
+    let classic: Vec<(u32, u32)> = chutes::Board::classic()
+        .jumps()
+        .iter()
+        .map(|j| (j.from, j.to))
+        .collect();
+    let (mean, _) = independent_figures(100, &classic, 1);
+    assert!((mean - 39.225_122).abs() < 5e-7, "{mean}");
+    let report = json(&[
+        "chutes",
+        "design",
+        "--jumps",
+        "10",
+        "--chutes",
+        "0..10",
+        "--ladders",
+        "0..10",
+        "--allow",
+        "all",
+        "--max-jump",
+        "99",
+        "--mean",
+        "66.978705+-5e-7",
+        "--seed",
+        "3",
+        "--evaluations",
+        "4000",
+        "--json",
+    ]);
+    assert_eq!(report["met"], true, "{}", report["targets"]);
+    let jumps = jumps_of(&report);
+    assert_eq!(jumps.len(), 10);
+    let (mean, _) = independent_figures(100, &jumps, 1);
+    assert!((mean - 66.978_705).abs() < 5e-7, "{mean}");
+    assert_eq!(format!("{mean:.6}"), "66.978705");
+}
+
+#[test]
+fn tolerances_bounds_and_least_or_most_goals_are_honoured() {
+    // 30±0.5: anywhere in the window is met.
+    let report = json(&[
+        "chutes", "design", "--mean", "30±0.5", "--seed", "3", "--json",
+    ]);
+    let (mean, _) = independent_figures(100, &jumps_of(&report), 1);
+    assert!((mean - 30.0).abs() <= 0.5, "{mean}");
+    // A least sd with the mean in a window: met, and below a plain search
+    // for the mean alone.
+    let least = json(&[
+        "chutes",
+        "design",
+        "--mean",
+        "25..35",
+        "--sd",
+        "min",
+        "--seed",
+        "2",
+        "--evaluations",
+        "20000",
+        "--json",
+    ]);
+    let plain = json(&[
+        "chutes", "design", "--mean", "25..35", "--seed", "2", "--json",
+    ]);
+    let sd = |r: &Value| r["analysis"]["sd"].as_f64().expect("sd");
+    assert!(sd(&least) < sd(&plain), "{} vs {}", sd(&least), sd(&plain));
+    let (mean, _) = independent_figures(100, &jumps_of(&least), 1);
+    assert!((25.0..=35.0).contains(&mean), "{mean}");
+    // A percentile: nine games in ten end within 45 rolls.
+    let p90 = json(&[
+        "chutes",
+        "design",
+        "--mean",
+        "30",
+        "--percentile",
+        "90:<=45",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(p90["met"], true);
+    let got = p90["targets"]
+        .as_array()
+        .expect("targets")
+        .iter()
+        .find(|t| t["name"] == "p90")
+        .expect("the p90 target")["achieved"]
+        .as_f64()
+        .expect("p90");
+    assert!(got <= 45.0, "{p90}");
+    let p95 = p90["analysis"]["percentiles"]["p95"].as_f64().expect("p95");
+    assert!(got <= p95, "{got} > {p95}");
 }
 
 // ------------------------------------------------------------- sensitivity
@@ -651,38 +1061,67 @@ fn sensitivity_entries_are_the_analyses_of_the_edited_boards() {
     );
     let svg = std::fs::read_to_string(&out).expect("svg");
     assert!(svg.contains("Where a chute would hurt most"), "{svg}");
+    // Signed: a chute from 81 shortens the game (it drops onto the foot of
+    // the ladder 71->91), and the picture says so; no chute fits on a
+    // ladder's foot such as 80.
+    assert!(
+        text.contains(
+            "Surprise: a new chute of 10 squares would SHORTEN the game on 13 squares: 81 (-2.56), 82 (-1.84), 32 (-1.61)"
+        ),
+        "{text}"
+    );
+    let entry = |square: u32| {
+        let at = svg
+            .find(&format!("data-square=\"{square}\" data-value=\""))
+            .unwrap_or_else(|| panic!("square {square}'s value"));
+        let rest = &svg[at..];
+        let start = rest.find("data-value=\"").expect("value") + "data-value=\"".len();
+        rest[start..start + rest[start..].find('"').expect("end")].to_string()
+    };
+    let v81: f64 = entry(81).parse().expect("a number");
+    let squares = t["squares"].as_array().expect("squares");
+    let listed = squares.iter().find(|s| s["square"] == 81).expect("81")["chute"]["mean_change"]
+        .as_f64()
+        .expect("change");
+    assert!(
+        v81 < -2.5 && (v81 - listed).abs() < 1e-9,
+        "{v81} vs {listed}"
+    );
+    assert!(svg.contains("nothing fits"), "the grey squares are named");
+    for kind in ["sensitivity-ladder", "sensitivity-removed"] {
+        let out = dir.path().join(format!("{kind}.svg"));
+        ok(&[
+            "chutes",
+            "plot",
+            "--kind",
+            kind,
+            "-o",
+            out.to_str().expect("path"),
+        ]);
+        let svg = std::fs::read_to_string(&out).expect("svg");
+        assert!(svg.contains("nothing fits"), "{kind}");
+    }
 }
 
 #[test]
 fn design_stops_on_ctrl_c_with_the_best_board_so_far() {
-    // Four seats within 0.001 cannot be met: the search would run on.
+    // Every game at least 60 rolls is beyond reach (though no bound rules
+    // it out): the search would run on.
     let out = interrupted(
-        &[
-            "chutes",
-            "design",
-            "--mean",
-            "30",
-            "--players",
-            "4",
-            "--fair",
-            "0.001",
-            "--seed",
-            "1",
-        ],
+        &["chutes", "design", "--shortest", "60", "--seed", "1"],
         std::time::Duration::from_millis(1500),
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
+        !out.status.success(),
+        "a missed target exits non-zero: {text}"
     );
     assert!(
         text.contains("The search was interrupted after")
             && text.contains("this is the best it had found"),
         "{text}"
     );
-    assert!(text.contains("NOT MET every seat within"), "{text}");
+    assert!(text.contains("NOT MET shortest game"), "{text}");
     assert!(text.contains("Game length on design-1"), "{text}");
 }
 

@@ -530,6 +530,8 @@ fn check_balance_reports_each_seat_and_what_decides_games() {
         "400",
         "--seed",
         "3",
+        "--margin",
+        "0.2",
     ]);
     let text = stdout(&out);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -543,14 +545,39 @@ fn check_balance_reports_each_seat_and_what_decides_games() {
     assert!(text.contains("What decides games"), "{text}");
     // The sample grid's card 6 sends a player to cell 97: it decides most.
     assert!(text.contains("  card 6 on cell 28 "), "{text}");
-    // A margin of 0 flags the grid and fails the command.
+    // 100 games cannot tell a 5-point margin: each seat's interval is
+    // about ±8 points. The verdict says so, with the games needed, on
+    // every seed (the spread alone would have said UNBALANCED), and exits
+    // 0: only a grid shown unbalanced fails the command.
+    for seed in ["1", "2", "3", "4", "5"] {
+        let out = parlor(&[
+            "tycoon",
+            "check",
+            "sample",
+            "--balance",
+            "--games",
+            "100",
+            "--seed",
+            seed,
+        ]);
+        let text = stdout(&out);
+        assert!(out.status.success(), "not shown unbalanced: {text}");
+        assert!(text.contains("Not enough games to tell:"), "{text}");
+        assert!(text.contains("more would tell"), "{text}");
+        assert!(!text.contains("UNBALANCED"), "{text}");
+        assert!(
+            text.contains("seats normal, normal, normal, normal"),
+            "{text}"
+        );
+    }
+    // A margin of 0 with enough games flags the grid and fails the command.
     let out = parlor(&[
         "tycoon",
         "check",
         "sample",
         "--balance",
         "--games",
-        "400",
+        "20000",
         "--margin",
         "0",
         "--json",
@@ -558,12 +585,25 @@ fn check_balance_reports_each_seat_and_what_decides_games() {
     assert!(!out.status.success());
     let reports: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let r = &reports[0];
-    assert_eq!(r["unbalanced"], true);
-    assert_eq!(r["games"], 400);
+    assert_eq!(r["unbalanced"], true, "{r}");
+    assert_eq!(r["verdict"]["verdict"], "unbalanced");
+    // The verdict is the intervals': the spread less both extreme seats'
+    // half-widths (Agresti–Coull, computed here) is past the margin.
+    let p: Vec<f64> = (0..4)
+        .map(|i| r["win_rate"][i].as_f64().expect("rate"))
+        .collect();
+    let hi = p.iter().copied().fold(0.0, f64::max);
+    let lo = p.iter().copied().fold(1.0, f64::min);
+    let half = |x: f64| {
+        let q = (x * 20000.0 + 2.0) / 20004.0;
+        1.96 * (q * (1.0 - q) / 20004.0).sqrt()
+    };
+    assert!(hi - lo - half(hi) - half(lo) > 0.0, "{p:?}");
+    assert_eq!(r["games"], 20000);
     let rates: f64 = (0..4)
         .map(|i| r["win_rate"][i].as_f64().expect("rate"))
         .sum();
-    let stalled = r["stalled"].as_f64().expect("stalled") / 400.0;
+    let stalled = r["stalled"].as_f64().expect("stalled") / 20000.0;
     assert!((rates + stalled - 1.0).abs() < 1e-9);
     assert!(
         stderr(&out).contains("1 of 1 grid is unbalanced"),

@@ -227,6 +227,29 @@ pub fn heat(t: f64) -> Colour {
     STOPS[i].mix(STOPS[i + 1], x - i as f64)
 }
 
+/// A diverging ramp for signed values from −1 (blue: fewer rolls) through
+/// 0 (near white) to 1 (red: more rolls); out-of-range values are clamped.
+pub fn diverging(t: f64) -> Colour {
+    const STOPS: [Colour; 5] = [
+        Colour::rgb(0x21, 0x66, 0xac),
+        Colour::rgb(0x67, 0xa9, 0xcf),
+        Colour::rgb(0xf7, 0xf7, 0xf7),
+        Colour::rgb(0xef, 0x8a, 0x62),
+        Colour::rgb(0xb2, 0x18, 0x2b),
+    ];
+    let t = if t.is_finite() {
+        t.clamp(-1.0, 1.0)
+    } else {
+        0.0
+    };
+    let x = (t + 1.0) / 2.0 * (STOPS.len() - 1) as f64;
+    let i = (x.floor() as usize).min(STOPS.len() - 2);
+    STOPS[i].mix(STOPS[i + 1], x - i as f64)
+}
+
+/// The fill of a square where nothing can be placed.
+pub const NOTHING_FITS: Colour = Colour::rgb(0xc8, 0xc8, 0xc8);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -494,6 +494,26 @@ impl LongWork {
         }
     }
 
+    /// Runs `work` in the long line with its own time `limit` instead of
+    /// the line's (a design's search, which ends on its own and may take
+    /// longer than other long answers); it holds a slot of the line and is
+    /// counted like any long work.
+    ///
+    /// # Errors
+    /// As [`LongWork::run`].
+    pub async fn run_long_for<T: Send + 'static>(
+        &self,
+        limit: Duration,
+        work: impl Fn(&Budget) -> T + Send + Sync + 'static,
+    ) -> Result<T, ApiError> {
+        let work = Arc::new(work);
+        let slot = self.long.slot().await.ok_or_else(|| self.busy())?;
+        match self.attempt(Line::Long, slot, limit, &work).await? {
+            Attempt::Done(answer) => Ok(answer),
+            Attempt::Stopped(stopped) => Err(stopped_error(stopped)),
+        }
+    }
+
     /// Runs `work` once in `slot` of `line` with `limit`.
     async fn attempt<T: Send + 'static, W: Fn(&Budget) -> T + Send + Sync + 'static>(
         &self,

@@ -959,4 +959,33 @@ async fn a_board_is_designed_with_its_progress_and_kept_for_analysis_and_play() 
         .post("/api/chutes/design", json!({"colour": "red"}))
         .await;
     assert_eq!(unknown.status, StatusCode::BAD_REQUEST);
+    // A target a bound rules out is refused at once, in the library's words.
+    let bound = app.post("/api/chutes/design", json!({"mean": 3})).await;
+    assert_eq!(bound.status, StatusCode::BAD_REQUEST);
+    assert!(
+        bound.body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("no board's mean is below")),
+        "{:?}",
+        bound.body
+    );
+    // Goals as the command line reads them, and a name.
+    let named = app
+        .post(
+            "/api/chutes/design",
+            json!({"mean": "30±0.5", "players": 1, "name": "Class 4B", "seed": 2}),
+        )
+        .await;
+    let text = named.body.as_str().expect("lines of JSON").to_string();
+    let last: Value = serde_json::from_str(text.lines().last().expect("a line")).expect("JSON");
+    let report = &last["design"]["report"];
+    assert_eq!(report["met"], true, "{text}");
+    let mean = report["analysis"]["mean"].as_f64().expect("mean");
+    assert!((mean - 30.0).abs() <= 0.5, "{mean}");
+    assert!(
+        report["board_file"]
+            .as_str()
+            .is_some_and(|f| f.contains("Class 4B")),
+        "{report}"
+    );
 }

@@ -1413,6 +1413,7 @@ const dz = {
   fair: byId("d-fair"),
   shortest: byId("d-shortest"),
   seed: byId("d-seed"),
+  name: byId("d-name"),
   go: byId("design-go"),
   progress: byId("design-progress"),
   status: byId("design-status"),
@@ -1426,7 +1427,7 @@ const dz = {
 };
 /** The last design shown: its board's reference and its report. */
 let designed = null;
-const DESIGN_SECONDS = 8;
+const DESIGN_SECONDS = 60;
 
 /** A field's number, or undefined when it is empty. */
 function fieldNumber(input) {
@@ -1434,19 +1435,44 @@ function fieldNumber(input) {
   return text === "" ? undefined : Number(text);
 }
 
+/** A goal in words: "40 ± 0.1", "at least 7", "as small as possible". */
+function goalWords(goal) {
+  switch (goal.kind) {
+    case "near":
+      return `${goal.value} ± ${goal.tolerance}`;
+    case "at_least":
+      return `at least ${goal.value}`;
+    case "at_most":
+      return `at most ${goal.value}`;
+    case "least":
+      return "as small as possible";
+    default:
+      return "as large as possible";
+  }
+}
+
 /** The words of one target and the board's figure (the report's own values). */
 function targetWords(t) {
   const got = t.achieved;
+  const missed = t.met ? "" : `, missed by ${t.miss.toPrecision(3)}`;
   switch (t.name) {
     case "mean":
-      return `a game lasts ${got.toFixed(2)} rolls on average (asked ${t.target} ± 0.1)`;
+      return `a game lasts ${got.toFixed(2)} rolls on average (asked ${goalWords(t.goal)}${missed})`;
     case "sd":
-      return `the spread (standard deviation) is ${got.toFixed(2)} rolls (asked ${t.target} ± 0.1)`;
+      return `the spread (standard deviation) is ${got.toFixed(2)} rolls (asked ${goalWords(t.goal)}${missed})`;
     case "fair":
       return `every seat's chance is within ${got.toFixed(4)} of an even share (asked within ${t.target})`;
+    case "shortest":
+      return `the shortest game takes ${got} rolls (asked ${goalWords(t.goal)}${missed})`;
     default:
-      return `the shortest game takes ${got} rolls (asked at least ${t.target})`;
+      return `${t.name.slice(1)}% of games end within ${got} rolls (asked ${goalWords(t.goal)}${missed})`;
   }
+}
+
+/** A goal field's text, or undefined when it is empty. */
+function fieldGoal(input) {
+  const text = input.value.trim();
+  return text === "" ? undefined : text;
 }
 
 async function designBoard(event) {
@@ -1457,11 +1483,12 @@ async function designBoard(event) {
     size: fieldNumber(dz.size),
     chutes: dz.chutes.value.trim() || undefined,
     ladders: dz.ladders.value.trim() || undefined,
-    mean: fieldNumber(dz.mean),
-    sd: fieldNumber(dz.sd),
+    name: dz.name.value.trim() || undefined,
+    mean: fieldGoal(dz.mean),
+    sd: fieldGoal(dz.sd),
     players: Number(dz.players.value),
     fair: fieldNumber(dz.fair),
-    shortest: fieldNumber(dz.shortest),
+    shortest: fieldGoal(dz.shortest),
     seed: fieldNumber(dz.seed),
     overshoot: an.overshoot.value,
   };
@@ -1558,6 +1585,9 @@ dz.play.addEventListener("click", () => {
   if (!designed) return;
   ui.boardSelect.value = designed.id;
   showBoardInfo();
+  // The players the board was designed for.
+  const players = designed.report.analysis.seats.players;
+  if (seats && players >= 2) seats.setCount(players);
   showTab("play");
 });
 dz.download.addEventListener("click", () => {

@@ -2,8 +2,16 @@
 //! rate with its 95% interval, and the cells and cards that decide games.
 //!
 //! Terms:
-//! - **spread**: the largest seat's win rate less the smallest; a grid is
-//!   **unbalanced** when the spread is more than the margin asked.
+//! - **spread**: the largest seat's win rate less the smallest.
+//! - **verdict** ([`Verdict`]), read from the 95% intervals of the two
+//!   extreme seats (Agresti–Coull: two wins and two losses added, so a
+//!   seat that won every game still has one): **unbalanced** when even the
+//!   least spread they allow
+//!   (the spread less both half-widths) is more than the margin asked;
+//!   **balanced** when even the largest (the spread plus both half-widths)
+//!   is within it; otherwise **not enough games to tell**, with about how
+//!   many more games would shrink the intervals enough (their width falls
+//!   as one over the square root of the games).
 //! - **feature**: something on the grid that happens to a player — a card
 //!   fired on a cell, a ladder climbed, a snake slid down.
 //! - **lift** of a feature: the win rate of players it happened to in a game
@@ -108,16 +116,50 @@ pub struct BalanceReport {
     pub stalled: u64,
     /// Each seat's share of the games won.
     pub win_rate: [f64; SEATS],
-    /// Half the width of each win rate's 95% interval.
+    /// Half the width of each win rate's 95% interval (Agresti–Coull).
     pub win_margin95: [f64; SEATS],
     /// The largest win rate less the smallest.
     pub spread: f64,
     /// The spread allowed.
     pub margin: f64,
-    /// Is the spread more than the margin?
+    /// Is the spread more than the margin, beyond the intervals?
     pub unbalanced: bool,
+    /// The verdict read from the intervals.
+    pub verdict: Verdict,
     /// The features with the largest lifts, largest first.
     pub deciders: Vec<Decider>,
+}
+
+/// What the games show about a grid's balance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Verdict {
+    /// Even the largest spread the intervals allow is within the margin.
+    Balanced,
+    /// Even the least spread the intervals allow is more than the margin.
+    Unbalanced,
+    /// The intervals straddle the margin.
+    Undecided {
+        /// About how many more games would decide it.
+        more_games: u64,
+    },
+}
+
+/// The verdict on a spread with the two extreme seats' half-widths summed
+/// (`width`) after `games` games, against `margin`.
+pub fn verdict(spread: f64, width: f64, margin: f64, games: u64) -> Verdict {
+    if spread - width > margin {
+        Verdict::Unbalanced
+    } else if spread + width <= margin {
+        Verdict::Balanced
+    } else {
+        // The half-widths fall as 1/√games: games·(width/gap)² decide it
+        // if the rates stay where they are.
+        let gap = (spread - margin).abs().max(1e-4);
+        let needed = games as f64 * (width / gap).powi(2);
+        let more = (needed - games as f64).ceil().clamp(1.0, 1e12) as u64;
+        Verdict::Undecided { more_games: more }
+    }
 }
 
 /// Totals of one run, merged across threads.
@@ -195,6 +237,16 @@ fn report(name: &str, options: &Options, margin: f64, t: Totals) -> BalanceRepor
     let win_rate: [f64; SEATS] = std::array::from_fn(|i| t.wins[i] as f64 / n);
     let hi = win_rate.iter().copied().fold(0.0, f64::max);
     let lo = win_rate.iter().copied().fold(1.0, f64::min);
+    let (best, worst) = extremes(&win_rate);
+    // Agresti–Coull half-widths (two wins and two losses added), so that a
+    // seat that won every game or none still has an interval.
+    let half = |p: f64| crate::report::margin95((p * n + 2.0) / (n + 4.0), n + 4.0);
+    let verdict_now = verdict(
+        hi - lo,
+        half(win_rate[best]) + half(win_rate[worst]),
+        margin,
+        t.games,
+    );
     let player_games = t.games * SEATS as u64;
     let all_wins = t.games - t.stalled;
     let mut deciders: Vec<Decider> = t
@@ -227,18 +279,28 @@ fn report(name: &str, options: &Options, margin: f64, t: Totals) -> BalanceRepor
         games: t.games,
         stopped: t.games < options.games,
         stalled: t.stalled,
-        win_margin95: win_rate.map(|p| crate::report::margin95(p, n)),
+        win_margin95: win_rate.map(half),
         win_rate,
         spread: hi - lo,
         margin,
-        unbalanced: hi - lo > margin,
+        unbalanced: matches!(verdict_now, Verdict::Unbalanced),
+        verdict: verdict_now,
         deciders,
     }
 }
 
 impl fmt::Display for BalanceReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let seats: Vec<String> = self.seats.iter().map(ToString::to_string).collect();
+        // Seats by their level's name, as they were given.
+        let seats: Vec<String> = self
+            .seats
+            .iter()
+            .map(|s| match s {
+                Seat::Bot => "normal".to_string(),
+                Seat::Random => "easy".to_string(),
+                other => other.to_string(),
+            })
+            .collect();
         if self.stopped {
             writeln!(
                 f,
@@ -270,22 +332,34 @@ impl fmt::Display for BalanceReport {
             )?;
         }
         let (best, worst) = extremes(&self.win_rate);
-        if self.unbalanced {
-            writeln!(
+        let width = 100.0 * (self.win_margin95[best] + self.win_margin95[worst]);
+        match self.verdict {
+            Verdict::Unbalanced => writeln!(
                 f,
-                "UNBALANCED: P{} wins {:.2} points more often than P{}, more than the {:.2} points allowed.",
+                "UNBALANCED: P{} wins {:.2} points more often than P{}; even with both 95% intervals ({:.2} points together) that is more than the {:.2} points allowed.",
                 best + 1,
                 100.0 * self.spread,
                 worst + 1,
+                width,
                 100.0 * self.margin
-            )?;
-        } else {
-            writeln!(
+            )?,
+            Verdict::Balanced => writeln!(
                 f,
-                "Balanced: the seats' win rates differ by {:.2} points at most, within the {:.2} points allowed.",
+                "Balanced: the seats' win rates differ by {:.2} points at most, and by at most {:.2} within their 95% intervals, inside the {:.2} points allowed.",
                 100.0 * self.spread,
+                100.0 * self.spread + width,
                 100.0 * self.margin
-            )?;
+            )?,
+            Verdict::Undecided { more_games } => writeln!(
+                f,
+                "Not enough games to tell: P{} and P{} differ by {:.2} points ± {:.2}, which straddles the {:.2} points allowed; about {} more would tell.",
+                best + 1,
+                worst + 1,
+                100.0 * self.spread,
+                width,
+                100.0 * self.margin,
+                count(more_games, "game", "games")
+            )?,
         }
         if self.deciders.is_empty() {
             return writeln!(f, "No cell or card happens often enough to rank.");
@@ -358,6 +432,24 @@ mod tests {
     }
 
     #[test]
+    fn the_verdict_reads_the_intervals() {
+        // 100 games, a 7-point spread, intervals of ±8: cannot tell.
+        assert_eq!(
+            verdict(0.07, 0.17, 0.05, 100),
+            Verdict::Undecided { more_games: 7125 }
+        );
+        assert_eq!(verdict(0.30, 0.17, 0.05, 100), Verdict::Unbalanced);
+        assert_eq!(verdict(0.01, 0.02, 0.05, 10_000), Verdict::Balanced);
+        // The estimate: 100·(0.17/0.02)² = 7,225 games in all.
+        let Verdict::Undecided { more_games } = verdict(0.07, 0.17, 0.05, 100) else {
+            panic!("undecided");
+        };
+        let after = 100 + more_games;
+        let width_after = 0.17 * (100.0 / after as f64).sqrt();
+        assert!((width_after - 0.02).abs() < 1e-4, "{width_after}");
+    }
+
+    #[test]
     fn the_report_adds_up_and_repeats_for_its_seed() {
         let options = Options {
             games: 300,
@@ -374,15 +466,25 @@ mod tests {
         let hi = a.win_rate.iter().copied().fold(0.0, f64::max);
         let lo = a.win_rate.iter().copied().fold(1.0, f64::min);
         assert!((a.spread - (hi - lo)).abs() < 1e-12);
-        assert_eq!(a.unbalanced, a.spread > 0.05);
+        // The verdict is the intervals': spread ± both extreme seats'
+        // half-widths against the margin.
+        let half = |p: f64| {
+            let q = (p * 300.0 + 2.0) / 304.0;
+            1.96 * (q * (1.0 - q) / 304.0).sqrt()
+        };
+        let width = half(hi) + half(lo);
+        assert_eq!(a.unbalanced, a.spread - width > 0.05);
+        assert_eq!(
+            matches!(a.verdict, Verdict::Balanced),
+            a.spread + width <= 0.05
+        );
         assert!(!a.deciders.is_empty());
         for d in &a.deciders {
             assert!((d.lift - (d.win_rate_with - d.win_rate_without)).abs() < 1e-12);
         }
-        // A margin of 0 flags any difference; a margin of 1 none.
+        // A margin of 0 cannot be shown met; a margin of 1 always is.
         let strict = check_balance("sample", &sample(), &options, 0.0, &Watch::default());
-        assert!(strict.unbalanced);
-        assert!(strict.to_string().contains("UNBALANCED: P"), "{strict}");
+        assert!(!matches!(strict.verdict, Verdict::Balanced));
         let loose = check_balance("sample", &sample(), &options, 1.0, &Watch::default());
         assert!(!loose.unbalanced);
         assert!(

@@ -32,13 +32,17 @@
 //! Methods, definitions and the published figures matched are in
 //! `docs/analysis.md`.
 
+mod bounds;
 pub mod chain;
 pub mod chances;
 pub mod design;
 pub mod exact;
 mod fast;
+pub mod goal;
 pub mod markov;
 pub mod min_throws;
+mod polish;
+pub mod quality;
 pub mod report;
 pub mod search;
 pub mod sensitivity;

@@ -85,8 +85,13 @@ pub enum PlotKind {
     /// The board coloured by expected landings per square (one player).
     Heatmap,
     /// The board coloured by how many rolls a new chute of 10 squares
-    /// starting on each empty square adds to the mean (one player).
+    /// starting on each empty square adds to the mean (one player; signed:
+    /// blue where it would shorten the game, grey where none fits).
     Sensitivity,
+    /// The same for a new ladder of 10 squares.
+    SensitivityLadder,
+    /// Each jump's head coloured by what removing the jump changes.
+    SensitivityRemoved,
 }
 
 /// Arguments of `parlor chutes plot`.
@@ -97,7 +102,9 @@ pub enum PlotKind {
   parlor chutes plot --kind histogram --games 100000 --seed 1 -o sim.png
   parlor chutes plot --kind seats --players 4 -o seats.png
   parlor chutes plot --kind heatmap --board my.toml -o heat.png
-  parlor chutes plot --kind sensitivity -o sensitivity.png  where a new chute would hurt most")]
+  parlor chutes plot --kind sensitivity -o sensitivity.png  where a new chute would hurt most (or shorten the game)
+  parlor chutes plot --kind sensitivity-ladder -o ladder.png
+  parlor chutes plot --kind sensitivity-removed -o removed.png")]
 pub struct PlotArgs {
     #[command(flatten)]
     board: BoardArgs,
@@ -263,8 +270,25 @@ pub fn plot(args: &PlotArgs) -> Result<()> {
         PlotKind::Sensitivity => {
             one_player(args.players, "sensitivity")?;
             (
-                sensitivity_map(&board, &rules)?,
+                sensitivity_map(&board, &rules, View::Chute)?,
                 format!("the cost of a new chute on the {}", describe(&board)),
+            )
+        }
+        PlotKind::SensitivityLadder => {
+            one_player(args.players, "sensitivity")?;
+            (
+                sensitivity_map(&board, &rules, View::Ladder)?,
+                format!("the effect of a new ladder on the {}", describe(&board)),
+            )
+        }
+        PlotKind::SensitivityRemoved => {
+            one_player(args.players, "sensitivity")?;
+            (
+                sensitivity_map(&board, &rules, View::Removed)?,
+                format!(
+                    "the effect of removing each jump of the {}",
+                    describe(&board)
+                ),
             )
         }
     };
@@ -382,40 +406,85 @@ fn heatmap(board: &Board, rules: &Rules) -> Result<Picture> {
             caption: "expected landings per game (one player)".into(),
             title: Some(format!("Where tokens land: {}", short_name(board))),
             subtitle: Some(format!("{} · {rules}{mean}", describe(board))),
+            signed: false,
+            nothing_fits: Vec::new(),
         },
     )?;
     Ok(picture)
 }
 
-/// The heat map of what a new chute of [`NEW_CHUTE`] squares on each empty
-/// square adds to the mean (0 where none fits, it saves rolls, or the
-/// square is taken).
-fn sensitivity_map(board: &Board, rules: &Rules) -> Result<Picture> {
+/// What a sensitivity picture shows on each square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum View {
+    /// A new chute of [`NEW_CHUTE`] squares starting there.
+    Chute,
+    /// A new ladder of [`NEW_CHUTE`] squares starting there.
+    Ladder,
+    /// Removing the jump that starts there.
+    Removed,
+}
+
+/// The signed heat map of what a change on each square does to the mean:
+/// blue where the game gets shorter, red where longer, grey where nothing
+/// fits (the square is taken, or no such jump fits, or there is no jump to
+/// remove).
+fn sensitivity_map(board: &Board, rules: &Rules, view: View) -> Result<Picture> {
     pictures::check_drawable(board)?;
     let budget = tabletop::Budget::unlimited();
     let table = chutes::analysis::sensitivity::sensitivity(board, rules, 1, NEW_CHUTE, &budget)?;
     let mut values = vec![0.0; board.size() as usize + 1];
-    for s in &table.squares {
-        if let Some(e) = &s.chute {
-            values[s.square as usize] = e.mean_change.max(0.0);
+    let mut found = vec![false; board.size() as usize + 1];
+    match view {
+        View::Chute | View::Ladder => {
+            for s in &table.squares {
+                let effect = if view == View::Chute {
+                    &s.chute
+                } else {
+                    &s.ladder
+                };
+                if let Some(e) = effect {
+                    values[s.square as usize] = e.mean_change;
+                    found[s.square as usize] = true;
+                }
+            }
+        }
+        View::Removed => {
+            for j in &table.jumps {
+                if let Some(e) = &j.removed {
+                    values[j.jump.from as usize] = e.mean_change;
+                    found[j.jump.from as usize] = true;
+                }
+            }
         }
     }
+    let nothing_fits: Vec<u32> = (1..=board.size()).filter(|&s| !found[s as usize]).collect();
+    let (caption, title) = match view {
+        View::Chute => (
+            format!("rolls a new chute of {NEW_CHUTE} squares starting here adds to the mean"),
+            "Where a chute would hurt most",
+        ),
+        View::Ladder => (
+            format!("rolls a new ladder of {NEW_CHUTE} squares starting here adds to the mean"),
+            "Where a ladder would help most",
+        ),
+        View::Removed => (
+            "rolls removing the jump that starts here adds to the mean".to_string(),
+            "What each jump is worth",
+        ),
+    };
     let picture = pictures::heatmap(
         board,
         &pictures::HeatMap {
             values,
-            caption: format!(
-                "rolls a new chute of {NEW_CHUTE} squares starting here adds to the mean"
-            ),
-            title: Some(format!(
-                "Where a chute would hurt most: {}",
-                short_name(board)
-            )),
+            caption,
+            title: Some(format!("{title}: {}", short_name(board))),
             subtitle: Some(format!(
                 "{} · {rules} · a game lasts {:.2} rolls on average",
                 describe(board),
                 table.mean
             )),
+            signed: true,
+            nothing_fits,
         },
     )?;
     Ok(picture)

@@ -120,6 +120,61 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     Ok(())
 }
 
+/// Games timed to estimate a run with hard seats.
+const TIMED_GAMES: u64 = 2;
+
+/// Says on stderr, before a run with hard seats (each move a search), about
+/// how long it will take: a few games timed on the first grid, scaled to
+/// the games asked and the cores.
+fn estimate_hard(
+    args: &CheckArgs,
+    results: &[Checked],
+    seats: [tycoon::game::Seat; tycoon::game::SEATS],
+) {
+    let Some(grid) = results.iter().find_map(|c| c.grid.clone()) else {
+        return;
+    };
+    let grids = results.iter().filter(|c| c.grid.is_some()).count() as f64;
+    let options = tycoon::simulate::Options {
+        games: TIMED_GAMES.min(args.games),
+        seed: args.seed,
+        seats,
+        turn_cap: tycoon::game::DEFAULT_TURN_CAP,
+    };
+    let started = std::time::Instant::now();
+    let watch = tycoon::simulate::Watch::default();
+    let _ = tycoon::balance::check_balance(
+        "timing",
+        &std::sync::Arc::new(grid),
+        &options,
+        args.margin,
+        &watch,
+    );
+    let per_game = started.elapsed().as_secs_f64() / options.games as f64;
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get) as f64;
+    let total = per_game * args.games as f64 * grids / cores;
+    eprintln!(
+        "note: hard seats search every move: {} timed games took {:.1} s each, so {} on {} will take about {} on {} cores (Ctrl-C keeps the games played)",
+        options.games,
+        per_game,
+        tabletop::count(args.games, "game", "games"),
+        tabletop::count(grids as u64, "grid", "grids"),
+        duration_words(total),
+        cores
+    );
+}
+
+/// Seconds in words: "40 s", "12 min", "3.5 h".
+fn duration_words(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 5400.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
+    }
+}
+
 /// `--balance`: bot games on each (valid) grid.
 fn balance(args: &CheckArgs, results: &[Checked]) -> Result<()> {
     if args.games == 0 {
@@ -132,6 +187,9 @@ fn balance(args: &CheckArgs, results: &[Checked]) -> Result<()> {
         );
     }
     let seats = super::parse_seats(&args.seats)?;
+    if seats.contains(&tycoon::game::Seat::Hard) {
+        estimate_hard(args, results, seats);
+    }
     // One count and one stop for every grid: the first Ctrl-C stops the
     // run, and each report is of the games played.
     let watch = std::sync::Arc::new(tycoon::simulate::Watch::default());
@@ -168,10 +226,10 @@ fn balance(args: &CheckArgs, results: &[Checked]) -> Result<()> {
     }
     let unbalanced = reports.iter().filter(|r| r.unbalanced).count() as u64;
     if unbalanced > 0 {
+        let grids = tabletop::count(reports.len() as u64, "grid", "grids");
         bail!(
-            "{} of {} {} unbalanced",
+            "{} of {grids} {} unbalanced",
             unbalanced,
-            tabletop::count(reports.len() as u64, "grid", "grids"),
             tabletop::plural(unbalanced, "is", "are")
         );
     }

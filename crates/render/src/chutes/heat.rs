@@ -4,6 +4,11 @@
 //! Terms:
 //! - **value**: one number per square, 0 or more; the colour runs from pale
 //!   (0) to dark red (the largest value).
+//! - **signed**: values of either sign on a diverging scale, blue below 0,
+//!   near white at 0, red above, symmetric about 0 (the largest magnitude
+//!   at either end).
+//! - **nothing fits**: squares where the value does not exist (no jump can
+//!   be placed there), drawn grey with a cross instead of a number.
 //! - **colour bar**: the scale under the board, with ticks.
 
 use super::frame::{Frame, LEGEND, board_facts, board_legend, board_name};
@@ -29,6 +34,10 @@ pub struct HeatMap {
     pub title: Option<String>,
     /// The subtitle; the board's facts when `None`.
     pub subtitle: Option<String>,
+    /// Values may be negative: draw them on a diverging scale.
+    pub signed: bool,
+    /// Squares where nothing fits (their values are not drawn).
+    pub nothing_fits: Vec<u32>,
 }
 
 /// The picture of `board` with its squares coloured by `map.values`, each
@@ -37,7 +46,7 @@ pub struct HeatMap {
 ///
 /// # Errors
 /// [`RenderError::Data`] when there is not exactly one value per square or a
-/// value is negative or not finite; [`RenderError::TooBig`] for a board too
+/// value is not finite, or negative on an unsigned map; [`RenderError::TooBig`] for a board too
 /// big to draw.
 pub fn heatmap(board: &Board, map: &HeatMap) -> Result<Picture, RenderError> {
     let n = board.size() as usize;
@@ -53,13 +62,30 @@ pub fn heatmap(board: &Board, map: &HeatMap) -> Result<Picture, RenderError> {
         .iter()
         .enumerate()
         .skip(1)
-        .find(|(_, v)| !v.is_finite() || **v < 0.0)
+        .find(|(_, v)| !v.is_finite() || (**v < 0.0 && !map.signed))
     {
         return Err(RenderError::Data(format!(
-            "square {square} has the value {v}; heat map values must be finite and not negative"
+            "square {square} has the value {v}; heat map values must be finite{}",
+            if map.signed { "" } else { " and not negative" }
         )));
     }
-    let max = map.values.iter().skip(1).copied().fold(0.0, f64::max);
+    let blank = |s: u32| map.nothing_fits.contains(&s);
+    let max = map
+        .values
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(s, _)| !blank(*s as u32))
+        .map(|(_, v)| v.abs())
+        .fold(0.0, f64::max);
+    let low = if map.signed { -max } else { 0.0 };
+    let colour = |v: f64| {
+        if map.signed {
+            palette::diverging(if max > 0.0 { v / max } else { 0.0 })
+        } else {
+            palette::heat(if max > 0.0 { v / max } else { 0.0 })
+        }
+    };
     let title = map
         .title
         .clone()
@@ -69,8 +95,14 @@ pub fn heatmap(board: &Board, map: &HeatMap) -> Result<Picture, RenderError> {
     let bar_h = LEGEND * 4.2;
     let mut frame = Frame::new(board, &title, &subtitle, &legend, bar_h)?;
     let value = |square: u32| map.values.get(square as usize).copied().unwrap_or(0.0);
-    let scale = |v: f64| if max > 0.0 { v / max } else { 0.0 };
-    let squares = frame.squares(board, |s| palette::heat(scale(value(s))));
+    let fill = |s: u32| {
+        if blank(s) {
+            palette::NOTHING_FITS
+        } else {
+            colour(value(s))
+        }
+    };
+    let squares = frame.squares(board, fill);
     frame.picture.push(squares.cells);
     let jumps = frame.jumps(board, 0.75);
     frame.picture.push(jumps);
@@ -78,11 +110,21 @@ pub fn heatmap(board: &Board, map: &HeatMap) -> Result<Picture, RenderError> {
 
     // Values under the numbers, when they fit.
     let cell = frame.cell();
-    let ticks = nice_ticks(0.0, max.max(1e-9), 5);
+    let ticks = nice_ticks(low, max.max(1e-9), if map.signed { 7 } else { 5 });
     let step = ticks.get(1).map_or(1.0, |t| t - ticks[0]);
-    let text = |v: f64| value_text(v, max);
+    let text = |s: u32| {
+        if blank(s) {
+            "×".to_string()
+        } else if map.signed && value(s) > 0.0 {
+            format!("+{}", value_text(value(s), max))
+        } else if map.signed && value(s) < 0.0 {
+            format!("−{}", value_text(-value(s), max))
+        } else {
+            value_text(value(s), max)
+        }
+    };
     let widest = (1..=board.size())
-        .map(|s| text(value(s)))
+        .map(text)
         .max_by_key(|s| s.len())
         .unwrap_or_default();
     let size = font::fit_size(&widest, cell * 0.86, cell * 0.26, false);
@@ -99,9 +141,9 @@ pub fn heatmap(board: &Board, map: &HeatMap) -> Result<Picture, RenderError> {
             let v = value(square);
             let c = body.centre();
             values.push(
-                draw::label(c.x, c.y + cell * 0.05, &text(v), size, Anchor::Middle)
-                    .fill(palette::heat(scale(v)).text_on())
-                    .attr("stroke", palette::heat(scale(v)))
+                draw::label(c.x, c.y + cell * 0.05, &text(square), size, Anchor::Middle)
+                    .fill(fill(square).text_on())
+                    .attr("stroke", fill(square))
                     .data("square", square)
                     .data("value", format!("{v}")),
             );
@@ -115,10 +157,15 @@ pub fn heatmap(board: &Board, map: &HeatMap) -> Result<Picture, RenderError> {
     let y = frame.extra_top;
     let bar = draw::Rect::new(x, y + LEGEND * 1.4, width, LEGEND * 1.1);
     let mut g = group().class("colour-bar");
+    let caption = if map.nothing_fits.is_empty() {
+        map.caption.clone()
+    } else {
+        format!("{} (× grey: nothing fits)", map.caption)
+    };
     g.push(draw::label(
         frame.picture.width() / 2.0,
         y + LEGEND * 0.6,
-        &map.caption,
+        &caption,
         LEGEND,
         Anchor::Middle,
     ));
@@ -133,17 +180,17 @@ pub fn heatmap(board: &Board, map: &HeatMap) -> Result<Picture, RenderError> {
         gradient.push(
             Element::new("stop")
                 .attr("offset", t)
-                .attr("stop-color", palette::heat(t)),
+                .attr("stop-color", colour(low + (max - low) * t)),
         );
     }
     g.push(Element::new("defs").child(gradient));
     g.push(bar.element().fill("url(#heat-scale)"));
     g.push(bar.element().fill("none").stroke(palette::INK, 0.6));
     for &t in &ticks {
-        if max <= 0.0 || t > max * 1.000_001 {
+        if max <= 0.0 || t > max * 1.000_001 || t < low * 1.000_001 {
             continue;
         }
-        let tx = bar.x + bar.w * t / max;
+        let tx = bar.x + bar.w * (t - low) / (max - low);
         g.push(draw::line(
             draw::Point::new(tx, bar.y + bar.h),
             draw::Point::new(tx, bar.y + bar.h + 4.0),
@@ -191,6 +238,8 @@ mod tests {
             caption: "expected landings per game".into(),
             title: None,
             subtitle: None,
+            signed: false,
+            nothing_fits: Vec::new(),
         };
         let p = heatmap(&board, &map).unwrap();
         crate::chutes::checks::check_board_picture(&board, &p);
@@ -217,6 +266,53 @@ mod tests {
     }
 
     #[test]
+    fn signed_values_diverge_about_zero_and_empty_squares_are_crossed() {
+        let board = Board::classic();
+        let mut values = vec![0.0; 101];
+        values[20] = -3.0;
+        values[30] = 1.5;
+        values[40] = 3.0;
+        let map = HeatMap {
+            values,
+            caption: "change".into(),
+            title: None,
+            subtitle: None,
+            signed: true,
+            nothing_fits: vec![50],
+        };
+        let p = heatmap(&board, &map).unwrap();
+        let all = p.descendants();
+        let fill_of = |square: u32| {
+            all.iter()
+                .find(|e| {
+                    e.get("class") == Some("square")
+                        && e.get("data-square") == Some(square.to_string().as_str())
+                })
+                .and_then(|g| g.elements().next())
+                .and_then(|r| r.get("fill"))
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(fill_of(20), palette::diverging(-1.0).to_string());
+        assert_eq!(fill_of(40), palette::diverging(1.0).to_string());
+        assert_eq!(fill_of(30), palette::diverging(0.5).to_string());
+        assert_eq!(fill_of(60), palette::diverging(0.0).to_string());
+        assert_eq!(fill_of(50), palette::NOTHING_FITS.to_string());
+        let svg = p.to_svg();
+        assert!(
+            svg.contains("−3.0") && svg.contains("+1.50") || svg.contains("+1.5"),
+            "{svg}"
+        );
+        assert!(svg.contains("×") && svg.contains("nothing fits"));
+        // Negative values on an unsigned map are still refused.
+        let unsigned = HeatMap {
+            signed: false,
+            ..map
+        };
+        assert!(heatmap(&board, &unsigned).is_err());
+    }
+
+    #[test]
     fn bad_values_are_refused() {
         let board = Board::classic();
         let mut map = HeatMap {
@@ -224,6 +320,8 @@ mod tests {
             caption: "x".into(),
             title: None,
             subtitle: None,
+            signed: false,
+            nothing_fits: Vec::new(),
         };
         assert!(
             heatmap(&board, &map)

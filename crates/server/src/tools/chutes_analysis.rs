@@ -294,6 +294,8 @@ async fn plot(
                         caption: "expected landings per game (one player)".into(),
                         title: Some(format!("Where tokens land: {}", board_name(&board))),
                         subtitle: Some(facts),
+                        signed: false,
+                        nothing_fits: Vec::new(),
                     },
                 ),
                 other => {

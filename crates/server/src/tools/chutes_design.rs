@@ -10,13 +10,14 @@
 //!   board, kept among the uploaded boards under `id` (so it can be
 //!   analysed and played), and the library's `DesignReport` — or
 //!   `{"error": {"code", "message"}}`.
-//! - **time**: the search runs in the long line of [`crate::work`] and stops
-//!   itself after [`DESIGN_SECONDS`] with the best board so far, inside the
-//!   line's limit; a client that hangs up withdraws it.
+//! - **time**: the search runs in the long line of [`crate::work`], holding
+//!   one of its slots, with its own limit: it ends as the command line's
+//!   does (every target met, or no better board for a while), or after
+//!   [`DESIGN_SECONDS`] with the best board so far; a client that hangs up
+//!   withdraws it.
 
 use crate::AppState;
 use crate::http::error::{ApiError, JsonBody};
-use crate::work::Line;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -25,7 +26,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use chutes::analysis::design::{
     self, CountRange, DEFAULT_EVALUATIONS, DesignOptions, DesignShape, DesignTargets,
+    MEAN_TOLERANCE, SD_TOLERANCE, default_max_jump,
 };
+use chutes::analysis::goal::Goal;
+use chutes::analysis::quality::Quality;
 use chutes::analysis::report::DesignReport;
 use chutes::{Overshoot, Rules};
 use serde::{Deserialize, Serialize};
@@ -33,8 +37,10 @@ use std::sync::Arc;
 use std::time::Duration;
 use tabletop::Budget;
 
-/// How long one design searches before it answers with its best board.
-pub const DESIGN_SECONDS: u64 = 8;
+/// The most one design searches before it answers with its best board (a
+/// search usually ends sooner on its own: every target met, or no better
+/// board for 32,000 boards, as on the command line).
+pub const DESIGN_SECONDS: u64 = 60;
 
 /// The largest board designed through the server.
 pub const MAX_DESIGN_SQUARES: u32 = 1_000;
@@ -72,21 +78,25 @@ pub struct DesignRequest {
     /// Faces of the die (default 6).
     #[serde(default)]
     pub faces: Option<u32>,
-    /// Target mean.
+    /// Target mean: a number (within 0.1) or a goal as the command line
+    /// reads it (`30±0.5`, `20..30`, `<=30`, `min`, `max`).
     #[serde(default)]
-    pub mean: Option<f64>,
-    /// Target standard deviation.
+    pub mean: Option<GoalText>,
+    /// Target standard deviation, likewise.
     #[serde(default)]
-    pub sd: Option<f64>,
+    pub sd: Option<GoalText>,
+    /// The designed board's name (default: the seed and the targets).
+    #[serde(default)]
+    pub name: Option<String>,
     /// Players (default 1; 2 or more with `fair`).
     #[serde(default)]
     pub players: Option<usize>,
     /// Every seat within this of 1/players.
     #[serde(default)]
     pub fair: Option<f64>,
-    /// The fewest rolls a game can take, at least.
+    /// The fewest rolls a game can take: a number (at least) or a goal.
     #[serde(default)]
-    pub shortest: Option<u32>,
+    pub shortest: Option<GoalText>,
     /// The search's seed (default 1).
     #[serde(default)]
     pub seed: Option<u64>,
@@ -94,6 +104,57 @@ pub struct DesignRequest {
 
 fn default_size() -> u32 {
     100
+}
+
+/// A goal as a number or as the command line's text.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(untagged)]
+pub enum GoalText {
+    /// A plain number.
+    Number(f64),
+    /// `30±0.5`, `20..30`, `>=20`, `<=30`, `min`, `max` or a number.
+    Text(String),
+}
+
+impl GoalText {
+    /// The goal, a plain number within `tolerance` (or at least it, when
+    /// `at_least`).
+    fn goal(&self, name: &str, tolerance: f64, at_least: bool) -> Result<Goal, ApiError> {
+        let goal = match self {
+            Self::Number(v) => Goal::near(*v, tolerance),
+            Self::Text(t) => Goal::parse_with(t, tolerance)
+                .map_err(|e| ApiError::bad_request(format!("{name}: {e}")))?,
+        };
+        Ok(match goal {
+            Goal::Near { value, .. } if at_least && matches!(self, Self::Number(_)) => {
+                Goal::AtLeast { value }
+            }
+            Goal::Near {
+                value,
+                tolerance: 0.0,
+            } if at_least => Goal::AtLeast { value },
+            g => g,
+        })
+    }
+}
+
+/// The name a designed board gets: the one asked, or the seed and the
+/// targets in words ("design-1, mean 40, 4 players").
+fn design_name(r: &DesignRequest, targets: &DesignTargets, seed: u64) -> String {
+    if let Some(name) = r.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+        return name.chars().take(80).collect();
+    }
+    let mut words = vec![format!("design-{seed}")];
+    if let Some(m) = targets.mean {
+        words.push(format!("mean {m}"));
+    }
+    if let Some(sd) = targets.sd {
+        words.push(format!("sd {sd}"));
+    }
+    if targets.players > 1 {
+        words.push(format!("{} players", targets.players));
+    }
+    words.join(", ")
 }
 
 /// One line of the answer.
@@ -148,15 +209,31 @@ fn read(r: &DesignRequest) -> Result<(DesignShape, Rules, DesignTargets, DesignO
         chutes: count(&r.chutes)?,
         ladders: count(&r.ladders)?,
         min_jump: r.min_jump.unwrap_or(2),
-        max_jump: r.max_jump.unwrap_or(r.size.saturating_sub(1)),
+        max_jump: r.max_jump.unwrap_or(default_max_jump(r.size)),
         chains: r.chains,
+        jumps: None,
+        quality: Quality::default(),
+        from: None,
     };
     let targets = DesignTargets {
-        mean: r.mean,
-        sd: r.sd,
+        mean: r
+            .mean
+            .as_ref()
+            .map(|g| g.goal("mean", MEAN_TOLERANCE, false))
+            .transpose()?,
+        sd: r
+            .sd
+            .as_ref()
+            .map(|g| g.goal("sd", SD_TOLERANCE, false))
+            .transpose()?,
         players: r.players.unwrap_or(1),
         fair: r.fair,
-        shortest: r.shortest,
+        shortest: r
+            .shortest
+            .as_ref()
+            .map(|g| g.goal("shortest", 0.0, true))
+            .transpose()?,
+        percentiles: Vec::new(),
     };
     let options = DesignOptions {
         seed: r.seed.unwrap_or(1),
@@ -171,9 +248,10 @@ async fn design_board(
     JsonBody(request): JsonBody<DesignRequest>,
 ) -> Result<Response, ApiError> {
     let (shape, rules, targets, options) = read(&request)?;
+    let name = design_name(&request, &targets, options.seed);
     // Refuse a shape or targets that cannot be designed for before any
     // work, with the library's words.
-    design::check(&shape, &targets).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    design::check(&shape, &rules, &targets).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
     let progress = tx.clone();
     let shape = Arc::new(shape);
@@ -181,7 +259,7 @@ async fn design_board(
     tokio::spawn(async move {
         let answer = state
             .long_work
-            .run(Line::Long, move |outer| {
+            .run_long_for(Duration::from_secs(DESIGN_SECONDS + 2), move |outer| {
                 let (budget, stop) = Budget::with_limit(Duration::from_secs(DESIGN_SECONDS));
                 design::design(&work_shape, &rules, &targets, options, &budget, &mut |p| {
                     let sent = progress.send(line(&Said::Progress {
@@ -195,7 +273,8 @@ async fn design_board(
                         stop.cancel();
                     }
                 })
-                .and_then(|d| {
+                .and_then(|mut d| {
+                    d.board = d.board.with_name(name.clone());
                     let report =
                         DesignReport::new(&d, &work_shape, &rules, options.seed, targets.players)?;
                     Ok((d.board, report))

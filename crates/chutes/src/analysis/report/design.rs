@@ -12,7 +12,9 @@
 
 use super::{AnalysisOptions, AnalysisReport, jump_text};
 use crate::analysis::AnalysisError;
-use crate::analysis::design::{Design, DesignShape, MEAN_TOLERANCE, SD_TOLERANCE, TargetResult};
+use crate::analysis::design::{Design, DesignShape, TargetResult};
+use crate::analysis::goal::Goal;
+use crate::analysis::quality::RuleCheck;
 use crate::board::Jump;
 use crate::rules::Rules;
 use serde::Serialize;
@@ -29,6 +31,12 @@ pub struct DesignReport {
     pub met: bool,
     /// Each target beside the board's figure.
     pub targets: Vec<TargetResult>,
+    /// Each quality rule and how the board stands against it.
+    pub rules: Vec<RuleCheck>,
+    /// Crossing pairs of jumps in the board's picture.
+    pub crossings: u32,
+    /// Jumps moved, added or removed from the starting board, if any.
+    pub changes: Option<u32>,
     /// Candidate boards judged exactly.
     pub evaluations: u64,
     /// Did the search stop early (interrupted), keeping its best board?
@@ -64,6 +72,9 @@ impl DesignReport {
             shape: shape.clone(),
             met: design.met(),
             targets: design.targets.clone(),
+            rules: design.rules.clone(),
+            crossings: design.crossings,
+            changes: design.changes,
             evaluations: design.evaluations,
             stopped: design.stopped,
             jumps: design.board.jumps().to_vec(),
@@ -75,23 +86,41 @@ impl DesignReport {
 
 /// A target's name and figures in words.
 fn target_line(t: &TargetResult) -> String {
-    match t.name {
-        "mean" => format!(
-            "mean {:.3} rolls (asked {} ± {MEAN_TOLERANCE})",
-            t.achieved, t.target
-        ),
+    let asked = match t.goal {
+        Goal::Least => "asked as small as possible".to_string(),
+        Goal::Most => "asked as large as possible".to_string(),
+        g => format!("asked {g}"),
+    };
+    let missed = if t.met {
+        String::new()
+    } else {
+        format!(", missed by {}", short(t.miss))
+    };
+    match t.name.as_str() {
+        "mean" => format!("mean {:.6} rolls ({asked}{missed})", t.achieved),
         "sd" => format!(
-            "standard deviation {:.3} rolls (asked {} ± {SD_TOLERANCE})",
-            t.achieved, t.target
+            "standard deviation {:.6} rolls ({asked}{missed})",
+            t.achieved
         ),
         "fair" => format!(
-            "every seat within {:.4} of an even share (asked within {})",
+            "every seat within {:.4} of an even share (asked within {}{missed})",
             t.achieved, t.target
         ),
-        _ => format!(
-            "shortest game {} rolls (asked at least {})",
-            t.achieved, t.target
+        "shortest" => format!("shortest game {} rolls ({asked}{missed})", t.achieved),
+        p => format!(
+            "{}% of games end within {} rolls ({asked}{missed})",
+            p.trim_start_matches('p'),
+            t.achieved
         ),
+    }
+}
+
+/// A number in few characters: up to 6 significant decimals.
+fn short(x: f64) -> String {
+    if x >= 0.001 {
+        format!("{x:.3}")
+    } else {
+        format!("{x:.3e}")
     }
 }
 
@@ -135,6 +164,54 @@ impl fmt::Display for DesignReport {
             if let Some(why) = &t.impossible {
                 writeln!(f, "          no board can: {why}")?;
             }
+            if let Some(bound) = &t.bound {
+                writeln!(f, "          proven: {bound}")?;
+            }
+        }
+        if let Some(n) = self.changes {
+            writeln!(
+                f,
+                "  {n} {} from the starting board (moved, added or removed).",
+                if n == 1 { "change" } else { "changes" }
+            )?;
+        }
+        let rules: Vec<String> = self
+            .rules
+            .iter()
+            .filter(|r| r.on)
+            .map(|r| {
+                if r.kept {
+                    format!("{} (kept)", r.text)
+                } else {
+                    format!("{} (BROKEN)", r.text)
+                }
+            })
+            .collect();
+        writeln!(f, "  Board rules: {}.", rules.join("; "))?;
+        let off: Vec<&str> = self
+            .rules
+            .iter()
+            .filter(|r| !r.on)
+            .map(|r| r.rule)
+            .collect();
+        if !off.is_empty() {
+            writeln!(f, "  Rules switched off: {}.", off.join(", "))?;
+        }
+        let inherited: Vec<String> = self
+            .rules
+            .iter()
+            .filter(|r| r.on && r.kept && !r.broken_by.is_empty())
+            .map(|r| {
+                let jumps: Vec<String> = r.broken_by.iter().map(jump_text).collect();
+                format!("{}: {}", r.rule, jumps.join(", "))
+            })
+            .collect();
+        if !inherited.is_empty() {
+            writeln!(
+                f,
+                "  Kept from the starting board, outside the rules: {}.",
+                inherited.join("; ")
+            )?;
         }
         if self.stopped {
             writeln!(

@@ -138,6 +138,42 @@ impl fmt::Display for SensitivityReport {
             "A new ladder of {} squares would save most on squares: {}",
             t.length,
             ranked(|s| s.ladder.as_ref(), false)
-        )
+        )?;
+        // The rows that surprise: a chute that shortens the game (it sends
+        // a token onto a ladder's foot, or past a worse chute) and a ladder
+        // that lengthens it.
+        let against = |pick: fn(&sensitivity::SquareSensitivity) -> Option<&Effect>, sign: f64| {
+            let mut v: Vec<(u32, f64)> = t
+                .squares
+                .iter()
+                .filter_map(|s| pick(s).map(|e| (s.square, e.mean_change)))
+                .filter(|(_, d)| d * sign > 0.0)
+                .collect();
+            v.sort_by(|a, b| (b.1 * sign).total_cmp(&(a.1 * sign)));
+            v.iter()
+                .map(|(s, d)| format!("{s} ({})", signed(*d)))
+                .collect::<Vec<_>>()
+        };
+        let shorter = against(|s| s.chute.as_ref(), -1.0);
+        if !shorter.is_empty() {
+            writeln!(
+                f,
+                "Surprise: a new chute of {} squares would SHORTEN the game on {} squares: {}",
+                t.length,
+                shorter.len(),
+                shorter.join(", ")
+            )?;
+        }
+        let longer = against(|s| s.ladder.as_ref(), 1.0);
+        if !longer.is_empty() {
+            writeln!(
+                f,
+                "Surprise: a new ladder of {} squares would LENGTHEN the game on {} squares: {}",
+                t.length,
+                longer.len(),
+                longer.join(", ")
+            )?;
+        }
+        Ok(())
     }
 }
