@@ -541,13 +541,25 @@ impl<G: Playable> Match<G> {
         for (i, name) in names.into_iter().enumerate() {
             if let Some(name) = name {
                 let seat = u8::try_from(i + 1).unwrap_or(u8::MAX);
-                // A name kept before a stricter rule refused it leaves the
-                // seat unnamed: the record still replays.
-                if let Err(NameError::NoSeat { .. }) = game.set_name(seat, Some(&name)) {
-                    return Err(ReplayError::Setup(format!(
-                        "seat {seat} is named, but the game has {} seats",
-                        game.record.seats.len()
-                    )));
+                // A name kept before a stricter rule refused it (a look-alike,
+                // a blank) leaves the seat unnamed: the record still replays.
+                // One no rule ever allowed (a control or direction character,
+                // too long) means the record was not written by Parlor.
+                match game.set_name(seat, Some(&name)) {
+                    Ok(()) => {}
+                    Err(NameError::NoSeat { .. }) => {
+                        return Err(ReplayError::Setup(format!(
+                            "seat {seat} is named, but the game has {} seats",
+                            game.record.seats.len()
+                        )));
+                    }
+                    Err(e @ (NameError::Empty | NameError::TooLong { .. })) => {
+                        return Err(ReplayError::Setup(format!("seat {seat}'s name: {e}")));
+                    }
+                    Err(e @ NameError::Invisible { code, .. }) if never_allowed(code) => {
+                        return Err(ReplayError::Setup(format!("seat {seat}'s name: {e}")));
+                    }
+                    Err(_) => {}
                 }
             }
         }
@@ -936,6 +948,16 @@ impl DiceSource for Noted<'_> {
         self.roll = Some(roll);
         Ok(roll)
     }
+}
+
+/// A character no rule for names ever allowed: a control character, a
+/// direction mark or override, or a zero-width one.
+fn never_allowed(code: u32) -> bool {
+    char::from_u32(code).is_none_or(char::is_control)
+        || matches!(
+            code,
+            0x061C | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2069 | 0xFEFF
+        )
 }
 
 #[cfg(test)]
