@@ -33,6 +33,7 @@
 
 pub mod assets;
 pub mod http;
+pub mod logged;
 pub mod matches;
 pub mod random;
 pub mod sessions;

@@ -182,8 +182,13 @@ pub fn is_new_work(method: &Method, path: &str) -> bool {
         && ((method != Method::GET && method != Method::HEAD) || path.ends_with("/events"))
 }
 
-/// Refuses new work while draining (see the module's terms); lets the rest
-/// through. A layer of the API's routes, after the route is noted, so that
+/// Whether the server was draining when a request's head came (noted by
+/// the outermost layer, before its body is read).
+#[derive(Clone, Copy, Debug)]
+pub struct CameWhileDraining(pub bool);
+
+/// Refuses new work that came while draining (see the module's terms);
+/// lets the rest through, a request that came before the drain included. A layer of the API's routes, after the route is noted, so that
 /// the refusal is logged and counted under its route (the route template
 /// is read, whole: a nested router sees only the rest of the path).
 pub async fn refuse_while_draining(
@@ -195,7 +200,11 @@ pub async fn refuse_while_draining(
         .extensions()
         .get::<axum::extract::MatchedPath>()
         .map_or_else(|| request.uri().path(), axum::extract::MatchedPath::as_str);
-    if state.health.is_draining() && is_new_work(request.method(), path) {
+    let came_while_draining = request
+        .extensions()
+        .get::<CameWhileDraining>()
+        .map_or_else(|| state.health.is_draining(), |came| came.0);
+    if came_while_draining && is_new_work(request.method(), path) {
         return draining();
     }
     next.run(request).await

@@ -45,8 +45,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
-/// The most characters of one value a log line carries ([`cut`]).
-pub const LOGGED_MOST: usize = 500;
+pub use crate::logged::{LOGGED_MOST, cut};
 
 /// A request's method as logs and metrics label it: HTTP's own methods by
 /// name, any other `other` (see the module's terms).
@@ -63,15 +62,6 @@ pub fn method_label(method: &axum::http::Method) -> &'static str {
         Method::TRACE => "TRACE",
         Method::CONNECT => "CONNECT",
         _ => "other",
-    }
-}
-
-/// `text` as a log line carries it: whole up to [`LOGGED_MOST`]
-/// characters, else its first ones and `…`.
-pub fn cut(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(LOGGED_MOST) {
-        None => std::borrow::Cow::Borrowed(text),
-        Some((end, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..end])),
     }
 }
 
@@ -178,6 +168,11 @@ pub async fn observe(State(state): State<AppState>, mut request: Request, next: 
     let method = method_label(request.method());
     let slot = RouteSlot::default();
     request.extensions_mut().insert(slot.clone());
+    // Whether the server drained already when the request came: one that
+    // came before is answered, however long its body takes to arrive.
+    request
+        .extensions_mut()
+        .insert(super::health::CameWhileDraining(state.health.is_draining()));
     let answered = AssertUnwindSafe(next.run(request)).catch_unwind().await;
     let metrics = state.hub.metrics();
     let (mut response, panicked) = match answered {

@@ -1108,7 +1108,7 @@ fn grid_files(folder: &Path) -> Vec<(String, String)> {
 /// The words for an I/O failure of the store, naming no path (the full
 /// error goes to the server's log).
 fn io_reason(e: &std::io::Error) -> DbError {
-    tracing::warn!(error = %crate::http::log::cut(&e.to_string()), "store: file error");
+    tracing::warn!(error = %crate::logged::cut(&e.to_string()), "store: file error");
     match e.kind() {
         std::io::ErrorKind::StorageFull => DbError::Full,
         std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {

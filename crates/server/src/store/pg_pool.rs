@@ -165,7 +165,7 @@ pub(super) fn said(e: &tokio_postgres::Error) -> String {
             words
         }
     };
-    crate::http::log::cut(&words).into_owned()
+    crate::logged::cut(&words).into_owned()
 }
 
 /// A PostgreSQL failure in words (what went wrong goes to the server's

@@ -1134,18 +1134,18 @@ fn sql(e: rusqlite::Error) -> DbError {
                 return DbError::Incompatible("the file is not a SQLite database".into());
             }
             ErrorCode::DatabaseCorrupt => {
-                tracing::error!(error = %crate::http::log::cut(&e.to_string()), "store: the SQLite file is damaged");
+                tracing::error!(error = %crate::logged::cut(&e.to_string()), "store: the SQLite file is damaged");
                 return DbError::Damaged(
                     "part of the store's file is damaged (the server's log has the details)".into(),
                 );
             }
             ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied => {
-                tracing::warn!(error = %crate::http::log::cut(&e.to_string()), "store: SQLite failed");
+                tracing::warn!(error = %crate::logged::cut(&e.to_string()), "store: SQLite failed");
                 return DbError::ReadOnly;
             }
             _ => {}
         }
     }
-    tracing::warn!(error = %crate::http::log::cut(&e.to_string()), "store: SQLite failed");
+    tracing::warn!(error = %crate::logged::cut(&e.to_string()), "store: SQLite failed");
     DbError::Unavailable("the database failed (the server's log has the details)".into())
 }
