@@ -53,6 +53,7 @@ const ui = {
   replay: byId("replay"),
   chancesChart: byId("chances-chart"),
   chancesChartImg: byId("chances-chart-img"),
+  chancesSwing: byId("chances-swing"),
   playersBody: document.querySelector("#players-table tbody"),
   chances: byId("chances"),
   chancesWords: byId("chances-words"),
@@ -650,7 +651,7 @@ function rebuildLog() {
 function logLine(number, seat, text, cls) {
   return el(
     "li",
-    { class: cls, dataset: { move: number } },
+    { class: cls, dataset: { move: number, seat } },
     el("span", { class: "n" }, `#${number}`),
     el("span", { class: `swatch p${seat}`, "aria-hidden": "true" }),
     playerWords(text),
@@ -811,7 +812,10 @@ function render() {
   const charted = over && !showing && Boolean(match.view.view.chances);
   ui.chancesChart.hidden = !charted;
   const chart = `/api/matches/${match.id}/chances.svg`;
-  if (charted && ui.chancesChartImg.getAttribute("src") !== chart) ui.chancesChartImg.src = chart;
+  if (charted && ui.chancesChartImg.getAttribute("src") !== chart) {
+    ui.chancesChartImg.src = chart;
+    nameTheBiggestSwing(match.id);
+  }
   if (over && !showing && !parts.replay) {
     parts.replay = replayBar(ui.replay, match, onReplayStep);
   }
@@ -851,6 +855,32 @@ function showChances() {
       return part;
     }),
   );
+}
+
+/**
+ * Names the move that changed its mover's chance the most, under the look
+ * back's chart: "The biggest swing: move 18, Bo rolls 5 … (+24%)".
+ */
+async function nameTheBiggestSwing(id) {
+  ui.chancesSwing.textContent = "";
+  let figures;
+  try {
+    figures = await api("GET", `/api/matches/${id}/chances`);
+  } catch {
+    return;
+  }
+  if (!match || match.id !== id) return;
+  let best = null;
+  for (let m = 1; m < figures.series.length; m++) {
+    const line = ui.log.querySelector(`li[data-move="${m}"]`);
+    const seat = line ? Number(line.dataset.seat) : 0;
+    if (!seat) continue;
+    const swing = figures.series[m][seat - 1] - figures.series[m - 1][seat - 1];
+    if (!best || Math.abs(swing) > Math.abs(best.swing)) best = { m, swing, words: line.lastChild.textContent };
+  }
+  if (!best) return;
+  const sign = best.swing >= 0 ? "+" : "−";
+  ui.chancesSwing.textContent = `The biggest swing: move ${best.m}, ${best.words} (${sign}${Math.round(Math.abs(best.swing) * 100)}%).`;
 }
 
 function showTallies() {

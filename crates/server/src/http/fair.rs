@@ -80,6 +80,7 @@ pub const ROUTES: &[(&str, &str, Kind)] = &[
     ("GET", "/api/matches/{id}/replay", Kind::Everyday),
     ("GET", "/api/matches/{id}/svg", Kind::Everyday),
     ("GET", "/api/matches/{id}/chances.svg", Kind::Asking),
+    ("GET", "/api/matches/{id}/chances", Kind::Asking),
     ("GET", "/api/lobby", Kind::Everyday),
     ("GET", "/api/games", Kind::Everyday),
     // Baffle.

@@ -67,6 +67,7 @@ pub fn routes() -> Router<AppState> {
         .route("/matches/{id}/replay", get(replay))
         .route("/matches/{id}/svg", get(picture))
         .route("/matches/{id}/chances.svg", get(chances_picture))
+        .route("/matches/{id}/chances", get(chances_over_game))
         .route("/lobby", get(lobby))
         .route("/games", get(list_games))
 }
@@ -690,6 +691,28 @@ async fn chances_picture(
         .with_table(&id, |t| t.chances_over_game().map(|s| (t.names(), s)))
         .await??;
     crate::svg_response(render::chances::chances_chart(&names, &series))
+}
+
+/// Each player's chance to win after every move of a match.
+#[derive(Serialize)]
+struct ChancesOverGame {
+    /// The players' names, seat 1 first.
+    names: Vec<String>,
+    /// `series[m]`: every player's chance after the first `m` moves.
+    series: Vec<Vec<f64>>,
+}
+
+/// `GET /api/matches/{id}/chances`: the look back's figures, as the chart
+/// draws them (`422 no_chances` for a game that does not know them).
+async fn chances_over_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<ChancesOverGame> {
+    let (names, series) = state
+        .hub
+        .with_table(&id, |t| t.chances_over_game().map(|s| (t.names(), s)))
+        .await??;
+    Ok(Json(ChancesOverGame { names, series }))
 }
 
 /// The lobby: matches with seats anyone may take.

@@ -1516,4 +1516,10 @@ fn the_chances_bar_follows_every_roll_against_a_bot() {
     );
     let svg = svg.as_str().expect("the chart's SVG");
     assert_eq!(svg.matches("<polyline").count(), 2, "{svg}");
+    // Under it, the move that changed its mover's chance most, in words.
+    let swing = b.wait_for_text("#chances-swing", "The biggest swing: move ");
+    assert!(
+        swing.contains(" rolls ") && swing.ends_with("%)."),
+        "{swing}"
+    );
 }
