@@ -7,11 +7,12 @@
 //!   setup every viewer may see, a page's extras, its lobby line and its
 //!   picture. It holds no rule.
 //! - **any match** ([`AnyMatch`]): a `Match` of some game with its type
-//!   forgotten, taking moves as text or JSON and giving views and events as
-//!   JSON.
-//! - **played** ([`Played`]): one move as a front end tells it: its number,
-//!   the seat, whether a bot made it, the move's text, the roll (chosen
-//!   dice), and its events, each with its words (`text`).
+//!   forgotten, taking moves as text or JSON and giving the protocol's
+//!   views and moves ([`crate::protocol`]).
+//! - **played** ([`Played`], in [`crate::protocol`]): one move as a front
+//!   end tells it: its number, the seat, whether a bot made it, the move's
+//!   text, the roll (chosen dice), and its events, each with its words
+//!   (`text`).
 //! - **gate**: while a match is on, its record (with the seed) is refused
 //!   (`game_on`, [`AnyMatch::record_once_over`]), and a look back at an
 //!   earlier move ([`AnyMatch::replay_step`], [`AnyMatch::picture`]) shows
@@ -19,28 +20,24 @@
 //!   viewer may know (the game's own [`Playable::view`]).
 
 use crate::Refusal;
+use crate::protocol::{
+    DiceKind, Fixed, GameJson, LogLine, Played, Position, ReplayStep, TableView, game_json,
+};
 use crate::registry::{Need, Supplied};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use tabletop::play::{
-    DiceMode, Entry, Match, Playable, PlayedOf, Record, SeatKind, Status, Viewer,
+    DiceMode, DiceView, Entry, Match, Playable, PlayedOf, Record, SeatKind, Status, Viewer,
 };
 
 /// The events a view's log carries (the newest); older ones are in the
 /// record. Each line is worded once, when its move is played.
 pub const LOG_TAIL: usize = 100;
 
-/// A log line's move number (0 for a line without one).
 /// The most moves a game's chances are charted for (each step is one
 /// position's exact chances).
 pub const CHANCES_MAX_MOVES: usize = 5_000;
-
-fn line_number(line: &Value) -> usize {
-    line.get("number")
-        .and_then(Value::as_u64)
-        .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX))
-}
 
 /// What the registry needs of a game beyond the match layer.
 pub trait Adapter: Playable + Send + Sync + 'static
@@ -125,29 +122,6 @@ where
     -> Result<render::Picture, render::RenderError>;
 }
 
-/// One move as the API tells it.
-#[derive(Debug, Clone, Serialize)]
-pub struct Played {
-    /// The move's number, from 1.
-    pub number: usize,
-    /// The seat that moved (from 1).
-    pub seat: u8,
-    /// Whether a bot made it.
-    pub bot: bool,
-    /// The move, in its text form.
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// The roll, when the players choose the dice.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub roll: Option<u8>,
-    /// Its events, as JSON, each with `text`: its words.
-    pub events: Vec<Value>,
-    /// The record entry to store (the move, ` @ROLL` when chosen, ` (bot)`
-    /// when a bot chose it for a person).
-    #[serde(skip)]
-    pub entry: String,
-}
-
 /// A move as a client sent it: its text form or its JSON form.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MoveInput {
@@ -173,24 +147,24 @@ pub trait AnyMatch: Send + Sync {
     fn seats(&self) -> Vec<SeatKind>;
     /// True when the players choose the rolls.
     fn dice_chosen(&self) -> bool;
-    /// The match view for `viewer` (status, moves, seats, dice, the game's
-    /// view), the page's extras under `page`, and the log's tail.
-    fn view(&self, viewer: Viewer) -> Value;
-    /// [`AnyMatch::view`] with only the log's lines of the moves after
-    /// `after` (a move's compact answer: the client has the older ones).
-    fn view_after(&self, viewer: Viewer, after: usize) -> Value {
-        let mut view = self.view(viewer);
-        if let Some(Value::Array(log)) = view.get_mut("log") {
-            log.retain(|line| {
-                line.get("number")
-                    .and_then(Value::as_u64)
-                    .is_some_and(|n| n > after as u64)
-            });
-        }
-        view
+    /// The match as `viewer` sees it, with the log's tail.
+    ///
+    /// # Errors
+    /// `server_error` when the game's view does not write.
+    fn view(&self, viewer: Viewer) -> Result<TableView, Refusal>;
+    /// What a move may change, as `viewer` sees it: a move's compact
+    /// answer's part (the client has the rest).
+    ///
+    /// # Errors
+    /// As [`AnyMatch::view`].
+    fn position(&self, viewer: Viewer) -> Result<Position, Refusal> {
+        Ok(self.view(viewer)?.position)
     }
     /// What every viewer may see of the setup.
-    fn public_setup(&self) -> Value;
+    ///
+    /// # Errors
+    /// `server_error` when it does not write.
+    fn public_setup(&self) -> Result<GameJson, Refusal>;
     /// The lobby's line.
     fn title(&self) -> String;
     /// Plays a person's move for `seat`, sent for the position after
@@ -233,12 +207,15 @@ pub trait AnyMatch: Send + Sync {
     fn apply_entry(&mut self, entry: &str) -> Result<Played, String>;
     /// The record without its moves, as JSON, for the store only: it holds
     /// the seed (and a Baffle box's mirrors) while the match is on.
-    fn header(&self) -> String;
+    ///
+    /// # Errors
+    /// `server_error` when it does not write.
+    fn header(&self) -> Result<String, Refusal>;
     /// The whole record, as JSON, once the match is over.
     ///
     /// # Errors
-    /// `game_on` while it is on.
-    fn record_once_over(&self) -> Result<Value, Refusal>;
+    /// `game_on` while it is on; `server_error` when it does not write.
+    fn record_once_over(&self) -> Result<GameJson, Refusal>;
     /// A step back in the match: the view after its first `at` moves and
     /// the `at`-th move's play. While the match is on, `viewer`'s view then
     /// (what they saw at the time, never more); once over, a spectator's,
@@ -301,19 +278,6 @@ pub trait AnyMatch: Send + Sync {
     fn as_any(&self) -> &dyn std::any::Any;
 }
 
-/// One step of a replay.
-#[derive(Debug, Clone, Serialize)]
-pub struct ReplayStep {
-    /// Moves played so far in the replay.
-    pub at: usize,
-    /// Moves in the whole match.
-    pub moves: usize,
-    /// The move that led here (none at 0).
-    pub played: Option<Played>,
-    /// The match as a spectator saw it then.
-    pub view: Value,
-}
-
 /// A bot's turn taken out of the match.
 pub struct BotWork {
     /// The move number it was taken at.
@@ -325,7 +289,7 @@ pub struct BotWork {
 /// A match of game `G`, and the newest events of its log in words.
 pub struct TypedMatch<G: Playable> {
     m: Match<G>,
-    log: std::collections::VecDeque<Value>,
+    log: std::collections::VecDeque<LogLine>,
 }
 
 impl<G: Adapter> TypedMatch<G>
@@ -336,7 +300,7 @@ where
 {
     /// The match `m`, behind the one interface.
     pub fn new(m: Match<G>) -> Self {
-        let lines: Vec<Value> = m
+        let lines: Vec<LogLine> = m
             .log()
             .collect::<Vec<_>>()
             .into_iter()
@@ -391,12 +355,12 @@ where
 
 /// One line of a view's log: the move's number, the seat, the event in
 /// words.
-fn log_line(number: usize, seat: u8, event: &impl std::fmt::Display) -> Value {
-    let mut line = Map::new();
-    line.insert("number".into(), number.into());
-    line.insert("seat".into(), seat.into());
-    line.insert("text".into(), event.to_string().into());
-    Value::Object(line)
+fn log_line(number: usize, seat: u8, event: &impl std::fmt::Display) -> LogLine {
+    LogLine {
+        number,
+        seat,
+        text: event.to_string(),
+    }
 }
 
 impl<G: Adapter> TypedMatch<G>
@@ -427,7 +391,7 @@ where
                 let done = m
                     .apply_entry(entry.clone())
                     .map_err(|why| Refusal::new("bad_record", why))?;
-                Some(played::<G>(done, &m))
+                Some(played::<G>(done, &m)?)
             }
             _ => None,
         };
@@ -435,47 +399,52 @@ where
     }
 }
 
-/// The JSON of an event, with its words under `text`.
-pub fn event_json<E: Serialize + std::fmt::Display>(event: &E) -> Value {
+/// The JSON of an event, with its words under `text` (an event that is
+/// not an object goes under `event`). An event that does not write —
+/// the game's fault, never the player's, and after its move was played —
+/// keeps its words and says why under `unwritten`, so that the move and
+/// its record stay one.
+///
+/// # Errors
+/// `server_error` were the map of its fields not to write.
+pub fn event_json<E: Serialize + std::fmt::Display>(event: &E) -> Result<GameJson, Refusal> {
     let text = Value::String(event.to_string());
+    let mut fields = Map::new();
     match serde_json::to_value(event) {
-        Ok(Value::Object(mut fields)) => {
-            fields.insert("text".into(), text);
-            Value::Object(fields)
-        }
+        Ok(Value::Object(own)) => fields = own,
         Ok(other) => {
-            let mut fields = Map::new();
             fields.insert("event".into(), other);
-            fields.insert("text".into(), text);
-            Value::Object(fields)
         }
-        Err(_) => {
-            let mut fields = Map::new();
-            fields.insert("text".into(), text);
-            Value::Object(fields)
+        Err(e) => {
+            fields.insert("unwritten".into(), e.to_string().into());
         }
     }
+    fields.insert("text".into(), text);
+    game_json(&fields)
 }
 
 /// A move as the API tells it; `m` is the match it was just played in (its
 /// record's last entry is the move as stored: with its roll, and marked
 /// when a bot chose it for a person).
-fn played<G: Playable>(p: PlayedOf<G>, m: &Match<G>) -> Played {
+///
+/// # Errors
+/// `server_error` when an event does not write.
+fn played<G: Playable>(p: PlayedOf<G>, m: &Match<G>) -> Result<Played, Refusal> {
     let entry = m
         .record()
         .moves
         .last()
         .map(ToString::to_string)
         .unwrap_or_default();
-    Played {
+    Ok(Played {
         number: p.number,
         seat: p.seat,
         bot: p.bot,
         mv: p.mv.to_string(),
         roll: p.roll,
-        events: p.events.iter().map(event_json).collect(),
+        events: p.events.iter().map(event_json).collect::<Result<_, _>>()?,
         entry,
-    }
+    })
 }
 
 /// Reads a move in its text or JSON form.
@@ -512,10 +481,6 @@ fn move_words(text: &str) -> String {
     text
 }
 
-fn to_value(x: &impl Serialize) -> Value {
-    serde_json::to_value(x).unwrap_or(Value::Null)
-}
-
 impl<G: Adapter> AnyMatch for TypedMatch<G>
 where
     G::Setup: Send + Sync,
@@ -550,32 +515,52 @@ where
         self.m.dice_chosen()
     }
 
-    fn view(&self, viewer: Viewer) -> Value {
-        self.view_after(viewer, 0)
+    fn view(&self, viewer: Viewer) -> Result<TableView, Refusal> {
+        let view = self.m.view(viewer);
+        Ok(TableView {
+            fixed: Fixed {
+                game: view.game,
+                seats: view.seats,
+                dice: match view.dice {
+                    DiceView::Seeded { .. } => DiceKind::Seeded,
+                    DiceView::Chosen => DiceKind::Chosen,
+                },
+                names: self.names(),
+            },
+            position: Position {
+                status: view.status,
+                moves: view.moves,
+                to_move: view.to_move,
+                you: view.you,
+                seed: match view.dice {
+                    DiceView::Seeded { seed } => seed,
+                    DiceView::Chosen => None,
+                },
+                view: game_json(&view.view)?,
+                page: game_json(&G::extras(&self.m, viewer))?,
+            },
+            log: self.log.iter().cloned().collect(),
+        })
     }
 
-    fn view_after(&self, viewer: Viewer, after: usize) -> Value {
-        let mut view = to_value(&self.m.view(viewer));
-        if let Value::Object(fields) = &mut view {
-            fields.insert("page".into(), G::extras(&self.m, viewer));
-            fields.insert("names".into(), to_value(&self.names()));
-            // The lines are in move order: only the newest are cloned.
-            let newer = self
-                .log
-                .iter()
-                .rev()
-                .take_while(|line| line_number(line) > after)
-                .count();
-            fields.insert(
-                "log".into(),
-                Value::Array(self.log.range(self.log.len() - newer..).cloned().collect()),
-            );
-        }
-        view
+    fn position(&self, viewer: Viewer) -> Result<Position, Refusal> {
+        let view = self.m.view(viewer);
+        Ok(Position {
+            status: view.status,
+            moves: view.moves,
+            to_move: view.to_move,
+            you: view.you,
+            seed: match view.dice {
+                DiceView::Seeded { seed } => seed,
+                DiceView::Chosen => None,
+            },
+            view: game_json(&view.view)?,
+            page: game_json(&G::extras(&self.m, viewer))?,
+        })
     }
 
-    fn public_setup(&self) -> Value {
-        G::public_setup(&self.m)
+    fn public_setup(&self) -> Result<GameJson, Refusal> {
+        game_json(&G::public_setup(&self.m))
     }
 
     fn title(&self) -> String {
@@ -594,7 +579,7 @@ where
         let request = tabletop::play::Request { mv, after, roll };
         let done = self.m.play(seat, request)?;
         self.note(&done);
-        Ok(played::<G>(done, &self.m))
+        played::<G>(done, &self.m)
     }
 
     fn play_chosen_by_bot(
@@ -611,7 +596,7 @@ where
         };
         let done = self.m.play_chosen_by_bot(seat, request)?;
         self.note(&done);
-        Ok(played::<G>(done, &self.m))
+        played::<G>(done, &self.m)
     }
 
     fn bot_turn(&self) -> Option<BotWork> {
@@ -626,17 +611,17 @@ where
         let mv = read_move::<G>(&MoveInput::Text(mv.to_string()))?;
         let done = self.m.play_bot(moves, mv)?;
         self.note(&done);
-        Ok(played::<G>(done, &self.m))
+        played::<G>(done, &self.m)
     }
 
     fn apply_entry(&mut self, entry: &str) -> Result<Played, String> {
         let entry = entry.parse::<Entry<G::Move>>()?;
         let done = self.m.apply_entry(entry)?;
         self.note(&done);
-        Ok(played::<G>(done, &self.m))
+        played::<G>(done, &self.m).map_err(|e| e.to_string())
     }
 
-    fn header(&self) -> String {
+    fn header(&self) -> Result<String, Refusal> {
         let record = self.m.record();
         let header = Record::<&G::Setup, G::Move> {
             game: record.game.clone(),
@@ -647,14 +632,16 @@ where
             names: record.names.clone(),
             moves: Vec::new(),
         };
-        serde_json::to_string(&header).unwrap_or_default()
+        serde_json::to_string(&header).map_err(|e| {
+            Refusal::new(
+                "server_error",
+                format!("the match's record could not be written: {e}"),
+            )
+        })
     }
 
-    fn record_once_over(&self) -> Result<Value, Refusal> {
-        self.m
-            .public_record()
-            .map(to_value)
-            .ok_or_else(Refusal::game_on)
+    fn record_once_over(&self) -> Result<GameJson, Refusal> {
+        game_json(&self.m.public_record().ok_or_else(Refusal::game_on)?)
     }
 
     fn replay_step(&self, at: usize, viewer: Viewer) -> Result<ReplayStep, Refusal> {
@@ -668,7 +655,7 @@ where
             at,
             moves: self.m.moves(),
             played,
-            view: TypedMatch::new(m).view(viewer),
+            view: TypedMatch::new(m).view(viewer)?,
         })
     }
 

@@ -27,6 +27,8 @@
 //! - **players** ([`Outcome`]): each seat's name (a person's chosen one,
 //!   kept in the record, else "Player N" or the bot's) and the result said
 //!   to each viewer.
+//! - **protocol** ([`protocol`]): every answer about a match as a type —
+//!   views, moves, live changes, look backs — and their JSON Schema.
 //! - **refusal** ([`Refusal`]): a coded error (`bad_setup`, `game_on`, …)
 //!   that a front end shows or maps to an HTTP status by its code.
 
@@ -35,15 +37,15 @@ mod baffle_adapter;
 pub mod board_files;
 mod chutes_adapter;
 mod players;
+pub mod protocol;
 mod refusal;
 mod registry;
 mod tycoon_adapter;
 
-pub use any_match::{
-    Adapter, AnyMatch, BotWork, LOG_TAIL, MoveInput, Played, ReplayStep, TypedMatch, event_json,
-};
+pub use any_match::{Adapter, AnyMatch, BotWork, LOG_TAIL, MoveInput, TypedMatch, event_json};
 pub use baffle_adapter::{HolePlace, box_in_play, box_title, hole_places};
 pub use players::Outcome;
+pub use protocol::{GameJson, Played, ReplayStep};
 pub use refusal::Refusal;
 pub use registry::{
     GAMES, GameInfo, Need, Prepared, Registry, Supplied, find, names, start_from_record,

@@ -59,7 +59,7 @@ where
 }
 
 /// How a finished match ended, for one viewer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Outcome {
     /// The winning seat (from 1), if one won.
     pub winner: Option<u8>,

@@ -164,11 +164,7 @@ fn replay(
             ""
         };
         writeln!(out, "{:>5}. {name}: {}{chosen}", played.number, played.mv)?;
-        let words: Vec<&str> = played
-            .events
-            .iter()
-            .map(|event| event["text"].as_str().unwrap_or_default())
-            .collect();
+        let words = played.words();
         for text in &words {
             writeln!(out, "       {text}")?;
         }

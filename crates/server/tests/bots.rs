@@ -14,9 +14,10 @@ mod support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use games::{AnyMatch, BotWork, MoveInput, Played, Refusal, ReplayStep};
+use games::protocol::{DiceKind, Fixed, Position, TableView, game_json};
+use games::{AnyMatch, BotWork, GameJson, MoveInput, Played, Refusal, ReplayStep};
 use http_body_util::BodyExt;
-use serde_json::{Value, json};
+use serde_json::json;
 use server::matches::SeatPlan;
 use server::store::{Db, Durability, Location};
 use std::sync::Arc;
@@ -175,11 +176,28 @@ impl AnyMatch for Faulty {
     fn dice_chosen(&self) -> bool {
         false
     }
-    fn view(&self, _viewer: Viewer) -> Value {
-        json!({"moves": 0})
+    fn view(&self, _viewer: Viewer) -> Result<TableView, Refusal> {
+        Ok(TableView {
+            fixed: Fixed {
+                game: "chutes",
+                seats: self.seats(),
+                dice: DiceKind::Seeded,
+                names: self.names(),
+            },
+            position: Position {
+                status: Status::Playing,
+                moves: 0,
+                to_move: Some(1),
+                you: None,
+                seed: None,
+                view: game_json(&json!({}))?,
+                page: game_json(&())?,
+            },
+            log: Vec::new(),
+        })
     }
-    fn public_setup(&self) -> Value {
-        Value::Null
+    fn public_setup(&self) -> Result<GameJson, Refusal> {
+        game_json(&())
     }
     fn title(&self) -> String {
         "a faulty game".into()
@@ -218,10 +236,10 @@ impl AnyMatch for Faulty {
     fn apply_entry(&mut self, _: &str) -> Result<Played, String> {
         Err("no".into())
     }
-    fn header(&self) -> String {
-        "{}".into()
+    fn header(&self) -> Result<String, Refusal> {
+        Ok("{}".into())
     }
-    fn record_once_over(&self) -> Result<Value, Refusal> {
+    fn record_once_over(&self) -> Result<GameJson, Refusal> {
         Err(Refusal::game_on())
     }
     fn replay_step(&self, _: usize, _: Viewer) -> Result<ReplayStep, Refusal> {

@@ -17,9 +17,9 @@ use axum::http::StatusCode;
 use axum::routing::post;
 use baffle::MoveError;
 use baffle::bot::{BotError, BotOptions, Decision, decide_within};
+use games::protocol::MatchView;
 use games::{MoveInput, Played, box_in_play};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// The routes under `/api/baffle/matches`.
 pub fn routes() -> Router<AppState> {
@@ -98,7 +98,7 @@ struct BotMove {
 struct BotAnswer {
     bot: BotMove,
     played: Vec<Played>,
-    view: Value,
+    view: MatchView,
 }
 
 fn bot_refused(e: BotError) -> ApiError {

@@ -42,7 +42,9 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use games::{MoveInput, Need, Played, ReplayStep, Supplied};
+use games::GameJson;
+use games::protocol::MatchView;
+use games::{MoveInput, Need, ReplayStep, Supplied};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::convert::Infallible;
@@ -163,7 +165,7 @@ struct Created {
     /// Each open seat's invite and its link.
     invites: Vec<InviteLink>,
     /// The match as its maker sees it.
-    view: Value,
+    view: MatchView,
 }
 
 #[derive(Serialize)]
@@ -298,11 +300,14 @@ async fn view(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Bearer(token): Bearer,
-) -> ApiResult<Value> {
+) -> ApiResult<MatchView> {
     Ok(Json(state.hub.view(&id, token.as_deref()).await?))
 }
 
-async fn public_setup(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Value> {
+async fn public_setup(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<GameJson> {
     Ok(Json(state.hub.public_setup(&id).await?))
 }
 
@@ -345,16 +350,6 @@ fn answer_view(query: &MoveQuery) -> Result<hub::Answer, ApiError> {
     }
 }
 
-/// Moves played: what they did and the match after them.
-#[derive(Serialize)]
-struct MoveAnswer {
-    /// What each move did.
-    played: Vec<Played>,
-    /// The match after it, as the mover sees it: compact unless the
-    /// request asked for the full view.
-    view: Value,
-}
-
 /// Reads a move request's `move`.
 fn move_input(mv: Value) -> MoveInput {
     match mv {
@@ -380,7 +375,7 @@ async fn play(
     Bearer(token): Bearer,
     Query(query): Query<MoveQuery>,
     JsonBody(req): JsonBody<MoveRequest>,
-) -> ApiResult<MoveAnswer> {
+) -> ApiResult<games::protocol::MoveAnswer> {
     let after = need_after(req.after)?;
     let answer = answer_view(&query)?;
     let (played, view) = state
@@ -408,7 +403,7 @@ async fn play(
             played.len().saturating_sub(1),
         );
     }
-    Ok(Json(MoveAnswer { played, view }))
+    Ok(Json(games::protocol::MoveAnswer { played, view }))
 }
 
 /// `POST /api/matches/{id}/join`.
@@ -434,7 +429,7 @@ struct Joined {
     /// The seat.
     seat: u8,
     /// The match as the new player sees it.
-    view: Value,
+    view: MatchView,
 }
 
 async fn join(
@@ -482,7 +477,7 @@ async fn name_seat(
     Path(id): Path<String>,
     Bearer(token): Bearer,
     JsonBody(req): JsonBody<NameRequest>,
-) -> ApiResult<Value> {
+) -> ApiResult<MatchView> {
     let name = tabletop::play::check_name(&req.name).map_err(|e| bad_name(e.to_string()))?;
     Ok(Json(
         state
@@ -500,7 +495,7 @@ struct Rematch {
     /// Its page.
     url: String,
     /// The new match as the asker sees it (their seats are theirs again).
-    view: Value,
+    view: MatchView,
     /// New invites for seats nobody had taken (to the host only).
     invites: Vec<InviteLink>,
 }
@@ -524,7 +519,7 @@ async fn rematch(
         .hub
         .rematch(&id, token.as_deref(), seed, creator)
         .await?;
-    let game = made.view["game"].as_str().unwrap_or_default().to_string();
+    let game = made.game;
     Ok((
         if made.fresh {
             StatusCode::CREATED
@@ -532,11 +527,11 @@ async fn rematch(
             StatusCode::OK
         },
         Json(Rematch {
-            url: page_url(&game, &made.id),
+            url: page_url(game, &made.id),
             invites: made
                 .invites
                 .iter()
-                .map(|i| invite_link(&game, &made.id, i))
+                .map(|i| invite_link(game, &made.id, i))
                 .collect(),
             id: made.id,
             view: made.view,

@@ -20,7 +20,6 @@ use crate::http::error::ApiError;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
-use serde::Serialize;
 
 /// A fresh secret: 128 random bits from the operating system, in hex.
 ///
@@ -37,19 +36,8 @@ pub fn fresh_secret() -> Result<String, ApiError> {
 
 pub use crate::random::{digest, is_secret};
 
-/// Where a person seat stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SeatState {
-    /// Played at the screen of the person who made the match.
-    Here,
-    /// Waiting for someone with its invite.
-    Open,
-    /// Waiting for anyone (listed in the lobby).
-    Anyone,
-    /// Someone took it with its invite.
-    Taken,
-}
+/// Where a person seat stands (one of the protocol's types).
+pub use games::protocol::SeatState;
 
 /// The token a request shows, if any: `Authorization: Bearer TOKEN`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -57,7 +57,7 @@ pub trait Coded {
 }
 
 /// Who answers for a seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SeatKind {
     /// A person (at this screen, or on their own device).

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Where a match stands.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Status {
     /// The game goes on.
@@ -36,7 +36,7 @@ pub enum Status {
 }
 
 /// Why a match stopped with no winner: the one stall policy of every game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "cause", rename_all = "snake_case")]
 pub enum Stall {
     /// No token can ever reach the finish again (Chutes & Ladders: every

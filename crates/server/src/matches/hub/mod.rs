@@ -26,7 +26,7 @@
 //!   any other, until a person must answer or the match is over.
 //! - **notice** ([`follow`]): another server's move or seat claim, read from
 //!   the store so that this server's watchers see it too.
-//! - **decorated view** ([`view`]): the game's view with the match's seats,
+//! - **whole view** ([`view`]): the game's view with the match's seats,
 //!   as a player or a watcher is sent it.
 
 mod bots;
@@ -40,9 +40,10 @@ use crate::http::metrics::Metrics;
 use crate::matches::seats;
 use crate::store::{Db, DbError, NewMatch, NewMove, SeatRow, TokenRow, UNFINISHED_KEPT};
 use axum::http::StatusCode;
+use games::GameJson;
+use games::protocol::MatchView;
 use games::{AnyMatch, MoveInput, Played};
 use serde::Serialize;
-use serde_json::Value;
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -50,7 +51,7 @@ use std::sync::{Arc, Mutex};
 use std::task::Poll;
 use tabletop::play::SeatKind;
 use tokio::sync::{Semaphore, broadcast};
-use view::{change, compact, decorate, tell};
+use view::{change, compact, tell, whole};
 
 /// How many changes a slow watcher may fall behind before it skips to the
 /// newest.
@@ -73,7 +74,7 @@ pub enum Play {
 /// Which view a move's answer carries ([`Hub::play`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Answer {
-    /// The whole decorated view, as `GET /api/matches/{id}` gives it.
+    /// The whole view, as `GET /api/matches/{id}` gives it.
     Full,
     /// The compact view: what a move may change, and the log's lines of
     /// the moves just played (`view::compact`).
@@ -432,7 +433,7 @@ impl Hub {
                 NewMatch {
                     id: id.clone(),
                     game: table.game().to_string(),
-                    header: table.header(),
+                    header: table.header()?,
                     title: title.clone(),
                     seats: rows.clone(),
                     tokens: tokens.clone(),
@@ -578,19 +579,23 @@ impl Hub {
     ///
     /// # Errors
     /// 404 for no such match; 403 `bad_token` for a token of another match.
-    pub async fn view(self: &Arc<Self>, id: &str, token: Option<&str>) -> Result<Value, ApiError> {
+    pub async fn view(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<MatchView, ApiError> {
         let (_slot, mut live) = self.lock(id).await?;
         let holder = self.holder(id, &mut live, token).await?;
-        Ok(decorate(id, &live, holder))
+        whole(id, &live, holder)
     }
 
     /// What every viewer may see of the setup of match `id`.
     ///
     /// # Errors
     /// 404 for no such match.
-    pub async fn public_setup(self: &Arc<Self>, id: &str) -> Result<Value, ApiError> {
+    pub async fn public_setup(self: &Arc<Self>, id: &str) -> Result<GameJson, ApiError> {
         let (_slot, live) = self.lock(id).await?;
-        Ok(live.table.public_setup())
+        Ok(live.table.public_setup()?)
     }
 
     /// Runs `f` on match `id`'s table (for a game's extras: a hint, a
@@ -630,7 +635,7 @@ impl Hub {
         roll: Option<u32>,
         how: Play,
         answer: Answer,
-    ) -> Result<(Vec<Played>, Value), ApiError> {
+    ) -> Result<(Vec<Played>, MatchView), ApiError> {
         if token.is_none() {
             return Err(ApiError::coded(
                 StatusCode::UNAUTHORIZED,
@@ -681,7 +686,7 @@ impl Hub {
         slot: Arc<Slot>,
         mut live: tokio::sync::OwnedMutexGuard<Live>,
         taken: Taken,
-    ) -> Result<(Vec<Played>, Value), ApiError> {
+    ) -> Result<(Vec<Played>, MatchView), ApiError> {
         let Taken {
             first,
             holder,
@@ -721,8 +726,8 @@ impl Hub {
             }
         }
         let view = match answer {
-            Answer::Full => decorate(&slot.id, &live, holder),
-            Answer::Compact => compact(&slot.id, &live, holder, after),
+            Answer::Full => whole(&slot.id, &live, holder)?,
+            Answer::Compact => compact(&live, holder, after)?,
         };
         // Most moves hand the turn to a person: the bots' runner is only
         // set going when a bot is to move (a runner per move, which then
@@ -809,7 +814,7 @@ impl Hub {
     ) -> Result<(Arc<Change>, broadcast::Receiver<Arc<Change>>), ApiError> {
         let (slot, live) = self.lock(id).await?;
         let changes = slot.watch();
-        let first = Arc::new(change(&slot.id, &live, &[]));
+        let first = Arc::new(change(&slot.id, &live, &[])?);
         Ok((first, changes))
     }
 

@@ -24,7 +24,7 @@ use crate::matches::seats;
 use crate::store::{NewMatch, SeatRow, TokenRow};
 use axum::http::StatusCode;
 use games::ReplayStep;
-use serde_json::Value;
+use games::protocol::MatchView;
 use std::sync::Arc;
 use tabletop::play::Viewer;
 
@@ -32,8 +32,10 @@ use tabletop::play::Viewer;
 pub struct Rematched {
     /// The new match's id.
     pub id: String,
+    /// Its game's name.
+    pub game: &'static str,
     /// The new match as the asker sees it.
-    pub view: Value,
+    pub view: MatchView,
     /// Fresh invites for seats nobody had taken (to the host only).
     pub invites: Vec<Invite>,
     /// False when the rematch had been made before.
@@ -134,7 +136,7 @@ impl Hub {
         let new = NewMatch {
             id: new_id.clone(),
             game: table.game().to_string(),
-            header: table.header(),
+            header: table.header()?,
             title: title.clone(),
             seats: rows.clone(),
             tokens: tokens.clone(),
@@ -210,6 +212,7 @@ impl Hub {
         let view = self.view(&id, Some(token)).await?;
         Ok(Rematched {
             id,
+            game: view.fixed.as_ref().map_or("", |f| f.table.game),
             view,
             invites,
             fresh,

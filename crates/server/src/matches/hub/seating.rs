@@ -13,12 +13,12 @@
 //!   the seats and tokens (not the moves) are read again once, in case the
 //!   seat was taken through another server.
 
-use super::{Holder, Hub, Invite, Live, decorate, find_token, no_match, seat_taken, tell};
+use super::{Holder, Hub, Invite, Live, find_token, no_match, seat_taken, tell, whole};
 use crate::http::error::ApiError;
 use crate::matches::seats;
 use crate::store::TokenRow;
 use axum::http::StatusCode;
-use serde_json::Value;
+use games::protocol::MatchView;
 use std::sync::Arc;
 
 impl Hub {
@@ -68,7 +68,7 @@ impl Hub {
         invite: Option<&str>,
         token: Option<&str>,
         name: Option<&str>,
-    ) -> Result<(String, Value), ApiError> {
+    ) -> Result<(String, MatchView), ApiError> {
         let (slot, mut live) = self.lock(id).await?;
         let known = match token {
             Some(t) => self
@@ -149,7 +149,7 @@ impl Hub {
         live.played = true;
         tell(&slot, &live, &[]);
         let holder = find_token(&live.tokens, &seats::digest(&token)).unwrap_or_default();
-        Ok((token, decorate(id, &live, holder)))
+        Ok((token, whole(id, &live, holder)?))
     }
 
     /// Names seat `seat` of match `id` (the name checked by the caller):
@@ -163,7 +163,7 @@ impl Hub {
         seat: u8,
         token: Option<&str>,
         name: &str,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<MatchView, ApiError> {
         if token.is_none() {
             return Err(ApiError::coded(
                 StatusCode::UNAUTHORIZED,
@@ -196,7 +196,7 @@ impl Hub {
         }
         live.updated_ms = crate::store::now_ms();
         tell(&slot, &live, &[]);
-        Ok(decorate(id, &live, holder))
+        whole(id, &live, holder)
     }
 
     /// A new invite for open seat `seat` of match `id` (the old link stops
