@@ -14,15 +14,16 @@
 
 use crate::bot::{BotOptions, decide};
 use crate::game::{Event, Game, Move, MoveError, Setup, SetupError, Status as GameStatus, View};
+use tabletop::Code;
 use tabletop::play::{Coded, Playable, SeatKind, Status, Viewer};
 use tabletop::{BotLevel, DiceSource, Rng};
 
 impl Coded for MoveError {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            Self::Over { .. } => "game_over",
-            Self::NoHole { .. } | Self::Side { .. } | Self::NoCell { .. } => "illegal_move",
-            Self::AlreadyFound { .. } => "already_found",
+            Self::Over { .. } => Code::GameOver,
+            Self::NoHole { .. } | Self::Side { .. } | Self::NoCell { .. } => Code::IllegalMove,
+            Self::AlreadyFound { .. } => Code::AlreadyFound,
         }
     }
 }
@@ -39,9 +40,9 @@ pub enum BaffleError {
 }
 
 impl Coded for BaffleError {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            Self::Setup(_) => "bad_setup",
+            Self::Setup(_) => Code::BadSetup,
             Self::Move(e) => e.code(),
         }
     }

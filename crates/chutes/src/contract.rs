@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex, OnceLock};
+use tabletop::Code;
 use tabletop::play::{Coded, Playable, SeatKind, Stall, Status, Viewer};
 use tabletop::{BotLevel, DiceSource, Rng};
 
@@ -107,11 +108,11 @@ impl fmt::Display for Turn {
 }
 
 impl Coded for GameError {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            Self::Players(_) => "bad_seats",
-            Self::Over { .. } => "game_over",
-            Self::Roll { .. } => "bad_roll",
+            Self::Players(_) => Code::BadSeats,
+            Self::Over { .. } => Code::GameOver,
+            Self::Roll { .. } => Code::BadRoll,
             Self::Dice(e) => e.code(),
         }
     }

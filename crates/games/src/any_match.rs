@@ -27,6 +27,7 @@ use crate::registry::{Need, Supplied};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+use tabletop::Code;
 use tabletop::play::{
     DiceMode, DiceView, Entry, Match, Playable, PlayedOf, Record, SeatKind, Status, Viewer,
 };
@@ -261,12 +262,12 @@ pub trait AnyMatch: Send + Sync {
     /// game replayed from its record), for a game that knows its chances.
     ///
     /// # Errors
-    /// `no_chances` when the game does not know them; `too_long` past
+    /// `no_chances` when the game does not know them; `invalid` past
     /// [`CHANCES_MAX_MOVES`] moves; `bad_record` when the record does not
     /// replay.
     fn chances_over_game(&self) -> Result<Vec<Vec<f64>>, Refusal> {
         Err(Refusal::new(
-            "no_chances",
+            Code::NoChances,
             format!(
                 "{} does not know each player's chance to win",
                 self.game_title()
@@ -375,7 +376,7 @@ where
         let all = self.m.record();
         if at > all.moves.len() {
             return Err(Refusal::new(
-                "bad_step",
+                Code::BadStep,
                 format!(
                     "this game has {} moves: a replay goes from 0 to {}",
                     all.moves.len(),
@@ -390,7 +391,7 @@ where
             Some(entry) if at > 0 => {
                 let done = m
                     .apply_entry(entry.clone())
-                    .map_err(|why| Refusal::new("bad_record", why))?;
+                    .map_err(|why| Refusal::new(Code::BadRecord, why))?;
                 Some(played::<G>(done, &m)?)
             }
             _ => None,
@@ -449,7 +450,7 @@ fn played<G: Playable>(p: PlayedOf<G>, m: &Match<G>) -> Result<Played, Refusal> 
 
 /// Reads a move in its text or JSON form.
 fn read_move<G: Playable>(mv: &MoveInput) -> Result<G::Move, Refusal> {
-    let bad = |why: String| Refusal::new("bad_move", why);
+    let bad = |why: String| Refusal::new(Code::BadMove, why);
     match mv {
         MoveInput::Text(text) => text.parse::<G::Move>().map_err(|e| bad(e.to_string())),
         MoveInput::Json(value) => serde_json::from_value::<G::Move>(value.clone()).map_err(|e| {
@@ -634,7 +635,7 @@ where
         };
         serde_json::to_string(&header).map_err(|e| {
             Refusal::new(
-                "server_error",
+                Code::ServerError,
                 format!("the match's record could not be written: {e}"),
             )
         })
@@ -674,7 +675,7 @@ where
     fn rematch(&self, seed: u64) -> Result<Box<dyn AnyMatch>, Refusal> {
         if !self.m.status().is_over() {
             return Err(Refusal::new(
-                "game_on",
+                Code::GameOn,
                 "the game is still on: a rematch is made once it is over",
             ));
         }
@@ -704,7 +705,7 @@ where
             None => G::picture(&self.m, name),
             Some(at) => G::picture(&self.replayed(at)?.0, name),
         };
-        drawn.map_err(|e| Refusal::new("invalid", format!("cannot draw this: {e}")))
+        drawn.map_err(|e| Refusal::new(Code::Invalid, format!("cannot draw this: {e}")))
     }
 
     fn chances(&self) -> Option<Vec<f64>> {
@@ -714,14 +715,14 @@ where
     fn chances_over_game(&self) -> Result<Vec<Vec<f64>>, Refusal> {
         let no = || {
             Refusal::new(
-                "no_chances",
+                Code::NoChances,
                 format!("{} does not know each player's chance to win", G::TITLE),
             )
         };
         let all = self.m.record();
         if all.moves.len() > CHANCES_MAX_MOVES {
             return Err(Refusal::new(
-                "too_long",
+                Code::Invalid,
                 format!(
                     "this game has {} moves: its chances are charted for games of up to {CHANCES_MAX_MOVES}",
                     all.moves.len()
@@ -734,7 +735,7 @@ where
         let mut series = vec![m.game().chances().ok_or_else(no)?];
         for entry in &all.moves {
             m.apply_entry(entry.clone())
-                .map_err(|why| Refusal::new("bad_record", why))?;
+                .map_err(|why| Refusal::new(Code::BadRecord, why))?;
             series.push(m.game().chances().ok_or_else(no)?);
         }
         Ok(series)

@@ -15,6 +15,7 @@ use baffle::geometry::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
 use baffle::{Game, Setup, Side, Sides, Size, View};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use tabletop::Code;
 use tabletop::play::{Match, SeatKind};
 
 /// A Baffle setup as a client writes it.
@@ -65,7 +66,7 @@ impl Adapter for Game {
         let setup = if request.fixed {
             if request.size.is_some() || request.mirrors.is_some() {
                 return Err(Refusal::new(
-                    "bad_setup",
+                    Code::BadSetup,
                     "the fixed game is the original assignment's 10 × 10 box with 5 mirrors: \
                      give no size or mirrors with it",
                 ));
@@ -80,7 +81,7 @@ impl Adapter for Game {
             )
         };
         // Checked here, so that a bad box is a `bad_setup` before any match.
-        Game::new(setup.clone()).map_err(|e| Refusal::new("bad_setup", e.to_string()))?;
+        Game::new(setup.clone()).map_err(|e| Refusal::new(Code::BadSetup, e.to_string()))?;
         Ok(setup)
     }
 
@@ -206,13 +207,13 @@ pub fn box_in_play(m: &dyn AnyMatch) -> Result<(View, String), Refusal> {
         .map(TypedMatch::inner)
         .ok_or_else(|| {
             Refusal::new(
-                "wrong_game",
+                Code::WrongGame,
                 format!("this is a {} game, not Baffle", m.game_title()),
             )
         })?;
     if baffle.status().is_over() {
         return Err(Refusal::new(
-            "game_over",
+            Code::GameOver,
             "the game is over: there is no move left to help with",
         ));
     }

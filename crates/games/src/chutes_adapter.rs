@@ -16,6 +16,7 @@ use chutes::contract::{Setup, Table as Chutes};
 use chutes::{Overshoot, Rules};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use tabletop::Code;
 use tabletop::play::{Match, SeatKind};
 
 /// A Chutes setup as a client writes it.
@@ -58,7 +59,7 @@ impl Adapter for Chutes {
     }
 
     fn setup(request: Request, supplied: Option<Supplied>, _seed: u64) -> Result<Setup, Refusal> {
-        let bad = |e: &dyn std::fmt::Display| Refusal::new("bad_setup", e.to_string());
+        let bad = |e: &dyn std::fmt::Display| Refusal::new(Code::BadSetup, e.to_string());
         let overshoot = request
             .overshoot
             .parse::<Overshoot>()
@@ -68,7 +69,7 @@ impl Adapter for Chutes {
             (Some(board), _) | (None, Some(Supplied::Board(board))) => board,
             _ => {
                 return Err(Refusal::new(
-                    "no_board",
+                    Code::NoBoard,
                     format!("no board '{}' here", request.board.trim()),
                 ));
             }

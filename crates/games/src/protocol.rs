@@ -32,6 +32,7 @@ use crate::Outcome;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::value::RawValue;
+use tabletop::Code;
 use tabletop::play::{SeatKind, Status};
 
 /// A game's own part of a message, as the game's crate wrote it.
@@ -45,7 +46,7 @@ pub type GameJson = Box<RawValue>;
 pub fn game_json(value: &impl Serialize) -> Result<GameJson, crate::Refusal> {
     serde_json::value::to_raw_value(value).map_err(|e| {
         crate::Refusal::new(
-            "server_error",
+            Code::ServerError,
             format!("a game's answer could not be written: {e}"),
         )
     })

@@ -1,5 +1,6 @@
 //! A coded refusal: what went wrong, in words, under a stable code.
 
+use tabletop::Code;
 use tabletop::play::Coded;
 
 /// Why the registry or a match refused: a stable code (`bad_setup`,
@@ -7,14 +8,14 @@ use tabletop::play::Coded;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     /// The code: lowercase words joined by `_`.
-    pub code: &'static str,
+    pub code: Code,
     /// What went wrong and where, for people.
     pub message: String,
 }
 
 impl Refusal {
     /// A refusal with `code` and `message`.
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
         Self {
             code,
             message: message.into(),
@@ -30,7 +31,7 @@ impl Refusal {
     /// seed of its dice, and its replay).
     pub fn game_on() -> Self {
         Self::new(
-            "game_on",
+            Code::GameOn,
             "the game is still on: its record (with the seed of its dice) is given once it is over",
         )
     }
@@ -45,7 +46,7 @@ impl std::fmt::Display for Refusal {
 impl std::error::Error for Refusal {}
 
 impl Coded for Refusal {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         self.code
     }
 }

@@ -13,6 +13,7 @@ use crate::Refusal;
 use crate::any_match::{Adapter, AnyMatch, TypedMatch};
 use serde::Serialize;
 use serde_json::Value;
+use tabletop::Code;
 use tabletop::play::{DiceMode, Match, Record, SeatKind};
 
 /// What a setup request names that a front end keeps.
@@ -196,7 +197,7 @@ impl Registry {
             .find(|g| g.name == wanted)
             .ok_or_else(|| {
                 Refusal::new(
-                    "bad_request",
+                    Code::BadRequest,
                     format!("'{}' is not a game here: say {}", name.trim(), self.names()),
                 )
             })
@@ -224,7 +225,7 @@ pub fn find(name: &str) -> Result<&'static GameInfo, Refusal> {
         .find(|g| g.name == name.trim().to_ascii_lowercase())
         .ok_or_else(|| {
             Refusal::new(
-                "bad_request",
+                Code::BadRequest,
                 format!("'{}' is not a game here: say {}", name.trim(), names()),
             )
         })
@@ -240,8 +241,8 @@ pub fn start_from_record(record: Value) -> Result<Box<dyn AnyMatch>, Refusal> {
     let game = record
         .get("game")
         .and_then(Value::as_str)
-        .ok_or_else(|| Refusal::new("bad_record", "a match record names its \"game\""))?;
-    let info = find(game).map_err(|e| Refusal::new("bad_record", e.message))?;
+        .ok_or_else(|| Refusal::new(Code::BadRecord, "a match record names its \"game\""))?;
+    let info = find(game).map_err(|e| Refusal::new(Code::BadRecord, e.message))?;
     (info.from_record)(record)
 }
 
@@ -312,15 +313,19 @@ where
     };
     if !setup.is_object() {
         return Err(Refusal::new(
-            "bad_json",
+            Code::BadJson,
             format!(
                 "\"setup\" is a JSON object (see docs/api.md for {}'s)",
                 G::TITLE
             ),
         ));
     }
-    let request: G::Request = serde_json::from_value(setup)
-        .map_err(|e| Refusal::new("bad_json", format!("bad \"setup\" for {}: {e}", G::TITLE)))?;
+    let request: G::Request = serde_json::from_value(setup).map_err(|e| {
+        Refusal::new(
+            Code::BadJson,
+            format!("bad \"setup\" for {}: {e}", G::TITLE),
+        )
+    })?;
     let need = G::need(&request)?;
     Ok(Prepared {
         need,
@@ -350,7 +355,7 @@ where
         format!("{} to {} players", G::MIN_SEATS, G::MAX_SEATS)
     };
     Err(Refusal::new(
-        "bad_seats",
+        Code::BadSeats,
         format!("a {} match here has {allowed}, not {count}", G::TITLE),
     ))
 }
@@ -371,7 +376,7 @@ where
     G::Event: Send + Sync,
 {
     let record: Record<G::Setup, G::Move> = serde_json::from_value(record)
-        .map_err(|e| Refusal::new("bad_record", format!("the record does not read: {e}")))?;
+        .map_err(|e| Refusal::new(Code::BadRecord, format!("the record does not read: {e}")))?;
     Ok(Box::new(TypedMatch::new(Match::<G>::replay(record)?)))
 }
 

@@ -20,6 +20,7 @@ use crate::registry::{Need, Supplied};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tabletop::BotLevel;
+use tabletop::Code;
 use tabletop::play::{Match, SeatKind, Viewer};
 use tycoon::contract::Setup;
 use tycoon::game::{DEFAULT_TURN_CAP, MAX_TURN_CAP, SEATS, words};
@@ -75,7 +76,7 @@ impl Adapter for Game {
             + usize::from(request.sample);
         if sources > 1 {
             return Err(Refusal::new(
-                "bad_setup",
+                Code::BadSetup,
                 "give one of \"design\", \"saved\", \"text\" or \"sample\"",
             ));
         }
@@ -90,11 +91,11 @@ impl Adapter for Game {
         let grid = match (supplied, &request.text) {
             (Some(Supplied::Grid(grid)), _) => grid,
             (_, Some(text)) => tycoon::parse_grid(text)
-                .map_err(|e| Refusal::new("invalid", format!("the grid file: {e}")))?,
+                .map_err(|e| Refusal::new(Code::Invalid, format!("the grid file: {e}")))?,
             _ if request.sample => tycoon::parse_grid(tycoon::SAMPLE_GRID)
-                .map_err(|e| Refusal::new("invalid", format!("the sample grid: {e}")))?,
+                .map_err(|e| Refusal::new(Code::Invalid, format!("the sample grid: {e}")))?,
             _ if request.design.is_some() || request.saved.is_some() => {
-                return Err(Refusal::new("no_grid", "the grid named was not found"));
+                return Err(Refusal::new(Code::NoGrid, "the grid named was not found"));
             }
             _ => Grid::empty(),
         };

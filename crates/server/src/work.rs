@@ -54,6 +54,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
+use tabletop::Code;
 use tabletop::{Budget, Canceller, Stopped};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -582,8 +583,7 @@ impl LongWork {
 fn stopped_error(stopped: Stopped) -> ApiError {
     match stopped {
         Stopped::TimedOut { .. } => ApiError::coded(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "too_long",
+            Code::TooLong,
             format!(
                 "{stopped}; this question is too big for the server (the command line `parlor` answers it without a limit)"
             ),

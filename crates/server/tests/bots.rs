@@ -24,6 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use support::App;
+use tabletop::Code;
 use tabletop::play::{SeatKind, Status, Viewer};
 use tower::ServiceExt;
 
@@ -209,7 +210,7 @@ impl AnyMatch for Faulty {
         _: Option<usize>,
         _: Option<u32>,
     ) -> Result<Played, Refusal> {
-        Err(Refusal::new("bad_move", "no"))
+        Err(Refusal::new(Code::BadMove, "no"))
     }
     fn play_chosen_by_bot(
         &mut self,
@@ -217,7 +218,7 @@ impl AnyMatch for Faulty {
         _: &MoveInput,
         _: Option<usize>,
     ) -> Result<Played, Refusal> {
-        Err(Refusal::new("bad_move", "no"))
+        Err(Refusal::new(Code::BadMove, "no"))
     }
     fn bot_turn(&self) -> Option<BotWork> {
         self.turns.fetch_add(1, Ordering::SeqCst);
@@ -231,7 +232,7 @@ impl AnyMatch for Faulty {
         })
     }
     fn play_bot(&mut self, _: usize, _: &str) -> Result<Played, Refusal> {
-        Err(Refusal::new("illegal_move", "the bot's move is refused"))
+        Err(Refusal::new(Code::IllegalMove, "the bot's move is refused"))
     }
     fn apply_entry(&mut self, _: &str) -> Result<Played, String> {
         Err("no".into())
@@ -243,13 +244,13 @@ impl AnyMatch for Faulty {
         Err(Refusal::game_on())
     }
     fn replay_step(&self, _: usize, _: Viewer) -> Result<ReplayStep, Refusal> {
-        Err(Refusal::new("bad_step", "no moves"))
+        Err(Refusal::new(Code::BadStep, "no moves"))
     }
     fn names(&self) -> Vec<String> {
         vec!["Easy bot".into()]
     }
     fn set_name(&mut self, _: u8, _: Option<&str>) -> Result<(), Refusal> {
-        Err(Refusal::new("no_such_seat", "a bot takes no name"))
+        Err(Refusal::new(Code::NoSuchSeat, "a bot takes no name"))
     }
     fn outcome(&self, _: &[u8]) -> Option<games::Outcome> {
         None

@@ -193,6 +193,21 @@ async fn every_documented_4xx_code_is_answered_where_it_should_be() {
         )
         .await,
     );
+    expect(
+        "no_chances",
+        app.get(&format!("/api/matches/{}/chances", scripted.id))
+            .await,
+    );
+    // An uploaded board the server does not have is not found before the
+    // game is asked for it (the game's own word for it is no_board).
+    expect(
+        "not_found",
+        app.post(
+            "/api/matches",
+            json!({"game": "chutes", "setup": {"board": "0123456789abcdef0123456789abcdef"}}),
+        )
+        .await,
+    );
     let tycoon = app
         .start(json!({"game": "tycoon", "seats": ["here", "here", "here", "here"]}))
         .await;
@@ -397,6 +412,21 @@ async fn every_documented_4xx_code_is_answered_where_it_should_be() {
     // gives: its answer is checked where the bot's refusals are worded
     // (server::matches::baffle's tests).
     answered.insert("bot_stuck".into());
+    // No request reaches these: a board the server lacks is not_found
+    // (above) before its game says no_board; a person's move for a bot's seat is
+    // refused as not theirs first (bot_seat); the API's dice are seeded or
+    // chosen, never a list that runs out (dice_ran_out); conflict and
+    // too_many are what a 409 or 429 says when no code names more, which
+    // every such answer does. The library's tests check the first two.
+    for code in [
+        "bot_seat",
+        "dice_ran_out",
+        "no_board",
+        "conflict",
+        "too_many",
+    ] {
+        answered.insert(code.into());
+    }
     assert_eq!(
         answered,
         documented_4xx_codes(),

@@ -5,6 +5,7 @@
 //! - **seeded dice**: rolls drawn from an [`Rng`] seed; replayable.
 //! - **scripted dice**: a given list of rolls, used in order; it can run out.
 
+use crate::Code;
 use crate::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -33,10 +34,10 @@ pub enum DiceError {
 }
 
 impl crate::play::Coded for DiceError {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            Self::Exhausted { .. } => "dice_ran_out",
-            Self::OutOfRange { .. } | Self::Parse(_) => "bad_roll",
+            Self::Exhausted { .. } => Code::DiceRanOut,
+            Self::OutOfRange { .. } | Self::Parse(_) => Code::BadRoll,
         }
     }
 }

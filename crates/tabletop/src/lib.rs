@@ -17,6 +17,8 @@
 //! - **budget**: what a long computation may spend, a deadline and a flag
 //!   to withdraw the question, checked by the computation ([`Budget`],
 //!   [`Stopped`]).
+//! - **code** ([`Code`]): every refusal's stable name and its HTTP status,
+//!   one enum for every crate.
 //! - **count**: a number and its noun, "1 roll" or "2 rolls" ([`count`],
 //!   [`plural`]), so every game's text agrees in number.
 //!
@@ -27,6 +29,7 @@
 mod atomic;
 mod bot_level;
 mod budget;
+mod code;
 mod dice;
 mod geometry;
 pub mod play;
@@ -36,6 +39,7 @@ mod words;
 pub use atomic::write_atomic;
 pub use bot_level::{BotLevel, BotLevelParseError};
 pub use budget::{Budget, Canceller, Stopped};
+pub use code::Code;
 pub use dice::{DiceError, DiceSource, ScriptedDice, SeededDice, parse_rolls};
 pub use geometry::{Cell, Geometry, GeometryError, Numbering};
 pub use rng::Rng;

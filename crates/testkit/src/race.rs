@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::fmt;
 use std::str::FromStr;
+use tabletop::Code;
 use tabletop::play::{Coded, Match, Playable, SeatKind, Status, Viewer};
 use tabletop::{BotLevel, DiceSource, Rng};
 
@@ -82,8 +83,8 @@ impl fmt::Display for RaceError {
 impl std::error::Error for RaceError {}
 
 impl Coded for RaceError {
-    fn code(&self) -> &'static str {
-        "illegal_move"
+    fn code(&self) -> Code {
+        Code::IllegalMove
     }
 }
 

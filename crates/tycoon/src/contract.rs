@@ -15,6 +15,7 @@ use crate::game::{
 use crate::grid::Grid;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use tabletop::Code;
 use tabletop::play::{Coded, Playable, SeatKind, Stall, Status, Viewer};
 use tabletop::{BotLevel, DiceSource, Rng};
 
@@ -52,11 +53,11 @@ pub fn seat_of(kind: SeatKind) -> Seat {
 }
 
 impl Coded for GameError {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            Self::Over { .. } => "game_over",
-            Self::WrongMove { .. } | Self::Attack { .. } => "illegal_move",
-            Self::TurnCap { .. } | Self::Position(_) => "bad_setup",
+            Self::Over { .. } => Code::GameOver,
+            Self::WrongMove { .. } | Self::Attack { .. } => Code::IllegalMove,
+            Self::TurnCap { .. } | Self::Position(_) => Code::BadSetup,
             Self::Dice(e) => e.code(),
         }
     }

@@ -20,15 +20,16 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use tabletop::Code;
 use tabletop::play::Coded;
 
 /// An error the API answers with: a status, a code and a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
-    /// The HTTP status.
+    /// The HTTP status: always its code's ([`status_of`]).
     pub status: StatusCode,
     /// The kind of refusal, for programs (see `docs/api.md`).
-    pub code: &'static str,
+    pub code: Code,
     /// What went wrong, for a person.
     pub message: String,
     /// How long the refusal may last, in seconds: sent as `Retry-After`
@@ -59,31 +60,26 @@ impl ApiError {
         Self::new(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
 
-    /// An error with any status, and the code that status stands for
-    /// ([`code_of`]).
+    /// An error of the code that `status` stands for ([`code_of`]).
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        Self {
-            status,
-            code: code_of(status),
-            message: message.into(),
-            retry_after: None,
-        }
+        Self::coded(code_of(status), message)
     }
 
-    /// An error with its own code.
-    pub fn coded(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    /// An error with its own code, answered with the code's status.
+    pub fn coded(code: Code, message: impl Into<String>) -> Self {
         Self {
-            status,
+            status: status_of(code),
             code,
             message: message.into(),
             retry_after: None,
         }
     }
 
-    /// The same error under another code.
+    /// The same error under another code (and that code's status).
     #[must_use]
-    pub fn with_code(mut self, code: &'static str) -> Self {
+    pub fn with_code(mut self, code: Code) -> Self {
         self.code = code;
+        self.status = status_of(code);
         self
     }
 
@@ -97,55 +93,34 @@ impl ApiError {
 
     /// A library's coded refusal, with the status its code calls for.
     pub fn from_coded(e: &(impl Coded + std::fmt::Display)) -> Self {
-        let code = e.code();
-        Self::coded(status_of(code), code, e.to_string())
+        Self::coded(e.code(), e.to_string())
     }
 }
 
 /// The code an error of `status` has when nothing more precise is known.
-pub fn code_of(status: StatusCode) -> &'static str {
+pub fn code_of(status: StatusCode) -> Code {
     match status.as_u16() {
-        400 => "bad_request",
-        401 => "no_token",
-        403 => "forbidden",
-        404 => "not_found",
-        405 => "method_not_allowed",
-        408 => "body_timeout",
-        409 => "conflict",
-        413 => "too_large",
-        415 => "not_json",
-        422 => "invalid",
-        429 => "too_many",
-        503 => "busy",
-        507 => "storage_full",
-        _ if status.is_server_error() => "server_error",
-        _ => "bad_request",
+        400 => Code::BadRequest,
+        401 => Code::NoToken,
+        403 => Code::Forbidden,
+        404 => Code::NotFound,
+        405 => Code::MethodNotAllowed,
+        408 => Code::BodyTimeout,
+        409 => Code::Conflict,
+        413 => Code::TooLarge,
+        415 => Code::NotJson,
+        422 => Code::Invalid,
+        429 => Code::TooMany,
+        503 => Code::Busy,
+        507 => Code::StorageFull,
+        _ if status.is_server_error() => Code::ServerError,
+        _ => Code::BadRequest,
     }
 }
 
-/// The status for a library's refusal code: the match's and the games' own
-/// codes (`not_your_turn`, `illegal_move`, …) and the store's.
-pub fn status_of(code: &str) -> StatusCode {
-    match code {
-        "game_over" | "not_your_turn" | "stale_move" | "bot_seat" | "seat_taken" | "game_on" => {
-            StatusCode::CONFLICT
-        }
-        "not_your_seat" | "bad_token" | "not_owner" => StatusCode::FORBIDDEN,
-        "no_token" => StatusCode::UNAUTHORIZED,
-        "no_such_seat" | "roll_not_chosen" | "roll_needed" | "roll_unused" | "bad_roll"
-        | "bad_seats" | "bad_move" | "bad_seed" | "bad_invite" | "bad_setup" | "bad_step"
-        | "bad_json" | "bad_request" | "wrong_game" | "bad_name" => StatusCode::BAD_REQUEST,
-        "no_match" | "no_board" | "no_grid" => StatusCode::NOT_FOUND,
-        "damaged_record" => StatusCode::INTERNAL_SERVER_ERROR,
-        "busy" | "store_unavailable" | "store_at_capacity" | "too_many_streams" => {
-            StatusCode::SERVICE_UNAVAILABLE
-        }
-        "rate_limited" | "match_quota" | "session_quota" | "grid_quota" => {
-            StatusCode::TOO_MANY_REQUESTS
-        }
-        "storage_full" | "store_read_only" => StatusCode::INSUFFICIENT_STORAGE,
-        _ => StatusCode::UNPROCESSABLE_ENTITY,
-    }
+/// The status a refusal of `code` is answered with ([`Code::status`]).
+pub fn status_of(code: Code) -> StatusCode {
+    StatusCode::from_u16(code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
 impl std::fmt::Display for ApiError {
@@ -169,7 +144,7 @@ struct ErrorFields<'a> {
 /// now), carried on the answer for the request log and metrics
 /// ([`crate::http::log`]): one of the API's fixed codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Refused(pub &'static str);
+pub struct Refused(pub Code);
 
 /// Whether an answer with `status` is a refusal ([`Refused`]).
 pub fn is_refusal(status: StatusCode) -> bool {
@@ -183,7 +158,7 @@ impl IntoResponse for ApiError {
             self.status,
             Json(ErrorBody {
                 error: ErrorFields {
-                    code: self.code,
+                    code: self.code.as_str(),
                     message: &self.message,
                 },
             }),
@@ -230,19 +205,19 @@ impl From<crate::store::DbError> for ApiError {
     fn from(e: crate::store::DbError) -> Self {
         use crate::store::DbError;
         let code = match &e {
-            DbError::Stale { .. } => "stale_move",
-            DbError::NoMatch => "no_match",
-            DbError::Full => "storage_full",
-            DbError::ReadOnly => "store_read_only",
+            DbError::Stale { .. } => Code::StaleMove,
+            DbError::NoMatch => Code::NoMatch,
+            DbError::Full => Code::StorageFull,
+            DbError::ReadOnly => Code::StoreReadOnly,
             DbError::Unavailable(_) | DbError::Incompatible(_) | DbError::TimedOut { .. } => {
-                "store_unavailable"
+                Code::StoreUnavailable
             }
-            DbError::Damaged(_) => "damaged_record",
-            DbError::AtCapacity { .. } => "store_at_capacity",
-            DbError::Quota { .. } => "match_quota",
-            DbError::NotOwner => "not_owner",
-            DbError::GridQuota { whole: false, .. } => "grid_quota",
-            DbError::GridQuota { whole: true, .. } => "storage_full",
+            DbError::Damaged(_) => Code::DamagedRecord,
+            DbError::AtCapacity { .. } => Code::StoreAtCapacity,
+            DbError::Quota { .. } => Code::MatchQuota,
+            DbError::NotOwner => Code::NotOwner,
+            DbError::GridQuota { whole: false, .. } => Code::GridQuota,
+            DbError::GridQuota { whole: true, .. } => Code::StorageFull,
         };
         let message = match &e {
             DbError::Stale { now } => {
@@ -285,7 +260,7 @@ impl From<crate::store::DbError> for ApiError {
             }
             _ => None,
         };
-        let error = Self::coded(status_of(code), code, message);
+        let error = Self::coded(code, message);
         match retry_after {
             Some(seconds) => error.with_retry_after(seconds),
             None => error,
@@ -350,13 +325,14 @@ where
             if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
                 return Err(
                     ApiError::bad_request("bad JSON body: expected a JSON object `{...}`")
-                        .with_code("bad_json"),
+                        .with_code(Code::BadJson),
                 );
             }
             &bytes
         };
         serde_json::from_slice(text).map(JsonBody).map_err(|e| {
-            ApiError::bad_request(format!("bad JSON body: {}", in_words(&e))).with_code("bad_json")
+            ApiError::bad_request(format!("bad JSON body: {}", in_words(&e)))
+                .with_code(Code::BadJson)
         })
     }
 }
@@ -405,6 +381,42 @@ fn in_words(error: &serde_json::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// docs/api.md's table of error codes lists every code with the status
+    /// it is answered with, and no code that is not one.
+    #[test]
+    fn the_documented_codes_are_the_codes() {
+        let doc = include_str!("../../../../docs/api.md");
+        let table = doc
+            .split("## Error codes")
+            .nth(1)
+            .expect("docs/api.md has its Error codes section");
+        let mut documented = std::collections::HashMap::new();
+        for row in table.lines().filter(|l| l.starts_with("| ")) {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let Ok(status) = cells[1].parse::<u16>() else {
+                continue;
+            };
+            for code in cells[2].split(',') {
+                let code = code.trim().trim_matches('`');
+                documented.insert(code.to_string(), status);
+            }
+        }
+        for code in tabletop::Code::ALL {
+            assert_eq!(
+                documented.get(code.as_str()),
+                Some(&code.status()),
+                "{code} is documented with its status {}",
+                code.status()
+            );
+        }
+        for code in documented.keys() {
+            assert!(
+                tabletop::Code::ALL.iter().any(|c| c == code.as_str()),
+                "docs/api.md lists {code}, which is no code"
+            );
+        }
+    }
 
     #[test]
     fn errors_have_their_status_and_message() {

@@ -30,7 +30,7 @@
 use crate::http::client::Client;
 use crate::http::error::ApiError;
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::{Method, StatusCode};
+use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
@@ -39,6 +39,7 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
+use tabletop::Code;
 
 /// What a request costs, for the limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,9 +194,7 @@ impl Rates {
                         self.per_minute,
                     ),
                 };
-                Err(ApiError::coded(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "rate_limited",
+                Err(ApiError::coded(Code::RateLimited,
                     format!(
                         "your address has {what} in a short time (at most {most} a minute); try again in {} s",
                         seconds.max(1)
@@ -306,9 +305,7 @@ impl Streams {
         let mut held = self.lock();
         let all: usize = held.values().sum();
         if self.all_most > 0 && all >= self.all_most {
-            return Err(ApiError::coded(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "too_many_streams",
+            return Err(ApiError::coded(Code::TooManyStreams,
                 format!(
                     "the server is streaming {all} games live, its most (it keeps the other connections for moves); try again in a moment"
                 ),
@@ -317,9 +314,7 @@ impl Streams {
         }
         let n = held.entry(client.0).or_insert(0);
         if self.most > 0 && *n >= self.most {
-            return Err(ApiError::coded(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "too_many_streams",
+            return Err(ApiError::coded(Code::TooManyStreams,
                 format!(
                     "your address is watching {} games live, the most one address may; close some pages or try again in a moment",
                     self.most
@@ -397,7 +392,7 @@ mod tests {
             rates.check(Kind::Making, a).unwrap();
         }
         let refused = rates.check(Kind::Making, a).unwrap_err();
-        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(refused.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
         assert_eq!(refused.code, "rate_limited");
         // 3 a minute: one more every 20 s.
         let wait = refused.retry_after.unwrap();

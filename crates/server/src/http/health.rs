@@ -31,6 +31,7 @@ use axum::routing::get;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
+use tabletop::Code;
 
 /// How long the store has to answer the readiness check.
 pub const READY_WITHIN: Duration = Duration::from_secs(2);
@@ -213,8 +214,7 @@ pub async fn refuse_while_draining(
 /// The `503` new work gets while the server drains.
 pub fn draining() -> Response {
     let mut answer = ApiError::coded(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "draining",
+        Code::Draining,
         "this server is stopping: send the request again in a moment (another server, or this one \
          once restarted, answers it)",
     )

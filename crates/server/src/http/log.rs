@@ -217,7 +217,7 @@ pub async fn observe(State(state): State<AppState>, mut request: Request, next: 
     );
     metrics.request(method, &route, status, took);
     if let Some(refused) = response.extensions().get::<ApiErrorRefused>() {
-        metrics.refused(refused.0);
+        metrics.refused(refused.0.as_str());
     }
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(REQUEST_ID, value);

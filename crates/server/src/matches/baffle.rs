@@ -13,13 +13,13 @@ use crate::work::Line;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::routing::post;
 use baffle::MoveError;
 use baffle::bot::{BotError, BotOptions, Decision, decide_within};
 use games::protocol::MatchView;
 use games::{MoveInput, Played, box_in_play};
 use serde::{Deserialize, Serialize};
+use tabletop::Code;
 
 /// The routes under `/api/baffle/matches`.
 pub fn routes() -> Router<AppState> {
@@ -107,12 +107,8 @@ fn bot_refused(e: BotError) -> ApiError {
         | BotError::Refused {
             error: MoveError::Over { .. },
             ..
-        } => ApiError::coded(
-            StatusCode::CONFLICT,
-            "game_over",
-            format!("{e}: the bot has no move to make"),
-        ),
-        _ => ApiError::unprocessable(format!("the bot cannot move: {e}")).with_code("bot_stuck"),
+        } => ApiError::coded(Code::GameOver, format!("{e}: the bot has no move to make")),
+        _ => ApiError::unprocessable(format!("the bot cannot move: {e}")).with_code(Code::BotStuck),
     }
 }
 
@@ -161,10 +157,10 @@ mod tests {
     #[test]
     fn bot_errors_are_a_409_after_the_end_and_a_422_otherwise() {
         let over = bot_refused(BotError::Over);
-        assert_eq!(over.status, StatusCode::CONFLICT);
+        assert_eq!(over.status, axum::http::StatusCode::CONFLICT);
         assert_eq!(over.code, "game_over");
         let hard = bot_refused(BotError::TooHard);
-        assert_eq!(hard.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(hard.status, axum::http::StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(hard.code, "bot_stuck");
         assert!(hard.message.contains("too many cases"), "{}", hard.message);
     }

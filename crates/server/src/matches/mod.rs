@@ -48,6 +48,7 @@ use games::{MoveInput, Need, ReplayStep, Supplied};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::convert::Infallible;
+use tabletop::Code;
 use tabletop::play::{DiceMode, SeatKind};
 
 /// The most matches the lobby lists.
@@ -150,7 +151,7 @@ fn read_seats(seats: &[SeatRequest]) -> Result<(Vec<SeatPlan>, Vec<Option<String
 
 /// `400 bad_name`.
 pub(crate) fn bad_name(message: impl Into<String>) -> ApiError {
-    ApiError::coded(StatusCode::BAD_REQUEST, "bad_name", message)
+    ApiError::coded(Code::BadName, message)
 }
 
 /// A match just made.
@@ -194,7 +195,7 @@ fn invite_link(game: &str, id: &str, invite: &hub::Invite) -> InviteLink {
 }
 
 fn bad_seats(message: impl Into<String>) -> ApiError {
-    ApiError::coded(StatusCode::BAD_REQUEST, "bad_seats", message)
+    ApiError::coded(Code::BadSeats, message)
 }
 
 /// What the front end keeps for a setup's need: an uploaded board, a
@@ -249,8 +250,7 @@ async fn create(
     };
     if open && req.seed.is_some() {
         return Err(ApiError::coded(
-            StatusCode::BAD_REQUEST,
-            "bad_seed",
+            Code::BadSeed,
             "a game with open seats draws its own seed, so that no player knows the dice: give no seed",
         ));
     }
@@ -343,8 +343,7 @@ fn answer_view(query: &MoveQuery) -> Result<hub::Answer, ApiError> {
         None | Some("compact") => Ok(hub::Answer::Compact),
         Some("full") => Ok(hub::Answer::Full),
         Some(_) => Err(ApiError::coded(
-            StatusCode::BAD_REQUEST,
-            "bad_request",
+            Code::BadRequest,
             "view is compact (what the move changed, the default) or full (the whole match view)",
         )),
     }
@@ -360,9 +359,7 @@ fn move_input(mv: Value) -> MoveInput {
 
 fn need_after(after: Option<usize>) -> Result<usize, ApiError> {
     after.ok_or_else(|| {
-        ApiError::coded(
-            StatusCode::BAD_REQUEST,
-            "bad_move",
+        ApiError::coded(Code::BadMove,
             "say which position the move is for: \"after\": the game's moves as you saw them (the view's \"moves\")",
         )
     })

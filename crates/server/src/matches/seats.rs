@@ -18,8 +18,9 @@
 
 use crate::http::error::ApiError;
 use axum::extract::FromRequestParts;
+use axum::http::header;
 use axum::http::request::Parts;
-use axum::http::{StatusCode, header};
+use tabletop::Code;
 
 /// A fresh secret: 128 random bits from the operating system, in hex.
 ///
@@ -57,9 +58,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
             .map(str::trim)
             .filter(|t| is_secret(t))
             .ok_or_else(|| {
-                ApiError::coded(
-                    StatusCode::FORBIDDEN,
-                    "bad_token",
+                ApiError::coded(Code::BadToken,
                     "the Authorization header is not a seat token: send `Authorization: Bearer TOKEN` with the token this game gave you",
                 )
             })?;

@@ -18,6 +18,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::routing::{get, post};
 use baffle::{Evidence, Game};
+use tabletop::Code;
 
 /// The routes under `/api/baffle`.
 pub fn routes() -> Router<AppState> {
@@ -75,8 +76,7 @@ async fn solve(
 fn refused_evidence(e: baffle::SolveError) -> ApiError {
     match e {
         baffle::SolveError::Contradiction(c) => ApiError::coded(
-            axum::http::StatusCode::BAD_REQUEST,
-            "contradiction",
+            Code::Contradiction,
             format!("no box fits this evidence: {c}"),
         ),
         other => ApiError::unprocessable(other.to_string()),

@@ -22,6 +22,7 @@ use chutes::formats::{self, Note};
 use games::board_files::{self, BoardFormat};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use tabletop::Code;
 
 /// The most squares a board uploaded here may have (the board files allow
 /// 1,000,000): every square costs memory in each game and analysis made on
@@ -125,7 +126,7 @@ async fn upload_board(
     }
     if let Some(name) = read.board.name() {
         tabletop::play::check_text(name, BOARD_NAME_MAX).map_err(|e| {
-            ApiError::bad_request(format!("the board's name: {e}")).with_code("bad_name")
+            ApiError::bad_request(format!("the board's name: {e}")).with_code(Code::BadName)
         })?;
     }
     let board = Arc::new(read.board);

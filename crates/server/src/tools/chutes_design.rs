@@ -290,12 +290,12 @@ async fn design_board(
                     report: Box::new(report),
                 },
                 Err(e) => Said::Error {
-                    code: e.code,
+                    code: e.code.as_str(),
                     message: e.message,
                 },
             },
             Err(e) => Said::Error {
-                code: e.code,
+                code: e.code.as_str(),
                 message: e.message,
             },
         };

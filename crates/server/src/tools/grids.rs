@@ -15,8 +15,8 @@
 use crate::http::client::{Client, Maker};
 use crate::http::error::ApiError;
 use crate::store::{Db, GridActor, GridSave};
-use axum::http::StatusCode;
 use std::path::{Path, PathBuf};
+use tabletop::Code;
 
 pub use crate::store::grid_names::{EXTENSION, MAX_NAME};
 
@@ -26,7 +26,7 @@ pub use crate::store::grid_names::{EXTENSION, MAX_NAME};
 /// 400 `bad_name` saying what is wrong with the name.
 pub fn grid_name(name: &str) -> Result<String, ApiError> {
     crate::store::grid_names::check(name)
-        .map_err(|why| ApiError::bad_request(why).with_code("bad_name"))
+        .map_err(|why| ApiError::bad_request(why).with_code(Code::BadName))
 }
 
 /// The grid folder under `data_dir`, whose files are imported once.
@@ -52,8 +52,7 @@ pub async fn save(
     match db.save_grid_as(&name, text, replace, actor).await? {
         GridSave::Saved => Ok(name),
         GridSave::Exists => Err(ApiError::coded(
-            StatusCode::CONFLICT,
-            "grid_exists",
+            Code::GridExists,
             format!(
                 "a grid named '{name}' is already saved: save it under another name, or replace it"
             ),
@@ -92,11 +91,7 @@ pub async fn load(db: &Db, name: &str) -> Result<String, ApiError> {
 
 /// The 404 for a grid name nothing is saved under.
 pub fn missing(name: &str) -> ApiError {
-    ApiError::coded(
-        StatusCode::NOT_FOUND,
-        "no_grid",
-        format!("no saved grid named '{name}'"),
-    )
+    ApiError::coded(Code::NoGrid, format!("no saved grid named '{name}'"))
 }
 
 /// Removes the temporary files a crash (or a kill) during a save left in
@@ -208,10 +203,8 @@ mod tests {
         let taken = save(&db, "first", "0\n0\n0\n", false, &op)
             .await
             .unwrap_err();
-        assert_eq!(
-            (taken.status, taken.code),
-            (StatusCode::CONFLICT, "grid_exists")
-        );
+        assert_eq!(taken.status, axum::http::StatusCode::CONFLICT);
+        assert_eq!(taken.code, "grid_exists");
         assert_eq!(load(&db, "first").await.unwrap(), file, "not replaced");
         save(&db, "first", "0\n0\n0\n", true, &op).await.unwrap();
         assert_eq!(load(&db, "first").await.unwrap(), "0\n0\n0\n");

@@ -36,6 +36,7 @@ pub use names::{
 pub use record::{DiceMode, Entry, RECORD_VERSION, Record, ReplayError};
 pub use status::{Stall, Status};
 
+use crate::Code;
 use crate::{BotLevel, DiceSource, Rng, ScriptedDice, SeededDice};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -53,7 +54,7 @@ pub const LOG_CAP: usize = 2_000;
 /// `illegal_move`, …), for front ends that must tell refusals apart.
 pub trait Coded {
     /// The code: lowercase words joined by `_`, never changed once shipped.
-    fn code(&self) -> &'static str;
+    fn code(&self) -> crate::Code;
 }
 
 /// Who answers for a seat.
@@ -271,16 +272,16 @@ pub enum MatchError<E> {
 }
 
 impl<E: Coded> Coded for MatchError<E> {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            Self::Over { .. } => "game_over",
-            Self::NotYourTurn { .. } => "not_your_turn",
-            Self::BotSeat { .. } => "bot_seat",
-            Self::NoSeat { .. } => "no_such_seat",
-            Self::Stale { .. } => "stale_move",
-            Self::RollNotChosen => "roll_not_chosen",
-            Self::RollNeeded => "roll_needed",
-            Self::RollUnused { .. } => "roll_unused",
+            Self::Over { .. } => Code::GameOver,
+            Self::NotYourTurn { .. } => Code::NotYourTurn,
+            Self::BotSeat { .. } => Code::BotSeat,
+            Self::NoSeat { .. } => Code::NoSuchSeat,
+            Self::Stale { .. } => Code::StaleMove,
+            Self::RollNotChosen => Code::RollNotChosen,
+            Self::RollNeeded => Code::RollNeeded,
+            Self::RollUnused { .. } => Code::RollUnused,
             Self::Game(e) => e.code(),
         }
     }
@@ -427,9 +428,9 @@ pub enum StartError<E> {
 }
 
 impl<E: Coded> Coded for StartError<E> {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            Self::Seats { .. } => "bad_seats",
+            Self::Seats { .. } => Code::BadSeats,
             Self::Game(e) => e.code(),
         }
     }

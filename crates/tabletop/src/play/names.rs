@@ -28,6 +28,7 @@
 //!   (a person) or the bot's name (front ends word bots, as they know
 //!   whether a game's bot has levels).
 
+use crate::Code;
 use serde::Serialize;
 
 /// The most characters a name may have.
@@ -82,10 +83,10 @@ pub enum NameError {
 }
 
 impl super::Coded for NameError {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            Self::NoSeat { .. } => "no_such_seat",
-            _ => "bad_name",
+            Self::NoSeat { .. } => Code::NoSuchSeat,
+            _ => Code::BadName,
         }
     }
 }

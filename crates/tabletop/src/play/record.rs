@@ -12,6 +12,7 @@
 //!   refused with that move's index and why ([`ReplayError`]).
 
 use super::SeatKind;
+use crate::Code;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -195,7 +196,7 @@ pub enum ReplayError {
 }
 
 impl super::Coded for ReplayError {
-    fn code(&self) -> &'static str {
-        "bad_record"
+    fn code(&self) -> Code {
+        Code::BadRecord
     }
 }

@@ -1,6 +1,7 @@
 //! The match layer on a toy game: a race to square 10 with a secret.
 
 use super::*;
+use crate::Code;
 use crate::DiceError;
 
 /// Two or three racers roll a die and move; the first to reach 10 wins.
@@ -49,9 +50,9 @@ enum RaceError {
 }
 
 impl Coded for RaceError {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            Self::Empty => "bad_setup",
+            Self::Empty => Code::BadSetup,
             Self::Dice(e) => e.code(),
         }
     }

@@ -22,6 +22,7 @@ use super::{Hub, Slot};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
+use tabletop::Code;
 
 /// The first wait after the store refused a bot's move.
 const BACKOFF_FIRST: Duration = Duration::from_secs(1);
@@ -111,14 +112,16 @@ impl Hub {
             let played = match live.table.play_bot(moves, &mv) {
                 Ok(played) => played,
                 // The match moved on while the bot thought: look again.
-                Err(e) if matches!(e.code, "stale_move" | "game_over" | "not_your_turn") => {
+                Err(e)
+                    if matches!(e.code, Code::StaleMove | Code::GameOver | Code::NotYourTurn) =>
+                {
                     continue;
                 }
                 Err(e) => {
                     // The move itself is not logged: it is a player's.
                     tracing::error!(
                         match_id = %slot.id,
-                        code = e.code,
+                        code = e.code.as_str(),
                         "a bot's move is refused by its game; the bot stops"
                     );
                     return Ran::Stuck;
@@ -128,7 +131,7 @@ impl Hub {
                 Ok(()) => {}
                 // Another server stored a move first, and the match was
                 // read again: look again.
-                Err(e) if e.code == "stale_move" => {}
+                Err(e) if e.code == Code::StaleMove => {}
                 Err(_) if live.broken => return Ran::Idle,
                 Err(_) => return Ran::StoreFailed,
             }

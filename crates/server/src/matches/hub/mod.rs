@@ -49,6 +49,7 @@ use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::Poll;
+use tabletop::Code;
 use tabletop::play::SeatKind;
 use tokio::sync::{Semaphore, broadcast};
 use view::{change, compact, tell, whole};
@@ -514,9 +515,7 @@ impl Hub {
             .and_then(|info| info.load(&stored.header, &entries))
             .map_err(|why| {
             tracing::error!(match_id = %id, why = %why, "a stored match does not replay");
-            ApiError::coded(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "bad_record",
+            ApiError::coded(Code::BadRecord,
                 "this game's record no longer replays on this server (the server's log has the details)",
             )
         })?;
@@ -550,8 +549,7 @@ impl Hub {
             self.forget(&slot);
         }
         Err(ApiError::coded(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "store_unavailable",
+            Code::StoreUnavailable,
             "the game could not be read from the store; try again in a moment",
         ))
     }
@@ -638,8 +636,7 @@ impl Hub {
     ) -> Result<(Vec<Played>, MatchView), ApiError> {
         if token.is_none() {
             return Err(ApiError::coded(
-                StatusCode::UNAUTHORIZED,
-                "no_token",
+                Code::NoToken,
                 "only a player moves: send the seat token this game gave you (Authorization: Bearer TOKEN)",
             ));
         }
@@ -647,8 +644,7 @@ impl Hub {
         let holder = self.holder(id, &mut live, token).await?;
         let Some(first) = holder.first() else {
             return Err(ApiError::coded(
-                StatusCode::FORBIDDEN,
-                "not_your_seat",
+                Code::NotYourSeat,
                 "this token holds no seat: you are watching this game",
             ));
         };
@@ -779,8 +775,7 @@ impl Hub {
                 self.reread(slot, live).await;
                 Err(match e {
                     DbError::Stale { now } => ApiError::coded(
-                        StatusCode::CONFLICT,
-                        "stale_move",
+                        Code::StaleMove,
                         format!(
                             "the game has moved on: it now has {now} moves (reload to see the latest)"
                         ),
@@ -901,8 +896,7 @@ fn find_token(tokens: &[TokenRow], hash: &str) -> Option<Holder> {
 fn no_match(id: &str) -> ApiError {
     let shown: String = id.chars().take(40).collect();
     ApiError::coded(
-        StatusCode::NOT_FOUND,
-        "no_match",
+        Code::NoMatch,
         format!(
             "no game '{shown}': it never was, or it expired (unfinished games are kept {} days after their last move); start a new one",
             UNFINISHED_KEPT.as_secs() / 86_400
@@ -912,8 +906,7 @@ fn no_match(id: &str) -> ApiError {
 
 fn seat_taken(seat: u8) -> ApiError {
     ApiError::coded(
-        StatusCode::CONFLICT,
-        "seat_taken",
+        Code::SeatTaken,
         format!("seat {seat} is already taken: you can watch this game"),
     )
 }

@@ -22,10 +22,10 @@ use super::{Holder, Hub, Invite, Live, tell};
 use crate::http::error::ApiError;
 use crate::matches::seats;
 use crate::store::{NewMatch, SeatRow, TokenRow};
-use axum::http::StatusCode;
 use games::ReplayStep;
 use games::protocol::MatchView;
 use std::sync::Arc;
+use tabletop::Code;
 use tabletop::play::Viewer;
 
 /// A rematch as [`Hub::rematch`] answers it.
@@ -66,8 +66,7 @@ impl Hub {
     ) -> Result<Rematched, ApiError> {
         let Some(token) = token else {
             return Err(ApiError::coded(
-                StatusCode::UNAUTHORIZED,
-                "no_token",
+                Code::NoToken,
                 "only a player asks for a rematch: send the seat token this game gave you",
             ));
         };
@@ -75,8 +74,7 @@ impl Hub {
         let holder = self.holder(id, &mut live, Some(token)).await?;
         if holder.first().is_none() {
             return Err(ApiError::coded(
-                StatusCode::FORBIDDEN,
-                "not_your_seat",
+                Code::NotYourSeat,
                 "this token holds no seat: only a player asks for a rematch",
             ));
         }

@@ -17,9 +17,9 @@ use super::{Holder, Hub, Invite, Live, find_token, no_match, seat_taken, tell, w
 use crate::http::error::ApiError;
 use crate::matches::seats;
 use crate::store::TokenRow;
-use axum::http::StatusCode;
 use games::protocol::MatchView;
 use std::sync::Arc;
+use tabletop::Code;
 
 impl Hub {
     /// Who `token` is in match `live`; on a shared store, reads the seats
@@ -46,8 +46,7 @@ impl Hub {
         }
         find_token(&live.tokens, &hash).ok_or_else(|| {
             ApiError::coded(
-                StatusCode::FORBIDDEN,
-                "bad_token",
+                Code::BadToken,
                 "this token holds no seat in this game (it is another game's, or was never given)",
             )
         })
@@ -94,8 +93,7 @@ impl Hub {
             }
             _ => {
                 return Err(ApiError::coded(
-                    StatusCode::FORBIDDEN,
-                    "bad_invite",
+                    Code::BadInvite,
                     format!(
                         "seat {seat} is taken with its invite, and this is not it (it may have been replaced): ask for a new link"
                     ),
@@ -166,8 +164,7 @@ impl Hub {
     ) -> Result<MatchView, ApiError> {
         if token.is_none() {
             return Err(ApiError::coded(
-                StatusCode::UNAUTHORIZED,
-                "no_token",
+                Code::NoToken,
                 "only a player names their seat: send the seat token this game gave you",
             ));
         }
@@ -175,16 +172,14 @@ impl Hub {
         let holder = self.holder(id, &mut live, token).await?;
         if !holder.holds(seat) {
             return Err(ApiError::coded(
-                StatusCode::FORBIDDEN,
-                "not_your_seat",
+                Code::NotYourSeat,
                 format!("this token does not hold seat {seat}: a player names only their own seat"),
             ));
         }
         unlike_the_others(&live, seat, name)?;
         if live.table.status().is_over() || !self.db.name_seat(id, seat, name).await? {
             return Err(ApiError::coded(
-                StatusCode::CONFLICT,
-                "game_over",
+                Code::GameOver,
                 "the game is over: its players' names are in its record for good",
             ));
         }
@@ -216,8 +211,7 @@ impl Hub {
         let holder = self.holder(id, &mut live, token).await?;
         if !holder.host {
             return Err(ApiError::coded(
-                StatusCode::FORBIDDEN,
-                "not_host",
+                Code::NotHost,
                 "only the person who made this game can invite again",
             ));
         }
@@ -226,8 +220,7 @@ impl Hub {
             Some(row) if row.taken => return Err(seat_taken(seat)),
             Some(row) if row.invite.is_none() => {
                 return Err(ApiError::coded(
-                    StatusCode::BAD_REQUEST,
-                    "no_such_seat",
+                    Code::NoSuchSeat,
                     format!(
                         "seat {seat} is for anyone who takes it from the lobby: it has no invite to replace"
                     ),
@@ -260,8 +253,7 @@ fn unlike_the_others(live: &super::Live, seat: u8, name: &str) -> Result<(), Api
 
 fn no_such_seat(seat: u8) -> ApiError {
     ApiError::coded(
-        StatusCode::BAD_REQUEST,
-        "no_such_seat",
+        Code::NoSuchSeat,
         format!("seat {seat} of this game is not a person's seat"),
     )
 }

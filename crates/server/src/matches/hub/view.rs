@@ -22,6 +22,7 @@ use games::protocol::{
     SeatView,
 };
 use std::sync::Arc;
+use tabletop::Code;
 use tabletop::play::Viewer;
 
 /// Tells the watchers of `slot` of a change (when anyone watches). The
@@ -50,7 +51,7 @@ pub(super) fn change(id: &str, live: &Live, played: &[Played]) -> Result<Change,
     };
     let json = serde_json::to_string(&change).map_err(|e| {
         ApiError::from(games::Refusal::new(
-            "server_error",
+            Code::ServerError,
             format!("a match's change could not be written: {e}"),
         ))
     })?;
