@@ -263,7 +263,7 @@ pub trait AnyMatch: Send + Sync {
     ///
     /// # Errors
     /// `no_chances` when the game does not know them; `invalid` past
-    /// [`CHANCES_MAX_MOVES`] moves; `bad_record` when the record does not
+    /// 5,000 moves (`CHANCES_MAX_MOVES`); `bad_record` when the record does not
     /// replay.
     fn chances_over_game(&self) -> Result<Vec<Vec<f64>>, Refusal> {
         Err(Refusal::new(

@@ -4,7 +4,7 @@
 //! behind one interface — the gate through which a viewer sees a match.
 //!
 //! Terms:
-//! - **registry** ([`GAMES`], [`find`]): each game's name, title, seats,
+//! - **registry** ([`GAMES`], [`Registry`]): each game's name, title, seats,
 //!   default seats and setup, and how to make, load and replay its matches.
 //! - **setup request**: a game's setup as a client writes it (JSON, every
 //!   field optional, the defaults the game's library gives). It may name
@@ -47,7 +47,5 @@ pub use baffle_adapter::{HolePlace, box_in_play, box_title, hole_places};
 pub use players::Outcome;
 pub use protocol::{GameJson, Played, ReplayStep};
 pub use refusal::Refusal;
-pub use registry::{
-    GAMES, GameInfo, Need, Prepared, Registry, Supplied, find, names, start_from_record,
-};
+pub use registry::{GAMES, GameInfo, Need, Prepared, Registry, Supplied};
 pub use tycoon_adapter::{ObjectView, layout, object_view};

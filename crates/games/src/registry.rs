@@ -202,6 +202,16 @@ impl Registry {
                 )
             })
     }
+
+    /// A match replayed from a whole record (a file a player saved or
+    /// downloaded), of whichever of these games its `game` names.
+    ///
+    /// # Errors
+    /// `bad_record` when it is not a record, names no game here, or does
+    /// not replay.
+    pub fn start_from_record(&self, record: Value) -> Result<Box<dyn AnyMatch>, Refusal> {
+        start_from_record(self, record)
+    }
 }
 
 impl Serialize for Registry {
@@ -210,39 +220,20 @@ impl Serialize for Registry {
     }
 }
 
-/// The games' names, for a message: `chutes, baffle or tycoon`.
-pub fn names() -> String {
-    Registry::standard().names()
-}
-
-/// The game named `name` (any case, trimmed), of [`GAMES`].
-///
-/// # Errors
-/// `bad_request` for a name that is not a game here.
-pub fn find(name: &str) -> Result<&'static GameInfo, Refusal> {
-    GAMES
-        .iter()
-        .find(|g| g.name == name.trim().to_ascii_lowercase())
-        .ok_or_else(|| {
-            Refusal::new(
-                Code::BadRequest,
-                format!("'{}' is not a game here: say {}", name.trim(), names()),
-            )
-        })
-}
-
 /// A match replayed from a whole record (a file a player saved or
 /// downloaded), of whichever game its `game` names.
 ///
 /// # Errors
 /// `bad_record` when it is not a record, names no game here, or does not
 /// replay.
-pub fn start_from_record(record: Value) -> Result<Box<dyn AnyMatch>, Refusal> {
+fn start_from_record(registry: &Registry, record: Value) -> Result<Box<dyn AnyMatch>, Refusal> {
     let game = record
         .get("game")
         .and_then(Value::as_str)
         .ok_or_else(|| Refusal::new(Code::BadRecord, "a match record names its \"game\""))?;
-    let info = find(game).map_err(|e| Refusal::new(Code::BadRecord, e.message))?;
+    let info = registry
+        .find(game)
+        .map_err(|e| Refusal::new(Code::BadRecord, e.message))?;
     (info.from_record)(record)
 }
 
@@ -411,7 +402,7 @@ mod tests {
     fn every_game_is_listed_once_with_seats_its_library_allows() {
         let listed: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
         assert_eq!(listed, ["chutes", "baffle", "tycoon"]);
-        assert_eq!(names(), "chutes, baffle or tycoon");
+        assert_eq!(Registry::standard().names(), "chutes, baffle or tycoon");
         bounds_within::<chutes::contract::Table>();
         bounds_within::<baffle::Game>();
         bounds_within::<tycoon::Game>();
@@ -419,8 +410,11 @@ mod tests {
 
     #[test]
     fn a_game_is_found_by_its_name_in_any_case_and_an_unknown_one_is_named() {
-        assert_eq!(find(" Baffle ").unwrap().name, "baffle");
-        let e = find("chess").unwrap_err();
+        assert_eq!(
+            Registry::standard().find(" Baffle ").unwrap().name,
+            "baffle"
+        );
+        let e = Registry::standard().find("chess").unwrap_err();
         assert_eq!(e.code, "bad_request");
         assert_eq!(
             e.message,
@@ -430,7 +424,7 @@ mod tests {
 
     #[test]
     fn setups_are_read_by_the_games_own_requests() {
-        let baffle = find("baffle").unwrap();
+        let baffle = Registry::standard().find("baffle").unwrap();
         let e = baffle.prepare(json!([1])).unwrap_err();
         assert_eq!(e.code, "bad_json");
         let e = baffle.prepare(json!({"colour": "red"})).unwrap_err();
@@ -443,7 +437,8 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(e.code, "bad_setup");
-        let e = find("chutes")
+        let e = Registry::standard()
+            .find("chutes")
             .unwrap()
             .prepare(json!({"faces": 0}))
             .unwrap()
@@ -451,7 +446,8 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(e.code, "bad_setup");
-        let e = find("tycoon")
+        let e = Registry::standard()
+            .find("tycoon")
             .unwrap()
             .prepare(json!({"sample": true, "saved": "mine"}))
             .unwrap_err();
@@ -460,7 +456,7 @@ mod tests {
 
     #[test]
     fn what_a_setup_names_is_asked_of_the_front_end() {
-        let chutes = find("chutes").unwrap();
+        let chutes = Registry::standard().find("chutes").unwrap();
         assert_eq!(chutes.prepare(json!({})).unwrap().need(), None);
         let upload = chutes.prepare(json!({"board": "b0a1"})).unwrap();
         assert_eq!(upload.need(), Some(&Need::Board("b0a1".into())));
@@ -470,7 +466,7 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(e.code, "no_board");
-        let tycoon = find("tycoon").unwrap();
+        let tycoon = Registry::standard().find("tycoon").unwrap();
         let saved = tycoon.prepare(json!({"saved": "mine"})).unwrap();
         assert_eq!(saved.need(), Some(&Need::SavedGrid("mine".into())));
         let grid = tycoon::parse_grid(tycoon::SAMPLE_GRID).unwrap();
@@ -487,7 +483,8 @@ mod tests {
 
     #[test]
     fn seat_counts_outside_the_registrys_bounds_are_refused() {
-        let e = find("chutes")
+        let e = Registry::standard()
+            .find("chutes")
             .unwrap()
             .prepare(json!({}))
             .unwrap()
@@ -499,7 +496,8 @@ mod tests {
             e.message,
             "a Chutes & Ladders match here has 1 to 4 players, not 5"
         );
-        let e = find("tycoon")
+        let e = Registry::standard()
+            .find("tycoon")
             .unwrap()
             .prepare(json!({}))
             .unwrap()
@@ -519,7 +517,8 @@ mod tests {
 
     #[test]
     fn the_gate_keeps_the_record_and_the_past_until_the_end() {
-        let mut m = find("baffle")
+        let mut m = Registry::standard()
+            .find("baffle")
             .unwrap()
             .prepare(json!({"fixed": true}))
             .unwrap()
@@ -559,10 +558,13 @@ mod tests {
             "bad_step"
         );
         // The record replays to the same match, through the registry.
-        let again = start_from_record(record).unwrap();
+        let again = Registry::standard().start_from_record(record).unwrap();
         assert_eq!(again.moves(), 3);
         assert!(again.status().is_over());
-        let e = start_from_record(json!({"game": "go"})).err().unwrap();
+        let e = Registry::standard()
+            .start_from_record(json!({"game": "go"}))
+            .err()
+            .unwrap();
         assert_eq!(e.code, "bad_record");
     }
 
@@ -575,7 +577,8 @@ mod tests {
                 level: tabletop::BotLevel::Hard,
             },
         ];
-        let mut m = find("chutes")
+        let mut m = Registry::standard()
+            .find("chutes")
             .unwrap()
             .prepare(json!({}))
             .unwrap()
@@ -611,12 +614,19 @@ mod tests {
         // The record keeps the names; a record replays with them.
         let record = as_json(&m.record_once_over().unwrap());
         assert_eq!(record["names"], json!(["Ada", null, null]));
-        assert_eq!(start_from_record(record).unwrap().names()[0], "Ada");
+        assert_eq!(
+            Registry::standard()
+                .start_from_record(record)
+                .unwrap()
+                .names()[0],
+            "Ada"
+        );
     }
 
     #[test]
     fn a_baffle_rematch_draws_a_fresh_box() {
-        let mut m = find("baffle")
+        let mut m = Registry::standard()
+            .find("baffle")
             .unwrap()
             .prepare(json!({"size": 8, "mirrors": 6}))
             .unwrap()

@@ -103,7 +103,9 @@ fn replay(
         .get("dice")
         .and_then(|d| serde_json::from_value(d.clone()).ok());
     value["moves"] = Value::Array(Vec::new());
-    let mut m = games::start_from_record(value).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut m = games::Registry::standard()
+        .start_from_record(value)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let total = moves.len();
     if args.explain && m.chances().is_none() {
         bail!(

@@ -61,7 +61,7 @@ pub struct Config {
     pub games: games::Registry,
     /// Where saved grids go (created when first needed).
     pub data_dir: PathBuf,
-    /// The most sessions of each kind (games of one game, boards, documents)
+    /// The most sessions of each kind (uploaded boards, design documents)
     /// kept at once.
     pub max_sessions: usize,
     /// How long a session may sit unused before it is dropped.

@@ -12,6 +12,20 @@ pub fn hex(bytes: usize) -> Result<String, getrandom::Error> {
     Ok(buffer.iter().map(|b| format!("{b:02x}")).collect())
 }
 
+/// A fresh secret or id (a token, an invite, a match's or a session's
+/// id): 128 random bits from the operating system, in hex.
+///
+/// # Errors
+/// 503 `busy` when the operating system has no randomness to give.
+pub fn fresh_secret() -> Result<String, crate::http::error::ApiError> {
+    hex(16).map_err(|e| {
+        crate::http::error::ApiError::new(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            format!("no randomness for a secret: {e}"),
+        )
+    })
+}
+
 /// A random whole number from the operating system.
 ///
 /// # Errors

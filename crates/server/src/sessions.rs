@@ -1,10 +1,11 @@
-//! Where live games and uploaded boards are kept: in memory, under
-//! unguessable ids, bounded in number, evicted when idle.
+//! Where uploaded boards and design documents are kept: in memory, under
+//! unguessable ids, bounded in number, evicted when idle (matches live in
+//! the store and the hub, [`crate::matches`]).
 //!
 //! Terms:
 //! - **id**: 128 random bits from the operating system, as 32 hex digits. It
 //!   is the only key to a session: nobody can list or guess another's.
-//! - **session**: one stored value (a game, a board, a design document).
+//! - **session**: one stored value (a board, a design document).
 //! - **idle**: time since a session was last read or changed. Sessions idle
 //!   longer than the store's limit are dropped.
 //! - **maker** ([`Maker`]): the client address and token that made a
@@ -24,19 +25,6 @@ use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-
-/// A fresh id: 128 random bits from the operating system, in hex.
-///
-/// # Errors
-/// 503 when the operating system has no randomness to give.
-pub fn fresh_id() -> Result<String, ApiError> {
-    crate::random::hex(16).map_err(|e| {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("no randomness for an id: {e}"),
-        )
-    })
-}
 
 /// A fresh seed for a game's dice, from the operating system.
 ///
@@ -144,7 +132,7 @@ impl<T> Sessions<T> {
     /// # Errors
     /// 503 when no id can be drawn.
     pub fn insert_by(&self, value: T, maker: &Maker) -> Result<String, ApiError> {
-        let id = fresh_id()?;
+        let id = crate::random::fresh_secret()?;
         let now = Instant::now();
         let mut map = self.lock();
         map.retain(|_, e| now.duration_since(e.touched) <= self.idle);
@@ -284,8 +272,8 @@ mod tests {
 
     #[test]
     fn ids_are_32_hex_digits_and_differ() {
-        let a = fresh_id().unwrap();
-        let b = fresh_id().unwrap();
+        let a = crate::random::fresh_secret().unwrap();
+        let b = crate::random::fresh_secret().unwrap();
         assert_eq!(a.len(), 32);
         assert!(a.chars().all(|c| c.is_ascii_hexdigit()));
         assert_ne!(a, b);

@@ -86,7 +86,7 @@ async fn list_games(State(state): State<AppState>) -> Json<games::Registry> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CreateRequest {
-    /// `chutes`, `baffle` or `tycoon`.
+    /// The game's name, one of the registry's (`GET /api/games`).
     game: String,
     /// The game's own setup (see docs/api.md).
     #[serde(default)]

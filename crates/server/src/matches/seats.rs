@@ -22,20 +22,7 @@ use axum::http::header;
 use axum::http::request::Parts;
 use tabletop::Code;
 
-/// A fresh secret: 128 random bits from the operating system, in hex.
-///
-/// # Errors
-/// 503 when the operating system has no randomness to give.
-pub fn fresh_secret() -> Result<String, ApiError> {
-    crate::random::hex(16).map_err(|e| {
-        ApiError::new(
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            format!("no randomness for a secret: {e}"),
-        )
-    })
-}
-
-pub use crate::random::{digest, is_secret};
+pub use crate::random::{digest, fresh_secret, is_secret};
 
 /// Where a person seat stands (one of the protocol's types).
 pub use games::protocol::SeatState;

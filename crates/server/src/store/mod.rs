@@ -669,7 +669,8 @@ impl Db {
         self.bounds
     }
 
-    /// True for PostgreSQL (several servers may share it).
+    /// Whether other servers may share this store (PostgreSQL), so that
+    /// matches held live here can move elsewhere.
     pub fn is_shared(&self) -> bool {
         matches!(self.backend, Backend::Postgres(_))
     }
@@ -728,12 +729,6 @@ impl Db {
     /// Notices from the other servers sharing this store.
     pub fn notices(&self) -> broadcast::Receiver<Notice> {
         self.notices.subscribe()
-    }
-
-    /// Whether other servers may share this store (PostgreSQL), so that
-    /// matches held live here can move elsewhere.
-    pub fn shared(&self) -> bool {
-        matches!(self.backend, Backend::Postgres(_))
     }
 
     /// Stores a new match of no known creator.

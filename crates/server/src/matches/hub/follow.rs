@@ -12,10 +12,11 @@
 //!   not within [`BOT_GRACE`] (it died, say), this server does.
 //! - **expiry**: unfinished matches untouched for [`UNFINISHED_KEPT`] are
 //!   deleted, at start and every hour.
-//! - **sweep**: a notice goes out after its move's commit, so a server that
-//!   dies between the two leaves its move untold; on a shared store, every
-//!   [`SWEEP_EVERY`] each match watched here reads the moves it lacks, so
-//!   its watchers see such a move within that time.
+//! - **sweep**: a move's notice is sent in its commit (never committed
+//!   untold), but a listener may miss it (its connection dropped and not
+//!   yet back); on a shared store, every [`SWEEP_EVERY`] each match watched
+//!   here reads the moves it lacks, so its watchers see such a move within
+//!   that time.
 
 use super::{Hub, Slot, tell};
 use crate::store::{Notice, UNFINISHED_KEPT};

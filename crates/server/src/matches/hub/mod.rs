@@ -314,7 +314,7 @@ impl Hub {
             let notices = hub.db.notices();
             tokio::spawn(Self::follow_notices(Arc::downgrade(&hub), notices));
             tokio::spawn(Self::expire_old(Arc::downgrade(&hub)));
-            if hub.db.shared() {
+            if hub.db.is_shared() {
                 tokio::spawn(Self::sweep_watched(Arc::downgrade(&hub)));
             }
         }
@@ -937,7 +937,8 @@ mod tests {
     }
 
     async fn new_baffle(hub: &Arc<Hub>) -> String {
-        let table = games::find("baffle")
+        let table = games::Registry::standard()
+            .find("baffle")
             .unwrap()
             .prepare(serde_json::json!({"size": 4, "mirrors": 1}))
             .unwrap()
