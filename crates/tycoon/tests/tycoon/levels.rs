@@ -22,7 +22,7 @@ const SMALL: Budget = Budget {
 };
 
 fn sample() -> Arc<Grid> {
-    Arc::new(parse_grid(include_str!("data/sample.grid")).unwrap())
+    Arc::new(parse_grid(include_str!("../data/sample.grid")).unwrap())
 }
 
 /// Positions with a real choice (more than one legal move), met in a game

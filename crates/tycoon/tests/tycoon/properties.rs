@@ -11,7 +11,7 @@ use tycoon::game::MAX_ATTACKS;
 use tycoon::simulate::{Options, game_seeds, play_out, simulate_on};
 use tycoon::{Event, Game, Grid, Seat, parse_grid, write_grid};
 
-const SAMPLE: &str = include_str!("data/sample.grid");
+const SAMPLE: &str = include_str!("../data/sample.grid");
 
 fn check_invariants(g: &Game, events: &[Event]) {
     let mut turns = 0;

@@ -11,7 +11,7 @@ use tycoon::game::{Decision, SEATS};
 use tycoon::simulate::{Options, Tally, game_seeds, simulate_on};
 use tycoon::{Attack, Game, Grid, GridSpec, Move, Seat, parse_grid};
 
-const SAMPLE: &str = include_str!("data/sample.grid");
+const SAMPLE: &str = include_str!("../data/sample.grid");
 
 /// One player's state in a hand-built situation.
 #[derive(Clone, Copy)]

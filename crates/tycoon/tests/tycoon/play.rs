@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use tycoon::game::{Cause, Decision, LostReason, TurnKind};
 
-mod support;
+use crate::support;
 use support::Table;
 use tycoon::{Attack, Card, CardKind, Event, Game, GameError, GridSpec, Ladder, Move, Seat, Snake};
 

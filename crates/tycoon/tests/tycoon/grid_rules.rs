@@ -7,7 +7,7 @@ use tycoon::{
     Card, CardKind, Grid, GridSpec, Ladder, Rule, RuleError, Snake, parse_grid, write_grid,
 };
 
-const SAMPLE: &str = include_str!("data/sample.grid");
+const SAMPLE: &str = include_str!("../data/sample.grid");
 
 fn spec(ladders: &[(u32, u32)], snakes: &[(u32, u32)], cards: &[(u32, u32, &[u32])]) -> GridSpec {
     GridSpec {

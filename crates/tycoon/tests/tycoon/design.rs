@@ -6,7 +6,7 @@
 use tycoon::design::{Designer, Edit, EditError};
 use tycoon::{CardKind, Grid, Ladder, Object, Rule, Snake, parse_grid, write_grid};
 
-const SAMPLE: &str = include_str!("data/sample.grid");
+const SAMPLE: &str = include_str!("../data/sample.grid");
 
 fn apply(d: &mut Designer, text: &str) -> Result<String, EditError> {
     d.apply(&text.parse::<Edit>().unwrap()).map(|a| a.summary)
