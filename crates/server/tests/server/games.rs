@@ -6,7 +6,7 @@
 //! games; seeds. The match router itself (tokens, turns, move numbers,
 //! invites, watching, records) is in `matches.rs`.
 
-mod support;
+use crate::support;
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
@@ -301,7 +301,7 @@ async fn chutes_matches_are_drawn_as_svg() {
 
 // Snakes & Ladders Tycoon.
 
-const SAMPLE: &str = include_str!("../../tycoon/tests/data/sample.grid");
+const SAMPLE: &str = include_str!("../../../tycoon/tests/data/sample.grid");
 
 /// Waits until the person in seat 1 is to move, or the match is over.
 async fn wait_for_seat_one(app: &App, id: &str) -> Value {

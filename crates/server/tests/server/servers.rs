@@ -3,11 +3,11 @@
 //! dies between a person's move and its bot's answer leaves the bot to the
 //! others; a move whose sender hangs up while it waits for PostgreSQL is
 //! still played to its end. Needs the test cluster (`bash scripts/with-postgres.sh cargo
-//! test -p server --test servers`).
+//! test -p server --test server -- servers::`).
 
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use server::store::{Db, Durability, Location, NewMove};

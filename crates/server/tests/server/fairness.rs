@@ -8,7 +8,7 @@
 //! token, their expiry, and the lobby; who the client is behind a proxy;
 //! what a full store says.
 
-mod support;
+use crate::support;
 
 use axum::http::{StatusCode, header};
 use serde_json::{Value, json};

@@ -2,7 +2,7 @@
 //! to each player and to watchers, a rematch for the same players, and a
 //! look back at earlier moves while a game is on.
 
-mod support;
+use crate::support;
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};

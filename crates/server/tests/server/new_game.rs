@@ -4,7 +4,7 @@
 //! changes, and it is made, played by a person and a bot, finished,
 //! recorded, replayed and drawn through the same routes as every game.
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::App;

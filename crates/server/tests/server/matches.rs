@@ -3,7 +3,7 @@
 //! records and replays, the lobby, and matches that outlive the server.
 //! Each game's own play is in `games.rs`.
 
-mod support;
+use crate::support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};

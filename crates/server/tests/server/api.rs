@@ -4,7 +4,7 @@
 //! requests answered with a 4xx and a JSON error (`{"error": {"code",
 //! "message"}}`), never a 500.
 
-mod support;
+use crate::support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
@@ -576,7 +576,7 @@ async fn grid_files_of_an_older_data_directory_are_imported() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_path_buf();
     std::fs::create_dir_all(data.join("grids")).unwrap();
-    let sample = include_str!("../../tycoon/tests/data/sample.grid");
+    let sample = include_str!("../../../tycoon/tests/data/sample.grid");
     std::fs::write(data.join("grids/old one.grid"), sample).unwrap();
     let app = App::with(|c| c.data_dir = data.clone()).await;
     let list = app.get("/api/tycoon/grids").await;

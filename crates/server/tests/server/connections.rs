@@ -1,7 +1,7 @@
 //! The server over real TCP on loopback: connections are limited and timed
 //! out, and a stop lets requests being answered finish.
 
-mod support;
+use crate::support;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

@@ -2,7 +2,7 @@
 //! request that should get it, through the router; and the documentation
 //! lists exactly the codes the API gives.
 
-mod support;
+use crate::support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
@@ -12,7 +12,7 @@ use support::{Answer, App, client};
 
 /// The 4xx codes docs/api.md's "Error codes" table lists.
 fn documented_4xx_codes() -> BTreeSet<String> {
-    let doc = include_str!("../../../docs/api.md");
+    let doc = include_str!("../../../../docs/api.md");
     let table = doc
         .split("## Error codes")
         .nth(1)
@@ -406,7 +406,7 @@ async fn every_documented_4xx_code_is_answered_where_it_should_be() {
 
 /// The status docs/api.md gives each code.
 fn expected_status(code: &str) -> StatusCode {
-    let doc = include_str!("../../../docs/api.md");
+    let doc = include_str!("../../../../docs/api.md");
     let table = doc.split("## Error codes").nth(1).unwrap_or_default();
     for line in table.lines() {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
