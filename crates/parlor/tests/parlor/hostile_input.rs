@@ -6,7 +6,7 @@
 //! Terms: **within** runs a command that must finish before a deadline (a
 //! hang is a failure, not a stuck test run).
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::path::PathBuf;

@@ -1,6 +1,6 @@
 //! The real `parlor` binary: `baffle bot`, the solver playing.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

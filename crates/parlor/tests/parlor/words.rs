@@ -6,7 +6,7 @@
 //! Terms: **one-roll board** is a 2-square board, where a game, a shortest
 //! game and a throw count can all be exactly 1.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::path::PathBuf;

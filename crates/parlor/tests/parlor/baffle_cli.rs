@@ -1,6 +1,6 @@
 //! The real `parlor` binary: `baffle play`, `trace`, `solve`, `render`.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

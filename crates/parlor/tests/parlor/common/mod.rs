@@ -4,9 +4,6 @@
 //! **fails** runs one that must fail, with nothing on stdout, and returns its
 //! stderr.
 
-// Each test binary uses a different subset of these helpers.
-#![allow(dead_code)]
-
 pub mod server;
 
 use serde_json::Value;

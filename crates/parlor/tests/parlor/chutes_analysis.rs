@@ -1,6 +1,6 @@
 //! The real `parlor` binary: `chutes search|shortest|analyze|simulate|min-throws`.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

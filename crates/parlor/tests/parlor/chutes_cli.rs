@@ -1,6 +1,6 @@
 //! The real `parlor` binary: `chutes play`, `chutes board`, `completions`.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used)] // A missing field fails the test where it is read.
 
-mod common;
+use crate::common;
 
 use common::server::{Events, Server, request};
 use serde_json::{Value, json};

@@ -4,7 +4,7 @@
 // failed test.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use chutes::Board;
 use common::*;

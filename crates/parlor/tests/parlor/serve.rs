@@ -1,6 +1,6 @@
 //! `parlor serve` as a person runs it: it prints its URL and answers there.
 
-mod common;
+use crate::common;
 
 use common::server::request;
 use serde_json::json;
@@ -150,7 +150,7 @@ fn serve_with(prefix: &[&str], data: &std::path::Path) -> (Running, String) {
         // output; warnings and errors still show.
         .env("RUST_LOG", "warn")
         // The floods here measure memory and descriptors, from one
-        // address: no rate per client (crates/server/tests/fairness.rs
+        // address: no rate per client (crates/server/tests/server/fairness.rs
         // tests it).
         .env("PARLOR_RATE_LIMIT", "0")
         .stdout(Stdio::piped())

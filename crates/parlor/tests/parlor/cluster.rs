@@ -24,7 +24,7 @@
 
 #![allow(clippy::unwrap_used)] // A missing field fails the test where it is read.
 
-mod common;
+use crate::common;
 
 use common::server::request;
 use serde_json::{Value, json};

@@ -6,7 +6,7 @@
 //! for the same board, rules and options (the API lists the first 20
 //! routes of the shortest games, so the CLI side asks `--list --limit 0`).
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};

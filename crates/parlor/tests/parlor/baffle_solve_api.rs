@@ -2,7 +2,7 @@
 //! `POST /api/baffle/solve` give the same JSON document for the same
 //! evidence, exact, sampled and estimated alike (both the real binary).
 
-mod common;
+use crate::common;
 
 use common::ok;
 use serde_json::{Value, json};
