@@ -13,7 +13,8 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 # Build every test binary first, noting the source file each comes from:
-# the summary at the end names a failed test's subject by it.
+# the summary at the end names a failed test's subject by it and the test's
+# module (`server::fairness`: crates/server/tests/server/fairness.rs).
 if ! cargo test --workspace --locked --no-run --message-format=json-render-diagnostics "$@" \
   >"$tmp/build.json"; then
   echo "tests: none ran (the build failed: see the errors above)"

@@ -1,0 +1,102 @@
+//! Running the real `parlor` binary from the CLI tests.
+//!
+//! Terms: **ok** runs a command that must succeed and returns its stdout;
+//! **fails** runs one that must fail, with nothing on stdout, and returns its
+//! stderr.
+
+pub mod server;
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `parlor ARGS` with an empty stdin.
+pub fn parlor(args: &[&str]) -> Output {
+    parlor_with_input(args, "")
+}
+
+/// Runs `parlor ARGS` with `input` on stdin.
+pub fn parlor_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run parlor");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // A command may exit before reading its input; that is not a failure here.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().expect("wait for parlor")
+}
+
+/// The command's stdout as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The command's stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Runs a command that must succeed; its stdout.
+pub fn ok(args: &[&str]) -> String {
+    let out = parlor(args);
+    assert!(out.status.success(), "{args:?} failed: {}", stderr(&out));
+    stdout(&out)
+}
+
+/// Runs a command that must succeed and print JSON (and nothing on
+/// stderr); the JSON.
+pub fn json(args: &[&str]) -> Value {
+    let out = parlor(args);
+    assert!(out.status.success(), "{args:?} failed: {}", stderr(&out));
+    assert!(
+        out.stderr.is_empty(),
+        "{args:?} wrote to stderr: {}",
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: {e}\n{text}"))
+}
+
+/// Runs a command that must fail with nothing on stdout; its stderr.
+pub fn fails(args: &[&str]) -> String {
+    let out = parlor(args);
+    assert!(
+        !out.status.success(),
+        "{args:?} should fail: {}",
+        stdout(&out)
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?}: errors go to stderr only, but stdout has: {}",
+        stdout(&out)
+    );
+    stderr(&out)
+}
+
+/// A file in `crates/chutes/tests/data`.
+pub fn chutes_data(name: &str) -> String {
+    format!("{}/../chutes/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `parlor ARGS`, presses Ctrl-C (SIGINT) after `after`, and waits for
+/// it: long work must stop cleanly with what it has.
+pub fn interrupted(args: &[&str], after: std::time::Duration) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run parlor");
+    std::thread::sleep(after);
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success(), "kill -INT {}", child.id());
+    child.wait_with_output().expect("wait for parlor")
+}

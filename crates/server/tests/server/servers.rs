@@ -1,0 +1,169 @@
+//! Several servers on one PostgreSQL, through their routers: what one
+//! server stored reaches the matches another holds live, and a server that
+//! dies between a person's move and its bot's answer leaves the bot to the
+//! others; a move whose sender hangs up while it waits for PostgreSQL is
+//! still played to its end. Needs the test cluster (`bash scripts/with-postgres.sh cargo
+//! test -p server --test server -- servers::`).
+
+#![allow(clippy::unwrap_used)]
+
+use crate::support;
+
+use serde_json::json;
+use server::store::{Db, Durability, Location, NewMove};
+use std::time::Duration;
+use support::App;
+
+/// A server on the PostgreSQL database `url`.
+async fn server_on(url: &str) -> App {
+    let url = url.to_string();
+    App::with(|c| c.database = Some(Location::Postgres(url))).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_whose_server_died_is_moved_by_the_server_that_holds_its_match() {
+    let url = testkit::fresh_postgres().await;
+    let b = server_on(&url).await;
+    let host = b
+        .start(json!({"game": "chutes", "seats": ["here", "easy"]}))
+        .await;
+    // Another server takes the person's move, stores it and dies before
+    // its bot could answer: the move is in the store, and the notice out.
+    let a = Db::open(&Location::Postgres(url.clone()), Durability::Process, None)
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    a.append(NewMove {
+        match_id: host.id.clone(),
+        number: 1,
+        entry: "roll".into(),
+        seat: 1,
+        bot: false,
+        status: "playing".into(),
+        over: false,
+        at_ms: server::store::now_ms(),
+    })
+    .await
+    .unwrap();
+    drop(a);
+    // The server that holds the match live catches up, and its bot moves.
+    let view = b
+        .wait_for(&host.id, |v| v["moves"].as_u64() >= Some(2))
+        .await;
+    assert_eq!(view["log"][1]["seat"], 2, "{view}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_taken_through_one_server_is_known_at_once_to_another() {
+    let url = testkit::fresh_postgres().await;
+    let a = server_on(&url).await;
+    let b = server_on(&url).await;
+    let host = a
+        .start(json!({"game": "chutes", "seats": ["here", "open"]}))
+        .await;
+    let uri = format!("/api/matches/{}", host.id);
+    b.get(&uri).await.ok();
+    let joined = a
+        .post(
+            &format!("{uri}/join"),
+            json!({"seat": 2, "invite": host.invites[0].1}),
+        )
+        .await;
+    let guest = joined.ok()["token"].as_str().unwrap().to_string();
+    // Whether or not the other server has heard of it yet, the new token
+    // is the guest's there too; a wrong one is still refused.
+    let seen = b.get_as(&guest, &uri).await;
+    assert_eq!(seen.ok()["players"][1]["yours"], true, "{}", seen.body);
+    b.get_as(&"0".repeat(32), &uri)
+        .await
+        .refused(axum::http::StatusCode::FORBIDDEN, "bad_token");
+}
+
+/// A move's notice goes out after its commit: a server that dies between
+/// the two leaves the move untold. The others' watchers see it all the
+/// same, by the sweep, within `SWEEP_EVERY` (and without a watcher, the
+/// match reads it when next asked to move).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_whose_notice_never_went_out_still_reaches_the_watchers() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+
+    let url = testkit::fresh_postgres().await;
+    let b = server_on(&url).await;
+    let host = b
+        .start(json!({"game": "chutes", "seats": ["here", "here"]}))
+        .await;
+    let watching = b
+        .router
+        .clone()
+        .oneshot(
+            Request::get(format!("/api/matches/{}/events", host.id))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(watching.status(), 200);
+    // The move committed as a server commits it, and no notice sent.
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let now = server::store::now_ms();
+    client
+        .execute(
+            "UPDATE matches SET moves = 1, updated_ms = $2, played = TRUE WHERE id = $1 AND moves = 0",
+            &[&host.id, &now],
+        )
+        .await
+        .unwrap();
+    client
+        .execute(
+            "INSERT INTO moves (match_id, number, entry, seat, bot, at_ms) VALUES ($1, 1, 'roll', 1, FALSE, $2)",
+            &[&host.id, &now],
+        )
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let view = b
+        .wait_for(&host.id, |v| v["moves"].as_u64() >= Some(1))
+        .await;
+    assert_eq!(view["log"][0]["seat"], 1, "{view}");
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "seen within the sweep's time"
+    );
+    drop(watching);
+}
+
+/// On PostgreSQL every move waits for the store: a sender who hangs up
+/// then (its request dropped after its first step) leaves a move that is
+/// still stored, told, and answered by the bot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_whose_sender_hangs_up_while_it_is_stored_is_still_played_to_its_end() {
+    let url = testkit::fresh_postgres().await;
+    let a = server_on(&url).await;
+    let host = a
+        .start(json!({"game": "chutes", "seats": ["here", "easy"]}))
+        .await;
+    let sent = tokio::time::timeout(
+        Duration::ZERO,
+        a.post_as(
+            &host.token,
+            &format!("/api/matches/{}/moves", host.id),
+            json!({"move": "roll", "after": 0}),
+        ),
+    )
+    .await;
+    assert!(sent.is_err(), "the move waited for PostgreSQL");
+    let view = a
+        .wait_for(&host.id, |v| v["moves"].as_u64() >= Some(2))
+        .await;
+    assert_eq!(view["log"][0]["seat"], 1, "{view}");
+    assert_eq!(view["log"][1]["seat"], 2, "the bot answered: {view}");
+    // Both are in the store: another server reads them.
+    let b = server_on(&url).await;
+    let stored = b.get(&format!("/api/matches/{}", host.id)).await;
+    assert!(stored.ok()["moves"].as_u64() >= Some(2), "{}", stored.body);
+}
