@@ -16,15 +16,16 @@ pub fn hex(bytes: usize) -> Result<String, getrandom::Error> {
 /// id): 128 random bits from the operating system, in hex.
 ///
 /// # Errors
-/// 503 `busy` when the operating system has no randomness to give.
-pub fn fresh_secret() -> Result<String, crate::http::error::ApiError> {
-    hex(16).map_err(|e| {
-        crate::http::error::ApiError::new(
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            format!("no randomness for a secret: {e}"),
-        )
-    })
+/// [`NoRandomness`] when the operating system has none to give (the API
+/// answers 503 `busy`).
+pub fn fresh_secret() -> Result<String, NoRandomness> {
+    hex(16).map_err(NoRandomness)
 }
+
+/// The operating system had no randomness to give.
+#[derive(Debug, thiserror::Error)]
+#[error("no randomness for a secret: {0}")]
+pub struct NoRandomness(pub getrandom::Error);
 
 /// A random whole number from the operating system.
 ///

@@ -201,6 +201,12 @@ impl From<tabletop::play::ReplayError> for ApiError {
     }
 }
 
+impl From<crate::random::NoRandomness> for ApiError {
+    fn from(e: crate::random::NoRandomness) -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string())
+    }
+}
+
 impl From<crate::store::DbError> for ApiError {
     fn from(e: crate::store::DbError) -> Self {
         use crate::store::DbError;
