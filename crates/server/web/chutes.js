@@ -19,11 +19,13 @@
 //   copy of its board; a page that has no reference for it (a friend's, or
 //   after a restart lost the upload) uploads that copy again.
 // The rules are the server's: this page sends rolls and draws what it is told.
-import { api, ApiFailure, el, byId, showError, readFile, sleep, readSeed, count, download, gameInfo, defaultPlans } from "/static/common.js";
+import { api, ApiFailure, el, byId, showError, readFile, sleep, readSeed, count, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
 import { MoveShow } from "/static/moveshow.js";
 import { showDie } from "/static/dice.js";
 import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName as nameOf, withNames } from "/static/matchui.js";
+import { an, analyse, isAnalysing, showTab, startAnalysis } from "/static/chutes-analysis.js";
+import { startDesigner } from "/static/chutes-design.js";
 
 const GAME = "chutes";
 /** This game in the registry (GET /api/games): seats, default rules, bounds. */
@@ -620,7 +622,7 @@ async function showMatch(m) {
   placeTokens(shown.players.length);
   render();
   m.watch(onLive, onConnection);
-  if (analysing) analyse();
+  if (isAnalysing()) analyse();
 }
 
 function showJumps(board) {
@@ -1206,7 +1208,7 @@ function onKey(event) {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
   if (target && target.closest && target.closest("input, select, textarea, [contenteditable], dialog, .replay-buttons")) return;
-  if (analysing) return;
+  if (isAnalysing()) return;
   const key = event.key;
   if (key === "r" || key === "R") {
     roll();
@@ -1232,405 +1234,6 @@ function onKey(event) {
   event.preventDefault();
 }
 
-// ---- Analysis: the server's exact figures and pictures of a board ----
-
-const an = {
-  tabPlay: byId("tab-play"),
-  tabAnalysis: byId("tab-analysis"),
-  play: byId("play"),
-  section: byId("analysis"),
-  board: byId("an-board"),
-  overshoot: byId("an-overshoot"),
-  players: byId("an-players"),
-  status: byId("analysis-status"),
-  error: byId("analysis-error"),
-  figures: byId("figures"),
-  seats: byId("seat-table"),
-  distribution: byId("plot-distribution"),
-  seatPlot: byId("plot-seats"),
-  heatmap: byId("plot-heatmap"),
-  chutes: byId("k-chutes"),
-  ladders: byId("k-ladders"),
-  shortestForm: byId("shortest-form"),
-  shortestError: byId("shortest-error"),
-  summary: byId("shortest-summary"),
-  routes: byId("routes"),
-};
-let analysing = false;
-
-function showTab(which) {
-  analysing = which === "analysis";
-  an.play.hidden = analysing;
-  an.section.hidden = !analysing;
-  an.tabPlay.setAttribute("aria-selected", String(!analysing));
-  an.tabAnalysis.setAttribute("aria-selected", String(analysing));
-  an.tabPlay.tabIndex = analysing ? -1 : 0;
-  an.tabAnalysis.tabIndex = analysing ? 0 : -1;
-  if (analysing) {
-    if (!match) {
-      // No game open: analyse what the form has chosen.
-      an.board.value = ui.boardSelect.value;
-      an.overshoot.value = ui.overshoot.value;
-    }
-    analyse();
-  }
-}
-
-function onTabKey(event) {
-  if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
-    const to = event.currentTarget === an.tabPlay ? an.tabAnalysis : an.tabPlay;
-    to.focus();
-    showTab(to === an.tabPlay ? "play" : "analysis");
-    event.preventDefault();
-  }
-}
-
-function rulesQuery(extra = {}) {
-  const q = new URLSearchParams({ overshoot: an.overshoot.value, ...extra });
-  if (match && setup && boards.get(an.board.value) && sameBoard(boards.get(an.board.value), setup.board)) q.set("faces", String(setup.rules.faces));
-  return q.toString();
-}
-
-function boardPath() {
-  return `/api/chutes/boards/${encodeURIComponent(an.board.value)}`;
-}
-
-const pct = (p) => `${(100 * p).toFixed(2)}%`;
-
-async function loadPlot(box, kind, extra) {
-  // The plot before stays, dimmed, until this one comes (nothing below moves).
-  box.setAttribute("aria-busy", "true");
-  try {
-    box.innerHTML = await api("GET", `${boardPath()}/plots/${kind}?${rulesQuery(extra)}`);
-    box.removeAttribute("aria-busy");
-    const svg = box.querySelector("svg");
-    if (svg) {
-      svg.setAttribute("role", "img");
-      const title = svg.querySelector("title");
-      svg.setAttribute("aria-label", title ? title.textContent : `${kind} plot`);
-    }
-  } catch (e) {
-    box.removeAttribute("aria-busy");
-    box.replaceChildren(el("p", { class: "error" }, readable(e.message)));
-  }
-}
-
-let analysisRun = 0;
-
-async function analyse() {
-  const run = ++analysisRun;
-  showError(an.error, "");
-  const players = Number(an.players.value);
-  const board = boards.get(an.board.value);
-  an.status.textContent = "Analysing…";
-  let a;
-  try {
-    a = await api("GET", `${boardPath()}/analysis?${rulesQuery({ players })}`);
-  } catch (e) {
-    if (run !== analysisRun) return;
-    an.status.textContent = "";
-    showError(an.error, readable(e.message));
-    return;
-  }
-  if (run !== analysisRun) return;
-  an.status.textContent = `${board ? boardTitle(board) : "This board"}: exact figures when ${OVERSHOOT_WORDS[a.rules.overshoot] || a.rules.overshoot}.`;
-  const row = (name, value) => el("tr", {}, el("th", { scope: "row" }, name), el("td", {}, value));
-  const rolls = (n) => (n === null || n === undefined ? "—" : count(n, "roll", "rolls"));
-  an.figures.replaceChildren(
-    row("Mean length", a.mean === null ? "— (some games never end)" : `${a.mean.toFixed(3)} rolls`),
-    row("Standard deviation", a.sd === null ? "—" : a.sd.toFixed(3)),
-    row("Median", rolls(a.median)),
-    row("Most likely", rolls(a.mode)),
-    row("Shortest possible", rolls(a.shortest)),
-    row("95% of games within", rolls(a.percentiles.p95)),
-    row("No chute or ladder at all", pct(a.no_jump)),
-    row("Never ends", pct(a.never)),
-  );
-  an.figures.dataset.mean = a.mean === null ? "" : String(a.mean);
-  an.seats.replaceChildren(
-    el("tr", {}, el("th", { scope: "col" }, count(a.seats.players, "player", "players")), el("th", { scope: "col" }, "Chance to win")),
-    ...a.seats.seat_win.map((p, i) =>
-      el(
-        "tr",
-        { dataset: { seat: i + 1 } },
-        el("td", {}, el("span", { class: `swatch p${i + 1}`, "aria-hidden": "true" }), `Seat ${i + 1}`),
-        el("td", {}, pct(p)),
-      ),
-    ),
-  );
-  await Promise.all([
-    loadPlot(an.distribution, "distribution", {}),
-    loadPlot(an.seatPlot, "seats", { players }),
-    loadPlot(an.heatmap, "heatmap", {}),
-  ]);
-  findShortest();
-}
-
-/** Reads a "how many" box: null when empty, else a whole number 0–50, or throws in words. */
-function readHowMany(input, what) {
-  const text = input.value.trim();
-  if (text === "" && !(input.validity && input.validity.badInput)) return null;
-  if (!/^\d+$/.test(text) || Number(text) > 50) {
-    throw new Error(`The number of ${what} is a whole number from 0 to 50 (or leave it empty for any).`);
-  }
-  return Number(text);
-}
-
-async function findShortest(event) {
-  if (event) event.preventDefault();
-  showError(an.shortestError, "");
-  an.routes.replaceChildren();
-  const extra = {};
-  try {
-    for (const [key, input] of [["chutes", an.chutes], ["ladders", an.ladders]]) {
-      const n = readHowMany(input, key);
-      if (n !== null) extra[key] = String(n);
-    }
-  } catch (e) {
-    an.summary.textContent = "";
-    an.summary.dataset.rolls = "";
-    showError(an.shortestError, e.message);
-    return;
-  }
-  an.summary.textContent = "Searching…";
-  let s;
-  try {
-    s = await api("GET", `${boardPath()}/shortest?${rulesQuery(extra)}`);
-  } catch (e) {
-    an.summary.textContent = "";
-    showError(an.shortestError, readable(e.message));
-    return;
-  }
-  const what = [
-    s.constraint.chutes !== null ? `exactly ${count(s.constraint.chutes, "chute", "chutes")}` : "",
-    s.constraint.ladders !== null ? `exactly ${count(s.constraint.ladders, "ladder", "ladders")}` : "",
-  ]
-    .filter(Boolean)
-    .join(" and ");
-  const scope = what ? `The shortest game with ${what}` : "The shortest game";
-  if (s.rolls === null) {
-    an.summary.textContent = `${scope}: there is none on this board.`;
-    an.summary.dataset.rolls = "";
-    return;
-  }
-  const routes = s.routes === null ? `routes not counted (${s.routes_error})` : `${s.routes} distinct route${s.routes === "1" ? "" : "s"}`;
-  an.summary.textContent = `${scope} takes ${count(s.rolls, "roll", "rolls")}: ${s.sequences} dice sequence${s.sequences === "1" ? "" : "s"}, ${routes}. For example: ${s.example.join(" ")}.`;
-  an.summary.dataset.rolls = String(s.rolls);
-  an.routes.replaceChildren(
-    ...s.route_list.map((r) =>
-      el(
-        "li",
-        {},
-        r.jumps.length ? r.jumps.map((j) => `${j.kind} ${j.from}→${j.to}`).join(", ") : "no chute or ladder",
-        el("span", { class: "note" }, ` — ${r.sequences} sequence${r.sequences === "1" ? "" : "s"}, e.g. ${r.example.join(" ")}`),
-      ),
-    ),
-  );
-}
-
-// ---- Wiring ----
-
-// ---- Design a board: the server's designer, its progress as it goes ----
-
-const dz = {
-  form: byId("design-form"),
-  size: byId("d-size"),
-  chutes: byId("d-chutes"),
-  ladders: byId("d-ladders"),
-  mean: byId("d-mean"),
-  sd: byId("d-sd"),
-  players: byId("d-players"),
-  fair: byId("d-fair"),
-  shortest: byId("d-shortest"),
-  seed: byId("d-seed"),
-  name: byId("d-name"),
-  go: byId("design-go"),
-  progress: byId("design-progress"),
-  status: byId("design-status"),
-  error: byId("design-error"),
-  result: byId("design-result"),
-  targets: byId("design-targets"),
-  board: byId("design-board"),
-  analyse: byId("design-analyse"),
-  play: byId("design-play"),
-  download: byId("design-download"),
-};
-/** The last design shown: its board's reference and its report. */
-let designed = null;
-const DESIGN_SECONDS = 60;
-
-/** A field's number, or undefined when it is empty. */
-function fieldNumber(input) {
-  const text = input.value.trim();
-  return text === "" ? undefined : Number(text);
-}
-
-/** A goal in words: "40 ± 0.1", "at least 7", "as small as possible". */
-function goalWords(goal) {
-  switch (goal.kind) {
-    case "near":
-      return `${goal.value} ± ${goal.tolerance}`;
-    case "at_least":
-      return `at least ${goal.value}`;
-    case "at_most":
-      return `at most ${goal.value}`;
-    case "least":
-      return "as small as possible";
-    default:
-      return "as large as possible";
-  }
-}
-
-/** The words of one target and the board's figure (the report's own values). */
-function targetWords(t) {
-  const got = t.achieved;
-  const missed = t.met ? "" : `, missed by ${t.miss.toPrecision(3)}`;
-  switch (t.name) {
-    case "mean":
-      return `a game lasts ${got.toFixed(2)} rolls on average (asked ${goalWords(t.goal)}${missed})`;
-    case "sd":
-      return `the spread (standard deviation) is ${got.toFixed(2)} rolls (asked ${goalWords(t.goal)}${missed})`;
-    case "fair":
-      return `every seat's chance is within ${got.toFixed(4)} of an even share (asked within ${t.target})`;
-    case "shortest":
-      return `the shortest game takes ${got} rolls (asked ${goalWords(t.goal)}${missed})`;
-    default:
-      return `${t.name.slice(1)}% of games end within ${got} rolls (asked ${goalWords(t.goal)}${missed})`;
-  }
-}
-
-/** A goal field's text, or undefined when it is empty. */
-function fieldGoal(input) {
-  const text = input.value.trim();
-  return text === "" ? undefined : text;
-}
-
-async function designBoard(event) {
-  event.preventDefault();
-  showError(dz.error, "");
-  dz.result.hidden = true;
-  const body = {
-    size: fieldNumber(dz.size),
-    chutes: dz.chutes.value.trim() || undefined,
-    ladders: dz.ladders.value.trim() || undefined,
-    name: dz.name.value.trim() || undefined,
-    mean: fieldGoal(dz.mean),
-    sd: fieldGoal(dz.sd),
-    players: Number(dz.players.value),
-    fair: fieldNumber(dz.fair),
-    shortest: fieldGoal(dz.shortest),
-    seed: fieldNumber(dz.seed),
-    overshoot: an.overshoot.value,
-  };
-  dz.go.disabled = true;
-  dz.progress.hidden = false;
-  dz.progress.value = 0;
-  dz.status.textContent = "Searching…";
-  const started = performance.now();
-  try {
-    let response;
-    try {
-      response = await fetch("/api/chutes/design", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-    } catch {
-      throw new Error("the server cannot be reached: is parlor serve still running?");
-    }
-    if (!response.ok) {
-      const data = await response.json().catch(() => null);
-      throw new Error((data && data.error && data.error.message) || `${response.status} ${response.statusText}`);
-    }
-    // One JSON object a line: progress, then the design (or an error).
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    let last = null;
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-      let end;
-      while ((end = text.indexOf("\n")) >= 0) {
-        const said = JSON.parse(text.slice(0, end));
-        text = text.slice(end + 1);
-        if (said.progress) {
-          const p = said.progress;
-          const seconds = (performance.now() - started) / 1000;
-          dz.progress.value = Math.min(1, Math.max(p.evaluations / p.limit, seconds / DESIGN_SECONDS));
-          dz.status.textContent = `Searching: ${count(p.evaluations, "board", "boards")} judged exactly so far…`;
-        } else {
-          last = said;
-        }
-      }
-    }
-    if (!last) throw new Error("the server stopped before the board was ready");
-    if (last.error) throw new Error(last.error.message);
-    await showDesign(last.design);
-  } catch (e) {
-    dz.status.textContent = "";
-    showError(dz.error, readable(e.message));
-  } finally {
-    dz.go.disabled = false;
-    dz.progress.hidden = true;
-  }
-}
-
-async function showDesign(design) {
-  const report = design.report;
-  const view = await api("GET", `/api/chutes/boards/${encodeURIComponent(design.id)}`);
-  addBoard(view.id, view.board);
-  designed = { id: view.id, report };
-  dz.targets.replaceChildren(
-    ...report.targets.map((t) => el("li", { class: t.met ? "met" : "missed" }, `${t.met ? "Met" : "Not met"}: ${targetWords(t)}`)),
-  );
-  const judged = count(report.evaluations, "board", "boards");
-  dz.status.textContent = report.met
-    ? `Every target met, after judging ${judged} exactly.`
-    : report.stopped
-      ? `Time was up after ${judged}: this is the closest board found.`
-      : `Not every target was met: this is the closest of ${judged}.`;
-  for (const t of report.targets) {
-    if (t.impossible) dz.targets.append(el("li", { class: "missed" }, `No board can: ${t.impossible}.`));
-  }
-  dz.board.innerHTML = await api("GET", `/api/chutes/boards/${encodeURIComponent(view.id)}/svg`);
-  const svg = dz.board.querySelector("svg");
-  if (svg) {
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", `The designed board: ${describeBoard(view.board)}`);
-  }
-  dz.result.hidden = false;
-}
-
-dz.form.addEventListener("submit", designBoard);
-dz.analyse.addEventListener("click", () => {
-  if (!designed) return;
-  an.board.value = designed.id;
-  an.players.value = String(Math.max(2, designed.report.analysis.seats.players));
-  analyse();
-  an.section.scrollIntoView({ block: "start" });
-});
-dz.play.addEventListener("click", () => {
-  if (!designed) return;
-  ui.boardSelect.value = designed.id;
-  showBoardInfo();
-  // The players the board was designed for.
-  const players = designed.report.analysis.seats.players;
-  if (seats && players >= 2) seats.setCount(players);
-  showTab("play");
-});
-dz.download.addEventListener("click", () => {
-  if (designed) download(`design-${designed.report.seed}.toml`, designed.report.board_file, "application/toml");
-});
-
-an.tabPlay.addEventListener("click", () => showTab("play"));
-an.tabAnalysis.addEventListener("click", () => showTab("analysis"));
-an.tabPlay.addEventListener("keydown", onTabKey);
-an.tabAnalysis.addEventListener("keydown", onTabKey);
-an.shortestForm.addEventListener("submit", findShortest);
-for (const input of [an.board, an.overshoot, an.players]) input.addEventListener("change", () => analysing && analyse());
-
 ui.boardSelect.addEventListener("change", showBoardInfo);
 ui.boardFile.addEventListener("change", uploadBoard);
 ui.dice.addEventListener("change", showSeedField);
@@ -1648,6 +1251,30 @@ document.addEventListener("keydown", onKey);
 // Back and Forward between a game and the new-game page: show what the
 // address names.
 window.addEventListener("popstate", () => location.reload());
+
+/** The analysis tab and its designer, told what they need of this page. */
+function startTabs() {
+  startAnalysis({
+    boards,
+    boardTitle,
+    readable,
+    overshootWords: OVERSHOOT_WORDS,
+    formChoice: () => (match ? null : { board: ui.boardSelect.value, overshoot: ui.overshoot.value }),
+    faces: (board) => (match && setup && board && sameBoard(board, setup.board) ? setup.rules.faces : null),
+  });
+  startDesigner({
+    addBoard,
+    describeBoard,
+    readable,
+    play(ref, players) {
+      ui.boardSelect.value = ref;
+      showBoardInfo();
+      if (seats && players >= 2) seats.setCount(players);
+      showTab("play");
+    },
+  });
+}
+startTabs();
 
 async function main() {
   const most = INFO?.max_seats ?? 1;
