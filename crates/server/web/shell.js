@@ -65,6 +65,8 @@ export function moveFailureWords(e) {
  * - `draw(match, busy)`: the match as it stands (after each change, once
  *   its moves are shown); `busy` is true while a move is on its way.
  * - `step(played, how)` (optional): show one move as it comes (moveshow.js).
+ * - `changed(played, match)` (optional): a live change came (moves made
+ *   elsewhere, a seat taken, a rematch), before its moves are shown.
  * - `drawStep(step, match)` (optional): a finished match's replay step; by
  *   default the server's picture at that step in `parts.picture`.
  * - `status(match)` (optional): the status line's words, or null for the
@@ -291,16 +293,18 @@ class Shell {
       connection: connectionStatus(p.connection, m),
     };
     p.moves.hidden = false;
+    document.title = `${m.view.title || (this.info && this.info.title) || this.game} · Parlor`;
     if (this.page.enter) await this.page.enter(m, made);
     if (number !== this.routing || this.match !== m) return;
     // Followed after the end too: a player's rematch is told live.
     m.watch(
       ({ played }) => {
-        if (this.match === m) this.show.push(played);
+        if (this.match !== m) return;
+        if (this.page.changed) this.page.changed(played, m);
+        this.show.push(played);
       },
       (state) => this.components.connection && this.components.connection.set(state),
     );
-    document.title = `${m.view.title || (this.info && this.info.title) || this.game} · Parlor`;
     this.render();
     document.body.dataset.match = m.id;
     document.body.dataset.ready = "game";
