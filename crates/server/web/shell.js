@@ -67,16 +67,24 @@ export function moveFailureWords(e) {
  * - `step(played, how)` (optional): show one move as it comes (moveshow.js).
  * - `changed(played, match)` (optional): a live change came (moves made
  *   elsewhere, a seat taken, a rematch), before its moves are shown.
- * - `drawStep(step, match)` (optional): a finished match's replay step; by
- *   default the server's picture at that step in `parts.picture`.
+ * - `drawStep(step, match, still)` (optional): a finished match's replay
+ *   step ({at, moves, played, view}: the server's); by default the server's
+ *   picture at that step in `parts.picture`. `still()` turns false once
+ *   another step is asked for.
  * - `status(match)` (optional): the status line's words, or null for the
  *   shell's own (statusWords).
  * - `interpret(event, match)` (optional): a key pressed on the page: the
  *   move's text to play, or null.
  * - `attach(shell)` (optional): the shell, given before anything is drawn.
- * - `leave()`, `newGameShown()`, `route()` (optional): the match is left;
- *   the new game's form is shown; an address with no match names
- *   something of the page module's own (true: it showed it).
+ * - `leave()`, `newGameShown()`, `goneShown()`, `route()` (optional): the
+ *   match is left; the new game's form is shown; the gone panel is shown;
+ *   an address with no match names something of the page module's own
+ *   (true: it showed it, and the match shown stays followed).
+ * - `before(what)` (optional): the shell is about to show "match", "new"
+ *   or "gone" (a page with tabs shows the right one).
+ * - `seatName(seat)` (optional): a seat's name in the status line and the
+ *   Players panel; `goneShowsStart`: the new game's form stays under the
+ *   gone panel.
  * Returns the shell: {match, view, play(text), busy, showNewGame(), …}.
  */
 export async function runShell(page) {
