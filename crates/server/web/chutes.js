@@ -19,13 +19,16 @@
 //   copy of its board; a page that has no reference for it (a friend's, or
 //   after a restart lost the upload) uploads that copy again.
 // The rules are the server's: this page sends rolls and draws what it is told.
-import { api, ApiFailure, el, byId, showError, readFile, sleep, readSeed, count, gameInfo, defaultPlans } from "/static/common.js";
+import { ApiFailure, el, byId, showError, sleep, count, gameInfo } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
 import { MoveShow } from "/static/moveshow.js";
-import { showDie } from "/static/dice.js";
-import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName as nameOf, withNames } from "/static/matchui.js";
+import { invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName as nameOf, withNames } from "/static/matchui.js";
 import { an, analyse, isAnalysing, showTab, startAnalysis } from "/static/chutes-analysis.js";
 import { startDesigner } from "/static/chutes-design.js";
+import { chutesBoard } from "/static/chutes-board.js";
+import { chancesDisplay } from "/static/chutes-chances.js";
+import { boards, addBoard, boardRef, rememberBoard, sameBoard, chutesStart } from "/static/chutes-start.js";
+import { boardName, boardFacts, boardTitle, describeBoard, rulesWords, jumpsOf, readable, OVERSHOOT_WORDS } from "/static/chutes-words.js";
 
 const GAME = "chutes";
 /** This game in the registry (GET /api/games): seats, default rules, bounds. */
@@ -86,53 +89,31 @@ const ui = {
   newError: byId("new-error"),
 };
 
-// ---- Words ----
+/** The board and its tokens (chutes-board.js). */
+const boardPicture = chutesBoard(ui, {
+  squares: () => (shown ? shown.players.map((p) => p.square) : null),
+  described: () => describeBoardForReaders(),
+  playerName: (seat) => playerName(seat),
+});
 
-/** "the classic board", "Tiny test board", "trap.toml": a board's name, never "… board board". */
-function boardName(board) {
-  const name = (board && board.name) || "";
-  if (!name) return `a board of ${count(board.size, "square", "squares")}`;
-  if (name === "classic") return "the classic board";
-  return name;
-}
+/** The chances and the look back (chutes-chances.js). */
+const chances = chancesDisplay(ui, {
+  playerName: (seat) => playerName(seat),
+  lineOf(n) {
+    const line = ui.log.querySelector(`li[data-move="${n}"]`);
+    return line ? { seat: Number(line.dataset.seat), words: line.lastChild.textContent } : null;
+  },
+  current: (id) => Boolean(match) && match.id === id,
+});
 
-/** Upper-cases the first letter. */
-function capital(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function jumpsOf(board, kind) {
-  return board.jumps.filter((j) => j.kind === kind);
-}
-
-/** "100 squares, 9 ladders, 10 chutes; tokens start off the board". */
-function boardFacts(board) {
-  const ladders = jumpsOf(board, "ladder").length;
-  const chutes = jumpsOf(board, "chute").length;
-  const start = board.start === 0 ? "tokens start off the board" : "tokens start on square 1";
-  return `${count(board.size, "square", "squares")}, ${count(ladders, "ladder", "ladders")}, ${count(chutes, "chute", "chutes")}; ${start}`;
-}
-
-/** A board's name to begin a sentence with (a file's name keeps its case). */
-function boardTitle(board) {
-  const name = boardName(board);
-  return board && board.name ? (board.name === "classic" ? capital(name) : name) : capital(name);
-}
-
-function describeBoard(board) {
-  return `${boardTitle(board)}: ${boardFacts(board)}.`;
-}
-
-const OVERSHOOT_WORDS = {
-  stay: "a roll past the finish is lost",
-  bounce: "a roll past the finish bounces back",
-  finish: "a roll past the finish finishes",
-};
-
-function rulesWords(rules) {
-  const overshoot = OVERSHOOT_WORDS[rules.overshoot] || `overshoot: ${rules.overshoot}`;
-  return `${overshoot}; a die of ${count(rules.faces, "face", "faces")}`;
-}
+/** The new game's fields (chutes-start.js). */
+const form = chutesStart(ui, {
+  info: INFO,
+  game: GAME,
+  idle: () => !match,
+  preview: () => previewBoard(),
+  seatName: (seat) => playerWithColour(seat),
+});
 
 /** Seat `seat`'s player's name (the match view's; "Player N" with none). */
 function playerName(seat) {
@@ -158,326 +139,7 @@ function seatWho(p) {
       return "a player on another device";
   }
 }
-
-/**
- * Makes a refusal readable: no control characters or stray bytes, and not
- * longer than a few lines (a binary file's reading error quoted its bytes).
- */
-function readable(message) {
-  const clean = String(message || "")
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFD]/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
-  return clean.length > 300 ? `${clean.slice(0, 300)}…` : clean;
-}
-
-/** True when a file's text is not text: NUL bytes, undecodable bytes or control characters. */
-function looksBinary(text) {
-  if (/[\u0000\uFFFD]/.test(text)) return true;
-  const controls = text.match(/[\u0001-\u0008\u000E-\u001F\u007F]/g);
-  return Boolean(controls && controls.length > 0);
-}
-
-// ---- Boards offered to the next game ----
-
-/** Boards by reference ("classic" or an upload's id). */
-const boards = new Map();
-
-function addBoardOption(ref, board, select = ui.boardSelect) {
-  if ([...select.options].some((o) => o.value === ref)) return;
-  const label = ref === "classic" ? "Classic (100 squares)" : `${board.name || "Uploaded board"} (${count(board.size, "square", "squares")})`;
-  select.append(el("option", { value: ref }, label));
-}
-
-function addBoard(ref, board) {
-  boards.set(ref, board);
-  addBoardOption(ref, board, ui.boardSelect);
-  addBoardOption(ref, board, an.board);
-}
-
-function selectedBoard() {
-  return boards.get(ui.boardSelect.value);
-}
-
-function showBoardInfo() {
-  const board = selectedBoard();
-  ui.boardInfo.textContent = board ? `Next game: ${describeBoard(board)}` : "";
-  if (!match) previewBoard();
-}
-
-async function loadBoards() {
-  const list = await api("GET", "/api/chutes/boards");
-  for (const view of list.builtin) addBoard(view.id, view.board);
-  ui.boardSelect.value = "classic";
-  ui.boardFormats.textContent = `Formats: ${list.formats.map((f) => f.describe).join("; ")}.`;
-  showBoardInfo();
-}
-
-async function uploadBoard() {
-  const file = ui.boardFile.files[0];
-  if (!file) return;
-  showError(ui.boardError, "");
-  ui.boardNotes.textContent = "";
-  const name = readable(file.name);
-  try {
-    const text = await readFile(file);
-    if (looksBinary(text)) {
-      showError(ui.boardError, `${name} is not a text file: a board file is text (TOML, a board array, a LeetCode grid, …). Nothing was uploaded.`);
-      return;
-    }
-    const view = await api("POST", "/api/chutes/boards", { text, file_name: file.name });
-    // What the reader noticed (a LeetCode square holding its own label is no jump).
-    ui.boardNotes.textContent = (view.notes || [])
-      .map((n) => `Note: ${n.pos ? `line ${n.pos.line}, column ${n.pos.col}: ` : ""}${readable(n.message)}.`)
-      .join(" ");
-    addBoard(view.id, view.board);
-    ui.boardSelect.value = view.id;
-    showBoardInfo();
-  } catch (e) {
-    showError(ui.boardError, `${name}: ${readable(e.message)}`);
-  } finally {
-    ui.boardFile.value = "";
-  }
-}
-
-/** Two boards are the same board: same squares, start, geometry and jumps. */
-function sameBoard(a, b) {
-  const key = (x) =>
-    JSON.stringify([
-      x.name || "",
-      x.size,
-      x.start,
-      x.geometry ? [x.geometry.rows, x.geometry.cols, x.geometry.numbering] : null,
-      x.jumps.map((j) => `${j.from}-${j.to}`).sort(),
-    ]);
-  return key(a) === key(b);
-}
-
-/** A board as a TOML board file (docs/board-files.md), to upload a match's copy again. */
-function boardToml(board) {
-  const lines = [];
-  if (board.name) lines.push(`name = ${JSON.stringify(board.name)}`);
-  lines.push(`size = ${board.size}`, `start = ${board.start}`);
-  if (board.geometry) {
-    lines.push(`rows = ${board.geometry.rows}`, `columns = ${board.geometry.cols}`);
-    lines.push(`numbering = ${JSON.stringify(board.geometry.numbering)}`);
-  }
-  lines.push(`jumps = [${board.jumps.map((j) => `[${j.from}, ${j.to}]`).join(", ")}]`);
-  return lines.join("\n") + "\n";
-}
-
-const BOARD_KEY = "parlor.chutes.board.";
-
-/** A board reference for `board` (a match's copy): known, remembered, or uploaded again. */
-async function boardRef(board, matchId) {
-  for (const [ref, known] of boards) if (sameBoard(known, board)) return ref;
-  let remembered = null;
-  try {
-    remembered = localStorage.getItem(BOARD_KEY + matchId);
-  } catch {
-    remembered = null;
-  }
-  if (remembered) {
-    try {
-      const view = await api("GET", `/api/chutes/boards/${encodeURIComponent(remembered)}`);
-      if (sameBoard(view.board, board)) {
-        addBoard(view.id, view.board);
-        return view.id;
-      }
-    } catch {
-      // Gone with a restart: upload the match's copy again.
-    }
-  }
-  const view = await api("POST", "/api/chutes/boards", { text: boardToml(board), format: "toml" });
-  addBoard(view.id, view.board);
-  rememberBoard(matchId, view.id);
-  return view.id;
-}
-
-function rememberBoard(matchId, ref) {
-  try {
-    localStorage.setItem(BOARD_KEY + matchId, ref);
-  } catch {
-    // Private windows may refuse storage: the board is uploaded again next time.
-  }
-}
-
 // ---- The board picture and its tokens ----
-
-const SVG_NS = "http://www.w3.org/2000/svg";
-/** The board drawn now: its reference and board, and where its squares are. */
-let drawn = null;
-
-/** A square's rectangle in the picture's units (from its <rect>, so it works while hidden). */
-function squareRect(svg, square) {
-  const rect = svg.querySelector(`g.square[data-square="${square}"] > rect`);
-  if (!rect) return null;
-  const n = (name) => Number(rect.getAttribute(name));
-  return { x: n("x"), y: n("y"), width: n("width"), height: n("height") };
-}
-
-/**
- * Draws `board` (reference `ref`) in the board area: the server's picture,
- * cropped to its squares, with a start box left of square 1 where tokens
- * wait on a board whose tokens start off it (they used to be drawn outside
- * the picture, cut off at its edge). Resolves once the picture is in place
- * or could not be drawn; asked again for the board being drawn, it gives
- * the same promise.
- */
-function drawBoard(ref, board) {
-  if (drawn && drawn.ref === ref) return drawn.ready;
-  drawn = { ref, board, tokens: [] };
-  drawn.ready = putPicture(ref, board);
-  return drawn.ready;
-}
-
-/** Fetches board `ref`'s picture and puts it in the board's place (drawBoard). */
-async function putPicture(ref, board) {
-  // The picture drawn before stays, dimmed, until this one comes: the
-  // board's place never empties, so nothing below it moves meanwhile (a
-  // button under the pointer would have moved from under a click).
-  ui.board.setAttribute("aria-busy", "true");
-  showError(ui.boardPictureError, "");
-  let svgText;
-  try {
-    svgText = await api("GET", `/api/chutes/boards/${encodeURIComponent(ref)}/svg`);
-  } catch (e) {
-    if (drawn && drawn.ref === ref) {
-      // Nothing drawn: the next call for this board tries again.
-      drawn = null;
-      ui.board.replaceChildren();
-      ui.board.removeAttribute("aria-busy");
-    }
-    showError(ui.boardPictureError, `The board cannot be drawn: ${readable(e.message)}`);
-    return;
-  }
-  if (!drawn || drawn.ref !== ref) return;
-  ui.board.removeAttribute("aria-busy");
-  // Cropped before it is shown, then put in the old one's place at once.
-  const holder = document.createElement("div");
-  holder.innerHTML = svgText;
-  const svg = holder.querySelector("svg");
-  if (!svg) {
-    ui.board.replaceChildren();
-    return;
-  }
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  // Crop to the squares: the page says the title and the legend in words.
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const rect of svg.querySelectorAll("g.square > rect")) {
-    const x = Number(rect.getAttribute("x"));
-    const y = Number(rect.getAttribute("y"));
-    minX = Math.min(minX, x);
-    minY = Math.min(minY, y);
-    maxX = Math.max(maxX, x + Number(rect.getAttribute("width")));
-    maxY = Math.max(maxY, y + Number(rect.getAttribute("height")));
-  }
-  const first = squareRect(svg, 1);
-  if (!first || !Number.isFinite(minX)) {
-    ui.board.replaceChildren(svg);
-    return;
-  }
-  const layer = document.createElementNS(SVG_NS, "g");
-  layer.setAttribute("class", "page-layer");
-  if (board.start === 0) {
-    const w = first.width * 0.8;
-    const box = { x: first.x - w - first.width * 0.08, y: first.y, width: w, height: first.height };
-    drawn.startBox = box;
-    const rect = document.createElementNS(SVG_NS, "rect");
-    for (const [k, v] of Object.entries({ x: box.x, y: box.y, width: box.width, height: box.height, rx: first.width * 0.08 })) {
-      rect.setAttribute(k, String(v));
-    }
-    rect.setAttribute("class", "start-box");
-    const label = document.createElementNS(SVG_NS, "text");
-    label.setAttribute("x", String(box.x + box.width / 2));
-    label.setAttribute("y", String(box.y + first.height * 0.2));
-    label.setAttribute("font-size", String(first.width * 0.17));
-    label.setAttribute("text-anchor", "middle");
-    label.setAttribute("class", "start-label");
-    label.textContent = "Start";
-    layer.append(rect, label);
-    minX = Math.min(minX, box.x);
-  }
-  const pad = first.width * 0.06;
-  const box = { x: minX - pad, y: minY - pad, width: maxX - minX + 2 * pad, height: maxY - minY + 2 * pad };
-  // The picture's background, stretched to the cropped picture.
-  const background = svg.querySelector("rect.background");
-  if (background) {
-    for (const [k, v] of Object.entries(box)) background.setAttribute(k, String(v));
-  }
-  svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.width} ${box.height}`);
-  svg.setAttribute("width", String(box.width));
-  svg.setAttribute("height", String(box.height));
-  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-  byId("board-area").style.setProperty("--aspect", String(box.width / box.height));
-  // The title, the facts and the legend are cut off: the page says them in words.
-  for (const node of svg.querySelectorAll(":scope > text.title, :scope > text.subtitle, :scope > g.legend")) node.remove();
-  // The page's own drawings go under the tokens, over the picture.
-  svg.append(layer);
-  ui.board.replaceChildren(svg);
-  drawn.cell = first.width;
-  placeTokens(shown ? shown.players.length : 0);
-}
-
-/** Where a token of `seat` stands on `square`: its square's quarter (or the start box). */
-function tokenPoint(seat, square) {
-  const svg = ui.board.querySelector("svg");
-  if (!svg || !drawn) return null;
-  let box = square === 0 ? drawn.startBox : squareRect(svg, square);
-  if (!box && square === 0) box = squareRect(svg, 1);
-  if (!box) return null;
-  const dx = (seat % 2 === 1 ? -1 : 1) * box.width * 0.22;
-  const dy = (seat <= 2 ? -1 : 1) * box.height * 0.17 + box.height * 0.1;
-  return { x: box.x + box.width / 2 + dx, y: box.y + box.height / 2 + dy };
-}
-
-function placeTokens(players) {
-  const svg = ui.board.querySelector("svg");
-  if (!drawn) return;
-  drawn.tokens = [];
-  if (!svg) return;
-  svg.querySelector("#tokens")?.remove();
-  const layer = document.createElementNS(SVG_NS, "g");
-  layer.setAttribute("id", "tokens");
-  // On a small screen the tokens grow (to about 24 CSS px across, their
-  // number 12 px or more), so a phone's player can read them.
-  const drawnWidth = ui.board.getBoundingClientRect().width || 800;
-  const grow = Math.min(1.7, Math.max(1, 520 / drawnWidth));
-  const size = (drawn.cell || 40) * grow;
-  for (let seat = 1; seat <= players; seat++) {
-    const token = document.createElementNS(SVG_NS, "g");
-    token.setAttribute("class", `token p${seat}`);
-    token.dataset.player = String(seat);
-    const circle = document.createElementNS(SVG_NS, "circle");
-    circle.setAttribute("r", String(size * 0.2));
-    circle.setAttribute("stroke-width", String(size * 0.045));
-    const number = document.createElementNS(SVG_NS, "text");
-    number.setAttribute("font-size", String(size * 0.27));
-    number.setAttribute("text-anchor", "middle");
-    number.setAttribute("dy", String(size * 0.085));
-    number.textContent = String(seat);
-    token.append(circle, number);
-    layer.append(token);
-    drawn.tokens.push(token);
-  }
-  svg.append(layer);
-  if (shown) shown.players.forEach((p, i) => moveToken(i + 1, p.square));
-}
-
-function moveToken(seat, square) {
-  if (!drawn) return;
-  const token = drawn.tokens[seat - 1];
-  const point = tokenPoint(seat, square);
-  if (!token || !point) return;
-  token.style.transform = `translate(${point.x}px, ${point.y}px)`;
-  token.dataset.square = String(square);
-  describeBoardForReaders();
-}
-
 /** The board's label: what a screen reader says of it, tokens included. */
 function describeBoardForReaders() {
   if (!shown || !setup) return;
@@ -489,11 +151,11 @@ function describeBoardForReaders() {
 
 /** Shows the next game's board while no game is open. */
 async function previewBoard() {
-  const board = selectedBoard();
-  if (!board) return;
-  ui.boardCaption.textContent = `The next game's board: ${boardName(board)}`;
-  await drawBoard(ui.boardSelect.value, board);
-  ui.board.setAttribute("aria-label", `The next game's board, ${boardName(board)}: ${boardFacts(board)}.`);
+  const next = form.selected();
+  if (!next) return;
+  ui.boardCaption.textContent = `The next game's board: ${boardName(next)}`;
+  await boardPicture.draw(ui.boardSelect.value, next);
+  ui.board.setAttribute("aria-label", `The next game's board, ${boardName(next)}: ${boardFacts(next)}.`);
 }
 
 // ---- The match ----
@@ -512,8 +174,6 @@ let autoplay = false;
 let replayAt = null;
 /** matchui's parts for the match shown: invites, connection, replay bar, move list. */
 let parts = { invites: null, connection: null, replay: null, moves: null };
-/** The new-game form's seat chooser (matchui). */
-let seats = null;
 
 function isHotSeat() {
   return Boolean(match) && match.view.players.every((p) => p.kind === "bot" || (p.yours && p.state === "here"));
@@ -611,15 +271,15 @@ async function showMatch(m) {
   ui.replay.replaceChildren();
   try {
     const ref = await boardRef(setup.board, m.id);
-    drawn = null;
-    await drawBoard(ref, setup.board);
+    boardPicture.forget();
+    await boardPicture.draw(ref, setup.board);
     an.board.value = ref;
     an.overshoot.value = setup.rules.overshoot;
     an.players.value = String(Math.min(4, Math.max(2, m.view.players.length)));
   } catch (e) {
     showError(ui.boardPictureError, `The board cannot be drawn: ${readable(e.message)}`);
   }
-  placeTokens(shown.players.length);
+  boardPicture.placeTokens(shown.players.length);
   render();
   m.watch(onLive, onConnection);
   if (isAnalysing()) analyse();
@@ -713,7 +373,7 @@ const show = new MoveShow({
   async step(move, how) {
     applyMoves([move]);
     if (how.quick) return;
-    await animateMove(move, how.long ? Number(ui.speed.value) / 2 : 300, how.still);
+    await boardPicture.animate(move, how.long ? Number(ui.speed.value) / 2 : 300, how.still);
     if (how.long && how.still()) await sleep(Number(ui.speed.value));
   },
   stepAll(moves) {
@@ -740,7 +400,7 @@ const show = new MoveShow({
       }
       // The server's tallies are the record: the drawn ones end on them.
       if (match.view.moves >= shown.moves) shown = freshShown(match.view);
-      shown.players.forEach((p, i) => moveToken(i + 1, p.square));
+      shown.players.forEach((p, i) => boardPicture.moveToken(i + 1, p.square));
     }
     showing = false;
     render();
@@ -770,32 +430,6 @@ function applyMoves(moves) {
   showTallies();
 }
 
-/**
- * One move on the board: the die shows the roll, the token walks the count
- * square by square (at most about 0.6 s), then goes up or down the jump.
- * With `pause` 0 (a skip, reduced motion) it is put where it ends.
- */
-async function animateMove(move, pause, still = () => true) {
-  for (const turn of move.events || []) {
-    if (pause > 0 && turn.roll) showDie(ui.die, turn.roll, `${playerName(turn.player)} rolled ${turn.roll}`);
-    if (pause > 0 && turn.landed !== turn.from) {
-      const step = turn.landed > turn.from ? 1 : -1;
-      const each = Math.max(30, Math.min(110, 600 / Math.abs(turn.landed - turn.from)));
-      for (let square = turn.from + step; square !== turn.landed; square += step) {
-        moveToken(turn.player, square);
-        await sleep(each);
-        if (!still()) return;
-      }
-    }
-    if (turn.jump && pause > 0) {
-      moveToken(turn.player, turn.landed);
-      await sleep(pause);
-      if (!still()) return;
-    }
-    moveToken(turn.player, turn.to);
-  }
-}
-
 // ---- Drawing the state ----
 
 function render() {
@@ -812,82 +446,15 @@ function render() {
   ui.replay.hidden = !over || showing;
   // The look back: the chances over the whole game, once it is over.
   const charted = over && !showing && Boolean(match.view.view.chances);
-  ui.chancesChart.hidden = !charted;
-  const chart = `/api/matches/${match.id}/chances.svg`;
-  if (charted && ui.chancesChartImg.getAttribute("src") !== chart) {
-    ui.chancesChartImg.src = chart;
-    nameTheBiggestSwing(match.id);
-  }
+  chances.lookBack(match.id, charted);
   if (over && !showing && !parts.replay) {
     parts.replay = replayBar(ui.replay, match, onReplayStep);
   }
 }
 
-/**
- * Chances for people, in whole percents that add up to 100 (the largest
- * remainders round up); "<1%" and ">99%" near the ends, "0%" and "100%"
- * only when certain.
- */
-function percents(chances) {
-  const whole = chances.map((p) => Math.floor(p * 100));
-  const short = 100 - whole.reduce((a, b) => a + b, 0);
-  const order = chances.map((p, i) => i).sort((a, b) => chances[b] * 100 - whole[b] - (chances[a] * 100 - whole[a]) || a - b);
-  for (const i of order.slice(0, Math.max(0, short))) whole[i] += 1;
-  return chances.map((p, i) => {
-    if (p >= 1 - 1e-12) return "100%";
-    if (p <= 1e-12) return "0%";
-    if (whole[i] < 1) return "<1%";
-    if (whole[i] > 99) return ">99%";
-    return `${whole[i]}%`;
-  });
-}
-
-/** Each player's exact chance to win from the position shown, as words and a bar. */
-function showChances() {
-  const chances = shown && shown.chances;
-  ui.chances.hidden = !chances || chances.length < 2;
-  if (ui.chances.hidden) return;
-  const words = percents(chances);
-  ui.chancesWords.textContent = `Chances to win: ${chances.map((p, i) => `${playerName(i + 1)} ${words[i]}`).join(" · ")}`;
-  ui.chancesBar.replaceChildren(
-    ...chances.map((p, i) => {
-      const part = el("span", { class: `chance p${i + 1}` });
-      // Through the style object: the pages' CSP runs no inline style.
-      part.style.flexGrow = String(Math.max(p, 0));
-      return part;
-    }),
-  );
-}
-
-/**
- * Names the move that changed its mover's chance the most, under the look
- * back's chart: "The biggest swing: move 18, Bo rolls 5 … (+24%)".
- */
-async function nameTheBiggestSwing(id) {
-  ui.chancesSwing.textContent = "";
-  let figures;
-  try {
-    figures = await api("GET", `/api/matches/${id}/chances`);
-  } catch {
-    return;
-  }
-  if (!match || match.id !== id) return;
-  let best = null;
-  for (let m = 1; m < figures.series.length; m++) {
-    const line = ui.log.querySelector(`li[data-move="${m}"]`);
-    const seat = line ? Number(line.dataset.seat) : 0;
-    if (!seat) continue;
-    const swing = figures.series[m][seat - 1] - figures.series[m - 1][seat - 1];
-    if (!best || Math.abs(swing) > Math.abs(best.swing)) best = { m, swing, words: line.lastChild.textContent };
-  }
-  if (!best) return;
-  const sign = best.swing >= 0 ? "+" : "−";
-  ui.chancesSwing.textContent = `The biggest swing: move ${best.m}, ${best.words} (${sign}${Math.round(Math.abs(best.swing) * 100)}%).`;
-}
-
 function showTallies() {
   if (!match || !shown) return;
-  showChances();
+  chances.show(shown.chances);
   const view = match.view;
   const winner = replayAt === null && !showing ? view.view.winner : null;
   const current = !isOver() && !showing ? view.to_move : null;
@@ -1043,7 +610,7 @@ function moveFailed(e) {
         if (showing) return;
         shown = freshShown(match.view);
         rebuildLog();
-        shown.players.forEach((p, i) => moveToken(i + 1, p.square));
+        shown.players.forEach((p, i) => boardPicture.moveToken(i + 1, p.square));
         render();
       },
       () => {},
@@ -1107,11 +674,11 @@ async function onReplayStep(step) {
     line.scrollIntoView({ block: "nearest" });
   }
   if (step.played && step.at === before + 1) {
-    await animateMove(step.played, 250, () => asked === replayStepAsked);
+    await boardPicture.animate(step.played, 250, () => asked === replayStepAsked);
     // Another step was asked for while this one moved: it shows itself.
     if (asked !== replayStepAsked) return;
   }
-  shown.players.forEach((p, i) => moveToken(i + 1, p.square));
+  shown.players.forEach((p, i) => boardPicture.moveToken(i + 1, p.square));
   showTallies();
   if (replayAt === null) {
     for (const li of ui.log.querySelectorAll("li.replay-current")) li.classList.remove("replay-current");
@@ -1126,53 +693,16 @@ async function onReplayStep(step) {
 
 // ---- The new-game form ----
 
-function plans() {
-  return seats ? seats.plans() : ["here"];
-}
-
-/** The seed is offered only when no seat waits for someone; chosen dice only at one screen. */
-function showSeedField() {
-  const p = plans();
-  const someoneComes = p.some((x) => x === "open" || x === "anyone");
-  const chosen = ui.dice.value === "chosen";
-  ui.seedField.hidden = someoneComes || chosen;
-  if (chosen && p.some((x) => x !== "here")) {
-    ui.diceNote.textContent = "Chosen rolls need every seat here, at this screen: no friend, no one from the lobby, no bot.";
-  } else if (someoneComes) {
-    ui.diceNote.textContent = "A game others join draws its own secret seed, so that nobody knows the dice.";
-  } else {
-    ui.diceNote.textContent = "";
-  }
-}
 
 async function startGame(event) {
   if (event) event.preventDefault();
   showError(ui.newError, "");
-  const board = ui.boardSelect.value;
-  // The die's bounds are the game's (the registry's); the server checks them.
-  const faces = Number(ui.faces.value);
-  const bounds = INFO?.setup_limits?.faces;
-  if (!Number.isInteger(faces) || (bounds && (faces < bounds.min || faces > bounds.max))) {
-    showError(ui.newError, bounds ? `The die has ${bounds.min} to ${bounds.max} faces.` : "The die has a whole number of faces.");
-    ui.faces.focus();
+  let request;
+  try {
+    request = form.request();
+  } catch (e) {
+    showError(ui.newError, e.message);
     return;
-  }
-  const seatPlans = plans();
-  const dice = ui.dice.value;
-  if (dice === "chosen" && seatPlans.some((x) => x !== "here")) {
-    showError(ui.newError, "Chosen rolls need every seat here, at this screen: make each seat “Here”, or let the server roll.");
-    return;
-  }
-  const request = { setup: { board, overshoot: ui.overshoot.value, faces }, seats: seatPlans, dice };
-  if (!ui.seedField.hidden) {
-    try {
-      const seed = readSeed(ui.seed.value);
-      if (seed !== undefined) request.seed = seed;
-    } catch (e) {
-      showError(ui.newError, e.message);
-      ui.seed.focus();
-      return;
-    }
   }
   if (match && !isOver() && match.mySeats().length && match.view.moves > 0) {
     const ok = await confirmAction(
@@ -1184,7 +714,7 @@ async function startGame(event) {
   ui.newGame.disabled = true;
   try {
     const m = await Match.create(GAME, request);
-    rememberBoard(m.id, board);
+    rememberBoard(m.id, request.setup.board);
     await showMatch(m);
     // The game from the top of the page: the header, then the board (the
     // form it was started from may be far below on a narrow screen).
@@ -1234,9 +764,6 @@ function onKey(event) {
   event.preventDefault();
 }
 
-ui.boardSelect.addEventListener("change", showBoardInfo);
-ui.boardFile.addEventListener("change", uploadBoard);
-ui.dice.addEventListener("change", showSeedField);
 ui.newForm.addEventListener("submit", startGame);
 // The second click of a double click is not a second move: the first
 // roll's answer may already have made Roll the next person's.
@@ -1267,9 +794,7 @@ function startTabs() {
     describeBoard,
     readable,
     play(ref, players) {
-      ui.boardSelect.value = ref;
-      showBoardInfo();
-      if (seats && players >= 2) seats.setCount(players);
+      form.choose(ref, players);
       showTab("play");
     },
   });
@@ -1277,30 +802,7 @@ function startTabs() {
 startTabs();
 
 async function main() {
-  const most = INFO?.max_seats ?? 1;
-  if (INFO) {
-    ui.faces.min = String(INFO.setup_limits.faces.min);
-    ui.faces.max = String(INFO.setup_limits.faces.max);
-    ui.faces.value = String(INFO.default_setup.faces);
-    ui.overshoot.value = INFO.default_setup.overshoot;
-  }
-  seats = seatChooser(ui.seatChooser, {
-    game: GAME,
-    min: INFO?.min_seats ?? 1,
-    max: most,
-    botLevels: INFO?.bot_levels,
-    // Two players to begin with: a game among people at one screen.
-    initial: Math.min(2, most),
-    defaults: Array.from({ length: most }, (_, i) => defaultPlans(INFO)[i] || "here"),
-    seatName: playerWithColour,
-    onChange: showSeedField,
-  });
-  showSeedField();
-  try {
-    await loadBoards();
-  } catch (e) {
-    showError(ui.boardError, readable(e.message));
-  }
+  await form.start();
   const id = matchIdFromPath();
   if (id) {
     await openMatch(id);
