@@ -68,6 +68,7 @@ static ASSETS: &[Asset] = &[
     asset!("chutes-design.js", JS),
     asset!("chutes-board.js", JS),
     asset!("chutes-chances.js", JS),
+    asset!("chutes-players.js", JS),
     asset!("chutes-start.js", JS),
     asset!("chutes-words.js", JS),
     asset!("baffle.js", JS),

@@ -24,6 +24,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 export function chutesBoard(ui, { squares, described, playerName }) {
   /** The board drawn now: its reference and board, and where its squares are. */
   let drawn = null;
+
   /** A square's rectangle in the picture's units (from its <rect>, so it works while hidden). */
   function squareRect(svg, square) {
     const rect = svg.querySelector(`g.square[data-square="${square}"] > rect`);

@@ -28,13 +28,12 @@ import { startDesigner } from "/static/chutes-design.js";
 import { chutesBoard } from "/static/chutes-board.js";
 import { chancesDisplay } from "/static/chutes-chances.js";
 import { boards, addBoard, boardRef, rememberBoard, sameBoard, chutesStart } from "/static/chutes-start.js";
+import { withColour, showPlayers, youWords, statusWords } from "/static/chutes-players.js";
 import { boardName, boardFacts, boardTitle, describeBoard, rulesWords, jumpsOf, readable, OVERSHOOT_WORDS } from "/static/chutes-words.js";
 
 const GAME = "chutes";
 /** This game in the registry (GET /api/games): seats, default rules, bounds. */
 const INFO = await gameInfo(GAME);
-const COLOURS = ["red", "purple", "orange", "black"];
-const LEVELS = { easy: "Easy bot", normal: "Normal bot", hard: "Hard bot" };
 
 const ui = {
   boardCaption: byId("board-caption"),
@@ -121,25 +120,11 @@ function playerName(seat) {
 }
 
 function playerWithColour(seat) {
-  return `${playerName(seat)} (${COLOURS[(seat - 1) % COLOURS.length]})`;
+  return withColour(playerName(seat), seat);
 }
 
-/** Who sits in a seat, in words: "you", "a friend", "Normal bot", …. */
-function seatWho(p) {
-  if (p.kind === "bot") return LEVELS[p.level] || "a bot";
-  if (p.yours) return p.state === "here" && isHotSeat() ? "here" : "you";
-  switch (p.state) {
-    case "here":
-      return "at the maker's screen";
-    case "open":
-      return "a friend (not joined yet)";
-    case "anyone":
-      return "anyone (waiting in the lobby)";
-    default:
-      return "a player on another device";
-  }
-}
 // ---- The board picture and its tokens ----
+
 /** The board's label: what a screen reader says of it, tokens included. */
 function describeBoardForReaders() {
   if (!shown || !setup) return;
@@ -174,10 +159,6 @@ let autoplay = false;
 let replayAt = null;
 /** matchui's parts for the match shown: invites, connection, replay bar, move list. */
 let parts = { invites: null, connection: null, replay: null, moves: null };
-
-function isHotSeat() {
-  return Boolean(match) && match.view.players.every((p) => p.kind === "bot" || (p.yours && p.state === "here"));
-}
 
 function isOver() {
   return Boolean(match) && match.view.status !== "playing";
@@ -456,83 +437,20 @@ function showTallies() {
   if (!match || !shown) return;
   chances.show(shown.chances);
   const view = match.view;
-  const winner = replayAt === null && !showing ? view.view.winner : null;
-  const current = !isOver() && !showing ? view.to_move : null;
-  ui.playersBody.replaceChildren(
-    ...shown.players.map((p, i) => {
-      const seat = i + 1;
-      const info = view.players[i] || {};
-      const cls = seat === winner ? "winner" : seat === current ? "current" : "";
-      return el(
-        "tr",
-        { class: cls, dataset: { player: seat } },
-        el(
-          "th",
-          { scope: "row" },
-          el("span", { class: `swatch p${seat}`, "aria-hidden": "true" }),
-          playerName(seat),
-          el("span", { class: "who" }, ` (${seatWho(info)})`),
-          seat === winner ? " ★ winner" : "",
-        ),
-        el("td", { class: "square" }, p.square === 0 ? "start" : String(p.square)),
-        el("td", {}, String(p.rolls)),
-        el("td", {}, String(p.ladders)),
-        el("td", {}, String(p.chutes)),
-        el("td", {}, String(p.lost_turns)),
-      );
-    }),
-  );
-}
-
-/** The end of a finished game in words: the winner's own rolls, and the game's. */
-function endWords(view) {
-  const game = view.view;
-  if (view.status === "won") {
-    const w = game.winner;
-    const own = game.players[w - 1].rolls;
-    // The result in the match's own words ("You win", "You lost: Ada wins").
-    const said = view.result ? view.result.words : `${playerName(w)} wins`;
-    const whose = view.result && view.result.you_won === true ? "your" : "their";
-    return game.players.length > 1
-      ? `${said} after ${count(own, "roll", "rolls")} of ${whose} own (${game.rolls} in the game).`
-      : `${said} after ${count(own, "roll", "rolls")}.`;
-  }
-  if (view.status === "stalled") {
-    return `No winner: ${view.reason || "the game stopped"} (after ${count(game.rolls, "roll", "rolls")}).`;
-  }
-  return "The game is over.";
+  showPlayers(ui.playersBody, match, shown.players, {
+    winner: replayAt === null && !showing ? view.view.winner : null,
+    current: !isOver() && !showing ? view.to_move : null,
+    name: playerName,
+  });
 }
 
 function showStatus() {
   if (showing || replayAt !== null) return;
   const view = match.view;
-  const mine = match.mySeats();
-  ui.you.textContent = !mine.length
-    ? "You are watching this game."
-    : isHotSeat()
-      ? mine.length > 1
-        ? "Every person's seat is played at this screen."
-        : `You play ${playerWithColour(mine[0])}.`
-      : `You play ${mine.map(playerWithColour).join(" and ")}.`;
+  ui.you.textContent = youWords(match, playerWithColour);
   ui.status.classList.toggle("win", view.status === "won" && view.result?.you_won !== false);
   ui.status.dataset.winner = view.view.winner || "";
-  if (view.status !== "playing") {
-    ui.status.textContent = endWords(view);
-    return;
-  }
-  const seat = view.to_move;
-  const p = view.players[seat - 1] || {};
-  if (p.kind === "bot") {
-    ui.status.textContent = `${playerName(seat)} (${LEVELS[p.level] || "a bot"}) is rolling…`;
-  } else if (p.state === "open") {
-    ui.status.textContent = `${playerName(seat)} to roll: waiting for the friend invited to join.`;
-  } else if (p.state === "anyone") {
-    ui.status.textContent = `${playerName(seat)} to roll: waiting for someone to take the seat from the lobby.`;
-  } else if (p.yours) {
-    ui.status.textContent = isHotSeat() || mine.length > 1 ? `${playerName(seat)} to roll.` : `Your turn, ${playerName(seat)}: roll.`;
-  } else {
-    ui.status.textContent = `${playerName(seat)} to roll, on their own device.`;
-  }
+  ui.status.textContent = statusWords(match, playerName);
 }
 
 function canRoll() {
