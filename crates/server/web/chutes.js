@@ -19,17 +19,21 @@
 //   copy of its board; a page that has no reference for it (a friend's, or
 //   after a restart lost the upload) uploads that copy again.
 // The rules are the server's: this page sends rolls and draws what it is told.
-import { api, ApiFailure, el, byId, showError, readFile, sleep, readSeed, count, download, gameInfo, defaultPlans } from "/static/common.js";
+import { ApiFailure, el, byId, showError, sleep, count, gameInfo } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
 import { MoveShow } from "/static/moveshow.js";
-import { showDie } from "/static/dice.js";
-import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName as nameOf, withNames } from "/static/matchui.js";
+import { invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName as nameOf, withNames } from "/static/matchui.js";
+import { an, analyse, isAnalysing, showTab, startAnalysis } from "/static/chutes-analysis.js";
+import { startDesigner } from "/static/chutes-design.js";
+import { chutesBoard } from "/static/chutes-board.js";
+import { chancesDisplay } from "/static/chutes-chances.js";
+import { boards, addBoard, boardRef, rememberBoard, sameBoard, chutesStart } from "/static/chutes-start.js";
+import { withColour, showPlayers, youWords, statusWords } from "/static/chutes-players.js";
+import { boardName, boardFacts, boardTitle, describeBoard, rulesWords, jumpsOf, readable, OVERSHOOT_WORDS } from "/static/chutes-words.js";
 
 const GAME = "chutes";
 /** This game in the registry (GET /api/games): seats, default rules, bounds. */
 const INFO = await gameInfo(GAME);
-const COLOURS = ["red", "purple", "orange", "black"];
-const LEVELS = { easy: "Easy bot", normal: "Normal bot", hard: "Hard bot" };
 
 const ui = {
   boardCaption: byId("board-caption"),
@@ -84,53 +88,31 @@ const ui = {
   newError: byId("new-error"),
 };
 
-// ---- Words ----
+/** The board and its tokens (chutes-board.js). */
+const boardPicture = chutesBoard(ui, {
+  squares: () => (shown ? shown.players.map((p) => p.square) : null),
+  described: () => describeBoardForReaders(),
+  playerName: (seat) => playerName(seat),
+});
 
-/** "the classic board", "Tiny test board", "trap.toml": a board's name, never "… board board". */
-function boardName(board) {
-  const name = (board && board.name) || "";
-  if (!name) return `a board of ${count(board.size, "square", "squares")}`;
-  if (name === "classic") return "the classic board";
-  return name;
-}
+/** The chances and the look back (chutes-chances.js). */
+const chances = chancesDisplay(ui, {
+  playerName: (seat) => playerName(seat),
+  lineOf(n) {
+    const line = ui.log.querySelector(`li[data-move="${n}"]`);
+    return line ? { seat: Number(line.dataset.seat), words: line.lastChild.textContent } : null;
+  },
+  current: (id) => Boolean(match) && match.id === id,
+});
 
-/** Upper-cases the first letter. */
-function capital(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function jumpsOf(board, kind) {
-  return board.jumps.filter((j) => j.kind === kind);
-}
-
-/** "100 squares, 9 ladders, 10 chutes; tokens start off the board". */
-function boardFacts(board) {
-  const ladders = jumpsOf(board, "ladder").length;
-  const chutes = jumpsOf(board, "chute").length;
-  const start = board.start === 0 ? "tokens start off the board" : "tokens start on square 1";
-  return `${count(board.size, "square", "squares")}, ${count(ladders, "ladder", "ladders")}, ${count(chutes, "chute", "chutes")}; ${start}`;
-}
-
-/** A board's name to begin a sentence with (a file's name keeps its case). */
-function boardTitle(board) {
-  const name = boardName(board);
-  return board && board.name ? (board.name === "classic" ? capital(name) : name) : capital(name);
-}
-
-function describeBoard(board) {
-  return `${boardTitle(board)}: ${boardFacts(board)}.`;
-}
-
-const OVERSHOOT_WORDS = {
-  stay: "a roll past the finish is lost",
-  bounce: "a roll past the finish bounces back",
-  finish: "a roll past the finish finishes",
-};
-
-function rulesWords(rules) {
-  const overshoot = OVERSHOOT_WORDS[rules.overshoot] || `overshoot: ${rules.overshoot}`;
-  return `${overshoot}; a die of ${count(rules.faces, "face", "faces")}`;
-}
+/** The new game's fields (chutes-start.js). */
+const form = chutesStart(ui, {
+  info: INFO,
+  game: GAME,
+  idle: () => !match,
+  preview: () => previewBoard(),
+  seatName: (seat) => playerWithColour(seat),
+});
 
 /** Seat `seat`'s player's name (the match view's; "Player N" with none). */
 function playerName(seat) {
@@ -138,343 +120,10 @@ function playerName(seat) {
 }
 
 function playerWithColour(seat) {
-  return `${playerName(seat)} (${COLOURS[(seat - 1) % COLOURS.length]})`;
-}
-
-/** Who sits in a seat, in words: "you", "a friend", "Normal bot", …. */
-function seatWho(p) {
-  if (p.kind === "bot") return LEVELS[p.level] || "a bot";
-  if (p.yours) return p.state === "here" && isHotSeat() ? "here" : "you";
-  switch (p.state) {
-    case "here":
-      return "at the maker's screen";
-    case "open":
-      return "a friend (not joined yet)";
-    case "anyone":
-      return "anyone (waiting in the lobby)";
-    default:
-      return "a player on another device";
-  }
-}
-
-/**
- * Makes a refusal readable: no control characters or stray bytes, and not
- * longer than a few lines (a binary file's reading error quoted its bytes).
- */
-function readable(message) {
-  const clean = String(message || "")
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFD]/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
-  return clean.length > 300 ? `${clean.slice(0, 300)}…` : clean;
-}
-
-/** True when a file's text is not text: NUL bytes, undecodable bytes or control characters. */
-function looksBinary(text) {
-  if (/[\u0000\uFFFD]/.test(text)) return true;
-  const controls = text.match(/[\u0001-\u0008\u000E-\u001F\u007F]/g);
-  return Boolean(controls && controls.length > 0);
-}
-
-// ---- Boards offered to the next game ----
-
-/** Boards by reference ("classic" or an upload's id). */
-const boards = new Map();
-
-function addBoardOption(ref, board, select = ui.boardSelect) {
-  if ([...select.options].some((o) => o.value === ref)) return;
-  const label = ref === "classic" ? "Classic (100 squares)" : `${board.name || "Uploaded board"} (${count(board.size, "square", "squares")})`;
-  select.append(el("option", { value: ref }, label));
-}
-
-function addBoard(ref, board) {
-  boards.set(ref, board);
-  addBoardOption(ref, board, ui.boardSelect);
-  addBoardOption(ref, board, an.board);
-}
-
-function selectedBoard() {
-  return boards.get(ui.boardSelect.value);
-}
-
-function showBoardInfo() {
-  const board = selectedBoard();
-  ui.boardInfo.textContent = board ? `Next game: ${describeBoard(board)}` : "";
-  if (!match) previewBoard();
-}
-
-async function loadBoards() {
-  const list = await api("GET", "/api/chutes/boards");
-  for (const view of list.builtin) addBoard(view.id, view.board);
-  ui.boardSelect.value = "classic";
-  ui.boardFormats.textContent = `Formats: ${list.formats.map((f) => f.describe).join("; ")}.`;
-  showBoardInfo();
-}
-
-async function uploadBoard() {
-  const file = ui.boardFile.files[0];
-  if (!file) return;
-  showError(ui.boardError, "");
-  ui.boardNotes.textContent = "";
-  const name = readable(file.name);
-  try {
-    const text = await readFile(file);
-    if (looksBinary(text)) {
-      showError(ui.boardError, `${name} is not a text file: a board file is text (TOML, a board array, a LeetCode grid, …). Nothing was uploaded.`);
-      return;
-    }
-    const view = await api("POST", "/api/chutes/boards", { text, file_name: file.name });
-    // What the reader noticed (a LeetCode square holding its own label is no jump).
-    ui.boardNotes.textContent = (view.notes || [])
-      .map((n) => `Note: ${n.pos ? `line ${n.pos.line}, column ${n.pos.col}: ` : ""}${readable(n.message)}.`)
-      .join(" ");
-    addBoard(view.id, view.board);
-    ui.boardSelect.value = view.id;
-    showBoardInfo();
-  } catch (e) {
-    showError(ui.boardError, `${name}: ${readable(e.message)}`);
-  } finally {
-    ui.boardFile.value = "";
-  }
-}
-
-/** Two boards are the same board: same squares, start, geometry and jumps. */
-function sameBoard(a, b) {
-  const key = (x) =>
-    JSON.stringify([
-      x.name || "",
-      x.size,
-      x.start,
-      x.geometry ? [x.geometry.rows, x.geometry.cols, x.geometry.numbering] : null,
-      x.jumps.map((j) => `${j.from}-${j.to}`).sort(),
-    ]);
-  return key(a) === key(b);
-}
-
-/** A board as a TOML board file (docs/board-files.md), to upload a match's copy again. */
-function boardToml(board) {
-  const lines = [];
-  if (board.name) lines.push(`name = ${JSON.stringify(board.name)}`);
-  lines.push(`size = ${board.size}`, `start = ${board.start}`);
-  if (board.geometry) {
-    lines.push(`rows = ${board.geometry.rows}`, `columns = ${board.geometry.cols}`);
-    lines.push(`numbering = ${JSON.stringify(board.geometry.numbering)}`);
-  }
-  lines.push(`jumps = [${board.jumps.map((j) => `[${j.from}, ${j.to}]`).join(", ")}]`);
-  return lines.join("\n") + "\n";
-}
-
-const BOARD_KEY = "parlor.chutes.board.";
-
-/** A board reference for `board` (a match's copy): known, remembered, or uploaded again. */
-async function boardRef(board, matchId) {
-  for (const [ref, known] of boards) if (sameBoard(known, board)) return ref;
-  let remembered = null;
-  try {
-    remembered = localStorage.getItem(BOARD_KEY + matchId);
-  } catch {
-    remembered = null;
-  }
-  if (remembered) {
-    try {
-      const view = await api("GET", `/api/chutes/boards/${encodeURIComponent(remembered)}`);
-      if (sameBoard(view.board, board)) {
-        addBoard(view.id, view.board);
-        return view.id;
-      }
-    } catch {
-      // Gone with a restart: upload the match's copy again.
-    }
-  }
-  const view = await api("POST", "/api/chutes/boards", { text: boardToml(board), format: "toml" });
-  addBoard(view.id, view.board);
-  rememberBoard(matchId, view.id);
-  return view.id;
-}
-
-function rememberBoard(matchId, ref) {
-  try {
-    localStorage.setItem(BOARD_KEY + matchId, ref);
-  } catch {
-    // Private windows may refuse storage: the board is uploaded again next time.
-  }
+  return withColour(playerName(seat), seat);
 }
 
 // ---- The board picture and its tokens ----
-
-const SVG_NS = "http://www.w3.org/2000/svg";
-/** The board drawn now: its reference and board, and where its squares are. */
-let drawn = null;
-
-/** A square's rectangle in the picture's units (from its <rect>, so it works while hidden). */
-function squareRect(svg, square) {
-  const rect = svg.querySelector(`g.square[data-square="${square}"] > rect`);
-  if (!rect) return null;
-  const n = (name) => Number(rect.getAttribute(name));
-  return { x: n("x"), y: n("y"), width: n("width"), height: n("height") };
-}
-
-/**
- * Draws `board` (reference `ref`) in the board area: the server's picture,
- * cropped to its squares, with a start box left of square 1 where tokens
- * wait on a board whose tokens start off it (they used to be drawn outside
- * the picture, cut off at its edge). Resolves once the picture is in place
- * or could not be drawn; asked again for the board being drawn, it gives
- * the same promise.
- */
-function drawBoard(ref, board) {
-  if (drawn && drawn.ref === ref) return drawn.ready;
-  drawn = { ref, board, tokens: [] };
-  drawn.ready = putPicture(ref, board);
-  return drawn.ready;
-}
-
-/** Fetches board `ref`'s picture and puts it in the board's place (drawBoard). */
-async function putPicture(ref, board) {
-  // The picture drawn before stays, dimmed, until this one comes: the
-  // board's place never empties, so nothing below it moves meanwhile (a
-  // button under the pointer would have moved from under a click).
-  ui.board.setAttribute("aria-busy", "true");
-  showError(ui.boardPictureError, "");
-  let svgText;
-  try {
-    svgText = await api("GET", `/api/chutes/boards/${encodeURIComponent(ref)}/svg`);
-  } catch (e) {
-    if (drawn && drawn.ref === ref) {
-      // Nothing drawn: the next call for this board tries again.
-      drawn = null;
-      ui.board.replaceChildren();
-      ui.board.removeAttribute("aria-busy");
-    }
-    showError(ui.boardPictureError, `The board cannot be drawn: ${readable(e.message)}`);
-    return;
-  }
-  if (!drawn || drawn.ref !== ref) return;
-  ui.board.removeAttribute("aria-busy");
-  // Cropped before it is shown, then put in the old one's place at once.
-  const holder = document.createElement("div");
-  holder.innerHTML = svgText;
-  const svg = holder.querySelector("svg");
-  if (!svg) {
-    ui.board.replaceChildren();
-    return;
-  }
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  // Crop to the squares: the page says the title and the legend in words.
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const rect of svg.querySelectorAll("g.square > rect")) {
-    const x = Number(rect.getAttribute("x"));
-    const y = Number(rect.getAttribute("y"));
-    minX = Math.min(minX, x);
-    minY = Math.min(minY, y);
-    maxX = Math.max(maxX, x + Number(rect.getAttribute("width")));
-    maxY = Math.max(maxY, y + Number(rect.getAttribute("height")));
-  }
-  const first = squareRect(svg, 1);
-  if (!first || !Number.isFinite(minX)) {
-    ui.board.replaceChildren(svg);
-    return;
-  }
-  const layer = document.createElementNS(SVG_NS, "g");
-  layer.setAttribute("class", "page-layer");
-  if (board.start === 0) {
-    const w = first.width * 0.8;
-    const box = { x: first.x - w - first.width * 0.08, y: first.y, width: w, height: first.height };
-    drawn.startBox = box;
-    const rect = document.createElementNS(SVG_NS, "rect");
-    for (const [k, v] of Object.entries({ x: box.x, y: box.y, width: box.width, height: box.height, rx: first.width * 0.08 })) {
-      rect.setAttribute(k, String(v));
-    }
-    rect.setAttribute("class", "start-box");
-    const label = document.createElementNS(SVG_NS, "text");
-    label.setAttribute("x", String(box.x + box.width / 2));
-    label.setAttribute("y", String(box.y + first.height * 0.2));
-    label.setAttribute("font-size", String(first.width * 0.17));
-    label.setAttribute("text-anchor", "middle");
-    label.setAttribute("class", "start-label");
-    label.textContent = "Start";
-    layer.append(rect, label);
-    minX = Math.min(minX, box.x);
-  }
-  const pad = first.width * 0.06;
-  const box = { x: minX - pad, y: minY - pad, width: maxX - minX + 2 * pad, height: maxY - minY + 2 * pad };
-  // The picture's background, stretched to the cropped picture.
-  const background = svg.querySelector("rect.background");
-  if (background) {
-    for (const [k, v] of Object.entries(box)) background.setAttribute(k, String(v));
-  }
-  svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.width} ${box.height}`);
-  svg.setAttribute("width", String(box.width));
-  svg.setAttribute("height", String(box.height));
-  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-  byId("board-area").style.setProperty("--aspect", String(box.width / box.height));
-  // The title, the facts and the legend are cut off: the page says them in words.
-  for (const node of svg.querySelectorAll(":scope > text.title, :scope > text.subtitle, :scope > g.legend")) node.remove();
-  // The page's own drawings go under the tokens, over the picture.
-  svg.append(layer);
-  ui.board.replaceChildren(svg);
-  drawn.cell = first.width;
-  placeTokens(shown ? shown.players.length : 0);
-}
-
-/** Where a token of `seat` stands on `square`: its square's quarter (or the start box). */
-function tokenPoint(seat, square) {
-  const svg = ui.board.querySelector("svg");
-  if (!svg || !drawn) return null;
-  let box = square === 0 ? drawn.startBox : squareRect(svg, square);
-  if (!box && square === 0) box = squareRect(svg, 1);
-  if (!box) return null;
-  const dx = (seat % 2 === 1 ? -1 : 1) * box.width * 0.22;
-  const dy = (seat <= 2 ? -1 : 1) * box.height * 0.17 + box.height * 0.1;
-  return { x: box.x + box.width / 2 + dx, y: box.y + box.height / 2 + dy };
-}
-
-function placeTokens(players) {
-  const svg = ui.board.querySelector("svg");
-  if (!drawn) return;
-  drawn.tokens = [];
-  if (!svg) return;
-  svg.querySelector("#tokens")?.remove();
-  const layer = document.createElementNS(SVG_NS, "g");
-  layer.setAttribute("id", "tokens");
-  // On a small screen the tokens grow (to about 24 CSS px across, their
-  // number 12 px or more), so a phone's player can read them.
-  const drawnWidth = ui.board.getBoundingClientRect().width || 800;
-  const grow = Math.min(1.7, Math.max(1, 520 / drawnWidth));
-  const size = (drawn.cell || 40) * grow;
-  for (let seat = 1; seat <= players; seat++) {
-    const token = document.createElementNS(SVG_NS, "g");
-    token.setAttribute("class", `token p${seat}`);
-    token.dataset.player = String(seat);
-    const circle = document.createElementNS(SVG_NS, "circle");
-    circle.setAttribute("r", String(size * 0.2));
-    circle.setAttribute("stroke-width", String(size * 0.045));
-    const number = document.createElementNS(SVG_NS, "text");
-    number.setAttribute("font-size", String(size * 0.27));
-    number.setAttribute("text-anchor", "middle");
-    number.setAttribute("dy", String(size * 0.085));
-    number.textContent = String(seat);
-    token.append(circle, number);
-    layer.append(token);
-    drawn.tokens.push(token);
-  }
-  svg.append(layer);
-  if (shown) shown.players.forEach((p, i) => moveToken(i + 1, p.square));
-}
-
-function moveToken(seat, square) {
-  if (!drawn) return;
-  const token = drawn.tokens[seat - 1];
-  const point = tokenPoint(seat, square);
-  if (!token || !point) return;
-  token.style.transform = `translate(${point.x}px, ${point.y}px)`;
-  token.dataset.square = String(square);
-  describeBoardForReaders();
-}
 
 /** The board's label: what a screen reader says of it, tokens included. */
 function describeBoardForReaders() {
@@ -487,11 +136,11 @@ function describeBoardForReaders() {
 
 /** Shows the next game's board while no game is open. */
 async function previewBoard() {
-  const board = selectedBoard();
-  if (!board) return;
-  ui.boardCaption.textContent = `The next game's board: ${boardName(board)}`;
-  await drawBoard(ui.boardSelect.value, board);
-  ui.board.setAttribute("aria-label", `The next game's board, ${boardName(board)}: ${boardFacts(board)}.`);
+  const next = form.selected();
+  if (!next) return;
+  ui.boardCaption.textContent = `The next game's board: ${boardName(next)}`;
+  await boardPicture.draw(ui.boardSelect.value, next);
+  ui.board.setAttribute("aria-label", `The next game's board, ${boardName(next)}: ${boardFacts(next)}.`);
 }
 
 // ---- The match ----
@@ -510,12 +159,6 @@ let autoplay = false;
 let replayAt = null;
 /** matchui's parts for the match shown: invites, connection, replay bar, move list. */
 let parts = { invites: null, connection: null, replay: null, moves: null };
-/** The new-game form's seat chooser (matchui). */
-let seats = null;
-
-function isHotSeat() {
-  return Boolean(match) && match.view.players.every((p) => p.kind === "bot" || (p.yours && p.state === "here"));
-}
 
 function isOver() {
   return Boolean(match) && match.view.status !== "playing";
@@ -609,18 +252,18 @@ async function showMatch(m) {
   ui.replay.replaceChildren();
   try {
     const ref = await boardRef(setup.board, m.id);
-    drawn = null;
-    await drawBoard(ref, setup.board);
+    boardPicture.forget();
+    await boardPicture.draw(ref, setup.board);
     an.board.value = ref;
     an.overshoot.value = setup.rules.overshoot;
     an.players.value = String(Math.min(4, Math.max(2, m.view.players.length)));
   } catch (e) {
     showError(ui.boardPictureError, `The board cannot be drawn: ${readable(e.message)}`);
   }
-  placeTokens(shown.players.length);
+  boardPicture.placeTokens(shown.players.length);
   render();
   m.watch(onLive, onConnection);
-  if (analysing) analyse();
+  if (isAnalysing()) analyse();
 }
 
 function showJumps(board) {
@@ -711,7 +354,7 @@ const show = new MoveShow({
   async step(move, how) {
     applyMoves([move]);
     if (how.quick) return;
-    await animateMove(move, how.long ? Number(ui.speed.value) / 2 : 300, how.still);
+    await boardPicture.animate(move, how.long ? Number(ui.speed.value) / 2 : 300, how.still);
     if (how.long && how.still()) await sleep(Number(ui.speed.value));
   },
   stepAll(moves) {
@@ -738,7 +381,7 @@ const show = new MoveShow({
       }
       // The server's tallies are the record: the drawn ones end on them.
       if (match.view.moves >= shown.moves) shown = freshShown(match.view);
-      shown.players.forEach((p, i) => moveToken(i + 1, p.square));
+      shown.players.forEach((p, i) => boardPicture.moveToken(i + 1, p.square));
     }
     showing = false;
     render();
@@ -768,32 +411,6 @@ function applyMoves(moves) {
   showTallies();
 }
 
-/**
- * One move on the board: the die shows the roll, the token walks the count
- * square by square (at most about 0.6 s), then goes up or down the jump.
- * With `pause` 0 (a skip, reduced motion) it is put where it ends.
- */
-async function animateMove(move, pause, still = () => true) {
-  for (const turn of move.events || []) {
-    if (pause > 0 && turn.roll) showDie(ui.die, turn.roll, `${playerName(turn.player)} rolled ${turn.roll}`);
-    if (pause > 0 && turn.landed !== turn.from) {
-      const step = turn.landed > turn.from ? 1 : -1;
-      const each = Math.max(30, Math.min(110, 600 / Math.abs(turn.landed - turn.from)));
-      for (let square = turn.from + step; square !== turn.landed; square += step) {
-        moveToken(turn.player, square);
-        await sleep(each);
-        if (!still()) return;
-      }
-    }
-    if (turn.jump && pause > 0) {
-      moveToken(turn.player, turn.landed);
-      await sleep(pause);
-      if (!still()) return;
-    }
-    moveToken(turn.player, turn.to);
-  }
-}
-
 // ---- Drawing the state ----
 
 function render() {
@@ -810,160 +427,30 @@ function render() {
   ui.replay.hidden = !over || showing;
   // The look back: the chances over the whole game, once it is over.
   const charted = over && !showing && Boolean(match.view.view.chances);
-  ui.chancesChart.hidden = !charted;
-  const chart = `/api/matches/${match.id}/chances.svg`;
-  if (charted && ui.chancesChartImg.getAttribute("src") !== chart) {
-    ui.chancesChartImg.src = chart;
-    nameTheBiggestSwing(match.id);
-  }
+  chances.lookBack(match.id, charted);
   if (over && !showing && !parts.replay) {
     parts.replay = replayBar(ui.replay, match, onReplayStep);
   }
 }
 
-/**
- * Chances for people, in whole percents that add up to 100 (the largest
- * remainders round up); "<1%" and ">99%" near the ends, "0%" and "100%"
- * only when certain.
- */
-function percents(chances) {
-  const whole = chances.map((p) => Math.floor(p * 100));
-  const short = 100 - whole.reduce((a, b) => a + b, 0);
-  const order = chances.map((p, i) => i).sort((a, b) => chances[b] * 100 - whole[b] - (chances[a] * 100 - whole[a]) || a - b);
-  for (const i of order.slice(0, Math.max(0, short))) whole[i] += 1;
-  return chances.map((p, i) => {
-    if (p >= 1 - 1e-12) return "100%";
-    if (p <= 1e-12) return "0%";
-    if (whole[i] < 1) return "<1%";
-    if (whole[i] > 99) return ">99%";
-    return `${whole[i]}%`;
-  });
-}
-
-/** Each player's exact chance to win from the position shown, as words and a bar. */
-function showChances() {
-  const chances = shown && shown.chances;
-  ui.chances.hidden = !chances || chances.length < 2;
-  if (ui.chances.hidden) return;
-  const words = percents(chances);
-  ui.chancesWords.textContent = `Chances to win: ${chances.map((p, i) => `${playerName(i + 1)} ${words[i]}`).join(" · ")}`;
-  ui.chancesBar.replaceChildren(
-    ...chances.map((p, i) => {
-      const part = el("span", { class: `chance p${i + 1}` });
-      // Through the style object: the pages' CSP runs no inline style.
-      part.style.flexGrow = String(Math.max(p, 0));
-      return part;
-    }),
-  );
-}
-
-/**
- * Names the move that changed its mover's chance the most, under the look
- * back's chart: "The biggest swing: move 18, Bo rolls 5 … (+24%)".
- */
-async function nameTheBiggestSwing(id) {
-  ui.chancesSwing.textContent = "";
-  let figures;
-  try {
-    figures = await api("GET", `/api/matches/${id}/chances`);
-  } catch {
-    return;
-  }
-  if (!match || match.id !== id) return;
-  let best = null;
-  for (let m = 1; m < figures.series.length; m++) {
-    const line = ui.log.querySelector(`li[data-move="${m}"]`);
-    const seat = line ? Number(line.dataset.seat) : 0;
-    if (!seat) continue;
-    const swing = figures.series[m][seat - 1] - figures.series[m - 1][seat - 1];
-    if (!best || Math.abs(swing) > Math.abs(best.swing)) best = { m, swing, words: line.lastChild.textContent };
-  }
-  if (!best) return;
-  const sign = best.swing >= 0 ? "+" : "−";
-  ui.chancesSwing.textContent = `The biggest swing: move ${best.m}, ${best.words} (${sign}${Math.round(Math.abs(best.swing) * 100)}%).`;
-}
-
 function showTallies() {
   if (!match || !shown) return;
-  showChances();
+  chances.show(shown.chances);
   const view = match.view;
-  const winner = replayAt === null && !showing ? view.view.winner : null;
-  const current = !isOver() && !showing ? view.to_move : null;
-  ui.playersBody.replaceChildren(
-    ...shown.players.map((p, i) => {
-      const seat = i + 1;
-      const info = view.players[i] || {};
-      const cls = seat === winner ? "winner" : seat === current ? "current" : "";
-      return el(
-        "tr",
-        { class: cls, dataset: { player: seat } },
-        el(
-          "th",
-          { scope: "row" },
-          el("span", { class: `swatch p${seat}`, "aria-hidden": "true" }),
-          playerName(seat),
-          el("span", { class: "who" }, ` (${seatWho(info)})`),
-          seat === winner ? " ★ winner" : "",
-        ),
-        el("td", { class: "square" }, p.square === 0 ? "start" : String(p.square)),
-        el("td", {}, String(p.rolls)),
-        el("td", {}, String(p.ladders)),
-        el("td", {}, String(p.chutes)),
-        el("td", {}, String(p.lost_turns)),
-      );
-    }),
-  );
-}
-
-/** The end of a finished game in words: the winner's own rolls, and the game's. */
-function endWords(view) {
-  const game = view.view;
-  if (view.status === "won") {
-    const w = game.winner;
-    const own = game.players[w - 1].rolls;
-    // The result in the match's own words ("You win", "You lost: Ada wins").
-    const said = view.result ? view.result.words : `${playerName(w)} wins`;
-    const whose = view.result && view.result.you_won === true ? "your" : "their";
-    return game.players.length > 1
-      ? `${said} after ${count(own, "roll", "rolls")} of ${whose} own (${game.rolls} in the game).`
-      : `${said} after ${count(own, "roll", "rolls")}.`;
-  }
-  if (view.status === "stalled") {
-    return `No winner: ${view.reason || "the game stopped"} (after ${count(game.rolls, "roll", "rolls")}).`;
-  }
-  return "The game is over.";
+  showPlayers(ui.playersBody, match, shown.players, {
+    winner: replayAt === null && !showing ? view.view.winner : null,
+    current: !isOver() && !showing ? view.to_move : null,
+    name: playerName,
+  });
 }
 
 function showStatus() {
   if (showing || replayAt !== null) return;
   const view = match.view;
-  const mine = match.mySeats();
-  ui.you.textContent = !mine.length
-    ? "You are watching this game."
-    : isHotSeat()
-      ? mine.length > 1
-        ? "Every person's seat is played at this screen."
-        : `You play ${playerWithColour(mine[0])}.`
-      : `You play ${mine.map(playerWithColour).join(" and ")}.`;
+  ui.you.textContent = youWords(match, playerWithColour);
   ui.status.classList.toggle("win", view.status === "won" && view.result?.you_won !== false);
   ui.status.dataset.winner = view.view.winner || "";
-  if (view.status !== "playing") {
-    ui.status.textContent = endWords(view);
-    return;
-  }
-  const seat = view.to_move;
-  const p = view.players[seat - 1] || {};
-  if (p.kind === "bot") {
-    ui.status.textContent = `${playerName(seat)} (${LEVELS[p.level] || "a bot"}) is rolling…`;
-  } else if (p.state === "open") {
-    ui.status.textContent = `${playerName(seat)} to roll: waiting for the friend invited to join.`;
-  } else if (p.state === "anyone") {
-    ui.status.textContent = `${playerName(seat)} to roll: waiting for someone to take the seat from the lobby.`;
-  } else if (p.yours) {
-    ui.status.textContent = isHotSeat() || mine.length > 1 ? `${playerName(seat)} to roll.` : `Your turn, ${playerName(seat)}: roll.`;
-  } else {
-    ui.status.textContent = `${playerName(seat)} to roll, on their own device.`;
-  }
+  ui.status.textContent = statusWords(match, playerName);
 }
 
 function canRoll() {
@@ -1041,7 +528,7 @@ function moveFailed(e) {
         if (showing) return;
         shown = freshShown(match.view);
         rebuildLog();
-        shown.players.forEach((p, i) => moveToken(i + 1, p.square));
+        shown.players.forEach((p, i) => boardPicture.moveToken(i + 1, p.square));
         render();
       },
       () => {},
@@ -1105,11 +592,11 @@ async function onReplayStep(step) {
     line.scrollIntoView({ block: "nearest" });
   }
   if (step.played && step.at === before + 1) {
-    await animateMove(step.played, 250, () => asked === replayStepAsked);
+    await boardPicture.animate(step.played, 250, () => asked === replayStepAsked);
     // Another step was asked for while this one moved: it shows itself.
     if (asked !== replayStepAsked) return;
   }
-  shown.players.forEach((p, i) => moveToken(i + 1, p.square));
+  shown.players.forEach((p, i) => boardPicture.moveToken(i + 1, p.square));
   showTallies();
   if (replayAt === null) {
     for (const li of ui.log.querySelectorAll("li.replay-current")) li.classList.remove("replay-current");
@@ -1124,53 +611,16 @@ async function onReplayStep(step) {
 
 // ---- The new-game form ----
 
-function plans() {
-  return seats ? seats.plans() : ["here"];
-}
-
-/** The seed is offered only when no seat waits for someone; chosen dice only at one screen. */
-function showSeedField() {
-  const p = plans();
-  const someoneComes = p.some((x) => x === "open" || x === "anyone");
-  const chosen = ui.dice.value === "chosen";
-  ui.seedField.hidden = someoneComes || chosen;
-  if (chosen && p.some((x) => x !== "here")) {
-    ui.diceNote.textContent = "Chosen rolls need every seat here, at this screen: no friend, no one from the lobby, no bot.";
-  } else if (someoneComes) {
-    ui.diceNote.textContent = "A game others join draws its own secret seed, so that nobody knows the dice.";
-  } else {
-    ui.diceNote.textContent = "";
-  }
-}
 
 async function startGame(event) {
   if (event) event.preventDefault();
   showError(ui.newError, "");
-  const board = ui.boardSelect.value;
-  // The die's bounds are the game's (the registry's); the server checks them.
-  const faces = Number(ui.faces.value);
-  const bounds = INFO?.setup_limits?.faces;
-  if (!Number.isInteger(faces) || (bounds && (faces < bounds.min || faces > bounds.max))) {
-    showError(ui.newError, bounds ? `The die has ${bounds.min} to ${bounds.max} faces.` : "The die has a whole number of faces.");
-    ui.faces.focus();
+  let request;
+  try {
+    request = form.request();
+  } catch (e) {
+    showError(ui.newError, e.message);
     return;
-  }
-  const seatPlans = plans();
-  const dice = ui.dice.value;
-  if (dice === "chosen" && seatPlans.some((x) => x !== "here")) {
-    showError(ui.newError, "Chosen rolls need every seat here, at this screen: make each seat “Here”, or let the server roll.");
-    return;
-  }
-  const request = { setup: { board, overshoot: ui.overshoot.value, faces }, seats: seatPlans, dice };
-  if (!ui.seedField.hidden) {
-    try {
-      const seed = readSeed(ui.seed.value);
-      if (seed !== undefined) request.seed = seed;
-    } catch (e) {
-      showError(ui.newError, e.message);
-      ui.seed.focus();
-      return;
-    }
   }
   if (match && !isOver() && match.mySeats().length && match.view.moves > 0) {
     const ok = await confirmAction(
@@ -1182,7 +632,7 @@ async function startGame(event) {
   ui.newGame.disabled = true;
   try {
     const m = await Match.create(GAME, request);
-    rememberBoard(m.id, board);
+    rememberBoard(m.id, request.setup.board);
     await showMatch(m);
     // The game from the top of the page: the header, then the board (the
     // form it was started from may be far below on a narrow screen).
@@ -1206,7 +656,7 @@ function onKey(event) {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
   if (target && target.closest && target.closest("input, select, textarea, [contenteditable], dialog, .replay-buttons")) return;
-  if (analysing) return;
+  if (isAnalysing()) return;
   const key = event.key;
   if (key === "r" || key === "R") {
     roll();
@@ -1232,408 +682,6 @@ function onKey(event) {
   event.preventDefault();
 }
 
-// ---- Analysis: the server's exact figures and pictures of a board ----
-
-const an = {
-  tabPlay: byId("tab-play"),
-  tabAnalysis: byId("tab-analysis"),
-  play: byId("play"),
-  section: byId("analysis"),
-  board: byId("an-board"),
-  overshoot: byId("an-overshoot"),
-  players: byId("an-players"),
-  status: byId("analysis-status"),
-  error: byId("analysis-error"),
-  figures: byId("figures"),
-  seats: byId("seat-table"),
-  distribution: byId("plot-distribution"),
-  seatPlot: byId("plot-seats"),
-  heatmap: byId("plot-heatmap"),
-  chutes: byId("k-chutes"),
-  ladders: byId("k-ladders"),
-  shortestForm: byId("shortest-form"),
-  shortestError: byId("shortest-error"),
-  summary: byId("shortest-summary"),
-  routes: byId("routes"),
-};
-let analysing = false;
-
-function showTab(which) {
-  analysing = which === "analysis";
-  an.play.hidden = analysing;
-  an.section.hidden = !analysing;
-  an.tabPlay.setAttribute("aria-selected", String(!analysing));
-  an.tabAnalysis.setAttribute("aria-selected", String(analysing));
-  an.tabPlay.tabIndex = analysing ? -1 : 0;
-  an.tabAnalysis.tabIndex = analysing ? 0 : -1;
-  if (analysing) {
-    if (!match) {
-      // No game open: analyse what the form has chosen.
-      an.board.value = ui.boardSelect.value;
-      an.overshoot.value = ui.overshoot.value;
-    }
-    analyse();
-  }
-}
-
-function onTabKey(event) {
-  if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
-    const to = event.currentTarget === an.tabPlay ? an.tabAnalysis : an.tabPlay;
-    to.focus();
-    showTab(to === an.tabPlay ? "play" : "analysis");
-    event.preventDefault();
-  }
-}
-
-function rulesQuery(extra = {}) {
-  const q = new URLSearchParams({ overshoot: an.overshoot.value, ...extra });
-  if (match && setup && boards.get(an.board.value) && sameBoard(boards.get(an.board.value), setup.board)) q.set("faces", String(setup.rules.faces));
-  return q.toString();
-}
-
-function boardPath() {
-  return `/api/chutes/boards/${encodeURIComponent(an.board.value)}`;
-}
-
-const pct = (p) => `${(100 * p).toFixed(2)}%`;
-
-async function loadPlot(box, kind, extra) {
-  // The plot before stays, dimmed, until this one comes (nothing below moves).
-  box.setAttribute("aria-busy", "true");
-  try {
-    box.innerHTML = await api("GET", `${boardPath()}/plots/${kind}?${rulesQuery(extra)}`);
-    box.removeAttribute("aria-busy");
-    const svg = box.querySelector("svg");
-    if (svg) {
-      svg.setAttribute("role", "img");
-      const title = svg.querySelector("title");
-      svg.setAttribute("aria-label", title ? title.textContent : `${kind} plot`);
-    }
-  } catch (e) {
-    box.removeAttribute("aria-busy");
-    box.replaceChildren(el("p", { class: "error" }, readable(e.message)));
-  }
-}
-
-let analysisRun = 0;
-
-async function analyse() {
-  const run = ++analysisRun;
-  showError(an.error, "");
-  const players = Number(an.players.value);
-  const board = boards.get(an.board.value);
-  an.status.textContent = "Analysing…";
-  let a;
-  try {
-    a = await api("GET", `${boardPath()}/analysis?${rulesQuery({ players })}`);
-  } catch (e) {
-    if (run !== analysisRun) return;
-    an.status.textContent = "";
-    showError(an.error, readable(e.message));
-    return;
-  }
-  if (run !== analysisRun) return;
-  an.status.textContent = `${board ? boardTitle(board) : "This board"}: exact figures when ${OVERSHOOT_WORDS[a.rules.overshoot] || a.rules.overshoot}.`;
-  const row = (name, value) => el("tr", {}, el("th", { scope: "row" }, name), el("td", {}, value));
-  const rolls = (n) => (n === null || n === undefined ? "—" : count(n, "roll", "rolls"));
-  an.figures.replaceChildren(
-    row("Mean length", a.mean === null ? "— (some games never end)" : `${a.mean.toFixed(3)} rolls`),
-    row("Standard deviation", a.sd === null ? "—" : a.sd.toFixed(3)),
-    row("Median", rolls(a.median)),
-    row("Most likely", rolls(a.mode)),
-    row("Shortest possible", rolls(a.shortest)),
-    row("95% of games within", rolls(a.percentiles.p95)),
-    row("No chute or ladder at all", pct(a.no_jump)),
-    row("Never ends", pct(a.never)),
-  );
-  an.figures.dataset.mean = a.mean === null ? "" : String(a.mean);
-  an.seats.replaceChildren(
-    el("tr", {}, el("th", { scope: "col" }, count(a.seats.players, "player", "players")), el("th", { scope: "col" }, "Chance to win")),
-    ...a.seats.seat_win.map((p, i) =>
-      el(
-        "tr",
-        { dataset: { seat: i + 1 } },
-        el("td", {}, el("span", { class: `swatch p${i + 1}`, "aria-hidden": "true" }), `Seat ${i + 1}`),
-        el("td", {}, pct(p)),
-      ),
-    ),
-  );
-  await Promise.all([
-    loadPlot(an.distribution, "distribution", {}),
-    loadPlot(an.seatPlot, "seats", { players }),
-    loadPlot(an.heatmap, "heatmap", {}),
-  ]);
-  findShortest();
-}
-
-/** Reads a "how many" box: null when empty, else a whole number 0–50, or throws in words. */
-function readHowMany(input, what) {
-  const text = input.value.trim();
-  if (text === "" && !(input.validity && input.validity.badInput)) return null;
-  if (!/^\d+$/.test(text) || Number(text) > 50) {
-    throw new Error(`The number of ${what} is a whole number from 0 to 50 (or leave it empty for any).`);
-  }
-  return Number(text);
-}
-
-async function findShortest(event) {
-  if (event) event.preventDefault();
-  showError(an.shortestError, "");
-  an.routes.replaceChildren();
-  const extra = {};
-  try {
-    for (const [key, input] of [["chutes", an.chutes], ["ladders", an.ladders]]) {
-      const n = readHowMany(input, key);
-      if (n !== null) extra[key] = String(n);
-    }
-  } catch (e) {
-    an.summary.textContent = "";
-    an.summary.dataset.rolls = "";
-    showError(an.shortestError, e.message);
-    return;
-  }
-  an.summary.textContent = "Searching…";
-  let s;
-  try {
-    s = await api("GET", `${boardPath()}/shortest?${rulesQuery(extra)}`);
-  } catch (e) {
-    an.summary.textContent = "";
-    showError(an.shortestError, readable(e.message));
-    return;
-  }
-  const what = [
-    s.constraint.chutes !== null ? `exactly ${count(s.constraint.chutes, "chute", "chutes")}` : "",
-    s.constraint.ladders !== null ? `exactly ${count(s.constraint.ladders, "ladder", "ladders")}` : "",
-  ]
-    .filter(Boolean)
-    .join(" and ");
-  const scope = what ? `The shortest game with ${what}` : "The shortest game";
-  if (s.rolls === null) {
-    an.summary.textContent = `${scope}: there is none on this board.`;
-    an.summary.dataset.rolls = "";
-    return;
-  }
-  const routes = s.routes === null ? `routes not counted (${s.routes_error})` : `${s.routes} distinct route${s.routes === "1" ? "" : "s"}`;
-  an.summary.textContent = `${scope} takes ${count(s.rolls, "roll", "rolls")}: ${s.sequences} dice sequence${s.sequences === "1" ? "" : "s"}, ${routes}. For example: ${s.example.join(" ")}.`;
-  an.summary.dataset.rolls = String(s.rolls);
-  an.routes.replaceChildren(
-    ...s.route_list.map((r) =>
-      el(
-        "li",
-        {},
-        r.jumps.length ? r.jumps.map((j) => `${j.kind} ${j.from}→${j.to}`).join(", ") : "no chute or ladder",
-        el("span", { class: "note" }, ` — ${r.sequences} sequence${r.sequences === "1" ? "" : "s"}, e.g. ${r.example.join(" ")}`),
-      ),
-    ),
-  );
-}
-
-// ---- Wiring ----
-
-// ---- Design a board: the server's designer, its progress as it goes ----
-
-const dz = {
-  form: byId("design-form"),
-  size: byId("d-size"),
-  chutes: byId("d-chutes"),
-  ladders: byId("d-ladders"),
-  mean: byId("d-mean"),
-  sd: byId("d-sd"),
-  players: byId("d-players"),
-  fair: byId("d-fair"),
-  shortest: byId("d-shortest"),
-  seed: byId("d-seed"),
-  name: byId("d-name"),
-  go: byId("design-go"),
-  progress: byId("design-progress"),
-  status: byId("design-status"),
-  error: byId("design-error"),
-  result: byId("design-result"),
-  targets: byId("design-targets"),
-  board: byId("design-board"),
-  analyse: byId("design-analyse"),
-  play: byId("design-play"),
-  download: byId("design-download"),
-};
-/** The last design shown: its board's reference and its report. */
-let designed = null;
-const DESIGN_SECONDS = 60;
-
-/** A field's number, or undefined when it is empty. */
-function fieldNumber(input) {
-  const text = input.value.trim();
-  return text === "" ? undefined : Number(text);
-}
-
-/** A goal in words: "40 ± 0.1", "at least 7", "as small as possible". */
-function goalWords(goal) {
-  switch (goal.kind) {
-    case "near":
-      return `${goal.value} ± ${goal.tolerance}`;
-    case "at_least":
-      return `at least ${goal.value}`;
-    case "at_most":
-      return `at most ${goal.value}`;
-    case "least":
-      return "as small as possible";
-    default:
-      return "as large as possible";
-  }
-}
-
-/** The words of one target and the board's figure (the report's own values). */
-function targetWords(t) {
-  const got = t.achieved;
-  const missed = t.met ? "" : `, missed by ${t.miss.toPrecision(3)}`;
-  switch (t.name) {
-    case "mean":
-      return `a game lasts ${got.toFixed(2)} rolls on average (asked ${goalWords(t.goal)}${missed})`;
-    case "sd":
-      return `the spread (standard deviation) is ${got.toFixed(2)} rolls (asked ${goalWords(t.goal)}${missed})`;
-    case "fair":
-      return `every seat's chance is within ${got.toFixed(4)} of an even share (asked within ${t.target})`;
-    case "shortest":
-      return `the shortest game takes ${got} rolls (asked ${goalWords(t.goal)}${missed})`;
-    default:
-      return `${t.name.slice(1)}% of games end within ${got} rolls (asked ${goalWords(t.goal)}${missed})`;
-  }
-}
-
-/** A goal field's text, or undefined when it is empty. */
-function fieldGoal(input) {
-  const text = input.value.trim();
-  return text === "" ? undefined : text;
-}
-
-async function designBoard(event) {
-  event.preventDefault();
-  showError(dz.error, "");
-  dz.result.hidden = true;
-  const body = {
-    size: fieldNumber(dz.size),
-    chutes: dz.chutes.value.trim() || undefined,
-    ladders: dz.ladders.value.trim() || undefined,
-    name: dz.name.value.trim() || undefined,
-    mean: fieldGoal(dz.mean),
-    sd: fieldGoal(dz.sd),
-    players: Number(dz.players.value),
-    fair: fieldNumber(dz.fair),
-    shortest: fieldGoal(dz.shortest),
-    seed: fieldNumber(dz.seed),
-    overshoot: an.overshoot.value,
-  };
-  dz.go.disabled = true;
-  dz.progress.hidden = false;
-  dz.progress.value = 0;
-  dz.status.textContent = "Searching…";
-  const started = performance.now();
-  try {
-    let response;
-    try {
-      response = await fetch("/api/chutes/design", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-    } catch {
-      throw new Error("the server cannot be reached: is parlor serve still running?");
-    }
-    if (!response.ok) {
-      const data = await response.json().catch(() => null);
-      throw new Error((data && data.error && data.error.message) || `${response.status} ${response.statusText}`);
-    }
-    // One JSON object a line: progress, then the design (or an error).
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    let last = null;
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-      let end;
-      while ((end = text.indexOf("\n")) >= 0) {
-        const said = JSON.parse(text.slice(0, end));
-        text = text.slice(end + 1);
-        if (said.progress) {
-          const p = said.progress;
-          const seconds = (performance.now() - started) / 1000;
-          dz.progress.value = Math.min(1, Math.max(p.evaluations / p.limit, seconds / DESIGN_SECONDS));
-          dz.status.textContent = `Searching: ${count(p.evaluations, "board", "boards")} judged exactly so far…`;
-        } else {
-          last = said;
-        }
-      }
-    }
-    if (!last) throw new Error("the server stopped before the board was ready");
-    if (last.error) throw new Error(last.error.message);
-    await showDesign(last.design);
-  } catch (e) {
-    dz.status.textContent = "";
-    showError(dz.error, readable(e.message));
-  } finally {
-    dz.go.disabled = false;
-    dz.progress.hidden = true;
-  }
-}
-
-async function showDesign(design) {
-  const report = design.report;
-  const view = await api("GET", `/api/chutes/boards/${encodeURIComponent(design.id)}`);
-  addBoard(view.id, view.board);
-  designed = { id: view.id, report };
-  dz.targets.replaceChildren(
-    ...report.targets.map((t) => el("li", { class: t.met ? "met" : "missed" }, `${t.met ? "Met" : "Not met"}: ${targetWords(t)}`)),
-  );
-  const judged = count(report.evaluations, "board", "boards");
-  dz.status.textContent = report.met
-    ? `Every target met, after judging ${judged} exactly.`
-    : report.stopped
-      ? `Time was up after ${judged}: this is the closest board found.`
-      : `Not every target was met: this is the closest of ${judged}.`;
-  for (const t of report.targets) {
-    if (t.impossible) dz.targets.append(el("li", { class: "missed" }, `No board can: ${t.impossible}.`));
-  }
-  dz.board.innerHTML = await api("GET", `/api/chutes/boards/${encodeURIComponent(view.id)}/svg`);
-  const svg = dz.board.querySelector("svg");
-  if (svg) {
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", `The designed board: ${describeBoard(view.board)}`);
-  }
-  dz.result.hidden = false;
-}
-
-dz.form.addEventListener("submit", designBoard);
-dz.analyse.addEventListener("click", () => {
-  if (!designed) return;
-  an.board.value = designed.id;
-  an.players.value = String(Math.max(2, designed.report.analysis.seats.players));
-  analyse();
-  an.section.scrollIntoView({ block: "start" });
-});
-dz.play.addEventListener("click", () => {
-  if (!designed) return;
-  ui.boardSelect.value = designed.id;
-  showBoardInfo();
-  // The players the board was designed for.
-  const players = designed.report.analysis.seats.players;
-  if (seats && players >= 2) seats.setCount(players);
-  showTab("play");
-});
-dz.download.addEventListener("click", () => {
-  if (designed) download(`design-${designed.report.seed}.toml`, designed.report.board_file, "application/toml");
-});
-
-an.tabPlay.addEventListener("click", () => showTab("play"));
-an.tabAnalysis.addEventListener("click", () => showTab("analysis"));
-an.tabPlay.addEventListener("keydown", onTabKey);
-an.tabAnalysis.addEventListener("keydown", onTabKey);
-an.shortestForm.addEventListener("submit", findShortest);
-for (const input of [an.board, an.overshoot, an.players]) input.addEventListener("change", () => analysing && analyse());
-
-ui.boardSelect.addEventListener("change", showBoardInfo);
-ui.boardFile.addEventListener("change", uploadBoard);
-ui.dice.addEventListener("change", showSeedField);
 ui.newForm.addEventListener("submit", startGame);
 // The second click of a double click is not a second move: the first
 // roll's answer may already have made Roll the next person's.
@@ -1649,31 +697,30 @@ document.addEventListener("keydown", onKey);
 // address names.
 window.addEventListener("popstate", () => location.reload());
 
-async function main() {
-  const most = INFO?.max_seats ?? 1;
-  if (INFO) {
-    ui.faces.min = String(INFO.setup_limits.faces.min);
-    ui.faces.max = String(INFO.setup_limits.faces.max);
-    ui.faces.value = String(INFO.default_setup.faces);
-    ui.overshoot.value = INFO.default_setup.overshoot;
-  }
-  seats = seatChooser(ui.seatChooser, {
-    game: GAME,
-    min: INFO?.min_seats ?? 1,
-    max: most,
-    botLevels: INFO?.bot_levels,
-    // Two players to begin with: a game among people at one screen.
-    initial: Math.min(2, most),
-    defaults: Array.from({ length: most }, (_, i) => defaultPlans(INFO)[i] || "here"),
-    seatName: playerWithColour,
-    onChange: showSeedField,
+/** The analysis tab and its designer, told what they need of this page. */
+function startTabs() {
+  startAnalysis({
+    boards,
+    boardTitle,
+    readable,
+    overshootWords: OVERSHOOT_WORDS,
+    formChoice: () => (match ? null : { board: ui.boardSelect.value, overshoot: ui.overshoot.value }),
+    faces: (board) => (match && setup && board && sameBoard(board, setup.board) ? setup.rules.faces : null),
   });
-  showSeedField();
-  try {
-    await loadBoards();
-  } catch (e) {
-    showError(ui.boardError, readable(e.message));
-  }
+  startDesigner({
+    addBoard,
+    describeBoard,
+    readable,
+    play(ref, players) {
+      form.choose(ref, players);
+      showTab("play");
+    },
+  });
+}
+startTabs();
+
+async function main() {
+  await form.start();
   const id = matchIdFromPath();
   if (id) {
     await openMatch(id);

@@ -989,7 +989,7 @@ fn double_clicks_never_play_twice() {
         attacked && recharged && went_on,
         "attacked {attacked}, recharged {recharged}, went on {went_on}"
     );
-    let log = b.text_css("#play-log");
+    let log = b.text_css("#moves-panel");
     assert!(log.contains("attacks P"), "{log}");
     assert!(log.contains("strikes everyone with lightning"), "{log}");
 }
@@ -1056,7 +1056,7 @@ fn a_tycoon_turn_is_played_by_keyboard() {
     let before = idle_moves(&b);
     b.press(&format!("{TAB}{ENTER}"));
     b.wait_for("the attack", || (idle_moves(&b) > before).then_some(()));
-    b.wait_for_text("#play-log", "Player 1 attacks Easy bot 3 with fire");
+    b.wait_for_text("#moves-panel", "Player 1 attacks Easy bot 3 with fire");
     b.wait_for_text("#effects", "Easy bot 3: burning");
     // The focus stayed with the answers: Enter rolls the next turn.
     assert_eq!(wait_answers(&b), ["roll"]);

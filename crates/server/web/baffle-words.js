@@ -1,0 +1,66 @@
+// Baffle's words: the status line, who plays from this device's point of
+// view, what a game is, and what moves did (the server's words for each
+// event), from the match view (match.js). No rule is here.
+//
+// Terms:
+// - role: this device's part in the game: the player (no words), or a
+//   spectator watching a bot, a friend or anyone play.
+import { count } from "/static/common.js";
+import { touchy } from "/static/baffle-box.js";
+
+/** The texts of the events of `played` moves. */
+export function eventsText(played) {
+  return (played || []).flatMap((p) => (p.events || []).map((e) => e.text).filter(Boolean)).join(" ");
+}
+
+/** What the game is, in words: "The original assignment's first game" or "A 8 × 8 box with 4 mirrors". */
+export function gameTitle(match) {
+  const s = match.setup || {};
+  if (s.origin === "fixed") return "The original assignment's first game";
+  return `A ${s.size} × ${s.size} box with ${count(s.mirrors, "mirror", "mirrors")}`;
+}
+
+/** Who plays this game, from this device's point of view. */
+export function roleText(match) {
+  const v = match.view;
+  const seat = (v.players || [])[0] || {};
+  if (seat.yours) return "";
+  if (seat.kind === "bot") {
+    const level = { easy: "easy", normal: "normal", hard: "hard" }[seat.level] || "";
+    return `The ${level} bot plays this game on the server: you are watching it${v.status === "playing" ? " live" : ""}.`;
+  }
+  if (v.status === "playing" && v.host && seat.state === "open") return "Waiting for your friend to open the invite link: then you watch them play here.";
+  if (v.status === "playing" && seat.state === "anyone") return "Waiting for someone to take the seat from the lobby: then you watch them play here.";
+  return v.status === "playing"
+    ? "You are watching this game: the player's shots and guesses show here as they are made."
+    : "You watched this game.";
+}
+
+/** The status line when nothing has just happened. */
+export function statusText(match) {
+  const v = match.view;
+  const g = v.view;
+  if (v.status !== "playing") {
+    const last = (v.log || []).filter((l) => l.number === v.moves).map((l) => l.text);
+    const how = last.length ? last.join(" ") : v.status === "won" ? "Every mirror found." : "";
+    // The result in the match's own words ("You win", "Ada gave up").
+    return v.result ? `${v.result.words}. ${how}`.trim() : how || "The game is over.";
+  }
+  if (!match.myTurn()) return `${gameTitle(match)}: ${count(g.mirrors, "mirror is", "mirrors are")} hidden.`;
+  const where = g.sides === "all" ? "any edge" : "the left or top edge";
+  const click = touchy.matches ? "tap" : "click";
+  if (g.shots.length === 0 && g.guesses.length === 0) {
+    return `${gameTitle(match)}: ${count(g.mirrors, "mirror is", "mirrors are")} hidden. Shoot a beam: ${click} a hole on ${where}.`;
+  }
+  return `${g.found.length} of ${g.mirrors} mirrors found. Shoot a hole on ${where}, or select a cell and Make Guess.`;
+}
+
+/** The bot's move in words: what it did, what came of it, and why. */
+export function botText(answer) {
+  return `Bot: ${answer.bot.move_text}. ${eventsText(answer.played)}`;
+}
+
+/** Why the bot chose its move, in one sentence. */
+export function botWhy(answer) {
+  return `Why: ${answer.bot.reason_text.replace(/\.$/, "")}.`;
+}

@@ -1,0 +1,93 @@
+// Chutes & Ladders' chances on its page: each player's exact chance to win
+// from the position shown (words and a bar), and once the game is over the
+// look back's chart with the move that swung a chance most.
+//
+// Terms:
+// - chances: the server's exact figures in the match's view (one per
+//   player, adding up to 1); the page computes none.
+// - look back: the chart of the chances over the whole game
+//   (`/api/matches/ID/chances.svg`) and its figures (`/chances`).
+// - swing: how much one move changed its own mover's chance.
+import { api, el } from "/static/common.js";
+
+/**
+ * Chances for people, in whole percents that add up to 100 (the largest
+ * remainders round up); "<1%" and ">99%" near the ends, "0%" and "100%"
+ * only when certain.
+ */
+export function percents(chances) {
+  const whole = chances.map((p) => Math.floor(p * 100));
+  const short = 100 - whole.reduce((a, b) => a + b, 0);
+  const order = chances.map((p, i) => i).sort((a, b) => chances[b] * 100 - whole[b] - (chances[a] * 100 - whole[a]) || a - b);
+  for (const i of order.slice(0, Math.max(0, short))) whole[i] += 1;
+  return chances.map((p, i) => {
+    if (p >= 1 - 1e-12) return "100%";
+    if (p <= 1e-12) return "0%";
+    if (whole[i] < 1) return "<1%";
+    if (whole[i] > 99) return ">99%";
+    return `${whole[i]}%`;
+  });
+}
+
+/**
+ * The chances shown in `ui.chances` (`ui.chancesWords`, `ui.chancesBar`)
+ * and the look back in `ui.chancesChart` (`ui.chancesChartImg`,
+ * `ui.chancesSwing`). `playerName(seat)` names a seat; `lineOf(n)` is the
+ * log's line of move n ({seat, words}, or null); `current(id)` is true
+ * while match `id` is the one shown.
+ */
+export function chancesDisplay(ui, { playerName, lineOf, current }) {
+  /** Each player's chance to win from the position shown (null: none to show). */
+  function show(chances) {
+    ui.chances.hidden = !chances || chances.length < 2;
+    if (ui.chances.hidden) return;
+    const words = percents(chances);
+    ui.chancesWords.textContent = `Chances to win: ${chances.map((p, i) => `${playerName(i + 1)} ${words[i]}`).join(" · ")}`;
+    ui.chancesBar.replaceChildren(
+      ...chances.map((p, i) => {
+        const part = el("span", { class: `chance p${i + 1}` });
+        // Through the style object: the pages' CSP runs no inline style.
+        part.style.flexGrow = String(Math.max(p, 0));
+        return part;
+      }),
+    );
+  }
+
+  /**
+   * Names the move that changed its mover's chance the most, under the look
+   * back's chart: "The biggest swing: move 18, Bo rolls 5 … (+24%)".
+   */
+  async function nameTheBiggestSwing(id) {
+    ui.chancesSwing.textContent = "";
+    let figures;
+    try {
+      figures = await api("GET", `/api/matches/${id}/chances`);
+    } catch {
+      return;
+    }
+    if (!current(id)) return;
+    let best = null;
+    for (let m = 1; m < figures.series.length; m++) {
+      const line = lineOf(m);
+      const seat = line ? line.seat : 0;
+      if (!seat) continue;
+      const swing = figures.series[m][seat - 1] - figures.series[m - 1][seat - 1];
+      if (!best || Math.abs(swing) > Math.abs(best.swing)) best = { m, swing, words: line.words };
+    }
+    if (!best) return;
+    const sign = best.swing >= 0 ? "+" : "−";
+    ui.chancesSwing.textContent = `The biggest swing: move ${best.m}, ${best.words} (${sign}${Math.round(Math.abs(best.swing) * 100)}%).`;
+  }
+
+  /** The look back of match `id`: shown when `charted` (a finished game with chances, its moves shown). */
+  function lookBack(id, charted) {
+    ui.chancesChart.hidden = !charted;
+    const chart = `/api/matches/${id}/chances.svg`;
+    if (charted && ui.chancesChartImg.getAttribute("src") !== chart) {
+      ui.chancesChartImg.src = chart;
+      nameTheBiggestSwing(id);
+    }
+  }
+
+  return { show, lookBack };
+}
