@@ -86,9 +86,12 @@ run() {
 
 echo "== machine: $(nproc) cores, $(awk '/MemTotal/ {print int($2 / 1048576) " GiB"}' /proc/meminfo), $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== outputs in $out"
-echo "== building (release)"
-cargo build --release --locked -p parlor
-cargo build --release --locked -p server --example load
+# The server and the load client with the bench profile: the release
+# settings (Cargo.toml), in target/release, with the dependencies the
+# benches below compile, so that they are built once, not twice.
+echo "== building parlor and the load client (the bench profile)"
+cargo build --profile bench --locked -p parlor
+cargo build --profile bench --locked -p server --example load
 
 # --- Chutes & Ladders ---------------------------------------------------
 analysis_args=()
@@ -107,7 +110,7 @@ row "The sensitivity table" "$(pick analysis '^sensitivity table')" "$cmd"
 
 run engine cargo bench --locked -p chutes --bench engine
 row "The engine against the C simulator" \
-  "$(pick engine '^baseline' | cut -d'(' -f1); $(pick engine 'game_play classic, 1 player')" \
+  "$(pick engine '^baseline' | cut -d'(' -f1); $(pick engine 'game_play +classic, 1 player')" \
   "cargo bench -p chutes --bench engine"
 
 # --- The server -----------------------------------------------------------
@@ -172,13 +175,13 @@ row "Players one server carries (SQLite)" \
   "load mix ADDR $players $seconds --think 500-1500"
 
 run moves env MOVES_BENCH_SECONDS="$(big 2 10)" cargo bench --locked -p server --bench moves
-row "A move's latency, 200 players at a person's pace (SQLite log; clients, pace, moves, moves/s, p50, p99, max ms)" \
-  "$(grep -E '^SQLite \(log.* 200 human pace' "$out/moves.txt" 2>/dev/null | tr -s ' ' | sed 's/^SQLite (log: survives any crash) //')" \
+row "A move's latency, 200 players at a person's pace (SQLite, log)" \
+  "$(pick moves '^SQLite \(log.* 200 human pace' | awk '{print $(NF-4) " moves/s, p50 " $(NF-3) " ms, p99 " $(NF-2) " ms, max " $(NF-1) " ms"}')" \
   "MOVES_BENCH_SECONDS=$(big 2 10) cargo bench -p server --bench moves"
 
 run api cargo bench --locked -p server --bench api
-row "Request times: a whole Chutes match" "$(pick api '^Chutes: new 2-player' | sed 's/.*median/median/')" "cargo bench -p server --bench api"
-row "Request times: a Baffle hint" "$(pick api '^Baffle: hint' | sed 's/.*median/median/')" "cargo bench -p server --bench api"
+row "Request times: a whole Chutes match" "$(pick api '^chutes: new 2-player' | sed 's/.*median/median/')" "cargo bench -p server --bench api"
+row "Request times: a Baffle hint" "$(pick api '^baffle: hint' | sed 's/.*median/median/')" "cargo bench -p server --bench api"
 
 if [ "$postgres" = yes ]; then
   run pg-moves env PG_MOVES_SECONDS="$(big 3 6)" ROUNDS="$(big 1 3)" LOAD="$load" \
@@ -188,7 +191,7 @@ if [ "$postgres" = yes ]; then
     "bash scripts/with-postgres.sh bash scripts/pg-moves.sh PARLOR"
   run moves-postgres env MOVES_BENCH_SECONDS="$(big 2 10)" bash scripts/with-postgres.sh cargo bench --locked -p server --bench moves
   row "A move's latency on PostgreSQL, 200 players at a person's pace" \
-    "$(grep -E '^PostgreSQL.* 200 human pace' "$out/moves-postgres.txt" 2>/dev/null | tr -s ' ')" \
+    "$(pick moves-postgres '^PostgreSQL.* 200 human pace' | awk '{print $(NF-4) " moves/s, p50 " $(NF-3) " ms, p99 " $(NF-2) " ms, max " $(NF-1) " ms"}')" \
     "bash scripts/with-postgres.sh cargo bench -p server --bench moves"
 else
   row "Moves on PostgreSQL" "not run (--postgres runs it)" "bash scripts/with-postgres.sh bash scripts/pg-moves.sh PARLOR"
@@ -240,7 +243,7 @@ fi
 
 # --- Tycoon, pictures -----------------------------------------------------
 run tycoon-games env GAMES="$(big 20000 200000)" cargo bench --locked -p tycoon --bench games
-row "Tycoon bot games" "$(pick tycoon-games 'default bots, 1 thread' | sed 's/.*= //')" \
+row "Tycoon bot games (default bots, 1 thread)" "$(pick tycoon-games 'default bots, 1 thread' | sed 's/.*= //')" \
   "GAMES=$(big 20000 200000) cargo bench -p tycoon --bench games"
 run tycoon-hard env GAMES="$(big 2 20)" cargo bench --locked -p tycoon --bench hard
 row "Tycoon's hard bot, a decision" "$(pick tycoon-hard 'sample grid: ')" \
