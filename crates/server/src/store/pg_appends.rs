@@ -11,7 +11,7 @@
 //!   the more moves share a commit, and one move alone costs what it did.
 //!   One runner, not several: measured, two runners made batches of 2.3
 //!   moves and 23% fewer moves a second than one runner's 3.6
-//!   (docs/performance.md, issue 34 part 3).
+//!   (measured when made: its commit has the figures).
 //! - **append statement** ([`APPEND`]): for each move, the match's count
 //!   moves on only from the number the server saw (and only in a match not
 //!   over), and the move is stored only then. A move whose match has moved

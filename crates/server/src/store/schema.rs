@@ -193,7 +193,8 @@ CREATE INDEX grids_owner ON grids (owner);
         // A move updates its match's row; with half of each page free, the
         // new version goes on the same page and no index changes (a "HOT"
         // update): 98% of moves' updates, against 67% on full pages, and
-        // 30% more moves a second (docs/performance.md, issue 34 part 3).
+        // 30% more moves a second (measured when made: its commit
+        // has the figures).
         postgres: "
 ALTER TABLE matches SET (fillfactor = 50);
 ",
@@ -227,7 +228,8 @@ BEGIN UPDATE unfinished SET n = n - 1; END;
         sqlite: "",
         // Checking each move's match was a fifth to a third of the append
         // statement's execution, 5-7 us a move of PostgreSQL's 100 or so
-        // (docs/performance.md, issue 34 part 3). Only expiry deletes a
+        // (measured when made: its commit
+        // has the figures). Only expiry deletes a
         // match, and it deletes the match's moves itself.
         postgres: "
 ALTER TABLE moves DROP CONSTRAINT moves_match_id_fkey;
@@ -241,8 +243,8 @@ ALTER TABLE moves DROP CONSTRAINT moves_match_id_fkey;
         // A new match counted the unfinished ones: a scan of them all, 4.6
         // ms at 13,700 and 30 ms or so at 100,000, on every new match; 3,200
         // players at a person's pace made PostgreSQL spend its time
-        // counting, and moves waited seconds (docs/performance.md, issue
-        // 34). Now triggers keep the count whoever writes the rows. It is
+        // counting, and moves waited seconds (measured when made: its commit
+        // has the figures). Now triggers keep the count whoever writes the rows. It is
         // kept in up to 64 rows (a transaction adds to the one of its own
         // connection's process), summed when asked for: one row would
         // make every new and every ending match, on every server, wait for
