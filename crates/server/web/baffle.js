@@ -446,9 +446,10 @@ const page = {
     leaveMatch();
     match = m;
     box.focusOnDraw = Boolean(made);
-    document.title = `Baffle: ${gameTitle(match)} · Parlor`;
     say(statusText(match));
   },
+
+  title: (m) => `Baffle: ${gameTitle(m)} · Parlor`,
 
   /** A change with no move (a seat taken, a rematch): the status line as the game stands. */
   changed(played) {

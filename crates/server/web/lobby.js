@@ -90,10 +90,10 @@ async function load(said = "") {
     if (lobby.matches.length === 0) {
       ui.open.replaceChildren(el("li", { class: "none note" }, "No game is waiting for players right now."));
     }
-    const n = lobby.matches.length
-      ? `${count(lobby.matches.length, "game", "games")} waiting for players.`
-      : "No game is waiting for players.";
-    ui.status.textContent = said ? `${said} ${n}` : n;
+    // The list says when it is empty; the status line does not say it again.
+    const n = lobby.matches.length ? `${count(lobby.matches.length, "game", "games")} waiting for players.` : "";
+    const read = `Read at ${new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
+    ui.status.textContent = [said, n, read].filter(Boolean).join(" ");
   } catch (e) {
     ui.status.textContent = `The lobby cannot be read: ${e.message}. Try Refresh.`;
   } finally {

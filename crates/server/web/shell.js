@@ -82,6 +82,8 @@ export function moveFailureWords(e) {
  *   (true: it showed it, and the match shown stays followed).
  * - `before(what)` (optional): the shell is about to show "match", "new"
  *   or "gone" (a page with tabs shows the right one).
+ * - `title(match)` (optional): the page's title for a match (else the
+ *   lobby's line); set before the Players panel marks it "Your turn".
  * - `seatName(seat)` (optional): a seat's name in the status line and the
  *   Players panel; `goneShowsStart`: the new game's form stays under the
  *   gone panel.
@@ -294,6 +296,10 @@ class Shell {
       p.replay.replaceChildren();
       p.replay.hidden = true;
     }
+    // The title first: the players' panel marks it "Your turn" when it is.
+    document.title = this.page.title
+      ? this.page.title(m)
+      : `${m.view.title || (this.info && this.info.title) || this.game} · Parlor`;
     this.components = {
       seats: invitePanel(p.seats, m, this.page.seatName ? { seatName: this.page.seatName } : {}),
       moves: moveList(p.moves, m, { onPick: (n) => this.components.replay && this.components.replay.go(n) }),
@@ -301,7 +307,6 @@ class Shell {
       connection: connectionStatus(p.connection, m),
     };
     p.moves.hidden = false;
-    document.title = `${m.view.title || (this.info && this.info.title) || this.game} · Parlor`;
     if (this.page.enter) await this.page.enter(m, made);
     if (number !== this.routing || this.match !== m) return;
     // Followed after the end too: a player's rematch is told live.

@@ -6,28 +6,35 @@
 // - scheme: "light" or "dark", on <html data-theme>; style.css colours the
 //   page from it, and /static/pictures.css (the renderer's dark palette)
 //   the pictures.
-// - choice: the scheme the person picked with the switch, kept in this
-//   browser ("parlor.theme"); with none, the system's preference
-//   (prefers-color-scheme) decides, and follows it as it changes.
+// - choice: "system", "light" or "dark", picked with the header's switch
+//   and kept in this browser ("parlor.theme"; none is "system"): with
+//   "system" the system's preference (prefers-color-scheme) decides, and
+//   follows it as it changes. Each press moves to the next choice — first
+//   the scheme the page is not showing, then the other, then the system's
+//   again — and the switch says which is in force.
 (() => {
   const KEY = "parlor.theme";
   const system = window.matchMedia("(prefers-color-scheme: dark)");
-  const chosen = () => {
+  const stored = () => {
     try {
       const value = localStorage.getItem(KEY);
-      return value === "dark" || value === "light" ? value : null;
+      return value === "dark" || value === "light" ? value : "system";
     } catch {
-      return null;
+      return "system";
     }
   };
   // The choice made on this page when the browser keeps nothing.
   let here = null;
-  const scheme = () => here || chosen() || (system.matches ? "dark" : "light");
+  const choice = () => here || stored();
+  const systemScheme = () => (system.matches ? "dark" : "light");
+  const scheme = () => (choice() === "system" ? systemScheme() : choice());
+  const WORDS = { system: "Colours: system", light: "Colours: light", dark: "Colours: dark" };
   const apply = () => {
-    const now = scheme();
-    document.documentElement.dataset.theme = now;
+    document.documentElement.dataset.theme = scheme();
     for (const toggle of document.querySelectorAll("button.theme-toggle")) {
-      toggle.setAttribute("aria-pressed", String(now === "dark"));
+      toggle.textContent = WORDS[choice()];
+      toggle.dataset.choice = choice();
+      toggle.title = "Press for the next: system, light or dark";
     }
   };
   apply();
@@ -38,11 +45,13 @@
     const toggle = document.createElement("button");
     toggle.type = "button";
     toggle.className = "theme-toggle";
-    toggle.textContent = "Dark mode";
     toggle.addEventListener("click", () => {
-      here = scheme() === "dark" ? "light" : "dark";
+      const other = (s) => (s === "dark" ? "light" : "dark");
+      const now = choice();
+      here = now === "system" ? other(systemScheme()) : now === other(systemScheme()) ? other(now) : "system";
       try {
-        localStorage.setItem(KEY, here);
+        if (here === "system") localStorage.removeItem(KEY);
+        else localStorage.setItem(KEY, here);
       } catch {
         // No storage: the switch still works on this page.
       }

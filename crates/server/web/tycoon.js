@@ -5,8 +5,8 @@
 //
 // Terms:
 // - grid choice: the grid a new game is played on — the one being designed
-//   (tycoon-design.js), a saved one, the original assignment's sample, or
-//   an empty grid.
+//   (when it has anything; else the original assignment's sample, until the
+//   player picks), a saved one, or an empty grid.
 // - tabs: /tycoon is the designer, /tycoon#play the new game, /tycoon/m/ID
 //   a match; the tabs change the page without reloading it.
 // - answers: the moves that answer the decision awaited, worded by the
@@ -40,12 +40,8 @@ const play = {
   stations: byId("stations"),
 };
 
-const board = new Board(play.board, {
-  speed: byId("speed"),
-  cardWords: play.cardWords,
-  legend: play.legend,
-  pictureError: play.pictureError,
-});
+const { cardWords, legend, pictureError } = play;
+const board = new Board(play.board, { speed: byId("speed"), cardWords, legend, pictureError });
 
 /** The shell (shell.js), once running. */
 let shell = null;
@@ -86,8 +82,11 @@ async function fillGridChoices() {
     el("option", { value: "empty" }, "An empty grid"),
   ];
   play.grid.replaceChildren(...options);
-  if ([...play.grid.options].some((o) => o.value === before)) play.grid.value = before;
+  const kept = gridChosen && [...play.grid.options].some((o) => o.value === before);
+  play.grid.value = kept ? before : design?.objects.length ? "design" : "sample";
 }
+let gridChosen = false;
+play.grid.addEventListener("change", () => (gridChosen = true));
 
 let previewing = 0;
 

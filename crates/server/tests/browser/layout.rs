@@ -329,10 +329,36 @@ fn every_game_page_fits_in_light_and_dark() {
         after,
         "and it is kept"
     );
+    let toggle = browser.find("header.top button.theme-toggle");
+    assert_eq!(
+        browser.text_css("header.top button.theme-toggle"),
+        format!("Colours: {after}"),
+        "the switch says which is in force"
+    );
+    // The next press shows the other scheme, the one after it the system's
+    // again (and says so).
+    browser.click(&toggle);
+    assert_eq!(
+        browser.attr_css("html", "data-theme").unwrap_or_default(),
+        before,
+        "the other scheme"
+    );
+    browser.click(&toggle);
+    assert_eq!(
+        browser.attr_css("html", "data-theme").unwrap_or_default(),
+        before,
+        "the system's scheme"
+    );
+    assert_eq!(
+        browser.text_css("header.top button.theme-toggle"),
+        "Colours: system"
+    );
+    browser.visit("/");
     assert_eq!(
         browser
-            .attr_css("header.top button.theme-toggle", "aria-pressed")
+            .attr_css("header.top button.theme-toggle", "data-choice")
             .as_deref(),
-        Some(if after == "dark" { "true" } else { "false" })
+        Some("system"),
+        "the system's choice is kept"
     );
 }

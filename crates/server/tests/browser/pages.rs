@@ -27,6 +27,26 @@ fn the_home_page_leads_to_each_game() {
     b.wait_for_text("h1", "Lobby");
 }
 
+/// The home page's pictures take the page's colours: in dark mode their
+/// paper is dark, not a white card on a dark page.
+#[test]
+fn the_home_pages_pictures_follow_the_dark_scheme() {
+    let b = Browser::open();
+    b.visit("/");
+    b.script("localStorage.setItem('parlor.theme', 'dark');", vec![]);
+    b.visit("/");
+    wait_for_count(&b, ".card div.thumb svg.parlor-picture", 3);
+    assert!(b.find_all("img.thumb").is_empty(), "drawn in the page");
+    let paper = b.script(
+        "const svg = document.querySelector('#card-chutes div.thumb svg');\
+         const lightest = [...svg.querySelectorAll('rect')].map((r) => getComputedStyle(r).fill);\
+         return lightest.filter((f) => f === 'rgb(255, 255, 255)').length;",
+        vec![],
+    );
+    assert_eq!(paper.as_u64(), Some(0), "no white paper left in dark mode");
+    b.script("localStorage.removeItem('parlor.theme');", vec![]);
+}
+
 /// The page a person meets when an address leads nowhere offers a way on.
 #[test]
 fn an_unknown_address_offers_a_way_on() {

@@ -531,6 +531,60 @@ type Params = &'static [(&'static str, &'static str)];
 /// wrote the cell's number into it ("Added card 8 on cell 19 (fee 36)"
 /// after clicking cell 36); after switching card type, clicks never reached
 /// Cell. Every card type, its boxes focused and filled first, then a click.
+/// A Tycoon page opened on the player's turn (a reload, a rematch, an
+/// invite) says "Your turn" in its title, as one that saw the turn come.
+#[test]
+fn a_tycoon_page_opened_on_your_turn_says_so_in_its_title() {
+    let b = Browser::open_at(1280, 900);
+    b.visit("/tycoon#play");
+    ready(&b);
+    start_game(
+        &b,
+        "sample",
+        ["here", "easy", "easy", "easy"],
+        Some(3),
+        None,
+    );
+    assert_eq!(wait_answers(&b), ["roll"]);
+    let path = b.script("return location.pathname;", vec![]);
+    b.visit(path.as_str().unwrap());
+    assert_eq!(wait_answers(&b), ["roll"], "still the player's turn");
+    b.wait_for("the title to say so", || {
+        let title = b.script("return document.title;", vec![]);
+        title.as_str()?.starts_with("Your turn").then_some(())
+    });
+}
+
+/// A newcomer's first game is on a grid with ladders, snakes and cards (the
+/// sample), not on the empty grid a fresh designer holds; once they design
+/// something, a new game is on their grid.
+#[test]
+fn a_first_tycoon_game_is_on_the_sample_grid() {
+    let b = Browser::open_at(1280, 900);
+    b.visit("/tycoon#play");
+    b.wait_for("the sample chosen", || {
+        (value(&b, "#play-grid") == "sample").then_some(())
+    });
+    wait_for_count(&b, "#play-board svg g.ladder", 4);
+    wait_for_count(&b, "#play-board svg g.snake", 4);
+    assert!(
+        !b.find_all("#play-board svg g.cell[data-card]").is_empty(),
+        "the sample's cards are drawn"
+    );
+    b.visit("/tycoon");
+    ready(&b);
+    wait_for_count(&b, "#grid svg g.cell", 99);
+    choose_kind(&b, "#palette [data-kind=ladder]");
+    b.click_css(&grid_cell(10));
+    b.click_css(&grid_cell(32));
+    b.click_css("#add");
+    wait_for_count(&b, &grid_ladder(10, 32), 1);
+    b.click_css("#tab-play");
+    b.wait_for("the design chosen", || {
+        (value(&b, "#play-grid") == "design").then_some(())
+    });
+}
+
 #[test]
 fn the_designer_puts_each_card_type_on_the_cell_clicked() {
     let b = Browser::open_at(1280, 900);
