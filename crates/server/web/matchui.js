@@ -218,10 +218,28 @@ function linkField(label, url, said, key, options = {}) {
         { class: "qr", "data-key": `${key}-qr` },
         el("summary", { "data-key": `${key}-qr-summary` }, "Show a QR code (for a phone's camera)"),
         qrPicture(url, `QR code of the ${label[0].toLowerCase()}${label.slice(1)}`),
+        loopbackNote(),
       ),
     );
   }
   return { input, copy, row };
+}
+
+/**
+ * On an address only this computer reaches (localhost, 127.x, [::1]), a
+ * note beside the QR code that a phone cannot open it, and how to share
+ * on the home network; nothing otherwise.
+ */
+function loopbackNote() {
+  const host = location.hostname;
+  if (!(host === "localhost" || host.startsWith("127.") || host === "[::1]" || host === "::1")) return null;
+  return el(
+    "p",
+    { class: "note loopback" },
+    `This link names ${host}, which only this computer opens: a phone cannot. To play across the room, ` +
+      "start Parlor with parlor serve --addr 0.0.0.0:8080 and open it by this computer's address on your home network " +
+      "(such as http://192.168.1.20:8080), then invite again.",
+  );
 }
 
 const SVG = "http://www.w3.org/2000/svg";

@@ -92,6 +92,13 @@ fn friends_play_by_name_hear_the_result_and_play_again_with_one_click() {
     );
     let codes = qr_codes_in(&maker.session.screenshot());
     assert_eq!(codes, vec![link.clone()], "the QR code is the invite link");
+    // The test's server is on 127.0.0.1: the page says a phone cannot open
+    // such a link, and how to share on the home network.
+    let note = maker.text_css("#seats li.seat[data-seat='2'] details.qr p.loopback");
+    assert!(
+        note.contains("only this computer opens") && note.contains("--addr 0.0.0.0"),
+        "{note}"
+    );
     // Copy says it copied.
     maker.click_css("#seats li.seat[data-seat='2'] button.copy");
     maker.wait_for_text("#seats li.seat[data-seat='2'] button.copy", "Copied");
