@@ -370,6 +370,27 @@ where
     G::Move: Send + Sync,
     G::Event: Send + Sync,
 {
+    /// What a move may change of the match layer's `view` for `viewer`:
+    /// the one place a [`Position`] is built.
+    fn position_of(
+        &self,
+        view: tabletop::play::MatchView<G::View>,
+        viewer: Viewer,
+    ) -> Result<Position, Refusal> {
+        Ok(Position {
+            status: view.status,
+            moves: view.moves,
+            to_move: view.to_move,
+            you: view.you,
+            seed: match view.dice {
+                DiceView::Seeded { seed } => seed,
+                DiceView::Chosen => None,
+            },
+            view: game_json(&view.view)?,
+            page: game_json(&G::extras(&self.m, viewer))?,
+        })
+    }
+
     /// The match after its first `at` moves, replayed from the record, and
     /// the `at`-th move's play (none at 0).
     fn replayed(&self, at: usize) -> Result<(Match<G>, Option<Played>), Refusal> {
@@ -518,46 +539,24 @@ where
 
     fn view(&self, viewer: Viewer) -> Result<TableView, Refusal> {
         let view = self.m.view(viewer);
+        let fixed = Fixed {
+            game: view.game,
+            seats: view.seats.clone(),
+            dice: match view.dice {
+                DiceView::Seeded { .. } => DiceKind::Seeded,
+                DiceView::Chosen => DiceKind::Chosen,
+            },
+            names: self.names(),
+        };
         Ok(TableView {
-            fixed: Fixed {
-                game: view.game,
-                seats: view.seats,
-                dice: match view.dice {
-                    DiceView::Seeded { .. } => DiceKind::Seeded,
-                    DiceView::Chosen => DiceKind::Chosen,
-                },
-                names: self.names(),
-            },
-            position: Position {
-                status: view.status,
-                moves: view.moves,
-                to_move: view.to_move,
-                you: view.you,
-                seed: match view.dice {
-                    DiceView::Seeded { seed } => seed,
-                    DiceView::Chosen => None,
-                },
-                view: game_json(&view.view)?,
-                page: game_json(&G::extras(&self.m, viewer))?,
-            },
+            fixed,
+            position: self.position_of(view, viewer)?,
             log: self.log.iter().cloned().collect(),
         })
     }
 
     fn position(&self, viewer: Viewer) -> Result<Position, Refusal> {
-        let view = self.m.view(viewer);
-        Ok(Position {
-            status: view.status,
-            moves: view.moves,
-            to_move: view.to_move,
-            you: view.you,
-            seed: match view.dice {
-                DiceView::Seeded { seed } => seed,
-                DiceView::Chosen => None,
-            },
-            view: game_json(&view.view)?,
-            page: game_json(&G::extras(&self.m, viewer))?,
-        })
+        self.position_of(self.m.view(viewer), viewer)
     }
 
     fn public_setup(&self) -> Result<GameJson, Refusal> {

@@ -187,8 +187,10 @@ pub struct ResultView {
     pub outcome: Outcome,
     /// What each seat's player is told, seat 1 first: for a page that
     /// follows the live stream (a spectator's views) to show its own
-    /// player theirs.
-    pub by_seat: Vec<SeatResult>,
+    /// player theirs. Only in a spectator's view: a player's own has its
+    /// words in `outcome`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_seat: Option<Vec<SeatResult>>,
 }
 
 /// Marks a compact view.

@@ -71,6 +71,7 @@ impl Hub {
             ));
         };
         let (slot, mut live) = self.lock(id).await?;
+        let game = live.table.game();
         let holder = self.holder(id, &mut live, Some(token)).await?;
         if holder.first().is_none() {
             return Err(ApiError::coded(
@@ -86,7 +87,7 @@ impl Hub {
             } else {
                 Vec::new()
             };
-            return self.rematch_for(made, token, false, invites).await;
+            return self.rematch_for(made, game, token, false, invites).await;
         }
         let table = live.table.rematch(seed)?;
         let n = u8::try_from(live.table.seats().len()).unwrap_or(u8::MAX);
@@ -151,7 +152,7 @@ impl Hub {
             live.rematch = Some(made.clone());
             tell(&slot, &live, &[]);
             drop(live);
-            return self.rematch_for(made, token, false, Vec::new()).await;
+            return self.rematch_for(made, game, token, false, Vec::new()).await;
         }
         let mut fresh = Live {
             table,
@@ -175,7 +176,7 @@ impl Hub {
         live.rematch_invites_told = host;
         drop(live);
         let invites = if host { invites } else { Vec::new() };
-        self.rematch_for(new_id, token, true, invites).await
+        self.rematch_for(new_id, game, token, true, invites).await
     }
 
     /// Fresh invites for every seat of match `id` still waiting for its
@@ -203,6 +204,7 @@ impl Hub {
     async fn rematch_for(
         self: &Arc<Self>,
         id: String,
+        game: &'static str,
         token: &str,
         fresh: bool,
         invites: Vec<Invite>,
@@ -210,7 +212,7 @@ impl Hub {
         let view = self.view(&id, Some(token)).await?;
         Ok(Rematched {
             id,
-            game: view.fixed.as_ref().map_or("", |f| f.table.game),
+            game,
             view,
             invites,
             fresh,

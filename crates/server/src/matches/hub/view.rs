@@ -165,13 +165,15 @@ fn with_changing(live: &Live, holder: Holder, parts: Parts) -> MatchView {
     let yours: Vec<u8> = (1..=32).filter(|s| holder.holds(*s)).collect();
     let result = live.table.outcome(&yours).map(|outcome| ResultView {
         outcome,
-        by_seat: (1..=live.table.seats().len() as u8)
-            .filter_map(|seat| live.table.outcome(&[seat]))
-            .map(|o| SeatResult {
-                words: o.words,
-                you_won: o.you_won,
-            })
-            .collect(),
+        by_seat: yours.is_empty().then(|| {
+            (1..=live.table.seats().len() as u8)
+                .filter_map(|seat| live.table.outcome(&[seat]))
+                .map(|o| SeatResult {
+                    words: o.words,
+                    you_won: o.you_won,
+                })
+                .collect()
+        }),
     });
     let expires_ms =
         (!live.table.status().is_over()).then(|| live.updated_ms + live.kept().as_millis() as i64);
