@@ -1,7 +1,13 @@
 // The lobby: this server's games with a seat for anyone, and the games this
 // browser holds a seat in. Taking a seat here keeps its token on this
 // device (match.js) and opens the game's page, which finds the seat there.
-// The list is read when the page opens and on Refresh: no polling.
+//
+// Terms:
+// - live: the list follows the server's lobby stream (GET
+//   /api/lobby/events, server-sent events): a game opened anywhere shows
+//   within a second or two, a game whose seat was taken goes.
+// - read: without the stream (it failed and the browser gave up), the list
+//   is read once, and again on Refresh.
 import { api, el, byId, count, ApiFailure } from "/static/common.js";
 import { joinSeat, pageUrl } from "/static/match.js";
 import { GAME_NAMES, yourGames } from "/static/matchui.js";
@@ -54,7 +60,9 @@ async function takeSeat(entry, button) {
 }
 
 function entryLine(entry) {
-  const name = GAME_NAMES[entry.game] || entry.game;
+  const game = GAME_NAMES[entry.game] || entry.game;
+  // "Ada's Chutes & Ladders": whose game it is, when the host gave a name.
+  const name = entry.host ? `${entry.host}'s ${game}` : game;
   const take = el("button", { type: "button", class: "take", "aria-label": `Take a seat in ${name}, made ${since(entry.created_ms)}` }, "Take a seat");
   take.addEventListener("click", () => takeSeat(entry, take));
   return el(
@@ -80,28 +88,75 @@ function entryLine(entry) {
   );
 }
 
-/** Reads the list again; `said` is told first (why it was read again). */
+let shown = null;
+let shownHow = "";
+
+/**
+ * Shows `lobby` (as GET /api/lobby answers); `said` is told first, `how`
+ * last (live, or when it was read).
+ */
+function show(lobby, said = "", how = "") {
+  shown = lobby;
+  shownHow = how;
+  ui.open.replaceChildren(...lobby.matches.map(entryLine));
+  if (lobby.matches.length === 0) {
+    ui.open.replaceChildren(el("li", { class: "none note" }, "No game is waiting for players right now."));
+  }
+  // The list says when it is empty; the status line does not say it again.
+  const n = lobby.matches.length ? `${count(lobby.matches.length, "game", "games")} waiting for players.` : "";
+  ui.status.textContent = [said, n, how].filter(Boolean).join(" ");
+  document.body.dataset.ready = "true";
+}
+
+function readAt() {
+  return `Read at ${new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
+}
+
+const LIVE = "Live: games show here as they open.";
+
+/** Reads the list once; `said` is told first (why it was read again). */
 async function load(said = "") {
   ui.refresh.disabled = true;
   ui.status.textContent = "Reading the list…";
   try {
-    const lobby = await api("GET", "/api/lobby");
-    ui.open.replaceChildren(...lobby.matches.map(entryLine));
-    if (lobby.matches.length === 0) {
-      ui.open.replaceChildren(el("li", { class: "none note" }, "No game is waiting for players right now."));
-    }
-    // The list says when it is empty; the status line does not say it again.
-    const n = lobby.matches.length ? `${count(lobby.matches.length, "game", "games")} waiting for players.` : "";
-    const read = `Read at ${new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
-    ui.status.textContent = [said, n, read].filter(Boolean).join(" ");
+    show(await api("GET", "/api/lobby"), said, stream ? LIVE : readAt());
   } catch (e) {
     ui.status.textContent = `The lobby cannot be read: ${e.message}. Try Refresh.`;
+    document.body.dataset.ready = "true";
   } finally {
     ui.refresh.disabled = false;
-    document.body.dataset.ready = "true";
   }
+}
+
+let stream = null;
+
+/** Follows the lobby live; Refresh is there only while the stream is not. */
+function follow() {
+  if (!window.EventSource) return false;
+  stream = new EventSource("/api/lobby/events");
+  stream.addEventListener("lobby", (event) => {
+    document.body.dataset.live = "true";
+    ui.refresh.hidden = true;
+    show(JSON.parse(event.data), "", LIVE);
+  });
+  stream.addEventListener("error", () => {
+    document.body.dataset.live = "false";
+    if (stream.readyState === EventSource.CLOSED) {
+      // The browser gave up: the list as read, and Refresh.
+      stream = null;
+      ui.refresh.hidden = false;
+      load("The live list stopped.");
+    } else if (shown) {
+      ui.status.textContent = "Reconnecting to the lobby…";
+    }
+  });
+  return true;
 }
 
 ui.refresh.addEventListener("click", () => load());
 yourGames(ui.mine, { empty: "None yet: a game you start or join shows here." });
-load();
+// "Made 2 minutes ago" stays true while the list does not change.
+setInterval(() => {
+  if (shown && !taking) show(shown, "", shownHow);
+}, 30000);
+if (!follow()) load();

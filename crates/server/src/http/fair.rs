@@ -83,6 +83,7 @@ pub const ROUTES: &[(&str, &str, Kind)] = &[
     ("GET", "/api/matches/{id}/chances.svg", Kind::Asking),
     ("GET", "/api/matches/{id}/chances", Kind::Asking),
     ("GET", "/api/lobby", Kind::Everyday),
+    ("GET", "/api/lobby/events", Kind::Everyday),
     ("GET", "/api/games", Kind::Everyday),
     // Baffle.
     ("GET", "/api/baffle/preview.svg", Kind::Everyday),

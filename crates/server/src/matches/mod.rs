@@ -28,6 +28,7 @@
 
 pub mod baffle;
 pub mod hub;
+pub mod lobby;
 pub mod seats;
 
 pub use hub::{Hub, SeatPlan};
@@ -71,7 +72,8 @@ pub fn routes() -> Router<AppState> {
         .route("/matches/{id}/svg", get(picture))
         .route("/matches/{id}/chances.svg", get(chances_picture))
         .route("/matches/{id}/chances", get(chances_over_game))
-        .route("/lobby", get(lobby))
+        .route("/lobby", get(lobby::lobby))
+        .route("/lobby/events", get(lobby::events))
         .route("/games", get(list_games))
 }
 
@@ -177,7 +179,7 @@ struct InviteLink {
     link: String,
 }
 
-fn page_url(game: &str, id: &str) -> String {
+pub(crate) fn page_url(game: &str, id: &str) -> String {
     format!("/{game}/m/{id}")
 }
 
@@ -705,30 +707,4 @@ async fn chances_over_game(
         .with_table(&id, |t| t.chances_over_game().map(|s| (t.names(), s)))
         .await??;
     Ok(Json(ChancesOverGame { names, series }))
-}
-
-/// The lobby: matches with seats anyone may take.
-#[derive(Serialize)]
-struct Lobby {
-    matches: Vec<LobbyEntry>,
-}
-
-#[derive(Serialize)]
-struct LobbyEntry {
-    #[serde(flatten)]
-    row: crate::store::LobbyRow,
-    url: String,
-}
-
-async fn lobby(State(state): State<AppState>) -> ApiResult<Lobby> {
-    let rows = state.hub.db().lobby(LOBBY_SIZE).await?;
-    Ok(Json(Lobby {
-        matches: rows
-            .into_iter()
-            .map(|row| LobbyEntry {
-                url: page_url(&row.game, &row.id),
-                row,
-            })
-            .collect(),
-    }))
 }

@@ -196,9 +196,12 @@ impl Default for Bounds {
 
 /// The lobby's question, in words both backends read (`?1`/`$1` aside):
 /// open matches, newest first, at most [`LOBBY_PER_CREATOR`] a creator
-/// (a match of no known creator counts as its own).
-const LOBBY_QUERY: &str =
-    "SELECT id, game, title, seat_count, lobby_seats, moves, created_ms FROM (
+/// (a match of no known creator counts as its own), with its host's name.
+const LOBBY_QUERY: &str = "SELECT id, game, title, seat_count, lobby_seats, moves, created_ms,
+    (SELECT s.name FROM seats AS s
+        WHERE s.match_id = open.id AND s.taken AND s.name IS NOT NULL
+        ORDER BY s.seat LIMIT 1) AS host
+FROM (
     SELECT id, game, title, seat_count, lobby_seats, moves, created_ms,
         ROW_NUMBER() OVER (
             PARTITION BY CASE WHEN creator = '' THEN id ELSE creator END
@@ -413,6 +416,10 @@ pub struct LobbyRow {
     pub moves: u32,
     /// When it was made, in milliseconds since 1970.
     pub created_ms: i64,
+    /// The name of the first seat's player who gave one (the host, as a
+    /// rule), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
 }
 
 /// A saved grid, as listed.

@@ -348,6 +348,7 @@ impl Postgres {
                 open_seats: u8::try_from(r.get::<_, i32>(4)).unwrap_or(0),
                 moves: u32::try_from(r.get::<_, i32>(5)).unwrap_or(0),
                 created_ms: r.get(6),
+                host: r.get(7),
             })
             .collect())
     }

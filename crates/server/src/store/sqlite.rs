@@ -509,6 +509,7 @@ impl Sqlite {
                         open_seats: r.get(4)?,
                         moves: r.get(5)?,
                         created_ms: r.get(6)?,
+                        host: r.get(7)?,
                     })
                 })
                 .map_err(sql)?;

@@ -596,3 +596,38 @@ fn a_window_that_dies_on_its_first_page_is_opened_again_as_it_was_set_up() {
         "the fresh window was set up as the first"
     );
 }
+
+/// The lobby follows the server live: a game opened elsewhere shows with
+/// its host's name without a Refresh, and goes once its seat is taken.
+#[test]
+fn the_lobby_shows_a_game_as_it_opens_and_drops_it_once_taken() {
+    let b = Browser::open();
+    b.visit("/lobby");
+    b.wait_for("the lobby to follow live", || {
+        (b.attr_css("body", "data-live").as_deref() == Some("true")).then_some(())
+    });
+    b.wait_for_text("#lobby-status", "Live");
+    assert!(
+        b.find_all("#refresh:not([hidden])").is_empty(),
+        "no Refresh while live"
+    );
+    let id = run(
+        &b,
+        r#"const made = await fetch("/api/matches", {method: "POST",
+               headers: {"Content-Type": "application/json"},
+               body: JSON.stringify({game: "chutes", seats: [{plan: "here", name: "Ada"}, "anyone"]})});
+           return (await made.json()).id;"#,
+    );
+    let id = id.as_str().expect("a match id").to_string();
+    b.wait_for_text("#open-matches", "Ada's Chutes & Ladders");
+    assert_eq!(b.find_all(&format!("li[data-match='{id}']")).len(), 1);
+    run(
+        &b,
+        &format!(
+            r#"await fetch("/api/matches/{id}/join", {{method: "POST",
+                   headers: {{"Content-Type": "application/json"}},
+                   body: JSON.stringify({{seat: 2, name: "Bo"}})}});"#
+        ),
+    );
+    b.wait_for_text("#open-matches", "No game is waiting");
+}

@@ -242,11 +242,18 @@ async fn a_moves_compact_answer_is_small_and_makes_the_full_view_again() {
     let mut played_games = 0;
     let mut most = 0;
     let mut moves_seen = 0;
+    let mut four_seat_wins = 0;
     // Whole games, one roll at a time, until more than 200 moves have been
-    // answered in all and 120 in one game (the log's tail is full).
-    while moves_seen < 200 || most < 120 {
+    // answered in all, 120 in one game (the log's tail is full), and ten
+    // four-seat games won (the longest answer: a win names four results).
+    while moves_seen < 200 || most < 120 || four_seat_wins < 10 {
         played_games += 1;
-        let setup = json!({"game": "chutes", "seats": ["here", "here"], "seed": played_games});
+        let seats = if played_games % 2 == 0 {
+            vec!["here"; 4]
+        } else {
+            vec!["here"; 2]
+        };
+        let setup = json!({"game": "chutes", "seats": seats, "seed": played_games});
         let host = app.start(setup).await;
         let path = format!("/api/matches/{}/moves", host.id);
         let mut last = app
@@ -280,6 +287,7 @@ async fn a_moves_compact_answer_is_small_and_makes_the_full_view_again() {
             most = most.max(after as usize + 1);
             last = full;
             if last["status"] != "playing" {
+                four_seat_wins += usize::from(seats.len() == 4);
                 break;
             }
         }
@@ -659,6 +667,41 @@ async fn the_lobby_lists_matches_anyone_may_join() {
 }
 
 #[tokio::test]
+async fn the_lobby_is_followed_live_with_its_hosts_names() {
+    let app = App::new().await;
+    let request = Request::builder()
+        .uri("/api/lobby/events")
+        .body(Body::empty())
+        .unwrap();
+    let response = app.router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut lobby = response.into_body();
+    let first = read_named(&mut lobby, "lobby", 1).await;
+    assert_eq!(first[0]["matches"], json!([]), "{first:?}");
+    // A game opens: the list follows within the feed's second.
+    let open = app
+        .start(json!({"game": "chutes", "seats": [{"plan": "here", "name": "Ada"}, "anyone"]}))
+        .await;
+    let opened = read_named(&mut lobby, "lobby", 1).await;
+    let listed = &opened[0]["matches"];
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    assert_eq!(listed[0]["id"], open.id.as_str());
+    assert_eq!(listed[0]["host"], "Ada");
+    assert_eq!(listed[0]["url"], format!("/chutes/m/{}", open.id));
+    // The same as the list read on request.
+    assert_eq!(app.get("/api/lobby").await.ok(), &opened[0]);
+    // Its seat taken, it leaves the list, and the stream says so.
+    app.post(
+        &format!("/api/matches/{}/join", open.id),
+        json!({"seat": 2, "name": "Bo"}),
+    )
+    .await
+    .ok();
+    let taken = read_named(&mut lobby, "lobby", 1).await;
+    assert_eq!(taken[0]["matches"], json!([]), "{taken:?}");
+}
+
+#[tokio::test]
 async fn unknown_matches_say_what_happened() {
     let app = App::new().await;
     for uri in [
@@ -677,8 +720,15 @@ async fn unknown_matches_say_what_happened() {
     }
 }
 
-/// Reads server-sent events from `body` until `count` have come (or 10 s).
+/// Reads a match's server-sent events from `body` until `count` have
+/// come (or 10 s).
 async fn read_events(body: &mut Body, count: usize) -> Vec<Value> {
+    read_named(body, "change", count).await
+}
+
+/// Reads server-sent events named `name` from `body` until `count` have
+/// come (or 10 s).
+async fn read_named(body: &mut Body, name: &str, count: usize) -> Vec<Value> {
     let mut text = String::new();
     let mut events = Vec::new();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
@@ -694,7 +744,7 @@ async fn read_events(body: &mut Body, count: usize) -> Vec<Value> {
         while let Some(end) = text.find("\n\n") {
             let block: String = text.drain(..end + 2).collect();
             if let Some(data) = block.lines().find_map(|l| l.strip_prefix("data: ")) {
-                assert!(block.contains("event: change"), "{block}");
+                assert!(block.contains(&format!("event: {name}")), "{block}");
                 events.push(serde_json::from_str(data).expect("JSON data"));
             }
         }

@@ -377,6 +377,8 @@ async fn the_lobby_lists_matches_anyone_may_join_newest_first(db: Db, _: Locatio
     let ids: Vec<&str> = lobby.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, [id(3), id(1)]);
     assert_eq!((lobby[0].seats, lobby[0].open_seats), (2, 1));
+    // Its host: the first taken seat's name.
+    assert_eq!(lobby[0].host.as_deref(), Some("Ada"));
     assert_eq!(db.lobby(1).await.unwrap().len(), 1);
     // A public seat is taken with no invite, once; then off the lobby.
     assert!(db.claim(&id(3), 2, None, "guest", None).await.unwrap());

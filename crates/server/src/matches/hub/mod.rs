@@ -286,6 +286,8 @@ pub struct Hub {
     metrics: Arc<Metrics>,
     /// The games its matches may be of.
     games: games::Registry,
+    /// The lobby, followed live.
+    lobby: crate::matches::lobby::Feed,
 }
 
 impl Hub {
@@ -297,15 +299,17 @@ impl Hub {
     /// A hub over `db` for matches of `games`, keeping at most `capacity`
     /// idle matches in memory; at most `thinkers` bots think at once.
     pub fn new(db: Arc<Db>, games: games::Registry, capacity: usize, thinkers: usize) -> Arc<Self> {
+        let stopping = tokio::sync::watch::channel(false).0;
         let hub = Arc::new(Self {
             games,
+            lobby: crate::matches::lobby::Feed::new(Arc::clone(&db), stopping.subscribe()),
             db,
             live: Mutex::new(HashMap::new()),
             capacity: capacity.max(1),
             thinking: Semaphore::new(thinkers.max(1)),
             thinkers: crate::work::Pool::new("parlor-bots", thinkers.max(1)),
             thinker_count: thinkers.max(1),
-            stopping: tokio::sync::watch::channel(false).0,
+            stopping,
             metrics: Arc::default(),
         });
         if tokio::runtime::Handle::try_current().is_ok() {
@@ -319,6 +323,11 @@ impl Hub {
             }
         }
         hub
+    }
+
+    /// The lobby's live feed.
+    pub fn lobby_feed(&self) -> &crate::matches::lobby::Feed {
+        &self.lobby
     }
 
     /// The store.
