@@ -85,6 +85,7 @@ pub const ROUTES: &[(&str, &str, Kind)] = &[
     ("GET", "/api/lobby", Kind::Everyday),
     ("GET", "/api/lobby/events", Kind::Everyday),
     ("GET", "/api/games", Kind::Everyday),
+    ("POST", "/api/qr", Kind::Everyday),
     // Baffle.
     ("GET", "/api/baffle/preview.svg", Kind::Everyday),
     ("POST", "/api/baffle/solve", Kind::Asking),

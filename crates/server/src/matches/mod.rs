@@ -29,6 +29,7 @@
 pub mod baffle;
 pub mod hub;
 pub mod lobby;
+pub mod qr;
 pub mod seats;
 
 pub use hub::{Hub, SeatPlan};
@@ -75,6 +76,7 @@ pub fn routes() -> Router<AppState> {
         .route("/lobby", get(lobby::lobby))
         .route("/lobby/events", get(lobby::events))
         .route("/games", get(list_games))
+        .route("/qr", post(qr::picture))
 }
 
 /// `GET /api/games`: every game of this Parlor, as the registry declares
