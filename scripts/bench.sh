@@ -196,7 +196,13 @@ if [ "$postgres" = yes ]; then
 else
   row "Moves on PostgreSQL" "not run (--postgres runs it)" "bash scripts/with-postgres.sh bash scripts/pg-moves.sh PARLOR"
 fi
-row "Against boardgame.io" "not run: its harness is not in the repository" "-"
+if command -v node >/dev/null; then
+  run peer env PEER_SECONDS="$(big 3 10)" PEER_ROUNDS="$(big 1 3)" bash scripts/peer.sh
+  row "Against boardgame.io, 8 clients: Parlor's moves a CPU second over its in-memory store's" \
+    "$(grep -E '^\| 8 \| memory' "$out/peer.txt" 2>/dev/null | awk -F'|' '{gsub(/ /, "", $11); print $11}')" "bash scripts/peer.sh"
+else
+  row "Against boardgame.io" "not run: it needs Node.js" "bash scripts/peer.sh"
+fi
 
 # --- Baffle ---------------------------------------------------------------
 if [ "$quick" = yes ]; then

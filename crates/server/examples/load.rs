@@ -69,8 +69,18 @@
 //!                                        match) from 100 other addresses,
 //!                                        then a move; exits 1 if a watcher
 //!                                        missed it or a newcomer had no answer
+//! load capacity ADDR PLAYERS,PLAYERS,... SECONDS [--server-pid PID]
+//!                                        players at a person's pace with
+//!                                        their streams, spectators, lobby
+//!                                        readers, hints and rematches, each
+//!                                        number of players in turn: the
+//!                                        most the server carries
+//!                                        (load_parts/capacity.rs)
 //! ```
 #![allow(clippy::unwrap_used, missing_docs)]
+
+#[path = "load_parts/capacity.rs"]
+mod capacity;
 
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -1198,6 +1208,29 @@ fn main() {
             evict(addr, a, b, streams)
         };
         std::process::exit(if ok { 0 } else { 1 });
+    }
+    if args.get(1).map(String::as_str) == Some("capacity") {
+        let steps: Option<Vec<usize>> = args
+            .get(3)
+            .map(|s| s.split(',').map(|n| n.parse().ok()).collect())
+            .and_then(|v: Vec<Option<usize>>| v.into_iter().collect());
+        let (Some(addr), Some(steps), Some(seconds)) = (
+            args.get(2),
+            steps,
+            args.get(4).and_then(|s| s.parse::<u64>().ok()),
+        ) else {
+            eprintln!("usage: load capacity ADDR PLAYERS,PLAYERS,... SECONDS [--server-pid PID]");
+            std::process::exit(2);
+        };
+        let pid = match args.get(5..) {
+            Some([flag, pid]) if flag == "--server-pid" => pid.parse::<u32>().ok(),
+            _ => None,
+        };
+        std::process::exit(if capacity::run(addr, &steps, seconds, pid) {
+            0
+        } else {
+            1
+        });
     }
     if args.get(1).map(String::as_str) == Some("check") {
         let (Some(addr), Some(ledger), None) = (args.get(2), args.get(3), args.get(4)) else {

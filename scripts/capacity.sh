@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# How many players one `parlor serve` carries at a person's pace: the load
+# client's `capacity` mode (crates/server/examples/load_parts/capacity.rs)
+# against a release server on loopback, each player on an address of its
+# own (so the fair-share limits are the defaults), step by step.
+#
+#   scripts/capacity.sh                        SQLite; 1,000 to 5,000 players
+#   CAPACITY_STEPS=500,1000 CAPACITY_SECONDS=60 scripts/capacity.sh
+#   bash scripts/with-postgres.sh scripts/capacity.sh     on PostgreSQL
+#
+# A player keeps a connection and a stream (more for spectators and lobby
+# readers): the server runs with --max-connections 16000 under a file limit
+# of 20,000. The load client shares the machine: its CPU is the server's
+# loss, and the figure is a floor.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+steps="${CAPACITY_STEPS:-1000,2000,3000,5000}"
+seconds="${CAPACITY_SECONDS:-120}"
+cargo build --release --locked -p parlor
+cargo build --release --locked -p server --example load
+target="${CARGO_TARGET_DIR:-$PWD/target}"
+work="$(mktemp -d)"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+ulimit -n 20000
+
+store="SQLite"
+if [ -n "${PARLOR_DATABASE_URL:-}" ]; then store="PostgreSQL"; fi
+"$target/release/parlor" serve --addr 127.0.0.1:0 --data-dir "$work" --max-connections 16000 \
+  >"$work/serve.out" 2>"$work/serve.err" &
+server_pid=$!
+for _ in $(seq 300); do
+  if [ -s "$work/serve.out" ]; then break; fi
+  sleep 0.1
+done
+addr="$(head -n 1 "$work/serve.out" | sed -e 's|^http://||' -e 's|/$||')"
+[ -n "$addr" ] || { echo "parlor serve did not start:" >&2; cat "$work/serve.err" >&2; exit 1; }
+echo "== machine: $(nproc) cores, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg); store $store; parlor $(git rev-parse --short HEAD)"
+echo "== players at a person's pace: steps $steps, $seconds s each"
+status=0
+"$target/release/examples/load" capacity "$addr" "$steps" "$seconds" --server-pid "$server_pid" || status=$?
+echo "   server peak memory: $(awk '/VmHWM/ {print $2 " KiB"}' "/proc/$server_pid/status")"
+exit "$status"
