@@ -277,6 +277,10 @@ pub trait AnyMatch: Send + Sync {
     /// The match as `Any`, for a game's own routes to find its match
     /// ([`TypedMatch::inner`]).
     fn as_any(&self) -> &dyn std::any::Any;
+    /// A copy of the match as it stands, for a long read (a replay's step,
+    /// a picture, the chances over the game) to work on away from the
+    /// match, which goes on meanwhile.
+    fn copy(&self) -> Box<dyn AnyMatch>;
 }
 
 /// A bot's turn taken out of the match.
@@ -738,6 +742,13 @@ where
             series.push(m.game().chances().ok_or_else(no)?);
         }
         Ok(series)
+    }
+
+    fn copy(&self) -> Box<dyn AnyMatch> {
+        Box::new(Self {
+            m: self.m.clone(),
+            log: self.log.clone(),
+        })
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

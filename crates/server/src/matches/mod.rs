@@ -37,6 +37,7 @@ pub use hub::{Hub, SeatPlan};
 use crate::AppState;
 use crate::http::error::{ApiError, ApiResult, JsonBody};
 use crate::matches::seats::Bearer;
+use crate::work::Line;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, Query, State};
@@ -50,6 +51,7 @@ use games::{MoveInput, Need, ReplayStep, Supplied};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::convert::Infallible;
+use std::sync::Arc;
 use tabletop::Code;
 use tabletop::play::{DiceMode, SeatKind};
 
@@ -646,9 +648,18 @@ async fn replay(
     Bearer(token): Bearer,
     Query(query): Query<ReplayQuery>,
 ) -> ApiResult<ReplayStep> {
-    Ok(Json(
-        state.hub.look_back(&id, token.as_deref(), query.at).await?,
-    ))
+    let (copy, viewer) = state.hub.copy_for(&id, token.as_deref()).await?;
+    let at = query.at;
+    let step = state
+        .long_work
+        .run(Line::Quick, move |_| copy.replay_step(at, viewer))
+        .await??;
+    Ok(Json(step))
+}
+
+/// A copy of match `id`, for a long read to work on away from it.
+async fn copy_of(state: &AppState, id: &str) -> Result<Arc<dyn games::AnyMatch>, ApiError> {
+    Ok(Arc::from(state.hub.with_table(id, |t| t.copy()).await?))
 }
 
 #[derive(Deserialize)]
@@ -669,9 +680,11 @@ async fn picture(
     Query(query): Query<PictureQuery>,
 ) -> Result<Response, ApiError> {
     let name = crate::tools::tycoon::picture_name(query.name)?;
+    let copy = copy_of(&state, &id).await?;
+    let at = query.at;
     let picture = state
-        .hub
-        .with_table(&id, |t| t.picture(name.as_deref(), query.at))
+        .long_work
+        .run(Line::Quick, move |_| copy.picture(name.as_deref(), at))
         .await??;
     crate::svg_response(Ok(picture))
 }
@@ -682,10 +695,7 @@ async fn chances_picture(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let (names, series) = state
-        .hub
-        .with_table(&id, |t| t.chances_over_game().map(|s| (t.names(), s)))
-        .await??;
+    let (names, series) = chances_of(&state, &id).await?;
     crate::svg_response(render::chances::chances_chart(&names, &series))
 }
 
@@ -704,9 +714,18 @@ async fn chances_over_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<ChancesOverGame> {
-    let (names, series) = state
-        .hub
-        .with_table(&id, |t| t.chances_over_game().map(|s| (t.names(), s)))
-        .await??;
+    let (names, series) = chances_of(&state, &id).await?;
     Ok(Json(ChancesOverGame { names, series }))
+}
+
+/// The players' names and every player's chance after each move of match
+/// `id`, worked out in the long-work line on a copy of the match.
+async fn chances_of(state: &AppState, id: &str) -> Result<(Vec<String>, Vec<Vec<f64>>), ApiError> {
+    let copy = copy_of(state, id).await?;
+    let names = copy.names();
+    let series = state
+        .long_work
+        .run(Line::Quick, move |_| copy.chances_over_game())
+        .await??;
+    Ok((names, series))
 }

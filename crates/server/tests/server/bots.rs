@@ -264,6 +264,12 @@ impl AnyMatch for Faulty {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+    fn copy(&self) -> Box<dyn AnyMatch> {
+        Box::new(Self {
+            panics: self.panics,
+            turns: Arc::clone(&self.turns),
+        })
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -22,7 +22,6 @@ use super::{Holder, Hub, Invite, Live, tell};
 use crate::http::error::ApiError;
 use crate::matches::seats;
 use crate::store::{NewMatch, SeatRow, TokenRow};
-use games::ReplayStep;
 use games::protocol::MatchView;
 use std::sync::Arc;
 use tabletop::Code;
@@ -219,24 +218,24 @@ impl Hub {
         })
     }
 
-    /// Match `id` after its first `at` moves, as `token`'s holder saw it
-    /// then while the match is on (a spectator without a token), and all
-    /// of it once over.
+    /// A copy of match `id` and who `token`'s holder is in it (a spectator
+    /// without a token), for a look back to work on away from the match:
+    /// its step ([`games::AnyMatch::replay_step`]) shows a seat what it saw
+    /// then while the match is on, and all of it once over.
     ///
     /// # Errors
-    /// 404 `no_match`, 403 `bad_token`, 400 `bad_step`.
-    pub async fn look_back(
+    /// 404 `no_match`, 403 `bad_token`.
+    pub async fn copy_for(
         self: &Arc<Self>,
         id: &str,
         token: Option<&str>,
-        at: usize,
-    ) -> Result<ReplayStep, ApiError> {
+    ) -> Result<(Arc<dyn games::AnyMatch>, Viewer), ApiError> {
         let (_slot, mut live) = self.lock(id).await?;
         let holder = self.holder(id, &mut live, token).await?;
         let viewer = holder
             .first()
             .map_or(Viewer::Spectator, |seat| Viewer::Seat { seat });
-        Ok(live.table.replay_step(at, viewer)?)
+        Ok((Arc::from(live.table.copy()), viewer))
     }
 }
 
