@@ -286,6 +286,8 @@ pub struct Hub {
     metrics: Arc<Metrics>,
     /// The games its matches may be of.
     games: games::Registry,
+    /// The id of each match a move here ended ([`Hub::finished`]).
+    finished: broadcast::Sender<String>,
 }
 
 impl Hub {
@@ -307,6 +309,7 @@ impl Hub {
             thinker_count: thinkers.max(1),
             stopping: tokio::sync::watch::channel(false).0,
             metrics: Arc::default(),
+            finished: broadcast::channel(256).0,
         });
         if tokio::runtime::Handle::try_current().is_ok() {
             // Subscribed now, not when the task first runs: no notice is
@@ -319,6 +322,12 @@ impl Hub {
             }
         }
         hub
+    }
+
+    /// The ids of the matches that moves played on this server end, from
+    /// now on (a classroom notes its games' ends by them).
+    pub fn finished(&self) -> broadcast::Receiver<String> {
+        self.finished.subscribe()
     }
 
     /// The store.
@@ -769,6 +778,9 @@ impl Hub {
                 live.updated_ms = touched;
                 live.played |= !bot_seat;
                 tell(slot, live, std::slice::from_ref(played));
+                if status.is_over() {
+                    let _ = self.finished.send(slot.id.clone());
+                }
                 Ok(())
             }
             Err(e) => {
