@@ -239,7 +239,7 @@ function drawRunning(view) {
     plot.append(svg("polygon", { points: [...upper, ...lower].join(" "), class: "interval" }));
   }
   plot.append(svg("line", { x1: left, x2: W - right, y1: y(exact), y2: y(exact), class: "exact-line" }));
-  chart.append(svg("text", { x: left + 8, y: Math.min(H - bottom - 6, y(exact) + 24), class: "tick exact-label" }, `exact mean ${one(exact)}`));
+  chart.append(svg("text", { x: W - right - 4, y: top + 18, class: "tick exact-label", "text-anchor": "end" }, `dashed: the exact mean, ${one(exact)}`));
   if (run.length > 0) {
     plot.append(svg("polyline", { points: run.map((r) => `${x(r.games)},${y(r.mean)}`).join(" "), class: "mean-line" }));
   }
