@@ -302,7 +302,7 @@ fn sentence(f: &Figures, exact: &Exact) -> String {
         && f.seats.iter().map(|s| s.wins).sum::<u64>() > 0
     {
         text.push_str(&format!(
-            " Seat 1 won {:.0}% of the games; its exact chance is {:.1}% — going first is worth a little.",
+            " Seat 1 won {:.0}% of the games; its exact chance is {:.1}%: going first is worth a little, too little for a class's games to show for sure.",
             first.share * 100.0,
             first.exact * 100.0
         ));
