@@ -250,6 +250,14 @@ function drawRunning(view) {
   box.replaceChildren(chart);
 }
 
+/** A bar `share` of its row wide (set through the style object: the page's
+ * security policy refuses style attributes). */
+function bar(kind, share) {
+  const node = el("span", { class: `seat-bar ${kind}` });
+  node.style.width = `${(share * 100).toFixed(1)}%`;
+  return node;
+}
+
 /** A pair of bars a seat: the class's share of wins, and the exact chance. */
 function drawSeats(view) {
   const seats = view.figures.seats;
@@ -260,12 +268,7 @@ function drawSeats(view) {
       "div",
       { class: "seat-row" },
       el("span", { class: "seat-name" }, view.activity === "together" ? `Team ${s.seat}` : `Seat ${s.seat}`),
-      el(
-        "span",
-        { class: "seat-bars" },
-        el("span", { class: "seat-bar class", style: `width:${(s.share * 100).toFixed(1)}%` }),
-        el("span", { class: "seat-bar exact", style: `width:${(s.exact * 100).toFixed(1)}%` }),
-      ),
+      el("span", { class: "seat-bars" }, bar("class", s.share), bar("exact", s.exact)),
       el("span", { class: "seat-figures", "data-wins": s.wins }, `${Math.round(s.share * 100)}% · exact ${one(s.exact * 100)}%`),
     ),
   );

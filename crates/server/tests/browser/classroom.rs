@@ -124,6 +124,15 @@ fn thirty_students_games_reach_the_projected_page_as_they_end() {
     let b = Browser::open_at(1920, 1080);
     b.visit("/classroom");
     b.wait_for_text("#open-heading", "Open a classroom");
+    crate::checks::assert_page_fits(
+        &b,
+        "opening a classroom",
+        crate::checks::Viewport {
+            name: "projector",
+            width: 1920,
+            height: 1080,
+        },
+    );
     b.click_css("#open-button");
     let id = b.wait_for("the classroom's address", || {
         let path = b.script("return location.pathname;", vec![]);
@@ -176,7 +185,15 @@ fn thirty_students_games_reach_the_projected_page_as_they_end() {
         .as_u64()
         .expect("the bars' counts");
     assert_eq!(counts, 40);
-    assert_eq!(b.text_css("#class-mean"), format!("{mean:.2}"));
+    // Shown to two decimals: within half a hundredth (JavaScript rounds
+    // 47.625 up, Rust's format to even).
+    let shown = b.text_css("#class-mean");
+    let shown_mean: f64 = shown.parse().expect("a mean shown as a number");
+    assert!(
+        (shown_mean - mean).abs() <= 0.005 + 1e-9
+            && shown.split('.').nth(1).map(str::len) == Some(2),
+        "shown {shown}, the games' mean {mean}"
+    );
     let sentence = b.text_css("#class-sentence");
     assert!(sentence.starts_with("40 games"), "{sentence}");
     assert!(b.text_css("#class-count").starts_with("30 students"));
@@ -232,4 +249,23 @@ fn thirty_students_games_reach_the_projected_page_as_they_end() {
     );
     b.wait_for_text("#class-games", "40");
     b.screenshot_as_is("classroom-390-light");
+
+    // The projected page fits every screen: nothing scrolls sideways,
+    // nothing covers a control.
+    for size in crate::checks::VIEWPORTS {
+        crate::checks::set_viewport(&b, size);
+        b.wait_for_text("#class-games", "40");
+        crate::checks::assert_page_fits(&b, "the classroom", size);
+    }
+
+    // A phone without the teacher's key is asked for a name, and that page
+    // fits the phone too.
+    crate::checks::set_viewport(&b, crate::checks::VIEWPORTS[0]);
+    b.script(
+        "localStorage.removeItem('parlor.classroom.' + arguments[0] + '.teacher'); location.reload();",
+        vec![json!(id)],
+    );
+    b.wait_for_text("#join-heading", "Join the classroom");
+    crate::checks::assert_page_fits(&b, "joining a classroom", crate::checks::VIEWPORTS[0]);
+    b.screenshot_as_is("classroom-join-phone");
 }
