@@ -520,3 +520,78 @@ async fn the_stream_opens_with_the_view() {
     assert!(text.contains(&room.id), "{text}");
     no_secret(&text, &[&room.token]);
 }
+
+/// A classroom expires as a match does: untouched for 30 days, or, while
+/// nobody has joined, untouched for the unplayed matches' time; its
+/// students and games go with it.
+async fn classrooms_expire_as_matches_do(location: server::store::Location) {
+    use server::store::classrooms::{ClassGameRow, Joined, NewClassroom};
+    use server::store::{Creator, Db, Durability};
+    let db = Db::open(&location, Durability::Process, None)
+        .await
+        .expect("the store opens");
+    let new = |id: &str, at_ms: i64| NewClassroom {
+        id: id.to_string(),
+        token: "digest".to_string(),
+        setup: "{}".to_string(),
+        at_ms,
+    };
+    let (empty, joined) = ("a".repeat(32), "b".repeat(32));
+    db.create_classroom(new(&empty, 1_000), Creator::default())
+        .await
+        .expect("opened");
+    db.create_classroom(new(&joined, 1_000), Creator::default())
+        .await
+        .expect("opened");
+    let added = db
+        .add_student(&joined, "Ada", "digest", 40, |_| None)
+        .await
+        .expect("joined");
+    assert_eq!(added, Joined::Number(1));
+    db.add_class_game(
+        &joined,
+        ClassGameRow {
+            match_id: "c".repeat(32),
+            round: 1,
+            student: Some(1),
+            players: "Ada".to_string(),
+            seats: 1,
+            rolls: None,
+            winner: None,
+            winner_name: None,
+            started_ms: 2_000,
+            finished_ms: None,
+        },
+    )
+    .await
+    .expect("noted");
+    // Nobody joined the first: it goes at the unplayed threshold; the
+    // second was touched since (a student, a game) and stays.
+    let now = server::store::now_ms();
+    assert_eq!(db.expire_classrooms(1_500, now).await.expect("expired"), 1);
+    assert!(db.classroom(&empty).await.expect("read").is_none());
+    let kept = db.classroom(&joined).await.expect("read").expect("kept");
+    assert_eq!(kept.students.len(), 1);
+    assert_eq!(kept.games.len(), 1);
+    // Untouched past the long threshold: it goes with its students and
+    // games (a new classroom of the same id starts empty).
+    assert_eq!(db.expire_classrooms(now + 1, 0).await.expect("expired"), 1);
+    assert!(db.classroom(&joined).await.expect("read").is_none());
+    db.create_classroom(new(&joined, now), Creator::default())
+        .await
+        .expect("opened again");
+    let again = db.classroom(&joined).await.expect("read").expect("kept");
+    assert!(again.students.is_empty() && again.games.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn classrooms_expire_as_matches_do_on_sqlite() {
+    let dir = tempfile::tempdir().expect("a directory");
+    classrooms_expire_as_matches_do(server::store::Location::Sqlite(dir.path().join("e.db"))).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn classrooms_expire_as_matches_do_on_postgres() {
+    let url = testkit::fresh_postgres().await;
+    classrooms_expire_as_matches_do(server::store::Location::Postgres(url)).await;
+}
