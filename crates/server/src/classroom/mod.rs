@@ -67,14 +67,14 @@ pub const MOST_GAMES: usize = 2_000;
 /// server made.
 pub const POLL_EVERY: Duration = Duration::from_secs(1);
 
-/// The most exact figures kept in memory (one per classroom round).
+/// The most exact figures kept in memory (one per classroom and setup).
 const KEPT_FIGURES: usize = 256;
 
 /// What the classrooms share on this server.
 pub struct Classrooms {
     /// The id of each classroom this server changed, for its live pages.
     changed: broadcast::Sender<String>,
-    /// The exact figures by classroom and round.
+    /// The exact figures by classroom and setup ([`exact_key`]).
     exact: Mutex<HashMap<String, Arc<Exact>>>,
 }
 
@@ -316,17 +316,32 @@ async fn exact_of(
     room: &Classroom,
     setup: &Setup,
 ) -> Result<Arc<Exact>, ApiError> {
-    let key = format!("{}:{}", room.row.id, room.row.round);
+    let key = exact_key(&room.row.id, &room.row.setup);
     if let Some(known) = lock(&state.classrooms.exact).get(&key) {
         return Ok(Arc::clone(known));
     }
-    let exact = Arc::new(work_out(state, setup).await?);
+    let exact = work_out(state, setup).await?;
+    Ok(remember(state, key, exact))
+}
+
+/// The exact figures' key: the classroom and its setup (a digest of its
+/// text: the same setup, the same figures, whichever round).
+fn exact_key(id: &str, setup: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    setup.hash(&mut hasher);
+    format!("{id}:{:016x}", hasher.finish())
+}
+
+/// Keeps `exact` as the figures of `key` ([`exact_key`]).
+fn remember(state: &AppState, key: String, exact: Exact) -> Arc<Exact> {
+    let exact = Arc::new(exact);
     let mut kept = lock(&state.classrooms.exact);
     if kept.len() >= KEPT_FIGURES {
         kept.clear();
     }
     kept.insert(key, Arc::clone(&exact));
-    Ok(exact)
+    exact
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -536,7 +551,8 @@ async fn open(
 ) -> Result<(StatusCode, Json<Opened>), ApiError> {
     let setup = read_setup(&state, req, None)?;
     // Refused before it is stored: a board no game finishes on.
-    work_out(&state, &setup).await?;
+    let exact = work_out(&state, &setup).await?;
+    let setup_text = setup_json(&setup)?;
     let creator = crate::store::Creator {
         client: client.map(|c| c.0.digest()),
         token: bearer.as_deref().map(seats::digest),
@@ -550,7 +566,7 @@ async fn open(
             NewClassroom {
                 id: id.clone(),
                 token: seats::digest(&token),
-                setup: setup_json(&setup)?,
+                setup: setup_text.clone(),
                 at_ms: crate::store::now_ms(),
             },
             creator,
@@ -558,6 +574,7 @@ async fn open(
         .await
         .map_err(classroom_quota)?;
     let room = load(&state, &id).await?;
+    remember(&state, exact_key(&id, &setup_text), exact);
     let view = view_of(&state, &room).await?;
     Ok((
         StatusCode::CREATED,
@@ -923,14 +940,16 @@ async fn change_setup(
 ) -> ApiResult<ClassroomView> {
     let (_, old) = load_as_teacher(&state, &id, token.as_deref()).await?;
     let setup = read_setup(&state, req, Some(&old))?;
-    work_out(&state, &setup).await?;
+    let exact = work_out(&state, &setup).await?;
+    let setup_text = setup_json(&setup)?;
+    remember(&state, exact_key(&id, &setup_text), exact);
     state
         .hub
         .db()
-        .change_classroom(&id, ClassroomChange::Setup(setup_json(&setup)?))
+        .change_classroom(&id, ClassroomChange::Setup(setup_text))
         .await?;
-    state.classrooms.tell(&id);
     let room = load(&state, &id).await?;
+    state.classrooms.tell(&id);
     Ok(Json(view_of(&state, &room).await?))
 }
 

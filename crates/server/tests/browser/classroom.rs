@@ -268,4 +268,25 @@ fn thirty_students_games_reach_the_projected_page_as_they_end() {
     b.wait_for_text("#join-heading", "Join the classroom");
     crate::checks::assert_page_fits(&b, "joining a classroom", crate::checks::VIEWPORTS[0]);
     b.screenshot_as_is("classroom-join-phone");
+
+    // The student's page: a name, then one tap plays a whole game, which
+    // the classroom counts.
+    b.fill("#join-name", "Pat");
+    b.click_css("#join-form button");
+    b.wait_for_text("#student-heading", "Hello, Pat");
+    b.click_css("#student-play");
+    let said = b.wait_for_text("#student-result", "You finished in");
+    let view = ok(&base, "GET", &format!("/api/classrooms/{id}"), None, None);
+    assert_eq!(view["figures"]["counted"], 41, "{said}");
+    let pat = view["students"]
+        .as_array()
+        .expect("students")
+        .iter()
+        .find(|s| s["name"] == "Pat")
+        .expect("Pat joined")
+        .clone();
+    assert_eq!(pat["games"], 1);
+    let rolls = view["games"][40]["rolls"].as_u64().expect("a length");
+    assert_eq!(said, format!("You finished in {rolls} rolls."));
+    b.screenshot_as_is("classroom-student-phone");
 }
