@@ -242,6 +242,9 @@ function drawRunning(view) {
   chart.append(svg("text", { x: W - right - 4, y: top + 18, class: "tick exact-label", "text-anchor": "end" }, `dashed: the exact mean, ${one(exact)}`));
   if (run.length > 0) {
     plot.append(svg("polyline", { points: run.map((r) => `${x(r.games)},${y(r.mean)}`).join(" "), class: "mean-line" }));
+    // The mean now, marked: after one game the line is a point.
+    const now = run[run.length - 1];
+    plot.append(svg("circle", { cx: x(Math.max(now.games, 1)), cy: y(now.mean), r: 7, class: "mean-dot" }));
   }
   for (const t of [lo, (lo + hi) / 2, hi]) {
     chart.append(svg("text", { x: left - 6, y: y(t) + 5, class: "tick", "text-anchor": "end" }, one(t)));
@@ -335,24 +338,18 @@ function drawTogether(view) {
   if (togetherId === t.match) return;
   togetherId = t.match;
   if (togetherWatch) togetherWatch.close();
-  togetherWatch = new EventSource(`/api/matches/${t.match}/events`);
-  togetherWatch.addEventListener("change", (event) => {
-    const change = JSON.parse(event.data);
-    const m = change.view;
+  togetherWatch = watchMatch(t.match, (m) => {
     byId("together-turn").textContent = m.to_move
       ? `Team ${m.to_move} to roll · ${count(m.moves, "roll", "rolls")} so far.`
       : `${overWords(m, (seat) => `Team ${seat}`)} Once the teacher starts another, it counts too.`;
     refreshPicture(byId("together-board"), `/api/matches/${t.match}/svg`);
-    onTogetherChange(m);
   });
 }
-
-let onTogetherChange = () => {};
 
 /** How a finished match ended, in words; `who` names a seat. */
 function overWords(m, who) {
   const rolls = count(m.moves, "roll", "rolls");
-  if (m.status?.status === "won") return `${who(m.status.winner)} won, after ${rolls} in all.`;
+  if (m.status === "won") return `${who(m.winner)} won, after ${rolls} in all.`;
   return `The game ended with no winner, after ${rolls}.`;
 }
 
@@ -370,17 +367,52 @@ async function refreshPicture(box, path) {
 // ---------------------------------------------------------------------------
 // Live
 
-function watch(onView) {
-  let source = null;
-  const open = () => {
-    source = new EventSource(`/api/classrooms/${id}/events`);
-    source.addEventListener("change", (event) => {
-      say("");
-      onView(JSON.parse(event.data));
-    });
-    source.onerror = () => say("Reconnecting to the classroom…");
+/**
+ * Follows `path` live: its events (`path/events`, server-sent), each
+ * `change` handed to `onData` through `pick`; when the server refuses the
+ * stream (an address holding its most streams: a class behind one
+ * address), its answer is asked every `every` ms instead. `close()` stops.
+ */
+function live(path, pick, onData, every) {
+  let timer = null;
+  const source = new EventSource(`${path}/events`);
+  source.addEventListener("change", (event) => {
+    say("");
+    onData(pick(JSON.parse(event.data)));
+  });
+  source.onerror = () => {
+    if (source.readyState !== EventSource.CLOSED) {
+      say("Reconnecting…");
+      return;
+    }
+    if (timer) return;
+    const ask = () =>
+      api("GET", path).then(
+        (answer) => {
+          say("");
+          onData(answer);
+        },
+        (e) => say(e.message),
+      );
+    ask();
+    timer = setInterval(ask, every);
   };
-  open();
+  return {
+    close() {
+      source.close();
+      if (timer) clearInterval(timer);
+    },
+  };
+}
+
+/** Follows the classroom's view. */
+function watch(onView) {
+  return live(`/api/classrooms/${id}`, (view) => view, onView, 3000);
+}
+
+/** Follows the match `matchId` (the spectator's view after each change). */
+function watchMatch(matchId, onView) {
+  return live(`/api/matches/${matchId}`, (change) => change.view, onView, 1500);
 }
 
 // ---------------------------------------------------------------------------
@@ -540,9 +572,7 @@ function drawTogetherForStudent(view, team) {
   if (togetherId === t.match) return;
   togetherId = t.match;
   if (togetherWatch) togetherWatch.close();
-  togetherWatch = new EventSource(`/api/matches/${t.match}/events`);
-  togetherWatch.addEventListener("change", (event) => {
-    const m = JSON.parse(event.data).view;
+  togetherWatch = watchMatch(t.match, (m) => {
     const play = byId("student-play");
     play.disabled = m.to_move !== team;
     byId("student-result").textContent = m.to_move

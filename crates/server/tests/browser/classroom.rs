@@ -290,3 +290,91 @@ fn thirty_students_games_reach_the_projected_page_as_they_end() {
     assert_eq!(said, format!("You finished in {rolls} rolls."));
     b.screenshot_as_is("classroom-student-phone");
 }
+
+/// The class game: the teacher opens a classroom for one game in teams and
+/// starts it on the page; two students (HTTP clients) roll for their teams
+/// in turn until it ends; the projected page follows the game live and
+/// counts it, with the winning team's share beside the exact chances.
+#[test]
+fn the_class_plays_one_game_together_on_the_projected_page() {
+    let b = Browser::open_at(1920, 1080);
+    b.visit("/classroom");
+    b.wait_for_text("#open-heading", "Open a classroom");
+    b.click_css("input[name='activity'][value='together']");
+    b.click_css("#open-button");
+    let id = b.wait_for("the classroom's address", || {
+        let path = b.script("return location.pathname;", vec![]);
+        path.as_str()
+            .and_then(|p| p.strip_prefix("/classroom/"))
+            .filter(|id| id.len() == 32)
+            .map(str::to_string)
+    });
+    let base = b.base().to_string();
+    let join = |name: &str| {
+        let joined = ok(
+            &base,
+            "POST",
+            &format!("/api/classrooms/{id}/students"),
+            None,
+            Some(&json!({ "name": name })),
+        );
+        joined["token"]
+            .as_str()
+            .expect("a student token")
+            .to_string()
+    };
+    let teams = [join("Ada"), join("Bo")];
+    b.wait_for_text("#class-count", "2 students");
+    b.wait_for("the start button", || {
+        b.attr_css("#start-together", "hidden")
+            .is_none()
+            .then_some(())
+    });
+    b.click_css("#start-together");
+    b.wait_for_text("#together-turn", "Team 1 to roll");
+    let teams_shown = b.text_css("#together-teams");
+    assert!(
+        teams_shown.contains("Team 1: Ada") && teams_shown.contains("Team 2: Bo"),
+        "{teams_shown}"
+    );
+    let view = ok(&base, "GET", &format!("/api/classrooms/{id}"), None, None);
+    let game = view["together"]["match"]
+        .as_str()
+        .expect("the class game")
+        .to_string();
+    loop {
+        let m = ok(&base, "GET", &format!("/api/matches/{game}"), None, None);
+        let Some(seat) = m["to_move"].as_u64() else {
+            break;
+        };
+        let token = &teams[usize::try_from(seat).expect("a seat") - 1];
+        ok(
+            &base,
+            "POST",
+            &format!("/api/classrooms/{id}/roll"),
+            Some(token),
+            Some(&json!({})),
+        );
+    }
+    let rolls = rolls_of(&base, &game);
+    b.wait_for_text("#together-turn", "won, after");
+    b.wait_for_text("#class-games", "1");
+    let counts: u64 = b
+        .script(
+            "return [...document.querySelectorAll('#histogram rect.bar')].reduce((a, r) => a + Number(r.dataset.count), 0);",
+            vec![],
+        )
+        .as_u64()
+        .expect("the bars' counts");
+    assert_eq!(counts, 1);
+    assert_eq!(b.text_css("#class-mean"), format!("{rolls}.00"));
+    let wins: u64 = b
+        .script(
+            "return [...document.querySelectorAll('#seats [data-wins]')].reduce((a, s) => a + Number(s.dataset.wins), 0);",
+            vec![],
+        )
+        .as_u64()
+        .expect("the seats' wins");
+    assert_eq!(wins, 1);
+    b.screenshot_as_is("classroom-together-1920");
+}
