@@ -177,14 +177,12 @@ function drawHistogram(view) {
     bars.forEach((b, i) => dots.append(svg("circle", { cx: left + (i + 0.5) * bw, cy: y(b.expected), r: 5, class: "expected-dot" })));
   } else {
     // No game yet: the shape of the exact distribution, scaled to its peak.
-    const most = Math.max(...bars.map((b) => b.expected), 0);
     const shape = bars.map((b, i) => {
       const p = view.exact.lengths.slice(b.from, b.to + 1).reduce((a, v) => a + v, 0);
       return { i, p };
     });
     const pmax = Math.max(...shape.map((s) => s.p), 1e-12);
     shape.forEach(({ i, p }) => dots.append(svg("circle", { cx: left + (i + 0.5) * bw, cy: y((p / pmax) * peak * 0.9), r: 5, class: "expected-dot" })));
-    void most;
   }
   chart.append(dots);
   // Lengths under the bars, every few.
