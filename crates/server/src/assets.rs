@@ -85,6 +85,8 @@ static ASSETS: &[Asset] = &[
     asset!("shell.js", JS),
     asset!("theme.js", JS),
     asset!("dice.js", JS),
+    asset!("classroom.js", JS),
+    asset!("classroom.css", CSS),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
@@ -95,6 +97,11 @@ static PAGES: &[(&str, &str, &str)] = &[
     ("/baffle", "baffle.html", include_str!("../web/baffle.html")),
     ("/tycoon", "tycoon.html", include_str!("../web/tycoon.html")),
     ("/lobby", "lobby.html", include_str!("../web/lobby.html")),
+    (
+        "/classroom",
+        "classroom.html",
+        include_str!("../web/classroom.html"),
+    ),
 ];
 
 /// Any game's page, for a game with no page of its own.
@@ -138,6 +145,10 @@ pub fn routes(web_dir: Option<PathBuf>, games: &games::Registry) -> Router<AppSt
     };
     for &(path, file, html) in PAGES {
         router = router.route(path, page_at(file, html));
+    }
+    // A classroom's page: the same page, which reads the id from its path.
+    if let Some(&(_, file, html)) = PAGES.iter().find(|(p, _, _)| *p == "/classroom") {
+        router = router.route("/classroom/{id}", page_at(file, html));
     }
     // Each game of the registry: its own page, or any game's page, at
     // `/GAME` and at `/GAME/m/{id}` (a match of that game).

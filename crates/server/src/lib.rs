@@ -32,6 +32,7 @@
 //! JSON body `{"error": {"code": "...", "message": "..."}}` ([`http::error`]).
 
 pub mod assets;
+pub mod classroom;
 pub mod http;
 pub mod logged;
 pub mod matches;
@@ -238,11 +239,13 @@ pub struct Shared {
     pub rates: Arc<http::fair::Rates>,
     /// The live streams per client address ([`http::fair::Streams`]).
     pub streams: Arc<http::fair::Streams>,
+    /// The classrooms' live pages and exact figures ([`classroom`]).
+    pub classrooms: classroom::Classrooms,
 }
 
 /// A cheap handle on [`Shared`].
 #[derive(Clone)]
-pub struct AppState(Arc<Shared>);
+pub struct AppState(pub(crate) Arc<Shared>);
 
 impl AppState {
     /// Opens the store for `config` and makes the state around it.
@@ -280,8 +283,17 @@ impl AppState {
                 config.streams_per_client,
                 (config.max_connections / 4 * 3).max(1),
             )),
+            classrooms: classroom::Classrooms::default(),
             config,
         }));
+        // Every match that ends here is noted by the classroom that made
+        // it, if one did; expired classrooms are deleted.
+        let finished = state.hub.finished();
+        tokio::spawn(classroom::follow_finished(
+            Arc::downgrade(&state.0),
+            finished,
+        ));
+        tokio::spawn(classroom::expire_old(Arc::downgrade(&state.0)));
         let rates = Arc::downgrade(&state.rates);
         tokio::spawn(async move {
             loop {
@@ -331,6 +343,7 @@ pub fn router_for(state: AppState) -> Router {
                 .merge(tools::chutes_design::routes()),
         )
         .nest("/tycoon", tools::tycoon::routes())
+        .merge(classroom::routes())
         .fallback(api_not_found)
         .method_not_allowed_fallback(api_method_not_allowed)
         .route_layer(axum::middleware::from_fn_with_state(

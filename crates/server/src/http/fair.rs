@@ -118,6 +118,20 @@ pub const ROUTES: &[(&str, &str, Kind)] = &[
     ("DELETE", "/api/tycoon/grids/{name}", Kind::Everyday),
     ("GET", "/api/tycoon/cards", Kind::Everyday),
     ("GET", "/api/tycoon/sample.svg", Kind::Everyday),
+    // Classrooms: opening one, and a student's game, make something kept;
+    // the figure is drawn.
+    ("POST", "/api/classrooms", Kind::Making),
+    ("GET", "/api/classrooms/{id}", Kind::Everyday),
+    ("GET", "/api/classrooms/{id}/events", Kind::Everyday),
+    ("POST", "/api/classrooms/{id}/students", Kind::Everyday),
+    ("POST", "/api/classrooms/{id}/games", Kind::Making),
+    ("POST", "/api/classrooms/{id}/roll", Kind::Everyday),
+    ("POST", "/api/classrooms/{id}/setup", Kind::Asking),
+    ("POST", "/api/classrooms/{id}/reset", Kind::Everyday),
+    ("POST", "/api/classrooms/{id}/together", Kind::Making),
+    ("GET", "/api/classrooms/{id}/games.csv", Kind::Everyday),
+    ("GET", "/api/classrooms/{id}/figure.png", Kind::Asking),
+    ("GET", "/api/classrooms/{id}/board.svg", Kind::Asking),
 ];
 
 /// The kind of the API route `template` (its real path, `/api/…`) taken

@@ -47,6 +47,7 @@
 //!   again is then refused as stale, never played twice).
 
 pub mod backup;
+pub mod classrooms;
 pub mod grid_names;
 mod pg_appends;
 mod pg_pool;

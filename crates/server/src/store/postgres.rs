@@ -70,7 +70,7 @@ impl Postgres {
         Ok(db)
     }
 
-    async fn conn(&self) -> Result<Pooled<'_>, DbError> {
+    pub(super) async fn conn(&self) -> Result<Pooled<'_>, DbError> {
         self.pool.conn().await
     }
 

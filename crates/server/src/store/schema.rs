@@ -23,7 +23,11 @@
 //!   on PostgreSQL, `unfinished_counts` keeps the count of unfinished
 //!   matches in stripes (SQLite's `unfinished` since 5, in one row).
 //!   Since 8, `grids` notes the digest of the address that saved each
-//!   (`saver`), counted beside its owner.
+//!   (`saver`), counted beside its owner. Since 9, `classrooms` (a
+//!   classroom: its teacher's token's digest, its creator's digests, its
+//!   board and activity, its round and version), `classroom_students` and
+//!   `classroom_games` (each match a classroom made, and its length and
+//!   winner once over).
 
 use super::DbError;
 
@@ -298,6 +302,92 @@ CREATE INDEX grids_saver ON grids (saver);
         postgres: "
 ALTER TABLE grids ADD COLUMN saver TEXT NOT NULL DEFAULT '';
 CREATE INDEX grids_saver ON grids (saver);
+",
+    },
+    Migration {
+        version: 9,
+        name: "classrooms, their students and their games",
+        // A classroom's secrets are kept as digests, as tokens are; its
+        // class game's token is the server's own (`together`), never shown.
+        sqlite: "
+CREATE TABLE classrooms (
+    id TEXT PRIMARY KEY,
+    token TEXT NOT NULL,
+    creator TEXT,
+    creator_token TEXT,
+    setup TEXT NOT NULL,
+    together TEXT,
+    round INTEGER NOT NULL,
+    version BIGINT NOT NULL,
+    joined BOOLEAN NOT NULL,
+    created_ms BIGINT NOT NULL,
+    updated_ms BIGINT NOT NULL
+);
+CREATE INDEX classrooms_idle ON classrooms (updated_ms);
+CREATE INDEX classrooms_creator ON classrooms (creator);
+CREATE INDEX classrooms_creator_token ON classrooms (creator_token);
+CREATE TABLE classroom_students (
+    classroom_id TEXT NOT NULL REFERENCES classrooms (id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    token TEXT NOT NULL,
+    PRIMARY KEY (classroom_id, number)
+);
+CREATE INDEX classroom_students_token ON classroom_students (token);
+CREATE TABLE classroom_games (
+    match_id TEXT PRIMARY KEY,
+    classroom_id TEXT NOT NULL REFERENCES classrooms (id) ON DELETE CASCADE,
+    round INTEGER NOT NULL,
+    student INTEGER,
+    players TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    rolls INTEGER,
+    winner INTEGER,
+    winner_name TEXT,
+    started_ms BIGINT NOT NULL,
+    finished_ms BIGINT
+);
+CREATE INDEX classroom_games_round ON classroom_games (classroom_id, round, finished_ms);
+",
+        postgres: "
+CREATE TABLE classrooms (
+    id TEXT PRIMARY KEY,
+    token TEXT NOT NULL,
+    creator TEXT,
+    creator_token TEXT,
+    setup TEXT NOT NULL,
+    together TEXT,
+    round INTEGER NOT NULL,
+    version BIGINT NOT NULL,
+    joined BOOLEAN NOT NULL,
+    created_ms BIGINT NOT NULL,
+    updated_ms BIGINT NOT NULL
+);
+CREATE INDEX classrooms_idle ON classrooms (updated_ms);
+CREATE INDEX classrooms_creator ON classrooms (creator);
+CREATE INDEX classrooms_creator_token ON classrooms (creator_token);
+CREATE TABLE classroom_students (
+    classroom_id TEXT NOT NULL REFERENCES classrooms (id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    token TEXT NOT NULL,
+    PRIMARY KEY (classroom_id, number)
+);
+CREATE INDEX classroom_students_token ON classroom_students (token);
+CREATE TABLE classroom_games (
+    match_id TEXT PRIMARY KEY,
+    classroom_id TEXT NOT NULL REFERENCES classrooms (id) ON DELETE CASCADE,
+    round INTEGER NOT NULL,
+    student INTEGER,
+    players TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    rolls INTEGER,
+    winner INTEGER,
+    winner_name TEXT,
+    started_ms BIGINT NOT NULL,
+    finished_ms BIGINT
+);
+CREATE INDEX classroom_games_round ON classroom_games (classroom_id, round, finished_ms);
 ",
     },
 ];

@@ -175,7 +175,7 @@ impl Sqlite {
 
     /// Runs `work` on the connection, inside the next transaction, and
     /// answers once that transaction is committed.
-    async fn call<T: Send + 'static>(
+    pub(super) async fn call<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Connection) -> Result<T, DbError> + Send + 'static,
     ) -> Result<T, DbError> {
@@ -1099,7 +1099,7 @@ fn within(place: &str, e: DbError) -> DbError {
     }
 }
 
-fn sql(e: rusqlite::Error) -> DbError {
+pub(super) fn sql(e: rusqlite::Error) -> DbError {
     use rusqlite::ErrorCode;
     // A stored value that does not read as its column's type: the file
     // passed SQLite's checks, but this record is damaged, and asking again

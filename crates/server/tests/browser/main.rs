@@ -22,6 +22,7 @@
 mod baffle;
 mod checks;
 mod chutes;
+mod classroom;
 mod layout;
 mod pages;
 mod together;

@@ -19,6 +19,7 @@ fn the_home_page_leads_to_each_game() {
         ("#card-baffle", "/baffle"),
         ("#card-tycoon", "/tycoon"),
         ("#to-lobby", "/lobby"),
+        ("#to-classroom", "/classroom"),
     ] {
         assert_eq!(b.attr_css(card, "href").as_deref(), Some(path), "{card}");
     }

@@ -3,6 +3,8 @@
 //!
 //! - [`api`]: the JSON API through the router, apart from playing games;
 //! - [`bots`]: the bot runner when things go wrong;
+//! - [`classroom`]: classrooms, their students and their games, on both
+//!   stores;
 //! - [`codes`]: every refusal code the API documents is answered;
 //! - [`connections`]: the server over real TCP on loopback;
 //! - [`fairness`]: fair share under abuse;
@@ -21,6 +23,7 @@
 
 mod api;
 mod bots;
+mod classroom;
 mod codes;
 mod connections;
 mod fairness;

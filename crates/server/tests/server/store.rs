@@ -629,6 +629,7 @@ async fn a_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count(
             "DROP TRIGGER unfinished_made; DROP TRIGGER unfinished_ended;
              DROP TRIGGER unfinished_gone; DROP TABLE unfinished;
              DROP INDEX grids_saver; ALTER TABLE grids DROP COLUMN saver;
+             DROP TABLE classroom_games; DROP TABLE classroom_students; DROP TABLE classrooms;
              DELETE FROM schema_versions WHERE version >= 5;"
         }
         Location::Postgres(_) => {
@@ -636,6 +637,7 @@ async fn a_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count(
              DROP TRIGGER unfinished_gone ON matches; DROP FUNCTION unfinished_counted();
              DROP TABLE unfinished_counts;
              DROP INDEX grids_saver; ALTER TABLE grids DROP COLUMN saver;
+             DROP TABLE classroom_games; DROP TABLE classroom_students; DROP TABLE classrooms;
              DELETE FROM schema_versions WHERE version >= 7;"
         }
     };

@@ -288,6 +288,8 @@ pub struct Hub {
     games: games::Registry,
     /// The lobby, followed live.
     lobby: crate::matches::lobby::Feed,
+    /// The id of each match a move here ended ([`Hub::finished`]).
+    finished: broadcast::Sender<String>,
 }
 
 impl Hub {
@@ -311,6 +313,7 @@ impl Hub {
             thinker_count: thinkers.max(1),
             stopping,
             metrics: Arc::default(),
+            finished: broadcast::channel(256).0,
         });
         if tokio::runtime::Handle::try_current().is_ok() {
             // Subscribed now, not when the task first runs: no notice is
@@ -328,6 +331,12 @@ impl Hub {
     /// The lobby's live feed.
     pub fn lobby_feed(&self) -> &crate::matches::lobby::Feed {
         &self.lobby
+    }
+
+    /// The ids of the matches that moves played on this server end, from
+    /// now on (a classroom notes its games' ends by them).
+    pub fn finished(&self) -> broadcast::Receiver<String> {
+        self.finished.subscribe()
     }
 
     /// The store.
@@ -778,6 +787,9 @@ impl Hub {
                 live.updated_ms = touched;
                 live.played |= !bot_seat;
                 tell(slot, live, std::slice::from_ref(played));
+                if status.is_over() {
+                    let _ = self.finished.send(slot.id.clone());
+                }
                 Ok(())
             }
             Err(e) => {
