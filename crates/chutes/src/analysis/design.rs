@@ -113,7 +113,21 @@ impl CountRange {
     pub fn exactly(n: u32) -> Self {
         Self { min: n, max: n }
     }
+
+    /// Around a starting board's `n` jumps of one kind: up to
+    /// [`FROM_SLACK`] fewer or more.
+    pub fn around(n: usize) -> Self {
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        Self {
+            min: n.saturating_sub(FROM_SLACK),
+            max: n.saturating_add(FROM_SLACK),
+        }
+    }
 }
+
+/// How many jumps of each kind a design from a starting board may add or
+/// take away unless the counts are asked.
+pub const FROM_SLACK: u32 = 4;
 
 impl fmt::Display for CountRange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -249,6 +263,28 @@ impl DesignShape {
             Some(j) => (least.max(j.min), most.min(j.max)),
             None => (least, most),
         }
+    }
+
+    /// The most rolls any board of the shape can need for its shortest
+    /// game, and the most chutes it may have, when that is proven: a token
+    /// that always moves to the farthest square of its roll's reach that is
+    /// no chute's head (a ladder's only takes it higher, and with no chains
+    /// onto a square that is no jump's head) loses at most one square for
+    /// each chute head over the game, as long as no `faces` chute heads
+    /// stand in a row (none touch under the touching rule, or there are
+    /// fewer chutes than faces). From square 0 it is within `faces` of the
+    /// finish after at most ⌊(N − F − 1 + C)/F⌋ + 1 rolls, and one more
+    /// finishes.
+    fn chute_walk(&self, rules: &Rules, most_jumps: u32) -> Option<(u32, u32)> {
+        let faces = u32::from(rules.faces());
+        let chutes = self.chutes.max.min(most_jumps);
+        let no_wall =
+            chutes < faces || (self.from.is_none() && !self.quality.touching && faces >= 2);
+        if self.chains || !no_wall || self.size <= faces {
+            return None;
+        }
+        let rolls = (self.size - faces - 1 + chutes) / faces + 2;
+        Some((rolls, chutes))
     }
 
     /// The relaxation the bounds are proven on.
@@ -766,8 +802,9 @@ fn check_targets(shape: &DesignShape, rules: &Rules, t: &DesignTargets) -> Resul
     };
     let relaxation = shape.relaxation();
     let least_shortest = relaxation.least_shortest(rules);
-    let (least_jumps, _) = shape.total();
+    let (least_jumps, most_jumps) = shape.total();
     let most_shortest = relaxation.most_shortest(least_jumps);
+    let walk = shape.chute_walk(rules, most_jumps);
     // The shortest game: proven least and most.
     let shortest_low = t.shortest.map_or(0.0, |g| g.window().0);
     if let Some(g) = &t.shortest {
@@ -780,6 +817,23 @@ fn check_targets(shape: &DesignShape, rules: &Rules, t: &DesignTargets) -> Resul
                 g,
                 format!(
                     "with the jumps this shape allows, no game can take fewer than {least} rolls"
+                ),
+            ));
+        }
+        if let Some((rolls, chutes)) = walk
+            && low > f64::from(rolls)
+        {
+            return Err(impossible(
+                "shortest",
+                g,
+                format!(
+                    "a token that always moves to the farthest square its roll can reach without a chute's head finishes within {rolls} rolls on any such board: each of the at most {chutes} chutes costs it at most one square, and no {} chute heads can stand in a row{}",
+                    rules.faces(),
+                    if shape.quality.touching {
+                        ""
+                    } else {
+                        " (no two jumps' ends touch)"
+                    }
                 ),
             ));
         }
