@@ -519,8 +519,9 @@ async function uploadGrid() {
   }
 }
 
-/** Seconds a hard seat's game takes, about (each move is a search). */
-const HARD_GAME_SECONDS = 0.7;
+/** Seconds a game with hard seats takes on the server's one thread, about
+ * (each move is a search: 8 games in 20 s on the 2-core machine). */
+const HARD_GAME_SECONDS = 2.5;
 /** The most a balance check plays on the server before it reports. */
 const BALANCE_SECONDS = 20;
 

@@ -18,16 +18,16 @@
 
 use crate::AppState;
 use crate::http::error::{ApiError, JsonBody};
+use crate::tools::chutes_boards::find_board;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use crate::tools::chutes_boards::find_board;
 use chutes::analysis::design::{
-    self, CountRange, DEFAULT_EVALUATIONS, DEFAULT_FAIR, DesignOptions, DesignShape,
-    DesignTargets, MEAN_TOLERANCE, PercentileTarget, SD_TOLERANCE, default_max_jump,
+    self, CountRange, DEFAULT_EVALUATIONS, DEFAULT_FAIR, DesignOptions, DesignShape, DesignTargets,
+    MEAN_TOLERANCE, PercentileTarget, SD_TOLERANCE, default_max_jump,
 };
 use chutes::analysis::goal::Goal;
 use chutes::analysis::quality::{DEFAULT_CROSSINGS, Quality};
@@ -163,7 +163,10 @@ fn design_name(r: &DesignRequest, targets: &DesignTargets, seed: u64) -> String 
     }
     let mut words = vec![format!("design-{seed}")];
     if let Some(from) = r.from.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
-        words.push(format!("from {}", from.chars().take(20).collect::<String>()));
+        words.push(format!(
+            "from {}",
+            from.chars().take(20).collect::<String>()
+        ));
     }
     if let Some(m) = targets.mean {
         words.push(format!("mean {m}"));

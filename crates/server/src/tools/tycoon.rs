@@ -379,7 +379,10 @@ struct BalanceRequest {
 
 /// The four seats a request names.
 fn balance_seats(text: Option<&str>) -> Result<[tycoon::Seat; tycoon::game::SEATS], ApiError> {
-    let text = text.map(str::trim).filter(|t| !t.is_empty()).unwrap_or("normal");
+    let text = text
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .unwrap_or("normal");
     let seats: Vec<tycoon::Seat> = text
         .split(',')
         .map(|s| {
@@ -430,7 +433,9 @@ async fn balance(
     let report = state
         .long_work
         .run_long_for(
-            std::time::Duration::from_secs(BALANCE_SECONDS + 2),
+            // Room for the games in play when the time is up to end (a
+            // hard seat's game takes seconds).
+            std::time::Duration::from_secs(BALANCE_SECONDS + 20),
             move |outer| {
                 let watch = tycoon::simulate::Watch::default();
                 let deadline =

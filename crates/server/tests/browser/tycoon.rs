@@ -1298,5 +1298,5 @@ fn a_tycoon_grids_balance_is_checked_in_the_designer() {
     b.fill("#balance-seats", "hard");
     b.fill("#balance-games", "2");
     b.click_css("#balance-go");
-    b.wait_for_text("#balance-status", "Playing with hard seats: about 2 s");
+    b.wait_for_text("#balance-status", "Playing with hard seats: about 5 s");
 }

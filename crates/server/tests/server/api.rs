@@ -1038,7 +1038,9 @@ async fn a_design_takes_the_command_lines_options() {
         )
         .await;
     let last = design_of(&answer);
-    let targets = last["design"]["report"]["targets"].as_array().expect("targets");
+    let targets = last["design"]["report"]["targets"]
+        .as_array()
+        .expect("targets");
     assert!(targets.iter().any(|t| t["name"] == "fair"), "{last}");
     // A shortest game no board can have is refused at once.
     let refused = app
@@ -1069,7 +1071,10 @@ async fn a_tycoon_designs_balance_is_checked_with_a_verdict_from_the_intervals()
     let id = design.ok()["id"].as_str().unwrap().to_string();
     let route = format!("/api/tycoon/designs/{id}/balance");
     let report = app
-        .post(&route, json!({"games": 60, "seats": "easy,normal,normal,normal", "seed": 3}))
+        .post(
+            &route,
+            json!({"games": 60, "seats": "easy,normal,normal,normal", "seed": 3}),
+        )
         .await;
     let report = report.ok();
     assert_eq!(report["games"], 60);
