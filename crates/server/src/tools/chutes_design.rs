@@ -157,15 +157,20 @@ impl GoalText {
 
 /// The name a designed board gets: the one asked, or the seed and the
 /// targets in words ("design-1, mean 40, 4 players").
-fn design_name(r: &DesignRequest, targets: &DesignTargets, seed: u64) -> String {
+fn design_name(
+    r: &DesignRequest,
+    from: Option<&str>,
+    targets: &DesignTargets,
+    seed: u64,
+) -> String {
     if let Some(name) = r.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
         return name.chars().take(80).collect();
     }
     let mut words = vec![format!("design-{seed}")];
-    if let Some(from) = r.from.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+    if let Some(from) = from {
         words.push(format!(
             "from {}",
-            from.chars().take(20).collect::<String>()
+            from.chars().take(40).collect::<String>()
         ));
     }
     if let Some(m) = targets.mean {
@@ -342,7 +347,21 @@ async fn design_board(
     JsonBody(request): JsonBody<DesignRequest>,
 ) -> Result<Response, ApiError> {
     let (shape, rules, targets, options) = read(&state, &request)?;
-    let name = design_name(&request, &targets, options.seed);
+    // A starting board is named by its own name (an uploaded board's id
+    // says nothing to a person).
+    let from = request
+        .from
+        .as_deref()
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(|f| {
+            find_board(&state, f)
+                .ok()
+                .and_then(|b| b.name().map(|n| n.trim().to_string()))
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| f.to_string())
+        });
+    let name = design_name(&request, from.as_deref(), &targets, options.seed);
     // Refuse a shape or targets that cannot be designed for before any
     // work, with the library's words.
     design::check(&shape, &rules, &targets).map_err(|e| ApiError::bad_request(e.to_string()))?;

@@ -1062,6 +1062,29 @@ async fn a_design_takes_the_command_lines_options() {
         .post("/api/chutes/design", json!({"from": "nothing-here"}))
         .await;
     assert_eq!(no_board.status, StatusCode::NOT_FOUND);
+    // From an uploaded board: the design is named by the board's name, not
+    // its id.
+    let uploaded = app
+        .post(
+            "/api/chutes/boards",
+            json!({"text": "size = 40\nstart = 0\nname = \"Our board\"\nladders = [[12, 20]]\nchutes = [[30, 22]]\n", "file_name": "ours.toml"}),
+        )
+        .await;
+    let id = uploaded.ok()["id"].as_str().expect("an id").to_string();
+    let answer = app
+        .post(
+            "/api/chutes/design",
+            json!({"from": id, "mean": "12..14", "seed": 1}),
+        )
+        .await;
+    let last = design_of(&answer);
+    let designed = last["design"]["id"].as_str().expect("an id");
+    let board = app.get(&format!("/api/chutes/boards/{designed}")).await;
+    assert_eq!(
+        board.ok()["board"]["name"],
+        "design-1, from Our board, mean 13 ± 1",
+        "{last}"
+    );
 }
 
 #[tokio::test]
