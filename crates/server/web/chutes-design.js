@@ -18,7 +18,14 @@ let page = null;
 
 const dz = {
   form: byId("design-form"),
+  from: byId("d-from"),
   size: byId("d-size"),
+  minJump: byId("d-min-jump"),
+  maxJump: byId("d-max-jump"),
+  faces: byId("d-faces"),
+  percentile: byId("d-percentile"),
+  crossings: byId("d-crossings"),
+  allow: byId("d-allow"),
   chutes: byId("d-chutes"),
   ladders: byId("d-ladders"),
   mean: byId("d-mean"),
@@ -83,6 +90,12 @@ function targetWords(t) {
   }
 }
 
+/** A board rule and how the designed board stands against it. */
+function ruleWords(r) {
+  if (!r.on) return `Allowed: ${r.text}`;
+  return r.kept ? `Kept: ${r.text}` : `Broken: ${r.text}`;
+}
+
 /** A goal field's text, or undefined when it is empty. */
 function fieldGoal(input) {
   const text = input.value.trim();
@@ -93,16 +106,25 @@ async function designBoard(event) {
   event.preventDefault();
   showError(dz.error, "");
   dz.result.hidden = true;
+  // From a board: its size and counts are the board's own unless asked.
+  const from = dz.from.checked ? an.board.value : undefined;
   const body = {
-    size: fieldNumber(dz.size),
-    chutes: dz.chutes.value.trim() || undefined,
-    ladders: dz.ladders.value.trim() || undefined,
+    from,
+    size: from ? undefined : fieldNumber(dz.size),
+    chutes: from ? undefined : dz.chutes.value.trim() || undefined,
+    ladders: from ? undefined : dz.ladders.value.trim() || undefined,
+    min_jump: fieldNumber(dz.minJump),
+    max_jump: fieldNumber(dz.maxJump),
+    faces: fieldNumber(dz.faces),
+    crossings: fieldNumber(dz.crossings),
+    allow: [...dz.allow.querySelectorAll("input:checked")].map((box) => box.value),
     name: dz.name.value.trim() || undefined,
     mean: fieldGoal(dz.mean),
     sd: fieldGoal(dz.sd),
     players: Number(dz.players.value),
-    fair: fieldNumber(dz.fair),
+    fair: fieldGoal(dz.fair),
     shortest: fieldGoal(dz.shortest),
+    percentiles: dz.percentile.value.trim() ? [dz.percentile.value.trim()] : [],
     seed: fieldNumber(dz.seed),
     overshoot: an.overshoot.value,
   };
@@ -177,6 +199,13 @@ async function showDesign(design) {
       : `Not every target was met: this is the closest of ${judged}.`;
   for (const t of report.targets) {
     if (t.impossible) dz.targets.append(el("li", { class: "missed" }, `No board can: ${t.impossible}.`));
+    else if (!t.met && t.bound) dz.targets.append(el("li", { class: "missed" }, `Proven: ${t.bound}.`));
+  }
+  for (const r of report.rules) {
+    dz.targets.append(el("li", { class: r.on && !r.kept ? "missed" : "met" }, ruleWords(r)));
+  }
+  if (report.changes !== null && report.changes !== undefined) {
+    dz.targets.append(el("li", {}, `Changed from the starting board: ${count(report.changes, "jump", "jumps")} moved, added or removed.`));
   }
   dz.board.innerHTML = await api("GET", `/api/chutes/boards/${encodeURIComponent(view.id)}/svg`);
   const svg = dz.board.querySelector("svg");

@@ -519,7 +519,74 @@ async function uploadGrid() {
   }
 }
 
+/** Seconds a game with hard seats takes on the server's one thread, about
+ * (each move is a search: 8 games in 20 s on the 2-core machine). */
+const HARD_GAME_SECONDS = 2.5;
+/** The most a balance check plays on the server before it reports. */
+const BALANCE_SECONDS = 20;
+
+/** "normal ×4" or "hard, normal, normal, normal": the levels as asked. */
+function levelWords(seats) {
+  const name = { bot: "normal", random: "easy", hard: "hard", human: "person" };
+  const names = seats.map((s) => name[s] || s);
+  return names.every((n) => n === names[0]) ? `${names[0]} ×${names.length}` : names.join(", ");
+}
+
+/** The verdict in words, read from the intervals. */
+function verdictWords(report) {
+  const points = (x) => `${(x * 100).toFixed(1)} points`;
+  switch (report.verdict.verdict) {
+    case "balanced":
+      return `Balanced: even the widest spread the intervals allow is within ${points(report.margin)}.`;
+    case "unbalanced":
+      return `Unbalanced: even the narrowest spread the intervals allow is more than ${points(report.margin)}.`;
+    default:
+      return `Not enough games to tell: about ${report.verdict.more_games.toLocaleString("en")} more are needed.`;
+  }
+}
+
+/** POST /api/tycoon/designs/{id}/balance and the report in words. */
+async function checkBalance() {
+  const status = byId("balance-status");
+  const error = byId("balance-error");
+  const result = byId("balance-result");
+  const go = byId("balance-go");
+  error.textContent = "";
+  result.replaceChildren();
+  if (!design) return;
+  const games = Number(byId("balance-games").value);
+  const seats = byId("balance-seats").value.trim() || "normal";
+  const hard = seats.split(",").filter((s) => s.trim().toLowerCase() === "hard").length;
+  // Hard seats search every move: say about how long before starting.
+  const estimate = hard ? Math.min(BALANCE_SECONDS, Math.ceil(games * HARD_GAME_SECONDS)) : 0;
+  status.textContent = hard
+    ? `Playing with hard seats: about ${estimate} s (the check stops after ${BALANCE_SECONDS} s with the games played)…`
+    : "Playing…";
+  go.disabled = true;
+  try {
+    const report = await api("POST", `/api/tycoon/designs/${encodeURIComponent(design.id)}/balance`, {
+      games,
+      seats,
+      margin: Number(byId("balance-margin").value),
+    });
+    status.textContent = verdictWords(report);
+    const played = report.stopped ? `${report.games} of ${games} games played (time was up)` : `${report.games} games`;
+    result.append(el("li", {}, `${played}, seats ${levelWords(report.seats)}, spread ${(report.spread * 100).toFixed(1)} points.`));
+    report.win_rate.forEach((rate, i) => {
+      result.append(
+        el("li", {}, `Seat ${i + 1}: wins ${(rate * 100).toFixed(1)}% ± ${(report.win_margin95[i] * 100).toFixed(1)} points`),
+      );
+    });
+  } catch (e) {
+    status.textContent = "";
+    error.textContent = e.message;
+  } finally {
+    go.disabled = false;
+  }
+}
+
 export function startDesigner() {
+  byId("balance-go").addEventListener("click", checkBalance);
   for (const b of ui.kinds) b.addEventListener("click", () => setKind(b.dataset.kind));
   ui.start.addEventListener("focus", () => {
     jumpNext = "start";

@@ -232,6 +232,25 @@ pub fn check_balance(
     report(name, options, margin, totals)
 }
 
+/// [`check_balance`] on `threads` threads of a pool of its own (0 means 1;
+/// the report does not depend on the threads).
+///
+/// # Errors
+/// Fails when the thread pool cannot be built.
+pub fn check_balance_on(
+    name: &str,
+    grid: &Arc<Grid>,
+    options: &Options,
+    margin: f64,
+    watch: &Watch,
+    threads: usize,
+) -> Result<BalanceReport, rayon::ThreadPoolBuildError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.clamp(1, crate::simulate::MAX_THREADS))
+        .build()?;
+    Ok(pool.install(|| check_balance(name, grid, options, margin, watch)))
+}
+
 fn report(name: &str, options: &Options, margin: f64, t: Totals) -> BalanceReport {
     let n = t.games.max(1) as f64;
     let win_rate: [f64; SEATS] = std::array::from_fn(|i| t.wins[i] as f64 / n);

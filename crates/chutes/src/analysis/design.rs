@@ -113,7 +113,21 @@ impl CountRange {
     pub fn exactly(n: u32) -> Self {
         Self { min: n, max: n }
     }
+
+    /// Around a starting board's `n` jumps of one kind: up to
+    /// [`FROM_SLACK`] fewer or more.
+    pub fn around(n: usize) -> Self {
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        Self {
+            min: n.saturating_sub(FROM_SLACK),
+            max: n.saturating_add(FROM_SLACK),
+        }
+    }
 }
+
+/// How many jumps of each kind a design from a starting board may add or
+/// take away unless the counts are asked.
+pub const FROM_SLACK: u32 = 4;
 
 impl fmt::Display for CountRange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -249,6 +263,28 @@ impl DesignShape {
             Some(j) => (least.max(j.min), most.min(j.max)),
             None => (least, most),
         }
+    }
+
+    /// The most rolls any board of the shape can need for its shortest
+    /// game, and the most chutes it may have, when that is proven: a token
+    /// that always moves to the farthest square of its roll's reach that is
+    /// no chute's head (a ladder's only takes it higher, and with no chains
+    /// onto a square that is no jump's head) loses at most one square for
+    /// each chute head over the game, as long as no `faces` chute heads
+    /// stand in a row (none touch under the touching rule, or there are
+    /// fewer chutes than faces). From square 0 it is within `faces` of the
+    /// finish after at most ⌊(N − F − 1 + C)/F⌋ + 1 rolls, and one more
+    /// finishes.
+    fn chute_walk(&self, rules: &Rules, most_jumps: u32) -> Option<(u32, u32)> {
+        let faces = u32::from(rules.faces());
+        let chutes = self.chutes.max.min(most_jumps);
+        let no_wall =
+            chutes < faces || (self.from.is_none() && !self.quality.touching && faces >= 2);
+        if self.chains || !no_wall || self.size <= faces {
+            return None;
+        }
+        let rolls = (self.size - faces - 1 + chutes) / faces + 2;
+        Some((rolls, chutes))
     }
 
     /// The relaxation the bounds are proven on.
@@ -766,8 +802,9 @@ fn check_targets(shape: &DesignShape, rules: &Rules, t: &DesignTargets) -> Resul
     };
     let relaxation = shape.relaxation();
     let least_shortest = relaxation.least_shortest(rules);
-    let (least_jumps, _) = shape.total();
+    let (least_jumps, most_jumps) = shape.total();
     let most_shortest = relaxation.most_shortest(least_jumps);
+    let walk = shape.chute_walk(rules, most_jumps);
     // The shortest game: proven least and most.
     let shortest_low = t.shortest.map_or(0.0, |g| g.window().0);
     if let Some(g) = &t.shortest {
@@ -780,6 +817,23 @@ fn check_targets(shape: &DesignShape, rules: &Rules, t: &DesignTargets) -> Resul
                 g,
                 format!(
                     "with the jumps this shape allows, no game can take fewer than {least} rolls"
+                ),
+            ));
+        }
+        if let Some((rolls, chutes)) = walk
+            && low > f64::from(rolls)
+        {
+            return Err(impossible(
+                "shortest",
+                g,
+                format!(
+                    "a token that always moves to the farthest square its roll can reach without a chute's head finishes within {rolls} rolls on any such board: each of the at most {chutes} chutes costs it at most one square, and no {} chute heads can stand in a row{}",
+                    rules.faces(),
+                    if shape.quality.touching {
+                        ""
+                    } else {
+                        " (no two jumps' ends touch)"
+                    }
                 ),
             ));
         }
@@ -1639,13 +1693,82 @@ mod tests {
         assert_eq!(squares.len(), all, "no two jumps share a square");
     }
 
+    /// The fewest rolls from 0 to the finish (breadth first; one jump a
+    /// move, a roll past the finish stays).
+    fn fewest_rolls(board: &Board, faces: u32) -> Option<u32> {
+        let n = board.size();
+        let mut to: Vec<u32> = (0..=n).collect();
+        for j in board.jumps() {
+            to[j.from as usize] = j.to;
+        }
+        let mut dist = vec![u32::MAX; n as usize + 1];
+        dist[0] = 0;
+        let mut queue = std::collections::VecDeque::from([0u32]);
+        while let Some(s) = queue.pop_front() {
+            for r in 1..=faces {
+                if s + r > n {
+                    continue;
+                }
+                let t = to[(s + r) as usize];
+                if dist[t as usize] == u32::MAX {
+                    dist[t as usize] = dist[s as usize] + 1;
+                    queue.push_back(t);
+                }
+            }
+        }
+        (dist[n as usize] != u32::MAX).then_some(dist[n as usize])
+    }
+
+    #[test]
+    fn no_board_of_the_shape_needs_more_rolls_than_the_chute_walk() {
+        // Random boards of shapes that keep the touching rule, and of shapes
+        // with fewer chutes than faces: each one's shortest game is within
+        // the bound, and the bound is reached on a small board.
+        for (size, chutes, faces, touching) in [
+            (100, 8, 6, false),
+            (40, 6, 2, false),
+            (30, 5, 2, false),
+            (60, 3, 4, true),
+        ] {
+            let mut shape = DesignShape::new(size);
+            shape.chutes = CountRange::exactly(chutes);
+            shape.ladders = CountRange::exactly(0);
+            shape.min_jump = 1;
+            shape.quality.first_row = true;
+            shape.quality.touching = touching;
+            shape.quality.crossings = u32::MAX;
+            let rules = Rules::new(crate::Overshoot::Stay, faces).expect("rules");
+            let (bound, _) = shape.chute_walk(&rules, chutes).expect("a bound");
+            let cx = Context::new(&shape);
+            let mut checked = 0;
+            for seed in 0..300 {
+                let mut rng = Rng::new(seed);
+                let layout = first_layout(&mut rng, &cx);
+                let Ok(board) = layout.board(&shape) else {
+                    continue;
+                };
+                if let Some(rolls) = fewest_rolls(&board, faces) {
+                    assert!(rolls <= bound, "{rolls} > {bound} on {:?}", board.jumps());
+                    checked += 1;
+                }
+            }
+            assert!(checked >= 100, "{checked} boards of {size} squares checked");
+        }
+        // 30 squares, 5 chutes, a 2-sided die: floor((30-3+5)/2)+2 = 18,
+        // reached with a chute's head every third square, each costing the
+        // token one square.
+        let board =
+            Board::from_jumps(30, 0, &[(2, 1), (5, 3), (8, 6), (11, 9), (14, 12)]).expect("board");
+        assert_eq!(fewest_rolls(&board, 2), Some(18));
+    }
+
     #[test]
     fn a_withdrawn_budget_keeps_the_best_board_so_far() {
         let shape = DesignShape::new(100);
-        // Every game at least 60 rolls is beyond any board found quickly
-        // (though no bound rules it out).
+        // Every game at least 18 rolls (the chute walk's bound itself) is
+        // beyond any board found quickly.
         let targets = DesignTargets {
-            shortest: Some(Goal::AtLeast { value: 60.0 }),
+            shortest: Some(Goal::AtLeast { value: 18.0 }),
             ..DesignTargets::default()
         };
         let options = DesignOptions {

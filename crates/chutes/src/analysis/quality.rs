@@ -57,6 +57,35 @@ impl Quality {
             crossings: u32::MAX,
         }
     }
+
+    /// The default rules with at most `crossings` crossings and the rules
+    /// `allow` names switched off: `finish`, `first-row`, `touching`,
+    /// `crossings`, or `all`.
+    ///
+    /// # Errors
+    /// A name that is no rule, in words that list the names.
+    pub fn allowing<S: AsRef<str>>(allow: &[S], crossings: u32) -> Result<Self, String> {
+        let mut q = Self {
+            crossings,
+            ..Self::default()
+        };
+        for rule in allow {
+            match rule.as_ref().trim() {
+                "finish" => q.finish = true,
+                "first-row" | "first_row" => q.first_row = true,
+                "touching" => q.touching = true,
+                "crossings" => q.crossings = u32::MAX,
+                "all" => q = Self::any(),
+                "" => {}
+                other => {
+                    return Err(format!(
+                        "'{other}' is not a board rule: give finish, first-row, touching, crossings or all"
+                    ));
+                }
+            }
+        }
+        Ok(q)
+    }
 }
 
 /// The picture's grid for a board of `size` squares.

@@ -5,9 +5,12 @@
 //! - [`analysis`]: known answers for the analysis;
 //! - [`contract`]: the match layer;
 //! - [`formats`]: boards read in other programs' forms;
-//! - [`leetcode_909`]: LeetCode 909's grids against a breadth-first search.
+//! - [`leetcode_909`]: LeetCode 909's grids against a breadth-first search;
+//! - [`sensitivity`]: the classic board's sensitivity table against an
+//!   independent computation.
 
 mod analysis;
 mod contract;
 mod formats;
 mod leetcode_909;
+mod sensitivity;

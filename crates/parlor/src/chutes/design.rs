@@ -129,23 +129,7 @@ fn goal(name: &str, text: Option<&str>, tolerance: f64) -> Result<Option<Goal>> 
 
 /// The board rules, with those `--allow` names switched off.
 fn quality(allow: &[String], crossings: u32) -> Result<Quality> {
-    let mut q = Quality {
-        crossings,
-        ..Quality::default()
-    };
-    for rule in allow {
-        match rule.trim() {
-            "finish" => q.finish = true,
-            "first-row" | "first_row" => q.first_row = true,
-            "touching" => q.touching = true,
-            "crossings" => q.crossings = u32::MAX,
-            "all" => q = Quality::any(),
-            other => bail!(
-                "--allow: '{other}' is not a board rule: give finish, first-row, touching, crossings or all"
-            ),
-        }
-    }
-    Ok(q)
+    Quality::allowing(allow, crossings).map_err(|e| anyhow::anyhow!("--allow: {e}"))
 }
 
 /// Refuses an output path whose folder does not exist, before the search.
@@ -193,10 +177,7 @@ fn shape(args: &DesignArgs) -> Result<DesignShape> {
         );
     }
     // With a starting board, each kind may grow or shrink by a few.
-    let around = |n: usize| CountRange {
-        min: (n as u32).saturating_sub(4),
-        max: n as u32 + 4,
-    };
+    let around = CountRange::around;
     let (chutes, ladders) = match &from {
         Some(b) => (
             args.chutes.unwrap_or(around(b.chutes().count())),

@@ -92,6 +92,11 @@ pub enum PlotKind {
     SensitivityLadder,
     /// Each jump's head coloured by what removing the jump changes.
     SensitivityRemoved,
+    /// Each square near a jump's foot (1 to 6 squares away) coloured by
+    /// what moving that foot there changes (the nearest foot's jump).
+    SensitivityFoot,
+    /// The same for a jump's head.
+    SensitivityHead,
 }
 
 /// Arguments of `parlor chutes plot`.
@@ -104,7 +109,8 @@ pub enum PlotKind {
   parlor chutes plot --kind heatmap --board my.toml -o heat.png
   parlor chutes plot --kind sensitivity -o sensitivity.png  where a new chute would hurt most (or shorten the game)
   parlor chutes plot --kind sensitivity-ladder -o ladder.png
-  parlor chutes plot --kind sensitivity-removed -o removed.png")]
+  parlor chutes plot --kind sensitivity-removed -o removed.png
+  parlor chutes plot --kind sensitivity-foot -o foot.png     where each jump's foot would better be")]
 pub struct PlotArgs {
     #[command(flatten)]
     board: BoardArgs,
@@ -291,6 +297,26 @@ pub fn plot(args: &PlotArgs) -> Result<()> {
                 ),
             )
         }
+        PlotKind::SensitivityFoot => {
+            one_player(args.players, "sensitivity")?;
+            (
+                sensitivity_map(&board, &rules, View::Foot)?,
+                format!(
+                    "the effect of moving each jump's foot on the {}",
+                    describe(&board)
+                ),
+            )
+        }
+        PlotKind::SensitivityHead => {
+            one_player(args.players, "sensitivity")?;
+            (
+                sensitivity_map(&board, &rules, View::Head)?,
+                format!(
+                    "the effect of moving each jump's head on the {}",
+                    describe(&board)
+                ),
+            )
+        }
     };
     save(&picture, &args.out, &what)
 }
@@ -422,6 +448,10 @@ enum View {
     Ladder,
     /// Removing the jump that starts there.
     Removed,
+    /// Moving the nearest jump's foot (where it ends) there.
+    Foot,
+    /// Moving the nearest jump's head (where it starts) there.
+    Head,
 }
 
 /// The signed heat map of what a change on each square does to the mean:
@@ -456,6 +486,38 @@ fn sensitivity_map(board: &Board, rules: &Rules, view: View) -> Result<Picture> 
                 }
             }
         }
+        View::Foot | View::Head => {
+            // Each square takes the move of the jump whose end is nearest
+            // (ties: the first jump by start square); the end itself is 0.
+            let mut nearest = vec![u32::MAX; board.size() as usize + 1];
+            for j in &table.jumps {
+                let (end, shifts) = if view == View::Foot {
+                    (j.jump.to, &j.foot)
+                } else {
+                    (j.jump.from, &j.head)
+                };
+                let mut place = |square: i64, value: f64, distance: u32| {
+                    if let Ok(s) = usize::try_from(square)
+                        && (1..values.len()).contains(&s)
+                        && distance < nearest[s]
+                    {
+                        nearest[s] = distance;
+                        values[s] = value;
+                        found[s] = true;
+                    }
+                };
+                place(i64::from(end), 0.0, 0);
+                for shift in shifts {
+                    if let Some(e) = &shift.effect {
+                        place(
+                            i64::from(end) + i64::from(shift.by),
+                            e.mean_change,
+                            shift.by.unsigned_abs(),
+                        );
+                    }
+                }
+            }
+        }
     }
     let nothing_fits: Vec<u32> = (1..=board.size()).filter(|&s| !found[s as usize]).collect();
     let (caption, title) = match view {
@@ -470,6 +532,20 @@ fn sensitivity_map(board: &Board, rules: &Rules, view: View) -> Result<Picture> 
         View::Removed => (
             "rolls removing the jump that starts here adds to the mean".to_string(),
             "What each jump is worth",
+        ),
+        View::Foot => (
+            format!(
+                "rolls moving the nearest jump's foot here (1 to {} squares) adds to the mean",
+                chutes::analysis::sensitivity::MAX_SHIFT
+            ),
+            "Where each jump's foot would better be",
+        ),
+        View::Head => (
+            format!(
+                "rolls moving the nearest jump's head here (1 to {} squares) adds to the mean",
+                chutes::analysis::sensitivity::MAX_SHIFT
+            ),
+            "Where each jump's head would better be",
         ),
     };
     let picture = pictures::heatmap(

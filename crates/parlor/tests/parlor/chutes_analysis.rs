@@ -513,7 +513,7 @@ fn design_says_which_targets_were_missed_and_which_no_board_can_meet() {
         "--sd",
         "min",
         "--shortest",
-        ">=20",
+        ">=18",
         "--seed",
         "1",
         "--evaluations",
@@ -572,18 +572,26 @@ fn design_says_which_targets_were_missed_and_which_no_board_can_meet() {
 /// bound that rules it out (no board is judged: the answer is immediate).
 #[test]
 fn impossible_targets_are_refused_at_once_with_their_reason() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
         (&["--mean", "3"], "no board's mean is below 10.6"),
         (
             &["--mean", "10", "--ladders", "0"],
             "no board's mean is below 33.333",
         ),
         (
-            &["--mean", "10", "--shortest", "20"],
-            "every game is asked to take at least 20 rolls",
+            &["--mean", "10", "--shortest", "15"],
+            "every game is asked to take at least 15 rolls",
         ),
         (
             &["--shortest", "200"],
+            "finishes within 18 rolls on any such board",
+        ),
+        (
+            &["--shortest", "50"],
+            "finishes within 18 rolls on any such board: each of the at most 8 chutes",
+        ),
+        (
+            &["--shortest", "200", "--allow", "touching"],
             "it takes at most 84 rolls on 100 squares with 16 jumps",
         ),
         (&["--mean", "1e308"], "at most 1000000, not 1e308"),
@@ -1088,7 +1096,19 @@ fn sensitivity_entries_are_the_analyses_of_the_edited_boards() {
         "{v81} vs {listed}"
     );
     assert!(svg.contains("nothing fits"), "the grey squares are named");
-    for kind in ["sensitivity-ladder", "sensitivity-removed"] {
+    // The board's own surprise: the short chute 56->53 shortens the game.
+    assert!(
+        text.contains(
+            "Surprise: the chute 56->53 SHORTENS the game: removing it changes the mean by +0.01"
+        ),
+        "{text}"
+    );
+    for kind in [
+        "sensitivity-ladder",
+        "sensitivity-removed",
+        "sensitivity-foot",
+        "sensitivity-head",
+    ] {
         let out = dir.path().join(format!("{kind}.svg"));
         ok(&[
             "chutes",
@@ -1099,16 +1119,59 @@ fn sensitivity_entries_are_the_analyses_of_the_edited_boards() {
             out.to_str().expect("path"),
         ]);
         let svg = std::fs::read_to_string(&out).expect("svg");
-        assert!(svg.contains("nothing fits"), "{kind}");
+        // On the classic board some foot is within 6 squares of every
+        // square; the other views have squares where nothing can go.
+        assert!(
+            kind == "sensitivity-foot" || svg.contains("nothing fits"),
+            "{kind}"
+        );
+        if kind == "sensitivity-foot" {
+            // Square 81 shows the ladder 28->84 ending 3 squares lower, the
+            // nearest foot's move; the foot 84 itself shows 0.
+            let value = |square: u32| -> f64 {
+                let at = svg
+                    .find(&format!("data-square=\"{square}\" data-value=\""))
+                    .unwrap_or_else(|| panic!("square {square}'s value"));
+                let rest = &svg[at + format!("data-square=\"{square}\" data-value=\"").len()..];
+                rest[..rest.find('"').expect("end")]
+                    .parse()
+                    .expect("a number")
+            };
+            let ladder = jumps
+                .iter()
+                .find(|j| j["jump"]["from"] == 28)
+                .expect("28->84");
+            let down3 = ladder["foot"]
+                .as_array()
+                .expect("foot")
+                .iter()
+                .find(|s| s["by"] == -3)
+                .expect("-3")["effect"]["mean_change"]
+                .as_f64()
+                .expect("change");
+            assert!((value(81) - down3).abs() < 1e-9, "{} vs {down3}", value(81));
+            assert_eq!(value(84), 0.0);
+        }
     }
 }
 
 #[test]
 fn design_stops_on_ctrl_c_with_the_best_board_so_far() {
-    // Every game at least 60 rolls is beyond reach (though no bound rules
-    // it out): the search would run on.
+    // The longest spread the search can find, with every game at least 18
+    // rolls (the bound itself): the search would run on.
     let out = interrupted(
-        &["chutes", "design", "--shortest", "60", "--seed", "1"],
+        &[
+            "chutes",
+            "design",
+            "--sd",
+            "max",
+            "--shortest",
+            "18",
+            "--seed",
+            "1",
+            "--evaluations",
+            "100000000",
+        ],
         std::time::Duration::from_millis(1500),
     );
     let text = String::from_utf8_lossy(&out.stdout);

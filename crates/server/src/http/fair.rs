@@ -113,6 +113,7 @@ pub const ROUTES: &[(&str, &str, Kind)] = &[
     ("GET", "/api/tycoon/designs/{id}/file", Kind::Everyday),
     ("GET", "/api/tycoon/designs/{id}/svg", Kind::Everyday),
     ("POST", "/api/tycoon/designs/{id}/save", Kind::Making),
+    ("POST", "/api/tycoon/designs/{id}/balance", Kind::Asking),
     ("GET", "/api/tycoon/grids", Kind::Everyday),
     ("GET", "/api/tycoon/grids/{name}", Kind::Everyday),
     ("DELETE", "/api/tycoon/grids/{name}", Kind::Everyday),

@@ -18,6 +18,7 @@
 
 use crate::AppState;
 use crate::http::error::{ApiError, JsonBody};
+use crate::tools::chutes_boards::find_board;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -25,11 +26,11 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use chutes::analysis::design::{
-    self, CountRange, DEFAULT_EVALUATIONS, DesignOptions, DesignShape, DesignTargets,
-    MEAN_TOLERANCE, SD_TOLERANCE, default_max_jump,
+    self, CountRange, DEFAULT_EVALUATIONS, DEFAULT_FAIR, DesignOptions, DesignShape, DesignTargets,
+    MEAN_TOLERANCE, PercentileTarget, SD_TOLERANCE, default_max_jump,
 };
 use chutes::analysis::goal::Goal;
-use chutes::analysis::quality::Quality;
+use chutes::analysis::quality::{DEFAULT_CROSSINGS, Quality};
 use chutes::analysis::report::DesignReport;
 use chutes::{Overshoot, Rules};
 use serde::{Deserialize, Serialize};
@@ -54,21 +55,36 @@ pub fn routes() -> Router<AppState> {
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct DesignRequest {
-    /// The last square (default 100).
-    #[serde(default = "default_size")]
-    pub size: u32,
-    /// Chutes: `"8"` or `"6..10"` (default 8).
+    /// The last square (default 100; with `from`, the board's own).
+    #[serde(default)]
+    pub size: Option<u32>,
+    /// Start from this board (`classic` or an uploaded board's id) and
+    /// change as few jumps as possible.
+    #[serde(default)]
+    pub from: Option<String>,
+    /// Chutes: `"8"` or `"6..10"` (default 8; with `from`, up to 4 more or
+    /// fewer than the board has).
     #[serde(default)]
     pub chutes: Option<String>,
-    /// Ladders: `"8"` or `"6..10"` (default 8).
+    /// Ladders: `"8"` or `"6..10"` (default 8; with `from`, likewise).
     #[serde(default)]
     pub ladders: Option<String>,
+    /// Jumps of both kinds together: `"16"` or `"12..20"` (default: any).
+    #[serde(default)]
+    pub jumps: Option<String>,
     /// The shortest jump (default 2).
     #[serde(default)]
     pub min_jump: Option<u32>,
-    /// The longest jump (default: size − 1).
+    /// The longest jump (default: half the board).
     #[serde(default)]
     pub max_jump: Option<u32>,
+    /// Board rules switched off: `finish`, `first-row`, `touching`,
+    /// `crossings` or `all` (default: none, every rule kept).
+    #[serde(default)]
+    pub allow: Vec<String>,
+    /// The most crossing pairs of jumps (default 2).
+    #[serde(default)]
+    pub crossings: Option<u32>,
     /// May a jump end where another starts?
     #[serde(default)]
     pub chains: bool,
@@ -88,22 +104,23 @@ pub struct DesignRequest {
     /// The designed board's name (default: the seed and the targets).
     #[serde(default)]
     pub name: Option<String>,
-    /// Players (default 1; 2 or more with `fair`).
+    /// Players (default 1; 2 or more ask for fair seats within 0.02
+    /// unless `fair` says otherwise).
     #[serde(default)]
     pub players: Option<usize>,
-    /// Every seat within this of 1/players.
+    /// Every seat within this of 1/players, or `"off"`.
     #[serde(default)]
-    pub fair: Option<f64>,
+    pub fair: Option<GoalText>,
     /// The fewest rolls a game can take: a number (at least) or a goal.
     #[serde(default)]
     pub shortest: Option<GoalText>,
+    /// Percentiles of the game length, as `"90:<=60"` (a plain number: at
+    /// most).
+    #[serde(default)]
+    pub percentiles: Vec<String>,
     /// The search's seed (default 1).
     #[serde(default)]
     pub seed: Option<u64>,
-}
-
-fn default_size() -> u32 {
-    100
 }
 
 /// A goal as a number or as the command line's text.
@@ -140,11 +157,22 @@ impl GoalText {
 
 /// The name a designed board gets: the one asked, or the seed and the
 /// targets in words ("design-1, mean 40, 4 players").
-fn design_name(r: &DesignRequest, targets: &DesignTargets, seed: u64) -> String {
+fn design_name(
+    r: &DesignRequest,
+    from: Option<&str>,
+    targets: &DesignTargets,
+    seed: u64,
+) -> String {
     if let Some(name) = r.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
         return name.chars().take(80).collect();
     }
     let mut words = vec![format!("design-{seed}")];
+    if let Some(from) = from {
+        words.push(format!(
+            "from {}",
+            from.chars().take(40).collect::<String>()
+        ));
+    }
     if let Some(m) = targets.mean {
         words.push(format!("mean {m}"));
     }
@@ -182,19 +210,70 @@ fn line(value: &Said) -> Bytes {
     Bytes::from(text)
 }
 
+/// The fairness margin asked: a number, `off`, or (absent) the default
+/// for 2 or more players.
+fn fair_margin(fair: Option<&GoalText>, players: usize) -> Result<Option<f64>, ApiError> {
+    match fair {
+        None => Ok((players >= 2).then_some(DEFAULT_FAIR)),
+        Some(GoalText::Number(v)) => Ok(Some(*v)),
+        Some(GoalText::Text(t)) => match t.trim() {
+            "off" | "none" => Ok(None),
+            "" => Ok((players >= 2).then_some(DEFAULT_FAIR)),
+            d => d.parse::<f64>().map(Some).map_err(|_| {
+                ApiError::bad_request(format!(
+                    "fair: '{d}' is not a margin: give a number such as 0.02, or off"
+                ))
+            }),
+        },
+    }
+}
+
 /// The request as the library's shape, rules, targets and options.
-fn read(r: &DesignRequest) -> Result<(DesignShape, Rules, DesignTargets, DesignOptions), ApiError> {
-    if r.size > MAX_DESIGN_SQUARES {
+fn read(
+    state: &AppState,
+    r: &DesignRequest,
+) -> Result<(DesignShape, Rules, DesignTargets, DesignOptions), ApiError> {
+    let from = r
+        .from
+        .as_deref()
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(|f| find_board(state, f))
+        .transpose()?;
+    let size = match (&from, r.size) {
+        (Some(b), Some(s)) if b.size() != s => {
+            return Err(ApiError::bad_request(format!(
+                "size {s} differs from the starting board's {} squares",
+                b.size()
+            )));
+        }
+        (Some(b), _) => b.size(),
+        (None, s) => s.unwrap_or(100),
+    };
+    if size > MAX_DESIGN_SQUARES {
         return Err(ApiError::bad_request(format!(
-            "boards designed through the server have at most {MAX_DESIGN_SQUARES} squares, not {} (the command line designs larger ones)",
-            r.size
+            "boards designed through the server have at most {MAX_DESIGN_SQUARES} squares, not {size} (the command line designs larger ones)"
         )));
     }
-    let count = |text: &Option<String>| -> Result<CountRange, ApiError> {
-        text.as_deref()
-            .unwrap_or("8")
-            .parse::<CountRange>()
-            .map_err(|e| ApiError::bad_request(e.to_string()))
+    if from.as_ref().is_some_and(|b| b.start() != 0) {
+        return Err(ApiError::bad_request(
+            "from: the designer starts tokens off the board, on 0; this board starts them on 1",
+        ));
+    }
+    let count = |text: &Option<String>, default: CountRange| -> Result<CountRange, ApiError> {
+        match text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+            Some(t) => t
+                .parse::<CountRange>()
+                .map_err(|e| ApiError::bad_request(e.to_string())),
+            None => Ok(default),
+        }
+    };
+    let (chutes, ladders) = match &from {
+        Some(b) => (
+            CountRange::around(b.chutes().count()),
+            CountRange::around(b.ladders().count()),
+        ),
+        None => (CountRange::exactly(8), CountRange::exactly(8)),
     };
     let overshoot = match r.overshoot.as_deref() {
         Some(name) => name
@@ -204,17 +283,37 @@ fn read(r: &DesignRequest) -> Result<(DesignShape, Rules, DesignTargets, DesignO
     };
     let rules = Rules::new(overshoot, r.faces.unwrap_or(6))
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let shape = DesignShape {
-        size: r.size,
-        chutes: count(&r.chutes)?,
-        ladders: count(&r.ladders)?,
-        min_jump: r.min_jump.unwrap_or(2),
-        max_jump: r.max_jump.unwrap_or(default_max_jump(r.size)),
-        chains: r.chains,
-        jumps: None,
-        quality: Quality::default(),
-        from: None,
+    let jumps = match r.jumps.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => Some(
+            t.parse::<CountRange>()
+                .map_err(|e| ApiError::bad_request(e.to_string()))?,
+        ),
+        None => None,
     };
+    let quality = Quality::allowing(&r.allow, r.crossings.unwrap_or(DEFAULT_CROSSINGS))
+        .map_err(|e| ApiError::bad_request(format!("allow: {e}")))?;
+    let percentiles = r
+        .percentiles
+        .iter()
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            p.parse::<PercentileTarget>()
+                .map_err(|e| ApiError::bad_request(e.to_string()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let shape = DesignShape {
+        size,
+        chutes: count(&r.chutes, chutes)?,
+        ladders: count(&r.ladders, ladders)?,
+        min_jump: r.min_jump.unwrap_or(2),
+        max_jump: r.max_jump.unwrap_or(default_max_jump(size)),
+        chains: r.chains,
+        jumps,
+        quality,
+        from: from.map(|b| b.jumps().to_vec()),
+    };
+    let players = r.players.unwrap_or(1);
     let targets = DesignTargets {
         mean: r
             .mean
@@ -226,14 +325,14 @@ fn read(r: &DesignRequest) -> Result<(DesignShape, Rules, DesignTargets, DesignO
             .as_ref()
             .map(|g| g.goal("sd", SD_TOLERANCE, false))
             .transpose()?,
-        players: r.players.unwrap_or(1),
-        fair: r.fair,
+        players,
+        fair: fair_margin(r.fair.as_ref(), players)?,
         shortest: r
             .shortest
             .as_ref()
             .map(|g| g.goal("shortest", 0.0, true))
             .transpose()?,
-        percentiles: Vec::new(),
+        percentiles,
     };
     let options = DesignOptions {
         seed: r.seed.unwrap_or(1),
@@ -247,8 +346,22 @@ async fn design_board(
     maker: crate::http::client::Maker,
     JsonBody(request): JsonBody<DesignRequest>,
 ) -> Result<Response, ApiError> {
-    let (shape, rules, targets, options) = read(&request)?;
-    let name = design_name(&request, &targets, options.seed);
+    let (shape, rules, targets, options) = read(&state, &request)?;
+    // A starting board is named by its own name (an uploaded board's id
+    // says nothing to a person).
+    let from = request
+        .from
+        .as_deref()
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(|f| {
+            find_board(&state, f)
+                .ok()
+                .and_then(|b| b.name().map(|n| n.trim().to_string()))
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| f.to_string())
+        });
+    let name = design_name(&request, from.as_deref(), &targets, options.seed);
     // Refuse a shape or targets that cannot be designed for before any
     // work, with the library's words.
     design::check(&shape, &rules, &targets).map_err(|e| ApiError::bad_request(e.to_string()))?;

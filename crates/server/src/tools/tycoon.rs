@@ -13,6 +13,12 @@
 //!   grid (tokens, station owners, the players panel), titled with the
 //!   grid's name as the page calls it (`?name=`).
 //!
+//! - **balance check**: bot games on a design's grid, each seat's win rate
+//!   with its 95% interval and the library's verdict (balanced, unbalanced,
+//!   or not enough games to tell and about how many more), run in the long
+//!   line on one thread within [`BALANCE_SECONDS`]: a run the time stops is
+//!   the report of the games played, marked `stopped`.
+//!
 //! The rules are the `tycoon` library's: every edit goes through its one
 //! validator; this module only stores documents and grids. Games are played
 //! through the match router ([`crate::matches`]).
@@ -43,6 +49,7 @@ pub fn routes() -> Router<AppState> {
         .route("/designs/{id}/file", get(file))
         .route("/designs/{id}/svg", get(design_svg))
         .route("/designs/{id}/save", post(save))
+        .route("/designs/{id}/balance", post(balance))
         .route("/grids", get(list_grids))
         .route("/grids/{name}", get(saved_grid).delete(delete_grid))
         .route("/cards", get(cards))
@@ -342,4 +349,125 @@ async fn delete_grid(
     } else {
         Err(grids::missing(&name))
     }
+}
+
+/// The most games one balance check plays.
+pub const MAX_BALANCE_GAMES: u64 = 4_000;
+
+/// The longest a balance check plays before it reports the games played.
+pub const BALANCE_SECONDS: u64 = 20;
+
+/// `POST /api/tycoon/designs/{id}/balance`: how many games, the seats'
+/// levels and the margin.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct BalanceRequest {
+    /// Games to play (default 1,000; at most [`MAX_BALANCE_GAMES`]).
+    #[serde(default)]
+    games: Option<u64>,
+    /// The most the seats' win rates may differ (default 0.05).
+    #[serde(default)]
+    margin: Option<f64>,
+    /// Who plays seats 1-4: one level for all (`"normal"`) or four
+    /// (`"hard,normal,normal,normal"`); levels are easy, normal and hard.
+    #[serde(default)]
+    seats: Option<String>,
+    /// The games' seed (default 1).
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+/// The four seats a request names.
+fn balance_seats(text: Option<&str>) -> Result<[tycoon::Seat; tycoon::game::SEATS], ApiError> {
+    let text = text
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .unwrap_or("normal");
+    let seats: Vec<tycoon::Seat> = text
+        .split(',')
+        .map(|s| {
+            s.parse::<tycoon::Seat>()
+                .map_err(|e| ApiError::bad_request(format!("seats: {e}")))
+        })
+        .collect::<Result<_, _>>()?;
+    if seats.contains(&tycoon::Seat::Human) {
+        return Err(ApiError::bad_request(
+            "seats: a balance check is played by bots: give easy, normal or hard",
+        ));
+    }
+    match seats.as_slice() {
+        [one] => Ok([*one; tycoon::game::SEATS]),
+        [a, b, c, d] => Ok([*a, *b, *c, *d]),
+        other => Err(ApiError::bad_request(format!(
+            "seats: {} seats named; give 4 (or one for all)",
+            other.len()
+        ))),
+    }
+}
+
+async fn balance(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<BalanceRequest>,
+) -> ApiResult<tycoon::balance::BalanceReport> {
+    let games = req.games.unwrap_or(1_000);
+    if !(1..=MAX_BALANCE_GAMES).contains(&games) {
+        return Err(ApiError::bad_request(format!(
+            "games: give 1 to {MAX_BALANCE_GAMES}, not {games} (the command line's parlor tycoon check --balance plays more)"
+        )));
+    }
+    let margin = req.margin.unwrap_or(0.05);
+    if !(margin.is_finite() && (0.0..=1.0).contains(&margin)) {
+        return Err(ApiError::bad_request(format!(
+            "margin: a share between 0 and 1 (0.05 is 5 points), not {margin}"
+        )));
+    }
+    let seats = balance_seats(req.seats.as_deref())?;
+    let grid = std::sync::Arc::new(state.designs.with(&id, |d| d.grid().clone())?);
+    let options = tycoon::simulate::Options {
+        games,
+        seed: req.seed.unwrap_or(1),
+        seats,
+        turn_cap: tycoon::game::DEFAULT_TURN_CAP,
+    };
+    let report = state
+        .long_work
+        .run_long_for(
+            // Room for the games in play when the time is up to end (a
+            // hard seat's game takes seconds).
+            std::time::Duration::from_secs(BALANCE_SECONDS + 20),
+            move |outer| {
+                let watch = tycoon::simulate::Watch::default();
+                let deadline =
+                    std::time::Instant::now() + std::time::Duration::from_secs(BALANCE_SECONDS);
+                let done = std::sync::atomic::AtomicBool::new(false);
+                std::thread::scope(|scope| {
+                    // Stops the games when the time is up or the client
+                    // went away; the report is then of the games played.
+                    scope.spawn(|| {
+                        use std::sync::atomic::Ordering;
+                        while !done.load(Ordering::SeqCst) {
+                            if outer.check().is_err() || std::time::Instant::now() >= deadline {
+                                watch.stop.store(true, Ordering::SeqCst);
+                                break;
+                            }
+                            std::thread::sleep(std::time::Duration::from_millis(20));
+                        }
+                    });
+                    let report = tycoon::balance::check_balance_on(
+                        "this grid",
+                        &grid,
+                        &options,
+                        margin,
+                        &watch,
+                        1,
+                    );
+                    done.store(true, std::sync::atomic::Ordering::SeqCst);
+                    report
+                })
+            },
+        )
+        .await?
+        .map_err(|e| ApiError::unprocessable(format!("the games could not start: {e}")))?;
+    Ok(Json(report))
 }

@@ -1232,6 +1232,58 @@ fn a_board_is_designed_to_targets_in_the_analysis_and_played() {
     b.wait_for_text("#design-error", "give 2 or more players");
 }
 
+#[test]
+fn the_designer_takes_the_command_lines_options_and_starts_from_a_board() {
+    let b = Browser::open();
+    open_new_game(&b);
+    b.click_css("#tab-analysis");
+    b.wait_for_text("#analysis-status", "exact figures");
+    b.select("#an-board", "classic");
+    // The family's question, nearer: the classic board a little shorter,
+    // changed as little as possible.
+    b.click_css("#d-from");
+    b.fill("#d-mean", "37±0.5");
+    b.select("#d-players", "1");
+    b.fill("#d-fair", "");
+    b.fill("#d-max-jump", "60");
+    b.fill("#d-seed", "1");
+    b.click_css("#design-go");
+    b.wait_for_text("#design-status", "Every target met");
+    let targets = b.text_css("#design-targets");
+    assert!(
+        targets.contains("Changed from the starting board:"),
+        "{targets}"
+    );
+    assert!(targets.contains("Kept: "), "the board rules: {targets}");
+    // The name says where it came from.
+    b.click_css("#design-play");
+    let next = b.wait_for_text("#board-info", "Next game");
+    assert!(next.contains("design-1, from classic"), "{next}");
+    // Die faces, jump lengths and a rule allowed reach the server: a
+    // 4-sided die's board, its jumps within 3 to 12 squares.
+    b.click_css("#tab-analysis");
+    b.click_css("#d-from");
+    b.fill("#d-size", "60");
+    b.fill("#d-chutes", "4");
+    b.fill("#d-ladders", "4");
+    b.fill("#d-min-jump", "3");
+    b.fill("#d-max-jump", "12");
+    b.fill("#d-faces", "4");
+    b.fill("#d-mean", "");
+    b.fill("#d-percentile", "90:<=60");
+    b.click_css("#d-allow input[value=crossings]");
+    b.click_css("#design-go");
+    b.wait_for_text("#design-status", "Every target met");
+    let targets = b.text_css("#design-targets");
+    assert!(targets.contains("90% of games end within"), "{targets}");
+    assert!(targets.contains("Allowed: "), "{targets}");
+    // A shortest game no board can have is refused at once, in words.
+    b.fill("#d-percentile", "");
+    b.fill("#d-shortest", "50");
+    b.click_css("#design-go");
+    b.wait_for_text("#design-error", "no board can meet the shortest target");
+}
+
 /// A roll made while the server cannot be reached is kept, the page says
 /// so in plain words, and it is sent again with the same move number once
 /// the server answers: played once, not dropped.

@@ -1268,3 +1268,35 @@ fn two_people_play_tycoon_online_to_the_end() {
     assert_eq!(idle_moves(friend), moves);
     watcher.screenshot("tycoon-watch-end");
 }
+
+#[test]
+fn a_tycoon_grids_balance_is_checked_in_the_designer() {
+    let b = Browser::open_at(1280, 900);
+    b.visit("/tycoon");
+    ready(&b);
+    wait_for_count(&b, "#grid svg g.cell[data-cell]", 99);
+    b.fill("#balance-games", "40");
+    b.fill("#balance-seats", "easy,normal,normal,normal");
+    b.click_css("#balance-go");
+    // With 40 games the intervals are too wide to call the grid balanced.
+    let status = b.wait_for("the verdict", || {
+        let text = b.text_now("#balance-status")?;
+        (text.starts_with("Unbalanced") || text.starts_with("Not enough games to tell"))
+            .then_some(text)
+    });
+    assert!(
+        status.starts_with("Unbalanced") || status.contains("more are needed"),
+        "{status}"
+    );
+    let result = b.text_css("#balance-result");
+    assert!(
+        result.contains("40 games, seats easy, normal, normal, normal"),
+        "the levels are named: {result}"
+    );
+    assert!(result.contains("Seat 4: wins"), "{result}");
+    // Hard seats: the time it will take is said before the games.
+    b.fill("#balance-seats", "hard");
+    b.fill("#balance-games", "2");
+    b.click_css("#balance-go");
+    b.wait_for_text("#balance-status", "Playing with hard seats: about 5 s");
+}

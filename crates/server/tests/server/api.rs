@@ -989,3 +989,162 @@ async fn a_board_is_designed_with_its_progress_and_kept_for_analysis_and_play() 
         "{report}"
     );
 }
+
+/// The last line of a design's answer.
+fn design_of(answer: &Answer) -> Value {
+    let text = answer.body.as_str().expect("lines of JSON").to_string();
+    serde_json::from_str(text.lines().last().expect("a line")).expect("JSON")
+}
+
+#[tokio::test]
+async fn a_design_takes_the_command_lines_options() {
+    let app = app().await;
+    // From the classic board, a little shorter: few changes, the board's
+    // own size, and the report's changes and rules.
+    let answer = app
+        .post(
+            "/api/chutes/design",
+            json!({"from": "classic", "mean": "37±0.5", "seed": 1}),
+        )
+        .await;
+    let last = design_of(&answer);
+    let report = &last["design"]["report"];
+    assert_eq!(report["met"], true, "{last}");
+    let changes = report["changes"].as_u64().expect("changes");
+    assert!((1..=3).contains(&changes), "{changes}");
+    assert_eq!(report["shape"]["size"], 100);
+    assert!(report["rules"].as_array().is_some_and(|r| !r.is_empty()));
+    // Jump lengths, die faces, rules allowed, a percentile.
+    let answer = app
+        .post(
+            "/api/chutes/design",
+            json!({"size": 60, "chutes": "4", "ladders": "4", "min_jump": 3, "max_jump": 12,
+                   "faces": 4, "allow": ["crossings"], "percentiles": ["90:<=60"], "seed": 1}),
+        )
+        .await;
+    let last = design_of(&answer);
+    let report = &last["design"]["report"];
+    assert_eq!(report["met"], true, "{last}");
+    for j in report["jumps"].as_array().expect("jumps") {
+        let (a, b) = (j["from"].as_i64().unwrap(), j["to"].as_i64().unwrap());
+        assert!((3..=12).contains(&(a - b).abs()), "{j}");
+    }
+    assert_eq!(report["analysis"]["rules"]["faces"], 4, "{report}");
+    // Two players without `fair` ask for fair seats, as on the command line.
+    let answer = app
+        .post(
+            "/api/chutes/design",
+            json!({"mean": 35, "players": 2, "seed": 1}),
+        )
+        .await;
+    let last = design_of(&answer);
+    let targets = last["design"]["report"]["targets"]
+        .as_array()
+        .expect("targets");
+    assert!(targets.iter().any(|t| t["name"] == "fair"), "{last}");
+    // A shortest game no board can have is refused at once.
+    let refused = app
+        .post("/api/chutes/design", json!({"shortest": 50}))
+        .await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    assert!(
+        refused.body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("within 18 rolls")),
+        "{:?}",
+        refused.body
+    );
+    let bad_rule = app
+        .post("/api/chutes/design", json!({"allow": ["ugly"]}))
+        .await;
+    assert_eq!(bad_rule.status, StatusCode::BAD_REQUEST);
+    let no_board = app
+        .post("/api/chutes/design", json!({"from": "nothing-here"}))
+        .await;
+    assert_eq!(no_board.status, StatusCode::NOT_FOUND);
+    // From an uploaded board: the design is named by the board's name, not
+    // its id.
+    let uploaded = app
+        .post(
+            "/api/chutes/boards",
+            json!({"text": "size = 40\nstart = 0\nname = \"Our board\"\nladders = [[12, 20]]\nchutes = [[30, 22]]\n", "file_name": "ours.toml"}),
+        )
+        .await;
+    let id = uploaded.ok()["id"].as_str().expect("an id").to_string();
+    let answer = app
+        .post(
+            "/api/chutes/design",
+            json!({"from": id, "mean": "12..14", "seed": 1}),
+        )
+        .await;
+    let last = design_of(&answer);
+    let designed = last["design"]["id"].as_str().expect("an id");
+    let board = app.get(&format!("/api/chutes/boards/{designed}")).await;
+    assert_eq!(
+        board.ok()["board"]["name"],
+        "design-1, from Our board, mean 13 ± 1",
+        "{last}"
+    );
+}
+
+#[tokio::test]
+async fn a_tycoon_designs_balance_is_checked_with_a_verdict_from_the_intervals() {
+    let app = app().await;
+    let design = app.post("/api/tycoon/designs", json!({})).await;
+    let id = design.ok()["id"].as_str().unwrap().to_string();
+    let route = format!("/api/tycoon/designs/{id}/balance");
+    let report = app
+        .post(
+            &route,
+            json!({"games": 60, "seats": "easy,normal,normal,normal", "seed": 3}),
+        )
+        .await;
+    let report = report.ok();
+    assert_eq!(report["games"], 60);
+    assert_eq!(report["seats"], json!(["random", "bot", "bot", "bot"]));
+    // The verdict is the intervals': with 60 games each seat's interval is
+    // about ±12 points, far wider than a 5-point margin.
+    let rates: Vec<f64> = report["win_rate"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_f64().unwrap())
+        .collect();
+    let half: Vec<f64> = report["win_margin95"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_f64().unwrap())
+        .collect();
+    assert!(half.iter().all(|h| *h > 0.08), "{half:?}");
+    let spread = report["spread"].as_f64().unwrap();
+    let hi = rates.iter().copied().fold(0.0, f64::max);
+    let lo = rates.iter().copied().fold(1.0, f64::min);
+    assert!((spread - (hi - lo)).abs() < 1e-12);
+    let verdict = report["verdict"]["verdict"].as_str().unwrap();
+    assert_ne!(verdict, "balanced", "{report}");
+    if verdict == "undecided" {
+        assert!(report["verdict"]["more_games"].as_u64().unwrap() > 0);
+    }
+    for (body, words) in [
+        (json!({"games": 0}), "games: give 1 to 4000"),
+        (json!({"games": 100_000}), "games: give 1 to 4000"),
+        (json!({"seats": "human"}), "played by bots"),
+        (json!({"seats": "easy,hard"}), "give 4"),
+        (json!({"margin": 2.0}), "margin"),
+    ] {
+        let refused = app.post(&route, body.clone()).await;
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(
+            refused.body["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(words)),
+            "{body}: {:?}",
+            refused.body
+        );
+    }
+    let gone = app
+        .post("/api/tycoon/designs/nothing/balance", json!({}))
+        .await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND);
+}

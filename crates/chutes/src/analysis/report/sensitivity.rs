@@ -52,6 +52,11 @@ impl SensitivityReport {
     }
 }
 
+/// `47->26`.
+fn jump_words(j: &crate::board::Jump) -> String {
+    format!("{}->{}", j.from, j.to)
+}
+
 /// `+1.23` rolls.
 fn signed(x: f64) -> String {
     format!("{x:+.2}")
@@ -154,6 +159,27 @@ impl fmt::Display for SensitivityReport {
                 .map(|(s, d)| format!("{s} ({})", signed(*d)))
                 .collect::<Vec<_>>()
         };
+        // A chute whose removal lengthens the game shortens it where it is
+        // (and a ladder whose removal shortens it lengthens it).
+        for j in &t.jumps {
+            let chute = j.jump.to < j.jump.from;
+            if let Some(e) = &j.removed
+                && (if chute {
+                    e.mean_change > 0.0
+                } else {
+                    e.mean_change < 0.0
+                })
+            {
+                writeln!(
+                    f,
+                    "Surprise: the {} {} {} the game: removing it changes the mean by {}",
+                    if chute { "chute" } else { "ladder" },
+                    jump_words(&j.jump),
+                    if chute { "SHORTENS" } else { "LENGTHENS" },
+                    signed(e.mean_change)
+                )?;
+            }
+        }
         let shorter = against(|s| s.chute.as_ref(), -1.0);
         if !shorter.is_empty() {
             writeln!(
