@@ -23,6 +23,7 @@ mod baffle;
 mod checks;
 mod chutes;
 mod layout;
+mod pace;
 mod pages;
 mod together;
 mod tycoon;
