@@ -462,6 +462,7 @@ const page = {
     if (!how.replaying) onMove(played);
   },
 
+  stepWords: (s) => `Replay: the box after move ${s.at} of ${s.moves}.`,
   /** A replay step: the final picture with what had not happened yet hidden. */
   drawStep(s) {
     step = s.at === s.moves ? null : s;

@@ -10,7 +10,6 @@
 // - the next game: what the form describes; it never changes the game in
 //   play.
 import { api, el, showError, readFile, readSeed, count, defaultPlans } from "/static/common.js";
-import { seatChooser } from "/static/matchui.js";
 import { an } from "/static/chutes-analysis.js";
 import { describeBoard, readable, looksBinary } from "/static/chutes-words.js";
 
@@ -94,13 +93,27 @@ export function rememberBoard(matchId, ref) {
 }
 
 /**
- * The form's fields in `ui` (board, upload, rules, dice, seed, the seat
- * chooser's place). `info` is the game in the registry; `idle()` is true
- * while no game is shown (the next game's board is then drawn by
- * `preview(ref, board)`); `seatName(seat)` names a seat.
+ * The seat chooser's options (the shell makes it): two seats to begin
+ * with, a game among people at one screen; `seatName(seat)` names a seat,
+ * `onChange` hears each change.
  */
-export function chutesStart(ui, { info, game, idle, preview, seatName }) {
-  let seats = null;
+export function seatOptions(info, seatName, onChange) {
+  const most = info?.max_seats ?? 1;
+  return {
+    initial: Math.min(2, most),
+    defaults: Array.from({ length: most }, (_, i) => defaultPlans(info)[i] || "here"),
+    seatName,
+    onChange,
+  };
+}
+
+/**
+ * The form's fields in `ui` (board, upload, rules, dice, seed). `info` is
+ * the game in the registry; `idle()` is true while no game is shown (the
+ * next game's board is then drawn by `preview(ref, board)`); `seats()` is
+ * the seat chooser (the shell's).
+ */
+export function chutesStart(ui, { info, idle, preview, seats: chooser }) {
   lists.push(ui.boardSelect, an.board);
 
   function selected() {
@@ -149,7 +162,7 @@ export function chutesStart(ui, { info, game, idle, preview, seatName }) {
   }
 
   function plans() {
-    return seats ? seats.plans() : ["here"];
+    return chooser() ? chooser().plans() : ["here"];
   }
 
   /** The seed is offered only when no seat waits for someone; chosen dice only at one screen. */
@@ -168,7 +181,7 @@ export function chutesStart(ui, { info, game, idle, preview, seatName }) {
   }
 
   /** The next game's request from the form; throws an Error (its field focused) when a field is wrong. */
-  function request() {
+  function request(seatPlans = plans()) {
     const board = ui.boardSelect.value;
     // The die's bounds are the game's (the registry's); the server checks them.
     const faces = Number(ui.faces.value);
@@ -177,7 +190,6 @@ export function chutesStart(ui, { info, game, idle, preview, seatName }) {
       ui.faces.focus();
       throw new Error(bounds ? `The die has ${bounds.min} to ${bounds.max} faces.` : "The die has a whole number of faces.");
     }
-    const seatPlans = plans();
     const dice = ui.dice.value;
     if (dice === "chosen" && seatPlans.some((x) => x !== "here")) {
       throw new Error("Chosen rolls need every seat here, at this screen: make each seat “Here”, or let the server roll.");
@@ -197,24 +209,12 @@ export function chutesStart(ui, { info, game, idle, preview, seatName }) {
 
   /** Fills the form from the registry and offers the boards (a failure is said under the board). */
   async function start() {
-    const most = info?.max_seats ?? 1;
     if (info) {
       ui.faces.min = String(info.setup_limits.faces.min);
       ui.faces.max = String(info.setup_limits.faces.max);
       ui.faces.value = String(info.default_setup.faces);
       ui.overshoot.value = info.default_setup.overshoot;
     }
-    seats = seatChooser(ui.seatChooser, {
-      game,
-      min: info?.min_seats ?? 1,
-      max: most,
-      botLevels: info?.bot_levels,
-      // Two players to begin with: a game among people at one screen.
-      initial: Math.min(2, most),
-      defaults: Array.from({ length: most }, (_, i) => defaultPlans(info)[i] || "here"),
-      seatName,
-      onChange: showSeedField,
-    });
     showSeedField();
     ui.boardSelect.addEventListener("change", showBoardInfo);
     ui.boardFile.addEventListener("change", uploadBoard);
@@ -230,7 +230,7 @@ export function chutesStart(ui, { info, game, idle, preview, seatName }) {
   function choose(ref, players) {
     ui.boardSelect.value = ref;
     showBoardInfo();
-    if (seats && players >= 2) seats.setCount(players);
+    if (chooser() && players >= 2) chooser().setCount(players);
   }
 
   return { start, request, selected, choose, plans, showSeedField };

@@ -1,12 +1,12 @@
 // Chutes & Ladders' words on its page: a board's name and facts, the
-// rules, and a refusal made readable.
+// rules, its jumps, a history line's class, and a refusal made readable.
 //
 // Terms:
 // - board: the server's board view ({name, size, start, geometry, jumps}).
 // - facts: "100 squares, 9 ladders, 10 chutes; tokens start off the board".
 // - readable: a refusal's words with no control characters or stray bytes,
 //   and not longer than a few lines.
-import { count } from "/static/common.js";
+import { ApiFailure, count, el } from "/static/common.js";
 
 /** "the classic board", "Tiny test board", "trap.toml": a board's name, never "… board board". */
 export function boardName(board) {
@@ -71,4 +71,47 @@ export function looksBinary(text) {
   if (/[\u0000\uFFFD]/.test(text)) return true;
   const controls = text.match(/[\u0001-\u0008\u000E-\u001F\u007F]/g);
   return Boolean(controls && controls.length > 0);
+}
+
+/** The jumps of `board` in words: "Ladders: 3→8, …", then the chutes (elements). */
+export function jumpsWords(board) {
+  const text = (kind) => jumpsOf(board, kind).map((j) => `${j.from}→${j.to}`).join(", ") || "none";
+  return [el("span", {}, el("strong", {}, "Ladders: "), text("ladder")), el("br"), el("span", {}, el("strong", {}, "Chutes: "), text("chute"))];
+}
+
+/** The chosen roll's options: 1 to `faces`. */
+export function rollOptions(faces) {
+  return Array.from({ length: faces }, (_, i) => el("option", { value: i + 1 }, String(i + 1)));
+}
+
+/** A history line's class: the win, or the jump its roll took. */
+export function lineClass(move) {
+  const turns = move.events || [];
+  if (turns.some((t) => t.outcome === "won")) return "won";
+  const jump = turns.find((t) => t.jump);
+  return jump ? jump.jump.kind : "";
+}
+
+/** Words for a roll the server refused. */
+export function failureWords(e) {
+  if (!(e instanceof ApiFailure)) return readable(e.message);
+  switch (e.code) {
+    case "stale_move":
+      return "That roll was not played: the game had already moved on (another tab or device played first). The board shows the game as it is now.";
+    case "not_your_turn":
+      return "It is not your turn.";
+    case "game_over":
+      return "The game is over: no more rolls.";
+    case "unreachable":
+      return "The server cannot be reached: the page reconnects by itself.";
+    default:
+      return readable(e.message);
+  }
+}
+
+/** Words for an invite that could not be used (the page watches the game). */
+export function joinWords(e) {
+  if (e.code === "seat_taken") return "Someone took that seat first: you are watching this game.";
+  if (e.code === "bad_invite") return "That invite link does not work any more (a new one may have been made): you are watching this game.";
+  return `The invite could not be used: ${readable(e.message)}`;
 }

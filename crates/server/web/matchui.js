@@ -816,15 +816,24 @@ export function replayBar(container, match, onStep) {
  * While the game is on, a move is shown as the board then, as anyone could
  * see it at the time (the server's picture of that step: no seed, no
  * unfound mirror), above the list, with "Back to now". Once it is over,
- * `options.onPick(n)` drives the page's own replay instead. Returns
- * {element, update()}: call update() after each change.
+ * `options.onPick(n)` drives the page's own replay instead.
+ *
+ * Options: `listId` and `listClass` (the list's id and class), `words(move)` (a line's words, from
+ * {number, seat, texts}; by default the player's name and the texts),
+ * `lineClass(move)` (a line's class, from the move as played, with its
+ * events, or as the log has it), and `append`: the list grows as the page
+ * shows each move (`add(played)`, one fragment per call, nothing redrawn),
+ * and is read again from the match's log only when the view has moves the
+ * page was not shown (a reconnection) or its players' names changed.
+ * Returns {element, update(), add(played), showAt(n), now()}: call update()
+ * after each change.
  */
 export function moveList(container, match, options = {}) {
   const headingId = uid("moves");
   const listId = uid("move-list");
   const list = el("ol", {
-    id: listId,
-    class: "moves",
+    id: options.listId || listId,
+    class: options.listClass ? `moves ${options.listClass}` : "moves",
     role: "listbox",
     tabindex: "0",
     "aria-labelledby": headingId,
@@ -850,6 +859,8 @@ export function moveList(container, match, options = {}) {
   let active = null;
   let shown = null;
   let drawn = null;
+  /** In append mode, the last move with a line. */
+  let lastLine = 0;
 
   /** Each move of the log: {number, seat, texts}. */
   function moves() {
@@ -862,11 +873,39 @@ export function moveList(container, match, options = {}) {
   }
 
   function words(move) {
+    if (options.words) return options.words(move);
     return `${playerName(match.view, move.seat)}: ${move.texts.map((t) => withNames(match.view, t)).join("; ")}`;
   }
 
   function optionId(n) {
     return `${listId}-${n}`;
+  }
+
+  /** One move's line: its number, its player's colour, its words. */
+  function line(move) {
+    const cls = options.lineClass ? options.lineClass(move) : "";
+    return el(
+      "li",
+      { id: optionId(move.number), role: "option", class: cls || null, "data-move": move.number, "data-seat": move.seat, "aria-selected": "false" },
+      el("span", { class: "n" }, `${move.number}.`),
+      el("span", { class: `swatch p${move.seat}`, "aria-hidden": "true" }),
+      " ",
+      el("span", { class: "words" }, words(move)),
+    );
+  }
+
+  /** Scrolls the list, never the page, so that `item` is in view. */
+  function reveal(item) {
+    const box = list.getBoundingClientRect();
+    const at = item.getBoundingClientRect();
+    if (at.top < box.top) list.scrollTop -= box.top - at.top;
+    else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+  }
+
+  function showEmpty(any) {
+    // An empty listbox is not one: the list shows once there is a move.
+    list.hidden = !any;
+    none.hidden = any;
   }
 
   function mark() {
@@ -877,8 +916,8 @@ export function moveList(container, match, options = {}) {
     }
     if (active === null) list.removeAttribute("aria-activedescendant");
     else list.setAttribute("aria-activedescendant", optionId(active));
-    const item = active === null ? null : document.getElementById(optionId(active));
-    if (item) item.scrollIntoView({ block: "nearest" });
+    const item = active === null ? (shown === null ? null : document.getElementById(optionId(shown))) : document.getElementById(optionId(active));
+    if (item) reveal(item);
   }
 
   function pick(n) {
@@ -937,30 +976,41 @@ export function moveList(container, match, options = {}) {
     }
   });
 
+  /** Append mode: the lines of moves as they are shown (played: as the API tells them). */
+  function add(played) {
+    const lines = document.createDocumentFragment();
+    for (const move of played || []) {
+      if (move.number <= lastLine) continue;
+      const texts = (move.events || []).map((e) => e.text).filter(Boolean);
+      lines.append(line({ number: move.number, seat: move.seat, texts, events: move.events || [], bot: move.bot }));
+      lastLine = move.number;
+    }
+    if (!lines.childNodes.length) return;
+    list.append(lines);
+    showEmpty(true);
+    if (active === null) list.scrollTop = list.scrollHeight;
+  }
+
   function update() {
     const view = match.view;
     if (!view) return;
-    const all = moves();
-    const signature = JSON.stringify([view.moves, view.status, (view.players || []).map((p) => p.name), all.length]);
-    if (signature === drawn) return;
-    drawn = signature;
-    const first = all.length ? all[0].number : view.moves + 1;
-    earlier.textContent = first > 1 ? `Moves 1 to ${first - 1} are in the game's record.` : "";
-    earlier.hidden = first <= 1;
-    list.replaceChildren(
-      ...all.map((move) =>
-        el(
-          "li",
-          { id: optionId(move.number), role: "option", "data-move": move.number, "aria-selected": "false" },
-          el("span", { class: "n" }, `${move.number}.`),
-          el("span", { class: `swatch p${move.seat}`, "aria-hidden": "true" }),
-          ` ${words(move)}`,
-        ),
-      ),
-    );
-    // An empty listbox is not one: the list shows once there is a move.
-    list.hidden = all.length === 0;
-    none.hidden = all.length > 0;
+    const names = (view.players || []).map((p) => p.name);
+    // Append mode: the lines stay as shown unless moves were missed.
+    const signature = options.append ? JSON.stringify([names]) : JSON.stringify([view.moves, view.status, names, moves().length]);
+    const missed = options.append && view.moves !== lastLine;
+    if (signature !== drawn || missed) {
+      drawn = signature;
+      const all = moves();
+      const first = all.length ? all[0].number : view.moves + 1;
+      earlier.textContent = first > 1 ? `Moves 1 to ${first - 1} are in the game's record.` : "";
+      earlier.hidden = first <= 1;
+      list.replaceChildren(...all.map(line));
+      lastLine = all.length ? all[all.length - 1].number : 0;
+      if (options.append && lastLine < view.moves) lastLine = view.moves;
+      showEmpty(all.length > 0);
+    } else if (options.append) {
+      return;
+    }
     // A look back at the game on stays open as moves come; once it is
     // over, the replay takes over.
     if (view.status !== "playing" && shown !== null && !figure.hidden) now();
@@ -972,8 +1022,19 @@ export function moveList(container, match, options = {}) {
     }
   }
 
+  /** Marks the line of move `n` (a replay's step; null: none) without moving the page. */
+  function showAt(n) {
+    shown = n;
+    for (const item of list.querySelectorAll("li.shown")) item.classList.remove("shown");
+    const item = n === null ? null : document.getElementById(optionId(n));
+    if (item) {
+      item.classList.add("shown");
+      reveal(item);
+    }
+  }
+
   update();
-  return { element: root, update, now };
+  return { element: root, update, add, showAt, now };
 }
 
 // ---------------------------------------------------------------------------

@@ -16,6 +16,9 @@
 //   move is drawn at once.
 // - idle: nothing waiting and nothing drawing; `onIdle` hears it, and the
 //   page then draws the match as the server says it stands.
+// - reading pause: after a move the page asks to be read (a person's own
+//   roll before a bot's), the show holds its words that long from the
+//   moment they were drawn, motion or not; a skip ends it.
 
 /** True when the person asked for less motion, or cannot see the page now. */
 export function stillPage() {
@@ -29,9 +32,13 @@ export class MoveShow {
    * draws many at once (a skip: one redraw, not one per move); `onIdle()`
    * runs once the show is over (and after a push that brought nothing new,
    * so that the page takes the match as it stands); `onBusy(long)` runs as a show starts (long: more than
-   * `longAfter` moves waiting, default 3).
+   * `longAfter` moves waiting, default 3); `pause(move, next)`, if
+   * given, is how long (ms) a drawn move's words stay before anything is
+   * drawn after it or the show ends (0: none), `next` being the move
+   * waiting after it (if any).
    */
-  constructor({ step, stepAll = null, onIdle = () => {}, onBusy = () => {}, longAfter = 3 }) {
+  constructor({ step, stepAll = null, onIdle = () => {}, onBusy = () => {}, longAfter = 3, pause = null }) {
+    this.pause = pause;
     this.stepOne = step;
     this.stepAll = stepAll;
     this.onIdle = onIdle;
@@ -85,6 +92,18 @@ export class MoveShow {
     return this.run();
   }
 
+  /** How long move's words are held (ms): the page's `pause`, none when skipping. */
+  holdFor(move, next) {
+    return this.pause && !this.skipping ? this.pause(move, next) || 0 : 0;
+  }
+
+  /** Waits until `until` (performance.now()), or until the show is skipped or reset. */
+  async hold(until, still) {
+    while (still() && performance.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - performance.now())));
+    }
+  }
+
   async run() {
     if (this.running) return;
     if (!this.waiting.length) {
@@ -95,20 +114,26 @@ export class MoveShow {
     const round = this.round;
     const long = this.waiting.length > this.longAfter;
     this.onBusy(long);
+    const still = () => round === this.round && !this.skipping;
     try {
       while (this.waiting.length && round === this.round) {
         const quick = this.skipping || stillPage();
         if (quick && this.stepAll) {
-          await this.stepAll(this.waiting.splice(0));
+          // Drawn at once, but a move to be read ends the batch: its words
+          // stay their time (reduced motion keeps the reading pause).
+          const stop = this.skipping ? -1 : this.waiting.findIndex((m, i) => this.holdFor(m, this.waiting[i + 1]) > 0);
+          const batch = this.waiting.splice(0, stop < 0 ? this.waiting.length : stop + 1);
+          const drawn = performance.now();
+          await this.stepAll(batch);
+          if (stop >= 0) await this.hold(drawn + this.holdFor(batch[batch.length - 1], this.waiting[0]), still);
           continue;
         }
         const move = this.waiting.shift();
-        await this.stepOne(move, {
-          behind: this.waiting.length,
-          long,
-          quick,
-          still: () => round === this.round && !this.skipping,
-        });
+        const drawn = performance.now();
+        const behind = this.waiting.length;
+        await this.stepOne(move, { behind, long, quick, still });
+        const wait = this.holdFor(move, this.waiting[0]);
+        if (wait > 0) await this.hold(drawn + wait, still);
       }
     } finally {
       if (round === this.round) {

@@ -18,12 +18,27 @@
 //   rebuilt from the final one.
 // - history: the shared move list (matchui.js moveList): each move's
 //   player and words together; a pick looks back while the game is on and
-//   steps the replay once it is over.
+//   steps the replay once it is over. A page module that keeps every move
+//   (`history.append`) has it grow line by line as each move is shown.
+// - held: live moves (a bot's, a friend's) that came while this page's own
+//   move was on its way; shown after its answer, in order.
+// - reading pause: this device's own move's words stay at least READ_MS
+//   before someone else's move replaces them (a person's pace against a
+//   bot), with or without motion.
+// - play to the end: the move API's `repeat` for this device's seats, sent
+//   again whenever one of them is to move (and the connection is back),
+//   until the game ends or it is stopped.
 // No rule of any game is here: what a match allows is the server's.
 import { ApiFailure, showError, showPicture, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
 import { MoveShow } from "/static/moveshow.js";
-import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName } from "/static/matchui.js";
+import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName, withNames } from "/static/matchui.js";
+
+/** How long (ms) this device's own move's words stay before another's replace them. */
+export const READ_MS = 1000;
+
+/** Failures after which the page reads the match again and draws it as it stands. */
+const REREAD = ["stale_move", "game_over", "not_your_turn"];
 
 /**
  * The status line's words for the match as it stands: the result, whose
@@ -48,6 +63,15 @@ export function statusWords(match, name = (seat) => playerName(match.view, seat)
 export function moveFailureWords(e) {
   if (e instanceof ApiFailure && e.code === "stale_move") return "The game had moved on before that move arrived: here it is now.";
   return e.message;
+}
+
+/** A move's words, its players named: "Ada rolls 4 …; …". */
+export function moveWords(view, played) {
+  return (played.events || [])
+    .map((e) => e.text)
+    .filter(Boolean)
+    .map((t) => withNames(view, t))
+    .join("; ");
 }
 
 /**
@@ -86,8 +110,33 @@ export function moveFailureWords(e) {
  *   lobby's line); set before the Players panel marks it "Your turn".
  * - `seatName(seat)` (optional): a seat's name in the status line and the
  *   Players panel; `goneShowsStart`: the new game's form stays under the
- *   gone panel.
- * Returns the shell: {match, view, play(text), busy, showNewGame(), …}.
+ *   gone panel; `startBeside`: the new game's form (the NEXT game's) stays
+ *   under the match shown.
+ * - `history` (optional): {append, listId, words(move), lineClass(move)}
+ *   for the move list (matchui.js moveList): `append` keeps every move,
+ *   a line added as each is shown.
+ * - `parts.skip`, `parts.speed` (optional): Skip (shown during a long show)
+ *   and the show's speed (ms a step, given to `step` as `how.speed`).
+ * - `stepAll(moves, match)` (optional): many moves drawn at once (a skip,
+ *   reduced motion); else `step` with `how.quick` for each.
+ * - `showWords(played, match)` (optional): the status line's words while
+ *   a move is shown (default: none written).
+ * - `stepWords(step, match)` (optional): the status line's words at a
+ *   replay step (default: "Move N of M: …", never the final result).
+ * - `failureWords(e)` (optional): words for a refused move (else
+ *   moveFailureWords); a stale move, a move after the end or out of turn
+ *   reads the match again.
+ * - `joinWords(e)` (optional): words for an invite that could not be used.
+ * - `playToEnd` (optional): the move played with `repeat` by
+ *   `toggleAutoplay()` (play to the end).
+ * - `controls(match, busy)` (optional): the page's controls as a show
+ *   starts and ends (busy: a move on its way or being shown).
+ * - `keydown(event, match)` (optional): a key that is not a move (match
+ *   null on the new game's page): true when the page module took it.
+ * - `confirmNew(match)` (optional): true when starting a new game over
+ *   `match` asks first (default: a game on that this device plays in).
+ * Returns the shell: {match, view, play(text), busy, showNewGame(),
+ * skip(), toggleAutoplay(), autoplay, replayGo(n), …}.
  */
 export async function runShell(page) {
   const shell = new Shell(page);
@@ -118,15 +167,81 @@ class Shell {
     this.stepAsked = 0;
     this.routing = 0;
     this.chooser = null;
+    /** Live changes held while this page's own move is on its way. */
+    this.held = [];
+    /** True while "play to the end" goes on for this device's seats. */
+    this.autoplay = false;
+    /** The status of the match last drawn ("playing" to an end: Play again takes the focus). */
+    this.drawnStatus = null;
     this.show = new MoveShow({
       step: async (played, how) => {
-        if (page.step) await page.step(played, { ...how, replaying: Boolean(this.step) }, this.match);
+        this.told([played], true);
+        if (page.step) await page.step(played, { ...how, replaying: Boolean(this.step), speed: this.speed() }, this.match);
       },
-      onBusy: () => {
+      stepAll: async (moves) => {
+        this.told(moves, moves.length === 1);
+        if (page.stepAll) {
+          await page.stepAll(moves, this.match);
+        } else if (page.step) {
+          for (const [i, played] of moves.entries()) {
+            await page.step(played, { behind: moves.length - i - 1, long: false, quick: true, still: () => false, replaying: Boolean(this.step), speed: 0 }, this.match);
+          }
+        }
+      },
+      pause: (played, next) => this.readingPause(played, next),
+      onBusy: (long) => {
         document.body.dataset.idle = "false";
+        if (long && this.parts.skip) this.parts.skip.hidden = false;
+        // A screen reader hears the end of a long show, not every move of it.
+        if (long) this.parts.status.setAttribute("aria-busy", "true");
+        if (page.controls && this.match) page.controls(this.match, true);
       },
-      onIdle: () => this.render(),
+      onIdle: () => {
+        if (this.parts.skip) this.parts.skip.hidden = true;
+        this.parts.status.removeAttribute("aria-busy");
+        this.render();
+        this.maybeAutoplay();
+      },
     });
+    if (this.parts.skip) this.parts.skip.addEventListener("click", () => this.skip());
+  }
+
+  /** The show's pace: ms a step (the speed chosen on the page, if any). */
+  speed() {
+    return this.parts.speed ? Number(this.parts.speed.value) : 250;
+  }
+
+  /**
+   * A move shown: its line in the history (append mode) and, when the page
+   * words a move, the status line (one move shown at a time).
+   */
+  told(moves, one) {
+    const m = this.match;
+    if (!m) return;
+    if (this.components.moves && this.page.history && this.page.history.append) this.components.moves.add(moves);
+    if (one && this.page.showWords && moves.length) {
+      const words = this.page.showWords(moves[moves.length - 1], m);
+      if (words) this.parts.status.textContent = words;
+    }
+  }
+
+  /**
+   * How long a shown move's words stay (ms): this device's own move, when
+   * someone else's move follows (waiting, or the game is theirs to move),
+   * is read before it is replaced; a long show (play to the end) goes at
+   * its own speed.
+   */
+  readingPause(played, next) {
+    const m = this.match;
+    if (!m || played.bot || this.autoplay || !m.mySeats().includes(played.seat)) return 0;
+    // Someone else's move follows: it waits, the match has moved past it, or it is theirs to move.
+    const othersNext = next ? next.bot || !m.mySeats().includes(next.seat) : m.view.moves > played.number || (m.view.status === "playing" && !m.myTurn());
+    return othersNext ? READ_MS : 0;
+  }
+
+  /** Draws the moves still waiting at once (Skip, S). */
+  skip() {
+    this.show.skip();
   }
 
   /** The view the page shows: a replay's step, or the match as it stands. */
@@ -222,9 +337,10 @@ class Shell {
       return;
     }
     const m = this.match;
-    if (m && m.view && m.view.status === "playing" && m.mySeats().length > 0) {
+    const ask = m && m.view && m.view.status === "playing" && (this.page.confirmNew ? this.page.confirmNew(m) : m.mySeats().length > 0);
+    if (ask) {
       const ok = await confirmAction(
-        "Start a new game? The game you are playing is kept on the server: its address (Back, or Your games) brings it back.",
+        "Start a new game? The game you are playing is not over: it is kept on the server, and its address (Back, or Your games) brings it back.",
         { title: "Leave this game for a new one?", confirm: "Start a new game", cancel: "Back to the game" },
       );
       if (!ok) return;
@@ -286,11 +402,15 @@ class Shell {
     this.match = m;
     this.step = null;
     this.stepAsked += 1;
+    this.held = [];
+    this.autoplay = false;
+    this.drawnStatus = null;
     this.before("match");
-    p.start.hidden = true;
+    p.start.hidden = !this.page.startBeside;
     p.gone.hidden = true;
     hide(p.game, false);
-    showError(p.moveError, m.joinError ? `That invite could not be used: ${m.joinError.message}` : "");
+    const joinWords = (e) => (this.page.joinWords ? this.page.joinWords(e) : `That invite could not be used: ${e.message}`);
+    showError(p.moveError, m.joinError ? joinWords(m.joinError) : "");
     this.show.reset(m.view.moves);
     if (p.replay) {
       p.replay.replaceChildren();
@@ -302,7 +422,7 @@ class Shell {
       : `${m.view.title || (this.info && this.info.title) || this.game} · Parlor`;
     this.components = {
       seats: invitePanel(p.seats, m, this.page.seatName ? { seatName: this.page.seatName } : {}),
-      moves: moveList(p.moves, m, { onPick: (n) => this.components.replay && this.components.replay.go(n) }),
+      moves: moveList(p.moves, m, { ...(this.page.history || {}), onPick: (n) => this.components.replay && this.components.replay.go(n) }),
       replay: null,
       connection: connectionStatus(p.connection, m),
     };
@@ -314,9 +434,15 @@ class Shell {
       ({ played }) => {
         if (this.match !== m) return;
         if (this.page.changed) this.page.changed(played, m);
-        this.show.push(played);
+        // While this page's own move is on its way, what came live waits
+        // for its answer (which lists every move it played, in order).
+        if (this.sending) this.held.push(played || []);
+        else this.show.push(played);
       },
-      (state) => this.components.connection && this.components.connection.set(state),
+      (state) => {
+        if (this.components.connection) this.components.connection.set(state);
+        if (state === "live") this.maybeAutoplay();
+      },
     );
     this.render();
     document.body.dataset.match = m.id;
@@ -331,6 +457,8 @@ class Shell {
     this.match = null;
     this.step = null;
     this.stepAsked += 1;
+    this.held = [];
+    this.autoplay = false;
     this.show.reset(0);
     this.components = { seats: null, moves: null, replay: null, connection: null };
     this.parts.moves.hidden = true;
@@ -349,35 +477,100 @@ class Shell {
     const m = this.match;
     if (!m || this.sending || !text || !String(text).trim()) return false;
     this.sending = true;
+    this.failure = null;
     document.body.dataset.idle = "false";
     showError(this.parts.moveError, "");
+    if (this.page.controls) this.page.controls(m, true);
     let played = false;
+    let moves = [];
     try {
       const answer = await m.move(String(text).trim(), options);
       if (answer) {
         played = true;
-        if (m === this.match) this.show.push(answer.played);
+        moves = answer.played || [];
       }
     } catch (e) {
-      showError(this.parts.moveError, moveFailureWords(e));
+      this.failure = e;
+      showError(this.parts.moveError, this.page.failureWords ? this.page.failureWords(e) : moveFailureWords(e));
+      // The match is read again (a stale move's already is): drawn as it stands.
+      if (e instanceof ApiFailure && REREAD.includes(e.code) && e.code !== "stale_move") await m.refresh().catch(() => {});
       if (m === this.match) this.show.caughtUp(m.view.moves);
     } finally {
       this.sending = false;
     }
-    if (m === this.match) this.show.run();
+    if (m === this.match) {
+      // The answer's moves, then what came live meanwhile: one show, in order.
+      const held = this.held;
+      this.held = [];
+      this.show.push(moves.concat(...held));
+    }
     return played;
   }
 
-  /** Keys: what the page module makes of them becomes a move. */
+  /** Starts or stops playing this device's seats to the end (`page.playToEnd`). */
+  toggleAutoplay() {
+    const m = this.match;
+    if (!m || !this.page.playToEnd || m.view.status !== "playing" || !m.mySeats().length) return;
+    this.autoplay = !this.autoplay;
+    showError(this.parts.moveError, "");
+    // The request goes out before the controls are drawn again, so that
+    // they are disabled before a second click can reach them.
+    this.maybeAutoplay();
+    this.render();
+  }
+
+  /** Plays this device's seats on while "play to the end" is on. */
+  async maybeAutoplay() {
+    const m = this.match;
+    if (!this.autoplay || !m) return;
+    if (m.view.status !== "playing") {
+      this.autoplay = false;
+      this.render();
+      return;
+    }
+    if (this.busy || m.busy || !m.myTurn()) return;
+    const played = await this.play(this.page.playToEnd, { repeat: true });
+    // A server that cannot be reached is tried again once the live
+    // connection is back; any other refusal stops playing to the end.
+    const e = this.failure;
+    if (!played && e && (!(e instanceof ApiFailure) || e.status !== 0)) {
+      this.autoplay = false;
+      this.render();
+    }
+  }
+
+  /** A finished match's replay goes to step `n` (the arrows, Home and End). */
+  replayGo(n) {
+    const replay = this.components.replay;
+    if (!replay || !this.match || this.match.view.status === "playing") return false;
+    replay.go(n);
+    return true;
+  }
+
+  /** The replay's step shown (the match's end when none). */
+  replayAt() {
+    return this.components.replay ? this.components.replay.at() : this.match ? this.match.view.moves : 0;
+  }
+
+  /**
+   * Keys: the page module's own first (`keydown`: not moves), then what
+   * it makes of them (`interpret`: a move's text, or {text, options})
+   * becomes a move.
+   */
   onKey(event) {
-    if (!this.match || !this.page.interpret || isHidden(this.parts.game)) return;
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
-    if (target.closest && target.closest("input, select, textarea, dialog, [role='toolbar'], .replay-bar, [role='listbox']")) return;
+    if (target.closest && target.closest("input, select, textarea, [contenteditable], dialog, [role='toolbar'], .replay-bar, [role='listbox']")) return;
+    if (this.page.keydown && this.page.keydown(event, this.match)) {
+      event.preventDefault();
+      return;
+    }
+    if (!this.match || !this.page.interpret || isHidden(this.parts.game)) return;
     const move = this.page.interpret(event, this.match);
     if (move) {
       event.preventDefault();
-      this.play(move);
+      if (typeof move === "string") this.play(move);
+      else this.play(move.text, move.options || {});
     }
   }
 
@@ -390,8 +583,8 @@ class Shell {
     const p = this.parts;
     const view = m.view;
     if (p.connection) p.connection.hidden = view.status !== "playing";
-    const words = (this.page.status && this.page.status(m)) || statusWords(m, this.page.seatName);
-    p.status.textContent = words;
+    // A replay's step keeps its own words (never the final result).
+    p.status.textContent = this.step ? this.stepWords(this.step) : (this.page.status && this.page.status(m)) || statusWords(m, this.page.seatName);
     if (this.page.draw) this.page.draw(m, this.busy);
     if (this.components.seats) this.components.seats.update();
     if (this.components.moves) this.components.moves.update();
@@ -399,10 +592,36 @@ class Shell {
       p.replay.hidden = false;
       this.components.replay = replayBar(p.replay, m, (step) => this.drawStep(step));
     }
+    // The game just ended here: Play again takes the focus the controls
+    // that went with it had.
+    const ended = this.drawnStatus === "playing" && view.status !== "playing";
+    this.drawnStatus = view.status;
+    if (ended) this.focusPlayAgain();
     document.body.dataset.moves = String(view.moves);
     document.body.dataset.status = view.status;
     // For whoever waits on the page (and its tests): nothing left to show.
     document.body.dataset.idle = String(!this.busy);
+  }
+
+  /**
+   * Play again takes the focus when the focus had nowhere left to be (the
+   * controls it was on went with the game); a page module that gave it a
+   * place of its own keeps it.
+   */
+  focusPlayAgain() {
+    const again = this.parts.seats && this.parts.seats.querySelector("button.play-again");
+    const at = document.activeElement;
+    const lost = !at || at === document.body || Boolean(at.closest("[hidden]")) || at.getAttribute("aria-disabled") === "true";
+    if (again && lost) again.focus({ preventScroll: true });
+  }
+
+  /** The status line's words at a replay step: the page module's, or "Move N of M: …". */
+  stepWords(step) {
+    const m = this.match;
+    if (this.page.stepWords) return this.page.stepWords(step, m);
+    if (step.at === 0) return `Move 0 of ${step.moves}: the start.`;
+    const words = step.played ? moveWords(m.view, step.played) : "";
+    return `Move ${step.at} of ${step.moves}${words ? `: ${words}` : ""}.`;
   }
 
   /** One step of a finished match's replay: the server's view and picture at that step. */
@@ -410,12 +629,18 @@ class Shell {
     const m = this.match;
     if (!m) return;
     const asked = ++this.stepAsked;
+    const before = this.step ? this.step.at : m.view.moves;
     this.step = step.at === m.view.moves ? null : step;
     const still = () => asked === this.stepAsked && m === this.match;
+    if (this.components.moves) this.components.moves.showAt(this.step ? step.at : null);
     if (this.page.drawStep) {
-      await this.page.drawStep(step, m, still);
+      await this.page.drawStep(step, m, still, before);
     } else if (this.parts.picture) {
       showPicture(this.parts.picture, `/api/matches/${m.id}/svg?at=${step.at}`, `The game after move ${step.at} of ${step.moves}`);
     }
+    if (!still()) return;
+    // Back at the end: the match as it stands, its result included.
+    if (this.step) this.parts.status.textContent = this.stepWords(step);
+    else this.render();
   }
 }

@@ -399,8 +399,7 @@ const page = {
     if (!how.replaying && !how.quick) await board.animate(p, how.behind, how.still, playerName);
   },
 
-  async drawStep(step, m, still) {
-    const before = shell.step ? shell.step.at : m.view.moves;
+  async drawStep(step, m, still, before) {
     if (step.played && step.at === before + 1) {
       await board.animate(step.played, 0, still, playerName);
       // Another step was asked for while this one walked: it shows itself.

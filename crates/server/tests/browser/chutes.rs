@@ -912,10 +912,13 @@ fn shoot(b: &Browser, name: &str) {
     );
 }
 
-/// Waits until the control `css` is enabled.
+/// Waits until the control `css` is enabled (neither disabled nor
+/// aria-disabled: Roll keeps the focus while it cannot be pressed).
 pub(crate) fn wait_until_enabled(b: &Browser, css: &str) {
     b.wait_for(&format!("{css} to be enabled"), || {
-        b.attr_css(css, "disabled").is_none().then_some(())
+        (b.attr_css(css, "disabled").is_none()
+            && b.attr_css(css, "aria-disabled").as_deref() != Some("true"))
+        .then_some(())
     });
 }
 
@@ -1012,7 +1015,10 @@ fn two_people_play_from_their_own_browsers() {
 
     // Out of turn: the friend's Roll is disabled and R does nothing.
     friend.wait_for_text("#status", "Player 1 to roll, on their own device.");
-    assert!(friend.attr_css("#roll", "disabled").is_some());
+    assert_eq!(
+        friend.attr_css("#roll", "aria-disabled").as_deref(),
+        Some("true")
+    );
     friend.press("r");
     std::thread::sleep(std::time::Duration::from_millis(500));
     assert_eq!(server_moves(friend, &id), 0, "no move out of turn");
@@ -1140,7 +1146,7 @@ fn two_tabs_on_one_seat_never_play_a_move_twice() {
         let ready = b.script(
             "const w = window.second; if (!w || !w.document || !w.document.body) return false; \
              const roll = w.document.querySelector('#roll'); \
-             return w.document.body.dataset.ready === 'yes' && !!roll && !roll.disabled && \
+             return w.document.body.dataset.ready === 'game' && !!roll && roll.getAttribute('aria-disabled') === 'false' && \
                (w.document.querySelector('#connection') || {}).textContent.includes('Live');",
             vec![],
         );

@@ -24,6 +24,7 @@ mod checks;
 mod chutes;
 mod classroom;
 mod layout;
+mod pace;
 mod pages;
 mod together;
 mod tycoon;
