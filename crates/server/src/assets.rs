@@ -79,7 +79,6 @@ static ASSETS: &[Asset] = &[
     asset!("tycoon-design.js", JS),
     asset!("tycoon-pictures.js", JS),
     asset!("tycoon-board.js", JS),
-    asset!("qrcode-generator.js", JS),
     asset!("moveshow.js", JS),
     asset!("play.js", JS),
     asset!("shell.js", JS),

@@ -18,7 +18,7 @@
 //   each of the student's turns until the game is over.
 
 import { api, el, byId, count, sleep, storedName, storeName } from "/static/common.js";
-import { qrcode } from "/static/qrcode-generator.js";
+import { qrPicture } from "/static/matchui.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const status = byId("class-status");
@@ -101,30 +101,6 @@ function showOpen() {
       button.disabled = false;
     }
   });
-}
-
-// ---------------------------------------------------------------------------
-// The QR code (qrcode-generator, as the invites use it)
-
-function qrPicture(text) {
-  const qr = qrcode(0, "M");
-  qr.addData(text);
-  qr.make();
-  const n = qr.getModuleCount();
-  const quiet = 4;
-  const size = n + 2 * quiet;
-  let d = "";
-  for (let r = 0; r < n; r += 1) {
-    for (let c = 0; c < n; c += 1) {
-      if (qr.isDark(r, c)) d += `M${c + quiet} ${r + quiet}h1v1h-1z`;
-    }
-  }
-  return svg(
-    "svg",
-    { viewBox: `0 0 ${size} ${size}`, class: "qr-code", role: "img", "aria-label": `QR code of ${text}`, "shape-rendering": "crispEdges" },
-    svg("rect", { width: size, height: size, fill: "#ffffff" }),
-    svg("path", { d, fill: "#000000" }),
-  );
 }
 
 // ---------------------------------------------------------------------------
@@ -463,7 +439,7 @@ function showBoard(token) {
   document.body.classList.add("projected");
   const address = `${location.origin}/classroom/${id}`;
   byId("class-address").textContent = address;
-  byId("class-qr").replaceChildren(qrPicture(address));
+  byId("class-qr").replaceChildren(qrPicture(address, `QR code of ${address}`));
   if (/^(localhost|127\.|\[::1\])/.test(location.hostname)) {
     byId("students-panel").append(
       el("p", { class: "note warn" }, "This address opens on this computer only: serve on the school network (parlor serve --addr 0.0.0.0:8080) and open the page by the computer's address for phones to join."),

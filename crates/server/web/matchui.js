@@ -12,7 +12,6 @@
 // Each component draws into the container it is given (replacing what is
 // there) and holds no game rule: it reads the match view (match.js).
 import { el, api, ApiFailure, allGames, storedName, storeName, showPicture, NAME_MAX } from "/static/common.js";
-import { qrcode } from "/static/qrcode-generator.js";
 import { myMatches, pageUrl, storedMatch, forgetMatch, matchIdFromPath, openFailure } from "/static/match.js";
 
 /** Each game's name, as people say it: the registry's titles (GET /api/games). */
@@ -244,38 +243,44 @@ function loopbackNote() {
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/** Drawn QR codes by link: a redraw of the panel asks the server once. */
+const qrDrawn = new Map();
+
 /**
- * `text` as a QR code (qrcode-generator, vendored), drawn as one SVG path
- * of dark modules on white with a quiet zone of four, for any camera.
+ * `text` as a QR code, drawn by the server (`POST /api/qr`: the qrcode
+ * crate, black on white with its quiet zone, for any camera; the link goes
+ * in the body, never an address that a log keeps). Returns its figure at
+ * once; the picture fills it when it comes, or a sentence says it could
+ * not be drawn (the link above still works).
  */
 export function qrPicture(text, label) {
-  const qr = qrcode(0, "M");
-  qr.addData(text);
-  qr.make();
-  const n = qr.getModuleCount();
-  const quiet = 4;
-  const size = n + 2 * quiet;
-  let d = "";
-  for (let r = 0; r < n; r += 1) {
-    for (let c = 0; c < n; c += 1) {
-      if (qr.isDark(r, c)) d += `M${c + quiet} ${r + quiet}h1v1h-1z`;
-    }
+  const figure = el("figure", { class: "qr-figure", role: "img", "aria-label": label });
+  const fill = (svgText) => {
+    const svg = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
+    if (svg.nodeName !== "svg") throw new Error("not a picture");
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    svg.setAttribute("class", "qr-code");
+    svg.setAttribute("aria-hidden", "true");
+    figure.replaceChildren(document.importNode(svg, true));
+  };
+  let drawn = qrDrawn.get(text);
+  if (!drawn) {
+    drawn = fetch("/api/qr", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ text }),
+    }).then((answer) => {
+      if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
+      return answer.text();
+    });
+    qrDrawn.set(text, drawn);
+    drawn.catch(() => qrDrawn.delete(text));
   }
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
-  svg.setAttribute("class", "qr-code");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", label);
-  svg.setAttribute("shape-rendering", "crispEdges");
-  const back = document.createElementNS(SVG, "rect");
-  back.setAttribute("width", String(size));
-  back.setAttribute("height", String(size));
-  back.setAttribute("fill", "#ffffff");
-  const modules = document.createElementNS(SVG, "path");
-  modules.setAttribute("d", d);
-  modules.setAttribute("fill", "#000000");
-  svg.append(back, modules);
-  return svg;
+  drawn.then(fill).catch(() => {
+    figure.replaceChildren(el("p", { class: "note" }, "The QR code could not be drawn: share the link above instead."));
+  });
+  return figure;
 }
 
 // ---------------------------------------------------------------------------
@@ -998,6 +1003,17 @@ export function moveList(container, match, options = {}) {
     // Append mode: the lines stay as shown unless moves were missed.
     const signature = options.append ? JSON.stringify([names]) : JSON.stringify([view.moves, view.status, names, moves().length]);
     const missed = options.append && view.moves !== lastLine;
+    if (signature === drawn && missed && lastLine > 0) {
+      // Moves not shown one by one (a skipped show, a reconnection): the
+      // log's newest lines follow on when they join the lines kept;
+      // else the list is drawn again from the log.
+      const all = moves();
+      if (all.length && all[0].number <= lastLine + 1) {
+        add(all.filter((m) => m.number > lastLine).map((m) => ({ number: m.number, seat: m.seat, bot: m.bot, events: m.texts.map((text) => ({ text })) })));
+        if (lastLine < view.moves) lastLine = view.moves;
+        return;
+      }
+    }
     if (signature !== drawn || missed) {
       drawn = signature;
       const all = moves();

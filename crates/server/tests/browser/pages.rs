@@ -630,5 +630,10 @@ fn the_lobby_shows_a_game_as_it_opens_and_drops_it_once_taken() {
                    body: JSON.stringify({{seat: 2, name: "Bo"}})}});"#
         ),
     );
-    b.wait_for_text("#open-matches", "No game is waiting");
+    // Other tests' games may wait in the same server's lobby: this one goes.
+    b.wait_for("the taken game to leave the list", || {
+        b.find_all(&format!("li[data-match='{id}']"))
+            .is_empty()
+            .then_some(())
+    });
 }
