@@ -67,16 +67,22 @@ export function chancesDisplay(ui, { playerName, lineOf, current }) {
     }
     if (!current(id)) return;
     let best = null;
+    // Each player's luck: the sum of their own moves' swings (0 on average).
+    const luck = figures.names.map(() => 0);
     for (let m = 1; m < figures.series.length; m++) {
       const line = lineOf(m);
       const seat = line ? line.seat : 0;
       if (!seat) continue;
       const swing = figures.series[m][seat - 1] - figures.series[m - 1][seat - 1];
+      luck[seat - 1] += swing;
       if (!best || Math.abs(swing) > Math.abs(best.swing)) best = { m, swing, words: line.words };
     }
     if (!best) return;
-    const sign = best.swing >= 0 ? "+" : "−";
-    ui.chancesSwing.textContent = `The biggest swing: move ${best.m}, ${best.words} (${sign}${Math.round(Math.abs(best.swing) * 100)}%).`;
+    const percent = (x) => `${x >= 0 ? "+" : "−"}${Math.round(Math.abs(x) * 100)}%`;
+    const lucky = figures.names.map((name, i) => `${name} ${percent(luck[i])}`).join(", ");
+    ui.chancesSwing.textContent =
+      `The biggest swing: move ${best.m}, ${best.words} (${percent(best.swing)}). ` +
+      `Luck, each player's own swings added up (0 on average): ${lucky}.`;
   }
 
   /** The look back of match `id`: shown when `charted` (a finished game with chances, its moves shown). */

@@ -1577,7 +1577,23 @@ fn the_chances_bar_follows_every_roll_against_a_bot() {
     // Under it, the move that changed its mover's chance most, in words.
     let swing = b.wait_for_text("#chances-swing", "The biggest swing: move ");
     assert!(
-        swing.contains(" rolls ") && swing.ends_with("%)."),
+        swing.contains(" rolls ") && swing.contains("%). "),
         "{swing}"
     );
+    // And each player's luck: their own swings added up, signed.
+    let (_, luck) = swing.split_once("(0 on average): ").expect("the luck");
+    let names = view["names"].as_array().expect("names");
+    let parts: Vec<&str> = luck.trim_end_matches('.').split(", ").collect();
+    assert_eq!(parts.len(), names.len(), "{luck}");
+    for (part, name) in parts.iter().zip(names) {
+        let name = name.as_str().expect("a name");
+        let figure = part
+            .strip_prefix(name)
+            .expect("the player's name first")
+            .trim();
+        assert!(
+            (figure.starts_with('+') || figure.starts_with('−')) && figure.ends_with('%'),
+            "{part}"
+        );
+    }
 }
