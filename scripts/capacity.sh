@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How many players one `parlor serve` carries at a person's pace: the load
-# client's `capacity` mode (crates/server/examples/load_parts/capacity.rs)
+# client's `capacity` mode (crates/server/examples/load/capacity.rs)
 # against a release server on loopback, each player on an address of its
 # own (so the fair-share limits are the defaults), step by step.
 #

@@ -74,12 +74,28 @@
 //!                                        their streams, spectators, lobby
 //!                                        readers, hints and rematches, each
 //!                                        number of players in turn: the
-//!                                        most the server carries
-//!                                        (load_parts/capacity.rs)
+//!                                        most the server carries (see
+//!                                        capacity.rs)
+//! load attack NAME ADDR SECONDS [--server-pid PID] [--metrics ADDR]
+//!     [--data-dir DIR] [--ledger FILE]
+//!                                        one of fair share's second-round
+//!                                        attacks (hints, rematches, methods,
+//!                                        pictures, grids, slow-bodies,
+//!                                        eviction, names, board-names,
+//!                                        damaged, rest) while a victim on
+//!                                        127.0.200.1 plays (see attacks.rs);
+//!                                        exits 1 if the victim lost
+//! load damage-prepare ADDR LEDGER        four matches of three rolls, for
+//!                                        the damaged attack, to LEDGER
+//! load damage DB LEDGER                  writes a move of invalid UTF-8 into
+//!                                        each of LEDGER's matches in the
+//!                                        SQLite file DB (server stopped)
 //! ```
 #![allow(clippy::unwrap_used, missing_docs)]
 
-#[path = "load_parts/capacity.rs"]
+#[path = "load/attacks.rs"]
+mod attacks;
+#[path = "load/capacity.rs"]
 mod capacity;
 
 use serde_json::{Value, json};
@@ -1187,8 +1203,80 @@ fn evict(addr: &str, watchers: usize, newcomers: usize, as_streams: bool) -> boo
     moved && watching == watchers && saw == watching && unanswered == 0
 }
 
+/// `load attack NAME ADDR SECONDS [OPTION VALUE]…`, `load damage-prepare
+/// ADDR LEDGER` and `load damage DB LEDGER`; none for other modes.
+fn attack_modes(args: &[String]) -> Option<i32> {
+    let usage = "usage: load attack NAME ADDR SECONDS [--server-pid PID] [--metrics ADDR] \
+                 [--data-dir DIR] [--ledger FILE], load damage-prepare ADDR LEDGER, \
+                 load damage DB LEDGER";
+    match args.get(1).map(String::as_str)? {
+        "damage-prepare" => Some(match (args.get(2), args.get(3)) {
+            (Some(addr), Some(ledger)) if attacks::damage_prepare(addr, ledger) => 0,
+            (Some(_), Some(_)) => {
+                println!("damage-prepare: the matches were not made");
+                1
+            }
+            _ => {
+                eprintln!("{usage}");
+                2
+            }
+        }),
+        "damage" => Some(match (args.get(2), args.get(3)) {
+            (Some(db), Some(ledger)) => match attacks::damage(db, ledger) {
+                Ok(n) => {
+                    println!("damage: {n} stored moves made the bytes ff fe 6c 6c");
+                    i32::from(n == 0)
+                }
+                Err(e) => {
+                    println!("damage: {e}");
+                    1
+                }
+            },
+            _ => {
+                eprintln!("{usage}");
+                2
+            }
+        }),
+        "attack" => {
+            let (Some(name), Some(addr), Some(seconds)) = (
+                args.get(2),
+                args.get(3),
+                args.get(4).and_then(|s| s.parse::<u64>().ok()),
+            ) else {
+                eprintln!("{usage}");
+                return Some(2);
+            };
+            let mut options = attacks::Options::default();
+            for pair in args.get(5..).unwrap_or_default().chunks(2) {
+                match pair {
+                    [flag, pid] if flag == "--server-pid" => options.server_pid = pid.parse().ok(),
+                    [flag, a] if flag == "--metrics" => options.metrics = Some(a.clone()),
+                    [flag, d] if flag == "--data-dir" => options.data_dir = Some(d.clone()),
+                    [flag, l] if flag == "--ledger" => options.ledger = Some(l.clone()),
+                    _ => {
+                        eprintln!("{usage}");
+                        return Some(2);
+                    }
+                }
+            }
+            Some(match attacks::run(name, addr, seconds, &options) {
+                Some(true) => 0,
+                Some(false) => 1,
+                None => {
+                    eprintln!("no attack {name:?}; {usage}");
+                    2
+                }
+            })
+        }
+        _ => None,
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(code) = attack_modes(&args) {
+        std::process::exit(code);
+    }
     if let Some(mode @ ("flood" | "evict")) = args.get(1).map(String::as_str) {
         let streams = args.get(5).map(String::as_str) == Some("--streams");
         let (Some(addr), Some(a), Some(b), None) = (

@@ -329,7 +329,6 @@ pub fn router_for(state: AppState) -> Router {
     let config = state.config.clone();
     let limit = config.body_limit;
     let limits = Arc::new(config.clone());
-    let guarded = config.listen.filter(|&addr| http::host::is_guarded(addr));
     let api = Router::new()
         .merge(matches::routes())
         .nest(
@@ -378,28 +377,59 @@ pub fn router_for(state: AppState) -> Router {
             Arc::<[std::net::IpAddr]>::from(config.trusted_proxies.clone()),
             http::client::identify,
         ));
-    let app = match guarded {
-        Some(listen) => app.layer(axum::middleware::from_fn_with_state(
-            http::host::Guarded {
-                listen,
-                names: config.public_hosts.clone().into(),
-            },
-            http::host::guard,
-        )),
-        None if !config.public_hosts.is_empty() && config.listen.is_some() => {
-            let names: Arc<[String]> = config.public_hosts.clone().into();
-            app.layer(axum::middleware::from_fn_with_state(
-                names,
-                http::host::guard_public,
-            ))
-        }
-        None => app,
-    };
+    let app = host_checked(app, config.listen, &config.public_hosts);
     app.layer(axum::middleware::map_response(http::headers::add))
         .layer(axum::middleware::from_fn_with_state(
             state,
             http::log::observe,
         ))
+}
+
+/// `app` with the Host check of a server listening on `listen`
+/// ([`http::host`]): loopback hosts and `public_hosts` only on a loopback
+/// address; `public_hosts` (and loopback ones) only on a network address
+/// when any are given; unchecked otherwise, or when `listen` is unknown.
+fn host_checked(app: Router, listen: Option<SocketAddr>, public_hosts: &[String]) -> Router {
+    match listen {
+        Some(listen) if http::host::is_guarded(listen) => {
+            app.layer(axum::middleware::from_fn_with_state(
+                http::host::Guarded {
+                    listen,
+                    names: public_hosts.to_vec().into(),
+                },
+                http::host::guard,
+            ))
+        }
+        Some(_) if !public_hosts.is_empty() => {
+            let names: Arc<[String]> = public_hosts.to_vec().into();
+            app.layer(axum::middleware::from_fn_with_state(
+                names,
+                http::host::guard_public,
+            ))
+        }
+        _ => app,
+    }
+}
+
+/// The metrics address's routes ([`http::metrics::routes`]) on `state`,
+/// with the same Host check as the app's when listening on `listen`: a
+/// web page that points its own name at the metrics address reads
+/// nothing; probes pass whatever their `Host`.
+pub fn metrics_router_for(state: AppState, listen: SocketAddr) -> Router {
+    let public_hosts = state.config.public_hosts.clone();
+    host_checked(
+        http::metrics::routes().with_state(state),
+        Some(listen),
+        &public_hosts,
+    )
+}
+
+/// [`metrics_router_for`] on a store opened for `config`.
+///
+/// # Errors
+/// When the store cannot be opened or migrated.
+pub async fn metrics_router(config: Config, listen: SocketAddr) -> Result<Router, store::DbError> {
+    Ok(metrics_router_for(AppState::open(config).await?, listen))
 }
 
 async fn api_not_found(uri: axum::http::Uri) -> ApiError {
@@ -661,7 +691,10 @@ impl Opened {
             tracing::info!("closing the listener; finishing the requests being answered");
         };
         let metrics = metrics.map(|listener| {
-            let app = http::metrics::routes().with_state(self.state.clone());
+            let app = match listener.local_addr() {
+                Ok(listen) => metrics_router_for(self.state.clone(), listen),
+                Err(_) => http::metrics::routes().with_state(self.state.clone()),
+            };
             let config = Config {
                 listen: None,
                 ..self.config.clone()

@@ -43,6 +43,12 @@
 //!   any work, with its size in words (`422`). All pieces together may hold
 //!   [`Memory::total`]: a question that does not fit beside those running
 //!   is refused with `503 busy` and `Retry-After`, like a full line.
+//! - **asker's share**: with fair share on, a request's client address is
+//!   its **asker** ([`ASKER`], set by [`crate::http::fair::limit`]); one
+//!   asker holds at most half the long line's slots (at least one) in
+//!   running and waiting work together, and its next is refused with
+//!   `503 busy` at once, so that one address asking hints on the biggest
+//!   boxes cannot keep another's hint out of the line.
 //! - **tally** ([`Tally`]): how many pieces of work started, finished, were
 //!   stopped by the time limit or withdrawn, and moved lines; what the tests
 //!   (and an operator) read.
@@ -50,6 +56,8 @@
 use crate::Config;
 use crate::http::error::ApiError;
 use axum::http::StatusCode;
+use std::collections::HashMap;
+use std::net::IpAddr;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -305,6 +313,62 @@ impl Queue {
     }
 }
 
+tokio::task_local! {
+    /// The client address whose request is being answered, while fair
+    /// share is on (see the module's terms): the long line counts its work
+    /// against it.
+    pub static ASKER: IpAddr;
+}
+
+/// The long line's work each asker holds, running or waiting.
+struct Askers {
+    held: Mutex<HashMap<IpAddr, usize>>,
+    most: usize,
+}
+
+/// One piece of an asker's work, counted until dropped.
+struct Asked<'a> {
+    askers: &'a Askers,
+    who: IpAddr,
+}
+
+impl Drop for Asked<'_> {
+    fn drop(&mut self) {
+        let mut held = self
+            .askers
+            .held
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = held.get_mut(&self.who) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                held.remove(&self.who);
+            }
+        }
+    }
+}
+
+impl Askers {
+    /// Counts one more piece of the current asker's work; `Err` with how
+    /// many it holds when that is its most; `Ok(None)` when no asker is
+    /// known (fair share off, or a request from this process).
+    fn take(&self) -> Result<Option<Asked<'_>>, usize> {
+        let Ok(who) = ASKER.try_with(|asker| *asker) else {
+            return Ok(None);
+        };
+        let mut held = self
+            .held
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let n = held.get(&who).copied().unwrap_or(0);
+        if n >= self.most {
+            return Err(n);
+        }
+        held.insert(who, n + 1);
+        Ok(Some(Asked { askers: self, who }))
+    }
+}
+
 /// Bytes one state of a shortest-games search holds in its tables (its
 /// distance map, order and queue; measured: a search of 19.9 million
 /// states grew the server by 230–470 MB).
@@ -407,6 +471,7 @@ pub struct LongWork {
     quick_limit: Duration,
     long_limit: Duration,
     counters: Arc<Counters>,
+    askers: Askers,
     /// The memory budget.
     pub memory: Memory,
 }
@@ -429,6 +494,10 @@ impl LongWork {
             quick_limit: config.quick_work_limit,
             long_limit: config.long_work_limit,
             counters: Arc::default(),
+            askers: Askers {
+                held: Mutex::default(),
+                most: (slots / 2).max(1),
+            },
             memory: Memory::new(
                 config.long_work_states,
                 config.long_work_states.saturating_mul(slots as u64),
@@ -485,6 +554,7 @@ impl LongWork {
                 Attempt::Stopped(stopped) => return Err(stopped_error(stopped)),
             }
         }
+        let _asked = self.askers.take().map_err(|n| self.asker_busy(n))?;
         let slot = self.long.slot().await.ok_or_else(|| self.busy())?;
         match self
             .attempt(Line::Long, slot, self.long_limit, &work)
@@ -508,6 +578,7 @@ impl LongWork {
         work: impl Fn(&Budget) -> T + Send + Sync + 'static,
     ) -> Result<T, ApiError> {
         let work = Arc::new(work);
+        let _asked = self.askers.take().map_err(|n| self.asker_busy(n))?;
         let slot = self.long.slot().await.ok_or_else(|| self.busy())?;
         match self.attempt(Line::Long, slot, limit, &work).await? {
             Attempt::Done(answer) => Ok(answer),
@@ -563,6 +634,20 @@ impl LongWork {
                 format!("the work stopped: {e}"),
             )
         })
+    }
+
+    /// The 503 of an asker that holds its share of the long line (`n`
+    /// pieces).
+    fn asker_busy(&self, n: usize) -> ApiError {
+        self.counters.refused.fetch_add(1, Ordering::SeqCst);
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "your address already has {} being worked out or waiting (hints, bot moves, \
+                 analyses, pictures), its share of the server; try again when it is answered",
+                tabletop::count(n as u64, "long answer", "long answers")
+            ),
+        )
     }
 
     fn busy(&self) -> ApiError {
@@ -628,6 +713,50 @@ mod tests {
         let mut config = Config::new("unused");
         config.max_long_work = slots;
         config
+    }
+
+    /// One address asking hints on the biggest boxes kept both slots and
+    /// the line behind them: another address's hint was refused.
+    #[tokio::test]
+    async fn one_asker_holds_at_most_half_the_long_line() {
+        let work = Arc::new(LongWork::new(&config(2)));
+        let attacker: IpAddr = [127, 0, 1, 1].into();
+        let victim: IpAddr = [127, 0, 200, 1].into();
+        let (release, wait) = mpsc::channel::<()>();
+        let wait = std::sync::Mutex::new(wait);
+        let first = {
+            let work = Arc::clone(&work);
+            tokio::spawn(ASKER.scope(attacker, async move {
+                work.run(Line::Long, move |_| wait.lock().unwrap().recv().is_ok())
+                    .await
+            }))
+        };
+        while work.long.slots.available_permits() > 1 {
+            tokio::task::yield_now().await;
+        }
+        // Its second, while the first runs, is refused at once, with a
+        // slot free.
+        let second = ASKER
+            .scope(attacker, work.run(Line::Long, |_| true))
+            .await
+            .err()
+            .unwrap();
+        assert_eq!(second.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(
+            second.message.contains("your address"),
+            "{}",
+            second.message
+        );
+        // Another address's is answered.
+        let other = ASKER.scope(victim, work.run(Line::Long, |_| 7)).await;
+        assert_eq!(other.unwrap(), 7);
+        // Work with no asker known (fair share off) is not counted.
+        assert!(work.run(Line::Long, |_| true).await.unwrap());
+        release.send(()).unwrap();
+        assert!(first.await.unwrap().unwrap());
+        // Once answered, the attacker may ask again.
+        let again = ASKER.scope(attacker, work.run(Line::Long, |_| 8)).await;
+        assert_eq!(again.unwrap(), 8);
     }
 
     #[tokio::test]

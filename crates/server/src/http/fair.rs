@@ -18,6 +18,11 @@
 //!   rate_limited` with `Retry-After`, the seconds until one more is
 //!   allowed. The limiter is `governor`'s (GCRA, one cell of state per
 //!   address); addresses not seen for a while are forgotten.
+//! - **owed** ([`Rates::charge`]): the moves of a repeat (one request
+//!   that plays a game on) count as that many everyday requests; what is
+//!   beyond the address's burst is owed, and its next everyday requests
+//!   are refused (`429` with `Retry-After`) until it is paid off, so a
+//!   repeat now and then cannot play more than the everyday rate.
 //! - **streams** ([`Streams`], [`crate::Config::streams_per_client`]): the
 //!   live event streams (watching a match) one client address holds at
 //!   once, and all addresses together (three quarters of
@@ -35,9 +40,10 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tabletop::Code;
 
@@ -161,7 +167,35 @@ pub struct Rates {
     everyday: Option<DefaultKeyedRateLimiter<IpAddr>>,
     making: Option<DefaultKeyedRateLimiter<IpAddr>>,
     asking: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// Everyday requests served beyond an address's burst (the moves of a
+    /// long repeat), still owed: its next everyday requests pay them off
+    /// first, and are refused while any is owed.
+    owed: Mutex<HashMap<IpAddr, u64>>,
     clock: DefaultClock,
+}
+
+/// Takes up to `want` cells of `key` from `limiter`, as many as there is
+/// room for now (at most `burst` at once); returns how many it took.
+fn take_up_to(
+    limiter: &DefaultKeyedRateLimiter<IpAddr>,
+    key: &IpAddr,
+    want: u64,
+    burst: u32,
+) -> u64 {
+    let mut taken = 0u64;
+    let mut n = u32::try_from(want).unwrap_or(u32::MAX).min(burst);
+    while taken < want {
+        let now = u32::try_from(want - taken).unwrap_or(u32::MAX).min(n);
+        let Some(cells) = NonZeroU32::new(now) else {
+            break;
+        };
+        if matches!(limiter.check_key_n(key, cells), Ok(Ok(()))) {
+            taken += u64::from(now);
+        } else {
+            n /= 2;
+        }
+    }
+    taken
 }
 
 impl Rates {
@@ -175,6 +209,7 @@ impl Rates {
             everyday: limiter(per_minute.saturating_mul(EVERYDAY_TIMES)),
             making: limiter(per_minute),
             asking: limiter(per_minute),
+            owed: Mutex::default(),
             clock: DefaultClock::default(),
         }
     }
@@ -192,6 +227,9 @@ impl Rates {
         let Some(limiter) = limiter else {
             return Ok(());
         };
+        if kind == Kind::Everyday {
+            self.pay_off(limiter, client)?;
+        }
         match limiter.check_key(&client.0) {
             Ok(()) => Ok(()),
             Err(not_until) => {
@@ -222,10 +260,65 @@ impl Rates {
         }
     }
 
+    /// The everyday burst: [`EVERYDAY_TIMES`] the rate.
+    fn everyday_burst(&self) -> u32 {
+        self.per_minute.saturating_mul(EVERYDAY_TIMES)
+    }
+
+    /// Pays what `client` owes ([`Rates::charge`]) from its everyday
+    /// limiter, as far as there is room.
+    ///
+    /// # Errors
+    /// `429 rate_limited` while any is still owed, with the seconds until
+    /// it is paid off.
+    fn pay_off(
+        &self,
+        limiter: &DefaultKeyedRateLimiter<IpAddr>,
+        client: Client,
+    ) -> Result<(), ApiError> {
+        let mut owed = self.owed.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(debt) = owed.get_mut(&client.0) else {
+            return Ok(());
+        };
+        *debt -= take_up_to(limiter, &client.0, *debt, self.everyday_burst());
+        if *debt == 0 {
+            owed.remove(&client.0);
+            return Ok(());
+        }
+        let per_minute = u64::from(self.everyday_burst().max(1));
+        let seconds = (*debt * 60).div_ceil(per_minute).max(1);
+        Err(ApiError::coded(
+            Code::RateLimited,
+            format!(
+                "your address has played {debt} more moves than its share in a short time \
+                 (at most {per_minute} requests and moves a minute); try again in {seconds} s"
+            ),
+        )
+        .with_retry_after(seconds))
+    }
+
     /// Counts `n` more requests of `kind` from `client`, already served
-    /// (the moves of a repeat): its next requests wait for them. At most a
-    /// whole burst is counted at once.
+    /// (the moves of a repeat): its next requests wait for them. What does
+    /// not fit in its everyday limiter now is owed, and paid off by its
+    /// next everyday requests, which are refused until it is; other kinds
+    /// count at most a whole burst.
     pub fn charge(&self, kind: Kind, client: Client, n: usize) {
+        if kind == Kind::Everyday {
+            let Some(limiter) = &self.everyday else {
+                return;
+            };
+            let want = u64::try_from(n).unwrap_or(u64::MAX);
+            let left = want - take_up_to(limiter, &client.0, want, self.everyday_burst());
+            if left > 0 {
+                *self
+                    .owed
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .entry(client.0)
+                    .or_default() += left;
+            }
+            return;
+        }
         let limiter = match kind {
             Kind::Everyday => &self.everyday,
             Kind::Making => &self.making,
@@ -257,6 +350,15 @@ impl Rates {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
+        // What an address owes is paid off by its own requests; one that
+        // has not come back for this long has had the time to pay it.
+        let rate = u64::from(self.everyday_burst().max(1)) / 60 + 1;
+        let forgotten = rate.saturating_mul(FORGET_EVERY.as_secs().max(1));
+        let mut owed = self.owed.lock().unwrap_or_else(PoisonError::into_inner);
+        owed.retain(|_, debt| {
+            *debt = debt.saturating_sub(forgotten);
+            *debt > 0
+        });
     }
 }
 
@@ -372,7 +474,13 @@ pub async fn limit(State(rates): State<Arc<Rates>>, request: Request, next: Next
             return refused.into_response();
         }
     }
-    next.run(request).await
+    match client {
+        // Long work counts against its asker ([`crate::work`]).
+        Some(client) if rates.per_minute > 0 => {
+            crate::work::ASKER.scope(client.0, next.run(request)).await
+        }
+        _ => next.run(request).await,
+    }
 }
 
 #[cfg(test)]

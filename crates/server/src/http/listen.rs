@@ -8,8 +8,10 @@
 //!   and no answer still being sent: a live event stream is never idle):
 //!   the oldest that has never had an answer and has been open at least
 //!   [`FRESH`] (silent, or still sending its first headers: what a slow
-//!   client holds), else the oldest idle one, else one still sending a
-//!   request's body (past [`FRESH`]) of the address with the most such
+//!   client holds), else one still sending a request's body (past
+//!   [`FRESH`]) of an address holding several such, else the oldest idle
+//!   one, else one still sending a request's body of the address with the
+//!   most such
 //!   ([`crate::http::limits`]: a slow body counts against its address's
 //!   share). When there is none, the newcomer gets a `503` with
 //!   `Retry-After` and is closed.
@@ -78,6 +80,10 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 /// send its request, so that a burst of newcomers is answered (or refused
 /// with a `503`), not cut one by the next.
 pub const FRESH: Duration = Duration::from_secs(1);
+
+/// How many slow bodies one address holds when one of them is closed to
+/// make room before anyone's idle keep-alive connection.
+const SLOW_BODIES_HOARDED: usize = 2;
 
 /// One open connection, as the accept loop sees it.
 struct Open {
@@ -161,9 +167,11 @@ impl Connections {
 
     /// Closes the oldest idle connection (of `client` only, when given)
     /// that has never had an answer and is older than [`FRESH`], or else
-    /// the oldest idle one that has had an answer, or else the oldest one
-    /// still sending a request's body, of the address with the most such;
-    /// false when there is none (every one is answering, or streaming).
+    /// the oldest one still sending a request's body of the address with
+    /// the most such when it holds at least [`SLOW_BODIES_HOARDED`], or
+    /// else the oldest idle one that has had an answer, or else the oldest
+    /// one still sending a body, of the address with the most such; false
+    /// when there is none (every one is answering, or streaming).
     fn close_oldest_idle(&self, client: Option<IpAddr>) -> bool {
         let mut registry = self.lock();
         let now = Instant::now();
@@ -174,31 +182,37 @@ impl Connections {
         let unserved = registry.open.iter().find(|(_, open)| {
             idle(open) && !served(open) && now.duration_since(open.opened) >= FRESH
         });
-        let victim = unserved.or_else(|| {
-            registry
-                .open
-                .iter()
-                .find(|(_, open)| idle(open) && served(open))
-        });
-        // None idle: a body still arriving after [`FRESH`] counts against
-        // its address's share, the address holding the most first.
+        // A body still arriving after [`FRESH`] counts against its
+        // address's share, the address holding the most first.
         let slow = |open: &Open| {
             open.reading.load(Ordering::SeqCst) > 0
                 && client.is_none_or(|c| c == open.client)
                 && now.duration_since(open.opened) >= FRESH
         };
-        let victim = victim.or_else(|| {
-            let mut held: std::collections::HashMap<IpAddr, usize> =
-                std::collections::HashMap::new();
-            for open in registry.open.values().filter(|o| slow(o)) {
-                *held.entry(open.client).or_insert(0) += 1;
-            }
-            let most = held.iter().max_by_key(|&(_, n)| *n).map(|(&c, _)| c)?;
+        let mut held: std::collections::HashMap<IpAddr, usize> = std::collections::HashMap::new();
+        for open in registry.open.values().filter(|o| slow(o)) {
+            *held.entry(open.client).or_insert(0) += 1;
+        }
+        let most = held.iter().max_by_key(|&(_, n)| *n).map(|(&c, n)| (c, *n));
+        let slowest = |at_least: usize| {
+            let (most, _) = most.filter(|&(_, n)| n >= at_least)?;
             registry
                 .open
                 .iter()
                 .find(|(_, open)| slow(open) && open.client == most)
-        });
+        };
+        // An address holding several slow bodies loses one before anyone's
+        // idle keep-alive connection (which a player's next move may be
+        // on its way to); then the oldest idle one; then any slow body.
+        let victim = unserved
+            .or_else(|| slowest(SLOW_BODIES_HOARDED))
+            .or_else(|| {
+                registry
+                    .open
+                    .iter()
+                    .find(|(_, open)| idle(open) && served(open))
+            })
+            .or_else(|| slowest(1));
         let idle = victim.map(|(&id, _)| id);
         match idle.and_then(|id| registry.open.remove(&id)) {
             Some(open) => {
@@ -608,6 +622,34 @@ mod tests {
             !connections.close_oldest_idle(Some(b)),
             "one answering stays"
         );
+    }
+
+    /// 1,000 slow bodies from 20 addresses: making room closed a player's
+    /// idle keep-alive connection as its next move was on its way (`cut`).
+    #[test]
+    fn many_slow_bodies_of_one_address_go_before_a_players_idle_connection() {
+        let connections = Connections::default();
+        let (a, player) = (IpAddr::from([127, 0, 0, 2]), IpAddr::from([127, 0, 0, 3]));
+        let add = |client: IpAddr, busy: usize, served: usize, reading: usize| {
+            let id = connections.add(
+                Arc::new(AtomicUsize::new(busy)),
+                Arc::new(AtomicUsize::new(served)),
+                Arc::new(AtomicUsize::new(reading)),
+                Arc::new(Notify::new()),
+                client,
+            );
+            connections.lock().open.get_mut(&id).expect("open").opened -= FRESH;
+            id
+        };
+        let keep_alive = add(player, 0, 1, 0);
+        let slow: Vec<u64> = (0..2).map(|_| add(a, 1, 0, 1)).collect();
+        assert!(connections.close_oldest_idle(None));
+        let left: Vec<u64> = connections.lock().open.keys().copied().collect();
+        assert_eq!(left, [keep_alive, slow[1]]);
+        // One slow body (an upload on a slow line) goes after the idle one.
+        assert!(connections.close_oldest_idle(None));
+        let left: Vec<u64> = connections.lock().open.keys().copied().collect();
+        assert_eq!(left, [slow[1]]);
     }
 
     #[test]

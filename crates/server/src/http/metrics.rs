@@ -1,5 +1,9 @@
 //! Metrics in Prometheus' text format (OpenMetrics), for `GET /metrics` on
-//! the metrics address (`--metrics-addr`; off by default).
+//! the metrics address (`--metrics-addr`; off by default). That address
+//! checks `Host` as the app's does ([`crate::metrics_router_for`],
+//! [`super::host`]): on a loopback address only loopback names (and the
+//! `--public-host` names) get in, so a web page that points its own name
+//! at it reads nothing; probes pass.
 //!
 //! Terms:
 //! - **counted** ([`Metrics`]): what is counted as it happens — requests by

@@ -1329,6 +1329,67 @@ mod the_rest {
             .ok();
     }
 
+    /// A repeat played a whole game of thousands of moves in one request,
+    /// and the next request did it again as soon as one more was allowed:
+    /// 369,653 moves in 45 s from one address.
+    #[tokio::test]
+    async fn moves_of_a_repeat_beyond_the_burst_are_owed() {
+        let app = App::with(|c| {
+            c.rate_limit = 1;
+            c.matches_per_client = 0;
+        })
+        .await;
+        let board = json!({"text": "size = 1000\n"});
+        let uploaded = app
+            .send_from(
+                client(5),
+                "POST",
+                "/api/chutes/boards",
+                None,
+                &[],
+                Some(&board),
+            )
+            .await;
+        let board = uploaded.ok()["id"].as_str().expect("an id").to_string();
+        let setup = json!({"game": "chutes", "setup": {"board": board}, "seats": ["here", "here"]});
+        let made = app
+            .send_from(client(2), "POST", "/api/matches", None, &[], Some(&setup))
+            .await;
+        let seat = support::Seat::from_made(&made.body);
+        let uri = format!("/api/matches/{}/moves", seat.id);
+        let repeat = json!({"move": "roll", "after": 0, "repeat": true});
+        let played = app
+            .send_from(
+                client(2),
+                "POST",
+                &uri,
+                Some(&seat.token),
+                &[],
+                Some(&repeat),
+            )
+            .await;
+        let moves = played.ok()["played"].as_array().expect("moves").len();
+        // Each of two players needs at least 167 rolls of at most 6.
+        assert!(moves >= 333, "{moves} moves");
+        // The burst is 100 a minute: at least 233 moves are owed, more
+        // than two minutes' worth.
+        let view = format!("/api/matches/{}", seat.id);
+        let next = app
+            .send_from(client(2), "GET", &view, None, &[], None)
+            .await;
+        let why = next.refused(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+        assert!(why.contains("more moves than its share"), "{why}");
+        assert!(
+            retry_after(&next) > 120,
+            "{moves} moves: {}",
+            retry_after(&next)
+        );
+        // Another address is not held to it.
+        app.send_from(client(3), "GET", &view, None, &[], None)
+            .await
+            .ok();
+    }
+
     #[tokio::test]
     async fn media_types_are_read_in_any_case_and_errors_speak_no_rust() {
         let app = App::new().await;
@@ -1353,5 +1414,57 @@ mod the_rest {
             !why.contains("Failed to deserialize") && why.contains("query string"),
             "{why}"
         );
+    }
+
+    /// The metrics address on `listen` with these public hosts.
+    async fn metrics_app(listen: &str, public_hosts: &[&str]) -> App {
+        let dir = tempfile::tempdir().expect("a temporary data dir");
+        let mut config = server::Config::new(dir.path());
+        config.public_hosts = public_hosts.iter().map(|h| h.to_string()).collect();
+        let listen = listen.parse().expect("an address");
+        let router = server::metrics_router(config, listen)
+            .await
+            .expect("the metrics start");
+        App { router, dir }
+    }
+
+    /// `GET path` addressed to `host`: its status.
+    async fn status_for(app: &App, path: &str, host: &str) -> StatusCode {
+        let request = Request::builder()
+            .uri(path)
+            .header(header::HOST, host)
+            .body(Body::empty())
+            .expect("a request");
+        app.request(request).await.status
+    }
+
+    /// The metrics address answered any `Host`: a web page that pointed
+    /// its own name at it read the server's figures.
+    #[tokio::test]
+    async fn the_metrics_address_answers_only_its_own_hosts() {
+        let app = metrics_app("127.0.0.1:9464", &[]).await;
+        for (host, status) in [
+            ("evil.example:9464", StatusCode::FORBIDDEN),
+            ("127.0.0.1.evil.example", StatusCode::FORBIDDEN),
+            ("127.0.0.1:9464", StatusCode::OK),
+            ("localhost:9464", StatusCode::OK),
+            ("[::1]:9464", StatusCode::OK),
+        ] {
+            assert_eq!(status_for(&app, "/metrics", host).await, status, "{host}");
+        }
+        // A probe passes whatever its Host, as on the app's address.
+        let probe = status_for(&app, "/healthz", "evil.example").await;
+        assert_eq!(probe, StatusCode::OK);
+        // Exposed on the network with a public host: that name and
+        // loopback ones only.
+        let exposed = metrics_app("0.0.0.0:9464", &["parlor.example.org"]).await;
+        for (host, status) in [
+            ("evil.example", StatusCode::FORBIDDEN),
+            ("parlor.example.org:9464", StatusCode::OK),
+            ("127.0.0.1:9464", StatusCode::OK),
+        ] {
+            let got = status_for(&exposed, "/metrics", host).await;
+            assert_eq!(got, status, "{host}");
+        }
     }
 }
