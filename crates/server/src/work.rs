@@ -313,12 +313,9 @@ impl Queue {
     }
 }
 
-tokio::task_local! {
-    /// The client address whose request is being answered, while fair
-    /// share is on (see the module's terms): the long line counts its work
-    /// against it.
-    pub static ASKER: IpAddr;
-}
+/// The client address whose request is being answered, while fair share
+/// is on (see the module's terms), set by the rate limiter.
+pub use crate::http::fair::ASKER;
 
 /// The long line's work each asker holds, running or waiting.
 struct Askers {

@@ -47,6 +47,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tabletop::Code;
 
+tokio::task_local! {
+    /// The client address whose request is being answered, while fair
+    /// share is on: the long-work line counts its work against it (one
+    /// asker holds at most half its slots).
+    pub static ASKER: std::net::IpAddr;
+}
+
 /// What a request costs, for the limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -475,10 +482,8 @@ pub async fn limit(State(rates): State<Arc<Rates>>, request: Request, next: Next
         }
     }
     match client {
-        // Long work counts against its asker ([`crate::work`]).
-        Some(client) if rates.per_minute > 0 => {
-            crate::work::ASKER.scope(client.0, next.run(request)).await
-        }
+        // Long work counts against its asker (the work module's terms).
+        Some(client) if rates.per_minute > 0 => ASKER.scope(client.0, next.run(request)).await,
         _ => next.run(request).await,
     }
 }
