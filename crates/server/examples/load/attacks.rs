@@ -256,21 +256,6 @@ fn read_back(addr: &str, met: &Met) -> (usize, u64, Vec<String>) {
     (met.ledger.len(), moves, lost)
 }
 
-/// A field of `/proc/PID/status` (`VmHWM`, `VmRSS`), in MiB.
-fn proc_mib(pid: u32, field: &str) -> Option<f64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with(field))?;
-    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024.0)
-}
-
-fn percentile(sorted: &[u64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    sorted[(((sorted.len() - 1) as f64) * q).round() as usize] as f64 / 1000.0
-}
-
 /// Prints the attack's line and the victim's, and says whether it held.
 fn judge(
     name: &str,
@@ -287,15 +272,17 @@ fn judge(
         .iter()
         .map(|k| format!("{} {k}s", met.micros.get(k).map_or(0, Vec::len)))
         .collect();
-    let p95 = percentile(&all, 0.95);
-    let peak = options.server_pid.and_then(|pid| proc_mib(pid, "VmHWM"));
+    let p95 = super::percentile(&all, 95.0);
+    let peak = options
+        .server_pid
+        .and_then(|pid| super::proc_mib(pid, "VmHWM"));
     println!("attack {name}: {figures}");
     println!(
         "   victim on 127.0.200.1: {} requests ({}), p50 {:.2} ms, p95 {p95:.2} ms{}, max {:.2} ms; \
          {} refused; {matches} matches read back, {moves} moves answered, {} lost; server peak {}",
         all.len(),
         kinds.join(", "),
-        percentile(&all, 0.5),
+        super::percentile(&all, 50.0),
         if p95 > P95_GOAL_MS {
             " (over the 50 ms goal)"
         } else {

@@ -19,7 +19,7 @@
 //! - the figure: the largest step that holds, with the server's CPU (from
 //!   `/proc`) and resident memory per 1,000 players.
 
-use super::Held;
+use super::{Dice, Held, cpu_seconds, percentile, proc_mib};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -251,18 +251,6 @@ async fn follow(
                 tally.example(why).await;
             }
         }
-    }
-}
-
-/// A xorshift of the player's own, for its choices and pauses.
-struct Dice(u64);
-
-impl Dice {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
     }
 }
 
@@ -534,26 +522,6 @@ async fn made_view_seat(held: &Held, http: &mut Connection) -> Option<u64> {
     }
 }
 
-/// The server's CPU seconds so far, from `/proc`.
-fn cpu_seconds(pid: u32) -> Option<f64> {
-    super::cpu_seconds(pid)
-}
-
-/// The server's resident memory in MiB.
-fn rss_mib(pid: u32) -> Option<f64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024.0)
-}
-
-fn percentile_ms(sorted: &[u64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() as f64 * p) as usize).min(sorted.len() - 1)] as f64 / 1000.0
-}
-
 /// Runs each step of `steps` players for `seconds`; prints a line a step
 /// and the figure. True when the first step held.
 pub fn run(addr: &str, steps: &[usize], seconds: u64, server_pid: Option<u32>) -> bool {
@@ -590,14 +558,15 @@ pub fn run(addr: &str, steps: &[usize], seconds: u64, server_pid: Option<u32>) -
             (Some(a), Some(b)) => Some(b - a),
             _ => None,
         };
-        let rss = server_pid.and_then(rss_mib);
+        let rss = server_pid.and_then(|pid| proc_mib(pid, "VmRSS"));
         let mut moves = runtime.block_on(tally.move_micros.lock()).clone();
         moves.sort_unstable();
         let mut hints = runtime.block_on(tally.hint_micros.lock()).clone();
         hints.sort_unstable();
-        let p99 = percentile_ms(&moves, 0.99);
+        let p99 = percentile(&moves, 99.0);
         let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        let held = p99 < P99_GOAL_MS
+        let held = !moves.is_empty()
+            && p99 < P99_GOAL_MS
             && load(&tally.dropped) == 0
             && load(&tally.refused) == 0
             && load(&tally.failed) == 0;
@@ -607,11 +576,11 @@ pub fn run(addr: &str, steps: &[usize], seconds: u64, server_pid: Option<u32>) -
              {} refused, {} failed, {} busy; server CPU {}, {}; {}",
             moves.len(),
             moves.len() as f64 / elapsed,
-            percentile_ms(&moves, 0.5),
+            percentile(&moves, 50.0),
             p99,
-            percentile_ms(&moves, 1.0),
+            percentile(&moves, 100.0),
             hints.len(),
-            percentile_ms(&hints, 0.99),
+            percentile(&hints, 99.0),
             load(&tally.matches),
             load(&tally.rematches),
             load(&tally.streams),
