@@ -1450,12 +1450,18 @@ fn on_a_phone_the_board_reads_at_twelve_pixels() {
     let b = Browser::open_at(390, 844);
     open_new_game(&b);
     start_game(&b, &["here", "bot"], Some(3));
-    let sizes = b.script(
-        "const svg = document.querySelector('#board svg'); \
-         const px = (t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a; \
-         return [px(svg.querySelector('text.square-number')), px(svg.querySelector('.token text'))];",
-        vec![],
-    );
+    // The board is redrawn as the bot moves: measure once both are drawn.
+    let sizes = b.wait_for("the board's numbers and tokens", || {
+        let sizes = b.script(
+            "const number = document.querySelector('#board svg text.square-number'); \
+             const token = document.querySelector('#board svg .token text'); \
+             if (!number || !token) return null; \
+             const px = (t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a; \
+             return [px(number), px(token)];",
+            vec![],
+        );
+        (!sizes.is_null()).then_some(sizes)
+    });
     let (numbers, tokens) = (
         sizes[0].as_f64().unwrap_or(0.0),
         sizes[1].as_f64().unwrap_or(0.0),
