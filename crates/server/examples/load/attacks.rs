@@ -674,10 +674,10 @@ fn grids(addr: &str, deadline: Instant) -> (String, bool) {
     (
         format!(
             "200 addresses × made-up tokens saved grids: {} requests: {}; {saved} grids kept; \
-             a save's answer (the list of every grid) up to {:.0} KB",
+             the largest save's answer {} bytes",
             counts.total(),
             counts.show(),
-            largest.load(Ordering::Relaxed) as f64 / 1e3
+            largest.load(Ordering::Relaxed)
         ),
         true,
     )

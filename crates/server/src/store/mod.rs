@@ -1007,15 +1007,17 @@ impl Db {
         .await
     }
 
-    /// Every saved grid, by name.
+    /// The `limit` grids saved most recently, newest first (ties by name).
+    /// Bounded, so that a listing costs the same however many grids the
+    /// store holds.
     ///
     /// # Errors
     /// When the store fails.
-    pub async fn grids(&self) -> Result<Vec<GridRow>, DbError> {
+    pub async fn grids(&self, limit: u32) -> Result<Vec<GridRow>, DbError> {
         self.within(async move {
             match &self.backend {
-                Backend::Sqlite(db) => db.grids().await,
-                Backend::Postgres(db) => db.grids().await,
+                Backend::Sqlite(db) => db.grids(limit).await,
+                Backend::Postgres(db) => db.grids(limit).await,
             }
         })
         .await

@@ -477,12 +477,13 @@ impl Postgres {
             .map(|r| r.get(0)))
     }
 
-    pub(super) async fn grids(&self) -> Result<Vec<GridRow>, DbError> {
+    pub(super) async fn grids(&self, limit: u32) -> Result<Vec<GridRow>, DbError> {
         let conn = self.conn().await?;
         let rows = conn
             .query(
-                "SELECT name, octet_length(text), updated_ms FROM grids ORDER BY name",
-                &[],
+                "SELECT name, octet_length(text), updated_ms FROM grids \
+                 ORDER BY updated_ms DESC, name LIMIT $1",
+                &[&i64::from(limit)],
             )
             .await
             .map_err(pg)?;

@@ -27,7 +27,8 @@
 //!   classroom: its teacher's token's digest, its creator's digests, its
 //!   board and activity, its round and version), `classroom_students` and
 //!   `classroom_games` (each match a classroom made, and its length and
-//!   winner once over).
+//!   winner once over). Since 10, `grids` is indexed newest first,
+//!   for bounded listings.
 
 use super::DbError;
 
@@ -389,6 +390,13 @@ CREATE TABLE classroom_games (
 );
 CREATE INDEX classroom_games_round ON classroom_games (classroom_id, round, finished_ms);
 ",
+    },
+    Migration {
+        version: 10,
+        name: "saved grids listed newest first",
+        // A listing reads the newest few, not the whole table.
+        sqlite: "CREATE INDEX grids_newest ON grids (updated_ms DESC, name);",
+        postgres: "CREATE INDEX grids_newest ON grids (updated_ms DESC, name);",
     },
 ];
 

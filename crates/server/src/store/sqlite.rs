@@ -618,15 +618,16 @@ impl Sqlite {
         .await
     }
 
-    pub(super) async fn grids(&self) -> Result<Vec<GridRow>, DbError> {
-        self.call(|c| {
+    pub(super) async fn grids(&self, limit: u32) -> Result<Vec<GridRow>, DbError> {
+        self.call(move |c| {
             let mut statement = c
                 .prepare_cached(
-                    "SELECT name, length(CAST(text AS BLOB)), updated_ms FROM grids ORDER BY name",
+                    "SELECT name, length(CAST(text AS BLOB)), updated_ms FROM grids \
+                     ORDER BY updated_ms DESC, name LIMIT ?1",
                 )
                 .map_err(sql)?;
             let rows = statement
-                .query_map([], |r| {
+                .query_map([limit], |r| {
                     Ok(GridRow {
                         name: r.get(0)?,
                         bytes: r.get(1)?,

@@ -192,13 +192,14 @@ mod tests {
                 .unwrap(),
             "second"
         );
-        let names: Vec<String> = db
-            .grids()
+        let mut names: Vec<String> = db
+            .grids(10)
             .await
             .unwrap()
             .into_iter()
             .map(|g| g.name)
             .collect();
+        names.sort();
         assert_eq!(names, ["first", "second"]);
         let taken = save(&db, "first", "0\n0\n0\n", false, &op)
             .await

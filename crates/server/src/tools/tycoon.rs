@@ -286,11 +286,13 @@ struct SaveRequest {
     replace: bool,
 }
 
-/// Where a grid was saved.
+/// Where a grid was saved: its name as stored (a `.grid` dropped) and its
+/// size. The answer is one grid, never the list, so that a save costs the
+/// same however many grids others have saved.
 #[derive(Serialize)]
 struct Saved {
     name: String,
-    grids: Vec<crate::store::GridRow>,
+    bytes: u64,
 }
 
 async fn save(
@@ -304,19 +306,47 @@ async fn save(
     let name = grids::save(state.hub.db(), &req.name, &text, req.replace, &actor).await?;
     Ok(Json(Saved {
         name,
-        grids: state.hub.db().grids().await?,
+        bytes: text.len() as u64,
     }))
 }
 
+/// How many saved grids a listing gives when not told.
+const GRIDS_LISTED: u32 = 100;
+/// The most a listing gives.
+const GRIDS_LISTED_AT_MOST: u32 = 500;
+
+/// `GET /api/tycoon/grids?limit=N`: how many to list, 1 to 500.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    limit: Option<u32>,
+}
+
+/// The grids saved most recently, newest first; `more` when older ones
+/// are not listed (each is still loaded by its name).
 #[derive(Serialize)]
 struct GridList {
     grids: Vec<crate::store::GridRow>,
+    more: bool,
 }
 
-async fn list_grids(State(state): State<AppState>) -> ApiResult<GridList> {
-    Ok(Json(GridList {
-        grids: state.hub.db().grids().await?,
-    }))
+async fn list_grids(
+    State(state): State<AppState>,
+    axum::extract::Query(query): axum::extract::Query<ListQuery>,
+) -> ApiResult<GridList> {
+    let limit = match query.limit {
+        None => GRIDS_LISTED,
+        Some(n @ 1..=GRIDS_LISTED_AT_MOST) => n,
+        Some(n) => {
+            return Err(ApiError::bad_request(format!(
+                "limit is how many grids to list, 1 to {GRIDS_LISTED_AT_MOST}, not {n}"
+            )));
+        }
+    };
+    let mut grids = state.hub.db().grids(limit + 1).await?;
+    let more = grids.len() > limit as usize;
+    grids.truncate(limit as usize);
+    Ok(Json(GridList { grids, more }))
 }
 
 /// `GET /api/tycoon/grids/{name}`: a saved grid's file.

@@ -630,6 +630,7 @@ async fn a_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count(
              DROP TRIGGER unfinished_gone; DROP TABLE unfinished;
              DROP INDEX grids_saver; ALTER TABLE grids DROP COLUMN saver;
              DROP TABLE classroom_games; DROP TABLE classroom_students; DROP TABLE classrooms;
+             DROP INDEX grids_newest;
              DELETE FROM schema_versions WHERE version >= 5;"
         }
         Location::Postgres(_) => {
@@ -638,6 +639,7 @@ async fn a_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count(
              DROP TABLE unfinished_counts;
              DROP INDEX grids_saver; ALTER TABLE grids DROP COLUMN saver;
              DROP TABLE classroom_games; DROP TABLE classroom_students; DROP TABLE classrooms;
+             DROP INDEX grids_newest;
              DELETE FROM schema_versions WHERE version >= 7;"
         }
     };
@@ -725,14 +727,22 @@ async fn grids_are_saved_and_replaced_only_when_asked(db: Db, _: Location) {
     );
     db.save_grid("mine", "0\n0\n0\n", true).await.unwrap();
     db.save_grid("Ärger", "0\n0\n0\n", false).await.unwrap();
-    let listed: Vec<(String, u64)> = db
-        .grids()
+    let mut listed: Vec<(String, u64)> = db
+        .grids(10)
         .await
         .unwrap()
         .into_iter()
         .map(|g| (g.name, g.bytes))
         .collect();
+    listed.sort();
     assert_eq!(listed, [("mine".to_string(), 6), ("Ärger".to_string(), 6)]);
+    // A listing is the newest few, newest first.
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    db.save_grid("newest", "0\n0\n0\n", false).await.unwrap();
+    let newest = db.grids(1).await.unwrap();
+    assert_eq!(newest.len(), 1);
+    assert_eq!(newest[0].name, "newest");
+    assert!(db.delete_grid("newest").await.unwrap());
     assert!(db.delete_grid("mine").await.unwrap());
     assert!(!db.delete_grid("mine").await.unwrap());
     assert_eq!(db.grid("mine").await.unwrap(), None);
@@ -747,7 +757,7 @@ async fn grid_files_are_imported_once(db: Db, location: Location) {
     std::fs::write(files.path().join("bad name!.grid"), "0\n0\n0\n").unwrap();
     let db = open(&location, Some(files.path())).await;
     let names: Vec<String> = db
-        .grids()
+        .grids(10)
         .await
         .unwrap()
         .into_iter()
@@ -758,7 +768,7 @@ async fn grid_files_are_imported_once(db: Db, location: Location) {
     db.delete_grid("race").await.unwrap();
     drop(db);
     let db = open(&location, Some(files.path())).await;
-    assert!(db.grids().await.unwrap().is_empty());
+    assert!(db.grids(10).await.unwrap().is_empty());
     assert!(files.path().join("race.grid").is_file(), "files are kept");
 }
 on_both!(import, grid_files_are_imported_once);
