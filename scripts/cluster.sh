@@ -14,8 +14,8 @@
 # installed with apt-get when missing) in front: active health checks of
 # GET /readyz every ½ s (a server is out after 2 failures, back after 2
 # successes), a request that finds no server, an empty answer or a 503
-# (a draining server refuses new moves so) sent again to the other server,
-# and a cookie that keeps a browser on one server while it is up.
+# (a draining server refuses new moves so) sent again to the other server;
+# no cookie: any server answers any request (everything is in the store).
 #
 # It prints the balancer's URL and, last, `cluster: ready in DIR`; DIR holds
 # cluster.env (the addresses), the logs (a.log, b.log, haproxy.log) and
@@ -152,17 +152,15 @@ frontend parlor
     default_backend parlor
 
 backend parlor
+    # Requests take turns: matches, saved grids, uploaded boards and
+    # designs are all in the store, so any server answers any of them.
     balance roundrobin
-    # A browser stays on one server while it is up: uploaded boards and
-    # Tycoon design documents live in the memory of the server that made
-    # them (matches and saved grids are in the store, on every server).
-    cookie parlor insert indirect nocache httponly
     option httpchk
     http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host localhost
     http-check expect status 200
     default-server inter 500ms fastinter 250ms downinter 500ms fall 2 rise 2
-    server a $a check cookie a
-    server b $b check cookie b
+    server a $a check
+    server b $b check
 
 frontend stats
     bind 127.0.0.1:$stats

@@ -226,7 +226,7 @@ pub struct Shared {
     /// The settings.
     pub config: Config,
     /// Uploaded Chutes & Ladders boards.
-    pub boards: Sessions<Arc<Board>>,
+    pub boards: Sessions<Board>,
     /// Tycoon design documents.
     pub designs: tools::tycoon::Designs,
     /// The matches of every game, and the store.
@@ -266,15 +266,17 @@ impl AppState {
         });
         let n = config.max_sessions;
         let idle = config.idle;
+        let db = Arc::new(db);
         let hub = matches::Hub::new(
-            Arc::new(db),
+            Arc::clone(&db),
             config.games.clone(),
             config.live_matches,
             config.max_long_work,
         );
         let state = Self(Arc::new(Shared {
-            boards: Sessions::new("board", n, idle).with_budget(config.sessions_per_client),
-            designs: Sessions::new("design", n, idle).with_budget(config.sessions_per_client),
+            boards: Sessions::new("board", n, idle, Arc::clone(&db))
+                .with_budget(config.sessions_per_client),
+            designs: Sessions::new("design", n, idle, db).with_budget(config.sessions_per_client),
             hub,
             long_work: work::LongWork::new(&config),
             health: http::health::Health::default(),

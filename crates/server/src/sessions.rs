@@ -1,30 +1,40 @@
-//! Where uploaded boards and design documents are kept: in memory, under
-//! unguessable ids, bounded in number, evicted when idle (matches live in
-//! the store and the hub, [`crate::matches`]).
+//! Where a player's unsaved work is kept (uploaded boards, design
+//! documents): in the store, under unguessable ids, bounded in number,
+//! dropped when idle, so that any server of a cluster answers for it and a
+//! server's restart loses none of it (matches live in the store and the
+//! hub, [`crate::matches`]).
 //!
 //! Terms:
 //! - **id**: 128 random bits from the operating system, as 32 hex digits. It
 //!   is the only key to a session: nobody can list or guess another's.
-//! - **session**: one stored value (a board, a design document).
+//! - **session**: one kept value (a board, a design document), as JSON in
+//!   the store's `unsaved_work` ([`crate::store::unsaved`]), read and
+//!   changed whole; a change made while another server changed the same
+//!   session is made again on the newer value.
 //! - **idle**: time since a session was last read or changed. Sessions idle
-//!   longer than the store's limit are dropped.
+//!   longer than the limit are gone.
 //! - **maker** ([`Maker`]): the client address and token that made a
-//!   session. Each holds at most the store's **budget** of sessions
+//!   session. Each holds at most the kind's **budget** of sessions
 //!   (per address, and per token): a new one beyond it pushes out that
-//!   maker's own session idle longest. When the whole store is full, the
+//!   maker's own session idle longest. When the kind is full, the
 //!   session pushed out is one of the **largest spender**'s: in the
 //!   **neighbourhood** holding the most (an IPv4 address's /24, an IPv6
 //!   address's /48, where one party holds many addresses cheaply), of the
 //!   addresses there holding the most, a session never used since it was
-//!   made first, then the one idle longest. So a flood from many addresses pushes out its own work, not
-//!   everyone's, and work in use outlives work made and left.
+//!   made first, then the one idle longest. So a flood from many addresses
+//!   pushes out its own work, not everyone's, and work in use outlives work
+//!   made and left.
 
-use crate::http::client::Maker;
+use crate::http::client::{Client, Maker};
 use crate::http::error::ApiError;
+use crate::store::unsaved::{NewPiece, PieceLimits, PieceMaker};
+use crate::store::{Db, now_ms};
 use axum::http::StatusCode;
-use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::marker::PhantomData;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// A fresh seed for a game's dice, from the operating system.
 ///
@@ -60,145 +70,177 @@ pub fn seed_or_fresh(seed: Option<u64>) -> Result<u64, ApiError> {
     }
 }
 
-struct Entry<T> {
-    value: T,
-    touched: Instant,
-    /// Whether it has been used since it was made.
-    used: bool,
-    maker: Maker,
-}
-
-/// The neighbourhood an address is counted in when the store is full
-/// (see the module's terms); none for a session of no known maker.
-fn neighbourhood(client: Option<std::net::IpAddr>) -> Option<std::net::IpAddr> {
+/// The neighbourhood an address is counted in when a kind is full (see
+/// the module's terms).
+fn neighbourhood(client: std::net::IpAddr) -> std::net::IpAddr {
     use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-    Some(match client? {
+    match client {
         IpAddr::V4(v4) => IpAddr::V4(Ipv4Addr::from(u32::from(v4) & !0xff)),
         IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !((1u128 << 80) - 1))),
-    })
+    }
 }
 
-/// Sessions of one kind, keyed by id.
+/// A maker as the store keeps it: digests only.
+fn piece_maker(maker: &Maker) -> PieceMaker {
+    PieceMaker {
+        client: maker.client.map(|c| Client(c).digest()).unwrap_or_default(),
+        hood: maker
+            .client
+            .map(|c| crate::random::digest(&format!("neighbourhood {}", neighbourhood(c))))
+            .unwrap_or_default(),
+        token: maker.token.clone().unwrap_or_default(),
+    }
+}
+
+/// How many times a change is made again when other servers keep
+/// changing the same session meanwhile.
+const CHANGE_TRIES: usize = 8;
+
+/// Sessions of one kind, keyed by id, kept in the store.
 pub struct Sessions<T> {
     kind: &'static str,
-    capacity: usize,
-    idle: Duration,
-    budget: usize,
-    entries: Mutex<HashMap<String, Entry<T>>>,
+    limits: PieceLimits,
+    db: Arc<Db>,
+    value: PhantomData<fn() -> T>,
 }
 
-impl<T> Sessions<T> {
-    /// A store of at most `capacity` sessions (at least 1), each dropped after
-    /// `idle` without use. `kind` names the sessions in messages ("game").
-    pub fn new(kind: &'static str, capacity: usize, idle: Duration) -> Self {
+impl<T: Serialize + DeserializeOwned> Sessions<T> {
+    /// Sessions of `kind` ("board", "design": it names them in messages and
+    /// in the store), at most `capacity` (at least 1), each gone after
+    /// `idle` without use, kept in `db`.
+    pub fn new(kind: &'static str, capacity: usize, idle: Duration, db: Arc<Db>) -> Self {
         Self {
             kind,
-            capacity: capacity.max(1),
-            idle,
-            budget: 0,
-            entries: Mutex::new(HashMap::new()),
+            limits: PieceLimits {
+                capacity: capacity.max(1) as u64,
+                budget: 0,
+                idle_ms: i64::try_from(idle.as_millis()).unwrap_or(i64::MAX / 4),
+            },
+            db,
+            value: PhantomData,
         }
     }
 
-    /// The same store, each maker (address, token) holding at most
-    /// `budget` sessions; 0 for no budget.
+    /// The same sessions, each maker (address, token) holding at most
+    /// `budget` of them; 0 for no budget.
     #[must_use]
     pub fn with_budget(mut self, budget: usize) -> Self {
-        self.budget = budget;
+        self.limits.budget = budget as u64;
         self
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry<T>>> {
-        // A panic elsewhere cannot leave a map half-updated: recover it.
-        self.entries
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Stores `value`, made by no known maker, under a fresh id and
-    /// returns the id ([`Sessions::insert_by`]).
+    /// Keeps `value`, made by `maker`, under a fresh id and returns the id,
+    /// making room first as the module's terms say.
     ///
     /// # Errors
-    /// 503 when no id can be drawn.
-    pub fn insert(&self, value: T) -> Result<String, ApiError> {
-        self.insert_by(value, &Maker::default())
-    }
-
-    /// Stores `value` made by `maker` under a fresh id and returns the id.
-    /// Drops idle sessions first; then, past the maker's budget, the
-    /// maker's own session idle longest; then, if the store is still full,
-    /// one of the largest spender's (see the module's terms).
-    ///
-    /// # Errors
-    /// 503 when no id can be drawn.
-    pub fn insert_by(&self, value: T, maker: &Maker) -> Result<String, ApiError> {
+    /// 503 when no id can be drawn or the store fails.
+    pub async fn insert_by(&self, value: &T, maker: &Maker) -> Result<String, ApiError> {
         let id = crate::random::fresh_secret()?;
-        let now = Instant::now();
-        let mut map = self.lock();
-        map.retain(|_, e| now.duration_since(e.touched) <= self.idle);
-        if self.budget > 0 {
-            if let Some(client) = maker.client {
-                while evict_oldest(&mut map, self.budget, |e| e.maker.client == Some(client)) {}
-            }
-            if let Some(token) = &maker.token {
-                let token = Some(token);
-                while evict_oldest(&mut map, self.budget, |e| e.maker.token.as_ref() == token) {}
-            }
-        }
-        while map.len() >= self.capacity && evict_from_largest(&mut map) {}
-        map.insert(
-            id.clone(),
-            Entry {
-                value,
-                touched: now,
-                used: false,
-                maker: maker.clone(),
-            },
-        );
+        let piece = NewPiece {
+            kind: self.kind,
+            id: id.clone(),
+            body: self.write(value)?,
+            maker: piece_maker(maker),
+        };
+        self.db.put_piece(piece, self.limits, now_ms()).await?;
         Ok(id)
     }
 
-    /// Runs `f` on the session `id` (and marks it used).
+    /// The session `id` (and marks it used).
     ///
     /// # Errors
-    /// 404 when there is no such session (never was, or was evicted).
-    pub fn with<R>(&self, id: &str, f: impl FnOnce(&mut T) -> R) -> Result<R, ApiError> {
-        let now = Instant::now();
-        let mut map = self.lock();
-        match map.get_mut(id) {
-            Some(entry) if now.duration_since(entry.touched) <= self.idle => {
-                entry.touched = now;
-                entry.used = true;
-                Ok(f(&mut entry.value))
+    /// 404 when there is no such session (never was, idle too long, or
+    /// pushed out); 500 `damaged_record` when the store holds what does
+    /// not read; the store's failure.
+    pub async fn get(&self, id: &str) -> Result<T, ApiError> {
+        Ok(self.read(id).await?.0)
+    }
+
+    /// Changes the session `id` by `change` and keeps the result when
+    /// `change` succeeds; answers what `change` answered. When another
+    /// server changed it meanwhile, `change` runs again on the newer value.
+    ///
+    /// # Errors
+    /// As [`Sessions::get`]; `change`'s error (nothing is kept); 409 when
+    /// other changes won [`CHANGE_TRIES`] times in a row.
+    pub async fn update<R>(
+        &self,
+        id: &str,
+        mut change: impl FnMut(&mut T) -> Result<R, ApiError>,
+    ) -> Result<R, ApiError> {
+        for attempt in 0..CHANGE_TRIES {
+            if attempt > 0 {
+                // Out of step with the other changer: wait a little, by
+                // chance, before reading again.
+                let wait = crate::random::number().unwrap_or(0) % (4 << attempt);
+                tokio::time::sleep(Duration::from_millis(wait)).await;
             }
-            Some(_) => {
-                map.remove(id);
-                Err(self.missing(id))
+            let (mut value, version, before) = self.read(id).await?;
+            let answer = change(&mut value)?;
+            let after = self.write(&value)?;
+            if after == before
+                || self
+                    .db
+                    .replace_piece(self.kind, id, after, version, now_ms())
+                    .await?
+            {
+                return Ok(answer);
             }
-            None => Err(self.missing(id)),
         }
+        Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "this {} kept changing elsewhere while it was changed here; try again",
+                self.kind
+            ),
+        ))
     }
 
     /// Removes the session `id`.
     ///
     /// # Errors
-    /// A 404 naming the kind of session when there is no session `id`.
-    pub fn remove(&self, id: &str) -> Result<(), ApiError> {
-        match self.lock().remove(id) {
-            Some(_) => Ok(()),
-            None => Err(self.missing(id)),
+    /// A 404 naming the kind of session when there is no session `id`; the
+    /// store's failure.
+    pub async fn remove(&self, id: &str) -> Result<(), ApiError> {
+        if self.db.remove_piece(self.kind, id).await? {
+            Ok(())
+        } else {
+            Err(self.missing(id))
         }
     }
 
-    /// How many sessions are stored (idle ones included until the next
-    /// insert drops them).
-    pub fn len(&self) -> usize {
-        self.lock().len()
+    /// How many sessions of the kind are kept (idle ones included until
+    /// the next is kept).
+    ///
+    /// # Errors
+    /// The store's failure.
+    pub async fn count(&self) -> Result<u64, ApiError> {
+        Ok(self.db.count_pieces(self.kind).await?)
     }
 
-    /// Whether the store holds no session.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// The session `id`, its version and its JSON as kept.
+    async fn read(&self, id: &str) -> Result<(T, i64, String), ApiError> {
+        let piece = self
+            .db
+            .take_piece(self.kind, id, self.limits.idle_ms, now_ms())
+            .await?
+            .ok_or_else(|| self.missing(id))?;
+        let value = serde_json::from_str(&piece.body).map_err(|e| {
+            ApiError::from(crate::store::DbError::Damaged(format!(
+                "the {} does not read: {e}",
+                self.kind
+            )))
+        })?;
+        Ok((value, piece.version, piece.body))
+    }
+
+    fn write(&self, value: &T) -> Result<String, ApiError> {
+        serde_json::to_string(value).map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the {} could not be written: {e}", self.kind),
+            )
+        })
     }
 
     fn missing(&self, id: &str) -> ApiError {
@@ -210,65 +252,10 @@ impl<T> Sessions<T> {
     }
 }
 
-/// Removes one session of the largest spender (see the module's terms):
-/// in the neighbourhood holding the most, of the addresses there holding
-/// the most, one never used since made if any, the one idle longest. True
-/// when one was removed.
-fn evict_from_largest<T>(map: &mut HashMap<String, Entry<T>>) -> bool {
-    use std::net::IpAddr;
-    let mut hoods: HashMap<Option<IpAddr>, usize> = HashMap::new();
-    for entry in map.values() {
-        *hoods.entry(neighbourhood(entry.maker.client)).or_insert(0) += 1;
-    }
-    let Some((&hood, _)) = hoods.iter().max_by_key(|&(_, n)| *n) else {
-        return false;
-    };
-    let mut held: HashMap<Option<IpAddr>, usize> = HashMap::new();
-    for entry in map.values() {
-        if neighbourhood(entry.maker.client) == hood {
-            *held.entry(entry.maker.client).or_insert(0) += 1;
-        }
-    }
-    let most = held.values().copied().max().unwrap_or(0);
-    let chosen = map
-        .iter()
-        .filter(|(_, e)| {
-            neighbourhood(e.maker.client) == hood
-                && held.get(&e.maker.client).copied() == Some(most)
-        })
-        // Never used first (false < true), then idle longest.
-        .min_by_key(|(_, e)| (e.used, e.touched))
-        .map(|(id, _)| id.clone());
-    chosen.is_some_and(|id| map.remove(&id).is_some())
-}
-
-/// Removes the session idle longest among those `mine` picks, when they
-/// number `at_least` or more; true when one was removed.
-fn evict_oldest<T>(
-    map: &mut HashMap<String, Entry<T>>,
-    at_least: usize,
-    mine: impl Fn(&Entry<T>) -> bool,
-) -> bool {
-    let mut count = 0;
-    let mut oldest: Option<(&String, Instant)> = None;
-    for (id, entry) in map.iter().filter(|(_, e)| mine(e)) {
-        count += 1;
-        if oldest.is_none_or(|(_, at)| entry.touched < at) {
-            oldest = Some((id, entry.touched));
-        }
-    }
-    if count < at_least.max(1) {
-        return false;
-    }
-    match oldest.map(|(id, _)| id.clone()) {
-        Some(id) => map.remove(&id).is_some(),
-        None => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::{Durability, Location};
 
     #[test]
     fn ids_are_32_hex_digits_and_differ() {
@@ -286,39 +273,115 @@ mod tests {
         }
     }
 
-    #[test]
-    fn sessions_are_found_changed_and_removed() {
-        let store = Sessions::new("game", 10, Duration::from_secs(60));
-        let id = store.insert(1).unwrap();
-        store.with(&id, |v| *v += 1).unwrap();
-        assert_eq!(store.with(&id, |v| *v).unwrap(), 2);
-        let err = store.with("nope", |v| *v).unwrap_err();
+    /// A store of its own in a folder that lives as long as the test.
+    async fn store() -> (Arc<Db>, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(
+            &Location::default_for(dir.path()),
+            Durability::Process,
+            None,
+        )
+        .await
+        .unwrap();
+        (Arc::new(db), dir)
+    }
+
+    fn sessions(db: &Arc<Db>, capacity: usize) -> Sessions<u32> {
+        Sessions::new("design", capacity, Duration::from_secs(60), Arc::clone(db))
+    }
+
+    async fn kept(store: &Sessions<u32>, id: &str) -> bool {
+        store.get(id).await.is_ok()
+    }
+
+    /// Moves time on past the store's millisecond clock, so that "idle
+    /// longest" is told apart.
+    async fn tick() {
+        tokio::time::sleep(Duration::from_millis(3)).await;
+    }
+
+    #[tokio::test]
+    async fn sessions_are_found_changed_and_removed() {
+        let (db, _dir) = store().await;
+        let store = Sessions::new("game", 10, Duration::from_secs(60), db);
+        let id = store.insert_by(&1u32, &Maker::default()).await.unwrap();
+        let answer = store
+            .update(&id, |v| {
+                *v += 1;
+                Ok(*v * 10)
+            })
+            .await
+            .unwrap();
+        assert_eq!(answer, 20);
+        assert_eq!(store.get(&id).await.unwrap(), 2);
+        // A change that fails keeps nothing.
+        let refused = store
+            .update(&id, |v| {
+                *v = 99;
+                Err::<(), _>(ApiError::bad_request("no"))
+            })
+            .await;
+        assert!(refused.is_err());
+        assert_eq!(store.get(&id).await.unwrap(), 2);
+        let err = store.get("nope").await.unwrap_err();
         assert_eq!(err.status, StatusCode::NOT_FOUND);
         assert!(err.message.contains("no game 'nope'"), "{}", err.message);
-        store.remove(&id).unwrap();
-        assert!(store.is_empty());
-        let again = store.remove(&id).unwrap_err();
+        store.remove(&id).await.unwrap();
+        assert_eq!(store.count().await.unwrap(), 0);
+        let again = store.remove(&id).await.unwrap_err();
         assert_eq!(again.status, StatusCode::NOT_FOUND);
     }
 
-    #[test]
-    fn a_full_store_drops_the_session_idle_longest() {
-        let store = Sessions::new("game", 3, Duration::from_secs(60));
-        let ids: Vec<String> = (0..3)
-            .map(|i| {
-                std::thread::sleep(Duration::from_millis(2));
-                store.insert(i).unwrap()
-            })
-            .collect();
+    #[tokio::test]
+    async fn two_servers_on_one_store_share_sessions_and_changes_are_not_lost() {
+        let (db, _dir) = store().await;
+        let here = sessions(&db, 10);
+        let there = sessions(&db, 10);
+        let id = here.insert_by(&0, &Maker::default()).await.unwrap();
+        // Changes made on both, four at once (a person's tabs on two
+        // servers): each one counts.
+        for _ in 0..10 {
+            let mut changes = Vec::new();
+            for n in 0..4 {
+                let (store, id) = (if n % 2 == 0 { &here } else { &there }, id.clone());
+                changes.push(async move {
+                    store
+                        .update(&id, |v| {
+                            *v += 1;
+                            Ok(())
+                        })
+                        .await
+                });
+            }
+            for done in futures_util::future::join_all(changes).await {
+                done.unwrap();
+            }
+        }
+        assert_eq!(there.get(&id).await.unwrap(), 40);
+    }
+
+    #[tokio::test]
+    async fn a_full_kind_drops_the_session_idle_longest() {
+        let (db, _dir) = store().await;
+        let store = sessions(&db, 3);
+        let mut ids = Vec::new();
+        for i in 0..3 {
+            tick().await;
+            ids.push(store.insert_by(&i, &Maker::default()).await.unwrap());
+        }
         // Use the first, so the second is now the one idle longest.
-        std::thread::sleep(Duration::from_millis(2));
-        store.with(&ids[0], |_| ()).unwrap();
-        let newest = store.insert(3).unwrap();
-        assert_eq!(store.len(), 3);
-        assert!(store.with(&ids[1], |_| ()).is_err());
-        assert!(store.with(&ids[0], |_| ()).is_ok());
-        assert!(store.with(&ids[2], |_| ()).is_ok());
-        assert!(store.with(&newest, |_| ()).is_ok());
+        tick().await;
+        for id in &ids {
+            store.get(id).await.unwrap();
+            tick().await;
+        }
+        store.get(&ids[0]).await.unwrap();
+        let newest = store.insert_by(&3, &Maker::default()).await.unwrap();
+        assert_eq!(store.count().await.unwrap(), 3);
+        assert!(!kept(&store, &ids[1]).await);
+        assert!(kept(&store, &ids[0]).await);
+        assert!(kept(&store, &ids[2]).await);
+        assert!(kept(&store, &newest).await);
     }
 
     fn maker(n: u8) -> Maker {
@@ -328,98 +391,99 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_maker_past_its_budget_pushes_out_its_own_oldest() {
-        let store = Sessions::new("design", 100, Duration::from_secs(60)).with_budget(2);
-        let victim = store.insert_by(0, &maker(3)).unwrap();
-        let first = store.insert_by(1, &maker(2)).unwrap();
-        std::thread::sleep(Duration::from_millis(2));
-        let second = store.insert_by(2, &maker(2)).unwrap();
-        let third = store.insert_by(3, &maker(2)).unwrap();
-        assert!(store.with(&first, |_| ()).is_err(), "its own oldest went");
-        for kept in [&victim, &second, &third] {
-            assert!(store.with(kept, |_| ()).is_ok());
+    #[tokio::test]
+    async fn a_maker_past_its_budget_pushes_out_its_own_oldest() {
+        let (db, _dir) = store().await;
+        let store = sessions(&db, 100).with_budget(2);
+        let victim = store.insert_by(&0, &maker(3)).await.unwrap();
+        let first = store.insert_by(&1, &maker(2)).await.unwrap();
+        tick().await;
+        let second = store.insert_by(&2, &maker(2)).await.unwrap();
+        tick().await;
+        let third = store.insert_by(&3, &maker(2)).await.unwrap();
+        assert!(!kept(&store, &first).await, "its own oldest went");
+        for id in [&victim, &second, &third] {
+            assert!(kept(&store, id).await);
         }
         // The same by token, from any address.
         let token = |n: u8| Maker {
             token: Some("t".into()),
             ..maker(n)
         };
-        let a = store.insert_by(4, &token(10)).unwrap();
-        std::thread::sleep(Duration::from_millis(2));
-        store.insert_by(5, &token(11)).unwrap();
-        store.insert_by(6, &token(12)).unwrap();
-        assert!(store.with(&a, |_| ()).is_err());
+        let a = store.insert_by(&4, &token(10)).await.unwrap();
+        tick().await;
+        store.insert_by(&5, &token(11)).await.unwrap();
+        tick().await;
+        store.insert_by(&6, &token(12)).await.unwrap();
+        assert!(!kept(&store, &a).await);
     }
 
-    #[test]
-    fn a_full_store_takes_from_the_largest_spender_first() {
-        let store = Sessions::new("design", 5, Duration::from_secs(60));
+    #[tokio::test]
+    async fn a_full_kind_takes_from_the_largest_spender_first() {
+        let (db, _dir) = store().await;
+        let store = sessions(&db, 5);
         // Another neighbourhood (/24) than the flood's.
         let elsewhere = Maker {
             client: Some(std::net::IpAddr::from([127, 0, 1, 3])),
             token: None,
         };
-        let victim = store.insert_by(0, &elsewhere).unwrap();
-        std::thread::sleep(Duration::from_millis(2));
-        let flood: Vec<String> = (0..20)
-            .map(|i| store.insert_by(i, &maker(2)).unwrap())
-            .collect();
-        assert_eq!(store.len(), 5);
+        let victim = store.insert_by(&0, &elsewhere).await.unwrap();
+        tick().await;
+        let mut flood = Vec::new();
+        for i in 0..20 {
+            flood.push(store.insert_by(&i, &maker(2)).await.unwrap());
+        }
+        assert_eq!(store.count().await.unwrap(), 5);
         assert!(
-            store.with(&victim, |_| ()).is_ok(),
+            kept(&store, &victim).await,
             "the oldest, but not the largest spender's"
         );
-        assert!(store.with(&flood[19], |_| ()).is_ok());
-        assert!(store.with(&flood[0], |_| ()).is_err());
+        assert!(kept(&store, &flood[19]).await);
+        assert!(!kept(&store, &flood[0]).await);
     }
 
-    #[test]
-    fn a_flood_from_many_addresses_takes_from_its_own_neighbourhood() {
-        let store = Sessions::new("design", 20, Duration::from_secs(60)).with_budget(1);
+    #[tokio::test]
+    async fn a_flood_from_many_addresses_takes_from_its_own_neighbourhood() {
+        let (db, _dir) = store().await;
+        let store = sessions(&db, 20).with_budget(1);
         // Ten people on addresses of their own, each using what they made.
-        let victims: Vec<String> = (0..10u8)
-            .map(|n| {
-                let maker = Maker {
-                    client: Some(std::net::IpAddr::from([10, n, 0, 1])),
-                    token: None,
-                };
-                let id = store.insert_by(n, &maker).unwrap();
-                store.with(&id, |_| ()).unwrap();
-                id
-            })
-            .collect();
-        // 2,000 addresses, one session each, from a few neighbourhoods.
-        for i in 0..2000u32 {
+        let mut victims = Vec::new();
+        for n in 0..10u8 {
+            let maker = Maker {
+                client: Some(std::net::IpAddr::from([10, n, 0, 1])),
+                token: None,
+            };
+            let id = store.insert_by(&u32::from(n), &maker).await.unwrap();
+            store.get(&id).await.unwrap();
+            victims.push(id);
+        }
+        // 500 addresses, one session each, from a few neighbourhoods.
+        for i in 0..500u32 {
             let [_, _, c, d] = i.to_be_bytes();
             let maker = Maker {
                 client: Some(std::net::IpAddr::from([192, 0, c, d])),
                 token: None,
             };
-            store.insert_by(0, &maker).unwrap();
+            store.insert_by(&0, &maker).await.unwrap();
         }
-        assert_eq!(store.len(), 20);
+        assert_eq!(store.count().await.unwrap(), 20);
         for id in &victims {
-            assert!(store.with(id, |_| ()).is_ok(), "a victim's session went");
+            assert!(kept(&store, id).await, "a victim's session went");
         }
         // IPv6: /64s are cheap, a /48 is one neighbourhood.
-        assert_eq!(
-            neighbourhood(Some("2001:db8:1:2::1".parse().unwrap())),
-            neighbourhood(Some("2001:db8:1:ffff::9".parse().unwrap()))
-        );
-        assert_ne!(
-            neighbourhood(Some("2001:db8:1::1".parse().unwrap())),
-            neighbourhood(Some("2001:db8:2::1".parse().unwrap()))
-        );
+        let hood = |a: &str| neighbourhood(a.parse().unwrap());
+        assert_eq!(hood("2001:db8:1:2::1"), hood("2001:db8:1:ffff::9"));
+        assert_ne!(hood("2001:db8:1::1"), hood("2001:db8:2::1"));
     }
 
-    #[test]
-    fn idle_sessions_expire() {
-        let store = Sessions::new("game", 10, Duration::ZERO);
-        let id = store.insert(()).unwrap();
-        std::thread::sleep(Duration::from_millis(2));
+    #[tokio::test]
+    async fn idle_sessions_expire() {
+        let (db, _dir) = store().await;
+        let store: Sessions<u32> = Sessions::new("game", 10, Duration::ZERO, db);
+        let id = store.insert_by(&0, &Maker::default()).await.unwrap();
+        tick().await;
         assert_eq!(
-            store.with(&id, |_| ()).unwrap_err().status,
+            store.get(&id).await.unwrap_err().status,
             StatusCode::NOT_FOUND
         );
     }

@@ -4,14 +4,19 @@
 //! `a` is killed (`kill -9`) and started again, then server `b` is told to
 //! stop (`kill -TERM`, it drains) and started again. Every acknowledged move
 //! is in the store, every follower sees every move (reconnecting through
-//! the balancer), and the balancer sends the killed server nothing while it
-//! is down.
+//! the balancer), every acknowledged design edit is in its design, an
+//! uploaded board outlives the crash, and the balancer sends the killed
+//! server nothing while it is down.
 //!
 //! Terms:
 //! - **lane**: one player thread: it makes a Chutes match (two seats, both
 //!   its own), plays it at a steady pace through the balancer, and makes
 //!   the next when one is over; a **follower** thread watches each match's
 //!   live events through the balancer, reconnecting when a stream ends.
+//! - **designer lane**: a thread that uploads a board and edits Tycoon
+//!   designs through the balancer, a card a request, so that each design is
+//!   changed through both servers (no sticky cookie) across the crash and
+//!   the drain.
 //! - **ledger**: the moves the balancer acknowledged (`200`) to a lane.
 //! - **gap**: how long a follower was without a stream, from the end of one
 //!   to the first event of the next. A follower reconnects as a browser's
@@ -385,6 +390,62 @@ fn new_match(addr: &str) -> (String, String) {
     }
 }
 
+/// What a designer lane was told: each design's cells whose card was
+/// acknowledged, and the answers that were neither.
+#[derive(Default)]
+struct Designs {
+    acknowledged: BTreeMap<String, BTreeSet<u64>>,
+    failures: Vec<String>,
+}
+
+/// A designer lane (see the module's terms): through the balancer, which
+/// sends each request to the next server, it uploads a board and edits
+/// Tycoon designs (a card on the next cell, every 30 ms; a new design when
+/// the grid is full) until `stop`. Answers the board's id and what it was
+/// told.
+fn designer(addr: String, stop: Arc<AtomicBool>) -> (String, Designs) {
+    let board = loop {
+        if let Some((200, made)) = request(
+            &addr,
+            "POST",
+            "/api/chutes/boards",
+            None,
+            Some(&json!({"text": "size = 30\nladders = [[3, 22]]\nchutes = [[27, 5]]\n"})),
+        ) {
+            break made["id"].as_str().unwrap().to_string();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut told = Designs::default();
+    while !stop.load(Ordering::SeqCst) {
+        let Some((200, design)) =
+            request(&addr, "POST", "/api/tycoon/designs", None, Some(&json!({})))
+        else {
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        };
+        let id = design["id"].as_str().unwrap().to_string();
+        let edits = format!("/api/tycoon/designs/{id}/edits");
+        for cell in 2..=90u64 {
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(30));
+            let card = json!({"edit": "card", "number": 1, "cell": cell, "params": [5]});
+            match request(&addr, "POST", &edits, None, Some(&card)) {
+                Some((200, _)) => {
+                    told.acknowledged
+                        .entry(id.clone())
+                        .or_default()
+                        .insert(cell);
+                }
+                other => told.failures.push(format!("card on {cell}: {other:?}")),
+            }
+        }
+    }
+    (board, told)
+}
+
 /// A lane (see the module's terms): plays until `stop`, then finishes the
 /// match it is playing; its followers' records by match.
 fn lane(
@@ -466,6 +527,10 @@ fn a_balanced_cluster_loses_no_move_and_no_follower_misses_one_through_a_crash_a
             std::thread::spawn(move || lane(lb, ledger, stop))
         })
         .collect();
+    let designing = {
+        let (lb, stop) = (lb.clone(), Arc::clone(&stop));
+        std::thread::spawn(move || designer(lb, stop))
+    };
     std::thread::sleep(Duration::from_secs(3));
 
     // A crash: a is killed; the balancer's checks take it out.
@@ -511,6 +576,39 @@ fn a_balanced_cluster_loses_no_move_and_no_follower_misses_one_through_a_crash_a
         .collect();
 
     stop.store(true, Ordering::SeqCst);
+    // The designs and the board, made through both servers across the
+    // crash and the drain, with no sticky cookie: every acknowledged edit
+    // is there, through the balancer, and the board takes a match.
+    let (board, designs) = designing.join().unwrap();
+    let mut edits = 0;
+    for (id, cells) in &designs.acknowledged {
+        let (status, design) =
+            request(&lb, "GET", &format!("/api/tycoon/designs/{id}"), None, None).unwrap();
+        assert_eq!(status, 200, "design {id}: {design}");
+        let cards: BTreeSet<u64> = design["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|o| o["home"].as_u64())
+            .collect();
+        let lost: Vec<&u64> = cells.difference(&cards).collect();
+        assert!(
+            lost.is_empty(),
+            "design {id} lost its acknowledged cards on {lost:?}"
+        );
+        edits += cells.len();
+    }
+    let on_board = json!({"game": "chutes", "setup": {"board": board}, "seats": ["here", "here"]});
+    let (status, made) = request(&lb, "POST", "/api/matches", None, Some(&on_board)).unwrap();
+    assert_eq!(status, 201, "a match on the uploaded board: {made}");
+    eprintln!(
+        "cluster: {edits} design edits acknowledged in {} designs through both servers, 0 lost; \
+         answers the designer saw fail: {} ({:?})",
+        designs.acknowledged.len(),
+        designs.failures.len(),
+        designs.failures
+    );
+    assert!(edits >= 50, "too few edits to prove much: {edits}");
     let mut followed = Vec::new();
     for lane in lanes {
         followed.extend(lane.join().unwrap());

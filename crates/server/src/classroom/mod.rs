@@ -204,7 +204,7 @@ async fn open(
     Bearer(bearer): Bearer,
     JsonBody(req): JsonBody<SetupRequest>,
 ) -> Result<(StatusCode, Json<Opened>), ApiError> {
-    let setup = read_setup(&state, req, None)?;
+    let setup = read_setup(&state, req, None).await?;
     // Refused before it is stored: a board no game finishes on.
     let exact = work_out(&state, &setup).await?;
     let setup_text = setup_json(&setup)?;
@@ -594,7 +594,7 @@ async fn change_setup(
     JsonBody(req): JsonBody<SetupRequest>,
 ) -> ApiResult<ClassroomView> {
     let (_, old) = load_as_teacher(&state, &id, token.as_deref()).await?;
-    let setup = read_setup(&state, req, Some(&old))?;
+    let setup = read_setup(&state, req, Some(&old)).await?;
     let exact = work_out(&state, &setup).await?;
     let setup_text = setup_json(&setup)?;
     remember(&state, exact_key(&id, &setup_text), exact);

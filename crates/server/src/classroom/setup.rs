@@ -81,7 +81,7 @@ pub(super) fn bad_setup(message: impl Into<String>) -> ApiError {
 }
 
 /// The setup `req` asks for, over `old` (for what it leaves out).
-pub(super) fn read_setup(
+pub(super) async fn read_setup(
     state: &AppState,
     req: SetupRequest,
     old: Option<&Setup>,
@@ -89,7 +89,7 @@ pub(super) fn read_setup(
     let (board_ref, board) = match (req.board, old) {
         (Some(reference), _) => {
             let reference = reference.trim().to_string();
-            let board = crate::tools::chutes_boards::find_board(state, &reference)?;
+            let board = crate::tools::chutes_boards::find_board(state, &reference).await?;
             (reference, (*board).clone())
         }
         (None, Some(old)) => (old.board_ref.clone(), old.board.clone()),

@@ -209,9 +209,9 @@ fn bad_seats(message: impl Into<String>) -> ApiError {
 async fn supply(state: &AppState, need: &Need) -> Result<Supplied, ApiError> {
     Ok(match need {
         Need::Board(id) => {
-            Supplied::Board((*crate::tools::chutes_boards::find_board(state, id)?).clone())
+            Supplied::Board((*crate::tools::chutes_boards::find_board(state, id).await?).clone())
         }
-        Need::Design(id) => Supplied::Grid(state.designs.with(id, |d| d.grid().clone())?),
+        Need::Design(id) => Supplied::Grid(state.designs.get(id).await?.grid().clone()),
         Need::SavedGrid(name) => {
             Supplied::Grid(crate::tools::tycoon::grid_from(state, None, Some(name)).await?)
         }

@@ -54,6 +54,7 @@ mod pg_pool;
 mod postgres;
 pub mod schema;
 mod sqlite;
+pub mod unsaved;
 
 use serde::Serialize;
 use std::path::Path;

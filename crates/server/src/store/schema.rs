@@ -28,7 +28,8 @@
 //!   board and activity, its round and version), `classroom_students` and
 //!   `classroom_games` (each match a classroom made, and its length and
 //!   winner once over). Since 10, `grids` is indexed newest first,
-//!   for bounded listings.
+//!   for bounded listings. Since 11, `unsaved_work` (a player's uploaded
+//!   boards and designs, with their makers' digests, `store::unsaved`).
 
 use super::DbError;
 
@@ -397,6 +398,46 @@ CREATE INDEX classroom_games_round ON classroom_games (classroom_id, round, fini
         // A listing reads the newest few, not the whole table.
         sqlite: "CREATE INDEX grids_newest ON grids (updated_ms DESC, name);",
         postgres: "CREATE INDEX grids_newest ON grids (updated_ms DESC, name);",
+    },
+    Migration {
+        version: 11,
+        name: "unsaved work: uploaded boards and designs",
+        // In the store rather than one server's memory, so that any server
+        // of a cluster answers for them (`store::unsaved`).
+        sqlite: "
+CREATE TABLE unsaved_work (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    version BIGINT NOT NULL,
+    client TEXT NOT NULL,
+    hood TEXT NOT NULL,
+    token TEXT NOT NULL,
+    used BOOLEAN NOT NULL,
+    touched_ms BIGINT NOT NULL
+);
+CREATE INDEX unsaved_work_idle ON unsaved_work (kind, touched_ms);
+CREATE INDEX unsaved_work_client ON unsaved_work (kind, client, touched_ms);
+CREATE INDEX unsaved_work_token ON unsaved_work (kind, token, touched_ms);
+CREATE INDEX unsaved_work_hood ON unsaved_work (kind, hood, client);
+",
+        postgres: "
+CREATE TABLE unsaved_work (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    version BIGINT NOT NULL,
+    client TEXT NOT NULL,
+    hood TEXT NOT NULL,
+    token TEXT NOT NULL,
+    used BOOLEAN NOT NULL,
+    touched_ms BIGINT NOT NULL
+);
+CREATE INDEX unsaved_work_idle ON unsaved_work (kind, touched_ms);
+CREATE INDEX unsaved_work_client ON unsaved_work (kind, client, touched_ms);
+CREATE INDEX unsaved_work_token ON unsaved_work (kind, token, touched_ms);
+CREATE INDEX unsaved_work_hood ON unsaved_work (kind, hood, client);
+",
     },
 ];
 

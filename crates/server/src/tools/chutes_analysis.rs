@@ -156,7 +156,7 @@ async fn analysis(
     Path(reference): Path<String>,
     Query(params): Query<Params>,
 ) -> ApiResult<AnalysisReport> {
-    let board = find_board(&state, &reference)?;
+    let board = find_board(&state, &reference).await?;
     let rules = params.rules()?;
     let options = AnalysisOptions {
         players: params.players()?,
@@ -182,7 +182,7 @@ async fn shortest(
     Path(reference): Path<String>,
     Query(params): Query<Params>,
 ) -> ApiResult<ShortestReport> {
-    let board = find_board(&state, &reference)?;
+    let board = find_board(&state, &reference).await?;
     let rules = params.rules()?;
     let constraint = Constraint {
         chutes: params.chutes,
@@ -215,7 +215,7 @@ async fn min_throws(
     Path(reference): Path<String>,
     Query(params): Query<Params>,
 ) -> ApiResult<MinThrowsReport> {
-    let board = find_board(&state, &reference)?;
+    let board = find_board(&state, &reference).await?;
     let rules = params.rules()?;
     let answer = state
         .long_work
@@ -238,7 +238,7 @@ async fn plot(
     Path((reference, kind)): Path<(String, String)>,
     Query(params): Query<Params>,
 ) -> Result<Response, ApiError> {
-    let board: Arc<Board> = find_board(&state, &reference)?;
+    let board: Arc<Board> = find_board(&state, &reference).await?;
     let rules = params.rules()?;
     let kind = kind.strip_suffix(".svg").unwrap_or(&kind).to_string();
     let players = match kind.as_str() {

@@ -129,12 +129,11 @@ async fn upload_board(
             ApiError::bad_request(format!("the board's name: {e}")).with_code(Code::BadName)
         })?;
     }
-    let board = Arc::new(read.board);
-    let id = state.boards.insert_by(board.clone(), &maker)?;
+    let id = state.boards.insert_by(&read.board, &maker).await?;
     Ok(Json(Uploaded {
         view: BoardView {
             id,
-            board: (*board).clone(),
+            board: read.board,
         },
         notes: read.notes,
     }))
@@ -150,18 +149,18 @@ fn base_name(name: &str) -> &str {
 }
 
 /// The board a reference names.
-pub(crate) fn find_board(state: &AppState, reference: &str) -> Result<Arc<Board>, ApiError> {
+pub(crate) async fn find_board(state: &AppState, reference: &str) -> Result<Arc<Board>, ApiError> {
     if let Some(board) = formats::builtin(reference) {
         return Ok(Arc::new(board));
     }
-    state.boards.with(reference, |b| b.clone())
+    state.boards.get(reference).await.map(Arc::new)
 }
 
 async fn board(
     State(state): State<AppState>,
     Path(reference): Path<String>,
 ) -> ApiResult<BoardView> {
-    let board = find_board(&state, &reference)?;
+    let board = find_board(&state, &reference).await?;
     Ok(Json(BoardView {
         id: reference,
         board: (*board).clone(),
@@ -189,7 +188,7 @@ async fn board_svg(
     State(state): State<AppState>,
     Path(reference): Path<String>,
 ) -> Result<Response, ApiError> {
-    let board = find_board(&state, &reference)?;
+    let board = find_board(&state, &reference).await?;
     let _held = state
         .long_work
         .memory

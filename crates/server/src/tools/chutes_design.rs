@@ -230,16 +230,9 @@ fn fair_margin(fair: Option<&GoalText>, players: usize) -> Result<Option<f64>, A
 
 /// The request as the library's shape, rules, targets and options.
 fn read(
-    state: &AppState,
+    from: Option<&Arc<chutes::Board>>,
     r: &DesignRequest,
 ) -> Result<(DesignShape, Rules, DesignTargets, DesignOptions), ApiError> {
-    let from = r
-        .from
-        .as_deref()
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
-        .map(|f| find_board(state, f))
-        .transpose()?;
     let size = match (&from, r.size) {
         (Some(b), Some(s)) if b.size() != s => {
             return Err(ApiError::bad_request(format!(
@@ -346,21 +339,25 @@ async fn design_board(
     maker: crate::http::client::Maker,
     JsonBody(request): JsonBody<DesignRequest>,
 ) -> Result<Response, ApiError> {
-    let (shape, rules, targets, options) = read(&state, &request)?;
-    // A starting board is named by its own name (an uploaded board's id
-    // says nothing to a person).
-    let from = request
+    let reference = request
         .from
         .as_deref()
         .map(str::trim)
-        .filter(|f| !f.is_empty())
-        .map(|f| {
-            find_board(&state, f)
-                .ok()
-                .and_then(|b| b.name().map(|n| n.trim().to_string()))
-                .filter(|n| !n.is_empty())
-                .unwrap_or_else(|| f.to_string())
-        });
+        .filter(|f| !f.is_empty());
+    let board = match reference {
+        Some(f) => Some(find_board(&state, f).await?),
+        None => None,
+    };
+    let (shape, rules, targets, options) = read(board.as_ref(), &request)?;
+    // A starting board is named by its own name (an uploaded board's id
+    // says nothing to a person).
+    let from = reference.map(|f| {
+        board
+            .as_ref()
+            .and_then(|b| b.name().map(|n| n.trim().to_string()))
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| f.to_string())
+    });
     let name = design_name(&request, from.as_deref(), &targets, options.seed);
     // Refuse a shape or targets that cannot be designed for before any
     // work, with the library's words.
@@ -397,7 +394,7 @@ async fn design_board(
             .await
             .and_then(|answer| answer);
         let last = match answer {
-            Ok((board, report)) => match state.boards.insert_by(Arc::new(board), &maker) {
+            Ok((board, report)) => match state.boards.insert_by(&board, &maker).await {
                 Ok(id) => Said::Design {
                     id,
                     report: Box::new(report),

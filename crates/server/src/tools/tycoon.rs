@@ -163,19 +163,19 @@ async fn new_design(
         Some(text) => Designer::new(grid).with_source(text),
         None => Designer::new(grid),
     };
-    let id = state.designs.insert_by(designer, &maker)?;
-    Ok(Json(state.designs.with(&id, |d| view(&id, d))?))
+    let id = state.designs.insert_by(&designer, &maker).await?;
+    Ok(Json(view(&id, &designer)))
 }
 
 async fn design(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<DesignView> {
-    Ok(Json(state.designs.with(&id, |d| view(&id, d))?))
+    Ok(Json(view(&id, &state.designs.get(&id).await?)))
 }
 
 async fn end_design(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<axum::http::StatusCode, ApiError> {
-    state.designs.remove(&id)?;
+    state.designs.remove(&id).await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
 }
 
@@ -195,7 +195,7 @@ async fn edit(
 ) -> ApiResult<Edited> {
     state
         .designs
-        .with(&id, |d| {
+        .update(&id, |d| {
             let applied = d
                 .apply(&edit)
                 .map_err(|e| ApiError::unprocessable(format!("{edit}: {e}")))?;
@@ -203,7 +203,8 @@ async fn edit(
                 applied,
                 design: view(&id, d),
             })
-        })?
+        })
+        .await
         .map(Json)
 }
 
@@ -241,9 +242,8 @@ async fn design_svg(
     Query(query): Query<PictureQuery>,
 ) -> Result<Response, ApiError> {
     let name = picture_name(query.name)?.unwrap_or_else(|| "a new grid".to_string());
-    let picture = state
-        .designs
-        .with(&id, |d| render::tycoon::grid(d.grid(), &name))?;
+    let design = state.designs.get(&id).await?;
+    let picture = render::tycoon::grid(design.grid(), &name);
     crate::svg_response(Ok(picture))
 }
 
@@ -259,7 +259,7 @@ async fn sample_svg() -> Result<Response, ApiError> {
 }
 
 async fn file(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let text = state.designs.with(&id, |d| d.file())?;
+    let text = state.designs.get(&id).await?.file();
     Ok((
         [
             (
@@ -301,7 +301,7 @@ async fn save(
     maker: crate::http::client::Maker,
     JsonBody(req): JsonBody<SaveRequest>,
 ) -> ApiResult<Saved> {
-    let text = state.designs.with(&id, |d| d.file())?;
+    let text = state.designs.get(&id).await?.file();
     let actor = grids::actor(&maker, state.config.grids_per_client);
     let name = grids::save(state.hub.db(), &req.name, &text, req.replace, &actor).await?;
     Ok(Json(Saved {
@@ -453,7 +453,7 @@ async fn balance(
         )));
     }
     let seats = balance_seats(req.seats.as_deref())?;
-    let grid = std::sync::Arc::new(state.designs.with(&id, |d| d.grid().clone())?);
+    let grid = std::sync::Arc::new(state.designs.get(&id).await?.grid().clone());
     let options = tycoon::simulate::Options {
         games,
         seed: req.seed.unwrap_or(1),

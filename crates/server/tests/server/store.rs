@@ -630,7 +630,7 @@ async fn a_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count(
              DROP TRIGGER unfinished_gone; DROP TABLE unfinished;
              DROP INDEX grids_saver; ALTER TABLE grids DROP COLUMN saver;
              DROP TABLE classroom_games; DROP TABLE classroom_students; DROP TABLE classrooms;
-             DROP INDEX grids_newest;
+             DROP INDEX grids_newest; DROP TABLE unsaved_work;
              DELETE FROM schema_versions WHERE version >= 5;"
         }
         Location::Postgres(_) => {
@@ -639,7 +639,7 @@ async fn a_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count(
              DROP TABLE unfinished_counts;
              DROP INDEX grids_saver; ALTER TABLE grids DROP COLUMN saver;
              DROP TABLE classroom_games; DROP TABLE classroom_students; DROP TABLE classrooms;
-             DROP INDEX grids_newest;
+             DROP INDEX grids_newest; DROP TABLE unsaved_work;
              DELETE FROM schema_versions WHERE version >= 7;"
         }
     };
