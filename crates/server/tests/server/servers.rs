@@ -2,7 +2,7 @@
 //! server stored reaches the matches another holds live, and a server that
 //! dies between a person's move and its bot's answer leaves the bot to the
 //! others; a move whose sender hangs up while it waits for PostgreSQL is
-//! still played to its end. Needs the test cluster (`bash scripts/with-postgres.sh cargo
+//! still played to its end; a player's unsaved work is answered by any. Needs the test cluster (`bash scripts/with-postgres.sh cargo
 //! test -p server --test server -- servers::`).
 
 #![allow(clippy::unwrap_used)]
@@ -166,4 +166,50 @@ async fn a_move_whose_sender_hangs_up_while_it_is_stored_is_still_played_to_its_
     let b = server_on(&url).await;
     let stored = b.get(&format!("/api/matches/{}", host.id)).await;
     assert!(stored.ok()["moves"].as_u64() >= Some(2), "{}", stored.body);
+}
+
+/// A player's unsaved work (a Tycoon design, an uploaded board) made
+/// through one server is answered and changed by another, and outlives the
+/// server that made it: no request needs to go back to where it started.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unsaved_work_made_through_one_server_is_answered_by_another() {
+    let url = testkit::fresh_postgres().await;
+    let a = server_on(&url).await;
+    let b = server_on(&url).await;
+    let made = a.post("/api/tycoon/designs", json!({})).await;
+    let id = made.ok()["id"].as_str().unwrap().to_string();
+    let edits = format!("/api/tycoon/designs/{id}/edits");
+    a.post(&edits, json!({"edit": "ladder", "start": 10, "end": 32}))
+        .await
+        .ok();
+    b.post(
+        &edits,
+        json!({"edit": "card", "number": 1, "cell": 50, "params": [5]}),
+    )
+    .await
+    .ok();
+    a.post(&edits, json!({"edit": "undo"})).await.ok();
+    let board = b
+        .post(
+            "/api/chutes/boards",
+            json!({"text": "size = 30\nladders = [[3, 22]]\nchutes = [[27, 5]]\n"}),
+        )
+        .await;
+    let board = board.ok()["id"].as_str().unwrap().to_string();
+    drop(b);
+    // The server that made the board is gone; the other answers for both.
+    let design = a.get(&format!("/api/tycoon/designs/{id}")).await;
+    let homes: Vec<u64> = design.ok()["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["home"].as_u64().unwrap())
+        .collect();
+    assert_eq!(homes, [10], "the ladder stays, the card was undone");
+    assert_eq!(design.ok()["can_redo"], true);
+    let seat = a
+        .start(json!({"game": "chutes", "setup": {"board": board}, "seats": ["here"]}))
+        .await;
+    let view = a.get(&format!("/api/matches/{}", seat.id)).await;
+    assert_eq!(view.ok()["view"]["squares"], 30, "the uploaded board");
 }
