@@ -70,23 +70,13 @@ pub fn seed_or_fresh(seed: Option<u64>) -> Result<u64, ApiError> {
     }
 }
 
-/// The neighbourhood an address is counted in when a kind is full (see
-/// the module's terms).
-fn neighbourhood(client: std::net::IpAddr) -> std::net::IpAddr {
-    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-    match client {
-        IpAddr::V4(v4) => IpAddr::V4(Ipv4Addr::from(u32::from(v4) & !0xff)),
-        IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !((1u128 << 80) - 1))),
-    }
-}
-
 /// A maker as the store keeps it: digests only.
 fn piece_maker(maker: &Maker) -> PieceMaker {
     PieceMaker {
         client: maker.client.map(|c| Client(c).digest()).unwrap_or_default(),
         hood: maker
             .client
-            .map(|c| crate::random::digest(&format!("neighbourhood {}", neighbourhood(c))))
+            .map(|c| Client(c).neighbourhood_digest())
             .unwrap_or_default(),
         token: maker.token.clone().unwrap_or_default(),
     }
@@ -471,7 +461,7 @@ mod tests {
             assert!(kept(&store, id).await, "a victim's session went");
         }
         // IPv6: /64s are cheap, a /48 is one neighbourhood.
-        let hood = |a: &str| neighbourhood(a.parse().unwrap());
+        let hood = |a: &str| Client(a.parse().unwrap()).neighbourhood();
         assert_eq!(hood("2001:db8:1:2::1"), hood("2001:db8:1:ffff::9"));
         assert_ne!(hood("2001:db8:1::1"), hood("2001:db8:2::1"));
     }

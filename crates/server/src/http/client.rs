@@ -50,6 +50,22 @@ impl Client {
     pub fn digest(&self) -> String {
         crate::random::digest(&format!("client {}", self.0))
     }
+
+    /// The address's **neighbourhood**, where one party may hold many
+    /// addresses cheaply: an IPv4 address's /24, an IPv6 address's /48.
+    /// What one client may keep is also bounded per neighbourhood, so that
+    /// a flood needs many networks, not many addresses.
+    pub fn neighbourhood(&self) -> IpAddr {
+        match self.0 {
+            IpAddr::V4(v4) => IpAddr::V4(std::net::Ipv4Addr::from(u32::from(v4) & !0xff)),
+            IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !((1u128 << 80) - 1))),
+        }
+    }
+
+    /// A short digest of the neighbourhood for the store.
+    pub fn neighbourhood_digest(&self) -> String {
+        crate::random::digest(&format!("neighbourhood {}", self.neighbourhood()))
+    }
 }
 
 /// Who makes something the server keeps for them (a design, an uploaded

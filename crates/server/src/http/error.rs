@@ -249,10 +249,13 @@ impl From<crate::store::DbError> for ApiError {
                 in_time(*retry_after)
             ),
             DbError::NotOwner => "this grid was saved by someone else: you may open it and save a copy under another name, not replace or delete it".to_string(),
-            DbError::GridQuota { limit, whole: false } => format!(
+            DbError::GridQuota { limit, whole: false, network: false } => format!(
                 "you (this address, or the token you showed) have saved {limit} grids, the most one may; delete some of yours first"
             ),
-            DbError::GridQuota { limit, whole: true } => format!(
+            DbError::GridQuota { limit, whole: false, network: true } => format!(
+                "the addresses of your network have saved {limit} grids, the most one network may; delete some first"
+            ),
+            DbError::GridQuota { limit, whole: true, .. } => format!(
                 "the server holds {limit} saved grids, its most; a grid must be deleted before another is saved"
             ),
             other => format!("cannot store this now: {other}; try again in a moment"),

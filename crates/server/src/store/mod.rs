@@ -94,6 +94,12 @@ pub const MAX_UNFINISHED: u64 = 100_000;
 /// The most saved grids the store holds.
 pub const MAX_GRIDS: u64 = 10_000;
 
+/// The addresses of one neighbourhood (an IPv4 /24, an IPv6 /48) hold
+/// together at most this many addresses' worth of saved grids (1,000 with
+/// the default 100 an address: a tenth of the store), so that filling the
+/// store takes ten networks, not a hundred addresses of one.
+pub const NEIGHBOURHOOD_GRIDS: u32 = 10;
+
 /// The most matches of one creator the lobby lists.
 pub const LOBBY_PER_CREATOR: u32 = 3;
 
@@ -129,6 +135,10 @@ pub struct GridActor {
     /// grids are counted against [`GridActor::per_owner`] too, whatever
     /// tokens it showed.
     pub saver: String,
+    /// The digest of the saver's neighbourhood (`""` for none): its grids
+    /// are counted against [`NEIGHBOURHOOD_GRIDS`] times
+    /// [`GridActor::per_owner`], whatever addresses in it saved them.
+    pub neighbourhood: String,
     /// The owners whose grids this actor may replace or delete.
     pub owns: Vec<String>,
     /// May replace or delete any grid: the operator (the command line,
@@ -152,18 +162,37 @@ impl GridActor {
         }
     }
 
-    /// What this actor's new grids are counted by, as `(column, value)`:
-    /// its owner, and its address when that is another.
-    pub(super) fn counted_by(&self) -> Vec<(&'static str, &str)> {
+    /// What this actor's new grids are counted by, as `(column, value,
+    /// limit, the quota's error)`: its owner, its address when that is
+    /// another, and its address's neighbourhood.
+    pub(super) fn counted_by(&self) -> Vec<(&'static str, &str, u32, DbError)> {
         let mut by = Vec::new();
         if self.per_owner == 0 {
             return by;
         }
+        let mine = DbError::GridQuota {
+            limit: u64::from(self.per_owner),
+            whole: false,
+            network: false,
+        };
         if !self.owner.is_empty() {
-            by.push(("owner", self.owner.as_str()));
+            by.push(("owner", self.owner.as_str(), self.per_owner, mine.clone()));
         }
         if !self.saver.is_empty() {
-            by.push(("saver", self.saver.as_str()));
+            by.push(("saver", self.saver.as_str(), self.per_owner, mine));
+        }
+        if !self.neighbourhood.is_empty() {
+            let limit = self.per_owner.saturating_mul(NEIGHBOURHOOD_GRIDS);
+            by.push((
+                "saver_hood",
+                self.neighbourhood.as_str(),
+                limit,
+                DbError::GridQuota {
+                    limit: u64::from(limit),
+                    whole: false,
+                    network: true,
+                },
+            ));
         }
         by
     }
@@ -274,6 +303,8 @@ pub enum DbError {
         limit: u64,
         /// True for the store's bound, false for the owner's.
         whole: bool,
+        /// True for the saver's neighbourhood's bound.
+        network: bool,
     },
     /// The creator has made [`Bounds::per_creator`] unfinished matches.
     #[error("{limit} unfinished games were made from this {by}, the most one {by} may have")]

@@ -418,7 +418,7 @@ impl Postgres {
             }
             None => {}
         }
-        for (column, value) in actor.counted_by() {
+        for (column, value, limit, quota) in actor.counted_by() {
             let theirs: i64 = tx
                 .query_one(
                     &format!("SELECT COUNT(*) FROM grids WHERE {column} = $1"),
@@ -427,11 +427,8 @@ impl Postgres {
                 .await
                 .map_err(pg)?
                 .get(0);
-            if theirs >= i64::from(actor.per_owner) {
-                return Err(DbError::GridQuota {
-                    limit: u64::from(actor.per_owner),
-                    whole: false,
-                });
+            if theirs >= i64::from(limit) {
+                return Err(quota);
             }
         }
         let count: i64 = tx
@@ -443,11 +440,20 @@ impl Postgres {
             return Err(DbError::GridQuota {
                 limit: MAX_GRIDS,
                 whole: true,
+                network: false,
             });
         }
         tx.execute(
-            "INSERT INTO grids (name, text, updated_ms, owner, saver) VALUES ($1, $2, $3, $4, $5)",
-            &[&name, &text, &super::now_ms(), &actor.owner, &actor.saver],
+            "INSERT INTO grids (name, text, updated_ms, owner, saver, saver_hood)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+            &[
+                &name,
+                &text,
+                &super::now_ms(),
+                &actor.owner,
+                &actor.saver,
+                &actor.neighbourhood,
+            ],
         )
         .await
         .map_err(pg)?;

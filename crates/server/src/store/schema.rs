@@ -30,6 +30,7 @@
 //!   winner once over). Since 10, `grids` is indexed newest first,
 //!   for bounded listings. Since 11, `unsaved_work` (a player's uploaded
 //!   boards and designs, with their makers' digests, `store::unsaved`).
+//!   Since 12, `grids` notes the saver's neighbourhood (`saver_hood`).
 
 use super::DbError;
 
@@ -437,6 +438,20 @@ CREATE INDEX unsaved_work_idle ON unsaved_work (kind, touched_ms);
 CREATE INDEX unsaved_work_client ON unsaved_work (kind, client, touched_ms);
 CREATE INDEX unsaved_work_token ON unsaved_work (kind, token, touched_ms);
 CREATE INDEX unsaved_work_hood ON unsaved_work (kind, hood, client);
+",
+    },
+    Migration {
+        version: 12,
+        name: "the neighbourhood that saved each grid",
+        // Addresses are cheap within one network: its grids are counted
+        // together too (`store::NEIGHBOURHOOD_GRIDS`).
+        sqlite: "
+ALTER TABLE grids ADD COLUMN saver_hood TEXT NOT NULL DEFAULT '';
+CREATE INDEX grids_saver_hood ON grids (saver_hood);
+",
+        postgres: "
+ALTER TABLE grids ADD COLUMN saver_hood TEXT NOT NULL DEFAULT '';
+CREATE INDEX grids_saver_hood ON grids (saver_hood);
 ",
     },
 ];

@@ -563,7 +563,7 @@ impl Sqlite {
                 }
                 None => {}
             }
-            for (column, value) in actor.counted_by() {
+            for (column, value, limit, quota) in actor.counted_by() {
                 let theirs: i64 = c
                     .query_row(
                         &format!("SELECT COUNT(*) FROM grids WHERE {column} = ?1"),
@@ -571,11 +571,8 @@ impl Sqlite {
                         |r| r.get(0),
                     )
                     .map_err(sql)?;
-                if theirs >= i64::from(actor.per_owner) {
-                    return Err(DbError::GridQuota {
-                        limit: u64::from(actor.per_owner),
-                        whole: false,
-                    });
+                if theirs >= i64::from(limit) {
+                    return Err(quota);
                 }
             }
             let count: i64 = c
@@ -585,11 +582,20 @@ impl Sqlite {
                 return Err(DbError::GridQuota {
                     limit: MAX_GRIDS,
                     whole: true,
+                    network: false,
                 });
             }
             c.execute(
-                "INSERT INTO grids (name, text, updated_ms, owner, saver) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![name, text, super::now_ms(), actor.owner, actor.saver],
+                "INSERT INTO grids (name, text, updated_ms, owner, saver, saver_hood)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    name,
+                    text,
+                    super::now_ms(),
+                    actor.owner,
+                    actor.saver,
+                    actor.neighbourhood
+                ],
             )
             .map_err(sql)?;
             Ok(GridSave::Saved)

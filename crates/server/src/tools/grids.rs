@@ -74,6 +74,7 @@ pub fn actor(maker: &Maker, per_owner: u32) -> GridActor {
     GridActor {
         owner: by_token.clone().unwrap_or_else(|| by_client.clone()),
         saver: by_client.clone(),
+        neighbourhood: Client(client).neighbourhood_digest(),
         owns: by_token.into_iter().chain([by_client]).collect(),
         any: false,
         ownerless: client.is_loopback(),

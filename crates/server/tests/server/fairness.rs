@@ -1219,6 +1219,45 @@ mod grids {
             .ok();
     }
 
+    /// Addresses are cheap within one network: its addresses save ten
+    /// addresses' worth together, and another network is not held back.
+    #[tokio::test]
+    async fn one_network_saves_at_most_ten_addresses_worth() {
+        let app = App::with(|c| {
+            c.rate_limit = 0;
+            c.grids_per_client = 2;
+        })
+        .await;
+        for host in 1..=10u8 {
+            for n in 0..2 {
+                let from = IpAddr::from([203, 0, 113, host]);
+                save(&app, from, None, &format!("g{host}-{n}"), false)
+                    .await
+                    .ok();
+            }
+        }
+        let why = save(
+            &app,
+            IpAddr::from([203, 0, 113, 11]),
+            None,
+            "one more",
+            false,
+        )
+        .await
+        .refused(StatusCode::TOO_MANY_REQUESTS, "grid_quota")
+        .to_string();
+        assert!(why.contains("your network have saved 20 grids"), "{why}");
+        save(
+            &app,
+            IpAddr::from([203, 0, 114, 1]),
+            None,
+            "elsewhere",
+            false,
+        )
+        .await
+        .ok();
+    }
+
     #[tokio::test]
     async fn grids_with_no_owner_are_changed_from_this_machine_only() {
         let app = App::with(|c| c.rate_limit = 0).await;

@@ -631,6 +631,7 @@ async fn a_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count(
              DROP INDEX grids_saver; ALTER TABLE grids DROP COLUMN saver;
              DROP TABLE classroom_games; DROP TABLE classroom_students; DROP TABLE classrooms;
              DROP INDEX grids_newest; DROP TABLE unsaved_work;
+             DROP INDEX grids_saver_hood; ALTER TABLE grids DROP COLUMN saver_hood;
              DELETE FROM schema_versions WHERE version >= 5;"
         }
         Location::Postgres(_) => {
@@ -640,6 +641,7 @@ async fn a_store_counts_the_unfinished_matches_it_held_before_it_kept_the_count(
              DROP INDEX grids_saver; ALTER TABLE grids DROP COLUMN saver;
              DROP TABLE classroom_games; DROP TABLE classroom_students; DROP TABLE classrooms;
              DROP INDEX grids_newest; DROP TABLE unsaved_work;
+             DROP INDEX grids_saver_hood; ALTER TABLE grids DROP COLUMN saver_hood;
              DELETE FROM schema_versions WHERE version >= 7;"
         }
     };
