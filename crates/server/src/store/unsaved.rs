@@ -19,7 +19,9 @@
 //!   **capacity**: when full, the piece pushed out is the **largest
 //!   spender**'s: of the neighbourhood holding the most, of its addresses
 //!   the one holding the most, a piece never used first, then the one idle
-//!   longest. So a flood from many addresses pushes out its own work.
+//!   longest. So a flood from many addresses pushes out its own work. On
+//!   PostgreSQL, pieces kept at the same moment by several connections may
+//!   each find room: the bounds hold to within as many as keep at once.
 
 use super::pg_pool::pg;
 use super::sqlite::sql;
@@ -145,12 +147,11 @@ impl Db {
                 }
                 Backend::Postgres(db) => {
                     let mut conn = db.conn().await?;
+                    // No lock: pieces kept at the same moment may each see
+                    // room for one more (a kind or a maker may hold a few
+                    // past its bound, as many as keep at once), where one
+                    // lock would make every server's makers wait in line.
                     let tx = conn.transaction().await.map_err(pg)?;
-                    // One maker of room at a time, so that the counts stay
-                    // true across servers.
-                    tx.execute("LOCK TABLE unsaved_work IN SHARE ROW EXCLUSIVE MODE", &[])
-                        .await
-                        .map_err(pg)?;
                     let kind = piece.kind;
                     let mut gone = tx
                         .execute(
