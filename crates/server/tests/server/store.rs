@@ -1089,6 +1089,121 @@ async fn a_store_that_does_not_answer_is_given_up_after_its_time_limit() {
     assert!(db.load(&id(2)).await.unwrap().is_some());
 }
 
+/// A TCP relay to `to` on a loopback port that can be frozen: while
+/// frozen, it passes nothing either way and keeps every connection open,
+/// as a PostgreSQL stopped by `SIGSTOP` or stuck on its disk does.
+struct Relay {
+    addr: std::net::SocketAddr,
+    frozen: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Relay {
+    async fn to(to: String) -> Self {
+        use std::sync::atomic::AtomicBool;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let frozen = std::sync::Arc::new(AtomicBool::new(false));
+        let held = std::sync::Arc::clone(&frozen);
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let Ok(server) = tokio::net::TcpStream::connect(&to).await else {
+                    continue;
+                };
+                let (client_in, client_out) = client.into_split();
+                let (server_in, server_out) = server.into_split();
+                tokio::spawn(pipe(client_in, server_out, std::sync::Arc::clone(&held)));
+                tokio::spawn(pipe(server_in, client_out, std::sync::Arc::clone(&held)));
+            }
+        });
+        Self { addr, frozen }
+    }
+
+    fn freeze(&self, frozen: bool) {
+        self.frozen
+            .store(frozen, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Passes what `from` reads to `into`, holding it while `frozen`.
+async fn pipe(
+    mut from: impl tokio::io::AsyncRead + Unpin,
+    mut into: impl tokio::io::AsyncWrite + Unpin,
+    frozen: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) {
+    use std::sync::atomic::Ordering;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut buffer = vec![0u8; 16 * 1024];
+    loop {
+        while frozen.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let Ok(n) = from.read(&mut buffer).await else {
+            return;
+        };
+        while frozen.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        if n == 0 || into.write_all(&buffer[..n]).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// A PostgreSQL that stops answering (frozen behind a relay) is given up
+/// after the store's time limit: a move is answered `503 store_unavailable`
+/// with `Retry-After` within the limit, not after the freeze; once it
+/// answers again, so does the store, with nothing half-done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frozen_postgresql_is_given_up_after_the_time_limit() {
+    let url = testkit::fresh_postgres().await;
+    let (before, rest) = url.split_once('@').unwrap();
+    let (host_port, database) = rest.split_once('/').unwrap();
+    let relay = Relay::to(host_port.to_string()).await;
+    let location = Location::Postgres(format!("{before}@{}/{database}", relay.addr));
+    let mut db = open(&location, None).await;
+    db.set_timeout(Duration::from_millis(300));
+    db.create(new_match(&id(1))).await.unwrap();
+    db.append(mv(&id(1), 1, false)).await.unwrap();
+    relay.freeze(true);
+    let asked = std::time::Instant::now();
+    let answer = db.append(mv(&id(1), 2, false)).await;
+    let waited = asked.elapsed();
+    assert_eq!(answer, Err(DbError::TimedOut { millis: 300 }));
+    assert!(
+        waited < Duration::from_secs(3),
+        "given up after {waited:?}, not at the limit"
+    );
+    let error = server::http::error::ApiError::from(answer.unwrap_err());
+    assert_eq!(error.code, "store_unavailable");
+    assert_eq!(error.retry_after, Some(1));
+    // While it stays frozen, every call is given up at the limit.
+    for _ in 0..3 {
+        let asked = std::time::Instant::now();
+        assert!(db.load(&id(1)).await.is_err());
+        assert!(asked.elapsed() < Duration::from_secs(3));
+    }
+    relay.freeze(false);
+    // The store answers again. The move given up was stored or not (its
+    // transaction may still land), never twice: the next move is taken as
+    // number 2, or refused as stale when 2 is there and taken as 3.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let mut next = 2;
+    loop {
+        match db.append(mv(&id(1), next, false)).await {
+            Ok(_) => break,
+            Err(DbError::Stale { now }) => next = now + 1,
+            Err(_) if std::time::Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("the store did not come back: {e:?}"),
+        }
+    }
+    assert!((2..=3).contains(&next), "move {next}");
+    let held = db.load(&id(1)).await.unwrap().unwrap();
+    assert_eq!(held.moves.len() as u32, next, "each move once");
+    eprintln!("store: a frozen PostgreSQL given up after {waited:?} (limit 300 ms)");
+}
+
 /// SQLite's log: its size is told, and cut to nothing on demand (what a
 /// stopping server does) with every move kept.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
