@@ -634,6 +634,7 @@ where
             seats: record.seats.clone(),
             dice: record.dice,
             names: record.names.clone(),
+            colours: record.colours.clone(),
             moves: Vec::new(),
         };
         serde_json::to_string(&header).map_err(|e| {
