@@ -126,12 +126,13 @@ impl Adapter for Game {
 
     fn extras(m: &Match<Self>, _viewer: Viewer) -> Value {
         let game = m.game();
+        let names = crate::players::seat_names(m);
         // A match stopped by the match layer (its move cap) is over even
         // though the game still waits for a move: offer none then.
         let asked = if m.status().is_over() {
             None
         } else {
-            words::asked(game)
+            words::asked(game, &names)
         };
         let (question, moves, attacks) = match asked {
             Some(a) => (Some(a.question), a.answers, a.attacks),
@@ -142,7 +143,7 @@ impl Adapter for Game {
             "question": question,
             "moves": moves,
             "attacks": attacks,
-            "outcome": words::outcome(game),
+            "outcome": words::outcome(game, &names),
         })
     }
 
