@@ -166,7 +166,16 @@ impl Adapter for Game {
         m: &Match<Self>,
         name: Option<&str>,
     ) -> Result<render::Picture, render::RenderError> {
-        Ok(render::tycoon::game(m.game(), name.unwrap_or("this grid")))
+        let seats = m.seats().len() as u8;
+        let who = render::seats::Seats {
+            names: crate::players::seat_names(m),
+            colours: (1..=seats).map(|s| m.colour(s)).collect(),
+        };
+        Ok(render::tycoon::game_for(
+            m.game(),
+            name.unwrap_or("this grid"),
+            &who,
+        ))
     }
 }
 

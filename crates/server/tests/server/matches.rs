@@ -778,7 +778,7 @@ async fn watchers_see_every_move_as_it_happens() {
         moved[0]["played"][0]["events"][0]["text"]
             .as_str()
             .unwrap()
-            .starts_with("P1 rolls")
+            .starts_with("Player 1 rolls")
     );
     // A seat taken is a change too; a watcher is nobody's.
     app.post(
