@@ -66,12 +66,11 @@ pub fn words(event: &Event, who: Option<&str>) -> String {
             "Wrong: {} does not hold {mirror} (2 points)",
             cell_name(*cell)
         ),
-        (Event::Won { score }, Some(who)) => format!(
-            "{who} found every mirror, with {} points in all",
-            score.total
-        ),
+        (Event::Won { score }, Some(who)) => {
+            format!("{who} found every mirror. Final score {}", score.total)
+        }
         (Event::Won { score }, None) => {
-            format!("Every mirror is found, with {} points in all", score.total)
+            format!("Every mirror found. Final score {}", score.total)
         }
         (Event::Quit { score, unfound }, who) => {
             let list: Vec<String> = unfound
@@ -79,8 +78,8 @@ pub fn words(event: &Event, who: Option<&str>) -> String {
                 .map(|p| format!("{} at {}", p.mirror, cell_name(p.cell)))
                 .collect();
             format!(
-                "{} up with {} points; not found: {}",
-                who.map_or_else(|| "Given".to_string(), |w| format!("{w} gives")),
+                "{} up with a score of {}; not found: {}",
+                who.map_or_else(|| "The game is given".to_string(), |w| format!("{w} gives")),
                 score.total,
                 list.join(", ")
             )
@@ -227,7 +226,7 @@ mod tests {
         };
         assert_eq!(
             words(&quit, Some("Ada")),
-            "Ada gives up with 3 points; not found: \\ at B2"
+            "Ada gives up with a score of 3; not found: \\ at B2"
         );
         for e in [right, shot, quit] {
             let w = words(&e, Some("Ada"));
