@@ -51,8 +51,8 @@ async fn a_match_is_made_with_its_url_token_and_view() {
     assert_eq!(
         view["players"],
         json!([
-            {"seat": 1, "kind": "person", "state": "here", "yours": true, "name": "Player 1"},
-            {"seat": 2, "kind": "person", "state": "open", "yours": false, "name": "Player 2"},
+            {"seat": 1, "kind": "person", "state": "here", "yours": true, "name": "Player 1", "colour": 1},
+            {"seat": 2, "kind": "person", "state": "open", "yours": false, "name": "Player 2", "colour": 2},
         ])
     );
     assert!(view["expires_ms"].as_i64().unwrap() > view["updated_ms"].as_i64().unwrap());
