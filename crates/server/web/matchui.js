@@ -499,8 +499,10 @@ export function invitePanel(container, match, options = {}) {
       told = new Map(players.filter(taken).map((p) => [p.seat, p.name]));
       return;
     }
-    const news = players.filter((p) => taken(p) && told.get(p.seat) !== p.name);
-    for (const p of news) told.set(p.seat, p.name);
+    // Newly taken, or named just after (a rename later is not a joining).
+    const fresh = (p) => !told.has(p.seat) || (told.get(p.seat) === `Player ${p.seat}` && p.name !== told.get(p.seat));
+    const news = players.filter((p) => taken(p) && fresh(p));
+    for (const p of players.filter(taken)) told.set(p.seat, p.name);
     if (news.length && view.status === "playing") joined.textContent = `${news.map((p) => p.name).join(" and ")} joined.`;
   }
 
