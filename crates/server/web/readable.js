@@ -10,7 +10,8 @@
 //   size, to reach the least size (a cell's number in a roomy cell).
 // - gives way: a text still too small is hidden (visibility, an SVG
 //   attribute: the pages' CSP runs no inline style) and marked
-//   `data-gives-way`, so that a check knows it was hidden on purpose.
+//   `data-gives-way`, so that a check knows it was hidden on purpose; a
+//   legend's entry is hidden whole, its swatch with its words.
 
 /** The least size of a text in a picture, in CSS pixels. */
 export const MIN_TEXT_PX = 11;
@@ -47,6 +48,10 @@ function fit(svg) {
   const options = svg.readableOptions || {};
   const grows = new Set(options.grow ? svg.querySelectorAll(options.grow) : []);
   const most = options.most || 2;
+  for (const g of svg.querySelectorAll("g[data-gives-way]")) {
+    g.removeAttribute("visibility");
+    delete g.dataset.givesWay;
+  }
   for (const t of svg.querySelectorAll("text")) {
     t.removeAttribute("visibility");
     delete t.dataset.givesWay;
@@ -66,6 +71,12 @@ function fit(svg) {
     }
     t.setAttribute("visibility", "hidden");
     t.dataset.givesWay = "true";
+    // A legend's entry goes whole: no swatch is left without its words.
+    const entry = t.closest("g.legend-entry");
+    if (entry) {
+      entry.setAttribute("visibility", "hidden");
+      entry.dataset.givesWay = "true";
+    }
   }
 }
 
