@@ -82,7 +82,7 @@ export function chancesDisplay(ui, { playerName, lineOf, current }) {
     const percent = (x) => `${x >= 0 ? "+" : "−"}${Math.round(Math.abs(x) * 100)}%`;
     const lucky = figures.names.map((name, i) => `${name} ${percent(luck[i])}`).join(", ");
     ui.chancesSwing.textContent =
-      `The biggest swing: move ${best.m}, ${best.words} (${percent(best.swing)}). ` +
+      `The biggest swing: move ${best.m}, ${best.words.replace(/\.$/, "")} (${percent(best.swing)}). ` +
       `Luck, each player's own swings added up (0 on average): ${lucky}.`;
   }
 
