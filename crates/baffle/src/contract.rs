@@ -104,4 +104,11 @@ impl Playable for Game {
                 .map_or(Move::Quit, |&hole| Move::Shoot { hole }),
         }
     }
+
+    fn words(event: &Event, mover: u8, names: &[String]) -> String {
+        // One unnamed player alone is named by no one.
+        let who = tabletop::play::seat_name(names, mover);
+        let alone = names.len() <= 1 && who == "Player 1";
+        crate::words::words(event, (!alone).then_some(who.as_str()))
+    }
 }

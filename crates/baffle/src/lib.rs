@@ -30,6 +30,7 @@ pub mod layout;
 pub mod optimal;
 pub mod solve;
 pub mod text;
+pub mod words;
 
 pub use beam::{Beam, Exit, Step, trace};
 pub use game::{Event, Game, Move, MoveError, Origin, Score, Setup, SetupError, Status, View};

@@ -107,6 +107,54 @@ impl fmt::Display for Turn {
     }
 }
 
+impl Turn {
+    /// The turn in a sentence for people, its player called by `names`
+    /// (seat 1's first; "Player N" past its end): "Ada rolls 6 and climbs
+    /// the ladder from 28 to 84", "Bo rolls 3 and moves from 4 to 7".
+    pub fn words(&self, names: &[String]) -> String {
+        let who = tabletop::play::seat_name(names, self.player);
+        let roll = self.roll;
+        let bounced = self.landed != self.from + u32::from(roll);
+        let mut s = match (self.outcome, self.jump) {
+            (Outcome::LostTurn, _) => {
+                return format!(
+                    "{who} rolls {roll}, which would pass the finish, and stays on {}",
+                    self.from
+                );
+            }
+            (_, Some(j)) => {
+                let verb = match j.kind() {
+                    JumpKind::Ladder => "climbs the ladder",
+                    JumpKind::Chute => "slides down the chute",
+                };
+                if bounced {
+                    format!(
+                        "{who} rolls {roll}, bounces back from the finish to {} and {verb} from {} to {}",
+                        self.landed, j.from, j.to
+                    )
+                } else {
+                    format!("{who} rolls {roll} and {verb} from {} to {}", j.from, j.to)
+                }
+            }
+            (_, None) if bounced => format!(
+                "{who} rolls {roll} and bounces back from the finish to {}",
+                self.to
+            ),
+            (_, None) if self.from == 0 => {
+                format!("{who} rolls {roll} and moves onto square {}", self.to)
+            }
+            (_, None) => format!(
+                "{who} rolls {roll} and moves from {} to {}",
+                self.from, self.to
+            ),
+        };
+        if self.outcome == Outcome::Won {
+            s.push_str(" and wins");
+        }
+        s
+    }
+}
+
 impl Coded for GameError {
     fn code(&self) -> Code {
         match self {
@@ -295,6 +343,10 @@ impl Playable for Table {
     fn chances(&self) -> Option<Vec<f64>> {
         Table::chances(self).map(|c| c.win.clone())
     }
+
+    fn words(turn: &Turn, _mover: u8, names: &[String]) -> String {
+        turn.words(names)
+    }
 }
 
 #[cfg(test)]
@@ -311,6 +363,33 @@ mod tests {
         assert_eq!(words[0], "P1 rolls 1: 0 → 1, climbs the ladder 1 → 38");
         assert_eq!(words[1], "P1 rolls 6: 38 → 44");
         assert_eq!(words[6], "P1 rolls 6: 94 → 100 and wins");
+    }
+
+    #[test]
+    fn turns_say_themselves_in_sentences_with_names() {
+        let board = Board::classic();
+        let (_, turns) =
+            Game::replay(Arc::new(board), Rules::default(), 2, &[1, 3, 6, 4, 3]).unwrap();
+        let names = ["Ada".to_string(), "Bo".to_string()];
+        let words: Vec<String> = turns.iter().map(|t| t.words(&names)).collect();
+        // The classic board: a ladder 1 → 38, a chute 47 → 26 (none on 3,
+        // 4, 44 nor 45).
+        assert_eq!(words[0], "Ada rolls 1 and climbs the ladder from 1 to 38");
+        assert_eq!(words[1], "Bo rolls 3 and moves onto square 3");
+        assert_eq!(words[2], "Ada rolls 6 and moves from 38 to 44");
+        assert_eq!(words[3], "Bo rolls 4 and moves from 3 to 7");
+        assert_eq!(
+            words[4],
+            "Ada rolls 3 and slides down the chute from 47 to 26"
+        );
+        // A seat past the names given is "Player N".
+        assert!(turns[1].words(&names[..1]).starts_with("Player 2 rolls 3"));
+        for w in &words {
+            assert!(
+                !w.contains("->") && !w.contains('→') && !w.contains("P1"),
+                "{w}"
+            );
+        }
     }
 
     #[test]

@@ -228,6 +228,11 @@ pub trait AnyMatch: Send + Sync {
     /// Every seat's name, seat 1 first: a person's chosen name, else
     /// "Player N"; a bot's name.
     fn names(&self) -> Vec<String>;
+    /// Every seat's colour (from 1), seat 1 first: a person keeps theirs
+    /// across rematches, though their seat moves on. Seat order by default.
+    fn colours(&self) -> Vec<u8> {
+        (1..=self.seats().len() as u8).collect()
+    }
     /// Names seat `seat` with a person's chosen name (`None` takes it away).
     ///
     /// # Errors
@@ -238,9 +243,9 @@ pub trait AnyMatch: Send + Sync {
     /// it is on.
     fn outcome(&self, yours: &[u8]) -> Option<crate::Outcome>;
     /// A new match after this one is over: the same game and setup (a
-    /// random box drawn afresh), the same seats and names with the first
-    /// seat moved to the next player (seat 2 becomes seat 1, seat 1 the
-    /// last), and fresh dice from `seed` (chosen dice stay chosen).
+    /// random box drawn afresh), the same seats, names and colours with the
+    /// first seat moved to the next player (seat 2 becomes seat 1, seat 1
+    /// the last), and fresh dice from `seed` (chosen dice stay chosen).
     ///
     /// # Errors
     /// `game_on` while the match is on.
@@ -312,22 +317,49 @@ where
             .rev()
             .take(LOG_TAIL)
             .rev()
-            .map(|l| log_line(l.number, l.seat, &l.event))
+            .map(|l| LogLine {
+                number: l.number,
+                seat: l.seat,
+                text: String::new(),
+            })
             .collect();
-        Self {
+        let mut typed = Self {
             m,
             log: lines.into(),
+        };
+        typed.reword();
+        typed
+    }
+
+    /// Words the log's lines again with the seats' names as they are now
+    /// (a player named themselves).
+    fn reword(&mut self) {
+        let names = crate::players::seat_names(&self.m);
+        let tail: Vec<String> = {
+            let all: Vec<_> = self.m.log().collect();
+            let skip = all.len().saturating_sub(self.log.len());
+            all.into_iter()
+                .skip(skip)
+                .map(|l| G::words(&l.event, l.seat, &names))
+                .collect()
+        };
+        for (line, text) in self.log.iter_mut().zip(tail) {
+            line.text = text;
         }
     }
 
     /// Words a move's events into the log, keeping the newest.
     fn note(&mut self, played: &PlayedOf<G>) {
+        let names = crate::players::seat_names(&self.m);
         for event in &played.events {
             if self.log.len() == LOG_TAIL {
                 self.log.pop_front();
             }
-            self.log
-                .push_back(log_line(played.number, played.seat, event));
+            self.log.push_back(LogLine {
+                number: played.number,
+                seat: played.seat,
+                text: G::words(event, played.seat, &names),
+            });
         }
     }
 
@@ -355,16 +387,6 @@ where
         Match::replay(record)
             .map(Self::new)
             .map_err(|e| e.to_string())
-    }
-}
-
-/// One line of a view's log: the move's number, the seat, the event in
-/// words.
-fn log_line(number: usize, seat: u8, event: &impl std::fmt::Display) -> LogLine {
-    LogLine {
-        number,
-        seat,
-        text: event.to_string(),
     }
 }
 
@@ -425,7 +447,8 @@ where
     }
 }
 
-/// The JSON of an event, with its words under `text` (an event that is
+/// The JSON of an event, with `words` (the event in a sentence, the
+/// seats named: [`Playable::words`]) under `text` (an event that is
 /// not an object goes under `event`). An event that does not write —
 /// the game's fault, never the player's, and after its move was played —
 /// keeps its words and says why under `unwritten`, so that the move and
@@ -433,8 +456,8 @@ where
 ///
 /// # Errors
 /// `server_error` were the map of its fields not to write.
-pub fn event_json<E: Serialize + std::fmt::Display>(event: &E) -> Result<GameJson, Refusal> {
-    let text = Value::String(event.to_string());
+pub fn event_json<E: Serialize>(event: &E, words: String) -> Result<GameJson, Refusal> {
+    let text = Value::String(words);
     let mut fields = Map::new();
     match serde_json::to_value(event) {
         Ok(Value::Object(own)) => fields = own,
@@ -455,7 +478,13 @@ pub fn event_json<E: Serialize + std::fmt::Display>(event: &E) -> Result<GameJso
 ///
 /// # Errors
 /// `server_error` when an event does not write.
-fn played<G: Playable>(p: PlayedOf<G>, m: &Match<G>) -> Result<Played, Refusal> {
+fn played<G: Adapter>(p: PlayedOf<G>, m: &Match<G>) -> Result<Played, Refusal>
+where
+    G::Setup: Send + Sync,
+    G::Move: Send + Sync,
+    G::Event: Send + Sync,
+{
+    let names = crate::players::seat_names(m);
     let entry = m
         .record()
         .moves
@@ -468,7 +497,11 @@ fn played<G: Playable>(p: PlayedOf<G>, m: &Match<G>) -> Result<Played, Refusal> 
         bot: p.bot,
         mv: p.mv.to_string(),
         roll: p.roll,
-        events: p.events.iter().map(event_json).collect::<Result<_, _>>()?,
+        events: p
+            .events
+            .iter()
+            .map(|e| event_json(e, G::words(e, p.seat, &names)))
+            .collect::<Result<_, _>>()?,
         entry,
     })
 }
@@ -634,6 +667,7 @@ where
             seats: record.seats.clone(),
             dice: record.dice,
             names: record.names.clone(),
+            colours: record.colours.clone(),
             moves: Vec::new(),
         };
         serde_json::to_string(&header).map_err(|e| {
@@ -667,8 +701,16 @@ where
         crate::players::seat_names(&self.m)
     }
 
+    fn colours(&self) -> Vec<u8> {
+        (1..=self.m.seats().len() as u8)
+            .map(|seat| self.m.colour(seat))
+            .collect()
+    }
+
     fn set_name(&mut self, seat: u8, name: Option<&str>) -> Result<(), Refusal> {
-        self.m.set_name(seat, name).map_err(|e| Refusal::of(&e))
+        self.m.set_name(seat, name).map_err(|e| Refusal::of(&e))?;
+        self.reword();
+        Ok(())
     }
 
     fn outcome(&self, yours: &[u8]) -> Option<crate::Outcome> {
@@ -697,6 +739,9 @@ where
                     .map_err(|e| Refusal::of(&e))?;
             }
         }
+        let colours = (0..n).map(|i| self.m.colour(next(i) as u8 + 1)).collect();
+        m.set_colours(colours)
+            .map_err(|e| Refusal::new(Code::ServerError, e.to_string()))?;
         Ok(Box::new(TypedMatch::new(m)))
     }
 

@@ -108,6 +108,15 @@ impl Adapter for Chutes {
         _name: Option<&str>,
     ) -> Result<render::Picture, render::RenderError> {
         let turns: Vec<chutes::Turn> = m.log().map(|l| l.event).collect();
-        render::chutes::game(&m.record().setup.board, m.seats().len(), &turns)
+        let players = m.seats().len();
+        let style = render::chutes::GameStyle {
+            trails: players <= 2,
+            seats: render::seats::Seats {
+                names: crate::players::seat_names(m),
+                colours: (1..=players as u8).map(|s| m.colour(s)).collect(),
+            },
+            ..render::chutes::GameStyle::default()
+        };
+        render::chutes::game_with(&m.record().setup.board, players, &turns, &style)
     }
 }

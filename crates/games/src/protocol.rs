@@ -152,6 +152,9 @@ pub struct SeatView {
     pub yours: bool,
     /// The player's name: chosen, else "Player N", or the bot's.
     pub name: String,
+    /// The player's colour (from 1; the pages' `p1`…): the seat's own,
+    /// but a rematch keeps each person's colour as their seat moves on.
+    pub colour: u8,
 }
 
 /// What no move changes of a match, as the API sends it.

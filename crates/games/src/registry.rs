@@ -568,6 +568,21 @@ mod tests {
         assert_eq!(e.code, "bad_record");
     }
 
+    /// Plays `m` to its end: its people roll, its bots choose.
+    fn play_out(m: &mut dyn AnyMatch) {
+        while !m.status().is_over() {
+            let seat = m.to_move().unwrap();
+            if m.seats()[usize::from(seat) - 1].is_bot() {
+                let work = m.bot_turn().unwrap();
+                let moves = work.moves;
+                m.play_bot(moves, &(work.choose)()).unwrap();
+            } else {
+                m.play(seat, &MoveInput::Text("roll".into()), None, None)
+                    .unwrap();
+            }
+        }
+    }
+
     #[test]
     fn a_rematch_moves_the_first_seat_on_and_keeps_the_names() {
         let seats = vec![
@@ -593,24 +608,48 @@ mod tests {
         );
         assert_eq!(m.rematch(9).err().unwrap().code, "game_on");
         assert_eq!(m.outcome(&[1]), None);
-        while !m.status().is_over() {
-            let seat = m.to_move().unwrap();
-            if m.seats()[usize::from(seat) - 1].is_bot() {
-                let work = m.bot_turn().unwrap();
-                let moves = work.moves;
-                m.play_bot(moves, &(work.choose)()).unwrap();
-            } else {
-                m.play(seat, &MoveInput::Text("roll".into()), None, None)
-                    .unwrap();
-            }
-        }
+        play_out(m.as_mut());
         let winner = m.status().winner().unwrap();
         let said = m.outcome(&[winner]).unwrap();
         assert_eq!((said.words.as_str(), said.you_won), ("You win", Some(true)));
+        // Every move's words name its player: Ada, never "P1".
+        let log = as_json(&m.view(Viewer::Spectator).unwrap())["log"].clone();
+        let first = log
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["seat"] == 1)
+            .unwrap();
+        assert!(
+            first["text"].as_str().unwrap().starts_with("Ada rolls "),
+            "{first}"
+        );
+        assert!(log.as_array().unwrap().iter().all(|l| {
+            let t = l["text"].as_str().unwrap();
+            !t.contains("P1") && !t.contains("->") && !t.contains('→')
+        }));
+        assert_eq!(m.colours(), [1, 2, 3]);
         let next = m.rematch(9).unwrap();
         assert_eq!(next.moves(), 0);
         assert_eq!(next.names(), ["Player 1", "Bot", "Ada"]);
         assert!(next.seats()[1].is_bot());
+        // Each player keeps their colour as the seats move on, and again.
+        assert_eq!(next.colours(), [2, 3, 1]);
+        let mut next = next;
+        play_out(next.as_mut());
+        let again = next.rematch(10).unwrap();
+        assert_eq!(again.colours(), [3, 1, 2]);
+        assert_eq!(again.names(), ["Bot", "Ada", "Player 3"]);
+        // The record keeps them, and a record replays with them.
+        let record = as_json(&next.record_once_over().unwrap());
+        assert_eq!(record["colours"], json!([2, 3, 1]));
+        assert_eq!(
+            Registry::standard()
+                .start_from_record(record)
+                .unwrap()
+                .colours(),
+            [2, 3, 1]
+        );
         // The record keeps the names; a record replays with them.
         let record = as_json(&m.record_once_over().unwrap());
         assert_eq!(record["names"], json!(["Ada", null, null]));

@@ -126,12 +126,13 @@ impl Adapter for Game {
 
     fn extras(m: &Match<Self>, _viewer: Viewer) -> Value {
         let game = m.game();
+        let names = crate::players::seat_names(m);
         // A match stopped by the match layer (its move cap) is over even
         // though the game still waits for a move: offer none then.
         let asked = if m.status().is_over() {
             None
         } else {
-            words::asked(game)
+            words::asked(game, &names)
         };
         let (question, moves, attacks) = match asked {
             Some(a) => (Some(a.question), a.answers, a.attacks),
@@ -142,7 +143,7 @@ impl Adapter for Game {
             "question": question,
             "moves": moves,
             "attacks": attacks,
-            "outcome": words::outcome(game),
+            "outcome": words::outcome(game, &names),
         })
     }
 
@@ -165,7 +166,16 @@ impl Adapter for Game {
         m: &Match<Self>,
         name: Option<&str>,
     ) -> Result<render::Picture, render::RenderError> {
-        Ok(render::tycoon::game(m.game(), name.unwrap_or("this grid")))
+        let seats = m.seats().len() as u8;
+        let who = render::seats::Seats {
+            names: crate::players::seat_names(m),
+            colours: (1..=seats).map(|s| m.colour(s)).collect(),
+        };
+        Ok(render::tycoon::game_for(
+            m.game(),
+            name.unwrap_or("this grid"),
+            &who,
+        ))
     }
 }
 

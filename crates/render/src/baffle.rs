@@ -30,6 +30,7 @@ use crate::font;
 use crate::palette::{self, Colour};
 use crate::svg::{Element, Picture, group};
 use baffle::solve::CellOdds;
+use baffle::words::cell_name;
 use baffle::{Cell, Mirror, Side, Size, View};
 use tabletop::Cell as GridCell;
 
@@ -137,16 +138,26 @@ pub fn view_with(view: &View, style: &BaffleStyle) -> Result<Picture, RenderErro
     let marker = cell * 0.78;
     // Round the box: a ring for the holes, and one for the shot numbers.
     let ring = cell * 1.1 + badge_room(view, cell, style.steady);
+    // The columns' letters above the box and the rows' numbers left of it,
+    // outside the holes and their shot numbers: the words name cells so.
+    let axis = axis_size(cell);
+    let room = axis * 1.8;
     let box_w = cell * n as f64;
-    let width = (box_w + 2.0 * ring + 2.0 * MARGIN).max(MIN_WIDTH);
+    let width = (box_w + 2.0 * ring + room + 2.0 * MARGIN).max(MIN_WIDTH);
     let inner = width - 2.0 * MARGIN;
     let title = style.title.clone().unwrap_or_else(|| "Baffle".to_string());
     let subtitle = style.subtitle.clone().unwrap_or_else(|| facts(view));
     let legend = legend(view, style);
     let title_y = MARGIN + TITLE / 2.0;
     let subtitle_y = title_y + TITLE * 0.6 + SUBTITLE;
-    let grid_top = subtitle_y + SUBTITLE * 1.2 + ring;
-    let grid = Grid::new((width - box_w) / 2.0, grid_top, cell, n as u32, n as u32);
+    let grid_top = subtitle_y + SUBTITLE * 1.2 + room + ring;
+    let grid = Grid::new(
+        (width - box_w + room) / 2.0,
+        grid_top,
+        cell,
+        n as u32,
+        n as u32,
+    );
     let legend_top = grid_top + box_w + ring + LEGEND * 0.5;
     let height = legend_top + legend.height(inner) + MARGIN;
     let frame = Frame { grid, size, marker };
@@ -176,6 +187,10 @@ pub fn view_with(view: &View, style: &BaffleStyle) -> Result<Picture, RenderErro
     picture.push(beams(&frame, view));
     picture.push(holes(&frame, view));
     picture.push(shot_numbers(&frame, view));
+    // The letters just above the top holes' shot numbers (one line high);
+    // the numbers left of the left holes' (as wide as the longest).
+    let top = cell * 1.1 + badge_size(cell) * 1.2 + axis * 0.8;
+    picture.push(axes(&frame, (top, ring + room / 2.0), axis));
     let legend_x = (width - legend.width(inner)) / 2.0;
     picture.push(legend.draw(legend_x, legend_top, inner));
     Ok(picture)
@@ -195,6 +210,45 @@ fn badge_room(view: &View, cell: f64, steady: bool) -> f64 {
         .map(|t| font::text_width(&t, size, true))
         .fold(least, f64::max);
     longest.max(size) + cell * 0.3
+}
+
+/// The rows' and columns' labels' size.
+fn axis_size(cell: f64) -> f64 {
+    (cell * 0.45).clamp(10.0, 16.0)
+}
+
+/// Each column's letter (A from the left) above the box and each row's
+/// number (1 from the top) left of it, `above` and `left` of the box's
+/// edges: a cell
+/// is named "C5" in words ([`baffle::words::cell_name`]).
+fn axes(frame: &Frame, (above, left): (f64, f64), size: f64) -> Element {
+    let g0 = &frame.grid;
+    let n = frame.size.n();
+    let cell = g0.cell;
+    let mut g = group().class("axes").attr("aria-hidden", "true");
+    for i in 0..n {
+        let centre = cell * (i as f64 + 0.5);
+        let letter = char::from(b'A' + (i % 26) as u8).to_string();
+        g.push(
+            draw::label(g0.x + centre, g0.y - above, &letter, size, Anchor::Middle)
+                .fill(palette::MUTED)
+                .class("axis column")
+                .data("col", i),
+        );
+        g.push(
+            draw::label(
+                g0.x - left,
+                g0.y + centre,
+                &(i + 1).to_string(),
+                size,
+                Anchor::Middle,
+            )
+            .fill(palette::MUTED)
+            .class("axis row")
+            .data("row", i),
+        );
+    }
+    g
 }
 
 fn badge_size(cell: f64) -> f64 {
@@ -295,7 +349,7 @@ fn cells(frame: &Frame, odds: Option<&[CellOdds]>) -> Element {
                     .grid
                     .cell_rect(frame.cell(c), palette::PAPER)
                     .class("cell")
-                    .title(c.to_string()),
+                    .title(cell_name(c)),
             );
             continue;
         };
@@ -308,7 +362,8 @@ fn cells(frame: &Frame, odds: Option<&[CellOdds]>) -> Element {
                 .class("cell")
                 .data("mirror-odds", format!("{p:.4}"))
                 .title(format!(
-                    "{c}: empty {:.1}%, / {:.1}%, \\ {:.1}%",
+                    "{}: empty {:.1}%, / {:.1}%, \\ {:.1}%",
+                    cell_name(c),
                     100.0 * o.empty,
                     100.0 * o.slash,
                     100.0 * o.backslash
@@ -379,7 +434,7 @@ fn mirrors(frame: &Frame, view: &View) -> Element {
         g.push(
             placed_group(class, cell, mirror)
                 .child(diagonal(frame, cell, mirror, colour, width))
-                .title(format!("{cell}={mirror} {what}")),
+                .title(format!("{mirror} at {} {what}", cell_name(cell))),
         );
     }
     g
@@ -400,7 +455,7 @@ fn certain_mirrors(frame: &Frame, odds: &[CellOdds]) -> Element {
                             palette::heat(1.0).text_on(),
                             width,
                         ))
-                        .title(format!("{}={mirror} certain", o.cell)),
+                        .title(format!("{mirror} at {} certain", cell_name(o.cell))),
                 );
             }
         }
@@ -419,7 +474,11 @@ fn guesses(frame: &Frame, view: &View) -> Element {
                     diagonal(frame, guess.cell, guess.mirror, palette::MUTED, width)
                         .attr("stroke-dasharray", format!("{dash:.2} {dash:.2}")),
                 )
-                .title(format!("wrong guess {}={}", guess.cell, guess.mirror)),
+                .title(format!(
+                    "wrong guess: {} at {}",
+                    guess.mirror,
+                    cell_name(guess.cell)
+                )),
         );
     }
     g
@@ -448,7 +507,7 @@ fn beams(frame: &Frame, view: &View) -> Element {
             .data("hole", shot.hole)
             .data("exit", shot.exit)
             .title(format!(
-                "shot {}: {} -> {}, {} deflection{}",
+                "shot {}: into hole {}, out at hole {}, {} deflection{}",
                 i + 1,
                 shot.hole,
                 shot.exit,
@@ -644,7 +703,14 @@ mod tests {
         assert_eq!(count(&svg, "class=\"mirror unfound\""), 4);
         assert_eq!(count(&svg, "class=\"beam\""), 2);
         assert!(svg.contains("data-mirror=\"\\\""));
-        assert!(svg.contains("shot 1: 1 -&gt; 24, 2 deflections"), "{svg}");
+        assert!(
+            svg.contains("shot 1: into hole 1, out at hole 24, 2 deflections"),
+            "the shot's tooltip in words"
+        );
+        // The columns' letters and the rows' numbers name the cells.
+        assert_eq!(count(&svg, "class=\"axis column\""), 10);
+        assert_eq!(count(&svg, "class=\"axis row\""), 10);
+        assert!(svg.contains("<title>C5</title>"));
         let png = crate::to_png(&view(&g.view()).unwrap(), Some(400)).unwrap();
         assert!(png.starts_with(b"\x89PNG"));
     }

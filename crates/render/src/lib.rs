@@ -67,6 +67,7 @@ pub mod output;
 pub mod palette;
 pub mod plot;
 pub mod scheme;
+pub mod seats;
 pub mod svg;
 pub mod tycoon;
 

@@ -21,6 +21,7 @@ use crate::draw::{self, Anchor, Grid, Legend, PathData, Point, Rect, Swatch};
 use crate::draw::{LEGEND_SIZE as LEGEND, MARGIN, SUBTITLE_SIZE as SUBTITLE, TITLE_SIZE as TITLE};
 use crate::font;
 use crate::palette::{self, Colour};
+use crate::seats::Seats;
 use crate::svg::{Element, Picture, group};
 use tycoon::game::{Decision, TurnKind};
 use tycoon::{CardKind, Game, Ladder, Snake};
@@ -110,13 +111,19 @@ fn card_caption(kind: CardKind) -> String {
 
 /// The picture of `grid`, titled with `name`.
 pub fn grid(grid: &tycoon::Grid, name: &str) -> Picture {
-    draw_grid(grid, name, None)
+    draw_grid(grid, name, None, &Seats::default())
 }
 
 /// The picture of `game` on its grid: the grid, every token, station
 /// owners, and the players panel.
 pub fn game(game: &Game, name: &str) -> Picture {
-    draw_grid(game.grid(), name, Some(game))
+    draw_grid(game.grid(), name, Some(game), &Seats::default())
+}
+
+/// [`game`], each player called and coloured as `who` says, in the
+/// legend, the tokens, the panel and the tooltips.
+pub fn game_for(game: &Game, name: &str, who: &Seats) -> Picture {
+    draw_grid(game.grid(), name, Some(game), who)
 }
 
 struct Layout {
@@ -134,7 +141,7 @@ impl Layout {
     }
 }
 
-fn legend(g: &tycoon::Grid, game: Option<&Game>) -> Legend {
+fn legend(g: &tycoon::Grid, game: Option<&Game>, who: &Seats) -> Legend {
     let mut legend = Legend::new(LEGEND)
         .entry(Swatch::Ladder(palette::LADDER), "ladder")
         .entry(Swatch::Line(palette::CHUTE), "snake (head at its start)");
@@ -157,11 +164,10 @@ fn legend(g: &tycoon::Grid, game: Option<&Game>) -> Legend {
         }
     }
     if let Some(game) = game {
-        for seat in 1..=tycoon::game::SEATS as u8 {
-            let kind = game.seats()[usize::from(seat) - 1];
+        for seat in 1..=game.seats().len() as u8 {
             legend = legend.entry(
-                Swatch::Dot(palette::player(usize::from(seat))),
-                format!("P{seat} ({kind})"),
+                Swatch::Dot(who.colour(usize::from(seat))),
+                who.name(usize::from(seat)),
             );
         }
     }
@@ -191,7 +197,7 @@ fn subtitle(g: &tycoon::Grid, game: Option<&Game>) -> String {
     text
 }
 
-fn draw_grid(g: &tycoon::Grid, name: &str, game: Option<&Game>) -> Picture {
+fn draw_grid(g: &tycoon::Grid, name: &str, game: Option<&Game>, who: &Seats) -> Picture {
     let geometry = tycoon::cells::geometry();
     let (rows, cols) = (geometry.rows(), geometry.cols());
     let grid_w = CELL * f64::from(cols);
@@ -201,7 +207,7 @@ fn draw_grid(g: &tycoon::Grid, name: &str, game: Option<&Game>) -> Picture {
     let title_y = MARGIN + TITLE / 2.0;
     let subtitle_y = title_y + TITLE * 0.6 + SUBTITLE;
     let grid_top = subtitle_y + SUBTITLE * 1.4;
-    let legend = legend(g, game);
+    let legend = legend(g, game, who);
     let legend_top = grid_top + grid_h + LEGEND;
     let legend_h = legend.height(inner);
     let panel_top = legend_top + legend_h + LEGEND;
@@ -228,21 +234,21 @@ fn draw_grid(g: &tycoon::Grid, name: &str, game: Option<&Game>) -> Picture {
         grid: Grid::new(MARGIN, grid_top, CELL, rows, cols),
         geometry,
     };
-    picture.push(cells(g, game, &layout));
+    picture.push(cells(g, game, &layout, who));
     picture.push(jumps(g, &layout));
     picture.push(labels(g, &layout));
     if let Some(game) = game {
-        picture.push(tokens(game, &layout));
+        picture.push(tokens(game, &layout, who));
     }
     picture.push(legend.draw((width - legend.width(inner)) / 2.0, legend_top, inner));
     if let Some(game) = game {
-        picture.push(panel(game, MARGIN, panel_top, inner));
+        picture.push(panel(game, MARGIN, panel_top, inner, who));
     }
     picture
 }
 
 /// Every cell: its rectangle (coloured by its card), an owner's border.
-fn cells(g: &tycoon::Grid, game: Option<&Game>, layout: &Layout) -> Element {
+fn cells(g: &tycoon::Grid, game: Option<&Game>, layout: &Layout, who: &Seats) -> Element {
     let mut out = group().class("cells");
     for cell in 1..=tycoon::cells::LAST {
         let (Some(c), Some(r)) = (layout.geometry.cell_of(cell), layout.rect(cell)) else {
@@ -274,12 +280,12 @@ fn cells(g: &tycoon::Grid, game: Option<&Game>, layout: &Layout) -> Element {
                 && let Some(owner) = game.and_then(|gm| gm.owner(number))
             {
                 e.set("data-owner", owner);
-                tip.push_str(&format!(", owned by P{owner}"));
+                tip.push_str(&format!(", owned by {}", who.name(usize::from(owner))));
                 e.push(
                     r.inset(2.5)
                         .element()
                         .attr("fill", "none")
-                        .stroke(palette::player(usize::from(owner)), 4.0)
+                        .stroke(who.colour(usize::from(owner)), 4.0)
                         .class("owner"),
                 );
             }
@@ -460,7 +466,7 @@ fn turns(n: impl Into<u64>) -> String {
     tabletop::count(n.into(), "turn", "turns")
 }
 
-fn tokens(game: &Game, layout: &Layout) -> Element {
+fn tokens(game: &Game, layout: &Layout, who: &Seats) -> Element {
     let mut out = group().class("tokens");
     for (i, p) in game.players().iter().enumerate() {
         let seat = i + 1;
@@ -468,13 +474,14 @@ fn tokens(game: &Game, layout: &Layout) -> Element {
             continue;
         };
         let centre = Point::new(r.x + CELL * (0.165 + 0.223 * i as f64), r.y + CELL * 0.57);
-        let colour = palette::player(seat);
+        let colour = who.colour(seat);
         let mut token = group()
             .class("token")
             .data("player", seat)
             .data("cell", p.cell)
             .title(format!(
-                "P{seat} on cell {}, {} {}",
+                "{} on cell {}, {} {}",
+                who.name(seat),
                 p.cell,
                 p.coins,
                 tabletop::plural(p.coins.unsigned_abs(), "coin", "coins")
@@ -508,37 +515,40 @@ fn tokens(game: &Game, layout: &Layout) -> Element {
 }
 
 /// What the game waits for, in words.
-fn status(game: &Game) -> String {
+fn status(game: &Game, who: &Seats) -> String {
+    let name = |seat: u8| who.name(usize::from(seat));
     match (game.winner(), game.pending()) {
-        (Some(w), _) => format!("P{w} won after {}", turns(game.turns())),
+        (Some(w), _) => format!("{} won after {}", name(w), turns(game.turns())),
         (None, None) => format!("nobody won: stopped after {}", turns(game.turns())),
         (None, Some(d)) => match d {
             Decision::Roll { player, turn } => match turn {
-                TurnKind::Move => format!("P{player} to roll"),
-                TurnKind::Recharge => format!("P{player} to roll and recharge"),
-                TurnKind::Lost => format!("P{player} loses this turn"),
-                TurnKind::EmptyWallet => format!("P{player} has an empty wallet"),
+                TurnKind::Move => format!("{} to roll", name(player)),
+                TurnKind::Recharge => format!("{} to roll and recharge", name(player)),
+                TurnKind::Lost => format!("{} loses this turn", name(player)),
+                TurnKind::EmptyWallet => format!("{} has an empty wallet", name(player)),
             },
-            Decision::RechargeOrAttack { player } => format!("P{player}: recharge or attack?"),
+            Decision::RechargeOrAttack { player } => {
+                format!("{}: recharge or attack?", name(player))
+            }
             Decision::BuyOrPass {
                 player,
                 station,
                 price,
             } => {
-                format!("P{player}: buy station {station} for {price}?")
+                format!("{}: buy station {station} for {price}?", name(player))
             }
             Decision::PayOrStay { player, fee } => {
-                format!("P{player}: pay {fee} to leave prison, or stay?")
+                format!("{}: pay {fee} to leave prison, or stay?", name(player))
             }
         },
     }
 }
 
 /// The players panel.
-fn panel(game: &Game, x: f64, top: f64, width: f64) -> Element {
+fn panel(game: &Game, x: f64, top: f64, width: f64, who: &Seats) -> Element {
     let mut out = group().class("players");
     let size = 13.0;
-    let head = status(game);
+    let head = status(game, who);
     out.push(
         draw::bold_label(
             x,
@@ -554,7 +564,7 @@ fn panel(game: &Game, x: f64, top: f64, width: f64) -> Element {
         let y = top + PANEL_LINE * (i as f64 + 1.5);
         let stations = game.stations_of(seat as u8);
         let mut parts = vec![
-            format!("P{seat} ({})", game.seats()[i]),
+            who.name(seat),
             format!("cell {}", p.cell),
             format!(
                 "{} {}",
@@ -587,8 +597,7 @@ fn panel(game: &Game, x: f64, top: f64, width: f64) -> Element {
                 .class("player")
                 .data("player", seat)
                 .child(
-                    draw::circle(Point::new(x + size * 0.5, y), size * 0.45)
-                        .fill(palette::player(seat)),
+                    draw::circle(Point::new(x + size * 0.5, y), size * 0.45).fill(who.colour(seat)),
                 )
                 .child(draw::label(
                     text_x,
@@ -686,8 +695,28 @@ mod tests {
         assert_eq!(count(&svg, "class=\"token\""), 4);
         assert_eq!(count(&svg, &format!("data-owner=\"{owner}\"")), 3);
         assert!(svg.contains("class=\"status\""));
-        assert!(svg.contains(&format!("P{owner} (")));
+        assert!(svg.contains(&format!("Player {owner} · ")));
         assert!(svg.contains("stations 9"));
         assert!(svg.contains("data-current=\"true\""));
+        // Named and coloured as the seats say: the legend, the panel, the
+        // tokens' tooltips.
+        let who = Seats {
+            names: vec!["Ada".into(), "Bo".into(), "Cy".into(), "Di".into()],
+            colours: vec![2, 1, 3, 4],
+        };
+        let named = super::game_for(&game, "sample", &who).to_svg();
+        assert!(named.contains("Ada · cell"), "the panel names Ada");
+        assert!(named.contains("<title>Bo on cell"), "Bo's token's tooltip");
+        assert!(!named.contains("P1") && !named.contains("Player 1"));
+        let token_fill = |svg: &str| {
+            let at = svg
+                .find("class=\"token\" data-player=\"1\"")
+                .expect("seat 1's token");
+            svg[at..]
+                .split("fill=\"")
+                .nth(1)
+                .map(|f| f[..7].to_string())
+        };
+        assert_eq!(token_fill(&named), Some(palette::player(2).to_string()));
     }
 }

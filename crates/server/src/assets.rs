@@ -61,6 +61,7 @@ static ASSETS: &[Asset] = &[
     asset!("common.js", JS),
     asset!("match.js", JS),
     asset!("matchui.js", JS),
+    asset!("readable.js", JS),
     asset!("lobby.js", JS),
     asset!("home.js", JS),
     asset!("chutes.js", JS),

@@ -21,6 +21,7 @@
 // - host: what the page module tells the box: the match, the replay step,
 //   the hint, whether the odds are shown, the page's elements, shoot(hole).
 import { api, count, showError } from "/static/common.js";
+import { keepReadable } from "/static/readable.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 /** The smallest hole or cell a finger can be trusted with, in CSS pixels. */
@@ -45,6 +46,11 @@ export const box = {
   /** Whether the box should take the focus once drawn (after Start). */
   focusOnDraw: false,
 };
+
+/** A cell as the box labels it: "C5" (column C from the left, row 5 from the top). */
+export function cellName(row, col) {
+  return `${String.fromCharCode(65 + col)}${row + 1}`;
+}
 
 /** The page module's side (startBox). */
 let host = null;
@@ -180,8 +186,11 @@ function crop(svg) {
   const p = pitchUnits(svg);
   // Shot numbers sit beside the left and right holes ("1,4,9" may be long),
   // above the top ones and under the bottom ones.
-  const x = Math.min(...holes.map((r) => edge(r, "x"))) - 0.95 * p;
-  const y = Math.min(...holes.map((r) => edge(r, "y"))) - 0.45 * p;
+  // The rows' numbers and the columns' letters sit outside, left and above.
+  const axes = [...svg.querySelectorAll("g.axes text")];
+  const reach = (a, shift) => axes.map((t) => edge(t, a) - shift * Number(t.getAttribute("font-size")));
+  const x = Math.min(...holes.map((r) => edge(r, "x")).map((v) => v - 0.95 * p), ...reach("x", 1));
+  const y = Math.min(...holes.map((r) => edge(r, "y")).map((v) => v - 0.45 * p), ...reach("y", 1.1));
   const w = Math.max(...holes.map((r) => edge(r, "x", "width"))) + 0.95 * p - x;
   const h = Math.max(...holes.map((r) => edge(r, "y", "height"))) + 0.45 * p - y;
   svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
@@ -297,6 +306,9 @@ function decorate() {
     }
   }
   drawMark();
+  // On a phone a big box's numbers and labels are too small to read
+  // fitted: they give way, and the aiming zoom shows them.
+  keepReadable(svg);
 }
 
 /** What each hole has shown: "shot 1 in, out at 22; shot 3 out". */
@@ -314,10 +326,10 @@ function shotsByHole() {
 function pictureWords() {
   const g = game();
   const shots = g.shots.map((s) => `${s.hole} to ${s.exit}`).join(", ");
-  const found = g.found.map((f) => `<${f.row},${f.col}> ${f.mirror}`).join(", ");
+  const found = g.found.map((f) => `${f.mirror} at ${cellName(f.row, f.col)}`).join(", ");
   let words = `The box, ${g.size} × ${g.size}: ${count(g.shots.length, "shot", "shots")}${shots ? ` (${shots})` : ""}; ${g.found.length} of ${g.mirrors} mirrors found${found ? ` (${found})` : ""}.`;
   if (g.revealed) {
-    const unfound = g.revealed.filter((m) => !m.found).map((m) => `<${m.row},${m.col}> ${m.mirror}`);
+    const unfound = g.revealed.filter((m) => !m.found).map((m) => `${m.mirror} at ${cellName(m.row, m.col)}`);
     if (unfound.length) words += ` Not found: ${unfound.join(", ")}.`;
   }
   return words;
@@ -338,7 +350,7 @@ export function drawMark() {
     r.classList.toggle("selected", Boolean(marked));
     if (r.hasAttribute("role")) {
       const what = isFound(row, col) ? "a mirror found" : marked ? `selected, ${marked}` : "empty";
-      r.setAttribute("aria-label", `Cell <${row},${col}>: ${what}`);
+      r.setAttribute("aria-label", `Cell ${cellName(row, col)}: ${what}`);
       r.setAttribute("aria-pressed", String(Boolean(marked)));
     }
   }

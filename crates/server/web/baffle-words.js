@@ -6,11 +6,12 @@
 // - role: this device's part in the game: the player (no words), or a
 //   spectator watching a bot, a friend or anyone play.
 import { count } from "/static/common.js";
+import { sentences } from "/static/matchui.js";
 import { touchy } from "/static/baffle-box.js";
 
-/** The texts of the events of `played` moves. */
+/** The events of `played` moves in sentences, the player named by the server: "Ada finds a / mirror at C5." */
 export function eventsText(played) {
-  return (played || []).flatMap((p) => (p.events || []).map((e) => e.text).filter(Boolean)).join(" ");
+  return sentences((played || []).flatMap((p) => (p.events || []).map((e) => e.text)));
 }
 
 /** What the game is, in words: "The original assignment's first game" or "A 8 × 8 box with 4 mirrors". */
@@ -42,7 +43,7 @@ export function statusText(match) {
   const g = v.view;
   if (v.status !== "playing") {
     const last = (v.log || []).filter((l) => l.number === v.moves).map((l) => l.text);
-    const how = last.length ? last.join(" ") : v.status === "won" ? "Every mirror found." : "";
+    const how = last.length ? sentences(last) : v.status === "won" ? "Every mirror found." : "";
     // The result in the match's own words ("You win", "Ada gave up").
     return v.result ? `${v.result.words}. ${how}`.trim() : how || "The game is over.";
   }
@@ -57,7 +58,7 @@ export function statusText(match) {
 
 /** The bot's move in words: what it did, what came of it, and why. */
 export function botText(answer) {
-  return `Bot: ${answer.bot.move_text}. ${eventsText(answer.played)}`;
+  return `Bot: ${eventsText(answer.played)}`;
 }
 
 /** Why the bot chose its move, in one sentence. */

@@ -264,11 +264,19 @@ async function askHint() {
   try {
     const h = await api("POST", `/api/baffle/matches/${id}/hint`, {});
     if (!match || match.id !== id || match.view.moves !== moves) return;
-    hint = { hole: h.best_next_shot ? h.best_next_shot.hole : null, svg: h.svg, text: h.advice_text };
-    ui.hintText.textContent = h.advice_text;
+    const short = h.advice_short || h.advice_text;
+    hint = { hole: h.best_next_shot ? h.best_next_shot.hole : null, svg: h.svg, text: short };
+    // One short sentence; its figures on request.
+    const detail = el("span", { class: "hint-detail", hidden: true }, ` ${h.advice_text}`);
+    const why = el("button", { type: "button", class: "link why", "aria-expanded": "false" }, "Why?");
+    why.addEventListener("click", () => {
+      detail.hidden = !detail.hidden;
+      why.setAttribute("aria-expanded", String(!detail.hidden));
+    });
+    ui.hintText.replaceChildren(`${short} `, why, detail);
     // The status line (a live region) says it too, where the eye and a
     // screen reader already are.
-    say(`Hint: ${h.advice_text}`);
+    say(`Hint: ${short}`);
     if (hint.hole !== null && hint.hole !== undefined) box.cursor = { hole: hint.hole };
   } catch (e) {
     ui.hintText.textContent = "";
@@ -407,8 +415,7 @@ function onMove(played) {
   if (box.mark && isFound(box.mark.row, box.mark.col)) box.mark = null;
   const words = eventsText([played]);
   if (words && !step) {
-    const who = match.myTurn() || match.mySeats().length > 0 ? "" : (match.view.players[0] || {}).kind === "bot" ? "Bot: " : "The player: ";
-    say(`${who}${words}`);
+    say(words);
   } else if (!step) {
     say(statusText(match));
   }

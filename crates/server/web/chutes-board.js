@@ -12,6 +12,8 @@
 import { api, byId, showError, sleep } from "/static/common.js";
 import { showDie } from "/static/dice.js";
 import { readable } from "/static/chutes-words.js";
+import { colourOf } from "/static/matchui.js";
+import { keepReadable } from "/static/readable.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -138,6 +140,9 @@ export function chutesBoard(ui, { squares, described, playerName }) {
     ui.board.replaceChildren(svg);
     drawn.cell = first.width;
     placeTokens((squares() || []).length);
+    // On a phone "Start" grows to be read (it fits its box at 11 px);
+    // anything else too small gives way.
+    keepReadable(svg, { grow: "text.start-label", most: 2.2 });
   }
 
   /** Where a token of `seat` stands on `square`: its square's quarter (or the start box). */
@@ -167,7 +172,7 @@ export function chutesBoard(ui, { squares, described, playerName }) {
     const size = (drawn.cell || 40) * grow;
     for (let seat = 1; seat <= players; seat++) {
       const token = document.createElementNS(SVG_NS, "g");
-      token.setAttribute("class", `token p${seat}`);
+      token.setAttribute("class", `token p${colourOf(seat)}`);
       token.dataset.player = String(seat);
       const circle = document.createElementNS(SVG_NS, "circle");
       circle.setAttribute("r", String(size * 0.2));

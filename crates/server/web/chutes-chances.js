@@ -9,6 +9,7 @@
 //   (`/api/matches/ID/chances.svg`) and its figures (`/chances`).
 // - swing: how much one move changed its own mover's chance.
 import { api, el } from "/static/common.js";
+import { colourOf } from "/static/matchui.js";
 
 /**
  * Chances for people, in whole percents that add up to 100 (the largest
@@ -45,7 +46,7 @@ export function chancesDisplay(ui, { playerName, lineOf, current }) {
     ui.chancesWords.textContent = `Chances to win: ${chances.map((p, i) => `${playerName(i + 1)} ${words[i]}`).join(" · ")}`;
     ui.chancesBar.replaceChildren(
       ...chances.map((p, i) => {
-        const part = el("span", { class: `chance p${i + 1}` });
+        const part = el("span", { class: `chance p${colourOf(i + 1)}` });
         // Through the style object: the pages' CSP runs no inline style.
         part.style.flexGrow = String(Math.max(p, 0));
         return part;
@@ -81,7 +82,7 @@ export function chancesDisplay(ui, { playerName, lineOf, current }) {
     const percent = (x) => `${x >= 0 ? "+" : "−"}${Math.round(Math.abs(x) * 100)}%`;
     const lucky = figures.names.map((name, i) => `${name} ${percent(luck[i])}`).join(", ");
     ui.chancesSwing.textContent =
-      `The biggest swing: move ${best.m}, ${best.words} (${percent(best.swing)}). ` +
+      `The biggest swing: move ${best.m}, ${best.words.replace(/\.$/, "")} (${percent(best.swing)}). ` +
       `Luck, each player's own swings added up (0 on average): ${lucky}.`;
   }
 

@@ -10,13 +10,14 @@
 // - match: a Match of match.js; `name(seat)` names a seat, `named(seat)`
 //   names it with its token's colour.
 import { el, count } from "/static/common.js";
+import { colourOf } from "/static/matchui.js";
 
 const COLOURS = ["red", "purple", "orange", "black"];
 const LEVELS = { easy: "Easy bot", normal: "Normal bot", hard: "Hard bot" };
 
 /** Seat `seat`'s name with its token's colour: "Ada (red)". */
 export function withColour(name, seat) {
-  return `${name} (${COLOURS[(seat - 1) % COLOURS.length]})`;
+  return `${name} (${COLOURS[(colourOf(seat) - 1) % COLOURS.length]})`;
 }
 
 /** True when every person's seat is played at this screen. */
@@ -59,7 +60,7 @@ export function showPlayers(body, match, players, { winner, current, name }) {
         el(
           "th",
           { scope: "row" },
-          el("span", { class: `swatch p${seat}`, "aria-hidden": "true" }),
+          el("span", { class: `swatch p${colourOf(seat)}`, "aria-hidden": "true" }),
           name(seat),
           el("span", { class: "who" }, ` (${seatWho(info, hotSeat)})`),
           seat === winner ? " ★ winner" : "",

@@ -18,7 +18,7 @@
 //   (`/api/chutes/boards/REF/svg`) and analyses it (chutes-start.js).
 // The rules are the server's: this page sends rolls and draws what it is told.
 import { byId, count, gameInfo } from "/static/common.js";
-import { playerName as nameOf, withNames } from "/static/matchui.js";
+import { playerName as nameOf, sentence } from "/static/matchui.js";
 import { runShell } from "/static/shell.js";
 import { an, analyse, isAnalysing, showTab, startAnalysis } from "/static/chutes-analysis.js";
 import { startDesigner } from "/static/chutes-design.js";
@@ -107,11 +107,6 @@ function playerName(seat) {
 
 function playerWithColour(seat) {
   return withColour(playerName(seat), seat);
-}
-
-/** The server's "P1 rolls 4: …" as the page says it: "Ada rolls 4: …". */
-function playerWords(text) {
-  return current() ? withNames(current().view, text) : String(text).replace(/^P(\d+)\b/, "Player $1");
 }
 
 /** The board and its tokens (chutes-board.js). */
@@ -294,7 +289,7 @@ const page = {
     append: true,
     listId: "log",
     listClass: "log",
-    words: (move) => move.texts.map(playerWords).join("; "),
+    words: (move) => move.texts.map(sentence).join(" "),
     lineClass,
   },
   playToEnd: "roll",
@@ -369,14 +364,14 @@ const page = {
 
   showWords(played) {
     const turn = (played.events || [])[0];
-    return turn ? `${playerWords(turn.text)}${played.bot ? " (bot)" : ""}.` : null;
+    return turn ? sentence(turn.text) : null;
   },
 
   stepWords(step) {
     const total = current().view.moves;
     if (step.at === 0) return `Replay: the start, before the first roll (${count(total, "move", "moves")} in all).`;
     const turn = (step.played && step.played.events ? step.played.events : [])[0];
-    return `Replay, move ${step.at} of ${total}: ${turn ? playerWords(turn.text) : ""}.`;
+    return `Replay, move ${step.at} of ${total}: ${turn ? sentence(turn.text) : ""}`;
   },
 
   /** One step of a finished game's replay: the game after its first `step.at` moves. */

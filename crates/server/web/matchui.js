@@ -13,6 +13,7 @@
 // there) and holds no game rule: it reads the match view (match.js).
 import { el, api, ApiFailure, allGames, storedName, storeName, showPicture, NAME_MAX } from "/static/common.js";
 import { myMatches, pageUrl, storedMatch, forgetMatch, matchIdFromPath, openFailure } from "/static/match.js";
+import { keepReadable } from "/static/readable.js";
 
 /** Each game's name, as people say it: the registry's titles (GET /api/games). */
 export const GAME_NAMES = Object.fromEntries((await allGames()).map((g) => [g.name, g.title]));
@@ -485,12 +486,32 @@ export function invitePanel(container, match, options = {}) {
   }
 
   const alerts = turnAlerts(match);
+  // "Bo joined": said when a friend's or anyone's seat is taken, kept
+  // across the panel's redraws.
+  const joined = el("p", { class: "joined", role: "status", "aria-live": "polite", "data-key": "joined" });
+  /** Each seat's name once it was told taken (seats taken before this page came are not told). */
+  let told = null;
+
+  function noteJoined(view) {
+    const players = view.players || [];
+    const taken = (p) => p.kind !== "bot" && p.state === "taken" && !p.yours;
+    if (told === null) {
+      told = new Map(players.filter(taken).map((p) => [p.seat, p.name]));
+      return;
+    }
+    // Newly taken, or named just after (a rename later is not a joining).
+    const fresh = (p) => !told.has(p.seat) || (told.get(p.seat) === `Player ${p.seat}` && p.name !== told.get(p.seat));
+    const news = players.filter((p) => taken(p) && fresh(p));
+    for (const p of players.filter(taken)) told.set(p.seat, p.name);
+    if (news.length && view.status === "playing") joined.textContent = `${news.map((p) => p.name).join(" and ")} joined.`;
+  }
 
   let drawn = null;
   function update() {
     const view = match.view;
     if (!view) return;
     alerts.update();
+    noteJoined(view);
     // Redrawn only when something it shows changed, so that a move does
     // not take the focus from a Copy button.
     const signature = JSON.stringify([view.status, view.host, view.players, match.inviteLinks(), view.result, view.rematch]);
@@ -499,7 +520,9 @@ export function invitePanel(container, match, options = {}) {
     const mine = match.mySeats();
     const parts = [el("h2", { id: headingId }, "Players")];
     if (view.result) parts.push(resultBlock(view, mine));
-    const unnamed = mine.length === 1 && view.status === "playing" && (view.players || [])[mine[0] - 1]?.name === `Player ${mine[0]}`;
+    // Asked only where someone else reads it: not in a game against bots alone.
+    const others = (view.players || []).some((p) => p.seat !== mine[0] && p.kind !== "bot");
+    const unnamed = mine.length === 1 && others && view.status === "playing" && (view.players || [])[mine[0] - 1]?.name === `Player ${mine[0]}`;
     if (unnamed) parts.push(nameBlock(mine[0]));
     if (mine.length === 0) {
       parts.push(
@@ -517,6 +540,7 @@ export function invitePanel(container, match, options = {}) {
     if (hasInvites) {
       parts.push(el("p", { class: "note" }, "Send each friend their seat's link: whoever opens it first takes the seat."));
     }
+    if (joined.textContent) parts.push(joined);
     parts.push(el("ul", { class: "seats" }, (view.players || []).map((p) => seatLine(p, view))));
     if (mine.length > 0 && view.status === "playing") parts.push(alerts.element);
     const watch = linkField("Link to watch", `${location.origin}${pageUrl(match.game, match.id)}`, said, "watch");
@@ -543,13 +567,34 @@ export function invitePanel(container, match, options = {}) {
   return { element: root, update };
 }
 
-/**
- * A line of the match's words ("P2 rolls 4: …", "Player 2 loses their
- * next turn") with each seat's name in place of its number ("Ada rolls 4:
- * …").
- */
-export function withNames(view, text) {
-  return String(text).replace(/\b(?:P|Player )(\d+)\b/g, (_, n) => playerName(view, Number(n)));
+/** An event's words (the server's, the players named: "Ada rolls 4 and moves from 0 to 4") as a sentence. */
+export function sentence(text) {
+  const t = String(text || "").trim();
+  if (!t) return "";
+  const said = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(said) ? said : `${said}.`;
+}
+
+/** A move's events' words (the server's, the players named) as sentences: "Ada's 2nd turn. Ada rolls 1." */
+export function sentences(texts) {
+  return (texts || []).filter(Boolean).map(sentence).join(" ");
+}
+
+/** A touch screen with no keyboard to speak of: notes about keys are not shown. */
+const TOUCH = matchMedia("(pointer: coarse) and (hover: none)");
+
+/** Each seat's colour (from 1) in the match shown: a rematch keeps each person's. */
+let colours = [];
+
+/** Takes the colours of `view`'s players (the shell calls it as each view comes). */
+export function noteColours(view) {
+  const players = (view && view.players) || [];
+  if (players.length) colours = players.map((p) => p.colour || p.seat);
+}
+
+/** Seat `seat`'s colour (from 1: the pages' classes p1 … p8). */
+export function colourOf(seat) {
+  return colours[seat - 1] || seat;
 }
 
 /** Seat `n`'s name as the match view gives it ("Player n" before there is one). */
@@ -747,7 +792,7 @@ export function replayBar(container, match, onStep) {
     el("h2", { id: labelId }, "Replay"),
     bar,
     said,
-    el("p", { class: "note" }, "Step through the game with ← and →, Home and End (while the bar has the focus)."),
+    el("p", { class: "note keys-note", hidden: TOUCH.matches }, "Step through the game with ← and →, Home and End (while the bar has the focus)."),
     el("div", { class: "buttons" }, record),
   );
   container.replaceChildren(root);
@@ -762,7 +807,7 @@ export function replayBar(container, match, onStep) {
     if (at === 0) words += ": the start";
     const played = step && step.played;
     const texts = played && played.events ? played.events.map((e) => e.text).filter(Boolean) : [];
-    if (texts.length) words += `: ${texts.join("; ")}`;
+    if (texts.length) words += `: ${sentences(texts)}`;
     said.textContent = words;
     root.dataset.at = String(at);
   }
@@ -858,7 +903,7 @@ export function moveList(container, match, options = {}) {
     earlier,
     none,
     list,
-    el("p", { class: "note" }, "↑ and ↓ choose a move, Enter shows the board then, Esc comes back to now."),
+    el("p", { class: "note keys-note", hidden: TOUCH.matches }, "↑ and ↓ choose a move, Enter shows the board then, Esc comes back to now."),
   );
   container.replaceChildren(root);
   let active = null;
@@ -879,7 +924,7 @@ export function moveList(container, match, options = {}) {
 
   function words(move) {
     if (options.words) return options.words(move);
-    return `${playerName(match.view, move.seat)}: ${move.texts.map((t) => withNames(match.view, t)).join("; ")}`;
+    return sentences(move.texts);
   }
 
   function optionId(n) {
@@ -893,7 +938,7 @@ export function moveList(container, match, options = {}) {
       "li",
       { id: optionId(move.number), role: "option", class: cls || null, "data-move": move.number, "data-seat": move.seat, "aria-selected": "false" },
       el("span", { class: "n" }, `${move.number}.`),
-      el("span", { class: `swatch p${move.seat}`, "aria-hidden": "true" }),
+      el("span", { class: `swatch p${colourOf(move.seat)}`, "aria-hidden": "true" }),
       " ",
       el("span", { class: "words" }, words(move)),
     );
@@ -936,7 +981,9 @@ export function moveList(container, match, options = {}) {
       return;
     }
     shown = n;
-    showPicture(picture, `/api/matches/${match.id}/svg?at=${n}`, `The game after move ${n}${move ? `: ${words(move)}` : ""}`);
+    showPicture(picture, `/api/matches/${match.id}/svg?at=${n}`, `The game after move ${n}${move ? `: ${words(move)}` : ""}`).then((shown) => {
+      if (shown) keepReadable(picture.querySelector("svg"));
+    });
     caption.textContent = `The game after move ${n} of ${match.view.moves}${move ? ` — ${words(move)}` : "."}`;
     figure.hidden = false;
     root.dataset.lookingAt = String(n);

@@ -32,7 +32,7 @@
 import { ApiFailure, showError, showPicture, gameInfo, defaultPlans } from "/static/common.js";
 import { Match, matchIdFromPath } from "/static/match.js";
 import { MoveShow } from "/static/moveshow.js";
-import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName, withNames } from "/static/matchui.js";
+import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName, sentences, noteColours } from "/static/matchui.js";
 
 /** How long (ms) this device's own move's words stay before another's replace them. */
 export const READ_MS = 1000;
@@ -65,13 +65,9 @@ export function moveFailureWords(e) {
   return e.message;
 }
 
-/** A move's words, its players named: "Ada rolls 4 …; …". */
+/** A move's words, its players named by the server: "Ada rolls 4 and moves onto square 4." */
 export function moveWords(view, played) {
-  return (played.events || [])
-    .map((e) => e.text)
-    .filter(Boolean)
-    .map((t) => withNames(view, t))
-    .join("; ");
+  return sentences((played.events || []).map((e) => e.text));
 }
 
 /**
@@ -153,6 +149,17 @@ function isHidden(parts) {
   return [].concat(parts).every((part) => part.hidden);
 }
 
+/** A touch screen with no keyboard to speak of: the keys' panels and notes are not shown. */
+const TOUCH = matchMedia("(pointer: coarse) and (hover: none)");
+
+function hideKeysOnTouch() {
+  const apply = () => {
+    for (const keys of document.querySelectorAll(".keys-panel, details.keys, .move-list .keys-note, .replay-bar .keys-note")) keys.hidden = TOUCH.matches;
+  };
+  apply();
+  TOUCH.addEventListener("change", apply);
+}
+
 class Shell {
   constructor(page) {
     this.page = page;
@@ -204,6 +211,7 @@ class Shell {
       },
     });
     if (this.parts.skip) this.parts.skip.addEventListener("click", () => this.skip());
+    hideKeysOnTouch();
   }
 
   /** The show's pace: ms a step (the speed chosen on the page, if any). */
@@ -400,6 +408,7 @@ class Shell {
   async enter(m, number, made) {
     const p = this.parts;
     this.match = m;
+    noteColours(m.view);
     this.step = null;
     this.stepAsked += 1;
     this.held = [];
@@ -582,6 +591,7 @@ class Shell {
     if (!m || !m.view) return;
     const p = this.parts;
     const view = m.view;
+    noteColours(view);
     if (p.connection) p.connection.hidden = view.status !== "playing";
     // A replay's step keeps its own words (never the final result).
     p.status.textContent = this.step ? this.stepWords(this.step) : (this.page.status && this.page.status(m)) || statusWords(m, this.page.seatName);

@@ -10,6 +10,8 @@
 //   the browser).
 import { api, byId, sleep } from "/static/common.js";
 import { showDie } from "/static/dice.js";
+import { colourOf } from "/static/matchui.js";
+import { keepReadable, refit } from "/static/readable.js";
 import { cellBox, clip, cropToGrid, inline, readableCards, ring, svgEl } from "/static/tycoon-pictures.js";
 
 const SPEED_KEY = "parlor.tycoon.speed";
@@ -55,8 +57,9 @@ export class Board {
     const picture = inline(this.box, svg);
     if (!picture) return false;
     // The players are in the page's own table, by name and colour.
+    const names = new Set((match.view.players || []).map((p) => p.name));
     for (const entry of picture.querySelectorAll("g.legend g.legend-entry")) {
-      if (/^P\d/.test(entry.textContent.trim())) entry.remove();
+      if (names.has(entry.textContent.trim())) entry.remove();
     }
     cropToGrid(picture);
     readableCards(this.box, picture, this.parts.cardWords, this.parts.legend);
@@ -69,13 +72,16 @@ export class Board {
     const layer = svgEl("g", { class: "ty-tokens", "aria-hidden": "true" });
     picture.append(owners, layer);
     for (let seat = 1; seat <= 4; seat += 1) {
-      const token = svgEl("g", { class: `ty-token p${seat}`, "data-player": seat });
+      const token = svgEl("g", { class: `ty-token p${colourOf(seat)}`, "data-player": seat });
       token.append(svgEl("circle", { r: 10 }), svgEl("text", { "text-anchor": "middle", "dominant-baseline": "central" }));
       token.querySelector("text").textContent = String(seat);
       layer.append(token);
     }
     this.cells = match.view.view.players.map((p) => p.cell);
     this.place(false);
+    // On a phone the cells' numbers and the cards' words grow to be read;
+    // what cannot (the legend's words, said beside the board) gives way.
+    keepReadable(picture, { grow: "text.cell-number, g.card text", most: 2 });
     return true;
   }
 
@@ -121,6 +127,8 @@ export class Board {
         token.querySelector("text").setAttribute("font-size", String(r * 1.1));
       });
     }
+    // A token's number too small to read (four share a cell) gives way to its colour.
+    refit(this.box.querySelector("svg"));
   }
 
   /**
@@ -139,7 +147,7 @@ export class Board {
         if (!o.owner) continue;
         for (const g of this.box.querySelectorAll(`svg g.cell[data-card="${o.station}"]`)) {
           g.dataset.owner = String(o.owner);
-          owners.append(ring(g, `owner p${o.owner}`, 2.5));
+          owners.append(ring(g, `owner p${colourOf(o.owner)}`, 2.5));
         }
       }
     }

@@ -9,6 +9,7 @@
 //   station owners' rings, the designer's selection).
 // - colour: each seat's colour, named as render's palette draws it.
 import { el } from "/static/common.js";
+import { colourOf } from "/static/matchui.js";
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 /** The player colours' names (render's palette, seat 1 first). */
@@ -24,11 +25,11 @@ export function clip(message) {
 }
 
 export function swatch(seat) {
-  return el("span", { class: `swatch p${seat}`, "aria-hidden": "true" });
+  return el("span", { class: `swatch p${colourOf(seat)}`, "aria-hidden": "true" });
 }
 
 /** Seat `seat`'s colour, in words. */
-export const colourName = (seat) => COLOUR_NAMES[(seat - 1) % COLOUR_NAMES.length];
+export const colourName = (seat) => COLOUR_NAMES[(colourOf(seat) - 1) % COLOUR_NAMES.length];
 export const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : "");
 // ---------------------------------------------------------------------------
 // Pictures

@@ -14,7 +14,7 @@
 //   to 9; an attack asks its kind first, then whom.
 // No rule of the game is here.
 import { api, el, byId, readSeed } from "/static/common.js";
-import { yourGames, playerName as nameOf, withNames } from "/static/matchui.js";
+import { yourGames, playerName as nameOf, sentences } from "/static/matchui.js";
 import { runShell, statusWords } from "/static/shell.js";
 import { design, designName, savedNames, listSaved, loadCards, openDraft, startDesigner, refuse } from "/static/tycoon-design.js";
 import { capital, clip, colourName, cropToGrid, inline, readableCards, swatch } from "/static/tycoon-pictures.js";
@@ -58,7 +58,8 @@ const current = () => shell && shell.match;
 const playerName = (seat) => (current() ? nameOf(current().view, seat) : `Player ${seat}`);
 const seatName = (seat) => `${playerName(seat)} (${colourName(seat)})`;
 /** The server's words with each "P2" as its player's name. */
-const named = (text) => (current() ? withNames(current().view, text) : String(text));
+// The server names the players in every text it words.
+const named = (text) => String(text);
 
 function setTabs(which) {
   const playing = which === "play";
@@ -147,8 +148,7 @@ function request(seats) {
 }
 
 function moveWords(p) {
-  const texts = (p.events || []).map((e) => named(e.text)).filter(Boolean);
-  return `${p.bot ? `${playerName(p.seat)} (bot)` : playerName(p.seat)}: ${texts.join("; ")}.`;
+  return sentences((p.events || []).map((e) => e.text));
 }
 
 function seatWords(p, view) {

@@ -113,4 +113,8 @@ impl Playable for Game {
         let seat = self.current().unwrap_or(1);
         crate::bots::level_move(self, seat, level, rng).unwrap_or(Move::Roll)
     }
+
+    fn words(event: &Event, _mover: u8, names: &[String]) -> String {
+        event.words(names)
+    }
 }

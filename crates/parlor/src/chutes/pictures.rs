@@ -176,6 +176,7 @@ pub fn render(args: &RenderArgs) -> Result<()> {
                 ""
             }
         )),
+        ..pictures::GameStyle::default()
     };
     let picture = pictures::game_with(&board, players, &turns, &style)?;
     let rolls = count(turns.len() as u64, "roll", "rolls");

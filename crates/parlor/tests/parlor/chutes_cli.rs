@@ -388,7 +388,7 @@ fn a_replay_explains_the_chances_swings_and_luck() {
     let swings = out.split("Biggest swings").nth(1).expect("the swings");
     assert!(
         swings.contains(
-            "move 18, Bo: +24.0% (P2 rolls 5: 75 → 80, climbs the ladder 80 → 100 and wins)"
+            "move 18, Bo: +24.0% (Bo rolls 5 and climbs the ladder from 80 to 100 and wins)"
         ),
         "{out}"
     );

@@ -342,7 +342,7 @@ fn a_tycoon_game_picture_says_one_coin() {
     let svg = svg.to_str().expect("utf-8 path");
     ok(&["tycoon", "render", "--game", save, "-o", svg]);
     let picture = std::fs::read_to_string(svg).expect("the picture");
-    assert!(picture.contains("P1 on cell 4, 1 coin<"), "{picture}");
+    assert!(picture.contains("Player 1 on cell 4, 1 coin<"), "{picture}");
     assert!(picture.contains("1 coin · 1 turn"), "{picture}");
     no_one_plural(&picture, "the game picture");
 }

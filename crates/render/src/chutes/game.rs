@@ -14,6 +14,7 @@ use super::frame::{Frame, LEGEND, board_facts, board_legend, board_name, jump_co
 use crate::draw::{self, Anchor, Legend, PathData, Point, Rect, Swatch};
 use crate::font;
 use crate::palette;
+use crate::seats::Seats;
 use crate::svg::{Element, group};
 use crate::{Picture, RenderError};
 use chutes::{Board, Outcome, Turn};
@@ -27,6 +28,9 @@ pub struct GameStyle {
     /// A subtitle to use instead of the board's facts (say, the seed and
     /// rules).
     pub subtitle: Option<String>,
+    /// The players' names and colours, for the title, the legend, the
+    /// circles and their tooltips ("Player N" and seat order by default).
+    pub seats: Seats,
 }
 
 impl Default for GameStyle {
@@ -34,6 +38,7 @@ impl Default for GameStyle {
         Self {
             trails: true,
             subtitle: None,
+            seats: Seats::default(),
         }
     }
 }
@@ -101,9 +106,11 @@ pub fn game_with(
         }
     }
 
-    let title = game_title(board, seats, turns.len(), winner);
+    let names: Vec<String> = (1..=seats).map(|s| style.seats.name(s)).collect();
+    let who = &style.seats;
+    let title = game_title(board, &names, turns.len(), winner);
     let subtitle = style.subtitle.clone().unwrap_or_else(|| board_facts(board));
-    let legend = game_legend(board, seats, &tallies, winner);
+    let legend = game_legend(board, who, &names, &tallies, winner);
     let mut frame = Frame::new(board, &title, &subtitle, &legend, 0.0)?;
     let squares = frame.squares(board, plain_fill(board, frame.geometry));
     let jumps = frame.jumps(board, 0.85);
@@ -114,12 +121,12 @@ pub fn game_with(
     let visits = place_visits(&frame, turns);
     let cell = frame.cell();
     if style.trails {
-        frame.picture.push(trails(&frame, &visits, seats));
+        frame.picture.push(trails(&frame, &visits, seats, who));
     }
-    frame.picture.push(jump_arrows(&frame, &visits));
+    frame.picture.push(jump_arrows(&frame, &visits, who));
     let mut circles = group().class("visits");
     for v in &visits {
-        circles.push(visit(v, winner));
+        circles.push(visit(v, winner, who));
     }
     if let Some(last) = visits.last()
         && last.turn.outcome == Outcome::Won
@@ -127,7 +134,7 @@ pub fn game_with(
         && let Some(body) = frame.body(last.turn.to)
     {
         // Won by a jump onto the finish: star the finish too.
-        circles.push(winner_mark(last, body.centre(), cell * 0.16));
+        circles.push(winner_mark(last, body.centre(), cell * 0.16, who));
     }
     frame.picture.push(circles);
     Ok(frame.picture)
@@ -141,27 +148,39 @@ struct Tally {
     lost: u32,
 }
 
-/// "Player 2 wins after 30 rolls: classic board". The outcome comes first
+/// "Ada wins after 30 rolls: classic board". The outcome comes first
 /// (as in the plots' "How long a game lasts: classic board"), so the
 /// board's name, often a file name, is written as it is.
-fn game_title(board: &Board, seats: usize, rolls: usize, winner: Option<u8>) -> String {
+fn game_title(board: &Board, names: &[String], rolls: usize, winner: Option<u8>) -> String {
+    let seats = names.len();
     let name = board_name(board);
     let n = rolls;
     let rolls = tabletop::count(n as u64, "roll", "rolls");
     match winner {
         Some(_) if seats == 1 => format!("A game of {rolls}: {name}"),
-        Some(w) => format!("Player {w} wins after {rolls}: {name}"),
+        Some(w) => format!(
+            "{} wins after {rolls}: {name}",
+            tabletop::play::seat_name(names, w)
+        ),
         None if n == 0 => format!("No rolls yet: {name}"),
         None => format!("{rolls}, no winner yet: {name}"),
     }
 }
 
-fn game_legend(board: &Board, seats: usize, tallies: &[Tally], winner: Option<u8>) -> Legend {
+fn game_legend(
+    board: &Board,
+    who: &Seats,
+    names: &[String],
+    tallies: &[Tally],
+    winner: Option<u8>,
+) -> Legend {
+    let seats = names.len();
     let mut legend = Legend::new(LEGEND);
     for seat in 1..=seats {
         let t = tallies.get(seat).copied().unwrap_or_default();
         let mut caption = format!(
-            "player {seat}: {} roll{}",
+            "{}: {} roll{}",
+            names[seat - 1],
             t.rolls,
             if t.rolls == 1 { "" } else { "s" }
         );
@@ -184,11 +203,11 @@ fn game_legend(board: &Board, seats: usize, tallies: &[Tally], winner: Option<u8
             });
         }
         let caption = if seats == 1 {
-            caption.replacen("player 1: ", "", 1)
+            caption.replacen(&format!("{}: ", names[0]), "", 1)
         } else {
             caption
         };
-        legend = legend.entry(Swatch::Dot(palette::player(seat)), caption);
+        legend = legend.entry(Swatch::Dot(who.colour(seat)), caption);
     }
     let board_entries = board_legend(board);
     let mut legend = legend.extend_from(&board_entries);
@@ -271,7 +290,7 @@ fn slot_layout(area: Rect, n: usize, max_r: f64) -> Vec<(Point, f64)> {
 
 /// Thin lines joining each player's visits in order; a jump breaks the line
 /// (its arrow is drawn separately) and the line picks up from the jump's end.
-fn trails(frame: &Frame, visits: &[Visit<'_>], seats: usize) -> Element {
+fn trails(frame: &Frame, visits: &[Visit<'_>], seats: usize, who: &Seats) -> Element {
     let mut g = group().class("trails").attr("opacity", 0.45);
     let width = (frame.cell() * 0.03).max(0.4);
     for seat in 1..=seats {
@@ -293,7 +312,7 @@ fn trails(frame: &Frame, visits: &[Visit<'_>], seats: usize) -> Element {
         if !d.is_empty() {
             g.push(
                 d.element()
-                    .stroke(palette::player(seat), width)
+                    .stroke(who.colour(seat), width)
                     .attr("stroke-linejoin", "round")
                     .attr("stroke-linecap", "round")
                     .data("player", seat),
@@ -304,14 +323,14 @@ fn trails(frame: &Frame, visits: &[Visit<'_>], seats: usize) -> Element {
 }
 
 /// A dashed arrow in the player's colour along every jump taken.
-fn jump_arrows(frame: &Frame, visits: &[Visit<'_>]) -> Element {
+fn jump_arrows(frame: &Frame, visits: &[Visit<'_>], who: &Seats) -> Element {
     let mut g = group().class("jumps-taken");
     let width = (frame.cell() * 0.05).max(0.5);
     for v in visits {
         let (Some(jump), Some(to)) = (v.turn.jump, frame.centre(v.turn.to)) else {
             continue;
         };
-        let colour = palette::player(usize::from(v.turn.player));
+        let colour = who.colour(usize::from(v.turn.player));
         let bend = if jump.kind() == chutes::JumpKind::Chute {
             0.12
         } else {
@@ -338,8 +357,16 @@ fn jump_arrows(frame: &Frame, visits: &[Visit<'_>]) -> Element {
 }
 
 /// A star on the finish with the winner's circle on it.
-fn winner_mark(v: &Visit<'_>, centre: Point, r: f64) -> Element {
+fn winner_mark(v: &Visit<'_>, centre: Point, r: f64, who: &Seats) -> Element {
     let p = usize::from(v.turn.player);
+    let name = who.name(p);
+    // The name's first letter (the colour tells two alike apart).
+    let initial: String = name
+        .chars()
+        .next()
+        .into_iter()
+        .flat_map(char::to_uppercase)
+        .collect();
     group()
         .class("winner")
         .data("player", v.turn.player)
@@ -347,27 +374,27 @@ fn winner_mark(v: &Visit<'_>, centre: Point, r: f64) -> Element {
         .child(draw::star(centre, r * 1.75, palette::START).stroke(palette::INK, r * 0.08))
         .child(
             draw::circle(centre, r)
-                .fill(palette::player(p))
+                .fill(who.colour(p))
                 .stroke(palette::WHITE, r * 0.08),
         )
         .child(
             draw::bold_label(
                 centre.x,
                 centre.y,
-                &format!("P{p}"),
-                font::fit_size(&format!("P{p}"), r * 1.55, r * 1.1, true),
+                &initial,
+                font::fit_size(&initial, r * 1.55, r * 1.1, true),
                 Anchor::Middle,
             )
             .fill(palette::WHITE),
         )
-        .title(format!("player {p} wins"))
+        .title(format!("{name} wins"))
 }
 
 /// One visit's circle, numbered, with a ring in the jump's colour when the
 /// square started a jump and a star when it won.
-fn visit(v: &Visit<'_>, winner: Option<u8>) -> Element {
+fn visit(v: &Visit<'_>, winner: Option<u8>, who: &Seats) -> Element {
     let t = v.turn;
-    let colour = palette::player(usize::from(t.player));
+    let colour = who.colour(usize::from(t.player));
     let mut g = group()
         .class("visit")
         .data("player", t.player)
@@ -400,14 +427,26 @@ fn visit(v: &Visit<'_>, winner: Option<u8>) -> Element {
         draw::bold_label(v.centre.x, v.centre.y, &text, size, Anchor::Middle).fill(palette::WHITE),
     );
     let what = match (t.jump, t.outcome) {
-        (Some(j), Outcome::Won) => format!(", {} {}→{}, wins", j.kind(), j.from, j.to),
-        (Some(j), _) => format!(", {} {}→{}", j.kind(), j.from, j.to),
-        (None, Outcome::Won) => ", wins".into(),
+        (Some(j), Outcome::Won) => {
+            format!(
+                ", then the {} from {} to {}, and wins",
+                j.kind(),
+                j.from,
+                j.to
+            )
+        }
+        (Some(j), _) => format!(", then the {} from {} to {}", j.kind(), j.from, j.to),
+        (None, Outcome::Won) => " and wins".into(),
         _ => String::new(),
     };
     g.title(format!(
-        "player {} roll {} (game roll {}): rolled {}, {} → {}{what}",
-        t.player, v.own_roll, t.number, t.roll, t.from, t.landed
+        "{}'s roll {} (roll {} of the game): {}, from {} to {}{what}",
+        who.name(usize::from(t.player)),
+        v.own_roll,
+        t.number,
+        t.roll,
+        t.from,
+        t.landed
     ))
 }
 

@@ -34,7 +34,11 @@ struct Hint {
     /// The solver's whole answer (its `advice` as a value).
     #[serde(flatten)]
     solution: baffle::Solution,
-    /// The advice in words.
+    /// The advice in one short sentence ("Shoot hole 7: it tells you the
+    /// most.").
+    advice_short: String,
+    /// The advice's detail, for whoever asks why: its figures and how
+    /// they were counted.
     advice_text: String,
     /// The box drawn with each cell tinted by its odds of a mirror.
     svg: String,
@@ -67,7 +71,8 @@ async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
         .map_err(|e| ApiError::unprocessable(format!("cannot draw this: {e}")))?
         .to_svg();
     Ok(Json(Hint {
-        advice_text: solution.advice.to_string(),
+        advice_short: baffle::words::hint_words(&solution.advice),
+        advice_text: baffle::words::hint_detail(&solution.advice),
         solution,
         svg,
     }))
@@ -142,7 +147,7 @@ async fn bot_move(
     Ok(Json(BotAnswer {
         bot: BotMove {
             move_text: decision.mv.to_string(),
-            reason_text: decision.reason.to_string(),
+            reason_text: baffle::words::reason_words(&decision.reason),
             decision,
         },
         played,

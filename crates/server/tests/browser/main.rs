@@ -26,9 +26,11 @@ mod classroom;
 mod layout;
 mod pace;
 mod pages;
+mod phone_text;
 mod together;
 mod tycoon;
 mod webdriver;
+mod words;
 
 use std::cell::Cell;
 use std::net::{SocketAddr, TcpListener};

@@ -34,6 +34,18 @@ fn wait_for_turn_title(b: &Browser, mine: bool) {
     );
 }
 
+/// The colour of seat `seat`'s swatch in the players' list, as drawn.
+fn swatch_colour(b: &Browser, seat: u8) -> String {
+    b.script(
+        "const s = document.querySelector(`#players-table tr[data-player='${arguments[0]}'] .swatch`); \
+         return s ? getComputedStyle(s).backgroundColor : '';",
+        vec![json!(seat)],
+    )
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
 /// Keeps `name` as this browser's player's name, as the page's name field
 /// does (for a browser that opens an invite link first).
 fn keep_name(b: &Browser, name: &str) {
@@ -110,6 +122,11 @@ fn friends_play_by_name_hear_the_result_and_play_again_with_one_click() {
     friend.wait_for_text("#you", "You play Bo (purple).");
     maker.wait_for_text("#seats li.seat[data-seat='2']", "Bo");
     maker.wait_for_text("#seats li.seat[data-seat='1']", "Ada");
+    // The maker is told who joined, in words, not only by a changed seat.
+    maker.wait_for_text("#seats p.joined[role='status']", "Bo joined.");
+    let ada_before = swatch_colour(maker, 1);
+    let bo_before = swatch_colour(maker, 2);
+    assert_ne!(ada_before, bo_before, "each player has a colour");
 
     // "Your turn" in the title exactly while it is.
     wait_for_turn_title(friend, false);
@@ -153,9 +170,37 @@ fn friends_play_by_name_hear_the_result_and_play_again_with_one_click() {
     won.click_css("button.play-again");
     assert_eq!(won.wait_for_match_address("chutes", Some(&id)), rematch);
     wait_for_game(won);
-    // The same players, by name; Bo (seat 2 before) starts this time.
-    friend.wait_for_text("#you", "You play Bo (red).");
-    maker.wait_for_text("#you", "You play Ada (purple).");
+    // The same players, by name; Bo (seat 2 before) starts this time, and
+    // each keeps their colour: Bo purple, Ada red, on every page.
+    friend.wait_for_text("#you", "You play Bo (purple).");
+    maker.wait_for_text("#you", "You play Ada (red).");
+    for b in [maker, friend] {
+        b.wait_for_text("#seats li.seat[data-seat='1']", "Bo");
+        assert_eq!(
+            swatch_colour(b, 1),
+            bo_before,
+            "Bo's colour after the rematch"
+        );
+        assert_eq!(
+            swatch_colour(b, 2),
+            ada_before,
+            "Ada's colour after the rematch"
+        );
+    }
+    let tokens = maker.script(
+        "return [...document.querySelectorAll('#board svg .token')].map((t) => [t.dataset.player, getComputedStyle(t.querySelector('circle')).fill]);",
+        vec![],
+    );
+    assert_eq!(
+        tokens[0][1].as_str(),
+        Some(bo_before.as_str()),
+        "Bo's token: {tokens}"
+    );
+    assert_eq!(
+        tokens[1][1].as_str(),
+        Some(ada_before.as_str()),
+        "Ada's token: {tokens}"
+    );
     friend.wait_for_text("#status", "Your turn, Bo: roll.");
     wait_for_turn_title(friend, true);
     wait_for_turn_title(maker, false);

@@ -335,7 +335,7 @@ async fn a_tycoon_match_is_played_by_a_person_and_bots() {
     assert_eq!(game["page"]["prompt"], "P1: roll");
     assert_eq!(
         game["players"][1],
-        json!({"seat": 2, "kind": "bot", "level": "normal", "yours": false, "name": "Normal bot 2"})
+        json!({"seat": 2, "kind": "bot", "level": "normal", "yours": false, "name": "Normal bot 2", "colour": 2})
     );
     let setup = app.get(&format!("/api/matches/{}/setup", host.id)).await;
     assert_eq!(setup.ok()["objects"].as_array().unwrap().len(), 17);
@@ -412,8 +412,9 @@ async fn four_tycoon_bots_play_a_match_to_the_end() {
     let last = log.last().unwrap();
     assert_eq!(last["seat"], winner);
     let text = last["text"].as_str().unwrap();
+    // Said with the winner's name: "Normal bot 1 reaches 99 and wins".
     assert!(
-        text.starts_with(&format!("P{winner} ")) && text.contains(" wins"),
+        text.starts_with(&format!("Normal bot {winner} ")) && text.contains(" wins"),
         "{last}"
     );
     // Every move was a bot's, stored one by one: the first replays alone.
@@ -560,7 +561,10 @@ async fn tycoon_matches_are_drawn_as_svg() {
         end.contains(&format!("data-player=\"{winner}\" data-cell=\"99\"")),
         "{end}"
     );
-    assert!(end.contains(&format!("P{winner} won after")));
+    let name = done["players"][winner as usize - 1]["name"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(end.contains(&format!("{name} won after")), "{name}: {end}");
 
     let long = "x".repeat(server::tools::tycoon::MAX_PICTURE_NAME + 1);
     let refused = app

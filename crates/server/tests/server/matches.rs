@@ -51,8 +51,8 @@ async fn a_match_is_made_with_its_url_token_and_view() {
     assert_eq!(
         view["players"],
         json!([
-            {"seat": 1, "kind": "person", "state": "here", "yours": true, "name": "Player 1"},
-            {"seat": 2, "kind": "person", "state": "open", "yours": false, "name": "Player 2"},
+            {"seat": 1, "kind": "person", "state": "here", "yours": true, "name": "Player 1", "colour": 1},
+            {"seat": 2, "kind": "person", "state": "open", "yours": false, "name": "Player 2", "colour": 2},
         ])
     );
     assert!(view["expires_ms"].as_i64().unwrap() > view["updated_ms"].as_i64().unwrap());
@@ -778,7 +778,7 @@ async fn watchers_see_every_move_as_it_happens() {
         moved[0]["played"][0]["events"][0]["text"]
             .as_str()
             .unwrap()
-            .starts_with("P1 rolls")
+            .starts_with("Player 1 rolls")
     );
     // A seat taken is a change too; a watcher is nobody's.
     app.post(

@@ -195,6 +195,24 @@ pub trait Playable: Clone + Sized {
     fn chances(&self) -> Option<Vec<f64>> {
         None
     }
+
+    /// `event` of a move by seat `mover` (from 1) in a sentence for
+    /// people, each seat called by its name (`names[0]` is seat 1's: "Ada
+    /// rolls 6 and climbs the ladder from 28 to 84"). The default is the
+    /// event's own words (`Display`), which name no seat.
+    fn words(event: &Self::Event, mover: u8, names: &[String]) -> String {
+        let _ = (mover, names);
+        event.to_string()
+    }
+}
+
+/// Seat `seat`'s (from 1) name in `names`, or "Player N" when `names` has
+/// none for it: the one rule by which a game's words name a seat.
+pub fn seat_name(names: &[String], seat: u8) -> String {
+    names
+        .get(usize::from(seat).wrapping_sub(1))
+        .cloned()
+        .unwrap_or_else(|| format!("Player {seat}"))
 }
 
 /// A move as a client sends it: the move, the move number it saw, and (in
@@ -411,6 +429,26 @@ fn players_allowed(allowed: &std::ops::RangeInclusive<u8>) -> String {
     }
 }
 
+/// Colours that are not each seat's once.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a match of {seats} seats gives each of the colours 1 to {seats} once, not {colours:?}")]
+pub struct ColourError {
+    /// The colours given.
+    pub colours: Vec<u8>,
+    /// The match's seats.
+    pub seats: usize,
+}
+
+/// True when `colours` holds each of 1 to `seats` once.
+fn is_permutation(colours: &[u8], seats: usize) -> bool {
+    let mut seen = vec![false; seats];
+    colours.len() == seats
+        && colours.iter().all(|&c| {
+            let i = usize::from(c).wrapping_sub(1);
+            i < seats && !std::mem::replace(&mut seen[i], true)
+        })
+}
+
 /// Why a match could not be started.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StartError<E> {
@@ -504,6 +542,40 @@ impl<G: Playable> Match<G> {
         Ok(())
     }
 
+    /// Gives the seats these colours (from 1, seat 1's first): a rematch
+    /// keeps each player's colour though their seat moved on.
+    ///
+    /// # Errors
+    /// [`ColourError`] unless `colours` holds each of 1 to the seats' count
+    /// once.
+    pub fn set_colours(&mut self, colours: Vec<u8>) -> Result<(), ColourError> {
+        if !is_permutation(&colours, self.record.seats.len()) {
+            return Err(ColourError {
+                colours,
+                seats: self.record.seats.len(),
+            });
+        }
+        let plain = colours
+            .iter()
+            .enumerate()
+            .all(|(i, &c)| usize::from(c) == i + 1);
+        self.record.colours = if plain { Vec::new() } else { colours };
+        Ok(())
+    }
+
+    /// Seat `seat`'s colour (from 1): the record's, else the seat itself
+    /// (also for a record whose colours are not each seat's once).
+    pub fn colour(&self, seat: u8) -> u8 {
+        let colours = &self.record.colours;
+        if !is_permutation(colours, self.record.seats.len()) {
+            return seat;
+        }
+        colours
+            .get(usize::from(seat).wrapping_sub(1))
+            .copied()
+            .unwrap_or(seat)
+    }
+
     /// Seat `seat`'s chosen name (from 1), if it has one.
     pub fn chosen_name(&self, seat: u8) -> Option<&str> {
         self.record
@@ -563,6 +635,10 @@ impl<G: Playable> Match<G> {
                     Err(_) => {}
                 }
             }
+        }
+        if !record.colours.is_empty() {
+            game.set_colours(record.colours)
+                .map_err(|e| ReplayError::Setup(e.to_string()))?;
         }
         for (index, entry) in record.moves.into_iter().enumerate() {
             game.apply_entry(entry)

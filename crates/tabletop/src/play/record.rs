@@ -146,6 +146,11 @@ pub struct Record<S, M> {
     /// chosen name); empty when no seat has one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<Option<String>>,
+    /// Each seat's colour (from 1), in seat order: the colours of the
+    /// match this one plays again, moved on with their players, so that a
+    /// person keeps their colour; empty for seat order (seat N, colour N).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub colours: Vec<u8>,
     /// Every move, in order.
     pub moves: Vec<Entry<M>>,
 }
@@ -160,6 +165,7 @@ impl<S, M> Record<S, M> {
             seats,
             dice,
             names: Vec::new(),
+            colours: Vec::new(),
             moves: Vec::new(),
         }
     }

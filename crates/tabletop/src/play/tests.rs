@@ -507,3 +507,38 @@ fn a_move_a_bot_chose_for_a_person_is_marked_and_replayed() {
     assert!(!bots.record().moves[0].to_string().ends_with("(bot)"));
     assert!(!bots.record().moves[0].by_bot);
 }
+
+#[test]
+fn colours_are_each_seats_once_and_the_record_keeps_them() {
+    let mut m = Match::<Race>::start(5, PEOPLE.to_vec(), DiceMode::Seeded { seed: 3 }).unwrap();
+    assert_eq!((m.colour(1), m.colour(2)), (1, 2), "seat order by default");
+    for bad in [vec![1], vec![1, 1], vec![0, 1], vec![2, 3], vec![1, 2, 3]] {
+        assert!(m.set_colours(bad.clone()).is_err(), "{bad:?}");
+    }
+    m.set_colours(vec![2, 1]).unwrap();
+    assert_eq!((m.colour(1), m.colour(2)), (2, 1));
+    let json = serde_json::to_value(m.record()).unwrap();
+    assert_eq!(json["colours"], serde_json::json!([2, 1]));
+    let again = Match::<Race>::replay(serde_json::from_value(json).unwrap()).unwrap();
+    assert_eq!(again.colour(1), 2);
+    // Seat order is kept as no colours at all.
+    m.set_colours(vec![1, 2]).unwrap();
+    assert!(
+        serde_json::to_value(m.record())
+            .unwrap()
+            .get("colours")
+            .is_none()
+    );
+    // A record whose colours are not each seat's once does not replay.
+    let mut json = serde_json::to_value(m.record()).unwrap();
+    json["colours"] = serde_json::json!([3, 3]);
+    assert!(Match::<Race>::replay(serde_json::from_value(json).unwrap()).is_err());
+}
+
+#[test]
+fn a_seat_is_named_by_its_name_else_by_its_number() {
+    let names = ["Ada".to_string()];
+    assert_eq!(super::seat_name(&names, 1), "Ada");
+    assert_eq!(super::seat_name(&names, 2), "Player 2");
+    assert_eq!(super::seat_name(&names, 0), "Player 0");
+}

@@ -423,6 +423,200 @@ impl fmt::Display for Event {
     }
 }
 
+impl Event {
+    /// The event in a sentence for people, each player called by `names`
+    /// (seat 1's first; "Player N" past its end), with no arrows: "Ada
+    /// rolls 1", "Ada moves from 6 to 7", "Ada pays Bo 10 coins". The CLI's
+    /// log keeps the short form (`Display`: "P1 moves 6 -> 7").
+    pub fn words(&self, names: &[String]) -> String {
+        let name = |seat: u8| tabletop::play::seat_name(names, seat);
+        let coins = |n: u32| tabletop::count(n.into(), "coin", "coins");
+        let turns = |n: u32| tabletop::count(n.into(), "turn", "turns");
+        match *self {
+            Self::TurnStarted {
+                player,
+                turn,
+                recharge,
+            } => format!(
+                "{}'s {} turn{}",
+                name(player),
+                super::words::ordinal(turn),
+                if recharge { ", a recharge turn" } else { "" }
+            ),
+            Self::Burned {
+                player,
+                coins: lost,
+                left,
+            } => format!(
+                "{} burns and loses {} ({} of burning left)",
+                name(player),
+                coins(lost),
+                turns(left)
+            ),
+            Self::TurnLost { player, left } if left > 0 => format!(
+                "{} loses this turn, and {} more after it",
+                name(player),
+                turns(left)
+            ),
+            Self::TurnLost { player, .. } => format!("{} loses this turn", name(player)),
+            Self::WalletEmpty { player, coins: has } => format!(
+                "{} has {has} {} and cannot move this turn",
+                name(player),
+                tabletop::plural(has.unsigned_abs(), "coin", "coins")
+            ),
+            Self::Rolled {
+                player,
+                roll,
+                counts,
+            } if roll == counts => format!("{} rolls {roll}", name(player)),
+            Self::Rolled {
+                player,
+                roll,
+                counts,
+            } => format!(
+                "{} rolls {roll}, which counts {counts} under poison",
+                name(player)
+            ),
+            Self::Recharged { player, coins: got } => {
+                format!("{} recharges {}", name(player), coins(got))
+            }
+            Self::Moved {
+                player,
+                from,
+                to,
+                cause,
+            } => {
+                let why = match cause {
+                    Cause::Dice => "",
+                    Cause::NextLadder => ", to the next ladder",
+                    Cause::GoBack => ", back by the roll",
+                    Cause::GoTo => ", sent by the card",
+                    Cause::Restart => ", back to the start",
+                };
+                format!("{} moves from {from} to {to}{why}", name(player))
+            }
+            Self::Ladder { player, from, to } => {
+                format!("{} climbs the ladder from {from} to {to}", name(player))
+            }
+            Self::Snake { player, from, to } => {
+                format!("{} slides down the snake from {from} to {to}", name(player))
+            }
+            Self::Card { player, cell, card } => {
+                format!("{} draws card {card} on cell {cell}", name(player))
+            }
+            Self::Paid {
+                player,
+                coins: paid,
+                to: Some(o),
+            } => format!("{} pays {} {}", name(player), name(o), coins(paid)),
+            Self::Paid {
+                player,
+                coins: paid,
+                to: None,
+            } => format!("{} pays {}", name(player), coins(paid)),
+            Self::NoLadderAhead { player } => {
+                format!("{} has no ladder ahead", name(player))
+            }
+            Self::ExtraRoll { player } => format!("{} rolls again", name(player)),
+            Self::WillLoseTurns {
+                player,
+                turns: lost,
+                reason,
+            } => {
+                let why = match reason {
+                    LostReason::Card => "card 4",
+                    LostReason::Prison => "prison",
+                    LostReason::Ice => "ice",
+                };
+                format!("{} will lose {} to {why}", name(player), turns(lost))
+            }
+            Self::SentBack {
+                player,
+                target: Some(t),
+            } => format!("{} sends {} back to cell 1", name(player), name(t)),
+            Self::SentBack {
+                player,
+                target: None,
+            } => {
+                format!("{} finds nobody ahead to send back", name(player))
+            }
+            Self::PrisonChoice { player, fee } => format!(
+                "{} is in prison: pay {} or stay 3 turns",
+                name(player),
+                coins(fee)
+            ),
+            Self::CannotPayPrison { player, fee } => format!(
+                "{} cannot pay the prison fee of {} and stays",
+                name(player),
+                coins(fee)
+            ),
+            Self::ForSale {
+                player,
+                station,
+                price,
+            } => format!(
+                "{} may buy station {station} for {}",
+                name(player),
+                coins(price)
+            ),
+            Self::CannotAfford {
+                player,
+                station,
+                price,
+            } => format!(
+                "{} cannot afford station {station}, which costs {}",
+                name(player),
+                coins(price)
+            ),
+            Self::Bought {
+                player,
+                station,
+                price,
+            } => format!(
+                "{} buys station {station} for {}",
+                name(player),
+                coins(price)
+            ),
+            Self::Passed { player, station } => {
+                format!("{} does not buy station {station}", name(player))
+            }
+            Self::OwnStation { player, station } => {
+                format!("{} owns station {station}", name(player))
+            }
+            Self::StationGiven {
+                player,
+                station: Some(s),
+                to: Some(t),
+            } => format!("{}'s station {s} passes to {}", name(player), name(t)),
+            Self::StationGiven { player, .. } => {
+                format!("No station of {}'s changes hands", name(player))
+            }
+            Self::Attacked {
+                player,
+                attack,
+                target: Some(t),
+            } => format!("{} attacks {} with {attack}", name(player), name(t)),
+            Self::Attacked {
+                player,
+                attack,
+                target: None,
+            } => format!("{} strikes everyone with {attack}", name(player)),
+            Self::ChainStopped { player, cell } => format!(
+                "{} is back on cell {cell}, already reached this turn, so the chain stops",
+                name(player)
+            ),
+            Self::Won { player, turns: all } => format!(
+                "{} reaches 99 and wins ({} in all)",
+                name(player),
+                turns(all)
+            ),
+            Self::Stalled { turns: all } => {
+                format!("Nobody has won after {}: the game stops", turns(all))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -449,6 +643,45 @@ mod tests {
         assert_eq!(
             Event::Stalled { turns: 2 }.to_string(),
             "nobody has won after 2 turns: the game stops"
+        );
+    }
+
+    #[test]
+    fn events_say_themselves_in_sentences_with_names() {
+        let names = ["Ada".to_string(), "Bo".to_string()];
+        let said = |e: Event| e.words(&names);
+        assert_eq!(
+            said(Event::TurnStarted {
+                player: 1,
+                turn: 2,
+                recharge: false
+            }),
+            "Ada's 2nd turn"
+        );
+        assert_eq!(
+            said(Event::Moved {
+                player: 2,
+                from: 6,
+                to: 7,
+                cause: Cause::Dice
+            }),
+            "Bo moves from 6 to 7"
+        );
+        assert_eq!(
+            said(Event::Paid {
+                player: 1,
+                coins: 1,
+                to: Some(2)
+            }),
+            "Ada pays Bo 1 coin"
+        );
+        // A seat past the names given is "Player N".
+        assert_eq!(
+            said(Event::Won {
+                player: 3,
+                turns: 9
+            }),
+            "Player 3 reaches 99 and wins (9 turns in all)"
         );
     }
 }

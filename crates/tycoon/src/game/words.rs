@@ -16,7 +16,8 @@
 //!   winner's own turns and the turns of all players apart.
 //!
 //! The answers are [`Game::legal_moves`], in its order: this module words
-//! them and holds no rule of its own. Players are named "Player N".
+//! them and holds no rule of its own. Players are called by the names
+//! passed in (seat 1's first), "Player N" for a seat past their end.
 
 use super::dialogue::ATTACK_QUESTION;
 use super::{
@@ -25,9 +26,9 @@ use super::{
 };
 use serde::Serialize;
 
-/// A seat's name for people: `Player 2`.
-pub fn player_name(seat: u8) -> String {
-    format!("Player {seat}")
+/// A seat's name for people: its name in `names`, else `Player 2`.
+pub fn player_name(names: &[String], seat: u8) -> String {
+    tabletop::play::seat_name(names, seat)
 }
 
 /// The pending decision in words, with every answer.
@@ -100,8 +101,8 @@ fn attack_label(attack: Attack) -> &'static str {
 }
 
 /// What an attack does to `target` (or to everyone, for lightning).
-fn attack_on(attack: Attack, target: Option<u8>) -> String {
-    let them = target.map_or_else(|| "everyone".to_string(), player_name);
+fn attack_on(attack: Attack, target: Option<u8>, names: &[String]) -> String {
+    let them = target.map_or_else(|| "everyone".to_string(), |t| player_name(names, t));
     match attack {
         Attack::Ice => format!("{them} loses their next turn"),
         Attack::Fire => {
@@ -134,13 +135,13 @@ fn coins(n: impl Into<i64>) -> String {
     )
 }
 
-/// The decision `game` waits for, in words, with every answer; `None` once
-/// the game is over.
-pub fn asked(game: &Game) -> Option<Asked> {
+/// The decision `game` waits for, in words, with every answer, each seat
+/// called by `names`; `None` once the game is over.
+pub fn asked(game: &Game, names: &[String]) -> Option<Asked> {
     let decision = game.pending()?;
     let player = decision.player();
     let me = game.player(player)?;
-    let name = player_name(player);
+    let name = player_name(names, player);
     let recharge = format!("adds {RECHARGE_PER_PIP} × the roll to the wallet");
     let question = match decision {
         Decision::Roll { turn, .. } => match turn {
@@ -197,10 +198,12 @@ pub fn asked(game: &Game) -> Option<Asked> {
                 (_, Move::Recharge) => ("Recharge".to_string(), recharge.clone()),
                 (_, Move::Attack { attack, target }) => {
                     let label = match target {
-                        Some(t) => format!("{} on {}", attack_label(attack), player_name(t)),
+                        Some(t) => {
+                            format!("{} on {}", attack_label(attack), player_name(names, t))
+                        }
                         None => format!("{} on everyone", attack_label(attack)),
                     };
-                    (label, attack_on(attack, target))
+                    (label, attack_on(attack, target, names))
                 }
                 (Decision::BuyOrPass { station, price, .. }, Move::Buy) => {
                     let fee = game
@@ -265,8 +268,8 @@ pub fn asked(game: &Game) -> Option<Asked> {
 
 /// How a finished game ended, in a sentence; `None` while it is on. A win
 /// counts the winner's own turns, and the turns of all players apart:
-/// "Player 3 reaches 99 and wins on their 25th turn (99 turns in all)."
-pub fn outcome(game: &Game) -> Option<String> {
+/// "Ada reaches 99 and wins on their 25th turn (99 turns in all)."
+pub fn outcome(game: &Game, names: &[String]) -> Option<String> {
     if !game.is_over() {
         return None;
     }
@@ -276,7 +279,7 @@ pub fn outcome(game: &Game) -> Option<String> {
             let own = game.player(w).map_or(0, |p| p.turns);
             format!(
                 "{} reaches 99 and wins on their {} turn ({all} in all).",
-                player_name(w),
+                player_name(names, w),
                 ordinal(own)
             )
         }
@@ -324,7 +327,7 @@ mod tests {
     #[test]
     fn a_roll_is_asked_in_words() {
         let g = game_on(Grid::empty());
-        let asked = asked(&g).unwrap();
+        let asked = asked(&g, &[]).unwrap();
         assert_eq!(asked.player, 1);
         assert_eq!(asked.question, "Player 1 to roll.");
         assert_eq!(asked.answers.len(), 1);
@@ -337,7 +340,7 @@ mod tests {
     fn a_recharge_turn_offers_recharge_and_each_attack_by_kind_and_named_target() {
         let mut g = game_on(Grid::empty());
         play(&mut g, &[2; 8]);
-        let asked = asked(&g).unwrap();
+        let asked = asked(&g, &[]).unwrap();
         assert_eq!(
             asked.question,
             "Player 1's recharge turn: Do you wish to launch a special attack instead of recharging?"
@@ -397,7 +400,7 @@ mod tests {
         // Card 9 on cell 3 (price 50, fee 10): a roll of 2 stops there.
         let mut g = game_on(parse_grid("0\n0\n1\n9 3 50 10\n").unwrap());
         play(&mut g, &[2]);
-        let asked_now = asked(&g).unwrap();
+        let asked_now = asked(&g, &[]).unwrap();
         assert_eq!(
             asked_now.question,
             "Player 1 stopped on station 9, which nobody owns: buy it for 50 coins? (Player 1 has 100 coins.)"
@@ -412,7 +415,7 @@ mod tests {
         // Card 8 on cell 3 (fee 40): prison.
         let mut g = game_on(parse_grid("0\n0\n1\n8 3 40\n").unwrap());
         play(&mut g, &[2]);
-        let asked_now = asked(&g).unwrap();
+        let asked_now = asked(&g, &[]).unwrap();
         assert_eq!(
             asked_now.question,
             "Player 1 is in prison: pay 40 coins to leave, or stay and lose the next 3 turns?"
@@ -426,7 +429,7 @@ mod tests {
         // Card 4 on cell 3: the next turn is lost.
         let mut g = game_on(parse_grid("0\n0\n1\n4 3\n").unwrap());
         play(&mut g, &[2, 2, 2, 2]);
-        let asked_now = asked(&g).unwrap();
+        let asked_now = asked(&g, &[]).unwrap();
         assert_eq!(asked_now.question, "Player 1 loses this turn.");
         assert_eq!(asked_now.answers[0].label, "Go on");
     }
@@ -435,17 +438,17 @@ mod tests {
     fn the_outcome_counts_the_winner_s_turns_and_all_turns_apart() {
         // Card 6 on cell 3 sends to 99: P1 wins on their first turn.
         let mut g = game_on(parse_grid("0\n0\n1\n6 3 99\n").unwrap());
-        assert_eq!(outcome(&g), None);
+        assert_eq!(outcome(&g, &[]), None);
         play(&mut g, &[1, 1, 1, 1, 1]);
         assert_eq!(g.winner(), Some(1));
         assert_eq!(
-            outcome(&g).unwrap(),
+            outcome(&g, &[]).unwrap(),
             "Player 1 reaches 99 and wins on their 2nd turn (5 turns in all)."
         );
         let mut g = game_on(Grid::empty()).with_turn_cap(4);
         play(&mut g, &[1, 1, 1, 1]);
         assert_eq!(
-            outcome(&g).unwrap(),
+            outcome(&g, &[]).unwrap(),
             "Nobody has won after 4 turns in all: the game stops at its turn cap."
         );
     }

@@ -105,6 +105,7 @@ pub(super) fn whole(id: &str, live: &Live, holder: Holder) -> Result<MatchView, 
         .filter(|t| t.host)
         .map(|t| t.seats)
         .fold(0, |a, b| a | b);
+    let colours = live.table.colours();
     let players: Vec<SeatView> = table
         .fixed
         .seats
@@ -129,6 +130,7 @@ pub(super) fn whole(id: &str, live: &Live, holder: Holder) -> Result<MatchView, 
                 state,
                 yours: holder.holds(seat),
                 name: table.fixed.names.get(i).cloned().unwrap_or_default(),
+                colour: colours.get(i).copied().unwrap_or(seat),
             }
         })
         .collect();
