@@ -111,6 +111,14 @@ where
         setup.clone()
     }
 
+    /// A move as the other players and the watchers are told it while the
+    /// match is on, when the move itself would tell them one seat's secret
+    /// (where a Baffle racer guessed); `None` (the default) tells the move
+    /// as it is.
+    fn told_move(_m: &Match<Self>, _mv: &Self::Move) -> Option<String> {
+        None
+    }
+
     /// The lobby's line for a match of this setup.
     fn title(setup: &Self::Setup, seats: &[SeatKind]) -> String;
 
@@ -455,7 +463,12 @@ pub fn event_json<E: Serialize + std::fmt::Display>(event: &E) -> Result<GameJso
 ///
 /// # Errors
 /// `server_error` when an event does not write.
-fn played<G: Playable>(p: PlayedOf<G>, m: &Match<G>) -> Result<Played, Refusal> {
+fn played<G: Adapter>(p: PlayedOf<G>, m: &Match<G>) -> Result<Played, Refusal>
+where
+    G::Setup: Send + Sync,
+    G::Move: Send + Sync,
+    G::Event: Send + Sync,
+{
     let entry = m
         .record()
         .moves
@@ -467,6 +480,11 @@ fn played<G: Playable>(p: PlayedOf<G>, m: &Match<G>) -> Result<Played, Refusal> 
         seat: p.seat,
         bot: p.bot,
         mv: p.mv.to_string(),
+        told: if m.status().is_over() {
+            None
+        } else {
+            G::told_move(m, &p.mv)
+        },
         roll: p.roll,
         events: p.events.iter().map(event_json).collect::<Result<_, _>>()?,
         entry,
@@ -655,6 +673,12 @@ where
             viewer
         };
         let (m, played) = self.replayed(at)?;
+        // While the match is on, another's move is told as they were told.
+        let played = played.map(|p| match viewer {
+            Viewer::Seat { seat } if seat == p.seat => p,
+            _ if self.m.status().is_over() => Played { told: None, ..p },
+            _ => p.for_others(),
+        });
         Ok(ReplayStep {
             at,
             moves: self.m.moves(),
