@@ -23,7 +23,7 @@ use tabletop::BotLevel;
 use tabletop::Code;
 use tabletop::play::{Match, SeatKind, Viewer};
 use tycoon::contract::Setup;
-use tycoon::game::{DEFAULT_TURN_CAP, MAX_TURN_CAP, SEATS, words};
+use tycoon::game::{DEFAULT_TURN_CAP, MAX_TURN_CAP, MIN_SEATS, SEATS, words};
 use tycoon::{Game, Grid, Object};
 
 /// A Tycoon setup as a client writes it.
@@ -65,7 +65,7 @@ impl Default for Request {
 
 impl Adapter for Game {
     const TITLE: &'static str = "Snakes & Ladders Tycoon";
-    const MIN_SEATS: u8 = SEATS as u8;
+    const MIN_SEATS: u8 = MIN_SEATS as u8;
     const MAX_SEATS: u8 = SEATS as u8;
     type Request = Request;
 

@@ -157,10 +157,10 @@ fn legend(g: &tycoon::Grid, game: Option<&Game>) -> Legend {
         }
     }
     if let Some(game) = game {
-        for seat in 1..=tycoon::game::SEATS as u8 {
-            let kind = game.seats()[usize::from(seat) - 1];
+        for (i, kind) in game.seats().iter().enumerate() {
+            let seat = i + 1;
             legend = legend.entry(
-                Swatch::Dot(palette::player(usize::from(seat))),
+                Swatch::Dot(palette::player(seat)),
                 format!("P{seat} ({kind})"),
             );
         }
@@ -206,7 +206,7 @@ fn draw_grid(g: &tycoon::Grid, name: &str, game: Option<&Game>) -> Picture {
     let legend_h = legend.height(inner);
     let panel_top = legend_top + legend_h + LEGEND;
     let panel_h = if game.is_some() {
-        PANEL_LINE * (tycoon::game::SEATS as f64 + 1.0)
+        PANEL_LINE * (game.map_or(0, Game::count) as f64 + 1.0)
     } else {
         0.0
     };

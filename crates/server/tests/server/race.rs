@@ -1,6 +1,6 @@
 //! Friends on one game, through the router: two people race on the same
 //! Baffle box (each sees their own shots, the other's only as counts, and
-//! every box at the end).
+//! every box at the end), and Tycoon for two and three seats.
 
 use crate::support;
 
@@ -203,4 +203,21 @@ async fn a_race_takes_one_to_four_seats_and_bots_race_too() {
     let end = app.wait_for(&host.id, |v| v["status"] != "playing").await;
     assert_eq!(end["view"]["racers"].as_array().unwrap().len(), 3);
     assert!(end["result"]["words"].is_string(), "{end}");
+}
+#[tokio::test]
+async fn tycoon_plays_with_two_and_three_seats() {
+    let app = App::new().await;
+    for seats in [json!(["bot", "bot"]), json!(["bot", "easy", "bot"])] {
+        let n = seats.as_array().unwrap().len();
+        let host = app
+            .start(json!({"game": "tycoon", "setup": {"sample": true}, "seats": seats}))
+            .await;
+        let end = app.wait_for(&host.id, |v| v["status"] != "playing").await;
+        assert_eq!(end["view"]["players"].as_array().unwrap().len(), n, "{end}");
+        assert_eq!(end["seats"].as_array().unwrap().len(), n);
+    }
+    let one = app
+        .post("/api/matches", json!({"game": "tycoon", "seats": ["here"]}))
+        .await;
+    one.refused(StatusCode::BAD_REQUEST, "bad_seats");
 }
