@@ -506,7 +506,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             e.message,
-            "a Snakes & Ladders Tycoon match here has 4 seats, not 1"
+            "a Snakes & Ladders Tycoon match here has 2 to 4 players, not 1"
         );
     }
 
