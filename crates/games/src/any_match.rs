@@ -129,6 +129,21 @@ where
     /// The renderer's refusal (a board too big to draw).
     fn picture(m: &Match<Self>, name: Option<&str>)
     -> Result<render::Picture, render::RenderError>;
+
+    /// The match drawn as `viewer` may see it: the spectator's picture by
+    /// default; a game whose seats each see their own (a Baffle racer's
+    /// box) draws the seat's.
+    ///
+    /// # Errors
+    /// As [`Adapter::picture`].
+    fn picture_for(
+        m: &Match<Self>,
+        viewer: Viewer,
+        name: Option<&str>,
+    ) -> Result<render::Picture, render::RenderError> {
+        let _ = viewer;
+        Self::picture(m, name)
+    }
 }
 
 /// A move as a client sent it: its text form or its JSON form.
@@ -261,6 +276,21 @@ pub trait AnyMatch: Send + Sync {
     /// `bad_step` when `at` is past the last move; `invalid` when the
     /// renderer refuses.
     fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, Refusal>;
+    /// The match drawn as `viewer` may see it, now or after its first `at`
+    /// moves (what they saw then): the spectator's picture unless the game
+    /// draws each seat its own.
+    ///
+    /// # Errors
+    /// As [`AnyMatch::picture`].
+    fn picture_as(
+        &self,
+        viewer: Viewer,
+        name: Option<&str>,
+        at: Option<usize>,
+    ) -> Result<render::Picture, Refusal> {
+        let _ = viewer;
+        self.picture(name, at)
+    }
     /// Each seat's exact chance to win from here, when the game knows it
     /// ([`tabletop::play::Playable::chances`]).
     fn chances(&self) -> Option<Vec<f64>> {
@@ -722,6 +752,19 @@ where
             }
         }
         Ok(Box::new(TypedMatch::new(m)))
+    }
+
+    fn picture_as(
+        &self,
+        viewer: Viewer,
+        name: Option<&str>,
+        at: Option<usize>,
+    ) -> Result<render::Picture, Refusal> {
+        let drawn = match at {
+            None => G::picture_for(&self.m, viewer, name),
+            Some(at) => G::picture_for(&self.replayed(at)?.0, viewer, name),
+        };
+        drawn.map_err(|e| Refusal::new(Code::Invalid, format!("cannot draw this: {e}")))
     }
 
     fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, Refusal> {

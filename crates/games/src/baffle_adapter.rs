@@ -146,6 +146,23 @@ impl Adapter for Race {
         // A spectator's box: in a race, no shot while it is on.
         render::baffle::view_with(&m.game().view(None).own, &style)
     }
+
+    /// A racer's own box (a spectator's otherwise).
+    fn picture_for(
+        m: &Match<Self>,
+        viewer: Viewer,
+        name: Option<&str>,
+    ) -> Result<render::Picture, render::RenderError> {
+        let Viewer::Seat { seat } = viewer else {
+            return Self::picture(m, name);
+        };
+        let style = render::baffle::BaffleStyle {
+            title: Some(box_title(m.game().board())),
+            steady: true,
+            ..render::baffle::BaffleStyle::default()
+        };
+        render::baffle::view_with(&m.game().view(Some(seat)).own, &style)
+    }
 }
 
 /// Where a hole sits round the box.

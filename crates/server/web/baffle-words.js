@@ -7,6 +7,20 @@
 //   spectator watching a bot, a friend or anyone play.
 import { count } from "/static/common.js";
 import { touchy } from "/static/baffle-box.js";
+import { playerName } from "/static/matchui.js";
+
+/** True in a race: two to four players on the same box. */
+function racing(match) {
+  return ((match.view.view && match.view.view.racers) || []).length > 0;
+}
+
+/** Who made a move told live, before its words: none for this device's own move. */
+export function moverText(match, played) {
+  if (match.mySeats().includes(played.seat)) return "";
+  if (racing(match)) return `${playerName(match.view, played.seat)}: `;
+  if (match.mySeats().length > 0) return "";
+  return (match.view.players[0] || {}).kind === "bot" ? "Bot: " : "The player: ";
+}
 
 /** The texts of the events of `played` moves. */
 export function eventsText(played) {
@@ -24,7 +38,12 @@ export function gameTitle(match) {
 export function roleText(match) {
   const v = match.view;
   const seat = (v.players || [])[0] || {};
-  if (seat.yours) return "";
+  if ((v.players || []).some((p) => p.yours)) return "";
+  if (racing(match)) {
+    return v.status === "playing"
+      ? "You are watching this race: each player has their own copy of the box, and their shots stay theirs until the end. The counts show under The race."
+      : "You watched this race: every player's box is under The race.";
+  }
   if (seat.kind === "bot") {
     const level = { easy: "easy", normal: "normal", hard: "hard" }[seat.level] || "";
     return `The ${level} bot plays this game on the server: you are watching it${v.status === "playing" ? " live" : ""}.`;
@@ -45,6 +64,10 @@ export function statusText(match) {
     const how = last.length ? last.join(" ") : v.status === "won" ? "Every mirror found." : "";
     // The result in the match's own words ("You win", "Ada gave up").
     return v.result ? `${v.result.words}. ${how}`.trim() : how || "The game is over.";
+  }
+  if (!match.myTurn() && racing(match)) {
+    const mine = match.mySeats().length > 0 ? ` You have found ${g.found.length} of ${g.mirrors}.` : "";
+    return `${playerName(v, v.to_move)} to play.${mine}`;
   }
   if (!match.myTurn()) return `${gameTitle(match)}: ${count(g.mirrors, "mirror is", "mirrors are")} hidden.`;
   const where = g.sides === "all" ? "any edge" : "the left or top edge";

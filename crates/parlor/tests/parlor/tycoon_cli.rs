@@ -697,11 +697,22 @@ fn play_takes_two_or_three_players_and_keeps_four_by_default() {
     let two = play(&["--players", "2"]);
     assert_eq!(two["seats"], serde_json::json!(["bot", "bot"]));
     assert_eq!(two["players"].as_array().unwrap().len(), 2);
-    assert!(two["winner"].as_u64().is_some_and(|w| (1..=2).contains(&w)), "{two}");
+    assert!(
+        two["winner"].as_u64().is_some_and(|w| (1..=2).contains(&w)),
+        "{two}"
+    );
     let three = play(&["--seats", "random,bot,random"]);
     assert_eq!(three["players"].as_array().unwrap().len(), 3);
     let err = fails(&["tycoon", "play", "sample", "--players", "5"]);
     assert!(err.contains("2 to 4 players"), "{err}");
-    let err = fails(&["tycoon", "play", "sample", "--players", "3", "--seats", "bot,bot"]);
+    let err = fails(&[
+        "tycoon",
+        "play",
+        "sample",
+        "--players",
+        "3",
+        "--seats",
+        "bot,bot",
+    ]);
     assert!(err.contains("--players is 3"), "{err}");
 }

@@ -90,6 +90,22 @@ async fn two_friends_race_on_one_box_and_each_keeps_their_own_shots() {
     assert_eq!(back["played"]["move"], "guess", "{back}");
     assert_eq!(answers(&back["view"]["view"]), ["1->24"]);
     assert!(!back.to_string().contains("\"row\":4"), "{back}");
+    // Each draws their own box; a watcher's has no shot.
+    let svg = format!("/api/matches/{}/svg", ada.id);
+    let drawn = |a: &support::Answer| a.body.as_str().expect("an SVG").to_string();
+    let ada_box = drawn(&app.get_as(&ada.token, &svg).await);
+    assert!(
+        ada_box.contains("class=\"hole entry\" data-hole=\"7\""),
+        "{ada_box}"
+    );
+    let bo_box = drawn(&app.get_as(&bo.token, &svg).await);
+    assert!(!bo_box.contains("hole entry\" data-hole=\"7\""), "{bo_box}");
+    assert!(
+        bo_box.contains("class=\"hole entry\" data-hole=\"1\""),
+        "{bo_box}"
+    );
+    let their_box = drawn(&app.get(&svg).await);
+    assert!(!their_box.contains("hole entry"), "{their_box}");
     // A watcher sees the box with no shot, and the counts.
     let watcher = app.get(&format!("/api/matches/{}", ada.id)).await;
     let watcher = watcher.ok();
