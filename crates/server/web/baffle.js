@@ -201,7 +201,7 @@ async function shoot(hole) {
       box.lastShot = { hole: shot.hole, exit: shot.exit };
       box.followShot = box.lastShot;
     }
-    say(eventsText(answer.played));
+    say(over() ? statusText(match) : eventsText(answer.played));
   }
   show();
 }
@@ -215,7 +215,7 @@ async function makeGuess() {
   const answer = await play(`guess ${guess.row} ${guess.col} ${guess.mirror}`);
   if (!match) return;
   if (answer) {
-    say(eventsText(answer.played));
+    say(over() ? statusText(match) : eventsText(answer.played));
   } else if (!over() && !isFound(guess.row, guess.col)) {
     box.mark = guess;
   }
@@ -233,7 +233,7 @@ async function quit() {
   const answer = await play("quit");
   if (answer) {
     box.mark = null;
-    say(eventsText(answer.played));
+    say(over() ? statusText(match) : eventsText(answer.played));
   }
   show();
 }
@@ -408,7 +408,7 @@ function onMove(played) {
   }
   if (box.mark && isFound(box.mark.row, box.mark.col)) box.mark = null;
   const words = eventsText([played]);
-  if (!step) say(words ? `${moverText(match, played)}${words}` : statusText(match));
+  if (!step) say(words && !over() ? `${moverText(match, played)}${words}` : statusText(match));
   if (over()) botRunning = false;
 }
 
