@@ -15,11 +15,17 @@ function racing(match) {
 }
 
 /** Who made a move told live, before its words: none for this device's own move. */
-export function moverText(match, played) {
+function moverText(match, played) {
   if (match.mySeats().includes(played.seat)) return "";
   if (racing(match)) return `${playerName(match.view, played.seat)}: `;
   if (match.mySeats().length > 0) return "";
   return (match.view.players[0] || {}).kind === "bot" ? "Bot: " : "The player: ";
+}
+
+/** A move told live in words: who made it, what it did, and in a race whether it is now this device's turn. */
+export function liveText(match, played, words) {
+  const next = racing(match) && match.myTurn() && !match.mySeats().includes(played.seat) ? " Your turn." : "";
+  return `${moverText(match, played)}${words}${next}`;
 }
 
 /** The texts of the events of `played` moves. */

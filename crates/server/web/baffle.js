@@ -17,7 +17,7 @@ import { confirmAction } from "/static/matchui.js";
 import { runShell } from "/static/shell.js";
 import { showStart, startForm, startRequest } from "/static/baffle-start.js";
 import { box, startBox, drawBox, drawMark, resetBox, isFound } from "/static/baffle-box.js";
-import { botText, botWhy, eventsText, gameTitle, roleText, statusText, moverText } from "/static/baffle-words.js";
+import { botText, botWhy, eventsText, gameTitle, roleText, statusText, liveText } from "/static/baffle-words.js";
 import { drawRace } from "/static/baffle-race.js";
 
 const GAME = "baffle";
@@ -408,7 +408,7 @@ function onMove(played) {
   }
   if (box.mark && isFound(box.mark.row, box.mark.col)) box.mark = null;
   const words = eventsText([played]);
-  if (!step) say(words && !over() ? `${moverText(match, played)}${words}` : statusText(match));
+  if (!step) say(words && !over() ? liveText(match, played, words) : statusText(match));
   if (over()) botRunning = false;
 }
 
