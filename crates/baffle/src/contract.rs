@@ -4,8 +4,10 @@
 //! - **setup**: the game's own [`Setup`]; a random box is
 //!   `Setup::seeded(.., seed)` with the match's own seed, so that the seed
 //!   stays the match's secret (it is in the record only).
-//! - **seat**: Baffle has one; a person plays it, or the bot does (the
-//!   browser's "Bot finishes").
+//! - **seat**: the solitaire [`Game`] has one; a person plays it, or the
+//!   bot does (the browser's "Bot finishes"). A [`Race`] has one to four,
+//!   each on their own copy of the box, taking turns (see [`crate::race`]);
+//!   with one seat it is the solitaire game, move for move.
 //! - **view**: [`View`] holds shots as entry and exit, guesses and found
 //!   mirrors; paths and every mirror only once the game is over — for the
 //!   player and for a spectator alike.
@@ -14,6 +16,7 @@
 
 use crate::bot::{BotOptions, decide};
 use crate::game::{Event, Game, Move, MoveError, Setup, SetupError, Status as GameStatus, View};
+use crate::race::{MAX_RACERS, Race, RaceError, RaceEvent, RaceView};
 use tabletop::Code;
 use tabletop::play::{Coded, Playable, SeatKind, Status, Viewer};
 use tabletop::{BotLevel, DiceSource, Rng};
@@ -37,13 +40,28 @@ pub enum BaffleError {
     /// The move is refused.
     #[error(transparent)]
     Move(#[from] MoveError),
+    /// A race of too few or too many players.
+    #[error("a race on one box has 1 to {MAX_RACERS} players, not {racers}")]
+    Racers {
+        /// The players asked for.
+        racers: usize,
+    },
 }
 
 impl Coded for BaffleError {
     fn code(&self) -> Code {
         match self {
-            Self::Setup(_) => Code::BadSetup,
+            Self::Setup(_) | Self::Racers { .. } => Code::BadSetup,
             Self::Move(e) => e.code(),
+        }
+    }
+}
+
+impl From<RaceError> for BaffleError {
+    fn from(e: RaceError) -> Self {
+        match e {
+            RaceError::Setup(e) => Self::Setup(e),
+            RaceError::Racers { racers } => Self::Racers { racers },
         }
     }
 }
@@ -85,24 +103,83 @@ impl Playable for Game {
     }
 
     fn bot_move(&self, level: BotLevel, rng: &mut Rng) -> Move {
-        let view = Game::view(self);
-        let untried: Vec<usize> = view
-            .shootable
-            .iter()
-            .copied()
-            .filter(|h| !view.shots.iter().any(|s| s.hole == *h || s.exit == *h))
-            .collect();
-        if level == BotLevel::Easy && !untried.is_empty() && rng.below(2) == 0 {
-            let hole = untried[rng.below(untried.len() as u64) as usize];
-            return Move::Shoot { hole };
+        bot_move_on(self, level, rng)
+    }
+}
+
+/// The bot's move at `level` on `game`'s box, from what its player sees.
+fn bot_move_on(game: &Game, level: BotLevel, rng: &mut Rng) -> Move {
+    let view = Game::view(game);
+    let untried: Vec<usize> = view
+        .shootable
+        .iter()
+        .copied()
+        .filter(|h| !view.shots.iter().any(|s| s.hole == *h || s.exit == *h))
+        .collect();
+    if level == BotLevel::Easy && !untried.is_empty() && rng.below(2) == 0 {
+        let hole = untried[rng.below(untried.len() as u64) as usize];
+        return Move::Shoot { hole };
+    }
+    match decide(&view, &BotOptions::default()) {
+        Ok(decision) => decision.mv,
+        // The bot cannot tell: try a hole no beam has used, else give up.
+        Err(_) => untried
+            .first()
+            .map_or(Move::Quit, |&hole| Move::Shoot { hole }),
+    }
+}
+
+impl Playable for Race {
+    const NAME: &'static str = "baffle";
+    type Setup = Setup;
+    type Move = Move;
+    type Event = RaceEvent;
+    type View = RaceView;
+    type Error = BaffleError;
+
+    fn seat_range(_: &Setup) -> std::ops::RangeInclusive<u8> {
+        1..=MAX_RACERS as u8
+    }
+
+    fn start(setup: &Setup, seats: &[SeatKind], _seed: u64) -> Result<Self, BaffleError> {
+        Ok(Race::new(setup.clone(), seats.len())?)
+    }
+
+    fn to_move(&self) -> Option<u8> {
+        Race::to_move(self)
+    }
+
+    fn apply(
+        &mut self,
+        mv: &Move,
+        _dice: &mut dyn DiceSource,
+    ) -> Result<Vec<RaceEvent>, BaffleError> {
+        Ok(Race::apply(self, *mv)?)
+    }
+
+    fn status(&self) -> Status {
+        if !self.is_over() {
+            return Status::Playing;
         }
-        match decide(&view, &BotOptions::default()) {
-            Ok(decision) => decision.mv,
-            // The bot cannot tell: try a hole no beam has used, else give up.
-            Err(_) => untried
-                .first()
-                .map_or(Move::Quit, |&hole| Move::Shoot { hole }),
+        match self.winners().as_slice() {
+            [] => Status::GivenUp,
+            [winner] => Status::Won { winner: *winner },
+            several => Status::Shared {
+                winners: several.to_vec(),
+            },
         }
+    }
+
+    fn view(&self, viewer: Viewer) -> RaceView {
+        match viewer {
+            Viewer::Seat { seat } => Race::view(self, Some(seat)),
+            Viewer::Spectator => Race::view(self, None),
+        }
+    }
+
+    fn bot_move(&self, level: BotLevel, rng: &mut Rng) -> Move {
+        self.box_to_move()
+            .map_or(Move::Quit, |game| bot_move_on(game, level, rng))
     }
 
     fn words(event: &Event, mover: u8, names: &[String]) -> String {

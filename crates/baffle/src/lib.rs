@@ -12,6 +12,8 @@
 //! - **game** ([`game`]): shots, guesses, score, win and reveal, as a state
 //!   machine over moves ([`Move`]) returning events ([`Event`]); a
 //!   player's [`View`] never holds an unfound mirror while the game is on.
+//! - **race** ([`race`]): one to four players on the same box, each on
+//!   their own copy, taking turns; the fewest points wins.
 //! - **text** ([`text`]): the box printed in the original assignment's style.
 //! - **solver** ([`solve`]): from the shots seen, exactly how many layouts
 //!   remain, which cells are certain, and the most telling next shot.
@@ -28,6 +30,7 @@ pub mod game;
 pub mod geometry;
 pub mod layout;
 pub mod optimal;
+pub mod race;
 pub mod solve;
 pub mod text;
 pub mod words;
@@ -36,4 +39,5 @@ pub use beam::{Beam, Exit, Step, trace};
 pub use game::{Event, Game, Move, MoveError, Origin, Score, Setup, SetupError, Status, View};
 pub use geometry::{Cell, Dir, GeometryError, Side, Sides, Size};
 pub use layout::{Layout, LayoutError, Mirror, Placed};
+pub use race::{MAX_RACERS, Race, RaceError, RaceEvent, RaceView, Racer};
 pub use solve::{Evidence, Solution, SolveError, SolveOptions, solve, solve_within};

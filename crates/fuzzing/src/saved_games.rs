@@ -36,7 +36,7 @@ pub fn check(data: &[u8]) {
     };
     match pick % 4 {
         0 => record::<tycoon::Game>(text),
-        1 => record::<baffle::Game>(text),
+        1 => record::<baffle::Race>(text),
         2 => record::<chutes::contract::Table>(text),
         _ => {
             if let Ok(designer) = serde_json::from_str::<tycoon::design::Designer>(text) {

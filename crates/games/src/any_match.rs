@@ -111,6 +111,14 @@ where
         setup.clone()
     }
 
+    /// A move as the other players and the watchers are told it while the
+    /// match is on, when the move itself would tell them one seat's secret
+    /// (where a Baffle racer guessed); `None` (the default) tells the move
+    /// as it is.
+    fn told_move(_m: &Match<Self>, _mv: &Self::Move) -> Option<String> {
+        None
+    }
+
     /// The lobby's line for a match of this setup.
     fn title(setup: &Self::Setup, seats: &[SeatKind]) -> String;
 
@@ -121,6 +129,21 @@ where
     /// The renderer's refusal (a board too big to draw).
     fn picture(m: &Match<Self>, name: Option<&str>)
     -> Result<render::Picture, render::RenderError>;
+
+    /// The match drawn as `viewer` may see it: the spectator's picture by
+    /// default; a game whose seats each see their own (a Baffle racer's
+    /// box) draws the seat's.
+    ///
+    /// # Errors
+    /// As [`Adapter::picture`].
+    fn picture_for(
+        m: &Match<Self>,
+        viewer: Viewer,
+        name: Option<&str>,
+    ) -> Result<render::Picture, render::RenderError> {
+        let _ = viewer;
+        Self::picture(m, name)
+    }
 }
 
 /// A move as a client sent it: its text form or its JSON form.
@@ -258,6 +281,21 @@ pub trait AnyMatch: Send + Sync {
     /// `bad_step` when `at` is past the last move; `invalid` when the
     /// renderer refuses.
     fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, Refusal>;
+    /// The match drawn as `viewer` may see it, now or after its first `at`
+    /// moves (what they saw then): the spectator's picture unless the game
+    /// draws each seat its own.
+    ///
+    /// # Errors
+    /// As [`AnyMatch::picture`].
+    fn picture_as(
+        &self,
+        viewer: Viewer,
+        name: Option<&str>,
+        at: Option<usize>,
+    ) -> Result<render::Picture, Refusal> {
+        let _ = viewer;
+        self.picture(name, at)
+    }
     /// Each seat's exact chance to win from here, when the game knows it
     /// ([`tabletop::play::Playable::chances`]).
     fn chances(&self) -> Option<Vec<f64>> {
@@ -496,6 +534,11 @@ where
         seat: p.seat,
         bot: p.bot,
         mv: p.mv.to_string(),
+        told: if m.status().is_over() {
+            None
+        } else {
+            G::told_move(m, &p.mv)
+        },
         roll: p.roll,
         events: p
             .events
@@ -689,6 +732,12 @@ where
             viewer
         };
         let (m, played) = self.replayed(at)?;
+        // While the match is on, another's move is told as they were told.
+        let played = played.map(|p| match viewer {
+            Viewer::Seat { seat } if seat == p.seat => p,
+            _ if self.m.status().is_over() => Played { told: None, ..p },
+            _ => p.for_others(),
+        });
         Ok(ReplayStep {
             at,
             moves: self.m.moves(),
@@ -743,6 +792,19 @@ where
         m.set_colours(colours)
             .map_err(|e| Refusal::new(Code::ServerError, e.to_string()))?;
         Ok(Box::new(TypedMatch::new(m)))
+    }
+
+    fn picture_as(
+        &self,
+        viewer: Viewer,
+        name: Option<&str>,
+        at: Option<usize>,
+    ) -> Result<render::Picture, Refusal> {
+        let drawn = match at {
+            None => G::picture_for(&self.m, viewer, name),
+            Some(at) => G::picture_for(&self.replayed(at)?.0, viewer, name),
+        };
+        drawn.map_err(|e| Refusal::new(Code::Invalid, format!("cannot draw this: {e}")))
     }
 
     fn picture(&self, name: Option<&str>, at: Option<usize>) -> Result<render::Picture, Refusal> {

@@ -7,16 +7,20 @@
 //!   "left-top"` for either.
 //! - **public setup**: the box's size, mirror count, sides and every hole's
 //!   place round it — never a mirror.
+//! - **race**: one to four seats on the same box ([`baffle::Race`]), each
+//!   on their own copy, taking turns; with one seat, the solitaire game. A
+//!   race's picture while it is on is the box with no shot; a guess in a
+//!   race is told to the others as `guess`, never its cell.
 
 use crate::Refusal;
 use crate::any_match::{Adapter, AnyMatch, TypedMatch};
 use crate::registry::{Need, Supplied};
 use baffle::geometry::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
-use baffle::{Game, Setup, Side, Sides, Size, View};
+use baffle::{Game, Move, Race, Setup, Side, Sides, Size, View};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tabletop::Code;
-use tabletop::play::{Match, SeatKind};
+use tabletop::play::{Match, SeatKind, Viewer};
 
 /// A Baffle setup as a client writes it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -52,10 +56,10 @@ impl Default for Request {
     }
 }
 
-impl Adapter for Game {
+impl Adapter for Race {
     const TITLE: &'static str = "Baffle";
     const MIN_SEATS: u8 = 1;
-    const MAX_SEATS: u8 = 1;
+    const MAX_SEATS: u8 = baffle::MAX_RACERS as u8;
     type Request = Request;
 
     fn need(_: &Request) -> Result<Option<Need>, Refusal> {
@@ -94,7 +98,7 @@ impl Adapter for Game {
     }
 
     fn public_setup(m: &Match<Self>) -> Value {
-        let game = m.game();
+        let game = m.game().board();
         let view = game.view();
         json!({
             "size": view.size,
@@ -105,12 +109,21 @@ impl Adapter for Game {
         })
     }
 
+    /// A fresh box of the same size, mirrors and sides: the fixed first
+    /// game's rematch is a random box like it.
     fn rematch_setup(setup: &Setup, seed: u64) -> Setup {
         match setup.origin {
-            baffle::Origin::Seeded { .. } => {
+            baffle::Origin::Seeded { .. } | baffle::Origin::Fixed => {
                 Setup::seeded(setup.size, setup.mirrors, setup.sides, seed)
             }
-            _ => setup.clone(),
+            baffle::Origin::Given { .. } => setup.clone(),
+        }
+    }
+
+    fn told_move(m: &Match<Self>, mv: &Move) -> Option<String> {
+        match mv {
+            Move::Guess { .. } if m.game().racers() > 1 => Some("guess".to_string()),
+            _ => None,
         }
     }
 
@@ -126,11 +139,29 @@ impl Adapter for Game {
         _name: Option<&str>,
     ) -> Result<render::Picture, render::RenderError> {
         let style = render::baffle::BaffleStyle {
-            title: Some(box_title(m.game())),
+            title: Some(box_title(m.game().board())),
             steady: true,
             ..render::baffle::BaffleStyle::default()
         };
-        render::baffle::view_with(&m.game().view(), &style)
+        // A spectator's box: in a race, no shot while it is on.
+        render::baffle::view_with(&m.game().view(None).own, &style)
+    }
+
+    /// A racer's own box (a spectator's otherwise).
+    fn picture_for(
+        m: &Match<Self>,
+        viewer: Viewer,
+        name: Option<&str>,
+    ) -> Result<render::Picture, render::RenderError> {
+        let Viewer::Seat { seat } = viewer else {
+            return Self::picture(m, name);
+        };
+        let style = render::baffle::BaffleStyle {
+            title: Some(box_title(m.game().board())),
+            steady: true,
+            ..render::baffle::BaffleStyle::default()
+        };
+        render::baffle::view_with(&m.game().view(Some(seat)).own, &style)
     }
 }
 
@@ -192,18 +223,19 @@ pub fn box_title(game: &Game) -> String {
     }
 }
 
-/// A Baffle match's view while it is on, and its box's title: what the
-/// solver's hint and the bot's move for the player are worked out from
-/// (the shots, the mirrors found, the wrong guesses; never the hidden
-/// layout).
+/// A Baffle match's view while it is on as `viewer` sees it, and its box's
+/// title: what the solver's hint and the bot's move for the player are
+/// worked out from (the shots, the mirrors found, the wrong guesses; never
+/// the hidden layout). In a race, a seat's own box; a spectator of a race
+/// has none.
 ///
 /// # Errors
 /// `wrong_game` for another game's match; `game_over` once it is over
-/// (nothing is left to help with).
-pub fn box_in_play(m: &dyn AnyMatch) -> Result<(View, String), Refusal> {
+/// (nothing is left to help with); `no_token` for a spectator of a race.
+pub fn box_in_play(m: &dyn AnyMatch, viewer: Viewer) -> Result<(View, String), Refusal> {
     let baffle = m
         .as_any()
-        .downcast_ref::<TypedMatch<Game>>()
+        .downcast_ref::<TypedMatch<Race>>()
         .map(TypedMatch::inner)
         .ok_or_else(|| {
             Refusal::new(
@@ -217,5 +249,20 @@ pub fn box_in_play(m: &dyn AnyMatch) -> Result<(View, String), Refusal> {
             "the game is over: there is no move left to help with",
         ));
     }
-    Ok((baffle.game().view(), box_title(baffle.game())))
+    let race = baffle.game();
+    let own = match viewer {
+        Viewer::Seat { seat } if usize::from(seat) <= race.racers() => Some(seat),
+        _ if race.racers() == 1 => Some(1),
+        _ => {
+            return Err(Refusal::new(
+                Code::NoToken,
+                "in a race each player has their own box: send your seat token \
+                 (Authorization: Bearer TOKEN)",
+            ));
+        }
+    };
+    Ok((race.view(own).own, box_title(race.board())))
 }
+
+#[cfg(test)]
+mod tests;

@@ -102,6 +102,33 @@ pub fn outcome(status: &Status, names: &[String], yours: &[u8]) -> Option<Outcom
                 words,
             })
         }
+        Status::Shared { winners } => {
+            let names: Vec<String> = winners.iter().map(|&s| name(s)).collect();
+            let (you_won, words) = match alone {
+                Some(seat) if winners.contains(&seat) => {
+                    let others: Vec<String> = winners
+                        .iter()
+                        .filter(|&&s| s != seat)
+                        .map(|&s| name(s))
+                        .collect();
+                    (
+                        Some(true),
+                        format!("You share the win with {}", and_list(&others)),
+                    )
+                }
+                Some(_) => (
+                    Some(false),
+                    format!("You lost: {} share the win", and_list(&names)),
+                ),
+                None => (None, format!("{} share the win", and_list(&names))),
+            };
+            Some(Outcome {
+                winner: None,
+                winner_name: None,
+                you_won,
+                words,
+            })
+        }
         Status::GivenUp => Some(Outcome {
             winner: None,
             winner_name: None,
@@ -121,6 +148,15 @@ pub fn outcome(status: &Status, names: &[String], yours: &[u8]) -> Option<Outcom
     }
 }
 
+/// `Ada`, `Ada and Bo`, `Ada, Bo and Cy`.
+fn and_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +164,27 @@ mod tests {
 
     fn names() -> Vec<String> {
         vec!["Ada".into(), "Player 2".into(), "Hard bot".into()]
+    }
+
+    #[test]
+    fn a_shared_win_is_said_to_each_winner_the_losers_and_the_watchers() {
+        let shared = Status::Shared {
+            winners: vec![1, 3],
+        };
+        let to = |yours: &[u8]| outcome(&shared, &names(), yours).unwrap();
+        assert_eq!(to(&[1]).words, "You share the win with Hard bot");
+        assert_eq!(to(&[1]).you_won, Some(true));
+        assert_eq!(to(&[2]).words, "You lost: Ada and Hard bot share the win");
+        assert_eq!(to(&[2]).you_won, Some(false));
+        assert_eq!(to(&[]).words, "Ada and Hard bot share the win");
+        assert_eq!(to(&[]).winner, None);
+        let three = Status::Shared {
+            winners: vec![1, 2, 3],
+        };
+        assert_eq!(
+            outcome(&three, &names(), &[]).unwrap().words,
+            "Ada, Player 2 and Hard bot share the win"
+        );
     }
 
     #[test]

@@ -254,9 +254,26 @@ pub struct Played {
     /// when a bot chose it for a person).
     #[serde(skip)]
     pub entry: String,
+    /// The move as the other players and the watchers are told it while
+    /// the match is on, when that is less than the move (a guess in a
+    /// Baffle race): see [`Played::for_others`].
+    #[serde(skip)]
+    pub told: Option<String>,
 }
 
 impl Played {
+    /// The move as everyone but its mover is told it: the move's text
+    /// replaced by what the game tells the others, when it keeps a secret.
+    pub fn for_others(&self) -> Played {
+        match &self.told {
+            Some(told) => Played {
+                mv: told.clone(),
+                ..self.clone()
+            },
+            None => self.clone(),
+        }
+    }
+
     /// Each event's words (its `text`), in order.
     pub fn words(&self) -> Vec<String> {
         #[derive(serde::Deserialize)]

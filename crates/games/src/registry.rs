@@ -139,7 +139,7 @@ impl GameInfo {
 /// Every game of this Parlor, in the order a page lists them.
 pub static GAMES: [GameInfo; 3] = [
     GameInfo::of::<chutes::contract::Table>(),
-    GameInfo::of::<baffle::Game>(),
+    GameInfo::of::<baffle::Race>(),
     GameInfo::of::<tycoon::Game>(),
 ];
 
@@ -404,7 +404,7 @@ mod tests {
         assert_eq!(listed, ["chutes", "baffle", "tycoon"]);
         assert_eq!(Registry::standard().names(), "chutes, baffle or tycoon");
         bounds_within::<chutes::contract::Table>();
-        bounds_within::<baffle::Game>();
+        bounds_within::<baffle::Race>();
         bounds_within::<tycoon::Game>();
     }
 
@@ -506,7 +506,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             e.message,
-            "a Snakes & Ladders Tycoon match here has 4 seats, not 1"
+            "a Snakes & Ladders Tycoon match here has 2 to 4 players, not 1"
         );
     }
 

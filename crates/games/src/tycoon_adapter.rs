@@ -23,7 +23,7 @@ use tabletop::BotLevel;
 use tabletop::Code;
 use tabletop::play::{Match, SeatKind, Viewer};
 use tycoon::contract::Setup;
-use tycoon::game::{DEFAULT_TURN_CAP, MAX_TURN_CAP, SEATS, words};
+use tycoon::game::{DEFAULT_TURN_CAP, MAX_TURN_CAP, MIN_SEATS, SEATS, words};
 use tycoon::{Game, Grid, Object};
 
 /// A Tycoon setup as a client writes it.
@@ -65,7 +65,7 @@ impl Default for Request {
 
 impl Adapter for Game {
     const TITLE: &'static str = "Snakes & Ladders Tycoon";
-    const MIN_SEATS: u8 = SEATS as u8;
+    const MIN_SEATS: u8 = MIN_SEATS as u8;
     const MAX_SEATS: u8 = SEATS as u8;
     type Request = Request;
 
@@ -215,4 +215,51 @@ pub fn layout() -> Vec<Vec<u32>> {
                 .collect()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Registry;
+    use serde_json::{Value, json};
+    use tabletop::BotLevel;
+    use tabletop::play::{DiceMode, SeatKind, Viewer};
+
+    #[test]
+    fn two_and_three_seats_play_to_an_end_through_the_registry() {
+        let bot = |level| SeatKind::Bot { level };
+        for seats in [
+            vec![bot(BotLevel::Normal), bot(BotLevel::Easy)],
+            vec![
+                bot(BotLevel::Easy),
+                bot(BotLevel::Normal),
+                bot(BotLevel::Easy),
+            ],
+        ] {
+            let n = seats.len();
+            let mut m = Registry::standard()
+                .find("tycoon")
+                .unwrap()
+                .prepare(json!({"sample": true}))
+                .unwrap()
+                .start(None, seats, DiceMode::Seeded { seed: 48 }, 1)
+                .unwrap();
+            let mut moves = 0;
+            while let Some(work) = m.bot_turn() {
+                let at = work.moves;
+                let played = m.play_bot(at, &(work.choose)()).unwrap();
+                assert!(usize::from(played.seat) <= n);
+                moves += 1;
+                assert!(moves < 20_000, "{n} seats: the game does not end");
+            }
+            assert!(m.status().is_over());
+            let view: Value =
+                serde_json::from_str(m.view(Viewer::Spectator).unwrap().position.view.get())
+                    .unwrap();
+            assert_eq!(view["players"].as_array().unwrap().len(), n);
+            if let Some(w) = m.status().winner() {
+                assert!(usize::from(w) <= n);
+                assert_eq!(view["players"][usize::from(w) - 1]["cell"], 99);
+            }
+        }
+    }
 }

@@ -212,7 +212,7 @@ fn draw_grid(g: &tycoon::Grid, name: &str, game: Option<&Game>, who: &Seats) -> 
     let legend_h = legend.height(inner);
     let panel_top = legend_top + legend_h + LEGEND;
     let panel_h = if game.is_some() {
-        PANEL_LINE * (tycoon::game::SEATS as f64 + 1.0)
+        PANEL_LINE * (game.map_or(0, Game::count) as f64 + 1.0)
     } else {
         0.0
     };

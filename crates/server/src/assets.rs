@@ -76,6 +76,7 @@ static ASSETS: &[Asset] = &[
     asset!("baffle-box.js", JS),
     asset!("baffle-start.js", JS),
     asset!("baffle-words.js", JS),
+    asset!("baffle-race.js", JS),
     asset!("tycoon.js", JS),
     asset!("tycoon-design.js", JS),
     asset!("tycoon-pictures.js", JS),

@@ -88,7 +88,8 @@ function cellEl(row, col) {
 async function pictureNow() {
   if (host.showOdds && host.hint && host.hint.svg && !host.step) return host.hint.svg;
   if (host.step && box.finalSvg) return box.finalSvg;
-  const svg = await api("GET", `/api/matches/${host.match.id}/svg`);
+  // With the seat's token: in a race, each player's own box.
+  const svg = await api("GET", `/api/matches/${host.match.id}/svg`, undefined, host.match.token);
   if (over()) box.finalSvg = svg;
   return svg;
 }

@@ -8,6 +8,25 @@
 import { count } from "/static/common.js";
 import { sentences } from "/static/matchui.js";
 import { touchy } from "/static/baffle-box.js";
+import { playerName } from "/static/matchui.js";
+
+/** True in a race: two to four players on the same box. */
+function racing(match) {
+  return ((match.view.view && match.view.view.racers) || []).length > 0;
+}
+
+/** Who made a move told live, before its words: only in a race, for another's move whose words do not name them already. */
+function moverText(match, played, words) {
+  if (!racing(match) || match.mySeats().includes(played.seat)) return "";
+  const name = playerName(match.view, played.seat);
+  return words.startsWith(name) ? "" : `${name}: `;
+}
+
+/** A move told live in words: who made it, what it did, and in a race whether it is now this device's turn. */
+export function liveText(match, played, words) {
+  const next = racing(match) && match.myTurn() && !match.mySeats().includes(played.seat) ? " Your turn." : "";
+  return `${moverText(match, played, words)}${words}${next}`;
+}
 
 /** The events of `played` moves in sentences, the player named by the server: "Ada finds a / mirror at C5." */
 export function eventsText(played) {
@@ -25,7 +44,12 @@ export function gameTitle(match) {
 export function roleText(match) {
   const v = match.view;
   const seat = (v.players || [])[0] || {};
-  if (seat.yours) return "";
+  if ((v.players || []).some((p) => p.yours)) return "";
+  if (racing(match)) {
+    return v.status === "playing"
+      ? "You are watching this race: each player has their own copy of the box, and their shots stay theirs until the end. The counts show under The race."
+      : "You watched this race: every player's box is under The race.";
+  }
   if (seat.kind === "bot") {
     const level = { easy: "easy", normal: "normal", hard: "hard" }[seat.level] || "";
     return `The ${level} bot plays this game on the server: you are watching it${v.status === "playing" ? " live" : ""}.`;
@@ -46,6 +70,10 @@ export function statusText(match) {
     const how = last.length ? sentences(last) : v.status === "won" ? "Every mirror found." : "";
     // The result in the match's own words ("You win", "Ada gave up").
     return v.result ? `${v.result.words}. ${how}`.trim() : how || "The game is over.";
+  }
+  if (!match.myTurn() && racing(match)) {
+    const mine = match.mySeats().length > 0 ? ` You have found ${g.found.length} of ${g.mirrors}.` : "";
+    return `${playerName(v, v.to_move)} to play.${mine}`;
   }
   if (!match.myTurn()) return `${gameTitle(match)}: ${count(g.mirrors, "mirror is", "mirrors are")} hidden.`;
   const where = g.sides === "all" ? "any edge" : "the left or top edge";

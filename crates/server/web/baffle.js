@@ -17,7 +17,8 @@ import { confirmAction } from "/static/matchui.js";
 import { runShell } from "/static/shell.js";
 import { showStart, startForm, startRequest } from "/static/baffle-start.js";
 import { box, startBox, drawBox, drawMark, resetBox, isFound } from "/static/baffle-box.js";
-import { botText, botWhy, eventsText, gameTitle, roleText, statusText } from "/static/baffle-words.js";
+import { botText, botWhy, eventsText, gameTitle, roleText, statusText, liveText } from "/static/baffle-words.js";
+import { drawRace } from "/static/baffle-race.js";
 
 const GAME = "baffle";
 /** This game in the registry (GET /api/games): seats, default box, bounds. */
@@ -143,6 +144,7 @@ function draw() {
   ui.noShots.hidden = g.shots.length > 0;
   ui.status.classList.toggle("win", v.status === "won" && !step);
   ui.status.dataset.status = v.status;
+  if (!step) drawRace(match, byId("play-panel"));
   drawBox();
 }
 
@@ -194,12 +196,12 @@ async function shoot(hole) {
   box.cursor = { hole };
   const answer = await play(`shoot ${hole}`);
   if (answer) {
-    const shot = answer.played.flatMap((p) => p.events).find((e) => e.event === "shot");
+    const shot = answer.played.flatMap((p) => p.events).find((e) => e.event === "shot") || match.view.view.shots.at(-1); // a race's: the own box's
     if (shot) {
       box.lastShot = { hole: shot.hole, exit: shot.exit };
       box.followShot = box.lastShot;
     }
-    say(eventsText(answer.played));
+    say(over() ? statusText(match) : eventsText(answer.played));
   }
   show();
 }
@@ -213,7 +215,7 @@ async function makeGuess() {
   const answer = await play(`guess ${guess.row} ${guess.col} ${guess.mirror}`);
   if (!match) return;
   if (answer) {
-    say(eventsText(answer.played));
+    say(over() ? statusText(match) : eventsText(answer.played));
   } else if (!over() && !isFound(guess.row, guess.col)) {
     box.mark = guess;
   }
@@ -231,7 +233,7 @@ async function quit() {
   const answer = await play("quit");
   if (answer) {
     box.mark = null;
-    say(eventsText(answer.played));
+    say(over() ? statusText(match) : eventsText(answer.played));
   }
   show();
 }
@@ -262,7 +264,7 @@ async function askHint() {
   const id = match.id;
   const moves = match.view.moves;
   try {
-    const h = await api("POST", `/api/baffle/matches/${id}/hint`, {});
+    const h = await api("POST", `/api/baffle/matches/${id}/hint`, {}, match.token);
     if (!match || match.id !== id || match.view.moves !== moves) return;
     const short = h.advice_short || h.advice_text;
     hint = { hole: h.best_next_shot ? h.best_next_shot.hole : null, svg: h.svg, text: short };
@@ -414,11 +416,7 @@ function onMove(played) {
   }
   if (box.mark && isFound(box.mark.row, box.mark.col)) box.mark = null;
   const words = eventsText([played]);
-  if (words && !step) {
-    say(words);
-  } else if (!step) {
-    say(statusText(match));
-  }
+  if (!step) say(words && !over() ? liveText(match, played, words) : statusText(match));
   if (over()) botRunning = false;
 }
 
@@ -440,7 +438,7 @@ const page = {
     replay: ui.replayPanel,
     connection: ui.connection,
   },
-  seatOptions: { legend: "Who plays", seatName: () => "The player" },
+  seatOptions: { legend: "Who plays" },
   request: startRequest,
   status: () => said,
   draw,

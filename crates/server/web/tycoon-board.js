@@ -71,7 +71,8 @@ export class Board {
     const owners = svgEl("g", { class: "ty-owners", "aria-hidden": "true" });
     const layer = svgEl("g", { class: "ty-tokens", "aria-hidden": "true" });
     picture.append(owners, layer);
-    for (let seat = 1; seat <= 4; seat += 1) {
+    // A token for each player in the game (two to four).
+    for (let seat = 1; seat <= match.view.view.players.length; seat += 1) {
       const token = svgEl("g", { class: `ty-token p${colourOf(seat)}`, "data-player": seat });
       token.append(svgEl("circle", { r: 10 }), svgEl("text", { "text-anchor": "middle", "dominant-baseline": "central" }));
       token.querySelector("text").textContent = String(seat);

@@ -2,7 +2,8 @@
 //!
 //! Terms:
 //! - **setup** ([`Setup`]): the grid (checked by the one grid validator when
-//!   read) and the turn cap; a match of Tycoon always has four seats.
+//!   read) and the turn cap; a match of Tycoon has two to four seats (four
+//!   by default, as in the original assignment).
 //! - **seat kinds**: a person is a `human` seat of the game; a bot plays at
 //!   its level: `easy` the random bot, `normal` the default bot, `hard` the
 //!   search bot (see [`crate::bots`]).
@@ -10,7 +11,7 @@
 //!   dice, which the game never holds.
 
 use crate::game::{
-    DEFAULT_TURN_CAP, Event, Game, GameError, MAX_TURN_CAP, Move, SEATS, Seat, View,
+    DEFAULT_TURN_CAP, Event, Game, GameError, MAX_TURN_CAP, MIN_SEATS, Move, SEATS, Seat, View,
 };
 use crate::grid::Grid;
 use serde::{Deserialize, Serialize};
@@ -58,6 +59,7 @@ impl Coded for GameError {
             Self::Over { .. } => Code::GameOver,
             Self::WrongMove { .. } | Self::Attack { .. } => Code::IllegalMove,
             Self::TurnCap { .. } | Self::Position(_) => Code::BadSetup,
+            Self::Seats { .. } => Code::BadSeats,
             Self::Dice(e) => e.code(),
         }
     }
@@ -72,7 +74,7 @@ impl Playable for Game {
     type Error = GameError;
 
     fn seat_range(_: &Setup) -> std::ops::RangeInclusive<u8> {
-        SEATS as u8..=SEATS as u8
+        MIN_SEATS as u8..=SEATS as u8
     }
 
     fn start(setup: &Setup, seats: &[SeatKind], _seed: u64) -> Result<Self, GameError> {
@@ -81,9 +83,8 @@ impl Playable for Game {
                 cap: setup.turn_cap,
             });
         }
-        let seats: [Seat; SEATS] =
-            std::array::from_fn(|i| seats.get(i).copied().map_or(Seat::Human, seat_of));
-        Ok(Game::new(Arc::new(setup.grid.clone()), seats).with_turn_cap(setup.turn_cap))
+        let seats: Vec<Seat> = seats.iter().copied().map(seat_of).collect();
+        Ok(Game::for_seats(Arc::new(setup.grid.clone()), &seats)?.with_turn_cap(setup.turn_cap))
     }
 
     fn to_move(&self) -> Option<u8> {

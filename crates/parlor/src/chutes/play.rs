@@ -158,7 +158,7 @@ pub(crate) fn play_game(
     };
     crate::play::run(&mut m, &mut table, &mut console)?;
     let ending = match m.status() {
-        Status::Won { .. } => Ending::Won,
+        Status::Won { .. } | Status::Shared { .. } => Ending::Won,
         Status::Stalled { .. } if m.game().stuck() => Ending::Stuck,
         Status::Stalled { .. } => Ending::Capped,
         Status::Playing | Status::GivenUp => Ending::DiceRanOut,

@@ -11,7 +11,9 @@ use std::path::PathBuf;
 use tabletop::play::{DiceMode, Match, MatchError, PlayedOf, Record, SeatKind, Status, Viewer};
 use tabletop::{ScriptedDice, count, parse_rolls, plural};
 use tycoon::contract::Setup;
-use tycoon::game::{DEFAULT_TURN_CAP, Dialogue, MOVE_FORMS, PlayerView, SEATS, StationOwner};
+use tycoon::game::{
+    DEFAULT_TURN_CAP, Dialogue, MIN_SEATS, MOVE_FORMS, PlayerView, SEATS, StationOwner,
+};
 use tycoon::{Event, Game, GameError, Move, Seat};
 
 /// Arguments of `parlor tycoon play`.
@@ -34,6 +36,7 @@ Examples:
   parlor tycoon play my.grid --seats human,hard,normal,easy --seed 7
   parlor tycoon play sample --seed 3 --json
   parlor tycoon play sample --seats human,human,bot,bot --save game.json
+  parlor tycoon play sample --players 2 --seats human,hard   two players
   parlor tycoon play --resume game.json"
 )]
 pub struct PlayArgs {
@@ -41,9 +44,13 @@ pub struct PlayArgs {
     #[arg(value_name = "GRID", required_unless_present = "resume")]
     grid: Option<String>,
     /// Who plays seats 1-4: human, easy, normal or hard, comma-separated
-    /// (default: four normal bots).
+    /// (default: four normal bots); one name for every seat.
     #[arg(long, value_name = "SEATS")]
     seats: Option<String>,
+    /// Players in the game, 2 to 4 (default: as many as --seats names, else
+    /// the original assignment's four).
+    #[arg(long, value_name = "N")]
+    players: Option<usize>,
     /// Seed for the dice and the bots.
     #[arg(long, short = 's', conflicts_with = "dice")]
     seed: Option<u64>,
@@ -58,7 +65,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
     /// Carry on the match whose record this file holds.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["grid", "seats", "seed", "dice"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["grid", "seats", "players", "seed", "dice"])]
     resume: Option<PathBuf>,
     /// Stop with no winner after this many turns in all.
     #[arg(long, default_value_t = DEFAULT_TURN_CAP)]
@@ -88,7 +95,7 @@ struct MoveRecord {
 struct Report<'a> {
     grid: &'a str,
     seed: Option<u64>,
-    seats: [Seat; SEATS],
+    seats: &'a [Seat],
     ending: Ending2,
     winner: Option<u8>,
     turns: u32,
@@ -98,7 +105,14 @@ struct Report<'a> {
     moves: &'a [MoveRecord],
 }
 
-fn parse_seats(text: &str) -> Result<Vec<SeatKind>> {
+/// The seats `--seats` names, for `players` players (2 to 4) when given:
+/// one name fills every seat; else as many players as names.
+fn parse_seats(text: &str, players: Option<usize>) -> Result<Vec<SeatKind>> {
+    if let Some(n) = players
+        && !(MIN_SEATS..=SEATS).contains(&n)
+    {
+        bail!("--players {n}: a game of Tycoon has 2 to 4 players");
+    }
     let seats: Vec<SeatKind> = text
         .split(',')
         .map(|n| {
@@ -108,10 +122,16 @@ fn parse_seats(text: &str) -> Result<Vec<SeatKind>> {
                 .map_or(SeatKind::Person, |level| SeatKind::Bot { level }))
         })
         .collect::<Result<_>>()?;
-    match seats.len() {
-        1 => Ok(vec![seats[0]; SEATS]),
-        SEATS => Ok(seats),
-        n => bail!("--seats names {n} seats; give 4 (or one for all): e.g. human,hard,normal,easy"),
+    match (seats.len(), players) {
+        (1, n) => Ok(vec![seats[0]; n.unwrap_or(SEATS)]),
+        (n, None) if (MIN_SEATS..=SEATS).contains(&n) => Ok(seats),
+        (n, Some(wanted)) if n == wanted => Ok(seats),
+        (n, Some(wanted)) => bail!(
+            "--seats names {n} seats but --players is {wanted}: name {wanted} (or one for all)"
+        ),
+        (n, None) => bail!(
+            "--seats names {n} seats; give 2 to 4 (or one for all): e.g. human,hard,normal,easy"
+        ),
     }
 }
 
@@ -236,7 +256,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         None => {
             let name = args.grid.clone().unwrap_or_else(|| "sample".into());
             let grid = super::load_grid(&name)?;
-            let seats = parse_seats(args.seats.as_deref().unwrap_or("bot"))?;
+            let seats = parse_seats(args.seats.as_deref().unwrap_or("bot"), args.players)?;
             let dice = match &args.dice {
                 Some(_) => DiceMode::Chosen,
                 None => DiceMode::Seeded {

@@ -284,8 +284,8 @@ fn given_dice_can_run_out() {
     assert_eq!(v["ending"], "dice_ran_out");
     assert_eq!(v["winner"], Value::Null);
     assert_eq!(v["turns"], 4);
-    let err = fails(&["tycoon", "play", "sample", "--seats", "bot,bot"]);
-    assert!(err.contains("give 4"), "{err}");
+    let err = fails(&["tycoon", "play", "sample", "--seats", "bot,bot,bot,bot,bot"]);
+    assert!(err.contains("give 2 to 4"), "{err}");
 }
 
 #[test]
@@ -684,4 +684,35 @@ fn a_simulation_stops_on_ctrl_c_with_the_games_so_far() {
         "{text}"
     );
     assert!(text.contains("wins by seat:"), "{text}");
+}
+
+#[test]
+fn play_takes_two_or_three_players_and_keeps_four_by_default() {
+    let play = |extra: &[&str]| -> Value {
+        let mut args = vec!["tycoon", "play", "sample", "--seed", "9", "--json"];
+        args.extend_from_slice(extra);
+        serde_json::from_str(&ok(&args)).unwrap()
+    };
+    assert_eq!(play(&[])["players"].as_array().unwrap().len(), 4);
+    let two = play(&["--players", "2"]);
+    assert_eq!(two["seats"], serde_json::json!(["bot", "bot"]));
+    assert_eq!(two["players"].as_array().unwrap().len(), 2);
+    assert!(
+        two["winner"].as_u64().is_some_and(|w| (1..=2).contains(&w)),
+        "{two}"
+    );
+    let three = play(&["--seats", "random,bot,random"]);
+    assert_eq!(three["players"].as_array().unwrap().len(), 3);
+    let err = fails(&["tycoon", "play", "sample", "--players", "5"]);
+    assert!(err.contains("2 to 4 players"), "{err}");
+    let err = fails(&[
+        "tycoon",
+        "play",
+        "sample",
+        "--players",
+        "3",
+        "--seats",
+        "bot,bot",
+    ]);
+    assert!(err.contains("--players is 3"), "{err}");
 }

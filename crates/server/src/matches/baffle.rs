@@ -2,7 +2,8 @@
 //!
 //! Terms:
 //! - **hint**: the solver run on what the view shows (shots, found
-//!   mirrors, wrong guesses), never on the hidden layout.
+//!   mirrors, wrong guesses), never on the hidden layout. In a race, on the
+//!   asker's own box: the seat token says whose.
 //! - **bot move**: the bot's move on the view, played for the player's seat
 //!   as if they had made it (so it needs their token and the move number).
 
@@ -45,8 +46,15 @@ struct Hint {
 }
 
 /// `POST /api/baffle/matches/{id}/hint`.
-async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Hint> {
-    let (view, title) = state.hub.with_table(&id, box_in_play).await??;
+async fn hint(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Bearer(token): Bearer,
+) -> ApiResult<Hint> {
+    let (view, title) = state
+        .hub
+        .with_table_as(&id, token.as_deref(), box_in_play)
+        .await??;
     let solution = crate::tools::baffle::solved(&state, view.evidence()).await?;
     let style = render::baffle::BaffleStyle {
         title: Some(title),
@@ -124,7 +132,10 @@ async fn bot_move(
     JsonBody(req): JsonBody<BotRequest>,
 ) -> ApiResult<BotAnswer> {
     let after = super::need_after(req.after)?;
-    let (view, _) = state.hub.with_table(&id, box_in_play).await??;
+    let (view, _) = state
+        .hub
+        .with_table_as(&id, token.as_deref(), box_in_play)
+        .await??;
     let decision = state
         .long_work
         .run(Line::Long, move |budget| {

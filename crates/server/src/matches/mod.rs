@@ -648,7 +648,11 @@ async fn replay(
     Bearer(token): Bearer,
     Query(query): Query<ReplayQuery>,
 ) -> ApiResult<ReplayStep> {
-    let (copy, viewer) = state.hub.copy_for(&id, token.as_deref()).await?;
+    // The seat the asker's view shows (the seat to move when theirs).
+    let (copy, viewer) = state
+        .hub
+        .with_table_as(&id, token.as_deref(), |t, viewer| (t.copy(), viewer))
+        .await?;
     let at = query.at;
     let step = state
         .long_work
@@ -672,19 +676,23 @@ struct PictureQuery {
     at: Option<usize>,
 }
 
-/// `GET /api/matches/{id}/svg`: the match drawn as a spectator may see it,
-/// now or (`?at=N`, once over) at a replay's step.
+/// `GET /api/matches/{id}/svg`: the match drawn as the asker may see it (a
+/// spectator, or with a seat token the seat: a Baffle racer's own box), now
+/// or (`?at=N`) at a replay's step.
 async fn picture(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(query): Query<PictureQuery>,
+    Bearer(token): Bearer,
 ) -> Result<Response, ApiError> {
     let name = crate::tools::tycoon::picture_name(query.name)?;
-    let copy = copy_of(&state, &id).await?;
+    let (copy, viewer) = state.hub.copy_for(&id, token.as_deref()).await?;
     let at = query.at;
     let picture = state
         .long_work
-        .run(Line::Quick, move |_| copy.picture(name.as_deref(), at))
+        .run(Line::Quick, move |_| {
+            copy.picture_as(viewer, name.as_deref(), at)
+        })
         .await??;
     crate::svg_response(Ok(picture))
 }

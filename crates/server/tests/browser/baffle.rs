@@ -1303,3 +1303,79 @@ fn the_move_list_looks_back_while_on_and_steps_the_replay_after() {
     b.wait_for_text(".replay-position", "Move 1 of 3");
     b.wait_for_text("#status", "Replay: the box after move 1 of 3");
 }
+
+/// Two friends race on the fixed box, each from their own browser: each
+/// sees their own shots and the other's only as a count, and both see the
+/// result, every player's box with it.
+#[test]
+fn two_browsers_race_on_the_same_box_and_both_see_the_result() {
+    let people = Browser::group(2);
+    let (ada, bo) = (&people[0], &people[1]);
+    open_start(ada);
+    ada.fill("#baffle-your-name", "Ada");
+    ada.select("#box-kind", "fixed");
+    ada.select("#baffle-players", "2");
+    ada.select("#baffle-seat-1", "here");
+    ada.select("#baffle-seat-2", "open");
+    ada.click_css("#start-game");
+    let id = wait_for_game(ada);
+    let link = ada.wait_for("the invite link", || {
+        ada.attr_css("#seats li.seat[data-seat='2'] input.link-field", "value")
+    });
+    bo.visit("/");
+    bo.script(
+        "localStorage.setItem('parlor.name', arguments[0]);",
+        vec![json!("Bo")],
+    );
+    bo.goto(&link);
+    wait_for_game(bo);
+    bo.wait_for_text("#racers li[data-seat='1']", "Ada: 0 shots, 0 mirrors found");
+
+    // Ada shoots 7: her box shows where it came out, Bo's only her count.
+    ada.click_css(&hole(7));
+    wait_for_count(ada, "#box svg g.hole.exit[data-hole='22']", 1);
+    wait_moves(bo, 1);
+    bo.wait_for_text("#racers li[data-seat='1']", "Ada: 1 shot, 0 mirrors found");
+    assert!(
+        bo.find_all("#box svg g.hole.exit").is_empty(),
+        "Bo sees no exit of Ada's"
+    );
+    bo.wait_for_text("#status", "Ada: Shoots a beam (1 shot so far). Your turn.");
+    bo.click_css(&hole(1));
+    wait_for_count(bo, "#box svg g.hole.exit[data-hole='24']", 1);
+    wait_moves(ada, 2);
+    ada.wait_for_text("#racers li[data-seat='2']", "Bo: 1 shot, 0 mirrors found");
+    assert!(
+        ada.find_all("#box svg g.hole.exit[data-hole='24']")
+            .is_empty()
+    );
+
+    // Both find every mirror in turn: one point each, a shared win.
+    let mut moves = 2;
+    for (row, col, mirror) in FIXED_MIRRORS {
+        for b in [ada, bo] {
+            wait_moves(b, moves);
+            guess_by_clicks(b, row, col, mirror);
+            moves += 1;
+        }
+        wait_moves(ada, moves);
+        let found = (moves - 2) / 2;
+        if found == FIXED_MIRRORS.len() as u64 {
+            break;
+        }
+        ada.wait_for_text(
+            "#racers li[data-seat='2']",
+            &format!("Bo: 1 shot, {found} mirror"),
+        );
+    }
+    ada.wait_for_text("#status", "You share the win with Bo");
+    bo.wait_for_text("#status", "You share the win with Ada");
+    for b in [ada, bo] {
+        wait_for_count(b, "#race-result table.race-result tbody tr", 2);
+        wait_for_count(b, "#race-result details.race-story", 2);
+        let table = b.text_css("#race-result table.race-result");
+        assert!(table.contains("Ada") && table.contains("Bo"), "{table}");
+        assert!(table.contains("shares the win"), "{table}");
+    }
+    assert_eq!(server_view(ada, &id)["status"], json!("shared"));
+}

@@ -1300,3 +1300,29 @@ fn a_tycoon_grids_balance_is_checked_in_the_designer() {
     b.click_css("#balance-go");
     b.wait_for_text("#balance-status", "Playing with hard seats: about 5 s");
 }
+
+/// Two friends need no bots: a game for two draws two tokens, and the
+/// players' table has two rows.
+#[test]
+fn a_tycoon_game_for_two_draws_two_tokens() {
+    let b = Browser::open_at(1280, 900);
+    b.visit("/tycoon#play");
+    b.wait_for("the sample chosen", || {
+        (value(&b, "#play-grid") == "sample").then_some(())
+    });
+    b.select("#tycoon-players", "2");
+    b.select("#tycoon-seat-1", "here");
+    b.select("#tycoon-seat-2", "here");
+    b.click_css("#start-game");
+    b.wait_for("the game's page", || {
+        let id = b.attr_css("body", "data-match")?;
+        (id != "gone").then_some(())
+    });
+    wait_for_count(&b, "#play-board svg g.ty-token", 2);
+    let players = b.script(
+        "const id = document.body.dataset.match; \
+         return fetch('/api/matches/' + id).then((r) => r.json()).then((v) => v.view.players.length);",
+        vec![],
+    );
+    assert_eq!(players, json!(2));
+}

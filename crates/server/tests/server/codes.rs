@@ -71,7 +71,7 @@ async fn every_documented_4xx_code_is_answered_where_it_should_be() {
         "bad_seats",
         app.post(
             "/api/matches",
-            json!({"game": "baffle", "seats": ["here", "here"]}),
+            json!({"game": "baffle", "seats": ["here", "here", "here", "here", "here"]}),
         )
         .await,
     );

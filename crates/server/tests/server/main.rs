@@ -17,6 +17,8 @@
 //! - [`matches`]: making matches and moving for a seat;
 //! - [`new_game`]: a game added the way a new one would be;
 //! - [`players`]: playing together;
+//! - [`race`]: friends racing on one Baffle box, and Tycoon for two or
+//!   three;
 //! - [`servers`]: several servers on one PostgreSQL;
 //! - [`store`]: the store, on SQLite and PostgreSQL;
 //! - [`support`]: the app on a fresh store, shared by the subjects.
@@ -35,6 +37,7 @@ mod long_work;
 mod matches;
 mod new_game;
 mod players;
+mod race;
 mod servers;
 mod store;
 mod support;

@@ -81,7 +81,7 @@ async fn bad_matches_are_refused_with_their_code() {
         ),
         (chutes(&["here"; 5]), StatusCode::BAD_REQUEST, "bad_seats"),
         (
-            json!({"game": "baffle", "seats": ["here", "here"]}),
+            json!({"game": "baffle", "seats": ["here", "here", "here", "here", "here"]}),
             StatusCode::BAD_REQUEST,
             "bad_seats",
         ),

@@ -4,6 +4,8 @@
 //! - **playing**: the game goes on.
 //! - **won**: a seat has won (Baffle's one seat wins by finding every
 //!   mirror).
+//! - **shared**: several seats tie for the win (a Baffle race's fewest
+//!   points, reached by more than one player).
 //! - **given up**: the player quit (Baffle).
 //! - **stalled**: the game stopped with no winner, for a typed reason
 //!   ([`Stall`]): it can never end (every token trapped), it reached its
@@ -23,6 +25,11 @@ pub enum Status {
     Won {
         /// The winning seat (from 1).
         winner: u8,
+    },
+    /// Several seats share the win (a tie).
+    Shared {
+        /// The winning seats (from 1), in seat order.
+        winners: Vec<u8>,
     },
     /// The player gave up.
     GivenUp,
@@ -106,11 +113,21 @@ impl Status {
         }
     }
 
-    /// The winning seat, if any.
+    /// The winning seat, if one seat won alone.
     pub fn winner(&self) -> Option<u8> {
         match self {
             Self::Won { winner } => Some(*winner),
             _ => None,
+        }
+    }
+
+    /// Every winning seat: one for a win, several for a shared one, none
+    /// otherwise.
+    pub fn winners(&self) -> Vec<u8> {
+        match self {
+            Self::Won { winner } => vec![*winner],
+            Self::Shared { winners } => winners.clone(),
+            _ => Vec::new(),
         }
     }
 }
@@ -122,6 +139,7 @@ impl fmt::Display for Status {
         match self {
             Self::Playing => f.write_str("playing"),
             Self::Won { .. } => f.write_str("won"),
+            Self::Shared { .. } => f.write_str("shared"),
             Self::GivenUp => f.write_str("given up"),
             Self::Stalled { reason, .. } => write!(f, "stalled: {reason}"),
         }

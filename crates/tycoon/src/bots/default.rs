@@ -42,7 +42,7 @@ use super::Bot;
 use super::outlook::{BillRows, CellOutlook, Outlook};
 use crate::game::{
     Attack, Decision, FIRE_COINS, FIRE_TURNS, Game, LIGHTNING_COINS, MAX_ATTACKS, Move,
-    POISON_TURNS, Player, RECHARGE_EVERY, RECHARGE_PER_PIP, SEATS,
+    POISON_TURNS, Player, RECHARGE_EVERY, RECHARGE_PER_PIP,
 };
 use crate::objects::STATION_NUMBERS;
 
@@ -193,7 +193,7 @@ fn should_buy(game: &Game, seat: u8, station: u8, price: u32, tuning: &Tuning) -
     let last = Outlook::of(game.grid())
         .last_station_cell(station)
         .unwrap_or(0);
-    let someone_behind = (1..=SEATS as u8)
+    let someone_behind = (1..=game.count())
         .filter(|&s| s != seat)
         .filter_map(|s| game.player(s))
         .any(|p| p.cell < last);
@@ -447,30 +447,37 @@ impl<'a> Table<'a> {
     }
 
     /// Every player's time to go, given the outlook of the cell each is on.
-    fn times(&self, here: &[&CellOutlook; SEATS]) -> [f32; SEATS] {
-        let mut times = [0f32; SEATS];
-        for ((time, p), c) in times.iter_mut().zip(self.game.players()).zip(here) {
-            *time = self.time_to_go(p, c);
-        }
-        times
+    fn times(&self, here: &[&CellOutlook]) -> Vec<f32> {
+        self.game
+            .players()
+            .iter()
+            .zip(here)
+            .map(|(p, c)| self.time_to_go(p, c))
+            .collect()
     }
 
     /// Every player's chance in the race, from their times to go (see the
     /// module's terms).
-    fn chances(&self, times: [f32; SEATS]) -> [f32; SEATS] {
+    fn chances(&self, times: &[f32]) -> Vec<f32> {
         let best = times.iter().copied().fold(f32::INFINITY, f32::min);
         let per_race_turn = self.w.per_race_turn;
         // chance_i = (1 / g_i) / Σ (1 / g_k), with g = growth of the time
-        // behind the best; times the product of all g, one division.
-        let [g0, g1, g2, g3] = times;
-        let g = |time: f32| growth((time - best) * per_race_turn);
-        let g = [g(g0), g(g1), g(g2), g(g3)];
-        let mut chance = [
-            g[1] * g[2] * g[3],
-            g[0] * g[2] * g[3],
-            g[0] * g[1] * g[3],
-            g[0] * g[1] * g[2],
-        ];
+        // behind the best; times the product of all g, one division. Each
+        // product of the others' g is taken in seat order.
+        let g: Vec<f32> = times
+            .iter()
+            .map(|&time| growth((time - best) * per_race_turn))
+            .collect();
+        let mut chance: Vec<f32> = (0..g.len())
+            .map(|i| {
+                g.iter()
+                    .enumerate()
+                    .filter(|&(k, _)| k != i)
+                    .map(|(_, &gk)| gk)
+                    .reduce(|a, b| a * b)
+                    .unwrap_or(1.0)
+            })
+            .collect();
         let per_total = 1.0 / chance.iter().sum::<f32>();
         for c in &mut chance {
             *c *= per_total;
@@ -516,9 +523,9 @@ struct Scene<'a> {
     unused: [bool; 4],
     /// The last attack is all that is left.
     last: bool,
-    here: [&'a CellOutlook; SEATS],
+    here: Vec<&'a CellOutlook>,
     /// Opponents about to win (an emergency).
-    urgent: [bool; SEATS],
+    urgent: Vec<bool>,
 }
 
 impl Scene<'_> {
@@ -560,17 +567,12 @@ fn recharge_or_attack(game: &Game, seat: u8, weights: &Weights) -> Move {
     let outlook = table.outlook;
     let players = game.players();
     let unused = |a: Attack| !me.attacks.contains(&a);
-    let [p0, p1, p2, p3] = players;
-    let here = [
-        outlook.cell(p0.cell),
-        outlook.cell(p1.cell),
-        outlook.cell(p2.cell),
-        outlook.cell(p3.cell),
-    ];
-    let mut urgent = [false; SEATS];
-    for ((u, p), c) in urgent.iter_mut().zip(players).zip(&here) {
-        *u = threatens_to_win(p, c, t.emergency_rolls);
-    }
+    let here: Vec<&CellOutlook> = players.iter().map(|p| outlook.cell(p.cell)).collect();
+    let urgent: Vec<bool> = players
+        .iter()
+        .zip(&here)
+        .map(|(p, c)| threatens_to_win(p, c, t.emergency_rolls))
+        .collect();
     let scene = Scene {
         table,
         me,
@@ -585,21 +587,21 @@ fn recharge_or_attack(game: &Game, seat: u8, weights: &Weights) -> Move {
         here,
         urgent,
     };
-    let emergency = urgent.contains(&true);
+    let emergency = scene.urgent.contains(&true);
     let burn_now = i64::from(FIRE_COINS) * i64::from(me.fire_turns.min(1));
     if !emergency && me.coins - burn_now <= 0 {
         // An empty wallet: without this recharge the bot cannot move until
         // the next one, three turns on. Only an emergency beats that.
         return Move::Recharge;
     }
-    let times = scene.table.times(&here);
+    let times = scene.table.times(&scene.here);
     if scene.last && !emergency {
         // The last attack is held for an emergency. Without one, it is
         // weighed only against a clear favourite (who leads everyone else,
         // the bot too, by `favourite_lead` turns), and only on it: the
         // others' chances are lower. The many held turns stay cheap.
         let mut favourite = 0;
-        for i in 1..SEATS {
+        for i in 1..times.len() {
             favourite = if times[i] < times[favourite] {
                 i
             } else {
@@ -613,14 +615,14 @@ fn recharge_or_attack(game: &Game, seat: u8, weights: &Weights) -> Move {
         if favourite == scene.me_index || runner_up - times[favourite] < t.favourite_lead {
             return Move::Recharge;
         }
-        return weigh(&scene, times, Some(favourite));
+        return weigh(&scene, &times, Some(favourite));
     }
-    weigh(&scene, times, None)
+    weigh(&scene, &times, None)
 }
 
 /// The best of recharging and every attack the bot may launch (on `only`
 /// that opponent, if given), by value (see the module's terms).
-fn weigh(scene: &Scene<'_>, times: [f32; SEATS], only: Option<usize>) -> Move {
+fn weigh(scene: &Scene<'_>, times: &[f32], only: Option<usize>) -> Move {
     let table = &scene.table;
     let players = table.game.players();
     let me_index = scene.me_index;
@@ -639,7 +641,7 @@ fn weigh(scene: &Scene<'_>, times: [f32; SEATS], only: Option<usize>) -> Move {
     // after the largest loss; and while the last attack is held, only the
     // wallets of opponents about to win (fire and lightning are not worth
     // the hold otherwise).
-    let mut reckon = [false; SEATS];
+    let mut reckon = vec![false; players.len()];
     for (i, p) in players.iter().enumerate() {
         let ice_on_recharge = can(Attack::Ice) && is_recharge_turn(p.turns + p.lost_turns + 1);
         reckon[i] = i != me_index
@@ -756,7 +758,7 @@ mod tests {
     fn felt_setbacks_and_denials_by_hand() {
         let game = Game::new(
             std::sync::Arc::new(crate::Grid::empty()),
-            [crate::Seat::Bot; SEATS],
+            [crate::Seat::Bot; crate::game::SEATS],
         );
         let table = Table::new(&game, &DEFAULT_WEIGHTS);
         // race_turns 5 = 10/3 moves: felt(m) = m − 0.075 m², flat from 20/3.

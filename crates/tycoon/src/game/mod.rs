@@ -1,7 +1,8 @@
-//! Play mode: four players on a grid, as a state machine over moves.
+//! Play mode: two to four players on a grid (four by default, as in the
+//! original assignment), as a state machine over moves.
 //!
 //! Terms:
-//! - **player**: seats 1 to 4 in turn order, each with a token on a cell, a
+//! - **player**: seats 1 to 4 (or to 2 or 3 in a smaller game) in turn order, each with a token on a cell, a
 //!   wallet of coins and a turn counter ([`Player`]).
 //! - **turn**: one go of one player. Every turn counts: extra turns (card 3)
 //!   and lost turns (card 4, prison, ice, empty wallet) too. A player's 3rd,
@@ -38,8 +39,11 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tabletop::{DiceError, DiceSource};
 
-/// Players in a game.
+/// Players in a game by default: the original assignment's four, and the
+/// most a game may have.
 pub const SEATS: usize = 4;
+/// The fewest players a game may have.
+pub const MIN_SEATS: usize = 2;
 /// Faces of the die.
 pub const FACES: u8 = 6;
 /// Coins in each wallet at the start.
@@ -243,6 +247,12 @@ pub enum GameError {
         /// The cap given.
         cap: u32,
     },
+    /// Too few or too many players.
+    #[error("a game of Tycoon has 2 to {SEATS} players, not {seats}")]
+    Seats {
+        /// The players asked for.
+        seats: usize,
+    },
     /// A position that does not hold together (only with the `positions`
     /// feature).
     #[error("not a valid position: {0}")]
@@ -258,6 +268,9 @@ pub struct Game {
     grid: Arc<Grid>,
     seats: [Seat; SEATS],
     players: [Player; SEATS],
+    /// Players in this game (2 to [`SEATS`]): only the first this many
+    /// seats and players play.
+    count: u8,
     owners: [Option<u8>; 3],
     current: u8,
     phase: Phase,
@@ -332,6 +345,7 @@ impl Game {
             grid,
             seats,
             players: std::array::from_fn(|_| Player::new()),
+            count: SEATS as u8,
             owners: [None; 3],
             current: 0,
             phase: Phase::Turn,
@@ -341,6 +355,28 @@ impl Game {
             turn_cap: DEFAULT_TURN_CAP,
             winner: None,
         }
+    }
+
+    /// A new game on `grid` for two to four players answering for `seats`
+    /// (in turn order), each on cell 1 with 100 coins: the rules of the
+    /// four-player game, with fewer players.
+    ///
+    /// # Errors
+    /// [`GameError::Seats`] for fewer than 2 or more than 4 seats.
+    pub fn for_seats(grid: Arc<Grid>, seats: &[Seat]) -> Result<Self, GameError> {
+        if !(MIN_SEATS..=SEATS).contains(&seats.len()) {
+            return Err(GameError::Seats { seats: seats.len() });
+        }
+        let mut all = [Seat::Human; SEATS];
+        all[..seats.len()].copy_from_slice(seats);
+        let mut game = Self::new(grid, all);
+        game.count = seats.len() as u8;
+        Ok(game)
+    }
+
+    /// Players in this game (2 to 4).
+    pub fn count(&self) -> u8 {
+        self.count
     }
 
     /// The same game with a different turn cap (1 to [`MAX_TURN_CAP`]).
@@ -354,19 +390,19 @@ impl Game {
         &self.grid
     }
 
-    /// Who answers for each seat.
-    pub fn seats(&self) -> [Seat; SEATS] {
-        self.seats
+    /// Who answers for each seat, seat 1 first.
+    pub fn seats(&self) -> &[Seat] {
+        &self.seats[..usize::from(self.count)]
     }
 
     /// Every player, in seat order.
-    pub fn players(&self) -> &[Player; SEATS] {
-        &self.players
+    pub fn players(&self) -> &[Player] {
+        &self.players[..usize::from(self.count)]
     }
 
     /// Player `seat` (from 1).
     pub fn player(&self, seat: u8) -> Option<&Player> {
-        self.players.get(usize::from(seat).wrapping_sub(1))
+        self.players().get(usize::from(seat).wrapping_sub(1))
     }
 
     /// The owner (from 1) of station `number` (9, 10, 11), if any.
@@ -469,7 +505,7 @@ impl Game {
                 let mut moves = vec![Move::Recharge];
                 for attack in self.me().attacks_left() {
                     if attack.needs_target() {
-                        for target in 1..=SEATS as u8 {
+                        for target in 1..=self.count {
                             if target != player {
                                 moves.push(Move::Attack {
                                     attack,
@@ -492,7 +528,7 @@ impl Game {
     /// The game as a front end shows it.
     pub fn view(&self) -> View {
         View {
-            players: (0..SEATS)
+            players: (0..usize::from(self.count))
                 .map(|i| {
                     let seat = i as u8 + 1;
                     PlayerView {
@@ -662,7 +698,7 @@ impl Game {
     }
 
     fn add_lost_turns(&mut self, index: usize, turns: u32) {
-        if let Some(p) = self.players.get_mut(index) {
+        if let Some(p) = self.players[..usize::from(self.count)].get_mut(index) {
             p.lost_turns = p.lost_turns.saturating_add(turns);
         }
     }
@@ -694,9 +730,10 @@ impl Game {
                 "{attack} needs a player to aim at: `attack {attack} PLAYER`"
             ))),
             (true, Some(t)) if t == player => Err(fail("a player cannot attack themselves".into())),
-            (true, Some(t)) if !(1..=SEATS as u8).contains(&t) => {
-                Err(fail(format!("there is no player {t} (players are 1 to 4)")))
-            }
+            (true, Some(t)) if !(1..=self.count).contains(&t) => Err(fail(format!(
+                "there is no player {t} (players are 1 to {})",
+                self.count
+            ))),
             _ => Ok(()),
         }
     }
@@ -768,7 +805,8 @@ impl Game {
                     self.players[t].poison_turns.saturating_add(POISON_TURNS);
             }
             (Attack::Lightning, _) => {
-                for (i, p) in self.players.iter_mut().enumerate() {
+                let count = usize::from(self.count);
+                for (i, p) in self.players[..count].iter_mut().enumerate() {
                     if i != usize::from(self.current) {
                         p.coins -= i64::from(LIGHTNING_COINS);
                     }
@@ -953,7 +991,7 @@ impl Game {
 
     fn restart_ahead(&mut self, cell: u32, events: &mut Vec<Event>) {
         let player = self.current + 1;
-        let target = (0..SEATS)
+        let target = (0..usize::from(self.count))
             .filter(|&i| self.players[i].cell > cell)
             .min_by_key(|&i| (self.players[i].cell, i));
         if let Some(t) = target {
@@ -1022,7 +1060,7 @@ impl Game {
             .into_iter()
             .filter_map(|n| self.grid.station_terms(n))
             .max_by_key(|t| (t.price, t.fee, std::cmp::Reverse(t.number)));
-        let poorest = (0..SEATS)
+        let poorest = (0..usize::from(self.count))
             .min_by_key(|&i| (self.players[i].coins, i))
             .map_or(player, |i| i as u8 + 1);
         match dearest {
@@ -1051,7 +1089,7 @@ impl Game {
         if self.extra_roll {
             self.extra_roll = false;
         } else {
-            self.current = (self.current + 1) % SEATS as u8;
+            self.current = (self.current + 1) % self.count;
         }
         if self.turns >= self.turn_cap {
             self.phase = Phase::Over;

@@ -23,6 +23,10 @@ struct Position {
     grid: Grid,
     seats: [Seat; SEATS],
     players: [Player; SEATS],
+    /// Players in the game (2 to 4; 4 when not given): the seats and
+    /// players past them are not in play.
+    #[serde(default = "four")]
+    count: u8,
     owners: [Option<u8>; 3],
     current: u8,
     phase: Phase,
@@ -33,12 +37,17 @@ struct Position {
     winner: Option<u8>,
 }
 
+fn four() -> u8 {
+    SEATS as u8
+}
+
 impl From<&Game> for Position {
     fn from(g: &Game) -> Self {
         Self {
             grid: (*g.grid).clone(),
             seats: g.seats,
             players: g.players.clone(),
+            count: g.count,
             owners: g.owners,
             current: g.current + 1,
             phase: g.phase,
@@ -55,8 +64,14 @@ impl TryFrom<Position> for Game {
     type Error = GameError;
     fn try_from(s: Position) -> Result<Self, GameError> {
         let bad = |m: String| Err(GameError::Position(m));
-        if !(1..=SEATS as u8).contains(&s.current) {
-            return bad(format!("current player {} is not 1 to 4", s.current));
+        if !(MIN_SEATS as u8..=SEATS as u8).contains(&s.count) {
+            return bad(format!("{} players: a game has 2 to 4", s.count));
+        }
+        if !(1..=s.count).contains(&s.current) {
+            return bad(format!(
+                "current player {} is not 1 to {}",
+                s.current, s.count
+            ));
         }
         if s.turn_cap > MAX_TURN_CAP || s.turns > MAX_COUNT {
             return bad(format!(
@@ -104,10 +119,11 @@ impl TryFrom<Position> for Game {
         }
         for (i, o) in s.owners.iter().enumerate() {
             if let Some(o) = o {
-                if !(1..=SEATS as u8).contains(o) {
+                if !(1..=s.count).contains(o) {
                     return bad(format!(
-                        "station {} is owned by player {o}, not 1 to 4",
-                        i + 9
+                        "station {} is owned by player {o}, not 1 to {}",
+                        i + 9,
+                        s.count
                     ));
                 }
                 if s.grid.station_terms(i as u8 + 9).is_none() {
@@ -185,6 +201,7 @@ impl TryFrom<Position> for Game {
             grid: Arc::new(s.grid),
             seats: s.seats,
             players: s.players,
+            count: s.count,
             owners: s.owners,
             current: s.current - 1,
             phase: s.phase,

@@ -96,3 +96,31 @@ fn no_view_or_event_tells_the_seed_until_the_end() {
         );
     }
 }
+
+#[test]
+fn two_and_three_seats_play_through_the_match_layer_and_replay() {
+    for players in [2u64, 3] {
+        for round in 0..6 {
+            let seats: Vec<SeatKind> = seats(round).into_iter().take(players as usize).collect();
+            let mut m = Match::<Game>::start(setup(), seats, DiceMode::Seeded { seed: round + 40 })
+                .unwrap();
+            let mut bot_rng = m.bot_rng();
+            m.run_bots(&mut bot_rng, 20_000);
+            assert!(m.status().is_over(), "{players} players: {}", m.status());
+            assert_eq!(m.game().players().len() as u64, players);
+            let view = m.view(Viewer::Spectator);
+            assert_eq!(view.view.players.len() as u64, players);
+            let again = Match::<Game>::replay(m.record().clone()).unwrap();
+            assert_eq!(again.game(), m.game());
+        }
+    }
+    for wrong in [1usize, 5] {
+        let e = Match::<Game>::start(
+            setup(),
+            vec![SeatKind::Person; wrong],
+            DiceMode::Seeded { seed: 1 },
+        )
+        .unwrap_err();
+        assert_eq!(tabletop::play::Coded::code(&e), "bad_seats");
+    }
+}

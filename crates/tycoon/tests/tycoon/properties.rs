@@ -9,7 +9,7 @@ use tabletop::SeededDice;
 use tycoon::design::{Designer, Edit};
 use tycoon::game::MAX_ATTACKS;
 use tycoon::simulate::{Options, game_seeds, play_out, simulate_on};
-use tycoon::{Event, Game, Grid, Seat, parse_grid, write_grid};
+use tycoon::{Event, Game, Grid, Move, Seat, parse_grid, write_grid};
 
 const SAMPLE: &str = include_str!("../data/sample.grid");
 
@@ -24,13 +24,26 @@ fn check_invariants(g: &Game, events: &[Event]) {
         turns += p.turns;
     }
     assert_eq!(turns, g.turns(), "every turn is some player's turn");
+    assert_eq!(g.players().len(), usize::from(g.count()));
+    assert_eq!(g.view().players.len(), usize::from(g.count()));
+    if let Some(current) = g.current() {
+        assert!((1..=g.count()).contains(&current));
+    }
+    for mv in g.legal_moves() {
+        if let Move::Attack {
+            target: Some(t), ..
+        } = mv
+        {
+            assert!((1..=g.count()).contains(&t), "{mv}: no such player");
+        }
+    }
     for n in [9u8, 10, 11] {
         if let Some(owner) = g.owner(n) {
-            assert!((1..=4).contains(&owner));
+            assert!((1..=g.count()).contains(&owner));
             assert!(g.grid().station_terms(n).is_some());
         }
     }
-    let owned: usize = (1..=4).map(|s| g.stations_of(s).len()).sum();
+    let owned: usize = (1..=g.count()).map(|s| g.stations_of(s).len()).sum();
     let groups = [9u8, 10, 11]
         .iter()
         .filter(|&&n| g.owner(n).is_some())
@@ -84,6 +97,67 @@ fn two_thousand_seeded_bot_games_end_with_a_winner_and_keep_every_invariant() {
         winners[usize::from(w) - 1] += 1;
     }
     assert!(winners.iter().all(|&w| w > 100), "{winners:?}");
+}
+
+#[test]
+fn two_and_three_player_bot_games_end_with_a_winner_and_keep_every_invariant() {
+    let grid = Arc::new(parse_grid(SAMPLE).unwrap());
+    for players in [2usize, 3] {
+        let mut winners = vec![0u32; players];
+        for i in 0..600u64 {
+            let (dice_seed, bot_seed) = game_seeds(48, i);
+            let seats: Vec<Seat> = (0..players)
+                .map(|k| {
+                    if (i + k as u64) % 2 == 0 {
+                        Seat::Bot
+                    } else {
+                        Seat::Random
+                    }
+                })
+                .collect();
+            let mut g = Game::for_seats(grid.clone(), &seats).unwrap();
+            assert_eq!(g.count() as usize, players);
+            let mut moves = 0u64;
+            let mut seen = vec![false; players];
+            play_out(
+                &mut g,
+                &mut SeededDice::new(dice_seed),
+                bot_seed,
+                |g, events| {
+                    moves += 1;
+                    check_invariants(g, events);
+                    for e in events {
+                        if let Event::Rolled { player, .. } = *e {
+                            seen[usize::from(player) - 1] = true;
+                        }
+                    }
+                    if moves % 97 == 0 {
+                        assert_eq!(&Game::from_position(&g.to_position()).unwrap(), g);
+                    }
+                },
+            );
+            assert!(g.is_over(), "{players} players, game {i} did not end");
+            assert!(seen.iter().all(|&s| s), "every player rolls: {seen:?}");
+            let w = g.winner().unwrap_or_else(|| {
+                panic!(
+                    "{players} players, game {i} stalled after {} turns",
+                    g.turns()
+                )
+            });
+            winners[usize::from(w) - 1] += 1;
+        }
+        // Every seat wins a fair share (the first moves first: a small edge).
+        for &w in &winners {
+            assert!(
+                w > 600 / players as u32 / 2,
+                "{players} players: {winners:?}"
+            );
+        }
+    }
+    for wrong in [0usize, 1, 5] {
+        let e = Game::for_seats(grid.clone(), &vec![Seat::Bot; wrong]).unwrap_err();
+        assert!(e.to_string().contains("2 to 4 players"), "{e}");
+    }
 }
 
 #[test]

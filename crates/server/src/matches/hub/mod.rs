@@ -52,7 +52,7 @@ use std::task::Poll;
 use tabletop::Code;
 use tabletop::play::SeatKind;
 use tokio::sync::{Semaphore, broadcast};
-use view::{change, compact, tell, whole};
+use view::{change, compact, tell, viewer_of, whole};
 
 /// How many changes a slow watcher may fall behind before it skips to the
 /// newest.
@@ -628,6 +628,25 @@ impl Hub {
         Ok(f(live.table.as_ref()))
     }
 
+    /// Runs `f` on match `id`'s table as `token`'s holder sees it (the seat
+    /// to move when it holds it, else its first seat; a spectator with no
+    /// token): for a game's extras that show a seat's own secrets (a Baffle
+    /// racer's hint).
+    ///
+    /// # Errors
+    /// 404 for no such match; 403 `bad_token` for a token of another match.
+    pub async fn with_table_as<R>(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        f: impl FnOnce(&dyn AnyMatch, tabletop::play::Viewer) -> R,
+    ) -> Result<R, ApiError> {
+        let (_slot, mut live) = self.lock(id).await?;
+        let holder = self.holder(id, &mut live, token).await?;
+        let viewer = viewer_of(&live, holder);
+        Ok(f(live.table.as_ref(), viewer))
+    }
+
     /// Plays a person's move in match `id` for the seat to move, which
     /// `token` must hold, if the match has exactly `after` moves. With
     /// [`Play::Repeat`], plays the same move again and again while one of the
@@ -932,12 +951,12 @@ fn seat_taken(seat: u8) -> ApiError {
     )
 }
 
-/// `playing`, `won`, `given_up` or `stalled`.
+/// `playing`, `won` (alone or shared), `given_up` or `stalled`.
 fn status_word(status: &tabletop::play::Status) -> String {
     use tabletop::play::Status;
     match status {
         Status::Playing => "playing",
-        Status::Won { .. } => "won",
+        Status::Won { .. } | Status::Shared { .. } => "won",
         Status::GivenUp => "given_up",
         Status::Stalled { .. } => "stalled",
     }

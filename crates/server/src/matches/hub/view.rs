@@ -46,7 +46,8 @@ pub(super) fn tell(slot: &Slot, live: &Live, played: &[Played]) {
 /// `server_error` when it does not write.
 pub(super) fn change(id: &str, live: &Live, played: &[Played]) -> Result<Change, ApiError> {
     let change = protocol::Change {
-        played: played.to_vec(),
+        // Every watcher is told a move as the mover's rivals are.
+        played: played.iter().map(Played::for_others).collect(),
         view: whole(id, live, Holder::default())?,
     };
     let json = serde_json::to_string(&change).map_err(|e| {
@@ -63,7 +64,7 @@ pub(super) fn change(id: &str, live: &Live, played: &[Played]) -> Result<Change,
 
 /// Whose eyes `holder` sees the match through: the seat to move when it
 /// holds it, else its first seat, else a spectator's.
-fn viewer_of(live: &Live, holder: Holder) -> Viewer {
+pub(super) fn viewer_of(live: &Live, holder: Holder) -> Viewer {
     match live.table.to_move() {
         Some(seat) if holder.holds(seat) => Viewer::Seat { seat },
         _ => holder
