@@ -182,10 +182,10 @@ impl Playable for Race {
             .map_or(Move::Quit, |game| bot_move_on(game, level, rng))
     }
 
-    fn words(event: &Event, mover: u8, names: &[String]) -> String {
+    fn words(event: &RaceEvent, mover: u8, names: &[String]) -> String {
         // One unnamed player alone is named by no one.
         let who = tabletop::play::seat_name(names, mover);
         let alone = names.len() <= 1 && who == "Player 1";
-        crate::words::words(event, (!alone).then_some(who.as_str()))
+        crate::words::race_words(event, (!alone).then_some(who.as_str()))
     }
 }

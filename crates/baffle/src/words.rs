@@ -15,6 +15,7 @@
 use crate::game::Event;
 use crate::geometry::Cell;
 use crate::layout::Placed;
+use crate::race::{RaceEvent, RaceNews};
 use crate::solve::Advice;
 
 /// A cell as the page's box labels it: "C5" (column C from the left, row
@@ -25,6 +26,37 @@ pub fn cell_name(cell: Cell) -> String {
         |c| char::from(b'A' + c).to_string(),
     );
     format!("{col}{}", cell.row + 1)
+}
+
+/// A race's `event`, of a move by `who`, in a sentence: a box's own event
+/// as [`words`] says it, and what the others may know of a racer's move
+/// ("Bo shoots a beam (3 shots so far)", "Bo guesses wrong (2 points)").
+pub fn race_words(event: &RaceEvent, who: Option<&str>) -> String {
+    let news = match event {
+        RaceEvent::Box(event) => return words(event, who),
+        RaceEvent::Race(news) => news,
+    };
+    let who = who.unwrap_or("The player");
+    match news {
+        RaceNews::RaceShot { shots } => format!(
+            "{who} shoots a beam ({} so far)",
+            tabletop::count(*shots as u64, "shot", "shots")
+        ),
+        RaceNews::RaceGuess {
+            right: true,
+            found,
+            mirrors,
+        } => format!("{who} guesses right: {found} of {mirrors} mirrors found"),
+        RaceNews::RaceGuess { right: false, .. } => {
+            format!("{who} guesses wrong (2 points)")
+        }
+        RaceNews::RaceFinished { score } => {
+            format!("{who} found every mirror. Final score {}", score.total)
+        }
+        RaceNews::RaceQuit { score } => {
+            format!("{who} gives up with score {}", score.total)
+        }
+    }
 }
 
 /// `event`, of a move by `who`, in a sentence: "Ada shoots into 7 and the
