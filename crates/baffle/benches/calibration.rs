@@ -278,8 +278,9 @@ fn fitted(cases: &[Case]) -> String {
     };
     let mut out = String::from(
         "//! The calibration maps, one per group ([`super::group`]), as fitted by\n\
-         //! the calibration bench on the seed set 1, 60 boxes a size:\n\
-         //! `BAFFLE_CALIB_SET=1 BAFFLE_CALIB_BOXES=60 BAFFLE_CALIB_FIT=crates/baffle/src/solve/calibrate/table.rs \\\n\
+         //! the calibration bench on the seed set 1, 60 boxes a size and 180 of\n\
+         //! 26 × 26: `BAFFLE_CALIB_SET=1 BAFFLE_CALIB_BOXES=60 BAFFLE_CALIB_BIG=180 \\\n\
+         //! BAFFLE_CALIB_FIT=crates/baffle/src/solve/calibrate/table.rs \\\n\
          //! cargo bench -p baffle --bench calibration` (then `cargo fmt`).\n\n\
          use super::{GROUPS, Map};\n\n\
          /// The maps by group.\n\

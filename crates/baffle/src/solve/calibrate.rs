@@ -8,7 +8,7 @@
 //!   themselves: a mirror in every sample is there only about 70% of the
 //!   time on the densest boxes.
 //! - **group**: the boxes a map is fitted on and applied to, by size
-//!   (up to 12, 13 to 19, 20 and more) and mirror density `k / n²` (up to
+//!   (up to 12, 13 to 19, 20 to 25, 26) and mirror density `k / n²` (up to
 //!   0.05, 0.1, 0.15, 0.2, 0.3, more): how far off the shares are depends
 //!   on both.
 //! - **map**: for a group, a non-decreasing function from a sampled share
@@ -30,7 +30,7 @@ mod table;
 /// last band.
 pub const DENSITY_BANDS: [f64; 5] = [0.05, 0.1, 0.15, 0.2, 0.3];
 /// Upper bounds of the size bands; bigger boxes are in the last band.
-pub const SIZE_BANDS: [usize; 2] = [12, 19];
+pub const SIZE_BANDS: [usize; 3] = [12, 19, 25];
 /// How many groups there are.
 pub const GROUPS: usize = (DENSITY_BANDS.len() + 1) * (SIZE_BANDS.len() + 1);
 
