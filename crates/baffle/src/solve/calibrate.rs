@@ -5,8 +5,9 @@
 //!   ([`super::estimate`]) with a given content (empty, `/`, `\`) in a
 //!   cell. On big boxes the chains mix slowly between layouts that route a
 //!   beam through different mirrors, so these shares are too sure of
-//!   themselves: a mirror in every sample is there only about 70% of the
-//!   time on the densest boxes.
+//!   themselves: on 26 × 26 with more than a tenth of the cells
+//!   mirrors, a mirror every sample shows in a cell is there only about a
+//!   quarter of the time (the fitted maps, `calibrate/table.rs`).
 //! - **group**: the boxes a map is fitted on and applied to, by size
 //!   (up to 12, 13 to 19, 20 to 25, 26) and mirror density `k / n²` (up to
 //!   0.05, 0.1, 0.15, 0.2, 0.3, more): how far off the shares are depends
