@@ -103,10 +103,13 @@ fn main() {
                 let estimates: Vec<_> = [0, EstimateOptions::default().find_steps]
                     .into_iter()
                     .map(|find_steps| {
+                        // The sampler's own shares: the calibration map is
+                        // measured by the calibration bench.
                         let options = SolveOptions {
                             advice: false,
                             step_limit: 0,
                             seed,
+                            calibrate: false,
                             estimate: EstimateOptions {
                                 find_steps,
                                 ..EstimateOptions::default()

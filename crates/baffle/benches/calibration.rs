@@ -3,7 +3,7 @@
 //!
 //! For every size from `BAFFLE_CALIB_FIRST` to `BAFFLE_CALIB_LAST` (4 and
 //! 26), `BAFFLE_CALIB_BOXES` random boxes (default 12) with a random
-//! mirror count (1 to `n²/4`) and a random subset of their own shots, one
+//! mirror count (1 to `n²/2`, every count the game allows) and a random subset of their own shots, one
 //! hint (the default options). For every cell and each content (empty,
 //! `/`, `\`) the stated chance and whether the true box has it: the
 //! reliability table by decile of the stated chance (cases, mean stated,
@@ -13,9 +13,19 @@
 //! shares) and estimated ones are tallied apart; the estimated cells not
 //! proven are tallied again on their own. `BAFFLE_CALIB_PROOF_CONFLICTS`
 //! sets the SAT proofs' conflicts (0: none).
+//!
+//! The seeds: `BAFFLE_CALIB_SET` picks a set of boxes (default 0; box `b`
+//! of size `n` in set `s` has seed `n·10⁶ + 7000 + s·10⁵ + b`), so that
+//! the calibration map ([`baffle::solve::calibrate`]) is fitted on one set
+//! (1) and checked on another (0). `BAFFLE_CALIB_BIG` boxes of the last
+//! size (default `BAFFLE_CALIB_BOXES`). `BAFFLE_CALIB_RAW=1` states the
+//! sampled shares without the calibration map, and `BAFFLE_CALIB_DUMP=FILE`
+//! writes each estimated cell not proven as a line (size, mirrors, shots,
+//! sampled shares of empty, `/` and `\`, their standard error, the truth:
+//! 0 empty, 1 `/`, 2 `\`), the data the map is fitted on.
 
-use baffle::solve::Method;
-use baffle::{Evidence, Layout, Mirror, Size, SolveOptions, solve};
+use baffle::solve::{Method, calibrate};
+use baffle::{Evidence, Layout, Mirror, Size, SolveError, SolveOptions, solve};
 use std::time::Instant;
 use tabletop::Rng;
 
@@ -38,6 +48,7 @@ struct Tally {
     wrong_proven: u64,
     answers: u64,
     max_ms: f64,
+    too_hard: u64,
 }
 
 impl Tally {
@@ -59,6 +70,7 @@ impl Tally {
         self.proven += o.proven;
         self.wrong_proven += o.wrong_proven;
         self.answers += o.answers;
+        self.too_hard += o.too_hard;
         self.max_ms = self.max_ms.max(o.max_ms);
     }
 
@@ -95,14 +107,23 @@ impl Tally {
     }
 }
 
-/// [counted, estimated, estimated and not proven].
-type Tallies = [Tally; 3];
+/// [counted, estimated, estimated and not proven, estimated on the last
+/// size].
+type Tallies = [Tally; 4];
 
-fn one(n: usize, b: u64, out: &mut Tallies) {
+/// An estimated cell not proven: its group, sampled shares (or stated
+/// chances) and true content (0 empty, 1 `/`, 2 `\\`).
+type Case = (usize, [f64; 3], usize);
+
+fn raw() -> bool {
+    env("BAFFLE_CALIB_RAW", 0) != 0 || std::env::var("BAFFLE_CALIB_FIT").is_ok()
+}
+
+fn one(n: usize, b: u64, last: usize, out: &mut Tallies, cases: &mut Vec<Case>) {
     let size = Size::new(n).expect("a size");
-    let seed = (n as u64) * 1_000_000 + 7_000 + b;
+    let seed = (n as u64) * 1_000_000 + 7_000 + env("BAFFLE_CALIB_SET", 0) * 100_000 + b;
     let mut rng = Rng::new(seed);
-    let k = 1 + rng.below((n * n / 4).max(1) as u64) as usize;
+    let k = 1 + rng.below((n * n / 2).max(1) as u64) as usize;
     let truth = Layout::seeded(size, k, seed).expect("a box");
     let mut holes: Vec<usize> = (0..4 * n).collect();
     rng.shuffle(&mut holes);
@@ -119,12 +140,28 @@ fn one(n: usize, b: u64, out: &mut Tallies) {
     let t = Instant::now();
     let mut options = SolveOptions::default();
     options.proof.conflicts = env("BAFFLE_CALIB_PROOF_CONFLICTS", options.proof.conflicts);
-    let s = solve(&ev, &options).expect("an answer");
+    options.calibrate = !raw();
+    let s = match solve(&ev, &options) {
+        Ok(s) => s,
+        // No layout found to sample from within the steps: no odds stated.
+        Err(SolveError::TooHard { .. }) => {
+            out[0].too_hard += 1;
+            println!("no answer (too hard): {n}×{n}, {k} mirrors, {m} shots, seed {seed}");
+            return;
+        }
+        Err(e) => panic!("no answer to {ev:?}: {e}"),
+    };
     let ms = t.elapsed().as_secs_f64() * 1000.0;
     let estimated = matches!(s.method, Method::Estimated { .. });
-    let which = usize::from(estimated);
-    out[which].answers += 1;
-    out[which].max_ms = out[which].max_ms.max(ms);
+    for which in [
+        usize::from(estimated),
+        if estimated && n == last { 3 } else { 9 },
+    ] {
+        if let Some(t) = out.get_mut(which) {
+            t.answers += 1;
+            t.max_ms = t.max_ms.max(ms);
+        }
+    }
     for odds in &s.cells {
         let t = truth.get(odds.cell);
         let contents = [
@@ -132,12 +169,24 @@ fn one(n: usize, b: u64, out: &mut Tallies) {
             (odds.slash, t == Some(Mirror::Slash)),
             (odds.backslash, t == Some(Mirror::Backslash)),
         ];
-        let tallies: &[usize] = if !estimated {
-            &[0]
-        } else if odds.proven {
-            &[1]
-        } else {
-            &[1, 2]
+        if estimated && !odds.proven {
+            let truth = match t {
+                None => 0,
+                Some(Mirror::Slash) => 1,
+                Some(Mirror::Backslash) => 2,
+            };
+            cases.push((
+                calibrate::group(n, k),
+                [odds.empty, odds.slash, odds.backslash],
+                truth,
+            ));
+        }
+        let tallies: &[usize] = match (estimated, odds.proven, n == last) {
+            (false, _, _) => &[0],
+            (true, true, false) => &[1],
+            (true, true, true) => &[1, 3],
+            (true, false, false) => &[1, 2],
+            (true, false, true) => &[1, 2, 3],
         };
         for &w in tallies {
             let tally = &mut out[w];
@@ -162,19 +211,21 @@ fn main() {
     let last = env("BAFFLE_CALIB_LAST", 26) as usize;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
     let started = Instant::now();
+    let big = env("BAFFLE_CALIB_BIG", boxes);
     let jobs: Vec<(usize, u64)> = (first..=last)
-        .flat_map(|n| (0..boxes).map(move |b| (n, b)))
+        .flat_map(|n| (0..if n == last { big } else { boxes }).map(move |b| (n, b)))
         .collect();
     let jobs = &jobs;
-    let parts: Vec<Tallies> = std::thread::scope(|scope| {
+    let parts: Vec<(Tallies, Vec<Case>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads as usize)
             .map(|w| {
                 scope.spawn(move || {
                     let mut out = Tallies::default();
+                    let mut cases = Vec::new();
                     for &(n, b) in jobs.iter().skip(w).step_by(threads as usize) {
-                        one(n, b, &mut out);
+                        one(n, b, last, &mut out, &mut cases);
                     }
-                    out
+                    (out, cases)
                 })
             })
             .collect();
@@ -184,16 +235,77 @@ fn main() {
             .collect()
     });
     let mut all = Tallies::default();
-    for p in &parts {
+    let mut cases = Vec::new();
+    for (p, c) in &parts {
         for (a, b) in all.iter_mut().zip(p) {
             a.merge(b);
         }
+        cases.extend(c.iter().copied());
+    }
+    if let Ok(path) = std::env::var("BAFFLE_CALIB_FIT") {
+        std::fs::write(&path, fitted(&cases)).expect("the map written");
+        println!(
+            "calibration map fitted on {} cells, written to {path}",
+            cases.len()
+        );
     }
     println!(
-        "calibration: {first}×{first} to {last}×{last}, {boxes} random boxes a size, 1 to n²/4 mirrors, a random subset of their shots; {:.0} s on {threads} threads",
+        "calibration: {first}×{first} to {last}×{last}, {boxes} random boxes a size ({big} of {last}×{last}), seed set {}, 1 to n²/2 mirrors, a random subset of their shots, {}; {:.0} s on {threads} threads",
+        env("BAFFLE_CALIB_SET", 0),
+        if raw() {
+            "sampled shares, not calibrated"
+        } else {
+            "calibrated"
+        },
         started.elapsed().as_secs_f64()
+    );
+    println!(
+        "{} boxes had no answer (too hard: no layout found within the steps)",
+        all[0].too_hard
     );
     all[0].print("counted (exact shares)");
     all[1].print("estimated, every cell");
     all[2].print("estimated, cells not proven");
+    all[3].print(&format!("estimated, {last}×{last} only"));
+}
+
+/// The calibration maps fitted on `cases` (sampled shares), as the Rust
+/// source of `calibrate/table.rs`.
+fn fitted(cases: &[Case]) -> String {
+    let points = |v: &[(f64, f64)]| {
+        let items: Vec<String> = v.iter().map(|(x, y)| format!("({x:.4}, {y:.4})")).collect();
+        format!("&[{}]", items.join(", "))
+    };
+    let mut out = String::from(
+        "//! The calibration maps, one per group ([`super::group`]), as fitted by\n\
+         //! the calibration bench on the seed set 1, 60 boxes a size and 180 of\n\
+         //! 26 × 26: `BAFFLE_CALIB_SET=1 BAFFLE_CALIB_BOXES=60 BAFFLE_CALIB_BIG=180 \\\n\
+         //! BAFFLE_CALIB_FIT=crates/baffle/src/solve/calibrate/table.rs \\\n\
+         //! cargo bench -p baffle --bench calibration` (then `cargo fmt`).\n\n\
+         use super::{GROUPS, Map};\n\n\
+         /// The maps by group.\n\
+         #[allow(\n\
+             clippy::approx_constant,\n\
+             reason = \"measured frequencies, which may come near a constant\"\n\
+         )]\n\
+         pub const MAPS: [Map; GROUPS] = [\n",
+    );
+    for g in 0..calibrate::GROUPS {
+        let of = |content: usize| -> Vec<(f64, bool)> {
+            cases
+                .iter()
+                .filter(|c| c.0 == g)
+                .flat_map(|c| {
+                    let contents: &[usize] = if content == 0 { &[0] } else { &[1, 2] };
+                    contents.iter().map(move |&i| (c.1[i], c.2 == i))
+                })
+                .collect()
+        };
+        out += &format!(
+            "    Map {{ empty: {}, mirror: {} }},\n",
+            points(&calibrate::isotonic(&of(0))),
+            points(&calibrate::isotonic(&of(1)))
+        );
+    }
+    out + "];\n"
 }

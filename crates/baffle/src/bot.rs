@@ -37,7 +37,7 @@ use crate::game::{Event, Game, Move, MoveError, View};
 use crate::geometry::Size;
 use crate::layout::{Mirror, Placed};
 use crate::solve::advice::likeliest;
-use crate::solve::{Advice, Solution, SolveError, SolveOptions, solve_within};
+use crate::solve::{Advice, Method, Solution, SolveError, SolveOptions, calibrate, solve_within};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use tabletop::Budget;
@@ -110,7 +110,7 @@ pub struct BotOptions {
     /// The solver's options for a second try, when the first finds the
     /// evidence too hard and every exit is already known (so that the bot
     /// would have to guess with no sample): by default a hint's
-    /// ([`SolveOptions::default`]).
+    /// ([`SolveOptions::default`]), the shares not calibrated.
     #[serde(default)]
     pub stuck: SolveOptions,
 }
@@ -120,13 +120,19 @@ impl Default for BotOptions {
         Self {
             solve: bot_solve_options(),
             guess_above: 0.5,
-            stuck: SolveOptions::default(),
+            stuck: SolveOptions {
+                calibrate: false,
+                ..SolveOptions::default()
+            },
         }
     }
 }
 
 /// The solver's options for the bot's first try at a move: a hint's, but
-/// with half the chains' steps and half the steps for their starts. The
+/// with half the chains' steps and half the steps for their starts, and
+/// the sampled shares not calibrated ([`crate::solve::calibrate`]: the
+/// map is the same for every cell of a box, so it hardly changes which
+/// mirror is likeliest, and the bot's measured play stays as it was). The
 /// bot needs a good move, not odds with a small stated error, and on the
 /// largest boxes late in a game the hint's effort took up to a second a
 /// move; when this gives up, the bot shoots a hole whose exit is unknown
@@ -135,6 +141,7 @@ pub fn bot_solve_options() -> SolveOptions {
     let mut options = SolveOptions::default();
     options.estimate.find_steps /= 2;
     options.estimate.chain_steps /= 2;
+    options.calibrate = false;
     options
 }
 
@@ -232,8 +239,63 @@ fn from_solution(
         });
     }
     match advice.guess() {
-        Some(p) => Ok(guess(p, advised(advice))),
+        Some(p) => Ok(guess(p, advised(&calibrated(advice, solution, view)))),
         None => Err(BotError::Contradiction),
+    }
+}
+
+/// The advice as the bot states it: an estimated guess's chance taken
+/// from the sampled shares (which the bot ranks by) through the
+/// calibration map, as a hint states it.
+fn calibrated(advice: &Advice, solution: &Solution, view: &View) -> Advice {
+    let Method::Estimated {
+        calibrated: false, ..
+    } = solution.method
+    else {
+        return advice.clone();
+    };
+    let evidence = view.evidence();
+    let stated = |placed: &Placed| {
+        let odds = solution
+            .cells
+            .iter()
+            .find(|c| c.cell == placed.cell && !c.proven)?;
+        let ruled_out = |m: Mirror| evidence.not.contains(&Placed::new(placed.cell, m));
+        let c = calibrate::cell(
+            view.size,
+            view.mirrors,
+            [odds.empty, odds.slash, odds.backslash],
+            [
+                true,
+                !ruled_out(Mirror::Slash),
+                !ruled_out(Mirror::Backslash),
+            ],
+        );
+        Some(match placed.mirror {
+            Mirror::Slash => c[1],
+            Mirror::Backslash => c[2],
+        })
+    };
+    let mut method = solution.method;
+    if let Method::Estimated { calibrated, .. } = &mut method {
+        *calibrated = true;
+    }
+    match advice {
+        Advice::NothingToLearn {
+            placed,
+            chance,
+            all_shot,
+        } => Advice::NothingToLearn {
+            placed: *placed,
+            chance: stated(placed).unwrap_or(*chance),
+            all_shot: *all_shot,
+        },
+        Advice::SampleUndivided { placed, chance, .. } => Advice::SampleUndivided {
+            placed: *placed,
+            chance: stated(placed).unwrap_or(*chance),
+            method,
+        },
+        other => other.clone(),
     }
 }
 
@@ -351,6 +413,48 @@ mod tests {
         play(&mut game, &BotOptions::default(), |_, _| moves += 1).unwrap();
         assert_eq!(moves, game.moves().len());
         game
+    }
+
+    /// An estimated guess is ranked by the sampled shares, and its chance
+    /// stated through the calibration map, as a hint states it.
+    #[test]
+    fn states_an_estimated_guess_calibrated() {
+        let options = BotOptions::default();
+        let mut checked = 0;
+        for seed in 1..=4 {
+            let mut game = Game::new(Setup::seeded(12, 30, Sides::All, seed)).unwrap();
+            for hole in 0..48 {
+                let _ = game.apply(Move::Shoot { hole });
+            }
+            let view = game.view();
+            let solution =
+                solve_within(&view.evidence(), &options.solve, &Budget::unlimited()).unwrap();
+            if solution.method.counted() {
+                continue;
+            }
+            let Ok(decision) = from_solution(&view, &solution, &options) else {
+                continue;
+            };
+            let Reason::Advice {
+                advice:
+                    Advice::NothingToLearn { placed, chance, .. }
+                    | Advice::SampleUndivided { placed, chance, .. },
+            } = decision.reason
+            else {
+                continue;
+            };
+            let odds = solution
+                .cells
+                .iter()
+                .find(|c| c.cell == placed.cell)
+                .unwrap();
+            let stated =
+                calibrate::cell(12, 30, [odds.empty, odds.slash, odds.backslash], [true; 3]);
+            let i = usize::from(placed.mirror == Mirror::Backslash) + 1;
+            assert!((chance - stated[i]).abs() < 1e-12, "{chance} {stated:?}");
+            checked += 1;
+        }
+        assert!(checked > 0, "no estimated guess among the seeds");
     }
 
     #[test]

@@ -35,6 +35,7 @@
 //! means a beam from `e` leaves at `h`), so each pair is walked once.
 
 pub mod advice;
+pub mod calibrate;
 pub mod count;
 pub mod estimate;
 pub mod find;
@@ -107,6 +108,16 @@ pub struct SolveOptions {
     /// cells the sample agrees on ([`proof`]).
     #[serde(default)]
     pub proof: ProofOptions,
+    /// Whether estimated chances are passed through the measured
+    /// calibration map ([`calibrate`]) before they are stated (on by
+    /// default; off gives the sampled shares themselves, as the
+    /// calibration and bias benches need to measure them).
+    #[serde(default = "yes")]
+    pub calibrate: bool,
+}
+
+const fn yes() -> bool {
+    true
 }
 
 /// The exact advice's steps: the original assignment's fixed game after
@@ -132,6 +143,7 @@ impl Default for SolveOptions {
             advice: true,
             estimate: EstimateOptions::default(),
             proof: ProofOptions::default(),
+            calibrate: true,
         }
     }
 }
@@ -291,8 +303,13 @@ pub enum Method {
         /// The median effective sample size of the cells' mirror chances
         /// (of the cells neither always nor never holding a mirror).
         effective_samples: f64,
-        /// The largest standard error of any cell's mirror chance.
+        /// The largest standard error of any cell's sampled share of a
+        /// mirror.
         std_error: f64,
+        /// Whether the cells' chances not proven are the sampled shares
+        /// passed through the measured calibration map ([`calibrate`]).
+        #[serde(default)]
+        calibrated: bool,
     },
 }
 
@@ -318,12 +335,18 @@ impl std::fmt::Display for Method {
                 samples,
                 effective_samples,
                 std_error,
+                calibrated,
             } => write!(
                 f,
-                "estimated from {} ({chains} chains, about {:.0} effective; standard error at most {:.1} points)",
+                "estimated from {} ({chains} chains, about {:.0} effective; standard error at most {:.1} points{})",
                 tabletop::count(*samples as u64, "sampled layout", "sampled layouts"),
                 effective_samples,
-                100.0 * std_error
+                100.0 * std_error,
+                if *calibrated {
+                    "; chances calibrated against measured outcomes"
+                } else {
+                    ""
+                }
             ),
         }
     }
@@ -1071,10 +1094,21 @@ fn estimated(
         samples: all.len(),
         effective_samples: effective,
         std_error: se.iter().copied().fold(0.0, f64::max),
+        calibrated: options.calibrate,
     };
     let proven = proven_cells(p, &checked.pairs, &all, options, budget);
     for (i, (m, &e)) in shares.iter().zip(&se).enumerate() {
         let cell = size.cell(i);
+        let m = if options.calibrate {
+            calibrate::cell(
+                size.n(),
+                p.k,
+                *m,
+                [EMPTY, SLASH, BACK].map(|c| p.dom[i] & bit(c) != 0),
+            )
+        } else {
+            *m
+        };
         let mut odds = CellOdds {
             cell,
             empty: m[0],
@@ -1133,6 +1167,7 @@ fn proven_cells(
         proof::Proof::Found(found) => found.proven,
         proof::Proof::Impossible | proof::Proof::GaveUp { .. } => p.pre.clone(),
     };
+
     let mirrors = proven.iter().filter(|&&v| v == SLASH || v == BACK).count();
     if mirrors == p.k {
         for v in &mut proven {

@@ -2,18 +2,22 @@
 //! own shots (so the evidence is consistent: the true box fits it).
 //!
 //! Properties: the solver answers (exact, sampled or estimated), never 0
-//! layouts; every cell it says is proven (and every certain mirror and
-//! empty cell) agrees with the true box; every layout
-//! [`baffle::solve::find_layouts`] returns has the box's mirror count and
-//! reproduces every shot. The cases are drawn from
-//! a fixed seed, so a run repeats.
+//! layouts; every cell's stated chances are shares (0 to 1, summing to 1),
+//! with a content the evidence rules out at 0 and, when counted, the
+//! true content above 0; every cell it says is proven (and every certain
+//! mirror and empty cell) agrees with the true box; every layout
+//! [`baffle::solve::find_layouts`] returns has the box's mirror count,
+//! reproduces every shot and holds every mirror found and no wrongly
+//! guessed one. Some cases also carry mirrors found and wrong guesses,
+//! drawn from the true box as a player would make them. The cases are
+//! drawn from a fixed seed, so a run repeats.
 //!
 //! Boxes up to 8 × 8, boxes up to 26 × 26 and the largest box each run a
 //! few cases with the tests (issue 34: the solver used to give up on the
 //! big ones); `PROPTEST_CASES=N` runs more.
 
 use baffle::solve::find_layouts;
-use baffle::{Evidence, Layout, Mirror, Size, SolveOptions, solve};
+use baffle::{Evidence, Layout, Mirror, Placed, Size, SolveOptions, solve};
 use proptest::prelude::*;
 use tabletop::{Budget, Rng};
 
@@ -39,6 +43,31 @@ fn case(n: usize, k_share: f64, seed: u64, shot_share: f64) -> (Evidence, Layout
     (ev, truth)
 }
 
+/// Adds to `ev` a share `guess_share` of the true box's mirrors as found,
+/// and as many wrong guesses: the other mirror where there is one, or a
+/// mirror in an empty cell.
+fn with_guesses(mut ev: Evidence, truth: &Layout, seed: u64, guess_share: f64) -> Evidence {
+    let mut rng = Rng::new(seed ^ 0x5eed);
+    let mut mirrors: Vec<_> = truth.mirrors().collect();
+    rng.shuffle(&mut mirrors);
+    let found = ((guess_share * mirrors.len() as f64) as usize).min(mirrors.len() - 1);
+    ev.found = mirrors[..found].to_vec();
+    let size = truth.size();
+    for _ in 0..found {
+        let cell = size.cell(rng.below(size.cells() as u64) as usize);
+        let mirror = match truth.get(cell) {
+            Some(Mirror::Slash) => Mirror::Backslash,
+            Some(Mirror::Backslash) => Mirror::Slash,
+            None if rng.below(2) == 0 => Mirror::Slash,
+            None => Mirror::Backslash,
+        };
+        if !ev.found.iter().any(|p| p.cell == cell) {
+            ev.not.push(Placed::new(cell, mirror));
+        }
+    }
+    ev
+}
+
 fn check(ev: &Evidence, truth: &Layout) {
     let solution =
         solve(ev, &SolveOptions::default()).unwrap_or_else(|e| panic!("no answer to {ev:?}: {e}"));
@@ -48,11 +77,38 @@ fn check(ev: &Evidence, truth: &Layout) {
     );
     assert_eq!(solution.cells.len(), ev.size * ev.size);
     for odds in &solution.cells {
+        let chances = [odds.empty, odds.slash, odds.backslash];
+        assert!(
+            chances.iter().all(|c| (0.0..=1.0).contains(c))
+                && (chances.iter().sum::<f64>() - 1.0).abs() < 1e-9,
+            "not shares at {}: {odds:?} {ev:?}",
+            odds.cell
+        );
+        for (mirror, chance) in [
+            (Mirror::Slash, odds.slash),
+            (Mirror::Backslash, odds.backslash),
+        ] {
+            let placed = Placed::new(odds.cell, mirror);
+            assert!(
+                !ev.not.contains(&placed) || chance == 0.0,
+                "{placed} was guessed wrong, yet chance {chance}: {ev:?}"
+            );
+        }
+        for found in ev.found.iter().filter(|p| p.cell == odds.cell) {
+            assert!(odds.proven, "found {found}, not proven: {ev:?}");
+        }
         let chance = match truth.get(odds.cell) {
             None => odds.empty,
             Some(Mirror::Slash) => odds.slash,
             Some(Mirror::Backslash) => odds.backslash,
         };
+        if solution.method.counted() {
+            assert!(
+                chance > 0.0,
+                "counted, yet the truth at {} has chance 0: {odds:?} {ev:?}",
+                odds.cell
+            );
+        }
         if odds.proven {
             assert!(
                 chance == 1.0,
@@ -74,6 +130,12 @@ fn check(ev: &Evidence, truth: &Layout) {
         assert_eq!(layout.count(), ev.mirrors);
         for &(entry, exit) in &ev.shots {
             assert_eq!(layout.trace(entry).expect("a hole").exit, exit, "{ev:?}");
+        }
+        for p in &ev.found {
+            assert_eq!(layout.get(p.cell), Some(p.mirror), "found {p}: {ev:?}");
+        }
+        for p in &ev.not {
+            assert_ne!(layout.get(p.cell), Some(p.mirror), "wrong {p}: {ev:?}");
         }
     }
 }
@@ -125,6 +187,20 @@ proptest! {
         shot_share in 0.0f64..=1.0,
     ) {
         let (ev, truth) = case(n, k_share, seed, shot_share);
+        check(&ev, &truth);
+    }
+
+    /// Mirrors found and wrong guesses beside the shots, any box.
+    #[test]
+    fn any_box_with_guesses(
+        n in 4usize..=26,
+        k_share in 0.0f64..=0.5,
+        seed in any::<u64>(),
+        shot_share in 0.0f64..=1.0,
+        guess_share in 0.0f64..=0.8,
+    ) {
+        let (ev, truth) = case(n, k_share, seed, shot_share);
+        let ev = with_guesses(ev, &truth, seed, guess_share);
         check(&ev, &truth);
     }
 

@@ -259,6 +259,7 @@ fn print_odds(out: &mut impl Write, n: usize, s: &Solution) -> Result<()> {
         }
     };
     write!(out, "{}", box_text(size, mark))?;
+    writeln!(out, "{}", likeliest_text(s))?;
     if let Some(best) = &s.best_next_shot {
         let exits: Vec<String> = best
             .exits
@@ -276,6 +277,43 @@ fn print_odds(out: &mut impl Write, n: usize, s: &Solution) -> Result<()> {
     }
     writeln!(out, "Advice: {}", s.advice)?;
     Ok(())
+}
+
+/// The five likeliest mirrors not proven, with their chances: exact
+/// shares when counted, else estimated and calibrated.
+fn likeliest_text(s: &Solution) -> String {
+    let mut open: Vec<(Placed, f64)> = s
+        .cells
+        .iter()
+        .filter(|c| !c.proven)
+        .flat_map(|c| {
+            [
+                (Placed::new(c.cell, Mirror::Slash), c.slash),
+                (Placed::new(c.cell, Mirror::Backslash), c.backslash),
+            ]
+        })
+        .filter(|&(_, chance)| chance > 0.0)
+        .collect();
+    open.sort_by(|a, b| b.1.total_cmp(&a.1));
+    if open.is_empty() {
+        return "Likeliest mirrors not proven: none (every cell is proven)".to_string();
+    }
+    let items: Vec<String> = open
+        .iter()
+        .take(5)
+        .map(|(p, chance)| format!("{p} {:.0}%", 100.0 * chance))
+        .collect();
+    format!(
+        "Likeliest mirrors not proven ({}): {}",
+        match s.method {
+            Method::Estimated {
+                calibrated: true, ..
+            } => "estimated chances, calibrated against measured outcomes",
+            Method::Estimated { .. } => "estimated chances",
+            _ => "exact chances",
+        },
+        items.join(", ")
+    )
 }
 
 #[cfg(test)]

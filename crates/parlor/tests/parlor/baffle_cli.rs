@@ -525,3 +525,44 @@ fn solve_says_what_contradicts_what() {
         "{out}"
     );
 }
+
+/// Too many cases to count: the chances are estimated and calibrated, each
+/// cell with its `proven` flag beside them (JSON), and the text names the
+/// likeliest mirrors not proven with their chances.
+#[test]
+fn solve_states_calibrated_estimates_beside_proven_flags() {
+    let args = [
+        "baffle",
+        "solve",
+        "--size",
+        "10",
+        "--mirrors",
+        "20",
+        "--shots",
+        "0:29 1:28 10:39",
+    ];
+    let v = json(&[&args[..], &["--json"]].concat());
+    assert_eq!(v["method"]["kind"], "estimated", "{}", v["method"]);
+    assert_eq!(v["method"]["calibrated"], true);
+    let cells = v["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 100);
+    for c in cells {
+        let sum: f64 = ["empty", "slash", "backslash"]
+            .iter()
+            .map(|k| c[k].as_f64().unwrap())
+            .sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{c}");
+        assert!(c["proven"].is_boolean(), "{c}");
+    }
+    let text = ok(&args);
+    assert!(
+        text.contains("chances calibrated against measured outcomes"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "Likeliest mirrors not proven (estimated chances, calibrated against measured outcomes): <"
+        ),
+        "{text}"
+    );
+}

@@ -1,0 +1,198 @@
+//! The calibration map: estimated chances made to mean what they say.
+//!
+//! Terms:
+//! - **sampled share**: the share of the estimator's sampled layouts
+//!   ([`super::estimate`]) with a given content (empty, `/`, `\`) in a
+//!   cell. On big boxes the chains mix slowly between layouts that route a
+//!   beam through different mirrors, so these shares are too sure of
+//!   themselves: on 26 × 26 with more than a tenth of the cells
+//!   mirrors, a mirror every sample shows in a cell is there only about a
+//!   quarter of the time (the fitted maps, `calibrate/table.rs`).
+//! - **group**: the boxes a map is fitted on and applied to, by size
+//!   (up to 12, 13 to 19, 20 to 25, 26) and mirror density `k / n²` (up to
+//!   0.05, 0.1, 0.15, 0.2, 0.3, more): how far off the shares are depends
+//!   on both.
+//! - **map**: for a group, a non-decreasing function from a sampled share
+//!   to the frequency with which the true box held that content, one for
+//!   empty and one for either mirror (the two kinds are alike by
+//!   symmetry), measured over random boxes by isotonic regression
+//!   ([`isotonic`]: pool adjacent violators) and linear between its
+//!   points. The maps are fitted on one set of boxes
+//!   (`BAFFLE_CALIB_SET=1 BAFFLE_CALIB_FIT=… cargo bench -p baffle --bench
+//!   calibration`, which writes `calibrate/table.rs`) and checked on
+//!   another (set 0); the figures are in docs/performance.md.
+//! - **stated chance**: what the solver says of an estimated cell not
+//!   proven: each content's mapped share, those the evidence leaves the
+//!   cell (a wrong guess rules one out) scaled to sum to 1.
+
+mod table;
+
+/// Upper bounds of the density bands (`k / n²`); denser boxes are in the
+/// last band.
+pub const DENSITY_BANDS: [f64; 5] = [0.05, 0.1, 0.15, 0.2, 0.3];
+/// Upper bounds of the size bands; bigger boxes are in the last band.
+pub const SIZE_BANDS: [usize; 3] = [12, 19, 25];
+/// How many groups there are.
+pub const GROUPS: usize = (DENSITY_BANDS.len() + 1) * (SIZE_BANDS.len() + 1);
+
+/// A group's maps: points (sampled share, observed frequency), both
+/// increasing.
+#[derive(Clone, Copy, Debug)]
+pub struct Map {
+    /// The map of the share of layouts with the cell empty.
+    pub empty: &'static [(f64, f64)],
+    /// The map of the share with a given mirror there.
+    pub mirror: &'static [(f64, f64)],
+}
+
+/// The group of a box of size `n` with `k` mirrors.
+pub fn group(n: usize, k: usize) -> usize {
+    let density = k as f64 / (n * n).max(1) as f64;
+    let d = DENSITY_BANDS
+        .iter()
+        .position(|&b| density <= b)
+        .unwrap_or(DENSITY_BANDS.len());
+    let s = SIZE_BANDS
+        .iter()
+        .position(|&b| n <= b)
+        .unwrap_or(SIZE_BANDS.len());
+    s * (DENSITY_BANDS.len() + 1) + d
+}
+
+/// `points`' value at `x`: linear between points, flat beyond the ends;
+/// `x` itself when there are no points.
+pub fn interpolate(points: &[(f64, f64)], x: f64) -> f64 {
+    let i = points.partition_point(|&(s, _)| s < x);
+    match (points.get(i.wrapping_sub(1)), points.get(i)) {
+        (None, None) => x,
+        (None, Some(&(_, y))) | (Some(&(_, y)), None) => y,
+        (Some(&(x0, y0)), Some(&(x1, y1))) => {
+            if x1 <= x0 {
+                y1
+            } else {
+                y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+            }
+        }
+    }
+}
+
+/// A cell's stated chances (empty, `/`, `\`) from its sampled `shares`,
+/// on a box of size `n` with `k` mirrors, where `allowed` says which
+/// contents the evidence leaves it: a content ruled out keeps chance 0
+/// (`shares` as they are when it leaves none).
+pub fn cell(n: usize, k: usize, shares: [f64; 3], allowed: [bool; 3]) -> [f64; 3] {
+    let map = table::MAPS[group(n, k).min(GROUPS - 1)];
+    let mapped = [
+        (map.empty, shares[0], allowed[0]),
+        (map.mirror, shares[1], allowed[1]),
+        (map.mirror, shares[2], allowed[2]),
+    ]
+    .map(|(points, x, ok)| {
+        if ok {
+            interpolate(points, x.clamp(0.0, 1.0)).clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    });
+    let total: f64 = mapped.iter().sum();
+    let open = allowed.iter().filter(|&&a| a).count();
+    if total > 0.0 {
+        mapped.map(|c| c / total)
+    } else if open > 0 {
+        // Nothing measured for what is left: each content left alike.
+        allowed.map(|a| if a { 1.0 / open as f64 } else { 0.0 })
+    } else {
+        shares
+    }
+}
+
+/// The isotonic regression of `cases` (a share and whether the truth
+/// agreed): points (mean share, observed frequency) of the pooled blocks,
+/// shares first gathered into thousandths. Non-decreasing in both; empty
+/// when there are no cases.
+pub fn isotonic(cases: &[(f64, bool)]) -> Vec<(f64, f64)> {
+    // Per thousandth: sum of shares, agreements, cases.
+    let mut bins = vec![(0.0f64, 0.0f64, 0.0f64); 1001];
+    for &(x, agreed) in cases {
+        let b = &mut bins[(x.clamp(0.0, 1.0) * 1000.0).round() as usize];
+        b.0 += x;
+        b.1 += f64::from(u8::from(agreed));
+        b.2 += 1.0;
+    }
+    // Blocks: (sum of shares, agreements, cases), pooled while a block's
+    // frequency is above the next one's.
+    let mut blocks: Vec<(f64, f64, f64)> = Vec::new();
+    for b in bins.into_iter().filter(|b| b.2 > 0.0) {
+        blocks.push(b);
+        while blocks.len() > 1 {
+            let (x, y) = (blocks[blocks.len() - 2], blocks[blocks.len() - 1]);
+            if x.1 / x.2 <= y.1 / y.2 {
+                break;
+            }
+            blocks.pop();
+            let last = blocks.len() - 1;
+            blocks[last] = (x.0 + y.0, x.1 + y.1, x.2 + y.2);
+        }
+    }
+    blocks.iter().map(|b| (b.0 / b.2, b.1 / b.2)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn isotonic_pools_what_decreases() {
+        // Frequencies 1/2 at 0.1, 0 at 0.2 (pooled: 1/3 over both), 1 at 0.9.
+        let cases = [
+            (0.1, true),
+            (0.1, false),
+            (0.2, false),
+            (0.9, true),
+            (0.9, true),
+        ];
+        let fit = isotonic(&cases);
+        assert_eq!(fit.len(), 2);
+        assert!((fit[0].0 - 0.4 / 3.0).abs() < 1e-12);
+        assert!((fit[0].1 - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(fit[1], (0.9, 1.0));
+        assert!(isotonic(&[]).is_empty());
+    }
+
+    #[test]
+    fn interpolates_between_points_and_flat_beyond() {
+        let points = [(0.2, 0.1), (0.6, 0.5)];
+        assert_eq!(interpolate(&points, 0.0), 0.1);
+        assert!((interpolate(&points, 0.4) - 0.3).abs() < 1e-12);
+        assert_eq!(interpolate(&points, 1.0), 0.5);
+        assert_eq!(interpolate(&[], 0.7), 0.7);
+    }
+
+    #[test]
+    fn groups_by_size_and_density() {
+        // 1/16 ≈ 0.06: the second density band of the first size band.
+        assert_eq!(group(4, 1), 1);
+        assert_eq!(group(26, 338), GROUPS - 1);
+        assert_eq!(group(12, 7), 0);
+        assert_eq!(group(13, 7), DENSITY_BANDS.len() + 1);
+        assert!((4..=26).all(|n| (1..=n * n / 2).all(|k| group(n, k) < GROUPS)));
+    }
+
+    #[test]
+    fn stated_chances_are_shares_and_respect_what_is_ruled_out() {
+        for n in [4, 10, 26] {
+            for k in [1, n, n * n / 2] {
+                for shares in [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.5, 0.25, 0.25]] {
+                    for allowed in [[true; 3], [true, false, true], [true, true, false]] {
+                        let c = cell(n, k, shares, allowed);
+                        assert!((c.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{c:?}");
+                        assert!(c.iter().all(|x| (0.0..=1.0).contains(x)), "{c:?}");
+                        for i in 0..3 {
+                            assert!(allowed[i] || c[i] == 0.0, "{c:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
