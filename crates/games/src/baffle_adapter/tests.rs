@@ -185,7 +185,7 @@ fn one_seat_is_the_solitaire_game_as_before() {
         .unwrap();
     assert_eq!(
         as_json(&played.events[0]),
-        json!({"event": "shot", "hole": 7, "exit": 22, "text": "The beam into 7 comes out at 22."})
+        json!({"event": "shot", "hole": 7, "exit": 22, "text": "The beam into 7 comes out at 22"})
     );
     let view = game_view(m.as_ref(), Viewer::Spectator);
     assert!(view.get("racers").is_none(), "{view}");
