@@ -285,7 +285,7 @@ const page = {
     startButton: ui.newGame,
     startError: ui.newError,
     startForm: ui.newForm,
-    game: [ui.gamePanel, ui.about, ui.seats, ui.talliesPanel],
+    game: [ui.gamePanel, ui.about, ui.seats, ui.talliesPanel, ui.replay.parentElement],
     ...quickParts(),
     gone: ui.gone,
     status: ui.status,

@@ -1098,9 +1098,15 @@ fn two_people_play_from_their_own_browsers() {
     } else {
         (friend, maker)
     };
+    // The friend joined as Bo.
+    let winner_name = if winner == 2 {
+        "Bo".to_string()
+    } else {
+        format!("Player {winner}")
+    };
     won.wait_for_text("#status", "You win after");
-    lost.wait_for_text("#status", &format!("You lost: Player {winner} wins after"));
-    watcher.wait_for_text("#status", &format!("Player {winner} wins after"));
+    lost.wait_for_text("#status", &format!("You lost: {winner_name} wins after"));
+    watcher.wait_for_text("#status", &format!("{winner_name} wins after"));
     // The seats alternated: every move by the seat whose turn it was.
     let seats = watcher.script(
         "return [...document.querySelectorAll('#log li[data-move] .swatch')].map((s) => s.className);",

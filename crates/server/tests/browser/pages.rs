@@ -506,6 +506,8 @@ fn the_new_game_forms_read_the_registry() {
     });
     let faces = b.script("return document.getElementById('faces').value;", vec![]);
     assert_eq!(faces, json!("6"));
+    // The seat chooser is the shell's, made once the registry is read.
+    b.find(".seat-count");
     // Up to the registry's four players, one to begin with two.
     let counts = b.script(
         "return [...document.querySelectorAll('.seat-count option')].map((o) => o.value);",
