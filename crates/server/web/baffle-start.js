@@ -53,7 +53,11 @@ export function showStart(chosen = {}) {
       ),
     ),
   );
-  if (chosen.focus) ui.startGame.focus();
+  // New Game: the custom form, this game's box chosen again.
+  if (chosen.focus) {
+    byId("custom").open = true;
+    ui.startGame.focus();
+  }
   document.body.dataset.ready = "start";
 }
 

@@ -16,6 +16,7 @@ import { api, ApiFailure, el, byId, showError, sleep, gameInfo } from "/static/c
 import { confirmAction } from "/static/matchui.js";
 import { runShell } from "/static/shell.js";
 import { showStart, startForm, startRequest } from "/static/baffle-start.js";
+import { quickParts } from "/static/onetap.js";
 import { box, startBox, drawBox, drawMark, resetBox, isFound } from "/static/baffle-box.js";
 import { botText, botWhy, eventsText, gameTitle, roleText, statusText, liveText } from "/static/baffle-words.js";
 import { drawRace } from "/static/baffle-race.js";
@@ -437,15 +438,14 @@ const page = {
     moves: byId("moves-panel"),
     replay: ui.replayPanel,
     connection: ui.connection,
+    ...quickParts(),
   },
   seatOptions: { legend: "Who plays" },
   request: startRequest,
   status: () => said,
   draw,
 
-  attach(s) {
-    shell = s;
-  },
+  attach: (s) => (shell = s),
 
   enter(m, made) {
     leaveMatch();

@@ -115,3 +115,15 @@ export function statusWords(match, name) {
   if (p.yours) return isHotSeat(match) || mine.length > 1 ? `${name(seat)} to roll.` : `Your turn, ${name(seat)}: roll.`;
   return `${name(seat)} to roll, on their own device.`;
 }
+
+/**
+ * The last move's words for the line under the status ("Last move: Bo
+ * rolls 4: …"), from the view's log; `words(text)` names its players.
+ * Empty before the first move.
+ */
+export function lastMoveWords(view, words) {
+  const log = view.log || [];
+  const last = log.length ? log[log.length - 1].number : 0;
+  if (!last) return "";
+  return `Last move: ${log.filter((line) => line.number === last).map((line) => words(line.text)).join("; ")}.`;
+}

@@ -20,12 +20,13 @@
 import { byId, count, gameInfo } from "/static/common.js";
 import { playerName as nameOf, sentence } from "/static/matchui.js";
 import { runShell } from "/static/shell.js";
+import { quickParts } from "/static/onetap.js";
 import { an, analyse, isAnalysing, showTab, startAnalysis } from "/static/chutes-analysis.js";
 import { startDesigner } from "/static/chutes-design.js";
 import { chutesBoard } from "/static/chutes-board.js";
 import { chancesDisplay } from "/static/chutes-chances.js";
 import { boards, addBoard, boardRef, rememberBoard, sameBoard, chutesStart, seatOptions } from "/static/chutes-start.js";
-import { withColour, showPlayers, youWords, statusWords } from "/static/chutes-players.js";
+import { withColour, showPlayers, youWords, statusWords, lastMoveWords } from "/static/chutes-players.js";
 import { boardName, boardFacts, boardTitle, describeBoard, rulesWords, readable, OVERSHOOT_WORDS } from "/static/chutes-words.js";
 import { failureWords, joinWords, jumpsWords, lineClass, rollOptions } from "/static/chutes-words.js";
 
@@ -39,6 +40,7 @@ const ui = {
   boardPictureError: byId("board-picture-error"),
   gone: byId("gone"),
   gamePanel: byId("game-panel"),
+  lastMove: byId("last-move"),
   about: byId("about"),
   gameInfo: byId("game-info"),
   you: byId("you"),
@@ -64,6 +66,7 @@ const ui = {
   jumps: byId("jumps"),
   gamePicture: byId("game-picture"),
   movesPanel: byId("moves-panel"),
+  talliesPanel: byId("tallies-panel"),
   newPanel: byId("new-panel"),
   newHeading: byId("new-heading"),
   newNote: byId("new-note"),
@@ -229,14 +232,20 @@ function draw(m, busy) {
     ui.status.dataset.winner = view.view.winner || "";
   }
   ui.you.textContent = youWords(m, playerWithColour);
+  ui.lastMove.textContent = lastMoveWords(shell.view, playerWords);
   showTallies(busy);
   controls(m, busy);
   describeBoardForReaders();
   const over = view.status !== "playing";
   ui.gamePicture.hidden = view.moves === 0;
   ui.gamePicture.href = `/api/matches/${m.id}/svg`;
-  // The look back: the chances over the whole game, once it is over.
+  // The look back: the chances over the whole game, once it is over
+  // (its drawer opened once as the game ends).
   chances.lookBack(m.id, over && Boolean(view.view.chances));
+  if (over && !shell.step && ui.talliesPanel.dataset.opened !== m.id) {
+    ui.talliesPanel.dataset.opened = m.id;
+    ui.talliesPanel.open = true;
+  }
 }
 
 // ---- Moves ----
@@ -256,6 +265,7 @@ function roll(value) {
 }
 
 function goToNewGame() {
+  quickParts().custom.open = true;
   ui.newPanel.scrollIntoView({ block: "start" });
   ui.boardSelect.focus();
 }
@@ -270,7 +280,8 @@ const page = {
     startButton: ui.newGame,
     startError: ui.newError,
     startForm: ui.newForm,
-    game: [ui.gamePanel, ui.about, ui.seats],
+    game: [ui.gamePanel, ui.about, ui.seats, ui.talliesPanel, ui.replay.parentElement],
+    ...quickParts(),
     gone: ui.gone,
     status: ui.status,
     moveError: ui.gameError,
@@ -316,7 +327,7 @@ const page = {
     drawn = freshDrawn(m.view);
     if (made && lastRequest) rememberBoard(m.id, lastRequest.setup.board);
     ui.board.hidden = false;
-    ui.newHeading.textContent = "Start another game";
+    ui.newHeading.textContent = "Custom game (the next one)";
     ui.newNote.textContent =
       "This form is for the NEXT game: what you choose here changes nothing in the game above. Starting it opens the new game at its own address; this one stays at its own.";
     ui.boardCaption.textContent = `This game's board: ${boardName(setup.board)}`;
@@ -421,7 +432,7 @@ const page = {
 
   async newGameShown() {
     ui.board.hidden = false;
-    ui.newHeading.textContent = "New game";
+    ui.newHeading.textContent = "Custom game";
     ui.newNote.textContent = NEW_NOTE;
     form.showSeedField();
     // Ready once the next game's board is drawn: the form below it is
@@ -433,7 +444,7 @@ const page = {
   goneShown() {
     ui.board.hidden = true;
     ui.boardCaption.textContent = "No game to show";
-    ui.newHeading.textContent = "New game";
+    ui.newHeading.textContent = "Custom game";
     ui.newNote.textContent = NEW_NOTE;
   },
 };

@@ -33,6 +33,9 @@ import { ApiFailure, showError, showPicture, gameInfo, defaultPlans } from "/sta
 import { Match, matchIdFromPath } from "/static/match.js";
 import { MoveShow } from "/static/moveshow.js";
 import { seatChooser, invitePanel, gonePanel, replayBar, connectionStatus, confirmAction, moveList, playerName, sentences, noteColours } from "/static/matchui.js";
+import { oneTap } from "/static/onetap.js";
+import { inviteCard } from "/static/invitecard.js";
+import { joinGate } from "/static/joingate.js";
 
 /** How long (ms) this device's own move's words stay before another's replace them. */
 export const READ_MS = 1000;
@@ -77,7 +80,10 @@ export function moveWords(view, played) {
  *   (the match's), `gone`, `status`, `moveError`, `seats`, `moves`,
  *   `replay`, `connection`; for the new game `startSeats` (where the seat
  *   chooser goes), `startButton`, `startError`, and `startForm` (submitted)
- *   or none (the button is clicked).
+ *   or none (the button is clicked); optional: `quick` (where the one-tap
+ *   starts go, onetap.js), `custom` (the "Custom game" drawer holding the
+ *   form, closed once a game starts), `inviteCard` (where a friend's
+ *   invite link and QR code show at once, invitecard.js).
  * - `seatOptions` (optional): the seat chooser's legend, seat names, …
  * - `request(plans)`: the new match's request ({setup, seats, seed}) from
  *   its own fields; throws an Error saying what is wrong.
@@ -325,6 +331,9 @@ class Shell {
     };
     if (p.startForm) p.startForm.addEventListener("submit", submit);
     else p.startButton.addEventListener("click", () => submit());
+    // The one-tap starts above the Custom game drawer: the same new match,
+    // its request made by onetap.js.
+    if (p.quick) oneTap(p.quick, { game: this.game, info, start: (request) => this.create(request) });
   }
 
   /** Tells the page module what the shell is about to show ("match", "new", "gone"). */
@@ -332,17 +341,23 @@ class Shell {
     if (this.page.before) this.page.before(what);
   }
 
-  /** Makes the match the form describes, and shows it. */
-  async create() {
+  /**
+   * Makes the match the form describes (or `given`, a one-tap start's
+   * request), and shows it. A one-tap start's failure is thrown for its
+   * buttons to say.
+   */
+  async create(given = null) {
     const p = this.parts;
     if (p.startButton.disabled) return;
     showError(p.startError, "");
-    let request;
-    try {
-      request = this.page.request ? this.page.request(this.chooser.plans()) : { seats: this.chooser.plans() };
-    } catch (e) {
-      showError(p.startError, e.message);
-      return;
+    let request = given;
+    if (!request) {
+      try {
+        request = this.page.request ? this.page.request(this.chooser.plans()) : { seats: this.chooser.plans() };
+      } catch (e) {
+        showError(p.startError, e.message);
+        return;
+      }
     }
     const m = this.match;
     const ask = m && m.view && m.view.status === "playing" && (this.page.confirmNew ? this.page.confirmNew(m) : m.mySeats().length > 0);
@@ -357,8 +372,10 @@ class Shell {
     try {
       const made = await Match.create(this.game, request);
       this.leave();
+      if (p.custom) p.custom.open = false;
       await this.enter(made, ++this.routing, true);
     } catch (e) {
+      if (given) throw e;
       showError(p.startError, e.message);
     } finally {
       p.startButton.disabled = false;
@@ -374,6 +391,9 @@ class Shell {
     hide(p.game, true);
     p.gone.hidden = true;
     delete document.body.dataset.ready;
+    // A friend's invite: "Join Ada's game", their name asked first.
+    await joinGate(p.gone, id, (this.info && this.info.title) || this.game);
+    if (number !== this.routing) return;
     let m;
     try {
       m = await Match.open(this.game, id);
@@ -434,6 +454,7 @@ class Shell {
       moves: moveList(p.moves, m, { ...(this.page.history || {}), onPick: (n) => this.components.replay && this.components.replay.go(n) }),
       replay: null,
       connection: connectionStatus(p.connection, m),
+      invite: p.inviteCard ? inviteCard(p.inviteCard, m) : null,
     };
     p.moves.hidden = false;
     if (this.page.enter) await this.page.enter(m, made);
@@ -471,6 +492,8 @@ class Shell {
     this.show.reset(0);
     this.components = { seats: null, moves: null, replay: null, connection: null };
     this.parts.moves.hidden = true;
+    if (this.parts.inviteCard) this.parts.inviteCard.hidden = true;
+    document.body.classList.remove("celebrate");
     if (this.page.leave) this.page.leave();
   }
 
@@ -597,6 +620,7 @@ class Shell {
     p.status.textContent = this.step ? this.stepWords(this.step) : (this.page.status && this.page.status(m)) || statusWords(m, this.page.seatName);
     if (this.page.draw) this.page.draw(m, this.busy);
     if (this.components.seats) this.components.seats.update();
+    if (this.components.invite) this.components.invite.update();
     if (this.components.moves) this.components.moves.update();
     if (view.status !== "playing" && !this.components.replay && view.moves > 0 && p.replay) {
       p.replay.hidden = false;
@@ -607,6 +631,10 @@ class Shell {
     const ended = this.drawnStatus === "playing" && view.status !== "playing";
     this.drawnStatus = view.status;
     if (ended) this.focusPlayAgain();
+    // A win here is celebrated a moment (style.css; still under reduced motion).
+    document.body.dataset.outcome = view.status === "playing" ? "" : view.result && view.result.you_won === true ? "won" : "over";
+    if (ended && view.result && view.result.you_won === true) document.body.classList.add("celebrate");
+    if (view.status === "playing") document.body.classList.remove("celebrate");
     document.body.dataset.moves = String(view.moves);
     document.body.dataset.status = view.status;
     // For whoever waits on the page (and its tests): nothing left to show.

@@ -19,6 +19,7 @@ import { runShell, statusWords } from "/static/shell.js";
 import { design, designName, savedNames, listSaved, loadCards, openDraft, startDesigner, refuse } from "/static/tycoon-design.js";
 import { capital, clip, colourName, cropToGrid, inline, readableCards, swatch } from "/static/tycoon-pictures.js";
 import { Board } from "/static/tycoon-board.js";
+import { quickParts } from "/static/onetap.js";
 
 const play = {
   design: byId("design"),
@@ -358,7 +359,7 @@ const page = {
     startSeats: byId("seats"),
     startButton: byId("start-game"),
     startError: byId("play-error"),
-    game: [byId("table-panel"), byId("players-panel"), byId("another")],
+    game: [byId("table-panel"), byId("players-panel"), byId("another"), byId("state-panel")],
     gone: byId("gone"),
     status: play.status,
     moveError: play.moveError,
@@ -366,6 +367,7 @@ const page = {
     moves: byId("moves-panel"),
     replay: byId("replay"),
     connection: byId("connection"),
+    ...quickParts(),
   },
   seatOptions: { seatName, legend: "Who plays each seat" },
   seatName,
@@ -374,9 +376,7 @@ const page = {
   status: statusLine,
   draw,
 
-  attach(s) {
-    shell = s;
-  },
+  attach: (s) => (shell = s),
 
   before() {
     setTabs("play");
@@ -460,6 +460,7 @@ function wire() {
   });
   byId("new-game").addEventListener("click", () => {
     play.setup.hidden = !play.setup.hidden;
+    byId("custom").open = !play.setup.hidden;
     if (!play.setup.hidden) {
       fillGridChoices();
       listSaved();

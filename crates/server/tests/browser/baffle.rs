@@ -64,6 +64,7 @@ fn start(b: &Browser, box_kind: &str, random: Option<(u32, u32, u64)>, plan: &st
         b.fill("#seed", &seed.to_string());
     }
     b.select("#baffle-seat-1", plan);
+    crate::open_custom(b);
     b.click_css("#start-game");
     wait_for_game(b)
 }
@@ -861,9 +862,15 @@ fn the_fixed_game_is_played_by_keyboard_only() {
     let b = Browser::open();
     open_start(&b);
     let mut tabs = 0;
+    // The form is folded in the Custom game drawer: Enter on its summary
+    // opens it.
     while focused(&b) != "button#start-game" {
         tabs += 1;
-        assert!(tabs < 25, "Tab reaches Start (now at {})", focused(&b));
+        assert!(tabs < 30, "Tab reaches Start (now at {})", focused(&b));
+        let closed = b.script("return !document.getElementById('custom').open;", vec![]);
+        if focused(&b) == "summary" && closed == serde_json::json!(true) {
+            b.press(ENTER);
+        }
         b.press(TAB);
     }
     b.press(ENTER);

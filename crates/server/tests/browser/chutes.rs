@@ -17,6 +17,8 @@ use serde_json::{Value, json};
 pub(crate) fn open_new_game(b: &Browser) {
     b.visit("/chutes");
     b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
+    // The form is folded in the Custom game drawer, the keys in theirs.
+    crate::open_drawers(b);
     b.wait_for_text("#board-info", "squares");
 }
 
@@ -31,6 +33,7 @@ pub(crate) fn start_game(b: &Browser, seats: &[&str], seed: Option<u64>) -> Stri
     if let Some(seed) = seed {
         b.fill("#seed", &seed.to_string());
     }
+    crate::open_custom(b);
     b.click_css("#new-game");
     wait_for_game(b)
 }
@@ -43,6 +46,8 @@ pub(crate) fn wait_for_game(b: &Browser) -> String {
             && !b.text_css("#status").starts_with("Opening"))
         .then_some(())
     });
+    // The rules, keys and tallies are folded in drawers: opened, to be read.
+    crate::open_drawers(b);
     id
 }
 
@@ -470,7 +475,7 @@ fn an_uploaded_board_is_played_and_the_form_is_the_next_games() {
 
     // The form is the NEXT game's: choosing another board, uploading one or
     // changing the players leaves the game in play as it is, and says so.
-    b.wait_for_text("#new-heading", "Start another game");
+    b.wait_for_text("#new-heading", "Custom game (the next one)");
     b.wait_for_text("#new-note", "NEXT game");
     b.select("#board-select", "classic");
     upload(&b, dir.path(), "other.txt", b"0 0 5 0 0 1 0\n");
@@ -660,7 +665,7 @@ fn an_unknown_game_says_so_and_offers_a_new_one() {
     b.wait_for_text(".gone-panel", "names no game");
     b.click_css(".gone-panel a[href='/chutes']");
     b.wait_for("the new-game page", || b.attr_css("body", "data-ready"));
-    b.wait_for_text("#new-heading", "New game");
+    b.wait_for_text("#new-heading", "Custom game");
 }
 
 #[test]
@@ -697,6 +702,7 @@ fn new_games_and_new_links_ask_first() {
     wait_for_logged(&b, 1);
 
     // A new game over one in play asks first; Cancel keeps the game.
+    crate::open_custom(&b);
     b.click_css("#new-game");
     b.find("dialog.confirm-dialog[open]");
     let asked = b.text_css("dialog.confirm-dialog");
@@ -744,6 +750,7 @@ fn new_games_and_new_links_ask_first() {
     assert_eq!(refused[0], json!(403), "{refused}");
 
     // Confirmed: the new game opens at its own address; Back returns.
+    crate::open_custom(&b);
     b.click_css("#new-game");
     b.click_css("dialog.confirm-dialog button.confirm");
     let second = b.wait_for_match_address("chutes", Some(first.as_str()));
@@ -992,11 +999,11 @@ fn two_people_play_from_their_own_browsers() {
         "{link}"
     );
 
-    // The friend opens the link: the seat is theirs, the secret leaves the
-    // address bar, and the maker sees the seat taken.
-    friend.goto(&link);
+    // The friend opens the link and gives a name: the seat is theirs, the
+    // secret leaves the address bar, and the maker sees the seat taken.
+    crate::open_invite(friend, &link, "Bo");
     wait_for_game(friend);
-    friend.wait_for_text("#you", "You play Player 2 (purple).");
+    friend.wait_for_text("#you", "You play Bo (purple).");
     assert_eq!(
         friend.script("return location.hash;", vec![]),
         json!(""),
@@ -1028,7 +1035,7 @@ fn two_people_play_from_their_own_browsers() {
     for b in [maker, friend, watcher] {
         wait_for_logged(b, 1);
     }
-    friend.wait_for_text("#status", "Your turn, Player 2: roll.");
+    friend.wait_for_text("#status", "Your turn, Bo: roll.");
     wait_until_enabled(friend, "#roll");
     friend.click_css("#roll");
     for b in [maker, friend, watcher] {
@@ -1038,7 +1045,7 @@ fn two_people_play_from_their_own_browsers() {
     // The friend reloads: the page brings the game and the seat back.
     friend.visit(&format!("/chutes/m/{id}"));
     wait_for_game(friend);
-    friend.wait_for_text("#you", "You play Player 2 (purple).");
+    friend.wait_for_text("#you", "You play Bo (purple).");
     assert_eq!(logged_moves(friend), vec![1, 2]);
     maker.wait_for_text("#status", "Your turn, Player 1: roll.");
     wait_until_enabled(maker, "#roll");
@@ -1091,9 +1098,15 @@ fn two_people_play_from_their_own_browsers() {
     } else {
         (friend, maker)
     };
+    // The friend joined as Bo.
+    let winner_name = if winner == 2 {
+        "Bo".to_string()
+    } else {
+        format!("Player {winner}")
+    };
     won.wait_for_text("#status", "You win after");
-    lost.wait_for_text("#status", &format!("You lost: Player {winner} wins after"));
-    watcher.wait_for_text("#status", &format!("Player {winner} wins after"));
+    lost.wait_for_text("#status", &format!("You lost: {winner_name} wins after"));
+    watcher.wait_for_text("#status", &format!("{winner_name} wins after"));
     // The seats alternated: every move by the seat whose turn it was.
     let seats = watcher.script(
         "return [...document.querySelectorAll('#log li[data-move] .swatch')].map((s) => s.className);",
@@ -1400,7 +1413,7 @@ fn moves_leave_the_page_still_and_a_spectators_tallies_fit() {
     b.wait_for_text("#you", "You are watching this game.");
     let fits = b.script(
         "const t = document.getElementById('players-table'); \
-         const p = t.closest('section').getBoundingClientRect(); \
+         const p = t.closest('.panel').getBoundingClientRect(); \
          const r = t.getBoundingClientRect(); \
          return r.right <= p.right + 0.5 && r.left >= p.left - 0.5;",
         vec![],

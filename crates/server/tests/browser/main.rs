@@ -24,6 +24,7 @@ mod checks;
 mod chutes;
 mod classroom;
 mod layout;
+mod onetap;
 mod pace;
 mod pages;
 mod phone_text;
@@ -520,6 +521,34 @@ impl std::ops::Deref for Browser {
     fn deref(&self) -> &Session {
         &self.session
     }
+}
+
+/// Opens the page's "Custom game" drawer (`#custom`), where each game's
+/// full new-game form is folded under the one-tap starts.
+pub fn open_custom(b: &Browser) {
+    b.find("#custom");
+    b.script("document.getElementById('custom').open = true;", vec![]);
+}
+
+/// Opens an invite link in `b` as the friend it was sent to: the page asks
+/// their name first ("Join Ada's game"); `name` is given and the seat taken.
+pub fn open_invite(b: &Browser, url: &str, name: &str) {
+    b.goto(url);
+    b.find("#join-gate #join-name");
+    b.fill("#join-name", name);
+    b.click_css("#join-game");
+    b.wait_for("the join gate to close", || {
+        b.find_all("#join-gate").is_empty().then_some(())
+    });
+}
+
+/// Opens every drawer of the page (`details.drawer`: a game's rules, keys,
+/// tallies; and the Custom game form), as a person reading them would.
+pub fn open_drawers(b: &Browser) {
+    b.script(
+        "for (const d of document.querySelectorAll('details.drawer, details.custom-game')) d.open = true;",
+        vec![],
+    );
 }
 
 /// Where the test server saves files.

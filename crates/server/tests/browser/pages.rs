@@ -15,9 +15,9 @@ fn the_home_page_leads_to_each_game() {
     b.wait_for("the page to be ready", || b.attr_css("body", "data-ready"));
     assert!(b.find_all("#your-games:not([hidden])").is_empty());
     for (card, path) in [
-        ("#card-chutes", "/chutes"),
-        ("#card-baffle", "/baffle"),
-        ("#card-tycoon", "/tycoon"),
+        ("#card-chutes a.card-link", "/chutes"),
+        ("#card-baffle a.card-link", "/baffle"),
+        ("#card-tycoon a.card-link", "/tycoon#play"),
         ("#to-lobby", "/lobby"),
         ("#to-classroom", "/classroom"),
     ] {
@@ -434,6 +434,7 @@ fn a_seed_too_big_for_a_page_is_refused_beside_its_box() {
         b.attr_css("body", "data-ready")
     });
     b.fill("#seed", too_big);
+    crate::open_custom(&b);
     b.click_css("#new-game");
     b.wait_for_text("#new-error", wanted);
 
@@ -443,6 +444,7 @@ fn a_seed_too_big_for_a_page_is_refused_beside_its_box() {
     });
     b.select("#box-kind", "random");
     b.fill("#seed", too_big);
+    crate::open_custom(&b);
     b.click_css("#start-game");
     b.wait_for_text("#start-error", wanted);
 
@@ -450,6 +452,7 @@ fn a_seed_too_big_for_a_page_is_refused_beside_its_box() {
     b.wait_for("the Tycoon page to be ready", || {
         b.attr_css("body", "data-ready")
     });
+    crate::open_custom(&b);
     if b.attr_css("#more-toggle", "aria-expanded").as_deref() != Some("true") {
         b.click_css("#more-toggle");
     }
@@ -484,6 +487,7 @@ pub(crate) fn svg_text(b: &Browser, css: &str) -> String {
 fn the_new_game_forms_read_the_registry() {
     let b = Browser::open();
     b.visit("/baffle");
+    crate::open_drawers(&b);
     b.select("#box-kind", "random");
     b.wait_for("the box's bounds", || {
         (b.attr_css("#size", "max").as_deref() == Some("26")).then_some(())
@@ -502,6 +506,8 @@ fn the_new_game_forms_read_the_registry() {
     });
     let faces = b.script("return document.getElementById('faces').value;", vec![]);
     assert_eq!(faces, json!("6"));
+    // The seat chooser is the shell's, made once the registry is read.
+    b.find(".seat-count");
     // Up to the registry's four players, one to begin with two.
     let counts = b.script(
         "return [...document.querySelectorAll('.seat-count option')].map((o) => o.value);",

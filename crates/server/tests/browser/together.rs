@@ -117,7 +117,7 @@ fn friends_play_by_name_hear_the_result_and_play_again_with_one_click() {
 
     // Bo opens the link with his name kept in his browser: both see it.
     keep_name(friend, "Bo");
-    friend.goto(&link);
+    crate::open_invite(friend, &link, "Bo");
     wait_for_game(friend);
     friend.wait_for_text("#you", "You play Bo (purple).");
     maker.wait_for_text("#seats li.seat[data-seat='2']", "Bo");

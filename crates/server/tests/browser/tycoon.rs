@@ -146,6 +146,7 @@ fn start_game(b: &Browser, grid: &str, seats: [&str; 4], seed: Option<u64>, cap:
     if b.find_all("#setup:not([hidden])").is_empty() {
         b.click_css("#new-game");
     }
+    crate::open_custom(b);
     b.wait_for("the grid choices", || {
         (!b.find_all(&format!("#play-grid option[value='{grid}']"))
             .is_empty())
@@ -795,6 +796,7 @@ fn a_tycoon_game_with_bots_is_played_to_the_end() {
     );
     assert!(answers(&b).is_empty(), "no decision after the end");
     // The stations owned are ringed in their owners' colours.
+    crate::open_drawers(&b);
     let stations = b.text_css("#stations");
     if let Some(owner) = stations
         .split("owned by Player ")
@@ -973,6 +975,7 @@ fn double_clicks_never_play_twice() {
         (!b.find_all("#new-game").is_empty()).then_some(())
     });
     b.click_css("#new-game");
+    crate::open_custom(&b);
     b.select("#play-grid", "design");
     b.click_css("#start-game");
     // Leaving a game in progress for a new one asks first.
@@ -1154,7 +1157,7 @@ fn two_people_play_tycoon_online_to_the_end() {
         v.contains("#invite=2.").then_some(v)
     });
     let path = &link[link.find("/tycoon/m/").expect("a page link")..];
-    friend.visit(path);
+    crate::open_invite(friend, &format!("{}{path}", friend.base()), "Bo");
     ready(friend);
     friend.select("#speed", "quick");
     friend.wait_for_text("#seats-state li[data-seat='2']", "you");
@@ -1191,8 +1194,14 @@ fn two_people_play_tycoon_online_to_the_end() {
                 continue;
             }
             let status = b.text_css("#play-status");
+            // The friend joined as Bo (the invite asks a name first).
+            let name = if *seat == 2 {
+                "Bo".to_string()
+            } else {
+                format!("Player {seat}")
+            };
             assert!(
-                status.contains(&format!("Player {seat}")),
+                status.contains(&name),
                 "player {seat}'s page answers for them: {status}"
             );
             let first = offered
