@@ -471,6 +471,7 @@ class Shell {
       },
       (state) => {
         if (this.components.connection) this.components.connection.set(state);
+        this.showConnection();
         if (state === "live") this.maybeAutoplay();
       },
     );
@@ -608,6 +609,22 @@ class Shell {
 
   // ---- Drawing ----
 
+  /**
+   * The connection's line, where it matters: "Live" while someone else makes
+   * moves (not at a game over, in a step-through, or for players alone with
+   * bots); a lost connection always.
+   */
+  showConnection() {
+    const m = this.match;
+    const line = this.parts.connection;
+    if (!line || !m || !m.view) return;
+    const view = m.view;
+    const alone = m.mySeats().length > 0 && !(view.players || []).some((q) => q.kind === "person" && !q.yours);
+    const quiet = view.status !== "playing" || Boolean(this.step) || alone;
+    const lost = line.querySelector("[data-state='reconnecting'], [data-state='sending']") !== null;
+    line.hidden = quiet && !lost;
+  }
+
   /** Everything about the match shown, once its moves have been shown. */
   render() {
     const m = this.match;
@@ -615,7 +632,7 @@ class Shell {
     const p = this.parts;
     const view = m.view;
     noteColours(view);
-    if (p.connection) p.connection.hidden = view.status !== "playing";
+    this.showConnection();
     // A replay's step keeps its own words (never the final result).
     p.status.textContent = this.step ? this.stepWords(this.step) : (this.page.status && this.page.status(m)) || statusWords(m, this.page.seatName);
     if (this.page.draw) this.page.draw(m, this.busy);
