@@ -1347,7 +1347,7 @@ fn two_browsers_race_on_the_same_box_and_both_see_the_result() {
         bo.find_all("#box svg g.hole.exit").is_empty(),
         "Bo sees no exit of Ada's"
     );
-    bo.wait_for_text("#status", "Ada: Shoots a beam (1 shot so far). Your turn.");
+    bo.wait_for_text("#status", "Ada shoots a beam (1 shot so far). Your turn.");
     bo.click_css(&hole(1));
     wait_for_count(bo, "#box svg g.hole.exit[data-hole='24']", 1);
     wait_moves(ada, 2);
