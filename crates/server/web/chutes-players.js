@@ -118,12 +118,12 @@ export function statusWords(match, name) {
 
 /**
  * The last move's words for the line under the status ("Last move: Bo
- * rolls 4: …"), from the view's log; `words(text)` names its players.
- * Empty before the first move.
+ * rolls 4 and moves from 2 to 6."), from the view's log, in the server's
+ * sentences. Empty before the first move.
  */
-export function lastMoveWords(view, words) {
+export function lastMoveWords(view) {
   const log = view.log || [];
   const last = log.length ? log[log.length - 1].number : 0;
   if (!last) return "";
-  return `Last move: ${log.filter((line) => line.number === last).map((line) => words(line.text)).join("; ")}.`;
+  return `Last move: ${log.filter((line) => line.number === last).map((line) => line.text).join("; ")}.`;
 }

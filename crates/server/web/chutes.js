@@ -232,7 +232,7 @@ function draw(m, busy) {
     ui.status.dataset.winner = view.view.winner || "";
   }
   ui.you.textContent = youWords(m, playerWithColour);
-  ui.lastMove.textContent = lastMoveWords(shell.view, playerWords);
+  ui.lastMove.textContent = lastMoveWords(shell.view);
   showTallies(busy);
   controls(m, busy);
   describeBoardForReaders();
