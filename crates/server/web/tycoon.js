@@ -382,12 +382,14 @@ const page = {
     setTabs("play");
   },
 
-  async enter(m) {
+  async enter(m, made) {
     play.lastMove.textContent = "";
     attackKind = null;
     play.board.replaceChildren();
     await board.draw(m);
     if (mine) mine.refresh();
+    // A game just started here: its buttons (Roll) take the focus.
+    if (made) keepFocus = true;
   },
 
   leave() {

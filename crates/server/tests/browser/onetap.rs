@@ -112,6 +112,12 @@ fn one_click_plays_the_computer_in_each_game() {
                 .into_iter()
                 .next()
         });
+        // The answer holds the focus, not the page: a key plays it.
+        let focused = b.script(
+            "return document.activeElement.closest('#decision') !== null;",
+            vec![],
+        );
+        assert_eq!(focused, json!(true), "Tycoon's first answer has the focus");
         b.click(&first);
         b.wait_for("the first Tycoon move", || (moves(&b) >= 1).then_some(()));
 
