@@ -352,6 +352,9 @@ const page = {
       // form it was started from may be far below on a narrow screen).
       window.scrollTo({ top: 0 });
       focusRoll = true;
+    } else if (document.activeElement === document.body) {
+      // A page just opened on a game: Roll takes the focus once it can.
+      focusRoll = true;
     }
     if (isAnalysing()) analyse();
   },

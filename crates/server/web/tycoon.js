@@ -388,8 +388,8 @@ const page = {
     play.board.replaceChildren();
     await board.draw(m);
     if (mine) mine.refresh();
-    // A game just started here: its buttons (Roll) take the focus.
-    if (made) keepFocus = true;
+    // A game just started, or a page just opened: its buttons take the focus.
+    if (made || document.activeElement === document.body) keepFocus = true;
   },
 
   leave() {
