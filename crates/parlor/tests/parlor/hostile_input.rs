@@ -324,14 +324,14 @@ fn a_replayed_record_with_a_bad_setup_says_so_once() {
     ]);
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(save).expect("saved")).expect("json");
-    // Five seats: Tycoon takes four.
+    // Five seats: Tycoon takes two to four.
     let seats = v["seats"].as_array().expect("seats").clone();
     let mut more = seats.clone();
     more.push(seats[0].clone());
     v["seats"] = serde_json::Value::Array(more);
     std::fs::write(save, v.to_string()).expect("write");
     let err = fails(&["replay", save]);
-    assert!(err.contains("this game takes 4 players, not 5"), "{err}");
+    assert!(err.contains("this game takes 2 to 4 players, not 5"), "{err}");
     assert_eq!(
         err.matches("the record's setup is refused").count(),
         1,
