@@ -309,7 +309,9 @@ function decorate() {
   drawMark();
   // On a phone a big box's numbers and labels are too small to read
   // fitted: they give way, and the aiming zoom shows them.
-  keepReadable(svg);
+  // The rows' and columns' labels name the cells the words speak of: they
+  // grow a little where the box is drawn small, before they give way.
+  keepReadable(svg, { grow: "text.axis", most: 1.4 });
 }
 
 /** What each hole has shown: "shot 1 in, out at 22; shot 3 out". */

@@ -331,7 +331,10 @@ fn a_replayed_record_with_a_bad_setup_says_so_once() {
     v["seats"] = serde_json::Value::Array(more);
     std::fs::write(save, v.to_string()).expect("write");
     let err = fails(&["replay", save]);
-    assert!(err.contains("this game takes 2 to 4 players, not 5"), "{err}");
+    assert!(
+        err.contains("this game takes 2 to 4 players, not 5"),
+        "{err}"
+    );
     assert_eq!(
         err.matches("the record's setup is refused").count(),
         1,

@@ -298,6 +298,11 @@ fn the_fixed_baffle_game_is_solved() {
     assert!(b.attr_css("#start", "hidden").is_some());
     // The box is render's picture: holes and cells found by their data.
     wait_for_count(&b, "#box svg g.hole[data-hole][data-side]", 40);
+    // The rows' and columns' labels (the words name cells by them) are
+    // shown on a 10 × 10 box at this size.
+    b.wait_for("the box's 20 labels shown", || {
+        (b.find_all("#box svg text.axis:not([data-gives-way])").len() == 20).then_some(())
+    });
     assert_eq!(
         b.find_all("#box svg rect.cell[data-row][data-col]").len(),
         100
