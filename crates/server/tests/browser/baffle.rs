@@ -1324,6 +1324,7 @@ fn two_browsers_race_on_the_same_box_and_both_see_the_result() {
     let people = Browser::group(2);
     let (ada, bo) = (&people[0], &people[1]);
     open_start(ada);
+    crate::open_custom(ada);
     ada.fill("#baffle-your-name", "Ada");
     ada.select("#box-kind", "fixed");
     ada.select("#baffle-players", "2");
@@ -1334,12 +1335,7 @@ fn two_browsers_race_on_the_same_box_and_both_see_the_result() {
     let link = ada.wait_for("the invite link", || {
         ada.attr_css("#seats li.seat[data-seat='2'] input.link-field", "value")
     });
-    bo.visit("/");
-    bo.script(
-        "localStorage.setItem('parlor.name', arguments[0]);",
-        vec![json!("Bo")],
-    );
-    bo.goto(&link);
+    crate::open_invite(bo, &link, "Bo");
     wait_for_game(bo);
     bo.wait_for_text("#racers li[data-seat='1']", "Ada: 0 shots, 0 mirrors found");
 

@@ -1319,6 +1319,7 @@ fn a_tycoon_game_for_two_draws_two_tokens() {
     b.wait_for("the sample chosen", || {
         (value(&b, "#play-grid") == "sample").then_some(())
     });
+    crate::open_custom(&b);
     b.select("#tycoon-players", "2");
     b.select("#tycoon-seat-1", "here");
     b.select("#tycoon-seat-2", "here");
