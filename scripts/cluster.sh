@@ -23,8 +23,14 @@
 # process ids). It runs until its standard input ends (Enter, Ctrl-D) or
 # Ctrl-C, then stops everything and removes DIR.
 #
+# The servers trust the balancer (--trusted-proxy 127.0.0.1) and read each
+# player's address from the X-Forwarded-For it adds, so the fair-share
+# limits count players, not the balancer.
+#
 # Variables: PARLOR_BIN (the binary), PARLOR_CLUSTER_PORT (the balancer's
-# port, default 8080; 0 for any free one).
+# port, default 8080; 0 for any free one), PARLOR_CLUSTER_MAXCONN (the
+# balancer's most connections at once, default 4096); any other PARLOR_*
+# setting reaches both servers (PARLOR_MAX_CONNECTIONS, for instance).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -105,6 +111,7 @@ export PARLOR_DATA_DIR="$dir/$name"
 export PARLOR_DATABASE_URL="$url"
 export PARLOR_DRAIN_DELAY=2
 export PARLOR_LOG_FORMAT=json
+export PARLOR_TRUSTED_PROXY=127.0.0.1
 nohup "$bin" serve >>"$dir/$name.out" 2>>"$dir/$name.log" </dev/null &
 echo \$! >"$dir/$name.pid"
 for _ in \$(seq 1 300); do
@@ -128,7 +135,7 @@ done
 
 cat >"$dir/haproxy.cfg" <<EOF
 global
-    maxconn 4096
+    maxconn ${PARLOR_CLUSTER_MAXCONN:-4096}
 
 defaults
     mode http
@@ -146,6 +153,8 @@ defaults
     # Each live event is passed on as it comes: without it HAProxy holds a
     # small write back for more (about 200 ms a live event).
     option http-no-delay
+    # The player's address, for the servers' fair-share limits.
+    option forwardfor
 
 frontend parlor
     bind 127.0.0.1:$port
@@ -183,6 +192,11 @@ s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=1)
 s.sendall(b"GET /readyz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
 sys.exit(0 if s.recv(64).startswith(b"HTTP/1.1 200") else 1)
 PY
+  if ! kill -0 "$(cat "$dir/haproxy.pid")" 2>/dev/null; then
+    say "HAProxy did not start:"
+    cat "$dir/haproxy.log" >&2
+    exit 1
+  fi
   sleep 0.1
 done
 

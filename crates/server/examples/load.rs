@@ -69,7 +69,7 @@
 //!                                        match) from 100 other addresses,
 //!                                        then a move; exits 1 if a watcher
 //!                                        missed it or a newcomer had no answer
-//! load capacity ADDR PLAYERS,PLAYERS,... SECONDS [--server-pid PID]
+//! load capacity ADDR PLAYERS,PLAYERS,... SECONDS [--server-pid PID[,PID...]]
 //!                                        players at a person's pace with
 //!                                        their streams, spectators, lobby
 //!                                        readers, hints and rematches, each
@@ -1315,14 +1315,28 @@ fn main() {
             steps,
             args.get(4).and_then(|s| s.parse::<u64>().ok()),
         ) else {
-            eprintln!("usage: load capacity ADDR PLAYERS,PLAYERS,... SECONDS [--server-pid PID]");
+            eprintln!(
+                "usage: load capacity ADDR PLAYERS,PLAYERS,... SECONDS [--server-pid PID[,PID...]]"
+            );
             std::process::exit(2);
         };
-        let pid = match args.get(5..) {
-            Some([flag, pid]) if flag == "--server-pid" => pid.parse::<u32>().ok(),
-            _ => None,
+        // One server's process id, or several joined by commas (the
+        // servers behind a balancer: their CPU and memory are summed).
+        let pids: Vec<u32> = match args.get(5..) {
+            Some([flag, pids]) if flag == "--server-pid" => {
+                match pids.split(',').map(str::parse).collect() {
+                    Ok(pids) => pids,
+                    Err(_) => {
+                        eprintln!(
+                            "--server-pid takes process ids joined by commas, such as 4242,4243"
+                        );
+                        std::process::exit(2);
+                    }
+                }
+            }
+            _ => Vec::new(),
         };
-        std::process::exit(if capacity::run(addr, &steps, seconds, pid) {
+        std::process::exit(if capacity::run(addr, &steps, seconds, &pids) {
             0
         } else {
             1

@@ -6,7 +6,8 @@
 //! is in the store, every follower sees every move (reconnecting through
 //! the balancer), every acknowledged design edit is in its design, an
 //! uploaded board outlives the crash, and the balancer sends the killed
-//! server nothing while it is down.
+//! server nothing while it is down. Before that, the servers are shown to
+//! count each player's address, not the balancer's, for fair share.
 //!
 //! Terms:
 //! - **lane**: one player thread: it makes a Chutes match (two seats, both
@@ -33,9 +34,10 @@ use crate::common;
 
 use common::server::request;
 use serde_json::{Value, json};
+use socket2::{Domain, Socket, Type};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -513,12 +515,60 @@ fn lane(
     followed
 }
 
+/// The status of `POST /api/matches` (a new Chutes game) sent to `addr`
+/// from the loopback address `from`, as a player on that address would.
+fn create_from(addr: &str, from: Ipv4Addr) -> u16 {
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    socket.bind(&SocketAddr::from((from, 0)).into()).unwrap();
+    let to: SocketAddr = addr.parse().unwrap();
+    socket.connect(&to.into()).unwrap();
+    let mut stream: TcpStream = socket.into();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let body = json!({"game": "chutes", "seats": ["here", "here"]}).to_string();
+    write!(
+        stream,
+        "POST /api/matches HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut status = String::new();
+    BufReader::new(stream).read_line(&mut status).unwrap();
+    status
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Through the balancer, the servers count each player's own address
+/// (HAProxy's `X-Forwarded-For`, the balancer trusted): one player who
+/// makes games until refused (`429`, the rate of new games an address may
+/// make, on each server) leaves another player's share whole. Were the
+/// balancer's address counted, the second player would share the first's
+/// spent rate and be refused too.
+fn each_player_has_their_own_share(lb: &str) {
+    let greedy = Ipv4Addr::new(127, 0, 0, 2);
+    let refused = (0..400).find(|_| create_from(lb, greedy) == 429);
+    assert!(
+        refused.is_some(),
+        "400 new games from one address were never refused"
+    );
+    assert_eq!(
+        create_from(lb, Ipv4Addr::new(127, 0, 0, 3)),
+        201,
+        "another player's first game, after one player spent their rate"
+    );
+}
+
 #[test]
 fn a_balanced_cluster_loses_no_move_and_no_follower_misses_one_through_a_crash_and_a_drain() {
     let cluster = Cluster::start();
     let lb = cluster.balancer();
     cluster.wait_for("a", "UP", Duration::from_secs(10));
     cluster.wait_for("b", "UP", Duration::from_secs(10));
+    each_player_has_their_own_share(&lb);
     let ledger = Arc::new(Mutex::new(Ledger::default()));
     let stop = Arc::new(AtomicBool::new(false));
     let lanes: Vec<_> = (0..3)

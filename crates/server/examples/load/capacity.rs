@@ -254,6 +254,15 @@ async fn follow(
     }
 }
 
+/// `read` of every process in `pids`, summed; `None` when there are none
+/// or one cannot be read.
+fn summed(pids: &[u32], read: impl Fn(u32) -> Option<f64>) -> Option<f64> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|&pid| read(pid)).sum()
+}
+
 /// The loopback address of player `n`: 127.1.0.0/16 and on, one each.
 fn address_of(n: usize) -> [u8; 4] {
     [
@@ -524,7 +533,7 @@ async fn made_view_seat(held: &Held, http: &mut Connection) -> Option<u64> {
 
 /// Runs each step of `steps` players for `seconds`; prints a line a step
 /// and the figure. True when the first step held.
-pub fn run(addr: &str, steps: &[usize], seconds: u64, server_pid: Option<u32>) -> bool {
+pub fn run(addr: &str, steps: &[usize], seconds: u64, server_pids: &[u32]) -> bool {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -535,7 +544,7 @@ pub fn run(addr: &str, steps: &[usize], seconds: u64, server_pid: Option<u32>) -
     for (i, &players) in steps.iter().enumerate() {
         let tally = Arc::new(Tally::default());
         let matches = Arc::new(std::sync::Mutex::new(Vec::new()));
-        let cpu_before = server_pid.and_then(cpu_seconds);
+        let cpu_before = summed(server_pids, cpu_seconds);
         let started = Instant::now();
         let deadline = started + Duration::from_secs(seconds);
         runtime.block_on(async {
@@ -554,11 +563,11 @@ pub fn run(addr: &str, steps: &[usize], seconds: u64, server_pid: Option<u32>) -
             }
         });
         let elapsed = started.elapsed().as_secs_f64();
-        let cpu = match (cpu_before, server_pid.and_then(cpu_seconds)) {
+        let cpu = match (cpu_before, summed(server_pids, cpu_seconds)) {
             (Some(a), Some(b)) => Some(b - a),
             _ => None,
         };
-        let rss = server_pid.and_then(|pid| proc_mib(pid, "VmRSS"));
+        let rss = summed(server_pids, |pid| proc_mib(pid, "VmRSS"));
         let mut moves = runtime.block_on(tally.move_micros.lock()).clone();
         moves.sort_unstable();
         let mut hints = runtime.block_on(tally.hint_micros.lock()).clone();
