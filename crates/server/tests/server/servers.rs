@@ -2,7 +2,8 @@
 //! server stored reaches the matches another holds live, and a server that
 //! dies between a person's move and its bot's answer leaves the bot to the
 //! others; a move whose sender hangs up while it waits for PostgreSQL is
-//! still played to its end; a player's unsaved work is answered by any. Needs the test cluster (`bash scripts/with-postgres.sh cargo
+//! still played to its end; a player's unsaved work is answered by any; a
+//! rematch asked of a server behind on the match is made. Needs the test cluster (`bash scripts/with-postgres.sh cargo
 //! test -p server --test server -- servers::`).
 
 #![allow(clippy::unwrap_used)]
@@ -212,4 +213,75 @@ async fn unsaved_work_made_through_one_server_is_answered_by_another() {
         .await;
     let view = a.get(&format!("/api/matches/{}", seat.id)).await;
     assert_eq!(view.ok()["view"]["squares"], 30, "the uploaded board");
+}
+
+/// A rematch asked of a server that has not heard of the move that ended
+/// the game (stored by another server whose notice never came, or has not
+/// come yet: a player's next request may reach the other server first) is
+/// made all the same: the server reads the match again before saying the
+/// game is still on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_asked_of_a_server_that_missed_the_last_move_is_made() {
+    let url = testkit::fresh_postgres().await;
+    let a = server_on(&url).await;
+    let b = server_on(&url).await;
+    let board = a
+        .post("/api/chutes/boards", json!({"text": "size = 3\n"}))
+        .await;
+    let board = board.ok()["id"].as_str().unwrap().to_string();
+    let setup =
+        json!({"game": "chutes", "setup": {"board": board}, "seats": ["here", "here"], "seed": 7});
+    // The same dice in two matches: the first, played through a, tells
+    // which seat rolls each move of the second.
+    let first = a.start(setup.clone()).await;
+    let path = format!("/api/matches/{}/moves", first.id);
+    let mut seats = Vec::new();
+    loop {
+        let after = seats.len();
+        let answer = a
+            .post_as(&first.token, &path, json!({"move": "roll", "after": after}))
+            .await;
+        seats.push(answer.ok()["played"][0]["seat"].as_i64().unwrap() as i32);
+        let view = a
+            .get_as(&first.token, &format!("/api/matches/{}", first.id))
+            .await;
+        if view.ok()["status"] != "playing" {
+            break;
+        }
+        assert!(seats.len() < 200, "the game on a 3-square board ended");
+    }
+    let second = a.start(setup).await;
+    let uri = format!("/api/matches/{}", second.id);
+    assert_eq!(b.get(&uri).await.ok()["status"], "playing");
+    // The second match's moves committed as a server commits them, and no
+    // notice sent: b's copy is behind the store.
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let now = server::store::now_ms();
+    for (n, seat) in seats.iter().enumerate() {
+        let number = n as i32 + 1;
+        let over = number as usize == seats.len();
+        client
+            .execute(
+                "UPDATE matches SET moves = $2, status = $3, over = $4, updated_ms = $5, played = TRUE WHERE id = $1",
+                &[&second.id, &number, &if over { "won" } else { "playing" }, &over, &now],
+            )
+            .await
+            .unwrap();
+        client
+            .execute(
+                "INSERT INTO moves (match_id, number, entry, seat, bot, at_ms) VALUES ($1, $2, 'roll', $3, FALSE, $4)",
+                &[&second.id, &number, seat, &now],
+            )
+            .await
+            .unwrap();
+    }
+    let rematch = b
+        .post_as(&second.token, &format!("{uri}/rematch"), json!({}))
+        .await;
+    let made = rematch.ok()["id"].as_str().unwrap().to_string();
+    assert_ne!(made, second.id);
+    assert_eq!(b.get(&uri).await.ok()["status"], "won");
 }
