@@ -215,6 +215,69 @@ async fn unsaved_work_made_through_one_server_is_answered_by_another() {
     assert_eq!(view.ok()["view"]["squares"], 30, "the uploaded board");
 }
 
+/// The seat that rolls each move of a Chutes game on a 3-square board
+/// with dice from seed 7, played to its end through `a`, and the setup
+/// that makes such a game.
+async fn a_short_game(a: &App) -> (Vec<i32>, serde_json::Value) {
+    let board = a
+        .post("/api/chutes/boards", json!({"text": "size = 3\n"}))
+        .await;
+    let board = board.ok()["id"].as_str().unwrap().to_string();
+    let setup =
+        json!({"game": "chutes", "setup": {"board": board}, "seats": ["here", "here"], "seed": 7});
+    let played = a.start(setup.clone()).await;
+    let path = format!("/api/matches/{}/moves", played.id);
+    let mut seats = Vec::new();
+    loop {
+        let after = seats.len();
+        let answer = a
+            .post_as(
+                &played.token,
+                &path,
+                json!({"move": "roll", "after": after}),
+            )
+            .await;
+        seats.push(answer.ok()["played"][0]["seat"].as_i64().unwrap() as i32);
+        let view = a
+            .get_as(&played.token, &format!("/api/matches/{}", played.id))
+            .await;
+        if view.ok()["status"] != "playing" {
+            break;
+        }
+        assert!(seats.len() < 200, "the game on a 3-square board ended");
+    }
+    (seats, setup)
+}
+
+/// Commits the first `upto` moves of `seats` (a roll each, by that seat)
+/// to match `id` as a server commits them, and sends no notice: the other
+/// servers' copies are then behind the store.
+async fn commit_unnoticed(url: &str, id: &str, seats: &[i32], upto: usize) {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let now = server::store::now_ms();
+    for (n, seat) in seats.iter().enumerate().take(upto) {
+        let number = n as i32 + 1;
+        let over = number as usize == seats.len();
+        client
+            .execute(
+                "UPDATE matches SET moves = $2, status = $3, over = $4, updated_ms = $5, played = TRUE WHERE id = $1",
+                &[&id, &number, &if over { "won" } else { "playing" }, &over, &now],
+            )
+            .await
+            .unwrap();
+        client
+            .execute(
+                "INSERT INTO moves (match_id, number, entry, seat, bot, at_ms) VALUES ($1, $2, 'roll', $3, FALSE, $4)",
+                &[&id, &number, seat, &now],
+            )
+            .await
+            .unwrap();
+    }
+}
+
 /// A rematch asked of a server that has not heard of the move that ended
 /// the game (stored by another server whose notice never came, or has not
 /// come yet: a player's next request may reach the other server first) is
@@ -225,63 +288,49 @@ async fn a_rematch_asked_of_a_server_that_missed_the_last_move_is_made() {
     let url = testkit::fresh_postgres().await;
     let a = server_on(&url).await;
     let b = server_on(&url).await;
-    let board = a
-        .post("/api/chutes/boards", json!({"text": "size = 3\n"}))
-        .await;
-    let board = board.ok()["id"].as_str().unwrap().to_string();
-    let setup =
-        json!({"game": "chutes", "setup": {"board": board}, "seats": ["here", "here"], "seed": 7});
-    // The same dice in two matches: the first, played through a, tells
-    // which seat rolls each move of the second.
-    let first = a.start(setup.clone()).await;
-    let path = format!("/api/matches/{}/moves", first.id);
-    let mut seats = Vec::new();
-    loop {
-        let after = seats.len();
-        let answer = a
-            .post_as(&first.token, &path, json!({"move": "roll", "after": after}))
-            .await;
-        seats.push(answer.ok()["played"][0]["seat"].as_i64().unwrap() as i32);
-        let view = a
-            .get_as(&first.token, &format!("/api/matches/{}", first.id))
-            .await;
-        if view.ok()["status"] != "playing" {
-            break;
-        }
-        assert!(seats.len() < 200, "the game on a 3-square board ended");
-    }
+    let (seats, setup) = a_short_game(&a).await;
+    // The same dice: the second game's moves are the first's.
     let second = a.start(setup).await;
     let uri = format!("/api/matches/{}", second.id);
     assert_eq!(b.get(&uri).await.ok()["status"], "playing");
-    // The second match's moves committed as a server commits them, and no
-    // notice sent: b's copy is behind the store.
-    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
-    let now = server::store::now_ms();
-    for (n, seat) in seats.iter().enumerate() {
-        let number = n as i32 + 1;
-        let over = number as usize == seats.len();
-        client
-            .execute(
-                "UPDATE matches SET moves = $2, status = $3, over = $4, updated_ms = $5, played = TRUE WHERE id = $1",
-                &[&second.id, &number, &if over { "won" } else { "playing" }, &over, &now],
-            )
-            .await
-            .unwrap();
-        client
-            .execute(
-                "INSERT INTO moves (match_id, number, entry, seat, bot, at_ms) VALUES ($1, $2, 'roll', $3, FALSE, $4)",
-                &[&second.id, &number, seat, &now],
-            )
-            .await
-            .unwrap();
-    }
+    commit_unnoticed(&url, &second.id, &seats, seats.len()).await;
     let rematch = b
         .post_as(&second.token, &format!("{uri}/rematch"), json!({}))
         .await;
     let made = rematch.ok()["id"].as_str().unwrap().to_string();
     assert_ne!(made, second.id);
     assert_eq!(b.get(&uri).await.ok()["status"], "won");
+}
+
+/// A move sent to a server that has not heard of the moves before it (the
+/// player saw them through the other server) is played, not refused as
+/// stale: the sender's move number says the server is behind, and it reads
+/// the match again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_sent_to_a_server_behind_the_sender_is_played() {
+    let url = testkit::fresh_postgres().await;
+    let a = server_on(&url).await;
+    let b = server_on(&url).await;
+    let (seats, setup) = a_short_game(&a).await;
+    assert!(seats.len() >= 2, "{seats:?}");
+    let second = a.start(setup).await;
+    let uri = format!("/api/matches/{}", second.id);
+    assert_eq!(b.get(&uri).await.ok()["moves"], 0);
+    commit_unnoticed(&url, &second.id, &seats, 1).await;
+    let answer = b
+        .post_as(
+            &second.token,
+            &format!("{uri}/moves"),
+            json!({"move": "roll", "after": 1}),
+        )
+        .await;
+    assert_eq!(answer.ok()["played"][0]["number"], 2, "{}", answer.body);
+    // A sender who is behind is still told so.
+    b.post_as(
+        &second.token,
+        &format!("{uri}/moves"),
+        json!({"move": "roll", "after": 1}),
+    )
+    .await
+    .refused(axum::http::StatusCode::CONFLICT, "stale_move");
 }

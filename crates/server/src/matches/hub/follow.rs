@@ -18,7 +18,7 @@
 //!   here reads the moves it lacks, so its watchers see such a move within
 //!   that time.
 
-use super::{Hub, Slot, tell};
+use super::{Hub, Live, Slot, tell};
 use crate::store::{Notice, UNFINISHED_KEPT};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -93,12 +93,30 @@ impl Hub {
         if live.broken {
             return;
         }
+        self.read_lacking(&slot, &mut live, moves).await;
+        let bot_to_move = live.table.to_move().is_some_and(|seat| {
+            live.table
+                .seats()
+                .get(usize::from(seat).wrapping_sub(1))
+                .is_some_and(|kind| kind.is_bot())
+        });
+        if !live.broken && bot_to_move {
+            let moves = live.table.moves();
+            drop(live);
+            self.kick_bots_later(slot, moves);
+        }
+    }
+
+    /// Reads into `live` the moves of the store it lacks (up to `moves`),
+    /// or the whole match again when `moves` is none or they do not fit;
+    /// tells its watchers. Marks it broken when the store cannot be read.
+    pub(super) async fn read_lacking(&self, slot: &Slot, live: &mut Live, moves: Option<u32>) {
         let have = live.table.moves();
         match moves {
             Some(moves) if moves as usize <= have => {}
             Some(_) => {
-                let Ok(rows) = self.db.moves_after(id, have as u32).await else {
-                    self.break_slot(&slot, &mut live);
+                let Ok(rows) = self.db.moves_after(&slot.id, have as u32).await else {
+                    self.break_slot(slot, live);
                     return;
                 };
                 let mut played = Vec::new();
@@ -120,24 +138,13 @@ impl Hub {
                 if fits {
                     // Nothing new (a sweep, a notice overtaken): no change.
                     if !played.is_empty() {
-                        tell(&slot, &live, &played);
+                        tell(slot, live, &played);
                     }
                 } else {
-                    self.reread(&slot, &mut live).await;
+                    self.reread(slot, live).await;
                 }
             }
-            None => self.reread(&slot, &mut live).await,
-        }
-        let bot_to_move = live.table.to_move().is_some_and(|seat| {
-            live.table
-                .seats()
-                .get(usize::from(seat).wrapping_sub(1))
-                .is_some_and(|kind| kind.is_bot())
-        });
-        if !live.broken && bot_to_move {
-            let moves = live.table.moves();
-            drop(live);
-            self.kick_bots_later(slot, moves);
+            None => self.reread(slot, live).await,
         }
     }
 

@@ -678,6 +678,11 @@ impl Hub {
             ));
         }
         let (slot, mut live) = self.lock(id).await?;
+        if after > live.table.moves() {
+            // The sender has seen moves this server has not (another
+            // server stored them; their notice is not here yet).
+            self.catch_up_for(&slot, &mut live).await?;
+        }
         let holder = self.holder(id, &mut live, token).await?;
         let Some(first) = holder.first() else {
             return Err(ApiError::coded(
@@ -824,6 +829,27 @@ impl Hub {
                 })
             }
         }
+    }
+
+    /// On a store shared with other servers, reads into `live` what the
+    /// store holds that it lacks: a request knows of a change this server
+    /// has not heard of yet (its notice is on the way). Nothing on a store
+    /// of its own, which no other server changes.
+    ///
+    /// # Errors
+    /// 503 `store_unavailable` when the match cannot be read.
+    async fn catch_up_for(&self, slot: &Slot, live: &mut Live) -> Result<(), ApiError> {
+        if !self.db.is_shared() {
+            return Ok(());
+        }
+        self.read_lacking(slot, live, Some(u32::MAX)).await;
+        if live.broken {
+            return Err(ApiError::coded(
+                Code::StoreUnavailable,
+                "the game could not be read from the store; try again in a moment",
+            ));
+        }
+        Ok(())
     }
 
     /// Reads `live` again from the store (after a refused append, or a

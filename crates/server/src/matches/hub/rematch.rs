@@ -70,17 +70,11 @@ impl Hub {
             ));
         };
         let (slot, mut live) = self.lock(id).await?;
-        if self.db.is_shared() && !live.table.status().is_over() {
+        if !live.table.status().is_over() {
             // Another server may have stored the move that ended it a
             // moment ago (its notice not yet here): read it before saying
             // the game is still on.
-            self.reread(&slot, &mut live).await;
-            if live.broken {
-                return Err(ApiError::coded(
-                    Code::StoreUnavailable,
-                    "the game could not be read from the store; try again in a moment",
-                ));
-            }
+            self.catch_up_for(&slot, &mut live).await?;
         }
         let game = live.table.game();
         let holder = self.holder(id, &mut live, Some(token)).await?;
