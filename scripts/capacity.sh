@@ -9,6 +9,7 @@
 #   bash scripts/with-postgres.sh scripts/capacity.sh     on PostgreSQL
 #   CAPACITY_CLUSTER=1 scripts/capacity.sh     two servers on PostgreSQL behind
 #                                              HAProxy (scripts/cluster.sh)
+#   PARLOR_BIN=/elsewhere/parlor scripts/capacity.sh   another build of the server
 #
 # A player keeps a connection and a stream (more for spectators and lobby
 # readers): the server runs with --max-connections 16000 under a file limit
@@ -19,9 +20,10 @@ cd "$(dirname "$0")/.."
 
 steps="${CAPACITY_STEPS:-1000,2000,3000,5000}"
 seconds="${CAPACITY_SECONDS:-120}"
-cargo build --release --locked -p parlor
+if [ -z "${PARLOR_BIN:-}" ]; then cargo build --release --locked -p parlor; fi
 cargo build --release --locked -p server --example load
 target="${CARGO_TARGET_DIR:-$PWD/target}"
+parlor="$(realpath "${PARLOR_BIN:-$target/release/parlor}")"
 work="$(mktemp -d)"
 server_pid=""
 cluster_pid=""
@@ -45,7 +47,7 @@ if [ "${CAPACITY_CLUSTER:-}" = 1 ]; then
   # HAProxy needs two open files a connection (the player's, the server's).
   maxconn=$(( ($(ulimit -n) - 100) / 2 ))
   if [ "$maxconn" -gt 40000 ]; then maxconn=40000; fi
-  PARLOR_BIN="$target/release/parlor" PARLOR_CLUSTER_PORT=0 PARLOR_MAX_CONNECTIONS=16000 \
+  PARLOR_BIN="$parlor" PARLOR_CLUSTER_PORT=0 PARLOR_MAX_CONNECTIONS=16000 \
     PARLOR_CLUSTER_MAXCONN="$maxconn" bash scripts/cluster.sh <"$work/hold" >"$work/cluster.out" 2>"$work/cluster.err" &
   cluster_pid=$!
   exec 3>"$work/hold"
@@ -61,7 +63,7 @@ if [ "${CAPACITY_CLUSTER:-}" = 1 ]; then
 else
   store="SQLite"
   if [ -n "${PARLOR_DATABASE_URL:-}" ]; then store="PostgreSQL"; fi
-  "$target/release/parlor" serve --addr 127.0.0.1:0 --data-dir "$work" --max-connections 16000 \
+  "$parlor" serve --addr 127.0.0.1:0 --data-dir "$work" --max-connections 16000 \
     >"$work/serve.out" 2>"$work/serve.err" &
   server_pid=$!
   for _ in $(seq 300); do
@@ -72,7 +74,7 @@ else
   [ -n "$addr" ] || { echo "parlor serve did not start:" >&2; cat "$work/serve.err" >&2; exit 1; }
   pids="$server_pid"
 fi
-echo "== machine: $(nproc) cores, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg); store $store; parlor $(git rev-parse --short HEAD)"
+echo "== machine: $(nproc) cores, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg); store $store; parlor ${PARLOR_BIN:-$(git rev-parse --short HEAD)}"
 echo "== players at a person's pace: steps $steps, $seconds s each"
 status=0
 "$target/release/examples/load" capacity "$addr" "$steps" "$seconds" --server-pid "$pids" || status=$?

@@ -8,6 +8,7 @@
 #
 #   scripts/peer.sh                         3 rounds of 10 s, 1 and 8 clients
 #   PEER_SECONDS=5 PEER_ROUNDS=1 scripts/peer.sh   a quick pass
+#   PARLOR_BIN=/elsewhere/parlor scripts/peer.sh   another build of Parlor
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,9 +16,10 @@ seconds="${PEER_SECONDS:-10}"
 rounds="${PEER_ROUNDS:-3}"
 clients="${PEER_CLIENTS:-1,8}"
 command -v node >/dev/null || { echo "peer.sh needs Node.js (apt-get install nodejs npm)" >&2; exit 1; }
-cargo build --release --locked -p parlor
+if [ -z "${PARLOR_BIN:-}" ]; then cargo build --release --locked -p parlor; fi
 (cd scripts/peer && npm ci --no-audit --no-fund --silent)
 target="${CARGO_TARGET_DIR:-$PWD/target}"
+parlor="$(realpath "${PARLOR_BIN:-$target/release/parlor}")"
 work="$(mktemp -d)"
 pids=()
 cleanup() {
@@ -43,7 +45,7 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 mkdir -p "$work/parlor" "$work/flatfile"
 # A closed loop from one address is faster than people: no fair-share
 # limits for this run.
-"$target/release/parlor" serve --addr 127.0.0.1:0 --data-dir "$work/parlor" \
+"$parlor" serve --addr 127.0.0.1:0 --data-dir "$work/parlor" \
   --rate-limit 0 --matches-per-client 0 --connections-per-client 0 --streams-per-client 0 \
   >"$work/parlor.out" 2>"$work/parlor.err" &
 pids+=($!)
@@ -62,7 +64,7 @@ flatfile_pid=$!
 wait_for "$work/memory.out" "listening"
 wait_for "$work/flatfile.out" "listening"
 
-echo "== machine: $(nproc) cores, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg); node $(node --version); parlor $(git rev-parse --short HEAD)"
+echo "== machine: $(nproc) cores, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg); node $(node --version); parlor ${PARLOR_BIN:-$(git rev-parse --short HEAD)}"
 node scripts/peer/bench.js --seconds "$seconds" --rounds "$rounds" --clients "$clients" \
   --target "parlor=$parlor_addr@$parlor_pid" \
   --target "memory=http://127.0.0.1:$memory_port@$memory_pid" \
