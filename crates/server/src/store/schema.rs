@@ -54,6 +54,88 @@ pub const VERSIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_versions (
     applied_ms BIGINT NOT NULL
 )";
 
+/// Migration text the same in both stores: players' names, rematches.
+const NAMES_AND_REMATCHES: &str = "
+ALTER TABLE seats ADD COLUMN name TEXT;
+ALTER TABLE matches ADD COLUMN rematch TEXT;
+";
+
+/// Migration text the same in both stores: the address that saved each grid.
+const GRIDS_SAVER: &str = "
+ALTER TABLE grids ADD COLUMN saver TEXT NOT NULL DEFAULT '';
+CREATE INDEX grids_saver ON grids (saver);
+";
+
+/// Migration text the same in both stores: classrooms, their students and their games.
+const CLASSROOMS: &str = "
+CREATE TABLE classrooms (
+    id TEXT PRIMARY KEY,
+    token TEXT NOT NULL,
+    creator TEXT,
+    creator_token TEXT,
+    setup TEXT NOT NULL,
+    together TEXT,
+    round INTEGER NOT NULL,
+    version BIGINT NOT NULL,
+    joined BOOLEAN NOT NULL,
+    created_ms BIGINT NOT NULL,
+    updated_ms BIGINT NOT NULL
+);
+CREATE INDEX classrooms_idle ON classrooms (updated_ms);
+CREATE INDEX classrooms_creator ON classrooms (creator);
+CREATE INDEX classrooms_creator_token ON classrooms (creator_token);
+CREATE TABLE classroom_students (
+    classroom_id TEXT NOT NULL REFERENCES classrooms (id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    token TEXT NOT NULL,
+    PRIMARY KEY (classroom_id, number)
+);
+CREATE INDEX classroom_students_token ON classroom_students (token);
+CREATE TABLE classroom_games (
+    match_id TEXT PRIMARY KEY,
+    classroom_id TEXT NOT NULL REFERENCES classrooms (id) ON DELETE CASCADE,
+    round INTEGER NOT NULL,
+    student INTEGER,
+    players TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    rolls INTEGER,
+    winner INTEGER,
+    winner_name TEXT,
+    started_ms BIGINT NOT NULL,
+    finished_ms BIGINT
+);
+CREATE INDEX classroom_games_round ON classroom_games (classroom_id, round, finished_ms);
+";
+
+/// Migration text the same in both stores: saved grids listed newest first.
+const GRIDS_NEWEST: &str = "CREATE INDEX grids_newest ON grids (updated_ms DESC, name);";
+
+/// Migration text the same in both stores: unsaved work: uploaded boards and designs.
+const UNSAVED_WORK: &str = "
+CREATE TABLE unsaved_work (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    version BIGINT NOT NULL,
+    client TEXT NOT NULL,
+    hood TEXT NOT NULL,
+    token TEXT NOT NULL,
+    used BOOLEAN NOT NULL,
+    touched_ms BIGINT NOT NULL
+);
+CREATE INDEX unsaved_work_idle ON unsaved_work (kind, touched_ms);
+CREATE INDEX unsaved_work_client ON unsaved_work (kind, client, touched_ms);
+CREATE INDEX unsaved_work_token ON unsaved_work (kind, token, touched_ms);
+CREATE INDEX unsaved_work_hood ON unsaved_work (kind, hood, client);
+";
+
+/// Migration text the same in both stores: the neighbourhood that saved each grid.
+const GRIDS_SAVER_HOOD: &str = "
+ALTER TABLE grids ADD COLUMN saver_hood TEXT NOT NULL DEFAULT '';
+CREATE INDEX grids_saver_hood ON grids (saver_hood);
+";
+
 /// Every migration, in order.
 pub const MIGRATIONS: &[Migration] = &[
     Migration {
@@ -161,14 +243,8 @@ CREATE TABLE settings (
     Migration {
         version: 2,
         name: "players' names, rematches",
-        sqlite: "
-ALTER TABLE seats ADD COLUMN name TEXT;
-ALTER TABLE matches ADD COLUMN rematch TEXT;
-",
-        postgres: "
-ALTER TABLE seats ADD COLUMN name TEXT;
-ALTER TABLE matches ADD COLUMN rematch TEXT;
-",
+        sqlite: NAMES_AND_REMATCHES,
+        postgres: NAMES_AND_REMATCHES,
     },
     Migration {
         version: 3,
@@ -298,161 +374,39 @@ CREATE TRIGGER unfinished_ended AFTER UPDATE OF over ON matches
         name: "the address that saved each grid",
         // A grid is owned by the token its saver showed; tokens are free to
         // make up, so the grids one address saved are counted too.
-        sqlite: "
-ALTER TABLE grids ADD COLUMN saver TEXT NOT NULL DEFAULT '';
-CREATE INDEX grids_saver ON grids (saver);
-",
-        postgres: "
-ALTER TABLE grids ADD COLUMN saver TEXT NOT NULL DEFAULT '';
-CREATE INDEX grids_saver ON grids (saver);
-",
+        sqlite: GRIDS_SAVER,
+        postgres: GRIDS_SAVER,
     },
     Migration {
         version: 9,
         name: "classrooms, their students and their games",
         // A classroom's secrets are kept as digests, as tokens are; its
         // class game's token is the server's own (`together`), never shown.
-        sqlite: "
-CREATE TABLE classrooms (
-    id TEXT PRIMARY KEY,
-    token TEXT NOT NULL,
-    creator TEXT,
-    creator_token TEXT,
-    setup TEXT NOT NULL,
-    together TEXT,
-    round INTEGER NOT NULL,
-    version BIGINT NOT NULL,
-    joined BOOLEAN NOT NULL,
-    created_ms BIGINT NOT NULL,
-    updated_ms BIGINT NOT NULL
-);
-CREATE INDEX classrooms_idle ON classrooms (updated_ms);
-CREATE INDEX classrooms_creator ON classrooms (creator);
-CREATE INDEX classrooms_creator_token ON classrooms (creator_token);
-CREATE TABLE classroom_students (
-    classroom_id TEXT NOT NULL REFERENCES classrooms (id) ON DELETE CASCADE,
-    number INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    token TEXT NOT NULL,
-    PRIMARY KEY (classroom_id, number)
-);
-CREATE INDEX classroom_students_token ON classroom_students (token);
-CREATE TABLE classroom_games (
-    match_id TEXT PRIMARY KEY,
-    classroom_id TEXT NOT NULL REFERENCES classrooms (id) ON DELETE CASCADE,
-    round INTEGER NOT NULL,
-    student INTEGER,
-    players TEXT NOT NULL,
-    seats INTEGER NOT NULL,
-    rolls INTEGER,
-    winner INTEGER,
-    winner_name TEXT,
-    started_ms BIGINT NOT NULL,
-    finished_ms BIGINT
-);
-CREATE INDEX classroom_games_round ON classroom_games (classroom_id, round, finished_ms);
-",
-        postgres: "
-CREATE TABLE classrooms (
-    id TEXT PRIMARY KEY,
-    token TEXT NOT NULL,
-    creator TEXT,
-    creator_token TEXT,
-    setup TEXT NOT NULL,
-    together TEXT,
-    round INTEGER NOT NULL,
-    version BIGINT NOT NULL,
-    joined BOOLEAN NOT NULL,
-    created_ms BIGINT NOT NULL,
-    updated_ms BIGINT NOT NULL
-);
-CREATE INDEX classrooms_idle ON classrooms (updated_ms);
-CREATE INDEX classrooms_creator ON classrooms (creator);
-CREATE INDEX classrooms_creator_token ON classrooms (creator_token);
-CREATE TABLE classroom_students (
-    classroom_id TEXT NOT NULL REFERENCES classrooms (id) ON DELETE CASCADE,
-    number INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    token TEXT NOT NULL,
-    PRIMARY KEY (classroom_id, number)
-);
-CREATE INDEX classroom_students_token ON classroom_students (token);
-CREATE TABLE classroom_games (
-    match_id TEXT PRIMARY KEY,
-    classroom_id TEXT NOT NULL REFERENCES classrooms (id) ON DELETE CASCADE,
-    round INTEGER NOT NULL,
-    student INTEGER,
-    players TEXT NOT NULL,
-    seats INTEGER NOT NULL,
-    rolls INTEGER,
-    winner INTEGER,
-    winner_name TEXT,
-    started_ms BIGINT NOT NULL,
-    finished_ms BIGINT
-);
-CREATE INDEX classroom_games_round ON classroom_games (classroom_id, round, finished_ms);
-",
+        sqlite: CLASSROOMS,
+        postgres: CLASSROOMS,
     },
     Migration {
         version: 10,
         name: "saved grids listed newest first",
         // A listing reads the newest few, not the whole table.
-        sqlite: "CREATE INDEX grids_newest ON grids (updated_ms DESC, name);",
-        postgres: "CREATE INDEX grids_newest ON grids (updated_ms DESC, name);",
+        sqlite: GRIDS_NEWEST,
+        postgres: GRIDS_NEWEST,
     },
     Migration {
         version: 11,
         name: "unsaved work: uploaded boards and designs",
         // In the store rather than one server's memory, so that any server
         // of a cluster answers for them (`store::unsaved`).
-        sqlite: "
-CREATE TABLE unsaved_work (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    body TEXT NOT NULL,
-    version BIGINT NOT NULL,
-    client TEXT NOT NULL,
-    hood TEXT NOT NULL,
-    token TEXT NOT NULL,
-    used BOOLEAN NOT NULL,
-    touched_ms BIGINT NOT NULL
-);
-CREATE INDEX unsaved_work_idle ON unsaved_work (kind, touched_ms);
-CREATE INDEX unsaved_work_client ON unsaved_work (kind, client, touched_ms);
-CREATE INDEX unsaved_work_token ON unsaved_work (kind, token, touched_ms);
-CREATE INDEX unsaved_work_hood ON unsaved_work (kind, hood, client);
-",
-        postgres: "
-CREATE TABLE unsaved_work (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    body TEXT NOT NULL,
-    version BIGINT NOT NULL,
-    client TEXT NOT NULL,
-    hood TEXT NOT NULL,
-    token TEXT NOT NULL,
-    used BOOLEAN NOT NULL,
-    touched_ms BIGINT NOT NULL
-);
-CREATE INDEX unsaved_work_idle ON unsaved_work (kind, touched_ms);
-CREATE INDEX unsaved_work_client ON unsaved_work (kind, client, touched_ms);
-CREATE INDEX unsaved_work_token ON unsaved_work (kind, token, touched_ms);
-CREATE INDEX unsaved_work_hood ON unsaved_work (kind, hood, client);
-",
+        sqlite: UNSAVED_WORK,
+        postgres: UNSAVED_WORK,
     },
     Migration {
         version: 12,
         name: "the neighbourhood that saved each grid",
         // Addresses are cheap within one network: its grids are counted
         // together too (`store::NEIGHBOURHOOD_GRIDS`).
-        sqlite: "
-ALTER TABLE grids ADD COLUMN saver_hood TEXT NOT NULL DEFAULT '';
-CREATE INDEX grids_saver_hood ON grids (saver_hood);
-",
-        postgres: "
-ALTER TABLE grids ADD COLUMN saver_hood TEXT NOT NULL DEFAULT '';
-CREATE INDEX grids_saver_hood ON grids (saver_hood);
-",
+        sqlite: GRIDS_SAVER_HOOD,
+        postgres: GRIDS_SAVER_HOOD,
     },
 ];
 
