@@ -53,7 +53,7 @@
 //!   stopped by the time limit or withdrawn, and moved lines; what the tests
 //!   (and an operator) read.
 
-use crate::Config;
+use crate::config::Config;
 use crate::http::error::ApiError;
 use axum::http::StatusCode;
 use std::collections::HashMap;

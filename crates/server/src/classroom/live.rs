@@ -148,7 +148,7 @@ pub async fn note_finished(state: &AppState, id: &str) {
 
 /// Notes every match that ends on this server, while the server lives.
 pub async fn follow_finished(
-    state: Weak<crate::Shared>,
+    state: Weak<crate::state::Shared>,
     mut finished: broadcast::Receiver<String>,
 ) {
     loop {
@@ -160,13 +160,13 @@ pub async fn follow_finished(
         let Some(shared) = state.upgrade() else {
             return;
         };
-        note_finished(&crate::AppState(shared), &id).await;
+        note_finished(&crate::state::AppState(shared), &id).await;
     }
 }
 
 /// Deletes expired classrooms, hourly (or more often when unjoined ones
 /// are kept only a few hours), while the server lives.
-pub async fn expire_old(state: Weak<crate::Shared>) {
+pub async fn expire_old(state: Weak<crate::state::Shared>) {
     loop {
         let Some(shared) = state.upgrade() else {
             return;

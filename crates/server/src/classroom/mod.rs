@@ -27,7 +27,7 @@
 //!   server notes a change and polled from the store each second (other
 //!   servers' changes).
 
-pub mod exact;
+pub use crate::exact;
 mod export;
 pub mod figures;
 mod live;
@@ -42,11 +42,11 @@ use setup::{SetupRequest, Together, read_setup, setup_json, setup_of};
 pub use view::ClassroomView;
 use view::{exact_key, exact_of, remember, team_of, view_of, work_out};
 
-use crate::AppState;
 use crate::http::error::{ApiError, ApiResult, JsonBody};
 use crate::matches::SeatPlan;
 use crate::matches::hub::{Answer, Play};
 use crate::matches::seats::{self, Bearer};
+use crate::state::AppState;
 use crate::store::classrooms::{ClassGameRow, Classroom, ClassroomChange, Joined, NewClassroom};
 use axum::Json;
 use axum::Router;
@@ -61,7 +61,6 @@ use figures::Figures;
 use games::{MoveInput, Supplied};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use std::collections::HashMap;
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
@@ -81,29 +80,6 @@ pub const POLL_EVERY: Duration = Duration::from_secs(1);
 
 /// The most exact figures kept in memory (one per classroom and setup).
 const KEPT_FIGURES: usize = 256;
-
-/// What the classrooms share on this server.
-pub struct Classrooms {
-    /// The id of each classroom this server changed, for its live pages.
-    changed: broadcast::Sender<String>,
-    /// The exact figures by classroom and setup ([`exact_key`]).
-    exact: Mutex<HashMap<String, Arc<Exact>>>,
-}
-
-impl Default for Classrooms {
-    fn default() -> Self {
-        Self {
-            changed: broadcast::channel(256).0,
-            exact: Mutex::new(HashMap::new()),
-        }
-    }
-}
-
-impl Classrooms {
-    fn tell(&self, id: &str) {
-        let _ = self.changed.send(id.to_string());
-    }
-}
 
 /// The routes under `/api`: `/classrooms…`.
 pub fn routes() -> Router<AppState> {

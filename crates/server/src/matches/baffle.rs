@@ -7,9 +7,9 @@
 //! - **bot move**: the bot's move on the view, played for the player's seat
 //!   as if they had made it (so it needs their token and the move number).
 
-use crate::AppState;
 use crate::http::error::{ApiError, ApiResult, JsonBody};
 use crate::matches::seats::Bearer;
+use crate::state::AppState;
 use crate::work::Line;
 use axum::Json;
 use axum::Router;

@@ -27,16 +27,16 @@
 //! are in [`baffle`].
 
 pub mod baffle;
-pub mod hub;
+pub use crate::hub;
 pub mod lobby;
 pub mod qr;
 pub mod seats;
 
 pub use hub::{Hub, SeatPlan};
 
-use crate::AppState;
 use crate::http::error::{ApiError, ApiResult, JsonBody};
 use crate::matches::seats::Bearer;
+use crate::state::AppState;
 use crate::work::Line;
 use axum::Json;
 use axum::Router;
@@ -55,8 +55,7 @@ use std::sync::Arc;
 use tabletop::Code;
 use tabletop::play::{DiceMode, SeatKind};
 
-/// The most matches the lobby lists.
-pub const LOBBY_SIZE: u32 = 50;
+pub use crate::hub::lobby::LOBBY_SIZE;
 
 /// The routes under `/api`: `/matches…` and `/lobby`.
 pub fn routes() -> Router<AppState> {
@@ -183,9 +182,7 @@ struct InviteLink {
     link: String,
 }
 
-pub(crate) fn page_url(game: &str, id: &str) -> String {
-    format!("/{game}/m/{id}")
-}
+pub(crate) use crate::hub::lobby::page_url;
 
 fn invite_link(game: &str, id: &str, invite: &hub::Invite) -> InviteLink {
     InviteLink {
@@ -694,7 +691,7 @@ async fn picture(
             copy.picture_as(viewer, name.as_deref(), at)
         })
         .await??;
-    crate::svg_response(Ok(picture))
+    crate::http::svg::svg_response(Ok(picture))
 }
 
 /// `GET /api/matches/{id}/chances.svg`: each player's chance to win
@@ -704,7 +701,7 @@ async fn chances_picture(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let (names, series) = chances_of(&state, &id).await?;
-    crate::svg_response(render::chances::chances_chart(&names, &series))
+    crate::http::svg::svg_response(render::chances::chances_chart(&names, &series))
 }
 
 /// Each player's chance to win after every move of a match.
