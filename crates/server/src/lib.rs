@@ -76,10 +76,8 @@ pub fn router_for(state: AppState) -> Router {
     let limits = Arc::new(config.clone());
     let api = Router::new()
         .merge(matches::routes())
-        .nest(
-            "/baffle",
-            tools::baffle::routes().merge(matches::baffle::routes()),
-        )
+        .nest("/baffle", tools::baffle::routes())
+        .merge(matches::help::routes(&config.games))
         .nest(
             "/chutes",
             tools::chutes_boards::routes()

@@ -65,7 +65,7 @@ use std::convert::Infallible;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 use tabletop::Code;
-use tabletop::play::{DiceMode, SeatKind};
+use tabletop::play::{DiceMode, Playable, SeatKind};
 use tokio::sync::broadcast;
 
 /// The most students in a classroom.
@@ -335,7 +335,7 @@ async fn make_match(
     names: &[Option<String>],
     creator: crate::store::Creator,
 ) -> Result<crate::matches::hub::Made, ApiError> {
-    let info = state.hub.games().find("chutes")?;
+    let info = state.hub.games().find(chutes::contract::Table::NAME)?;
     let builtin = chutes::formats::builtin(&setup.board_ref).is_some();
     let prepared = info.prepare(json!({
         "board": if builtin { setup.board_ref.as_str() } else { "classroom" },

@@ -979,7 +979,7 @@ mod tests {
 
     async fn new_baffle(hub: &Arc<Hub>) -> String {
         let table = games::Registry::standard()
-            .find("baffle")
+            .find(<baffle::Race as tabletop::play::Playable>::NAME)
             .unwrap()
             .prepare(serde_json::json!({"size": 4, "mirrors": 1}))
             .unwrap()

@@ -26,7 +26,7 @@
 //! keeps the matches ([`hub`]). Baffle's hint and bot moves for the player
 //! are in [`baffle`].
 
-pub mod baffle;
+pub mod help;
 pub use crate::hub;
 pub mod lobby;
 pub mod qr;

@@ -261,9 +261,6 @@ impl AnyMatch for Faulty {
     fn picture(&self, _: Option<&str>, _: Option<usize>) -> Result<render::Picture, Refusal> {
         Err(Refusal::game_on())
     }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
     fn copy(&self) -> Box<dyn AnyMatch> {
         Box::new(Self {
             panics: self.panics,
