@@ -45,7 +45,8 @@ use view::{exact_key, exact_of, remember, team_of, view_of, work_out};
 use crate::http::error::{ApiError, ApiResult, JsonBody};
 use crate::matches::SeatPlan;
 use crate::matches::hub::{Answer, Play};
-use crate::matches::seats::{self, Bearer};
+use crate::matches::seats::Bearer;
+use crate::random;
 use crate::state::AppState;
 use crate::store::classrooms::{ClassGameRow, Classroom, ClassroomChange, Joined, NewClassroom};
 use axum::Json;
@@ -131,7 +132,7 @@ async fn load_as_teacher(
             "only the teacher does this: send the classroom's teacher token (Authorization: Bearer TOKEN)",
         ));
     };
-    if seats::digest(token) != room.row.token {
+    if random::digest(token) != room.row.token {
         return Err(ApiError::coded(
             Code::BadToken,
             "this is not the classroom's teacher token",
@@ -152,7 +153,7 @@ fn student_of<'a>(
             "join the classroom first, then send your student token (Authorization: Bearer TOKEN)",
         ));
     };
-    let digest = seats::digest(token);
+    let digest = random::digest(token);
     room.students
         .iter()
         .find(|s| s.token == digest)
@@ -186,17 +187,17 @@ async fn open(
     let setup_text = setup_json(&setup)?;
     let creator = crate::store::Creator {
         client: client.map(|c| c.0.digest()),
-        token: bearer.as_deref().map(seats::digest),
+        token: bearer.as_deref().map(random::digest),
     };
-    let id = seats::fresh_secret()?;
-    let token = seats::fresh_secret()?;
+    let id = random::fresh_secret()?;
+    let token = random::fresh_secret()?;
     state
         .hub
         .db()
         .create_classroom(
             NewClassroom {
                 id: id.clone(),
-                token: seats::digest(&token),
+                token: random::digest(&token),
                 setup: setup_text.clone(),
                 at_ms: crate::store::now_ms(),
             },
@@ -276,7 +277,7 @@ async fn join(
     let name = tabletop::play::check_name(&req.name)
         .map_err(|e| crate::matches::bad_name(e.to_string()))?;
     load(&state, &id).await?;
-    let token = seats::fresh_secret()?;
+    let token = random::fresh_secret()?;
     let checked = name.clone();
     let joined = state
         .hub
@@ -284,7 +285,7 @@ async fn join(
         .add_student(
             &id,
             &name,
-            &seats::digest(&token),
+            &random::digest(&token),
             MOST_STUDENTS,
             move |names| {
                 tabletop::play::check_unlike(&checked, names.iter().map(String::as_str))
@@ -405,7 +406,7 @@ async fn new_game(
     // any match they made would.
     let creator = crate::store::Creator {
         client: client.map(|c| c.0.digest()),
-        token: token.as_deref().map(seats::digest),
+        token: token.as_deref().map(random::digest),
     };
     let made = make_match(&state, &setup, &plans, &names, creator).await?;
     state
@@ -463,7 +464,7 @@ async fn start_together(
     let names: Vec<Option<String>> = (1..=teams).map(|t| Some(format!("Team {t}"))).collect();
     let creator = crate::store::Creator {
         client: client.map(|c| c.0.digest()),
-        token: token.as_deref().map(seats::digest),
+        token: token.as_deref().map(random::digest),
     };
     let made = make_match(&state, &setup, &plans, &names, creator).await?;
     let db = state.hub.db();

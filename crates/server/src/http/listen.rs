@@ -472,7 +472,8 @@ fn is_per_connection(e: &io::Error) -> bool {
 /// Tells a connection over a limit why it is closed, briefly: `503`, the
 /// API's error shape (code `busy`), `Retry-After: 1`.
 async fn refuse(mut stream: TcpStream, why: String) {
-    let body = serde_json::json!({"error": {"code": "busy", "message": why}}).to_string();
+    let code = tabletop::Code::Busy.as_str();
+    let body = serde_json::json!({"error": {"code": code, "message": why}}).to_string();
     let answer = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
          content-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",

@@ -224,7 +224,7 @@ async fn create(
     // Who makes it, for the store's quota and the lobby (digests only).
     let creator = crate::store::Creator {
         client: client.map(|c| c.0.digest()),
-        token: bearer.as_deref().map(seats::digest),
+        token: bearer.as_deref().map(crate::random::digest),
     };
     let info = state.hub.games().find(&req.game)?;
     let (plans, names) = match &req.seats {
@@ -513,7 +513,7 @@ async fn rematch(
     // The asker makes it: it counts against their quota and lobby share.
     let creator = crate::store::Creator {
         client: client.map(|c| c.0.digest()),
-        token: token.as_deref().map(seats::digest),
+        token: token.as_deref().map(crate::random::digest),
     };
     let made = state
         .hub

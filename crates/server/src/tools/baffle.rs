@@ -8,7 +8,7 @@
 //!   layout): the same document as `parlor baffle solve --json`.
 //!
 //! Games are played through the match router ([`crate::matches`]; the hint
-//! and the bot's move are in [`crate::matches::baffle`]).
+//! and the bot's move are the match contract's, routed by [`crate::matches::help`]).
 
 use crate::http::error::{ApiError, ApiResult, JsonBody};
 use crate::state::AppState;
