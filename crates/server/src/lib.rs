@@ -4,7 +4,7 @@
 //! - **router** ([`router`]): every route — the pages, their static assets
 //!   (embedded in the binary), and the API under `/api` (see `docs/api.md`).
 //! - **state** ([`AppState`]): the live matches and the store behind them
-//!   ([`matches::Hub`], [`store`]), the in-memory sessions (uploaded boards,
+//!   ([`hub::Hub`], [`store`]), the in-memory sessions (uploaded boards,
 //!   design documents) and the settings, shared by handlers.
 //! - **store** ([`store`]): SQLite in the data directory by default, or
 //!   PostgreSQL; matches and saved grids live there and outlive the server.

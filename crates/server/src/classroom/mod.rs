@@ -43,8 +43,7 @@ pub use view::ClassroomView;
 use view::{exact_key, exact_of, remember, team_of, view_of, work_out};
 
 use crate::http::error::{ApiError, ApiResult, JsonBody};
-use crate::matches::SeatPlan;
-use crate::matches::hub::{Answer, Play};
+use crate::hub::{Answer, Play, SeatPlan};
 use crate::matches::seats::Bearer;
 use crate::random;
 use crate::state::AppState;
@@ -335,7 +334,7 @@ async fn make_match(
     plans: &[SeatPlan],
     names: &[Option<String>],
     creator: crate::store::Creator,
-) -> Result<crate::matches::hub::Made, ApiError> {
+) -> Result<crate::hub::Made, ApiError> {
     let info = state.hub.games().find(chutes::contract::Table::NAME)?;
     let builtin = chutes::formats::builtin(&setup.board_ref).is_some();
     let prepared = info.prepare(json!({

@@ -133,8 +133,8 @@ async fn bot_move(
             after,
             &MoveInput::Text(choice.text),
             None,
-            super::hub::Play::ChosenByBot,
-            super::hub::Answer::Full,
+            crate::hub::Play::ChosenByBot,
+            crate::hub::Answer::Full,
         )
         .await?;
     Ok(Json(BotAnswer {

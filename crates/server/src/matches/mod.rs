@@ -27,14 +27,12 @@
 //! are in [`baffle`].
 
 pub mod help;
-pub use crate::hub;
 pub mod lobby;
 pub mod qr;
 pub mod seats;
 
-pub use hub::{Hub, SeatPlan};
-
 use crate::http::error::{ApiError, ApiResult, JsonBody};
+use crate::hub::{self, SeatPlan};
 use crate::matches::seats::Bearer;
 use crate::state::AppState;
 use crate::work::Line;
@@ -54,8 +52,6 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use tabletop::Code;
 use tabletop::play::{DiceMode, SeatKind};
-
-pub use crate::hub::lobby::LOBBY_SIZE;
 
 /// The routes under `/api`: `/matches…` and `/lobby`.
 pub fn routes() -> Router<AppState> {
