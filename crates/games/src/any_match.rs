@@ -20,6 +20,7 @@
 //!   viewer may know (the game's own [`Playable::view`]).
 
 use crate::Refusal;
+use crate::help::Helper;
 use crate::protocol::{
     DiceKind, Fixed, GameJson, LogLine, Played, Position, ReplayStep, TableView, game_json,
 };
@@ -143,6 +144,35 @@ where
     ) -> Result<render::Picture, render::RenderError> {
         let _ = viewer;
         Self::picture(m, name)
+    }
+
+    /// Whether the game offers a player help on their turn: a hint and a
+    /// bot's move played for them ([`Adapter::helper`]). The registry says
+    /// so ([`crate::GameInfo::helps`]); the server gives such a game its
+    /// help routes.
+    const HELPS: bool = false;
+
+    /// Help for `viewer` in match `m` (see [`crate::help`]), taken now
+    /// and worked out later away from the match.
+    ///
+    /// # Errors
+    /// `wrong_game` for a game that offers no help (the default); the
+    /// game's own refusal (the game is over, a viewer with no position of
+    /// their own).
+    fn helper(m: &Match<Self>, viewer: Viewer) -> Result<Box<dyn Helper>, Refusal> {
+        let _ = (m, viewer);
+        Err(Refusal::new(
+            Code::WrongGame,
+            format!("{} offers no hint and no bot move", Self::TITLE),
+        ))
+    }
+
+    /// The game's length once it is over, in the game's own count (Chutes:
+    /// rolls by all players together), for a classroom's figures; none
+    /// while it is on, or for a game that counts none (the default).
+    fn length(m: &Match<Self>) -> Option<u32> {
+        let _ = m;
+        None
     }
 }
 
@@ -317,9 +347,24 @@ pub trait AnyMatch: Send + Sync {
             ),
         ))
     }
-    /// The match as `Any`, for a game's own routes to find its match
-    /// ([`TypedMatch::inner`]).
-    fn as_any(&self) -> &dyn std::any::Any;
+    /// Help for `viewer` on their turn: a hint and a bot's move for them
+    /// ([`Adapter::helper`], [`crate::help`]).
+    ///
+    /// # Errors
+    /// `wrong_game` for a game that offers no help (the default); the
+    /// game's own refusal.
+    fn helper(&self, viewer: Viewer) -> Result<Box<dyn Helper>, Refusal> {
+        let _ = viewer;
+        Err(Refusal::new(
+            Code::WrongGame,
+            format!("{} offers no hint and no bot move", self.game_title()),
+        ))
+    }
+    /// The game's length once it is over, in its own count
+    /// ([`Adapter::length`]); none by default.
+    fn length(&self) -> Option<u32> {
+        None
+    }
     /// A copy of the match as it stands, for a long read (a replay's step,
     /// a picture, the chances over the game) to work on away from the
     /// match, which goes on meanwhile.
@@ -858,7 +903,15 @@ where
         })
     }
 
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
+    fn helper(&self, viewer: Viewer) -> Result<Box<dyn Helper>, Refusal> {
+        G::helper(&self.m, viewer)
+    }
+
+    fn length(&self) -> Option<u32> {
+        if self.m.status().is_over() {
+            G::length(&self.m)
+        } else {
+            None
+        }
     }
 }

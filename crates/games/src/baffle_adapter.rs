@@ -13,10 +13,10 @@
 //!   race is told to the others as `guess`, never its cell.
 
 use crate::Refusal;
-use crate::any_match::{Adapter, AnyMatch, TypedMatch};
+use crate::any_match::Adapter;
 use crate::registry::{Need, Supplied};
 use baffle::geometry::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
-use baffle::{Game, Move, Race, Setup, Side, Sides, Size, View};
+use baffle::{Game, Move, Race, Setup, Side, Sides, Size};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tabletop::Code;
@@ -163,6 +163,13 @@ impl Adapter for Race {
         };
         render::baffle::view_with(&m.game().view(Some(seat)).own, &style)
     }
+
+    /// A player's hint and bot move, on their own box ([`help`]).
+    const HELPS: bool = true;
+
+    fn helper(m: &Match<Self>, viewer: Viewer) -> Result<Box<dyn crate::Helper>, Refusal> {
+        Ok(Box::new(help::own_box(m, viewer)?))
+    }
 }
 
 /// Where a hole sits round the box.
@@ -223,46 +230,7 @@ pub fn box_title(game: &Game) -> String {
     }
 }
 
-/// A Baffle match's view while it is on as `viewer` sees it, and its box's
-/// title: what the solver's hint and the bot's move for the player are
-/// worked out from (the shots, the mirrors found, the wrong guesses; never
-/// the hidden layout). In a race, a seat's own box; a spectator of a race
-/// has none.
-///
-/// # Errors
-/// `wrong_game` for another game's match; `game_over` once it is over
-/// (nothing is left to help with); `no_token` for a spectator of a race.
-pub fn box_in_play(m: &dyn AnyMatch, viewer: Viewer) -> Result<(View, String), Refusal> {
-    let baffle = m
-        .as_any()
-        .downcast_ref::<TypedMatch<Race>>()
-        .map(TypedMatch::inner)
-        .ok_or_else(|| {
-            Refusal::new(
-                Code::WrongGame,
-                format!("this is a {} game, not Baffle", m.game_title()),
-            )
-        })?;
-    if baffle.status().is_over() {
-        return Err(Refusal::new(
-            Code::GameOver,
-            "the game is over: there is no move left to help with",
-        ));
-    }
-    let race = baffle.game();
-    let own = match viewer {
-        Viewer::Seat { seat } if usize::from(seat) <= race.racers() => Some(seat),
-        _ if race.racers() == 1 => Some(1),
-        _ => {
-            return Err(Refusal::new(
-                Code::NoToken,
-                "in a race each player has their own box: send your seat token \
-                 (Authorization: Bearer TOKEN)",
-            ));
-        }
-    };
-    Ok((race.view(own).own, box_title(race.board())))
-}
+mod help;
 
 #[cfg(test)]
 mod tests;

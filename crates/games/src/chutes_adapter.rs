@@ -103,6 +103,11 @@ impl Adapter for Chutes {
         )
     }
 
+    /// Rolls by all players together.
+    fn length(m: &Match<Self>) -> Option<u32> {
+        Some(m.game().game().rolls())
+    }
+
     fn picture(
         m: &Match<Self>,
         _name: Option<&str>,

@@ -36,6 +36,7 @@ mod any_match;
 mod baffle_adapter;
 pub mod board_files;
 mod chutes_adapter;
+pub mod help;
 mod players;
 pub mod protocol;
 mod refusal;
@@ -43,7 +44,8 @@ mod registry;
 mod tycoon_adapter;
 
 pub use any_match::{Adapter, AnyMatch, BotWork, LOG_TAIL, MoveInput, TypedMatch, event_json};
-pub use baffle_adapter::{HolePlace, box_in_play, box_title, hole_places};
+pub use baffle_adapter::{HolePlace, box_title, hole_places};
+pub use help::{BotChoice, Helper};
 pub use players::Outcome;
 pub use protocol::{GameJson, Played, ReplayStep};
 pub use refusal::Refusal;

@@ -50,6 +50,10 @@ pub struct GameInfo {
     /// Whether the game's bot plays differently at each level (false: a
     /// front end offers one bot, not levels).
     pub bot_levels: bool,
+    /// Whether the game offers a player help on their turn, a hint and a
+    /// bot's move for them ([`crate::Adapter::HELPS`], [`crate::help`]).
+    #[serde(skip)]
+    pub helps: bool,
     /// Who sits when the maker names nobody: `person` or a bot's level.
     #[serde(serialize_with = "seat_words")]
     pub default_seats: fn() -> Vec<SeatKind>,
@@ -108,6 +112,7 @@ impl GameInfo {
             min_seats: G::MIN_SEATS,
             max_seats: G::MAX_SEATS,
             bot_levels: G::BOT_LEVELS,
+            helps: G::HELPS,
             default_seats: G::default_seats,
             default_setup: default_setup::<G>,
             setup_limits: G::setup_limits,

@@ -17,12 +17,12 @@
 //!   `web/`: the dark scheme of Parlor's pictures, written by the renderer
 //!   from its palette ([`render::scheme::style_sheet`]), so that the colours
 //!   have one source.
-//! - **web folder** ([`crate::Config::web_dir`]): for whoever works on the
+//! - **web folder** ([`crate::config::Config::web_dir`]): for whoever works on the
 //!   pages, the same files read from a folder at each request instead of
 //!   from the binary, so that an edit shows on reload without a rebuild.
 //!   Only the files listed here are served from it.
 
-use crate::AppState;
+use crate::state::AppState;
 use axum::Router;
 use axum::extract::Path;
 use axum::http::{StatusCode, header};

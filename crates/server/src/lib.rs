@@ -4,7 +4,7 @@
 //! - **router** ([`router`]): every route — the pages, their static assets
 //!   (embedded in the binary), and the API under `/api` (see `docs/api.md`).
 //! - **state** ([`AppState`]): the live matches and the store behind them
-//!   ([`matches::Hub`], [`store`]), the in-memory sessions (uploaded boards,
+//!   ([`hub::Hub`], [`store`]), the in-memory sessions (uploaded boards,
 //!   design documents) and the settings, shared by handlers.
 //! - **store** ([`store`]): SQLite in the data directory by default, or
 //!   PostgreSQL; matches and saved grids live there and outlive the server.
@@ -33,289 +33,31 @@
 
 pub mod assets;
 pub mod classroom;
+pub mod config;
+pub mod exact;
 pub mod http;
+pub mod hub;
 pub mod logged;
 pub mod matches;
+pub mod ops;
 pub mod random;
 pub mod sessions;
+pub mod state;
 pub mod store;
 pub mod tools;
 pub mod work;
+
+pub use config::Config;
+pub use http::svg::{svg_response, svg_text_response};
+pub use state::{AppState, Shared};
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use chutes::Board;
 use http::error::ApiError;
-use sessions::Sessions;
 use std::net::SocketAddr;
-use std::ops::Deref;
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
-
-/// How the app is set up.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// The games matches may be of: this Parlor's own by default.
-    pub games: games::Registry,
-    /// Where saved grids go (created when first needed).
-    pub data_dir: PathBuf,
-    /// The most sessions of each kind (uploaded boards, design documents)
-    /// kept at once.
-    pub max_sessions: usize,
-    /// How long a session may sit unused before it is dropped.
-    pub idle: Duration,
-    /// The largest request body accepted, in bytes.
-    pub body_limit: usize,
-    /// The address the server listens on, when known ([`run`] and [`serve`]
-    /// set it). On a loopback address the router checks every request's
-    /// Host ([`http::host`]); on another address only against
-    /// [`Config::public_hosts`], when there are any.
-    pub listen: Option<SocketAddr>,
-    /// The names people reach the server by (`--public-host`): on a
-    /// network address, when any is given, requests for other hosts
-    /// (loopback ones aside) are refused ([`http::host::guard_public`]);
-    /// on a loopback address, behind a reverse proxy on the same machine,
-    /// they are answered besides loopback ones ([`http::host::guard`]).
-    pub public_hosts: Vec<String>,
-    /// The most long answers (solver hints, bot moves, analyses) worked
-    /// out at once in each line ([`work`]); more are refused with a 503.
-    /// The long line works on this many threads of its own, which run at a
-    /// lower priority than the rest of the server (a nice value
-    /// [`work::LONG_NICENESS`] above the server's) so that the solver does
-    /// not take the cores from moves.
-    pub max_long_work: usize,
-    /// How long one long answer may work before it is stopped and
-    /// answered with a 503 ([`work`]).
-    pub long_work_limit: Duration,
-    /// The most states (the algorithm's own: squares × chute counts ×
-    /// ladder counts for shortest games) one piece of long work may hold;
-    /// all of it together may hold this times [`Config::max_long_work`]
-    /// ([`work::Memory`]).
-    pub long_work_states: u64,
-    /// How long work estimated to be quick may take in the quick line
-    /// before it moves to the long line ([`work`]).
-    pub quick_work_limit: Duration,
-    /// The most connections open at once ([`http::listen`]).
-    pub max_connections: usize,
-    /// How long a connection may take to send a request's headers, and
-    /// stay silent between requests ([`http::listen`]).
-    pub header_timeout: Duration,
-    /// How long a request's body may take to arrive ([`http::limits`]).
-    pub body_timeout: Duration,
-    /// How long requests being answered have to finish when the server is
-    /// told to stop ([`serve_until`]).
-    pub shutdown_grace: Duration,
-    /// How long the server, told to stop, keeps its listener open while it
-    /// answers not ready and refuses new moves ([`http::health`]), so that
-    /// a load balancer's checks see it go before it closes.
-    pub drain_delay: Duration,
-    /// Where the metrics and the health checks are served besides
-    /// ([`http::metrics`]); none for nowhere (`/healthz` and `/readyz` are
-    /// on the main address too, `/metrics` only here).
-    pub metrics_addr: Option<SocketAddr>,
-    /// Where the store is: none for `parlor.db` in the data directory.
-    pub database: Option<store::Location>,
-    /// How long one call waits for the store before it is given up and the
-    /// request answered `503` with `Retry-After` ([`store::Db::set_timeout`]).
-    pub store_timeout: Duration,
-    /// How hard SQLite holds on to each commit.
-    pub durability: store::Durability,
-    /// The most idle matches kept in memory (the store keeps them all).
-    pub live_matches: usize,
-    /// The load balancers in front of this server (`--trusted-proxy`):
-    /// only from these is `X-Forwarded-For` read for the client's address
-    /// ([`http::client`]).
-    pub trusted_proxies: Vec<std::net::IpAddr>,
-    /// How many things (matches, designs, boards, saves) each client
-    /// address may make a minute, and how many long answers it may ask
-    /// for, in bursts of as many ([`http::fair`]); 0 for no limit.
-    pub rate_limit: u32,
-    /// The most unfinished matches one client address, or one token, may
-    /// have made ([`store`]); 0 for no limit.
-    pub matches_per_client: u32,
-    /// How long an unfinished match nobody has moved in or joined is kept
-    /// ([`store`]); a match played in is kept 30 days after its last move.
-    pub unplayed_kept: Duration,
-    /// The most sessions of each kind (uploaded boards, designs) one
-    /// client address, or one token, holds ([`sessions`]); 0 for no
-    /// budget. A new one beyond it pushes out the maker's own oldest.
-    pub sessions_per_client: usize,
-    /// The most grids one owner (a token, else a client address) may have
-    /// saved ([`tools::grids`]); 0 for no limit. The store holds at most
-    /// [`store::MAX_GRIDS`] in all.
-    pub grids_per_client: u32,
-    /// The most connections one client address holds at once
-    /// ([`http::listen`]); 0 for no limit. Trusted proxies are not held to
-    /// it.
-    pub connections_per_client: usize,
-    /// The most live event streams one client address holds at once
-    /// ([`http::fair::Streams`]); 0 for no limit.
-    pub streams_per_client: usize,
-    /// For whoever works on the pages: serve them from this folder (the
-    /// source's `crates/server/web`), read at each request, instead of the
-    /// copies built into the binary ([`assets`]).
-    pub web_dir: Option<PathBuf>,
-}
-
-impl Config {
-    /// The defaults, with files under `data_dir`: 1,000 sessions of each
-    /// kind, dropped after 2 hours idle, request bodies up to 1 MiB, the
-    /// listening address unknown (no Host check until [`serve`] sets it),
-    /// as many long answers at once as the machine has cores (at least 2)
-    /// in each line, the long line's on as many threads at a lower
-    /// priority, 10 s for one long answer and ½ s in the quick line,
-    /// 2,000,000 states (about 46 MB) for one long answer,
-    /// 1,024 connections (or three quarters of the open-file limit when
-    /// that is lower), 10 s for headers and for bodies, 10 s to finish
-    /// when stopping with no drain delay before it, no metrics address;
-    /// the store in `parlor.db` in the data directory, committed to its
-    /// log before a move is answered, 5 s for it to answer; 1,000 idle matches in memory; no
-    /// trusted proxy, 60 things made and 60 long answers a minute per
-    /// client address, 100 unfinished matches per address and per token,
-    /// unplayed matches kept 6 hours; 100 sessions of each kind and 100
-    /// saved grids per client, 64 connections and 32 live streams
-    /// per client address.
-    pub fn new(data_dir: impl Into<PathBuf>) -> Self {
-        Self {
-            games: games::Registry::standard(),
-            data_dir: data_dir.into(),
-            max_sessions: 1000,
-            idle: Duration::from_secs(2 * 60 * 60),
-            body_limit: 1 << 20,
-            listen: None,
-            public_hosts: Vec::new(),
-            max_long_work: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
-            long_work_limit: Duration::from_secs(10),
-            quick_work_limit: Duration::from_millis(500),
-            long_work_states: 2_000_000,
-            max_connections: http::listen::default_max_connections(),
-            header_timeout: Duration::from_secs(10),
-            body_timeout: Duration::from_secs(10),
-            shutdown_grace: Duration::from_secs(10),
-            drain_delay: Duration::ZERO,
-            metrics_addr: None,
-            database: None,
-            store_timeout: store::DEFAULT_STORE_TIMEOUT,
-            durability: store::Durability::default(),
-            live_matches: 1000,
-            trusted_proxies: Vec::new(),
-            rate_limit: 60,
-            matches_per_client: 100,
-            unplayed_kept: Duration::from_secs(6 * 60 * 60),
-            sessions_per_client: 100,
-            grids_per_client: 100,
-            connections_per_client: 64,
-            streams_per_client: 32,
-            web_dir: None,
-        }
-    }
-
-    /// Where the store is.
-    pub fn location(&self) -> store::Location {
-        self.database
-            .clone()
-            .unwrap_or_else(|| store::Location::default_for(&self.data_dir))
-    }
-}
-
-/// What every handler shares.
-pub struct Shared {
-    /// The settings.
-    pub config: Config,
-    /// Uploaded Chutes & Ladders boards.
-    pub boards: Sessions<Board>,
-    /// Tycoon design documents.
-    pub designs: tools::tycoon::Designs,
-    /// The matches of every game, and the store.
-    pub hub: Arc<matches::Hub>,
-    /// The slots for long answers.
-    pub long_work: work::LongWork,
-    /// Draining and readiness ([`http::health`]).
-    pub health: http::health::Health,
-    /// The rates per client address ([`http::fair`]).
-    pub rates: Arc<http::fair::Rates>,
-    /// The live streams per client address ([`http::fair::Streams`]).
-    pub streams: Arc<http::fair::Streams>,
-    /// The classrooms' live pages and exact figures ([`classroom`]).
-    pub classrooms: classroom::Classrooms,
-}
-
-/// A cheap handle on [`Shared`].
-#[derive(Clone)]
-pub struct AppState(pub(crate) Arc<Shared>);
-
-impl AppState {
-    /// Opens the store for `config` and makes the state around it.
-    ///
-    /// # Errors
-    /// When the store cannot be opened or migrated.
-    pub async fn open(config: Config) -> Result<Self, store::DbError> {
-        let mut db = store::Db::open(
-            &config.location(),
-            config.durability,
-            Some(&tools::grids::folder(&config.data_dir)),
-        )
-        .await?;
-        db.set_timeout(config.store_timeout);
-        db.set_bounds(store::Bounds {
-            per_creator: config.matches_per_client,
-            unplayed_kept: config.unplayed_kept,
-        });
-        let n = config.max_sessions;
-        let idle = config.idle;
-        let db = Arc::new(db);
-        let hub = matches::Hub::new(
-            Arc::clone(&db),
-            config.games.clone(),
-            config.live_matches,
-            config.max_long_work,
-        );
-        let state = Self(Arc::new(Shared {
-            boards: Sessions::new("board", n, idle, Arc::clone(&db))
-                .with_budget(config.sessions_per_client),
-            designs: Sessions::new("design", n, idle, db).with_budget(config.sessions_per_client),
-            hub,
-            long_work: work::LongWork::new(&config),
-            health: http::health::Health::default(),
-            rates: Arc::new(http::fair::Rates::new(config.rate_limit)),
-            streams: Arc::new(http::fair::Streams::new(
-                config.streams_per_client,
-                (config.max_connections / 4 * 3).max(1),
-            )),
-            classrooms: classroom::Classrooms::default(),
-            config,
-        }));
-        // Every match that ends here is noted by the classroom that made
-        // it, if one did; expired classrooms are deleted.
-        let finished = state.hub.finished();
-        tokio::spawn(classroom::follow_finished(
-            Arc::downgrade(&state.0),
-            finished,
-        ));
-        tokio::spawn(classroom::expire_old(Arc::downgrade(&state.0)));
-        let rates = Arc::downgrade(&state.rates);
-        tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(http::fair::FORGET_EVERY).await;
-                match rates.upgrade() {
-                    Some(rates) => rates.forget_idle(),
-                    None => break,
-                }
-            }
-        });
-        Ok(state)
-    }
-}
-
-impl Deref for AppState {
-    type Target = Shared;
-    fn deref(&self) -> &Shared {
-        &self.0
-    }
-}
 
 /// Every route of the app, for `config`, with its store opened.
 ///
@@ -328,15 +70,14 @@ pub async fn router(config: Config) -> Result<Router, store::DbError> {
 
 /// Every route of the app, on `state`.
 pub fn router_for(state: AppState) -> Router {
+    start_background(&state);
     let config = state.config.clone();
     let limit = config.body_limit;
     let limits = Arc::new(config.clone());
     let api = Router::new()
         .merge(matches::routes())
-        .nest(
-            "/baffle",
-            tools::baffle::routes().merge(matches::baffle::routes()),
-        )
+        .nest("/baffle", tools::baffle::routes())
+        .merge(matches::help::routes(&config.games))
         .nest(
             "/chutes",
             tools::chutes_boards::routes()
@@ -353,7 +94,7 @@ pub fn router_for(state: AppState) -> Router {
         ))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            http::health::refuse_while_draining,
+            ops::probes::refuse_while_draining,
         ))
         .route_layer(axum::middleware::from_fn(http::log::note_route))
         .layer(axum::middleware::map_response(json_errors));
@@ -365,7 +106,7 @@ pub fn router_for(state: AppState) -> Router {
             "/api/",
             axum::routing::any(|| async { ApiError::not_found("no API route /api/") }),
         )
-        .merge(http::health::routes())
+        .merge(ops::probes::routes())
         .merge(assets::routes(config.web_dir.clone(), &config.games))
         .route_layer(axum::middleware::from_fn(http::log::note_route))
         .layer(DefaultBodyLimit::max(limit))
@@ -383,8 +124,22 @@ pub fn router_for(state: AppState) -> Router {
     app.layer(axum::middleware::map_response(http::headers::add))
         .layer(axum::middleware::from_fn_with_state(
             state,
-            http::log::observe,
+            ops::observe::observe,
         ))
+}
+
+/// Starts, once for `state`, the background work that needs the routes'
+/// modules: every match that ends here is noted by the classroom that made
+/// it, if one did; expired classrooms are deleted.
+fn start_background(state: &AppState) {
+    state.background.call_once(|| {
+        let finished = state.hub.finished();
+        tokio::spawn(classroom::follow_finished(
+            Arc::downgrade(&state.0),
+            finished,
+        ));
+        tokio::spawn(classroom::expire_old(Arc::downgrade(&state.0)));
+    });
 }
 
 /// `app` with the Host check of a server listening on `listen`
@@ -420,7 +175,7 @@ fn host_checked(app: Router, listen: Option<SocketAddr>, public_hosts: &[String]
 pub fn metrics_router_for(state: AppState, listen: SocketAddr) -> Router {
     let public_hosts = state.config.public_hosts.clone();
     host_checked(
-        http::metrics::routes().with_state(state),
+        ops::scrape::routes().with_state(state),
         Some(listen),
         &public_hosts,
     )
@@ -490,34 +245,6 @@ async fn json_errors(response: Response) -> Response {
     out.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     out
-}
-
-/// A picture from `render` as an SVG answer; a picture `render` refuses (a
-/// board too big to draw) is a 422 with its reason.
-///
-/// # Errors
-/// 422 with the renderer's reason.
-pub fn svg_response(
-    picture: Result<render::Picture, render::RenderError>,
-) -> Result<Response, ApiError> {
-    svg_text_response(picture.map(|p| p.to_svg()))
-}
-
-/// A picture's SVG text (written already, off the request's thread) as an
-/// answer; a picture `render` refused is a 422 with its reason.
-///
-/// # Errors
-/// 422 with the renderer's reason.
-pub fn svg_text_response(svg: Result<String, render::RenderError>) -> Result<Response, ApiError> {
-    let svg = svg.map_err(|e| ApiError::unprocessable(format!("cannot draw this: {e}")))?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, "image/svg+xml"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        svg,
-    )
-        .into_response())
 }
 
 /// Where a server started by [`run_with`] listens.
@@ -695,7 +422,7 @@ impl Opened {
         let metrics = metrics.map(|listener| {
             let app = match listener.local_addr() {
                 Ok(listen) => metrics_router_for(self.state.clone(), listen),
-                Err(_) => http::metrics::routes().with_state(self.state.clone()),
+                Err(_) => ops::scrape::routes().with_state(self.state.clone()),
             };
             let config = Config {
                 listen: None,

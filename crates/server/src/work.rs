@@ -53,7 +53,7 @@
 //!   stopped by the time limit or withdrawn, and moved lines; what the tests
 //!   (and an operator) read.
 
-use crate::Config;
+use crate::config::Config;
 use crate::http::error::ApiError;
 use axum::http::StatusCode;
 use std::collections::HashMap;
@@ -172,7 +172,7 @@ pub struct Pool {
 impl Pool {
     /// Starts `threads` threads, named `NAME-N`, each of which lowers its
     /// own priority by [`LONG_NICENESS`] first: `parlor-long` for the long
-    /// line, `parlor-bots` for the bots' thinking ([`crate::matches::Hub`]).
+    /// line, `parlor-bots` for the bots' thinking ([`crate::hub::Hub`]).
     pub fn new(name: &str, threads: usize) -> Self {
         let (jobs, queue) = mpsc::channel::<Job>();
         let queue = Arc::new(Mutex::new(queue));

@@ -228,3 +228,58 @@ fn a_race_holds_one_to_four_seats_and_play_again_deals_a_fresh_box() {
     );
     assert_eq!(next.seats().len(), 2);
 }
+
+#[test]
+fn bot_errors_are_a_409_after_the_end_and_a_422_otherwise() {
+    let over = super::help::bot_refused(&baffle::bot::BotError::Over);
+    assert_eq!(over.code, tabletop::Code::GameOver);
+    assert_eq!(over.code.status(), 409);
+    let hard = super::help::bot_refused(&baffle::bot::BotError::TooHard);
+    assert_eq!(hard.code, tabletop::Code::BotStuck);
+    assert_eq!(hard.code.status(), 422);
+    assert!(hard.to_string().contains("too many cases"), "{hard}");
+}
+
+#[test]
+fn help_is_for_a_player_of_a_match_on_and_other_games_offer_none() {
+    let solo = race(json!({"size": 4, "mirrors": 1}), vec![SeatKind::Person], 1);
+    let help = solo.helper(Viewer::Spectator).unwrap();
+    let hint = help.hint(&tabletop::Budget::unlimited()).unwrap();
+    let hint = as_json(&hint);
+    // One mirror in a 4 × 4 box, nothing shot yet: 16 cells × 2 mirrors.
+    assert_eq!(hint["layouts"], "32");
+    assert_eq!(hint["advice_short"], "Shoot hole 0: it tells you the most.");
+    assert!(hint["svg"].as_str().is_some_and(|s| s.contains("<svg")));
+    let choice = help.bot_move(&tabletop::Budget::unlimited()).unwrap();
+    let why: Value = serde_json::from_str(choice.why.get()).unwrap();
+    assert_eq!(why["move_text"], choice.text.as_str());
+    let two = race(
+        json!({"size": 4, "mirrors": 1}),
+        vec![SeatKind::Person, SeatKind::Person],
+        1,
+    );
+    let refused = two.helper(Viewer::Spectator).err().unwrap();
+    assert_eq!(refused.code, tabletop::Code::NoToken);
+    assert!(two.helper(Viewer::Seat { seat: 2 }).is_ok());
+    let chutes = Registry::standard()
+        .find("chutes")
+        .unwrap()
+        .prepare(json!({}))
+        .unwrap()
+        .start(
+            None,
+            vec![SeatKind::Person],
+            DiceMode::Seeded { seed: 1 },
+            1,
+        )
+        .unwrap();
+    let refused = chutes.helper(Viewer::Seat { seat: 1 }).err().unwrap();
+    assert_eq!(refused.code, tabletop::Code::WrongGame);
+    let listed: Vec<&str> = Registry::standard()
+        .games()
+        .iter()
+        .filter(|g| g.helps)
+        .map(|g| g.name)
+        .collect();
+    assert_eq!(listed, ["baffle"]);
+}

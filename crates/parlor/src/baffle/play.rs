@@ -13,7 +13,7 @@ use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use tabletop::Rng;
-use tabletop::play::{DiceMode, Match, PlayedOf, Record, SeatKind, Viewer};
+use tabletop::play::{DiceMode, Match, Playable, PlayedOf, Record, SeatKind, Viewer};
 
 /// Arguments of `parlor baffle play`.
 #[derive(Args, Debug)]
@@ -103,7 +103,7 @@ pub(crate) fn load(path: &std::path::Path) -> Result<Match<Game>> {
         let moves: Vec<Move> = serde_json::from_value(value["moves"].take())
             .with_context(|| format!("{} is not a saved Baffle game", path.display()))?;
         let mut record = Record::new(
-            "baffle",
+            Game::NAME,
             setup,
             vec![SeatKind::Person],
             DiceMode::Seeded { seed },

@@ -136,5 +136,5 @@ pub(super) async fn board_svg(
             render::chutes::board(&board).map(|p| p.to_svg())
         })
         .await?;
-    crate::svg_text_response(svg)
+    crate::http::svg::svg_text_response(svg)
 }

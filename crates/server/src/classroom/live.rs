@@ -108,17 +108,20 @@ pub async fn note_finished(state: &AppState, id: &str) {
     let ended = state
         .hub
         .with_table(id, |t| {
-            if !t.status().is_over() || t.game() != "chutes" {
+            // A classroom's games are Chutes games, which count their
+            // length (rolls by all players together) once over; a match of
+            // a game that counts none is no class game.
+            if !t.status().is_over() {
                 return None;
             }
-            let m = t
-                .as_any()
-                .downcast_ref::<games::TypedMatch<chutes::contract::Table>>()?;
-            let game = m.inner().game().game();
-            let winner = game.winner();
+            let rolls = t.length()?;
+            let winner = match t.status() {
+                tabletop::play::Status::Won { winner } => Some(winner),
+                _ => None,
+            };
             let names = t.names();
             Some((
-                winner.map(|_| game.rolls()),
+                winner.map(|_| rolls),
                 winner.map(|w| {
                     (
                         w,
@@ -148,7 +151,7 @@ pub async fn note_finished(state: &AppState, id: &str) {
 
 /// Notes every match that ends on this server, while the server lives.
 pub async fn follow_finished(
-    state: Weak<crate::Shared>,
+    state: Weak<crate::state::Shared>,
     mut finished: broadcast::Receiver<String>,
 ) {
     loop {
@@ -160,13 +163,13 @@ pub async fn follow_finished(
         let Some(shared) = state.upgrade() else {
             return;
         };
-        note_finished(&crate::AppState(shared), &id).await;
+        note_finished(&crate::state::AppState(shared), &id).await;
     }
 }
 
 /// Deletes expired classrooms, hourly (or more often when unjoined ones
 /// are kept only a few hours), while the server lives.
-pub async fn expire_old(state: Weak<crate::Shared>) {
+pub async fn expire_old(state: Weak<crate::state::Shared>) {
     loop {
         let Some(shared) = state.upgrade() else {
             return;

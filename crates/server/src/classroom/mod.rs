@@ -27,7 +27,7 @@
 //!   server notes a change and polled from the store each second (other
 //!   servers' changes).
 
-pub mod exact;
+pub use crate::exact;
 mod export;
 pub mod figures;
 mod live;
@@ -42,11 +42,11 @@ use setup::{SetupRequest, Together, read_setup, setup_json, setup_of};
 pub use view::ClassroomView;
 use view::{exact_key, exact_of, remember, team_of, view_of, work_out};
 
-use crate::AppState;
 use crate::http::error::{ApiError, ApiResult, JsonBody};
-use crate::matches::SeatPlan;
-use crate::matches::hub::{Answer, Play};
-use crate::matches::seats::{self, Bearer};
+use crate::hub::{Answer, Play, SeatPlan};
+use crate::matches::seats::Bearer;
+use crate::random;
+use crate::state::AppState;
 use crate::store::classrooms::{ClassGameRow, Classroom, ClassroomChange, Joined, NewClassroom};
 use axum::Json;
 use axum::Router;
@@ -61,12 +61,11 @@ use figures::Figures;
 use games::{MoveInput, Supplied};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use std::collections::HashMap;
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 use tabletop::Code;
-use tabletop::play::{DiceMode, SeatKind};
+use tabletop::play::{DiceMode, Playable, SeatKind};
 use tokio::sync::broadcast;
 
 /// The most students in a classroom.
@@ -81,29 +80,6 @@ pub const POLL_EVERY: Duration = Duration::from_secs(1);
 
 /// The most exact figures kept in memory (one per classroom and setup).
 const KEPT_FIGURES: usize = 256;
-
-/// What the classrooms share on this server.
-pub struct Classrooms {
-    /// The id of each classroom this server changed, for its live pages.
-    changed: broadcast::Sender<String>,
-    /// The exact figures by classroom and setup ([`exact_key`]).
-    exact: Mutex<HashMap<String, Arc<Exact>>>,
-}
-
-impl Default for Classrooms {
-    fn default() -> Self {
-        Self {
-            changed: broadcast::channel(256).0,
-            exact: Mutex::new(HashMap::new()),
-        }
-    }
-}
-
-impl Classrooms {
-    fn tell(&self, id: &str) {
-        let _ = self.changed.send(id.to_string());
-    }
-}
 
 /// The routes under `/api`: `/classrooms…`.
 pub fn routes() -> Router<AppState> {
@@ -155,7 +131,7 @@ async fn load_as_teacher(
             "only the teacher does this: send the classroom's teacher token (Authorization: Bearer TOKEN)",
         ));
     };
-    if seats::digest(token) != room.row.token {
+    if random::digest(token) != room.row.token {
         return Err(ApiError::coded(
             Code::BadToken,
             "this is not the classroom's teacher token",
@@ -176,7 +152,7 @@ fn student_of<'a>(
             "join the classroom first, then send your student token (Authorization: Bearer TOKEN)",
         ));
     };
-    let digest = seats::digest(token);
+    let digest = random::digest(token);
     room.students
         .iter()
         .find(|s| s.token == digest)
@@ -210,17 +186,17 @@ async fn open(
     let setup_text = setup_json(&setup)?;
     let creator = crate::store::Creator {
         client: client.map(|c| c.0.digest()),
-        token: bearer.as_deref().map(seats::digest),
+        token: bearer.as_deref().map(random::digest),
     };
-    let id = seats::fresh_secret()?;
-    let token = seats::fresh_secret()?;
+    let id = random::fresh_secret()?;
+    let token = random::fresh_secret()?;
     state
         .hub
         .db()
         .create_classroom(
             NewClassroom {
                 id: id.clone(),
-                token: seats::digest(&token),
+                token: random::digest(&token),
                 setup: setup_text.clone(),
                 at_ms: crate::store::now_ms(),
             },
@@ -300,7 +276,7 @@ async fn join(
     let name = tabletop::play::check_name(&req.name)
         .map_err(|e| crate::matches::bad_name(e.to_string()))?;
     load(&state, &id).await?;
-    let token = seats::fresh_secret()?;
+    let token = random::fresh_secret()?;
     let checked = name.clone();
     let joined = state
         .hub
@@ -308,7 +284,7 @@ async fn join(
         .add_student(
             &id,
             &name,
-            &seats::digest(&token),
+            &random::digest(&token),
             MOST_STUDENTS,
             move |names| {
                 tabletop::play::check_unlike(&checked, names.iter().map(String::as_str))
@@ -358,8 +334,8 @@ async fn make_match(
     plans: &[SeatPlan],
     names: &[Option<String>],
     creator: crate::store::Creator,
-) -> Result<crate::matches::hub::Made, ApiError> {
-    let info = state.hub.games().find("chutes")?;
+) -> Result<crate::hub::Made, ApiError> {
+    let info = state.hub.games().find(chutes::contract::Table::NAME)?;
     let builtin = chutes::formats::builtin(&setup.board_ref).is_some();
     let prepared = info.prepare(json!({
         "board": if builtin { setup.board_ref.as_str() } else { "classroom" },
@@ -429,7 +405,7 @@ async fn new_game(
     // any match they made would.
     let creator = crate::store::Creator {
         client: client.map(|c| c.0.digest()),
-        token: token.as_deref().map(seats::digest),
+        token: token.as_deref().map(random::digest),
     };
     let made = make_match(&state, &setup, &plans, &names, creator).await?;
     state
@@ -487,7 +463,7 @@ async fn start_together(
     let names: Vec<Option<String>> = (1..=teams).map(|t| Some(format!("Team {t}"))).collect();
     let creator = crate::store::Creator {
         client: client.map(|c| c.0.digest()),
-        token: token.as_deref().map(seats::digest),
+        token: token.as_deref().map(random::digest),
     };
     let made = make_match(&state, &setup, &plans, &names, creator).await?;
     let db = state.hub.db();

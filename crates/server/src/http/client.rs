@@ -5,7 +5,7 @@
 //! - **peer**: the address at the other end of the TCP connection; the
 //!   accept loop ([`crate::http::listen`]) puts it in each request's
 //!   extensions as axum's [`ConnectInfo`].
-//! - **trusted proxy** ([`crate::Config::trusted_proxies`],
+//! - **trusted proxy** ([`crate::config::Config::trusted_proxies`],
 //!   `--trusted-proxy`): a load balancer the operator named. Only when the
 //!   peer is one is `X-Forwarded-For` read: its addresses are taken from
 //!   the right, skipping trusted proxies, and the first other one is the

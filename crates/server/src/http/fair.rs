@@ -12,7 +12,7 @@
 //!   — a match, a design, an uploaded or designed board, a saved grid.
 //! - **asking** ([`Kind::Asking`]): a request for long work — an analysis,
 //!   a shortest game, a plot, a solve, a hint, a bot's move for a player.
-//! - **rate** ([`crate::Config::rate_limit`]): each client address may
+//! - **rate** ([`crate::config::Config::rate_limit`]): each client address may
 //!   make that many things a minute, ask that many questions a minute, and
 //!   send [`EVERYDAY_TIMES`] as many everyday requests, in bursts of as many; beyond it the request is answered `429
 //!   rate_limited` with `Retry-After`, the seconds until one more is
@@ -23,10 +23,10 @@
 //!   beyond the address's burst is owed, and its next everyday requests
 //!   are refused (`429` with `Retry-After`) until it is paid off, so a
 //!   repeat now and then cannot play more than the everyday rate.
-//! - **streams** ([`Streams`], [`crate::Config::streams_per_client`]): the
+//! - **streams** ([`Streams`], [`crate::config::Config::streams_per_client`]): the
 //!   live event streams (watching a match) one client address holds at
 //!   once, and all addresses together (three quarters of
-//!   [`crate::Config::max_connections`], so that streams, which are never
+//!   [`crate::config::Config::max_connections`], so that streams, which are never
 //!   closed to make room, cannot take every connection from the moves);
 //!   one more is `503 too_many_streams` with `Retry-After`.
 //! - **client**: see [`crate::http::client`]. A request with no client (in
@@ -67,7 +67,7 @@ pub enum Kind {
     Asking,
 }
 
-/// How many times [`crate::Config::rate_limit`] an address may send
+/// How many times [`crate::config::Config::rate_limit`] an address may send
 /// everyday requests a minute.
 pub const EVERYDAY_TIMES: u32 = 100;
 

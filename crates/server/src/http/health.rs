@@ -20,17 +20,12 @@
 //! - **transition**: readiness going from ready to not ready or back; each
 //!   is one line in the server's log, with the reason.
 
-use crate::AppState;
 use crate::http::error::ApiError;
-use axum::Router;
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
-use axum::middleware::Next;
+use axum::http::{HeaderValue, Method, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tabletop::Code;
 
 /// How long the store has to answer the readiness check.
@@ -75,7 +70,7 @@ impl Health {
     }
 
     /// Notes a readiness, logging it when it changed.
-    fn note(&self, ready: &Readiness) {
+    pub fn note(&self, ready: &Readiness) {
         let now = if ready.ready { READY } else { NOT_READY };
         let before = self.last.swap(now, Ordering::SeqCst);
         if before == now {
@@ -99,80 +94,13 @@ pub struct Readiness {
 }
 
 impl Readiness {
-    fn not(reason: impl Into<String>) -> Self {
+    /// Not ready, for `reason`.
+    pub fn not(reason: impl Into<String>) -> Self {
         Self {
             ready: false,
             reason: Some(reason.into()),
         }
     }
-}
-
-/// `GET /healthz` and `GET /readyz`.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
-}
-
-async fn healthz() -> Response {
-    let mut answer = axum::Json(serde_json::json!({"status": "ok"})).into_response();
-    no_store(&mut answer);
-    answer
-}
-
-/// Whether `state`'s server should be sent traffic now (see the module's
-/// terms); the store's answer time is counted in the metrics.
-pub async fn readiness(state: &AppState) -> Readiness {
-    if state.health.is_draining() {
-        return Readiness::not("draining: the server is stopping");
-    }
-    let started = Instant::now();
-    let answered = tokio::time::timeout(READY_WITHIN, state.hub.db().ping()).await;
-    let metrics = state.hub.metrics();
-    match answered {
-        Ok(Ok(())) => {
-            metrics.store_answered("ping", started.elapsed(), true);
-            Readiness {
-                ready: true,
-                reason: None,
-            }
-        }
-        Ok(Err(e)) => {
-            metrics.store_answered("ping", started.elapsed(), false);
-            Readiness::not(e.to_string())
-        }
-        Err(_) => {
-            metrics.store_answered("ping", started.elapsed(), false);
-            Readiness::not(format!(
-                "the store did not answer within {} s",
-                READY_WITHIN.as_secs()
-            ))
-        }
-    }
-}
-
-async fn readyz(State(state): State<AppState>) -> Response {
-    let ready = readiness(&state).await;
-    state.health.note(&ready);
-    let status = if ready.ready {
-        StatusCode::OK
-    } else {
-        StatusCode::SERVICE_UNAVAILABLE
-    };
-    let mut answer = (status, axum::Json(&ready)).into_response();
-    no_store(&mut answer);
-    if !ready.ready {
-        answer
-            .headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
-    }
-    answer
-}
-
-fn no_store(answer: &mut Response) {
-    answer
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
 }
 
 /// True for a request that starts new work: under `/api`, one that may
@@ -187,29 +115,6 @@ pub fn is_new_work(method: &Method, path: &str) -> bool {
 /// the outermost layer, before its body is read).
 #[derive(Clone, Copy, Debug)]
 pub struct CameWhileDraining(pub bool);
-
-/// Refuses new work that came while draining (see the module's terms);
-/// lets the rest through, a request that came before the drain included. A layer of the API's routes, after the route is noted, so that
-/// the refusal is logged and counted under its route (the route template
-/// is read, whole: a nested router sees only the rest of the path).
-pub async fn refuse_while_draining(
-    State(state): State<AppState>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let path = request
-        .extensions()
-        .get::<axum::extract::MatchedPath>()
-        .map_or_else(|| request.uri().path(), axum::extract::MatchedPath::as_str);
-    let came_while_draining = request
-        .extensions()
-        .get::<CameWhileDraining>()
-        .map_or_else(|| state.health.is_draining(), |came| came.0);
-    if came_while_draining && is_new_work(request.method(), path) {
-        return draining();
-    }
-    next.run(request).await
-}
 
 /// The `503` new work gets while the server drains.
 pub fn draining() -> Response {

@@ -20,7 +20,7 @@
 //! The connection-level limits (how many connections, how long headers may
 //! take) are in [`crate::http::listen`].
 
-use crate::Config;
+use crate::config::Config;
 use crate::http::error::ApiError;
 use axum::body::Body;
 use axum::body::Bytes;

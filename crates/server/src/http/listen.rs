@@ -34,7 +34,7 @@
 //!   (up to [`Config::shutdown_grace`]), closes idle connections, and
 //!   returns.
 
-use crate::Config;
+use crate::config::Config;
 use crate::http::client::Client;
 use axum::Router;
 use axum::body::Body;
@@ -472,7 +472,8 @@ fn is_per_connection(e: &io::Error) -> bool {
 /// Tells a connection over a limit why it is closed, briefly: `503`, the
 /// API's error shape (code `busy`), `Retry-After: 1`.
 async fn refuse(mut stream: TcpStream, why: String) {
-    let body = serde_json::json!({"error": {"code": "busy", "message": why}}).to_string();
+    let code = tabletop::Code::Busy.as_str();
+    let body = serde_json::json!({"error": {"code": code, "message": why}}).to_string();
     let answer = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
          content-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",
@@ -504,21 +505,7 @@ async fn refuse(mut stream: TcpStream, why: String) {
     .await;
 }
 
-/// The soft limit on open files of this process, where the platform says
-/// (Linux's `/proc/self/limits`).
-pub fn open_file_limit() -> Option<usize> {
-    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
-    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
-    let soft = line["Max open files".len()..].split_whitespace().next()?;
-    soft.parse().ok()
-}
-
-/// The default connection limit: 1,024, or three quarters of the open-file
-/// limit when that is lower, leaving descriptors for files.
-pub fn default_max_connections() -> usize {
-    let fallback = 1024;
-    open_file_limit().map_or(fallback, |files| (files / 4 * 3).clamp(16, fallback))
-}
+pub use crate::config::{default_max_connections, open_file_limit};
 
 #[cfg(test)]
 mod tests {

@@ -33,17 +33,12 @@
 //!   line is dropped, and counted ([`dropped_lines`], the metric
 //!   `parlor_log_lines_dropped_total`).
 
-use crate::AppState;
-use crate::http::error::{ApiError, Refused as ApiErrorRefused};
-use axum::extract::{MatchedPath, Request, State};
-use axum::http::{HeaderName, HeaderValue, StatusCode};
+use axum::extract::{MatchedPath, Request};
+use axum::http::HeaderName;
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
-use futures_util::FutureExt;
-use std::panic::AssertUnwindSafe;
+use axum::response::Response;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::time::Instant;
 
 pub use crate::logged::{LOGGED_MOST, cut};
 
@@ -107,13 +102,13 @@ pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// [`observe`] is timing: a nested router's note comes last and wins, and
 /// it is there even when the handler panics.
 #[derive(Debug, Clone, Default)]
-struct RouteSlot(Arc<Mutex<Option<String>>>);
+pub(crate) struct RouteSlot(pub(crate) Arc<Mutex<Option<String>>>);
 
 /// What the route of a request no route took is logged as.
 pub const UNMATCHED: &str = "unmatched";
 
 /// A fresh request id: 16 hex digits.
-fn next_request_id() -> String {
+pub(crate) fn next_request_id() -> String {
     static PREFIX: OnceLock<u32> = OnceLock::new();
     static COUNT: AtomicU64 = AtomicU64::new(0);
     let prefix = *PREFIX.get_or_init(|| {
@@ -160,71 +155,6 @@ pub fn template(route: &str) -> String {
     out
 }
 
-/// Times the request, catches a panic, gives the request id, writes the
-/// request line and counts the request in the metrics.
-pub async fn observe(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    let started = Instant::now();
-    let id = next_request_id();
-    let method = method_label(request.method());
-    let slot = RouteSlot::default();
-    request.extensions_mut().insert(slot.clone());
-    // Whether the server drained already when the request came: one that
-    // came before is answered, however long its body takes to arrive.
-    request
-        .extensions_mut()
-        .insert(super::health::CameWhileDraining(state.health.is_draining()));
-    let answered = AssertUnwindSafe(next.run(request)).catch_unwind().await;
-    let metrics = state.hub.metrics();
-    let (mut response, panicked) = match answered {
-        Ok(response) => (response, false),
-        Err(_) => {
-            metrics.panicked();
-            let answer = ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the server failed on this request (its log has the details)",
-            );
-            (answer.into_response(), true)
-        }
-    };
-    let took = started.elapsed();
-    let route = slot
-        .0
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .take()
-        .unwrap_or_else(|| UNMATCHED.to_string());
-    let status = response.status().as_u16();
-    // Milliseconds to two decimals: a number in JSON, short in words.
-    let ms = (took.as_secs_f64() * 100_000.0).round() / 100.0;
-    if panicked {
-        tracing::error!(
-            target: "parlor::request",
-            method,
-            route = %route,
-            status,
-            request_id = %id,
-            "panic caught"
-        );
-    }
-    tracing::info!(
-        target: "parlor::request",
-        method,
-        route = %route,
-        status,
-        ms,
-        request_id = %id,
-        "request"
-    );
-    metrics.request(method, &route, status, took);
-    if let Some(refused) = response.extensions().get::<ApiErrorRefused>() {
-        metrics.refused(refused.0.as_str());
-    }
-    if let Ok(value) = HeaderValue::from_str(&id) {
-        response.headers_mut().insert(REQUEST_ID, value);
-    }
-    response
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,44 +171,6 @@ mod tests {
         );
         assert_eq!(template("/static/{*path}"), "/static/*path");
         assert_eq!(template("/healthz"), "/healthz");
-    }
-
-    #[tokio::test]
-    async fn a_panicking_handler_is_answered_500_and_counted_under_its_route() {
-        use axum::Router;
-        use axum::routing::get;
-        use tower::ServiceExt;
-        let dir = tempfile::tempdir().unwrap();
-        let state = AppState::open(crate::Config::new(dir.path()))
-            .await
-            .unwrap();
-        let app = Router::new()
-            .route(
-                "/boom/{id}",
-                get(
-                    |axum::extract::Path(id): axum::extract::Path<String>| async move {
-                        let found: Option<&'static str> =
-                            id.parse::<u8>().ok().filter(|n| *n > 9).map(|_| "found");
-                        found.expect("a bug in a handler")
-                    },
-                ),
-            )
-            .route_layer(axum::middleware::from_fn(note_route))
-            .layer(axum::middleware::from_fn_with_state(state.clone(), observe));
-        let request = axum::http::Request::get("/boom/7")
-            .body(axum::body::Body::empty())
-            .unwrap();
-        let answer = app.oneshot(request).await.unwrap();
-        assert_eq!(answer.status(), StatusCode::INTERNAL_SERVER_ERROR);
-        assert!(answer.headers().contains_key(REQUEST_ID));
-        let metrics = crate::http::metrics::render(&state);
-        assert!(metrics.contains("parlor_panics_total 1"), "{metrics}");
-        assert!(
-            metrics.contains(
-                r#"parlor_http_requests_total{method="GET",route="/boom/:id",status="500"} 1"#
-            ),
-            "{metrics}"
-        );
     }
 
     #[test]

@@ -39,3 +39,4 @@ pub mod listen;
 pub mod log;
 pub mod metrics;
 pub mod origin;
+pub mod svg;

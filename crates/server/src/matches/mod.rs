@@ -26,17 +26,15 @@
 //! keeps the matches ([`hub`]). Baffle's hint and bot moves for the player
 //! are in [`baffle`].
 
-pub mod baffle;
-pub mod hub;
+pub mod help;
 pub mod lobby;
 pub mod qr;
 pub mod seats;
 
-pub use hub::{Hub, SeatPlan};
-
-use crate::AppState;
 use crate::http::error::{ApiError, ApiResult, JsonBody};
+use crate::hub::{self, SeatPlan};
 use crate::matches::seats::Bearer;
+use crate::state::AppState;
 use crate::work::Line;
 use axum::Json;
 use axum::Router;
@@ -54,9 +52,6 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use tabletop::Code;
 use tabletop::play::{DiceMode, SeatKind};
-
-/// The most matches the lobby lists.
-pub const LOBBY_SIZE: u32 = 50;
 
 /// The routes under `/api`: `/matches…` and `/lobby`.
 pub fn routes() -> Router<AppState> {
@@ -183,9 +178,7 @@ struct InviteLink {
     link: String,
 }
 
-pub(crate) fn page_url(game: &str, id: &str) -> String {
-    format!("/{game}/m/{id}")
-}
+pub(crate) use crate::hub::lobby::page_url;
 
 fn invite_link(game: &str, id: &str, invite: &hub::Invite) -> InviteLink {
     InviteLink {
@@ -227,7 +220,7 @@ async fn create(
     // Who makes it, for the store's quota and the lobby (digests only).
     let creator = crate::store::Creator {
         client: client.map(|c| c.0.digest()),
-        token: bearer.as_deref().map(seats::digest),
+        token: bearer.as_deref().map(crate::random::digest),
     };
     let info = state.hub.games().find(&req.game)?;
     let (plans, names) = match &req.seats {
@@ -516,7 +509,7 @@ async fn rematch(
     // The asker makes it: it counts against their quota and lobby share.
     let creator = crate::store::Creator {
         client: client.map(|c| c.0.digest()),
-        token: token.as_deref().map(seats::digest),
+        token: token.as_deref().map(crate::random::digest),
     };
     let made = state
         .hub
@@ -694,7 +687,7 @@ async fn picture(
             copy.picture_as(viewer, name.as_deref(), at)
         })
         .await??;
-    crate::svg_response(Ok(picture))
+    crate::http::svg::svg_response(Ok(picture))
 }
 
 /// `GET /api/matches/{id}/chances.svg`: each player's chance to win
@@ -704,7 +697,7 @@ async fn chances_picture(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let (names, series) = chances_of(&state, &id).await?;
-    crate::svg_response(render::chances::chances_chart(&names, &series))
+    crate::http::svg::svg_response(render::chances::chances_chart(&names, &series))
 }
 
 /// Each player's chance to win after every move of a match.

@@ -3,7 +3,8 @@
 //! Terms:
 //! - **secret**: 128 random bits from the operating system, as 32 hex
 //!   digits. Tokens and invites are secrets; the store keeps only their
-//!   SHA-256 **digest**, so a copy of the store moves no seat.
+//!   SHA-256 **digest**, so a copy of the store moves no seat (both made
+//!   by [`crate::random`], the one maker of every secret).
 //! - **token**: what a device shows (`Authorization: Bearer TOKEN`) to move
 //!   for the seats it holds. The person who makes a match gets one, for the
 //!   seats played at their screen (hot-seat) — the **host** token, which
@@ -17,12 +18,11 @@
 //!   (waiting for anyone: its match is listed in the lobby) or `taken`.
 
 use crate::http::error::ApiError;
+use crate::random::is_secret;
 use axum::extract::FromRequestParts;
 use axum::http::header;
 use axum::http::request::Parts;
 use tabletop::Code;
-
-pub use crate::random::{digest, fresh_secret, is_secret};
 
 /// Where a person seat stands (one of the protocol's types).
 pub use games::protocol::SeatState;
@@ -56,6 +56,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random::{digest, fresh_secret};
 
     #[test]
     fn secrets_are_hex_and_digests_are_sha256() {

@@ -8,10 +8,10 @@
 //!   layout): the same document as `parlor baffle solve --json`.
 //!
 //! Games are played through the match router ([`crate::matches`]; the hint
-//! and the bot's move are in [`crate::matches::baffle`]).
+//! and the bot's move are the match contract's, routed by [`crate::matches::help`]).
 
-use crate::AppState;
 use crate::http::error::{ApiError, ApiResult, JsonBody};
+use crate::state::AppState;
 use crate::work::Line;
 use axum::Json;
 use axum::Router;
@@ -36,7 +36,7 @@ async fn preview() -> Result<axum::response::Response, ApiError> {
         title: Some("Baffle".to_string()),
         ..render::baffle::BaffleStyle::default()
     };
-    crate::svg_response(render::baffle::view_with(&game.view(), &style))
+    crate::http::svg::svg_response(render::baffle::view_with(&game.view(), &style))
 }
 
 /// The solver's answer to `evidence` with the default options (the same

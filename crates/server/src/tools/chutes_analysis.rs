@@ -28,8 +28,8 @@
 //! A heat map of a board no picture can show is refused before any
 //! analysis.
 
-use crate::AppState;
 use crate::http::error::{ApiError, ApiResult};
+use crate::state::AppState;
 use crate::tools::chutes_boards::find_board;
 use crate::work::Line;
 use axum::Json;
@@ -305,5 +305,5 @@ async fn plot(
             Ok(picture)
         })
         .await??;
-    crate::svg_response(picture)
+    crate::http::svg::svg_response(picture)
 }

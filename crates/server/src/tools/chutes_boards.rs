@@ -10,8 +10,8 @@
 //!
 //! Games are played through the match router ([`crate::matches`]).
 
-use crate::AppState;
 use crate::http::error::{ApiError, ApiResult, JsonBody};
+use crate::state::AppState;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
@@ -200,5 +200,5 @@ async fn board_svg(
             render::chutes::board(&board).map(|p| p.to_svg())
         })
         .await?;
-    crate::svg_text_response(drawn)
+    crate::http::svg::svg_text_response(drawn)
 }

@@ -16,8 +16,8 @@
 //!   [`DESIGN_SECONDS`] with the best board so far; a client that hangs up
 //!   withdraws it.
 
-use crate::AppState;
 use crate::http::error::{ApiError, JsonBody};
+use crate::state::AppState;
 use crate::tools::chutes_boards::find_board;
 use axum::Router;
 use axum::body::{Body, Bytes};

@@ -15,7 +15,7 @@
 use crate::http::client::{Client, Maker};
 use crate::http::error::ApiError;
 use crate::store::{Db, GridActor, GridSave};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tabletop::Code;
 
 pub use crate::store::grid_names::{EXTENSION, MAX_NAME};
@@ -29,10 +29,7 @@ pub fn grid_name(name: &str) -> Result<String, ApiError> {
         .map_err(|why| ApiError::bad_request(why).with_code(Code::BadName))
 }
 
-/// The grid folder under `data_dir`, whose files are imported once.
-pub fn folder(data_dir: &Path) -> PathBuf {
-    data_dir.join("grids")
-}
+pub use crate::config::grid_folder as folder;
 
 /// Saves a grid file's `text` (a design's [`tycoon::design::Designer::file`],
 /// which keeps the text it was opened from) as `name`; a grid of that name

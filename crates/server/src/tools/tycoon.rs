@@ -23,8 +23,8 @@
 //! validator; this module only stores documents and grids. Games are played
 //! through the match router ([`crate::matches`]).
 
-use crate::AppState;
 use crate::http::error::{ApiError, ApiResult, JsonBody};
+use crate::state::AppState;
 use crate::tools::grids;
 use axum::Json;
 use axum::Router;
@@ -244,7 +244,7 @@ async fn design_svg(
     let name = picture_name(query.name)?.unwrap_or_else(|| "a new grid".to_string());
     let design = state.designs.get(&id).await?;
     let picture = render::tycoon::grid(design.grid(), &name);
-    crate::svg_response(Ok(picture))
+    crate::http::svg::svg_response(Ok(picture))
 }
 
 /// `GET /api/tycoon/sample.svg`: the original assignment's sample grid, for
@@ -252,7 +252,7 @@ async fn design_svg(
 async fn sample_svg() -> Result<Response, ApiError> {
     let grid = tycoon::parse_grid(tycoon::SAMPLE_GRID)
         .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    crate::svg_response(Ok(render::tycoon::grid(
+    crate::http::svg::svg_response(Ok(render::tycoon::grid(
         &grid,
         "the original assignment's sample grid",
     )))

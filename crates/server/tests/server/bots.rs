@@ -18,7 +18,7 @@ use games::protocol::{DiceKind, Fixed, Position, TableView, game_json};
 use games::{AnyMatch, BotWork, GameJson, MoveInput, Played, Refusal, ReplayStep};
 use http_body_util::BodyExt;
 use serde_json::json;
-use server::matches::SeatPlan;
+use server::hub::SeatPlan;
 use server::store::{Db, Durability, Location};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -261,9 +261,6 @@ impl AnyMatch for Faulty {
     fn picture(&self, _: Option<&str>, _: Option<usize>) -> Result<render::Picture, Refusal> {
         Err(Refusal::game_on())
     }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
     fn copy(&self) -> Box<dyn AnyMatch> {
         Box::new(Self {
             panics: self.panics,
@@ -282,7 +279,7 @@ async fn a_bot_whose_move_is_refused_or_that_panics_is_not_run_again_and_again()
     )
     .await
     .unwrap();
-    let hub = server::matches::Hub::new(Arc::new(db), games::Registry::standard(), 10, 2);
+    let hub = server::hub::Hub::new(Arc::new(db), games::Registry::standard(), 10, 2);
     for panics in [false, true] {
         let turns = Arc::new(AtomicUsize::new(0));
         let table = Faulty {

@@ -410,7 +410,7 @@ async fn every_documented_4xx_code_is_answered_where_it_should_be() {
     }
     // bot_stuck needs a box the bot cannot move on, which no real game
     // gives: its answer is checked where the bot's refusals are worded
-    // (server::matches::baffle's tests).
+    // (games' baffle_adapter tests, bot_errors_are_a_409_after_the_end_and_a_422_otherwise).
     answered.insert("bot_stuck".into());
     // No request reaches these: a board the server lacks is not_found
     // (above) before its game says no_board; a person's move for a bot's seat is

@@ -20,7 +20,7 @@
 
 use super::{Holder, Hub, Invite, Live, tell};
 use crate::http::error::ApiError;
-use crate::matches::seats;
+use crate::random;
 use crate::store::{NewMatch, SeatRow, TokenRow};
 use games::protocol::MatchView;
 use std::sync::Arc;
@@ -101,8 +101,8 @@ impl Hub {
         for row in &live.seats {
             let seat = moved_on(row.seat, n);
             let invite = if !row.taken && row.invite.is_some() {
-                let invite = seats::fresh_secret()?;
-                let hash = seats::digest(&invite);
+                let invite = random::fresh_secret()?;
+                let hash = random::digest(&invite);
                 invites.push(Invite { seat, invite });
                 Some(hash)
             } else {
@@ -133,7 +133,7 @@ impl Hub {
                 host: t.host,
             })
             .collect();
-        let new_id = seats::fresh_secret()?;
+        let new_id = random::fresh_secret()?;
         let now = crate::store::now_ms();
         let status = table.status();
         let title = table.title();

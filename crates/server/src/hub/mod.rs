@@ -31,13 +31,14 @@
 
 mod bots;
 mod follow;
+pub mod lobby;
 mod rematch;
 mod seating;
 mod view;
 
 use crate::http::error::ApiError;
 use crate::http::metrics::Metrics;
-use crate::matches::seats;
+use crate::random;
 use crate::store::{Db, DbError, NewMatch, NewMove, SeatRow, TokenRow, UNFINISHED_KEPT};
 use axum::http::StatusCode;
 use games::GameJson;
@@ -287,7 +288,7 @@ pub struct Hub {
     /// The games its matches may be of.
     games: games::Registry,
     /// The lobby, followed live.
-    lobby: crate::matches::lobby::Feed,
+    lobby: lobby::Feed,
     /// The id of each match a move here ended ([`Hub::finished`]).
     finished: broadcast::Sender<String>,
 }
@@ -304,7 +305,7 @@ impl Hub {
         let stopping = tokio::sync::watch::channel(false).0;
         let hub = Arc::new(Self {
             games,
-            lobby: crate::matches::lobby::Feed::new(Arc::clone(&db), stopping.subscribe()),
+            lobby: lobby::Feed::new(Arc::clone(&db), stopping.subscribe()),
             db,
             live: Mutex::new(HashMap::new()),
             capacity: capacity.max(1),
@@ -329,7 +330,7 @@ impl Hub {
     }
 
     /// The lobby's live feed.
-    pub fn lobby_feed(&self) -> &crate::matches::lobby::Feed {
+    pub fn lobby_feed(&self) -> &lobby::Feed {
         &self.lobby
     }
 
@@ -401,8 +402,8 @@ impl Hub {
         names: &[Option<String>],
         creator: crate::store::Creator,
     ) -> Result<Made, ApiError> {
-        let id = seats::fresh_secret()?;
-        let token = seats::fresh_secret()?;
+        let id = random::fresh_secret()?;
+        let token = random::fresh_secret()?;
         let mut here = 0u32;
         let mut rows = Vec::new();
         let mut invites = Vec::new();
@@ -420,10 +421,10 @@ impl Hub {
                     });
                 }
                 SeatPlan::Open => {
-                    let invite = seats::fresh_secret()?;
+                    let invite = random::fresh_secret()?;
                     rows.push(SeatRow {
                         seat,
-                        invite: Some(seats::digest(&invite)),
+                        invite: Some(random::digest(&invite)),
                         taken: false,
                         name,
                     });
@@ -439,7 +440,7 @@ impl Hub {
             }
         }
         let tokens = vec![TokenRow {
-            hash: seats::digest(&token),
+            hash: random::digest(&token),
             seats: here,
             host: true,
         }];
@@ -510,7 +511,7 @@ impl Hub {
                 .store(crate::store::now_ms(), Ordering::Relaxed);
             return Ok(slot);
         }
-        if !seats::is_secret(id) {
+        if !random::is_secret(id) {
             return Err(no_match(id));
         }
         let live = self.read(id).await?;
@@ -1004,7 +1005,7 @@ mod tests {
 
     async fn new_baffle(hub: &Arc<Hub>) -> String {
         let table = games::Registry::standard()
-            .find("baffle")
+            .find(<baffle::Race as tabletop::play::Playable>::NAME)
             .unwrap()
             .prepare(serde_json::json!({"size": 4, "mirrors": 1}))
             .unwrap()

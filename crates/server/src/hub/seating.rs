@@ -15,7 +15,7 @@
 
 use super::{Holder, Hub, Invite, Live, find_token, no_match, seat_taken, tell, whole};
 use crate::http::error::ApiError;
-use crate::matches::seats;
+use crate::random;
 use crate::store::TokenRow;
 use games::protocol::MatchView;
 use std::sync::Arc;
@@ -34,7 +34,7 @@ impl Hub {
         let Some(token) = token else {
             return Ok(Holder::default());
         };
-        let hash = seats::digest(token);
+        let hash = random::digest(token);
         if let Some(found) = find_token(&live.tokens, &hash) {
             return Ok(found);
         }
@@ -87,7 +87,7 @@ impl Hub {
             // Anyone may take it.
             (None, _) => None,
             (Some(hash), Some(invite))
-                if seats::is_secret(invite) && *hash == seats::digest(invite) =>
+                if random::is_secret(invite) && *hash == random::digest(invite) =>
             {
                 Some(hash.clone())
             }
@@ -105,13 +105,13 @@ impl Hub {
         }
         let token = match known {
             Some(t) => t,
-            None => seats::fresh_secret()?,
+            None => random::fresh_secret()?,
         };
         let claimed = self
             .timed(
                 "claim",
                 self.db
-                    .claim(id, seat, invite.as_deref(), &seats::digest(&token), name),
+                    .claim(id, seat, invite.as_deref(), &random::digest(&token), name),
             )
             .await?;
         if !claimed {
@@ -131,7 +131,7 @@ impl Hub {
         {
             tracing::warn!(seat, error = %e, "a checked name is refused");
         }
-        let hash = seats::digest(&token);
+        let hash = random::digest(&token);
         let bit = 1u32
             .checked_shl(u32::from(seat).wrapping_sub(1))
             .unwrap_or(0);
@@ -146,7 +146,7 @@ impl Hub {
         live.updated_ms = crate::store::now_ms();
         live.played = true;
         tell(&slot, &live, &[]);
-        let holder = find_token(&live.tokens, &seats::digest(&token)).unwrap_or_default();
+        let holder = find_token(&live.tokens, &random::digest(&token)).unwrap_or_default();
         Ok((token, whole(id, &live, holder)?))
     }
 
@@ -228,8 +228,8 @@ impl Hub {
             }
             Some(_) => {}
         }
-        let invite = seats::fresh_secret()?;
-        let hash = seats::digest(&invite);
+        let invite = random::fresh_secret()?;
+        let hash = random::digest(&invite);
         if !self.db.reinvite(id, seat, &hash).await? {
             return Err(seat_taken(seat));
         }
@@ -248,7 +248,8 @@ fn unlike_the_others(live: &super::Live, seat: u8, name: &str) -> Result<(), Api
         .iter()
         .filter(|r| r.seat != seat)
         .filter_map(|r| r.name.as_deref());
-    tabletop::play::check_unlike(name, others).map_err(|e| crate::matches::bad_name(e.to_string()))
+    tabletop::play::check_unlike(name, others)
+        .map_err(|e| ApiError::coded(Code::BadName, e.to_string()))
 }
 
 fn no_such_seat(seat: u8) -> ApiError {

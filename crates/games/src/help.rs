@@ -1,0 +1,49 @@
+//! Help for a player on their turn, through the match contract: a hint
+//! (what the game's own solver says of the position the player sees) and
+//! a bot's move played for them.
+//!
+//! Terms:
+//! - **helper** ([`Helper`]): what the help is worked out from, taken from
+//!   the match as one viewer sees it ([`crate::AnyMatch::helper`]) and
+//!   worked out later, away from the match, within a budget (the server's
+//!   long-work line). It holds only what that viewer may know.
+//! - **hint**: the game's own answer, typed in its crate and written once
+//!   as [`GameJson`].
+//! - **bot's choice** ([`BotChoice`]): the move the bot would make for the
+//!   player, as the move's text (played as the player's own move), and
+//!   the game's own account of it (its decision and reason, in words).
+//!
+//! A game offers help when its adapter says so ([`crate::Adapter::HELPS`],
+//! listed as [`crate::GameInfo::helps`]); any other game's match answers
+//! `wrong_game`.
+
+use crate::Refusal;
+use crate::protocol::GameJson;
+use tabletop::Budget;
+
+/// Help for one viewer of one match (see the module's terms).
+pub trait Helper: Send + Sync {
+    /// The hint for the viewer's position.
+    ///
+    /// # Errors
+    /// The game's refusal: a position its solver cannot read, a picture
+    /// it cannot draw (`invalid`), or the budget spent.
+    fn hint(&self, budget: &Budget) -> Result<GameJson, Refusal>;
+
+    /// The bot's move for the viewer's seat.
+    ///
+    /// # Errors
+    /// `game_over` when no move is left; `bot_stuck` when the bot finds
+    /// none within its budget.
+    fn bot_move(&self, budget: &Budget) -> Result<BotChoice, Refusal>;
+}
+
+/// A bot's move for a player (see the module's terms).
+#[derive(Debug)]
+pub struct BotChoice {
+    /// The move's text form, as the player would type it (`shoot 7`).
+    pub text: String,
+    /// The game's account of the choice: its decision and why, typed in
+    /// its crate.
+    pub why: GameJson,
+}

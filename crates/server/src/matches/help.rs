@@ -1,0 +1,145 @@
+//! Help for a player on their turn, for every game that offers it (the
+//! registry's [`games::GameInfo::helps`]): `POST
+//! /api/{game}/matches/{id}/hint` and `…/bot`.
+//!
+//! Terms:
+//! - **hint**: the game's own answer for the position the asker sees
+//!   ([`games::Helper::hint`]: Baffle's solver run on the shots, found
+//!   mirrors and wrong guesses of the asker's own box, never on the hidden
+//!   layout). In a race, the seat token says whose box.
+//! - **bot move**: the game's bot's move for the asker's seat, played as
+//!   if they had made it (so it needs their token and the move number),
+//!   with the game's account of why ([`games::BotChoice`]).
+//!
+//! Both are taken from the match under its lock ([`games::AnyMatch::helper`])
+//! and worked out in the long-work line, away from it. A match of another
+//! game is refused `wrong_game`.
+
+use crate::http::error::{ApiError, ApiResult, JsonBody};
+use crate::matches::seats::Bearer;
+use crate::state::AppState;
+use crate::work::Line;
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::routing::post;
+use games::protocol::MatchView;
+use games::{GameInfo, GameJson, Helper, MoveInput, Played, Refusal};
+use serde::{Deserialize, Serialize};
+use tabletop::Code;
+
+/// The routes under `/api`: a hint and a bot's move for each game of
+/// `games` that offers help.
+pub fn routes(games: &games::Registry) -> Router<AppState> {
+    let mut routes = Router::new();
+    for &game in games.games().iter().filter(|g| g.helps) {
+        routes = routes
+            .route(
+                &format!("/{}/matches/{{id}}/hint", game.name),
+                post(
+                    move |State(state): State<AppState>,
+                          Path(id): Path<String>,
+                          Bearer(token): Bearer| async move {
+                        hint(state, game, id, token).await
+                    },
+                ),
+            )
+            .route(
+                &format!("/{}/matches/{{id}}/bot", game.name),
+                post(
+                    move |State(state): State<AppState>,
+                          Path(id): Path<String>,
+                          Bearer(token): Bearer,
+                          JsonBody(req): JsonBody<BotRequest>| async move {
+                        bot_move(state, game, id, token, req).await
+                    },
+                ),
+            );
+    }
+    routes
+}
+
+/// The help for the holder of `token` in match `id`, a match of `game`.
+async fn helper(
+    state: &AppState,
+    game: &'static GameInfo,
+    id: &str,
+    token: Option<&str>,
+) -> Result<Box<dyn Helper>, ApiError> {
+    let helper = state
+        .hub
+        .with_table_as(id, token, |m, viewer| {
+            if m.game() != game.name {
+                return Err(Refusal::new(
+                    Code::WrongGame,
+                    format!("this is a {} game, not {}", m.game_title(), game.title),
+                ));
+            }
+            m.helper(viewer)
+        })
+        .await??;
+    Ok(helper)
+}
+
+/// `POST /api/{game}/matches/{id}/hint`: the game's hint, as it writes it.
+async fn hint(
+    state: AppState,
+    game: &'static GameInfo,
+    id: String,
+    token: Option<String>,
+) -> ApiResult<GameJson> {
+    let helper = helper(&state, game, &id, token.as_deref()).await?;
+    let hint = state
+        .long_work
+        .run(Line::Long, move |budget| helper.hint(budget))
+        .await??;
+    Ok(Json(hint))
+}
+
+/// `POST /api/{game}/matches/{id}/bot`: `{"after": N}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BotRequest {
+    after: Option<usize>,
+}
+
+/// A bot move's answer: what the bot chose and why (the game's account),
+/// the move played and the match after it.
+#[derive(Serialize)]
+struct BotAnswer {
+    bot: GameJson,
+    played: Vec<Played>,
+    view: MatchView,
+}
+
+async fn bot_move(
+    state: AppState,
+    game: &'static GameInfo,
+    id: String,
+    token: Option<String>,
+    req: BotRequest,
+) -> ApiResult<BotAnswer> {
+    let after = super::need_after(req.after)?;
+    let helper = helper(&state, game, &id, token.as_deref()).await?;
+    let choice = state
+        .long_work
+        .run(Line::Long, move |budget| helper.bot_move(budget))
+        .await??;
+    let (played, view) = state
+        .hub
+        .play(
+            &id,
+            token.as_deref(),
+            after,
+            &MoveInput::Text(choice.text),
+            None,
+            crate::hub::Play::ChosenByBot,
+            crate::hub::Answer::Full,
+        )
+        .await?;
+    Ok(Json(BotAnswer {
+        bot: choice.why,
+        played,
+        view,
+    }))
+}
