@@ -29,7 +29,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use tabletop::Code;
 use tabletop::play::{
-    DiceMode, DiceView, Entry, Match, Playable, PlayedOf, Record, SeatKind, Status, Viewer,
+    Chances, DiceMode, DiceView, Entry, Match, Playable, PlayedOf, Record, SeatKind, Status, Viewer,
 };
 
 /// The events a view's log carries (the newest); older ones are in the
@@ -37,7 +37,7 @@ use tabletop::play::{
 pub const LOG_TAIL: usize = 100;
 
 /// The most moves a game's chances are charted for (each step is one
-/// position's exact chances).
+/// position's chances, exact or estimated).
 pub const CHANCES_MAX_MOVES: usize = 5_000;
 
 /// What the registry needs of a game beyond the match layer.
@@ -296,19 +296,20 @@ pub trait AnyMatch: Send + Sync {
         let _ = viewer;
         self.picture(name, at)
     }
-    /// Each seat's exact chance to win from here, when the game knows it
-    /// ([`tabletop::play::Playable::chances`]).
-    fn chances(&self) -> Option<Vec<f64>> {
+    /// Each seat's chance to win from here, exact or estimated, when the
+    /// game knows it ([`tabletop::play::Playable::chances`]).
+    fn chances(&self) -> Option<Chances> {
         None
     }
     /// Every seat's chance to win after each move, from the start (the
-    /// game replayed from its record), for a game that knows its chances.
+    /// game replayed from its record), for a game that knows its chances:
+    /// the same figures each position gave live.
     ///
     /// # Errors
     /// `no_chances` when the game does not know them; `invalid` past
     /// 5,000 moves (`CHANCES_MAX_MOVES`); `bad_record` when the record does not
     /// replay.
-    fn chances_over_game(&self) -> Result<Vec<Vec<f64>>, Refusal> {
+    fn chances_over_game(&self) -> Result<Vec<Chances>, Refusal> {
         Err(Refusal::new(
             Code::NoChances,
             format!(
@@ -818,11 +819,11 @@ where
         drawn.map_err(|e| Refusal::new(Code::Invalid, format!("cannot draw this: {e}")))
     }
 
-    fn chances(&self) -> Option<Vec<f64>> {
+    fn chances(&self) -> Option<Chances> {
         self.m.game().chances()
     }
 
-    fn chances_over_game(&self) -> Result<Vec<Vec<f64>>, Refusal> {
+    fn chances_over_game(&self) -> Result<Vec<Chances>, Refusal> {
         let no = || {
             Refusal::new(
                 Code::NoChances,
