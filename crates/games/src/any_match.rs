@@ -40,6 +40,26 @@ pub const LOG_TAIL: usize = 100;
 /// position's chances, exact or estimated).
 pub const CHANCES_MAX_MOVES: usize = 5_000;
 
+/// A game's chances over its moves, for the look back: the same figures
+/// each position gave live, and each move's mover and words (the swings
+/// are named from them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LookBack {
+    /// `steps[m]`: every seat's chances after the first `m` moves.
+    pub steps: Vec<Chances>,
+    /// `moves[m - 1]`: move `m`, as everyone was told it.
+    pub moves: Vec<MoveLine>,
+}
+
+/// One move of a look back: who made it and what it did, in words.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveLine {
+    /// The seat that moved (from 1).
+    pub seat: u8,
+    /// Its events' words, in order.
+    pub texts: Vec<String>,
+}
+
 /// What the registry needs of a game beyond the match layer.
 pub trait Adapter: Playable + Send + Sync + 'static
 where
@@ -309,7 +329,7 @@ pub trait AnyMatch: Send + Sync {
     /// `no_chances` when the game does not know them; `invalid` past
     /// 5,000 moves (`CHANCES_MAX_MOVES`); `bad_record` when the record does not
     /// replay.
-    fn chances_over_game(&self) -> Result<Vec<Chances>, Refusal> {
+    fn chances_over_game(&self) -> Result<LookBack, Refusal> {
         Err(Refusal::new(
             Code::NoChances,
             format!(
@@ -823,7 +843,7 @@ where
         self.m.game().chances()
     }
 
-    fn chances_over_game(&self) -> Result<Vec<Chances>, Refusal> {
+    fn chances_over_game(&self) -> Result<LookBack, Refusal> {
         let no = || {
             Refusal::new(
                 Code::NoChances,
@@ -843,13 +863,20 @@ where
         let mut record = all.clone();
         record.moves.clear();
         let mut m = Match::<G>::replay(record)?;
-        let mut series = vec![m.game().chances().ok_or_else(no)?];
+        let mut steps = vec![m.game().chances().ok_or_else(no)?];
+        let mut moves = Vec::with_capacity(all.moves.len());
         for entry in &all.moves {
-            m.apply_entry(entry.clone())
+            let p = m
+                .apply_entry(entry.clone())
                 .map_err(|why| Refusal::new(Code::BadRecord, why))?;
-            series.push(m.game().chances().ok_or_else(no)?);
+            let told = played(p, &m)?.for_others();
+            moves.push(MoveLine {
+                seat: told.seat,
+                texts: told.words(),
+            });
+            steps.push(m.game().chances().ok_or_else(no)?);
         }
-        Ok(series)
+        Ok(LookBack { steps, moves })
     }
 
     fn copy(&self) -> Box<dyn AnyMatch> {

@@ -42,7 +42,9 @@ mod refusal;
 mod registry;
 mod tycoon_adapter;
 
-pub use any_match::{Adapter, AnyMatch, BotWork, LOG_TAIL, MoveInput, TypedMatch, event_json};
+pub use any_match::{
+    Adapter, AnyMatch, BotWork, LOG_TAIL, LookBack, MoveInput, MoveLine, TypedMatch, event_json,
+};
 pub use baffle_adapter::{HolePlace, box_in_play, box_title, hole_places};
 pub use players::Outcome;
 pub use protocol::{GameJson, Played, ReplayStep};

@@ -732,6 +732,9 @@ struct ChancesOverGame {
     /// For estimated chances, `playouts[m]`: the playouts behind step `m`.
     #[serde(skip_serializing_if = "Option::is_none")]
     playouts: Option<Vec<u32>>,
+    /// `moves[m - 1]`: who made move `m` and its events' words (the page
+    /// names the biggest swing from them).
+    moves: Vec<games::MoveLine>,
 }
 
 /// `GET /api/matches/{id}/chances`: the look back's figures, as the chart
@@ -748,11 +751,17 @@ async fn chances_over_game(
 async fn chances_of(state: &AppState, id: &str) -> Result<ChancesOverGame, ApiError> {
     let copy = copy_of(state, id).await?;
     let names = copy.names();
-    let steps = state
+    let games::LookBack { steps, moves } = state
         .long_work
         .run(Line::Quick, move |_| copy.chances_over_game())
         .await??;
     let estimated = steps.iter().any(tabletop::play::Chances::is_estimate);
+    // An estimate's figures to four decimals, as its views give them.
+    let steps: Vec<tabletop::play::Chances> = if estimated {
+        steps.iter().map(|c| c.rounded(4)).collect()
+    } else {
+        steps
+    };
     // An estimate's finished game is exact: its step gets a zero-width
     // interval, so every step has one.
     let intervals = estimated.then(|| {
@@ -774,5 +783,6 @@ async fn chances_of(state: &AppState, id: &str) -> Result<ChancesOverGame, ApiEr
         series: steps.into_iter().map(|c| c.each).collect(),
         intervals,
         playouts,
+        moves,
     })
 }
