@@ -325,11 +325,15 @@ pub trait AnyMatch: Send + Sync {
     /// game replayed from its record), for a game that knows its chances:
     /// the same figures each position gave live.
     ///
+    /// The work checks `budget` after each position, and stops when it
+    /// says so.
+    ///
     /// # Errors
     /// `no_chances` when the game does not know them; `invalid` past
     /// 5,000 moves (`CHANCES_MAX_MOVES`); `bad_record` when the record does not
-    /// replay.
-    fn chances_over_game(&self) -> Result<LookBack, Refusal> {
+    /// replay; `too_long` when `budget` stopped the work.
+    fn chances_over_game(&self, budget: &tabletop::Budget) -> Result<LookBack, Refusal> {
+        let _ = budget;
         Err(Refusal::new(
             Code::NoChances,
             format!(
@@ -843,7 +847,7 @@ where
         self.m.game().chances()
     }
 
-    fn chances_over_game(&self) -> Result<LookBack, Refusal> {
+    fn chances_over_game(&self, budget: &tabletop::Budget) -> Result<LookBack, Refusal> {
         let no = || {
             Refusal::new(
                 Code::NoChances,
@@ -875,6 +879,9 @@ where
                 texts: told.words(),
             });
             steps.push(m.game().chances().ok_or_else(no)?);
+            budget
+                .check()
+                .map_err(|stopped| Refusal::new(Code::TooLong, stopped.to_string()))?;
         }
         Ok(LookBack { steps, moves })
     }

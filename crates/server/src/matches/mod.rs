@@ -753,7 +753,7 @@ async fn chances_of(state: &AppState, id: &str) -> Result<ChancesOverGame, ApiEr
     let names = copy.names();
     let games::LookBack { steps, moves } = state
         .long_work
-        .run(Line::Quick, move |_| copy.chances_over_game())
+        .run(Line::Quick, move |budget| copy.chances_over_game(budget))
         .await??;
     let estimated = steps.iter().any(tabletop::play::Chances::is_estimate);
     // An estimate's figures to four decimals, as its views give them.
