@@ -254,6 +254,9 @@ row "Tycoon bot games (default bots, 1 thread)" "$(pick tycoon-games 'default bo
 run tycoon-hard env GAMES="$(big 2 20)" cargo bench --locked -p tycoon --bench hard
 row "Tycoon's hard bot, a decision" "$(pick tycoon-hard 'sample grid: ')" \
   "GAMES=$(big 2 20) cargo bench -p tycoon --bench hard"
+run tycoon-chances env GAMES="$(big 2 10)" cargo bench --locked -p tycoon --bench chances
+row "Tycoon's live chances, 4 seats, a position" "$(pick tycoon-chances 'sample grid, 4 seats: ' | sed 's/.*positions, //')" \
+  "GAMES=$(big 2 10) cargo bench -p tycoon --bench chances"
 
 run pictures cargo bench --locked -p render --bench pictures
 row "Pictures: the classic board" \

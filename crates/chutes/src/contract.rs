@@ -267,10 +267,11 @@ pub struct View {
     pub winner: Option<u8>,
     /// True when no token can ever reach the finish again.
     pub stuck: bool,
-    /// Each player's exact chance to win from here, in seat order (absent
-    /// on a board too large to work them out for every move).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub chances: Option<Vec<f64>>,
+    /// Each player's exact chance to win from here, in seat order, to four
+    /// decimals (`chances`; absent on a board too large to work them out
+    /// for every move).
+    #[serde(flatten)]
+    pub chances: Option<tabletop::play::Chances>,
 }
 
 impl Playable for Table {
@@ -330,9 +331,7 @@ impl Playable for Table {
             stuck: self.stuck(),
             // To four decimals: a view is for people, and a move's answer
             // stays small (the CLI's `chutes chances` gives every digit).
-            chances: self
-                .chances()
-                .map(|c| c.win.iter().map(|p| (p * 1e4).round() / 1e4).collect()),
+            chances: Playable::chances(self).map(|c| c.rounded(4)),
         }
     }
 
@@ -340,8 +339,8 @@ impl Playable for Table {
         Move::Roll
     }
 
-    fn chances(&self) -> Option<Vec<f64>> {
-        Table::chances(self).map(|c| c.win.clone())
+    fn chances(&self) -> Option<tabletop::play::Chances> {
+        Table::chances(self).map(|c| tabletop::play::Chances::exact(c.win.clone()))
     }
 
     fn words(turn: &Turn, _mover: u8, names: &[String]) -> String {

@@ -30,7 +30,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use tabletop::Code;
 use tabletop::play::{
-    DiceMode, DiceView, Entry, Match, Playable, PlayedOf, Record, SeatKind, Status, Viewer,
+    Chances, DiceMode, DiceView, Entry, Match, Playable, PlayedOf, Record, SeatKind, Status, Viewer,
 };
 
 /// The events a view's log carries (the newest); older ones are in the
@@ -38,8 +38,28 @@ use tabletop::play::{
 pub const LOG_TAIL: usize = 100;
 
 /// The most moves a game's chances are charted for (each step is one
-/// position's exact chances).
+/// position's chances, exact or estimated).
 pub const CHANCES_MAX_MOVES: usize = 5_000;
+
+/// A game's chances over its moves, for the look back: the same figures
+/// each position gave live, and each move's mover and words (the swings
+/// are named from them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LookBack {
+    /// `steps[m]`: every seat's chances after the first `m` moves.
+    pub steps: Vec<Chances>,
+    /// `moves[m - 1]`: move `m`, as everyone was told it.
+    pub moves: Vec<MoveLine>,
+}
+
+/// One move of a look back: who made it and what it did, in words.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveLine {
+    /// The seat that moved (from 1).
+    pub seat: u8,
+    /// Its events' words, in order.
+    pub texts: Vec<String>,
+}
 
 /// What the registry needs of a game beyond the match layer.
 pub trait Adapter: Playable + Send + Sync + 'static
@@ -326,19 +346,24 @@ pub trait AnyMatch: Send + Sync {
         let _ = viewer;
         self.picture(name, at)
     }
-    /// Each seat's exact chance to win from here, when the game knows it
-    /// ([`tabletop::play::Playable::chances`]).
-    fn chances(&self) -> Option<Vec<f64>> {
+    /// Each seat's chance to win from here, exact or estimated, when the
+    /// game knows it ([`tabletop::play::Playable::chances`]).
+    fn chances(&self) -> Option<Chances> {
         None
     }
     /// Every seat's chance to win after each move, from the start (the
-    /// game replayed from its record), for a game that knows its chances.
+    /// game replayed from its record), for a game that knows its chances:
+    /// the same figures each position gave live.
+    ///
+    /// The work checks `budget` after each position, and stops when it
+    /// says so.
     ///
     /// # Errors
     /// `no_chances` when the game does not know them; `invalid` past
     /// 5,000 moves (`CHANCES_MAX_MOVES`); `bad_record` when the record does not
-    /// replay.
-    fn chances_over_game(&self) -> Result<Vec<Vec<f64>>, Refusal> {
+    /// replay; `too_long` when `budget` stopped the work.
+    fn chances_over_game(&self, budget: &tabletop::Budget) -> Result<LookBack, Refusal> {
+        let _ = budget;
         Err(Refusal::new(
             Code::NoChances,
             format!(
@@ -863,11 +888,11 @@ where
         drawn.map_err(|e| Refusal::new(Code::Invalid, format!("cannot draw this: {e}")))
     }
 
-    fn chances(&self) -> Option<Vec<f64>> {
+    fn chances(&self) -> Option<Chances> {
         self.m.game().chances()
     }
 
-    fn chances_over_game(&self) -> Result<Vec<Vec<f64>>, Refusal> {
+    fn chances_over_game(&self, budget: &tabletop::Budget) -> Result<LookBack, Refusal> {
         let no = || {
             Refusal::new(
                 Code::NoChances,
@@ -887,13 +912,23 @@ where
         let mut record = all.clone();
         record.moves.clear();
         let mut m = Match::<G>::replay(record)?;
-        let mut series = vec![m.game().chances().ok_or_else(no)?];
+        let mut steps = vec![m.game().chances().ok_or_else(no)?];
+        let mut moves = Vec::with_capacity(all.moves.len());
         for entry in &all.moves {
-            m.apply_entry(entry.clone())
+            let p = m
+                .apply_entry(entry.clone())
                 .map_err(|why| Refusal::new(Code::BadRecord, why))?;
-            series.push(m.game().chances().ok_or_else(no)?);
+            let told = played(p, &m)?.for_others();
+            moves.push(MoveLine {
+                seat: told.seat,
+                texts: told.words(),
+            });
+            steps.push(m.game().chances().ok_or_else(no)?);
+            budget
+                .check()
+                .map_err(|stopped| Refusal::new(Code::TooLong, stopped.to_string()))?;
         }
-        Ok(series)
+        Ok(LookBack { steps, moves })
     }
 
     fn copy(&self) -> Box<dyn AnyMatch> {

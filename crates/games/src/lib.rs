@@ -43,7 +43,9 @@ mod refusal;
 mod registry;
 mod tycoon_adapter;
 
-pub use any_match::{Adapter, AnyMatch, BotWork, LOG_TAIL, MoveInput, TypedMatch, event_json};
+pub use any_match::{
+    Adapter, AnyMatch, BotWork, LOG_TAIL, LookBack, MoveInput, MoveLine, TypedMatch, event_json,
+};
 pub use baffle_adapter::{HolePlace, box_title, hole_places};
 pub use help::{BotChoice, Helper};
 pub use players::Outcome;

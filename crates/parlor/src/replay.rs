@@ -8,18 +8,19 @@
 //!   its events in words.
 //! - **pause**: with `--step`, the replay waits for Enter before each move
 //!   (`q` stops it).
-//! - **explain** (`--explain`, for a game that knows each seat's exact
-//!   chance to win from any position, as Chutes & Ladders does): the
-//!   chances after each move, the biggest **swings** (how much a move
-//!   changed its mover's chance) and each player's **luck**: the sum of the
-//!   swings of their own moves, which on average is zero.
+//! - **explain** (`--explain`, for a game that knows each seat's chance to
+//!   win from any position: exact in Chutes & Ladders, estimated by the
+//!   bots' playouts with a 95% interval in Tycoon): the chances after each
+//!   move, the biggest **swings** (how much a move changed its mover's
+//!   chance) and each player's **luck**: the sum of the swings of their own
+//!   moves, which on average is zero.
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde_json::Value;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use tabletop::play::{DiceMode, SeatKind, Status};
+use tabletop::play::{Chances, DiceMode, SeatKind, Status};
 
 /// Arguments of `parlor replay`.
 #[derive(Args, Debug)]
@@ -107,9 +108,10 @@ fn replay(
         .start_from_record(value)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let total = moves.len();
-    if args.explain && m.chances().is_none() {
+    let start = m.chances();
+    if args.explain && start.is_none() {
         bail!(
-            "{} does not know each player's exact chance to win, so --explain has nothing to say",
+            "{} does not know each player's chance to win, so --explain has nothing to say",
             m.game_title()
         );
     }
@@ -125,7 +127,17 @@ fn replay(
             tabletop::count(total as u64, "move", "moves")
         )?;
     }
-    let mut luck = Luck::new(m.chances().unwrap_or_default());
+    if args.explain
+        && let Some(c) = &start
+    {
+        if let Some(n) = c.playouts {
+            writeln!(
+                out,
+                "       (Estimates: from each position the default bot plays every seat to the end, {n} times; in brackets, the 95% interval.)"
+            )?;
+        }
+    }
+    let mut luck = Luck::new(start.map(|c| c.each).unwrap_or_default());
     let last = args.to.unwrap_or(total).min(total);
     for (index, entry) in moves.iter().take(last).enumerate() {
         if args.step {
@@ -170,10 +182,11 @@ fn replay(
         for text in &words {
             writeln!(out, "       {text}")?;
         }
-        if args.explain {
-            let after = m.chances().unwrap_or_default();
+        if args.explain
+            && let Some(after) = m.chances()
+        {
             writeln!(out, "       Chances: {}", chances_words(&names, &after))?;
-            luck.note(played.number, played.seat, words.join("; "), after);
+            luck.note(played.number, played.seat, words.join("; "), after.each);
         }
     }
     if args.explain {
@@ -210,14 +223,24 @@ fn seats_in_words(seats: &[SeatKind]) -> String {
     )
 }
 
-/// Each player's chances as words: "Ada 55.1% · Bo 44.9%".
-fn chances_words(names: &[String], chances: &[f64]) -> String {
+/// Each player's chances as words: "Ada 55.1% · Bo 44.9%" when exact,
+/// "Ada about 55.1% (52.0–58.2%) · …" when estimated.
+fn chances_words(names: &[String], chances: &Chances) -> String {
     chances
+        .each
         .iter()
         .enumerate()
         .map(|(i, p)| {
             let name = names.get(i).map_or("?", String::as_str);
-            format!("{name} {:.1}%", p * 100.0)
+            match chances.interval.as_ref().and_then(|all| all.get(i)) {
+                Some(band) => format!(
+                    "{name} about {:.1}% ({:.1}–{:.1}%)",
+                    p * 100.0,
+                    band.low * 100.0,
+                    band.high * 100.0
+                ),
+                None => format!("{name} {:.1}%", p * 100.0),
+            }
         })
         .collect::<Vec<_>>()
         .join(" · ")

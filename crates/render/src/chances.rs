@@ -3,8 +3,11 @@
 //! Terms:
 //! - **series**: `series[m]` is every player's chance after the first `m`
 //!   moves (`series[0]` at the start), in seat order.
-//! - **swing**: the move whose mover's chance changed most, marked on the
-//!   chart.
+//! - **estimate**: chances estimated by playouts (Tycoon's): each comes
+//!   with a 95% interval, drawn as a pale **band** around the player's
+//!   line.
+//! - **swing**: how much one move changed its mover's chance; the page
+//!   names the biggest from the same figures.
 
 use crate::draw::{self, Legend, Swatch};
 use crate::output::RenderError;
@@ -16,13 +19,21 @@ use crate::svg::{Picture, group};
 const MAX_PLAYERS: usize = 8;
 
 /// Each player's chance to win over the moves of a game, one line each in
-/// the player's colour, named by `names` (seat order).
+/// the player's colour, named by `names` (seat order). `bands`, for
+/// estimated chances, holds each step's interval a player (`(low, high)`,
+/// the same shape as `series`), drawn as a pale band; empty for exact
+/// chances.
 ///
 /// # Errors
 /// [`RenderError::Data`] when there is no move to chart, more than 8
-/// players, a step with another number of players, or a chance that is not
-/// a probability.
-pub fn chances_chart(names: &[String], series: &[Vec<f64>]) -> Result<Picture, RenderError> {
+/// players, a step with another number of players, a chance that is not
+/// a probability, or bands of another shape than the series or that do
+/// not hold their chance.
+pub fn chances_chart(
+    names: &[String],
+    series: &[Vec<f64>],
+    bands: &[Vec<(f64, f64)>],
+) -> Result<Picture, RenderError> {
     let players = names.len();
     if !(1..=MAX_PLAYERS).contains(&players) {
         return Err(RenderError::Data(format!(
@@ -47,6 +58,8 @@ pub fn chances_chart(names: &[String], series: &[Vec<f64>]) -> Result<Picture, R
             )));
         }
     }
+    check_bands(series, bands)?;
+    let estimated = !bands.is_empty();
     let legend = names
         .iter()
         .enumerate()
@@ -60,7 +73,13 @@ pub fn chances_chart(names: &[String], series: &[Vec<f64>]) -> Result<Picture, R
         860.0,
         440.0,
         "Chances to win, move by move",
-        &format!("each player's exact chance after each of the {moves} moves"),
+        &if estimated {
+            format!(
+                "each player's chance after each of the {moves} moves, estimated by the bots' playouts (band: 95% interval)"
+            )
+        } else {
+            format!("each player's exact chance after each of the {moves} moves")
+        },
         &legend,
         label_width(y_labels.iter().map(String::as_str)),
         0.0,
@@ -81,6 +100,23 @@ pub fn chances_chart(names: &[String], series: &[Vec<f64>]) -> Result<Picture, R
     chart
         .picture
         .push(axes.titles("moves played", "chance to win", y_width));
+    if estimated {
+        let mut shaded = group().class("bands").attr("opacity", 0.18);
+        for seat in 0..players {
+            let upper = bands
+                .iter()
+                .enumerate()
+                .map(|(m, step)| axes.point(m as f64, step[seat].1));
+            let lower = bands
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(m, step)| axes.point(m as f64, step[seat].0));
+            let outline: Vec<_> = upper.chain(lower).collect();
+            shaded.push(draw::polygon(&outline, palette::player(seat + 1)).data("seat", seat + 1));
+        }
+        chart.picture.push(shaded);
+    }
     let mut lines = group().class("chances");
     for seat in 0..players {
         let points: Vec<_> = series
@@ -94,6 +130,40 @@ pub fn chances_chart(names: &[String], series: &[Vec<f64>]) -> Result<Picture, R
     Ok(chart.picture)
 }
 
+/// Checks that `bands` (when any) has a `(low, high)` a chance of
+/// `series`, holding it.
+fn check_bands(series: &[Vec<f64>], bands: &[Vec<(f64, f64)>]) -> Result<(), RenderError> {
+    if bands.is_empty() {
+        return Ok(());
+    }
+    if bands.len() != series.len() {
+        return Err(RenderError::Data(format!(
+            "{} steps of intervals for {} steps of chances",
+            bands.len(),
+            series.len()
+        )));
+    }
+    for (m, (step, band)) in series.iter().zip(bands).enumerate() {
+        if band.len() != step.len() {
+            return Err(RenderError::Data(format!(
+                "after move {m}: {} intervals for {} chances",
+                band.len(),
+                step.len()
+            )));
+        }
+        if let Some((p, (low, high))) = step
+            .iter()
+            .zip(band)
+            .find(|(p, (low, high))| !(0.0 <= *low && low <= *p && *p <= high && *high <= 1.0))
+        {
+            return Err(RenderError::Data(format!(
+                "after move {m}: the interval {low} to {high} does not hold the chance {p}"
+            )));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,12 +172,33 @@ mod tests {
     fn one_line_a_player_and_bad_series_refused() {
         let names = vec!["Ada".to_string(), "Bo".to_string()];
         let series = vec![vec![0.52, 0.48], vec![0.6, 0.4], vec![1.0, 0.0]];
-        let svg = chances_chart(&names, &series).unwrap().to_svg();
+        let svg = chances_chart(&names, &series, &[]).unwrap().to_svg();
         assert_eq!(svg.matches("<polyline").count(), 2, "{svg}");
+        assert_eq!(svg.matches("<polygon").count(), 0, "{svg}");
         assert!(svg.contains("Ada") && svg.contains("Bo"));
-        assert!(chances_chart(&names, &[]).is_err());
-        assert!(chances_chart(&names, &[vec![0.5]]).is_err());
-        assert!(chances_chart(&names, &[vec![1.5, 0.0]]).is_err());
-        assert!(chances_chart(&[], &series).is_err());
+        assert!(svg.contains("exact chance"));
+        assert!(chances_chart(&names, &[], &[]).is_err());
+        assert!(chances_chart(&names, &[vec![0.5]], &[]).is_err());
+        assert!(chances_chart(&names, &[vec![1.5, 0.0]], &[]).is_err());
+        assert!(chances_chart(&[], &series, &[]).is_err());
+    }
+
+    #[test]
+    fn an_estimate_has_a_band_a_player_and_bad_bands_are_refused() {
+        let names = vec!["Ada".to_string(), "Bo".to_string()];
+        let series = vec![vec![0.52, 0.48], vec![0.6, 0.4]];
+        let bands = vec![
+            vec![(0.49, 0.55), (0.45, 0.51)],
+            vec![(0.57, 0.63), (0.37, 0.43)],
+        ];
+        let svg = chances_chart(&names, &series, &bands).unwrap().to_svg();
+        assert_eq!(svg.matches("<polyline").count(), 2, "{svg}");
+        assert_eq!(svg.matches("<polygon").count(), 2, "{svg}");
+        assert!(svg.contains("estimated by the bots"));
+        assert!(chances_chart(&names, &series, &bands[..1]).is_err());
+        let outside = vec![bands[0].clone(), vec![(0.61, 0.63), (0.37, 0.43)]];
+        assert!(chances_chart(&names, &series, &outside).is_err());
+        let short = vec![bands[0].clone(), vec![(0.57, 0.63)]];
+        assert!(chances_chart(&names, &series, &short).is_err());
     }
 }

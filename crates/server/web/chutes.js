@@ -24,7 +24,7 @@ import { quickParts } from "/static/onetap.js";
 import { an, analyse, isAnalysing, showTab, startAnalysis } from "/static/chutes-analysis.js";
 import { startDesigner } from "/static/chutes-design.js";
 import { chutesBoard } from "/static/chutes-board.js";
-import { chancesDisplay } from "/static/chutes-chances.js";
+import { chancesDisplay } from "/static/chances.js";
 import { boards, addBoard, boardRef, rememberBoard, sameBoard, chutesStart, seatOptions } from "/static/chutes-start.js";
 import { withColour, showPlayers, youWords, statusWords, lastMoveWords } from "/static/chutes-players.js";
 import { boardName, boardFacts, boardTitle, describeBoard, rulesWords, readable, OVERSHOOT_WORDS } from "/static/chutes-words.js";
@@ -119,7 +119,7 @@ const boardPicture = chutesBoard(ui, {
   playerName: (seat) => playerName(seat),
 });
 
-/** The chances and the look back (chutes-chances.js). */
+/** The chances and the look back (chances.js). */
 const chances = chancesDisplay(ui, {
   playerName: (seat) => playerName(seat),
   lineOf(n) {

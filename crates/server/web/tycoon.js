@@ -20,6 +20,8 @@ import { design, designName, savedNames, listSaved, loadCards, openDraft, startD
 import { capital, clip, colourName, cropToGrid, inline, readableCards, swatch } from "/static/tycoon-pictures.js";
 import { Board } from "/static/tycoon-board.js";
 import { quickParts } from "/static/onetap.js";
+import { chancesDisplay } from "/static/chances.js";
+import { showTables } from "/static/tycoon-tables.js";
 
 const play = {
   design: byId("design"),
@@ -39,6 +41,13 @@ const play = {
   wallets: document.querySelector("#wallets tbody"),
   effects: byId("effects"),
   stations: byId("stations"),
+  chances: byId("chances"),
+  chancesWords: byId("chances-words"),
+  chancesNote: byId("chances-note"),
+  chancesBar: byId("chances-bar"),
+  chancesChart: byId("chances-chart"),
+  chancesChartImg: byId("chances-chart-img"),
+  chancesSwing: byId("chances-swing"),
 };
 
 const { cardWords, legend, pictureError } = play;
@@ -58,6 +67,8 @@ const current = () => shell && shell.match;
 /** Seat `seat`'s player's name (the match view's; "Player N" before a match). */
 const playerName = (seat) => (current() ? nameOf(current().view, seat) : `Player ${seat}`);
 const seatName = (seat) => `${playerName(seat)} (${colourName(seat)})`;
+/** Each player's chance to win and the look back (chances.js). */
+const chances = chancesDisplay(play, { playerName, current: (id) => Boolean(current()) && current().id === id });
 /** The server's words with each "P2" as its player's name. */
 // The server names the players in every text it words.
 const named = (text) => String(text);
@@ -150,62 +161,6 @@ function request(seats) {
 
 function moveWords(p) {
   return sentences((p.events || []).map((e) => e.text));
-}
-
-function seatWords(p, view) {
-  if (p.kind === "bot") return `${p.level || "normal"} bot`;
-  if (p.yours) return view.players.filter((q) => q.yours).length > 1 ? "here (you)" : "you";
-  switch (p.state) {
-    case "here":
-      return "at the maker's screen";
-    case "open":
-      return "waiting for a friend";
-    case "anyone":
-      return "waiting for anyone";
-    default:
-      return "a person";
-  }
-}
-
-function effectsOf(p) {
-  const parts = [];
-  if (p.lost_turns) parts.push(`loses ${p.lost_turns} turn${p.lost_turns > 1 ? "s" : ""}`);
-  if (p.fire_turns) parts.push(`burning ${p.fire_turns} turn${p.fire_turns > 1 ? "s" : ""}`);
-  if (p.poison_turns) parts.push(`poisoned ${p.poison_turns} turn${p.poison_turns > 1 ? "s" : ""}`);
-  return parts;
-}
-
-/** The players' table, effects and stations, for `view` (a match view). */
-function showTables(view) {
-  const game = view.view;
-  // A replay's step has no seats of its own: they are the match's.
-  const seats = view.players || (current() && current().view.players) || [];
-  play.wallets.replaceChildren(
-    ...game.players.map((p) => {
-      const seat = seats.find((s) => s.seat === p.seat) || { kind: "person" };
-      const cls = p.seat === game.winner ? "winner" : p.seat === game.current && view.status === "playing" ? "current" : "";
-      return el(
-        "tr",
-        { class: cls, dataset: { player: p.seat } },
-        el("td", {}, swatch(p.seat), el("span", { class: "name" }, playerName(p.seat)), " ", el("span", { class: "note" }, seatWords(seat, view))),
-        el("td", { class: "cell" }, p.cell),
-        el("td", { class: "coins" }, p.coins),
-        el("td", { class: "turns" }, p.turns),
-      );
-    }),
-  );
-  play.effects.replaceChildren(
-    ...game.players.map((p) => {
-      const attacks = p.attacks_left.length ? `attacks left: ${p.attacks_left.join(", ")}` : "no attacks left";
-      return el("p", {}, swatch(p.seat), `${playerName(p.seat)}: `, [...effectsOf(p), attacks].join("; "));
-    }),
-  );
-  play.stations.replaceChildren(
-    ...game.owners.map((o) =>
-      el("li", {}, `Station ${o.station} (price ${o.price}, fee ${o.fee}): `, o.owner ? `owned by ${seatName(o.owner)}` : "for sale"),
-    ),
-  );
-  if (game.owners.length === 0) play.stations.append(el("li", {}, "none on this grid"));
 }
 
 /** The answers' buttons, numbered for the keys 1 to 9. */
@@ -342,13 +297,16 @@ async function sendMove(answer, event) {
 /** The board and its tables, for `view`. */
 function showBoard(view) {
   board.show(view, view.view.players.map((p) => `${seatName(p.seat)} on cell ${p.cell}`).join(", "));
-  showTables(view);
+  showTables(play, view, { playerName, seatName, seats: () => (current() && current().view.players) || [] });
+  chances.show(view.view.chances, view.view.chances_interval, view.view.chances_playouts);
 }
 
 /** The board, its tables and the answers, for the view shown (the match's, or a replay's step). */
 function draw(m, busy) {
   showBoard(shell.view);
   showDecision(m, busy);
+  // The look back: the chances over the whole game, once it is over.
+  chances.lookBack(m.id, m.view.status !== "playing" && !shell.step && Boolean(m.view.view.chances));
 }
 
 /** The page module (shell.js). */

@@ -7,8 +7,11 @@
 //! - **seat kinds**: a person is a `human` seat of the game; a bot plays at
 //!   its level: `easy` the random bot, `normal` the default bot, `hard` the
 //!   search bot (see [`crate::bots`]).
-//! - **view**: the whole table — Tycoon hides nothing from anyone but the
-//!   dice, which the game never holds.
+//! - **view** ([`TableView`]): the whole table — Tycoon hides nothing from
+//!   anyone but the dice, which the game never holds — and each seat's
+//!   chance to win from here, estimated by the default bot's playouts with
+//!   a 95% interval ([`crate::chances`]): a function of the table alone,
+//!   the same for every viewer.
 
 use crate::game::{
     DEFAULT_TURN_CAP, Event, Game, GameError, MAX_TURN_CAP, MIN_SEATS, Move, SEATS, Seat, View,
@@ -17,8 +20,28 @@ use crate::grid::Grid;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tabletop::Code;
-use tabletop::play::{Coded, Playable, SeatKind, Stall, Status, Viewer};
+use tabletop::play::{Chances, Coded, Playable, SeatKind, Stall, Status, Viewer};
 use tabletop::{BotLevel, DiceSource, Rng};
+
+/// What a viewer sees of a Tycoon match: the whole table, and each seat's
+/// estimated chance to win from here (`chances`, `chances_interval`,
+/// `chances_playouts`; exact once the game is over).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TableView {
+    /// The table.
+    #[serde(flatten)]
+    pub table: View,
+    /// Each seat's chance to win, to four decimals.
+    #[serde(flatten)]
+    pub chances: Chances,
+}
+
+impl std::ops::Deref for TableView {
+    type Target = View;
+    fn deref(&self) -> &View {
+        &self.table
+    }
+}
 
 /// How to start a Tycoon match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,7 +93,7 @@ impl Playable for Game {
     type Setup = Setup;
     type Move = Move;
     type Event = Event;
-    type View = View;
+    type View = TableView;
     type Error = GameError;
 
     fn seat_range(_: &Setup) -> std::ops::RangeInclusive<u8> {
@@ -106,13 +129,20 @@ impl Playable for Game {
         }
     }
 
-    fn view(&self, _viewer: Viewer) -> View {
-        Game::view(self)
+    fn view(&self, _viewer: Viewer) -> TableView {
+        TableView {
+            table: Game::view(self),
+            chances: self.live_chances().rounded(4),
+        }
     }
 
     fn bot_move(&self, level: BotLevel, rng: &mut Rng) -> Move {
         let seat = self.current().unwrap_or(1);
         crate::bots::level_move(self, seat, level, rng).unwrap_or(Move::Roll)
+    }
+
+    fn chances(&self) -> Option<Chances> {
+        Some(Chances::clone(&self.live_chances()))
     }
 
     fn words(event: &Event, _mover: u8, names: &[String]) -> String {

@@ -14,6 +14,8 @@
 //! - **game** ([`game::Game`]): four seats playing on a grid; **moves**
 //!   answer the game's pending **decision**, **events** tell what happened.
 //! - **bot** ([`bots`]): chooses a seat's moves.
+//! - **chances** ([`chances`]): each seat's chance to win from a position,
+//!   estimated by the default bot's playouts, with a 95% interval.
 //! - **contract** ([`contract`]): Tycoon as the match layer plays it; a
 //!   match's record is the only save format.
 //! - **simulation** ([`simulate`]): many bot games on all cores; its
@@ -28,6 +30,7 @@
 pub mod balance;
 pub mod bots;
 pub mod cells;
+pub mod chances;
 pub mod contract;
 pub mod design;
 pub mod file;

@@ -205,18 +205,13 @@ impl Rate {
                 high: 1.0,
             };
         }
-        let n = games as f64;
-        let p = wins as f64 / n;
-        let z = 1.959_963_984_540_054_f64;
-        let z2n = z * z / n;
-        let centre = (p + z2n / 2.0) / (1.0 + z2n);
-        let half = z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt() / (1.0 + z2n);
+        let interval = tabletop::play::wilson(wins, games);
         Self {
             wins,
             games,
-            rate: p,
-            low: (centre - half).max(0.0),
-            high: (centre + half).min(1.0),
+            rate: wins as f64 / games as f64,
+            low: interval.low,
+            high: interval.high,
         }
     }
 }

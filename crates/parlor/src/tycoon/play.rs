@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
-use tabletop::play::{DiceMode, Match, MatchError, PlayedOf, Record, SeatKind, Status, Viewer};
+use tabletop::play::{DiceMode, Match, MatchError, PlayedOf, Record, SeatKind, Status};
 use tabletop::{ScriptedDice, count, parse_rolls, plural};
 use tycoon::contract::Setup;
 use tycoon::game::{
@@ -321,7 +321,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         (Ending::InputEnded, _) => Ending2::InputEnded,
         (Ending::DiceRanOut, _) => Ending2::DiceRanOut,
     };
-    let view = m.view(Viewer::Spectator).view;
+    let view = m.game().view();
     let report = Report {
         grid: &grid_name,
         seed,

@@ -716,3 +716,57 @@ fn play_takes_two_or_three_players_and_keeps_four_by_default() {
     ]);
     assert!(err.contains("--players is 3"), "{err}");
 }
+
+#[test]
+fn a_replay_explains_the_estimated_chances_swings_and_luck() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let s = save.to_str().unwrap();
+    ok(&[
+        "tycoon", "play", "sample", "--seed", "7", "--seats", "bot,bot", "--save", s,
+    ]);
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    let moves = saved["moves"].as_array().unwrap().len();
+    let out = ok(&["replay", s, "--explain"]);
+    assert!(
+        out.contains("(Estimates: from each position the default bot plays every seat to the end, 1000 times; in brackets, the 95% interval.)"),
+        "{out}"
+    );
+    let chances: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("Chances: "))
+        .collect();
+    assert_eq!(chances.len(), moves, "{out}");
+    // While the game is on, each figure is an estimate with its interval:
+    // "Normal bot 1 about 48.1% (45.0–51.2%) · Normal bot 2 about …".
+    for line in &chances[..moves - 1] {
+        let parts: Vec<&str> = line.split(" · ").collect();
+        assert_eq!(parts.len(), 2, "{line}");
+        for part in parts {
+            let (_, figures) = part.split_once(" about ").expect("an estimate");
+            let (p, band) = figures.split_once("% (").expect("an interval");
+            let (low, high) = band
+                .trim_end_matches("%)")
+                .split_once('–')
+                .expect("low–high");
+            let [p, low, high] = [p, low, high].map(|x| x.parse::<f64>().expect("a number"));
+            assert!(low <= p && p <= high, "{line}");
+        }
+    }
+    // The end is certain.
+    let last = chances[moves - 1];
+    assert!(
+        last == "Normal bot 1 100.0% · Normal bot 2 0.0%"
+            || last == "Normal bot 1 0.0% · Normal bot 2 100.0%",
+        "{last}"
+    );
+    let swings = out.split("Biggest swings").nth(1).expect("the swings");
+    assert_eq!(
+        swings.lines().filter(|l| l.starts_with("  move ")).count(),
+        3,
+        "{out}"
+    );
+    assert!(out.contains("Luck (the sum of each player's own swings; 0 on average):"));
+    // The same record explains the same way every time.
+    assert_eq!(ok(&["replay", s, "--explain"]), out);
+}

@@ -691,13 +691,24 @@ async fn picture(
 }
 
 /// `GET /api/matches/{id}/chances.svg`: each player's chance to win
-/// after every move (`422 no_chances` for a game that does not know them).
+/// after every move, an estimate's 95% interval as a band (`422
+/// no_chances` for a game that does not know them).
 async fn chances_picture(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let (names, series) = chances_of(&state, &id).await?;
-    crate::http::svg::svg_response(render::chances::chances_chart(&names, &series))
+    let over = chances_of(&state, &id).await?;
+    let bands: Vec<Vec<(f64, f64)>> = over
+        .intervals
+        .iter()
+        .flatten()
+        .map(|step| step.iter().map(|i| (i.low, i.high)).collect())
+        .collect();
+    crate::http::svg::svg_response(render::chances::chances_chart(
+        &over.names,
+        &over.series,
+        &bands,
+    ))
 }
 
 /// Each player's chance to win after every move of a match.
@@ -707,6 +718,16 @@ struct ChancesOverGame {
     names: Vec<String>,
     /// `series[m]`: every player's chance after the first `m` moves.
     series: Vec<Vec<f64>>,
+    /// For estimated chances, `intervals[m]`: every player's 95% interval
+    /// after the first `m` moves; absent when the chances are exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    intervals: Option<Vec<Vec<tabletop::play::Interval>>>,
+    /// For estimated chances, `playouts[m]`: the playouts behind step `m`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    playouts: Option<Vec<u32>>,
+    /// `moves[m - 1]`: who made move `m` and its events' words (the page
+    /// names the biggest swing from them).
+    moves: Vec<games::MoveLine>,
 }
 
 /// `GET /api/matches/{id}/chances`: the look back's figures, as the chart
@@ -715,18 +736,46 @@ async fn chances_over_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<ChancesOverGame> {
-    let (names, series) = chances_of(&state, &id).await?;
-    Ok(Json(ChancesOverGame { names, series }))
+    Ok(Json(chances_of(&state, &id).await?))
 }
 
 /// The players' names and every player's chance after each move of match
 /// `id`, worked out in the long-work line on a copy of the match.
-async fn chances_of(state: &AppState, id: &str) -> Result<(Vec<String>, Vec<Vec<f64>>), ApiError> {
+async fn chances_of(state: &AppState, id: &str) -> Result<ChancesOverGame, ApiError> {
     let copy = copy_of(state, id).await?;
     let names = copy.names();
-    let series = state
+    let games::LookBack { steps, moves } = state
         .long_work
-        .run(Line::Quick, move |_| copy.chances_over_game())
+        .run(Line::Quick, move |budget| copy.chances_over_game(budget))
         .await??;
-    Ok((names, series))
+    let estimated = steps.iter().any(tabletop::play::Chances::is_estimate);
+    // An estimate's figures to four decimals, as its views give them.
+    let steps: Vec<tabletop::play::Chances> = if estimated {
+        steps.iter().map(|c| c.rounded(4)).collect()
+    } else {
+        steps
+    };
+    // An estimate's finished game is exact: its step gets a zero-width
+    // interval, so every step has one.
+    let intervals = estimated.then(|| {
+        steps
+            .iter()
+            .map(|c| {
+                c.interval.clone().unwrap_or_else(|| {
+                    c.each
+                        .iter()
+                        .map(|&p| tabletop::play::Interval { low: p, high: p })
+                        .collect()
+                })
+            })
+            .collect()
+    });
+    let playouts = estimated.then(|| steps.iter().map(|c| c.playouts.unwrap_or(0)).collect());
+    Ok(ChancesOverGame {
+        names,
+        series: steps.into_iter().map(|c| c.each).collect(),
+        intervals,
+        playouts,
+        moves,
+    })
 }

@@ -30,6 +30,7 @@ mod pages;
 mod phone_text;
 mod together;
 mod tycoon;
+mod tycoon_chances;
 mod webdriver;
 mod words;
 

@@ -1,7 +1,8 @@
 //! Each game played through the match API (`/api/matches…`) with its known
 //! answers: Chutes & Ladders roll by roll and to the end, on uploaded
 //! boards and on a board whose finish no token reaches; Snakes & Ladders
-//! Tycoon with a person and bots, and four bots; Baffle's fixed game played
+//! Tycoon with a person and bots, and four bots, and its estimated chances
+//! live and over the game; Baffle's fixed game played
 //! by hand and by the bot, random boxes and their hint; the pictures of
 //! games; seeds. The match router itself (tokens, turns, move numbers,
 //! invites, watching, records) is in `matches.rs`.
@@ -437,6 +438,86 @@ async fn four_tycoon_bots_play_a_match_to_the_end() {
     let watcher = app.play(&mut seat, json!("roll")).await;
     watcher.refused(StatusCode::FORBIDDEN, "not_your_seat");
     assert_eq!(app.look(&mut seat).await["you"], Value::Null);
+}
+
+#[tokio::test]
+async fn tycoon_chances_are_estimated_live_and_charted_once_over() {
+    let app = App::new().await;
+    // Live: a person against a bot; the host's view and a spectator's carry
+    // the same estimate, the library's own for the start.
+    let mut host = app
+        .start(json!({
+            "game": "tycoon",
+            "setup": {"text": SAMPLE},
+            "seats": ["here", "normal"],
+            "seed": 3,
+        }))
+        .await;
+    let mine = app.look(&mut host).await;
+    let anyone = app.get(&format!("/api/matches/{}", host.id)).await;
+    let anyone = anyone.ok();
+    for key in ["chances", "chances_interval", "chances_playouts"] {
+        assert_eq!(mine["view"][key], anyone["view"][key], "{key}");
+    }
+    let grid = std::sync::Arc::new(tycoon::parse_grid(SAMPLE).expect("the sample"));
+    let start = tycoon::Game::for_seats(grid, &[tycoon::Seat::Human, tycoon::Seat::Bot])
+        .expect("two seats");
+    let expected = tycoon::chances::estimate(&start).rounded(4);
+    assert_eq!(
+        mine["view"]["chances"],
+        json!(expected.each),
+        "the library's estimate"
+    );
+    assert_eq!(mine["view"]["chances_playouts"], 1000);
+    // Over: two bots to the end; the look back's figures and chart.
+    let bots = app
+        .start(json!({
+            "game": "tycoon",
+            "setup": {"text": SAMPLE},
+            "seats": ["normal", "normal"],
+            "seed": 3,
+        }))
+        .await;
+    let done = app.wait_for(&bots.id, |v| v["status"] != "playing").await;
+    let winner = done["winner"].as_u64().expect("a winner") as usize;
+    let moves = done["moves"].as_u64().expect("moves") as usize;
+    let over = app.get(&format!("/api/matches/{}/chances", bots.id)).await;
+    let over = over.ok();
+    let series = over["series"].as_array().expect("series");
+    let intervals = over["intervals"]
+        .as_array()
+        .expect("an estimate's intervals");
+    assert_eq!(series.len(), moves + 1);
+    assert_eq!(intervals.len(), moves + 1);
+    assert_eq!(over["moves"].as_array().expect("moves").len(), moves);
+    assert_eq!(over["playouts"][0], 1000);
+    assert_eq!(series[0], json!(expected.each), "the start, as it was live");
+    for (step, band) in series.iter().zip(intervals) {
+        for (p, b) in step
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(band.as_array().unwrap())
+        {
+            let p = p.as_f64().unwrap();
+            assert!(b["low"].as_f64().unwrap() <= p && p <= b["high"].as_f64().unwrap());
+        }
+    }
+    let last = series[moves].as_array().expect("the end");
+    for (i, p) in last.iter().enumerate() {
+        assert_eq!(p.as_f64(), Some(if i + 1 == winner { 1.0 } else { 0.0 }));
+    }
+    assert_eq!(over["moves"][0]["seat"], 1);
+    assert!(
+        over["moves"][0]["texts"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("Normal bot 1")
+    );
+    let svg = svg_of(&app, &format!("/api/matches/{}/chances.svg", bots.id)).await;
+    assert_eq!(svg.matches("<polyline").count(), 2, "{svg}");
+    assert_eq!(svg.matches("<polygon").count(), 2, "{svg}");
+    assert!(svg.contains("estimated by the bots"), "{svg}");
 }
 
 #[tokio::test]

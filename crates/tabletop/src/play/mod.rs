@@ -21,15 +21,20 @@
 //!   reason.
 //! - **stall rule**: a match stops as stalled when its game says it can
 //!   never end, or when it reaches its move cap ([`Match::with_move_cap`]).
+//! - **chances** ([`Chances`]): each seat's chance to win from here, exact
+//!   or estimated with a 95% interval, worked out from what every viewer
+//!   sees ([`Playable::chances`]).
 //! - **secrets policy**: while a match is on, nothing it hands out — a
 //!   view, an event, an error, the public record — carries the seed or
 //!   anything a game hides ([`Playable::view`] builds views that hold only
 //!   what the viewer may know); once it is over, everything is shown.
 
+mod chances;
 mod names;
 mod record;
 mod status;
 
+pub use chances::{Chances, Interval, Z95, wilson};
 pub use names::{
     NAME_MAX, NameError, TITLE_MAX, check_name, check_text, check_unlike, cut_title, looks_alike,
 };
@@ -189,10 +194,12 @@ pub trait Playable: Clone + Sized {
     /// bot's own randomness, never the match's dice.
     fn bot_move(&self, level: BotLevel, rng: &mut Rng) -> Self::Move;
 
-    /// Each seat's exact chance to win from here, in seat order, when the
-    /// game can work it out from what every viewer sees (the look back's
-    /// swings and luck read it); `None` (the default) when it cannot.
-    fn chances(&self) -> Option<Vec<f64>> {
+    /// Each seat's chance to win from here, in seat order — exact, or
+    /// estimated with its intervals ([`Chances`]) — when the game can work
+    /// it out from what every viewer sees alone (the live bar, the look
+    /// back's swings and luck read it); `None` (the default) when it
+    /// cannot. The same position always gives the same chances.
+    fn chances(&self) -> Option<Chances> {
         None
     }
 

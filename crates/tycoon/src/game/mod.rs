@@ -37,6 +37,7 @@ use crate::grid::Grid;
 use crate::objects::{CardKind, STATION_NUMBERS};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use tabletop::play::Chances;
 use tabletop::{DiceError, DiceSource};
 
 /// Players in a game by default: the original assignment's four, and the
@@ -279,6 +280,31 @@ pub struct Game {
     moves: u64,
     turn_cap: u32,
     winner: Option<u8>,
+    /// The live chances of this position, estimated when first asked
+    /// ([`Game::live_chances`]) and forgotten by the next move.
+    chances: ChancesCache,
+}
+
+/// A position's estimated chances, once worked out. It is not part of
+/// what a game is: every cache compares equal, and a clone shares what was
+/// worked out.
+#[derive(Clone, Default)]
+pub(crate) struct ChancesCache(std::sync::OnceLock<Arc<Chances>>);
+
+impl PartialEq for ChancesCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for ChancesCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "ChancesCache(worked out)"
+        } else {
+            "ChancesCache(not yet)"
+        })
+    }
 }
 
 /// Everything one seat's token and wallet look like, for display.
@@ -354,6 +380,7 @@ impl Game {
             moves: 0,
             turn_cap: DEFAULT_TURN_CAP,
             winner: None,
+            chances: ChancesCache::default(),
         }
     }
 
@@ -382,6 +409,7 @@ impl Game {
     /// The same game with a different turn cap (1 to [`MAX_TURN_CAP`]).
     pub fn with_turn_cap(mut self, cap: u32) -> Self {
         self.turn_cap = cap.clamp(1, MAX_TURN_CAP);
+        self.chances = ChancesCache::default();
         self
     }
 
@@ -440,6 +468,17 @@ impl Game {
     /// The winner (from 1), once someone has stopped on 99.
     pub fn winner(&self) -> Option<u8> {
         self.winner
+    }
+
+    /// Each seat's chance to win from here, estimated by the default bot's
+    /// playouts on imagined dice ([`crate::chances`]), worked out once for
+    /// this position (when first asked) and exact once the game is over.
+    pub fn live_chances(&self) -> Arc<Chances> {
+        Arc::clone(
+            self.chances
+                .0
+                .get_or_init(|| Arc::new(crate::chances::estimate(self))),
+        )
     }
 
     /// True once the game is over: won, or stopped at the turn cap.
@@ -593,6 +632,9 @@ impl Game {
                 winner: self.winner,
             });
         };
+        if self.chances.0.get().is_some() {
+            self.chances = ChancesCache::default();
+        }
         let player = pending.player();
         let wrong = |expected: &str| GameError::WrongMove {
             got: mv,

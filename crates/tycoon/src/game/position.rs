@@ -210,6 +210,7 @@ impl TryFrom<Position> for Game {
             moves: s.moves,
             turn_cap,
             winner: s.winner,
+            chances: super::ChancesCache::default(),
         })
     }
 }

@@ -1,6 +1,7 @@
 //! Tycoon's integration tests, one binary with a module per subject.
 //!
 //! - [`bots`]: the default bot's decisions in hand-built situations;
+//! - [`chances`]: the live chances' estimate, its interval and its secrecy;
 //! - [`contract`]: the match layer (records, refusals, what views hide);
 //! - [`design`]: the designer's edits, refusals, undo and redo;
 //! - [`grid_rules`]: every rule of the grid, and the grid file format;
@@ -11,6 +12,7 @@
 //! - [`support`]: a game and its dice, shared by the subjects.
 
 mod bots;
+mod chances;
 mod contract;
 mod design;
 mod grid_rules;
