@@ -14,8 +14,9 @@
 //!   content (proven cells say so), and what the best next shot would leave
 //!   on average; a function of the evidence alone.
 //! - **budget** ([`LIVE_BUDGET`]): the solver gets this much time per
-//!   position; past it, the answer is the bounds (from the cells the
-//!   evidence proves without a search), and no cell's chance.
+//!   position, first to count, then to advise in the time left; past it,
+//!   the answer is the bounds (from the mirrors found and the wrong
+//!   guesses), and no cell's chance ([`Worked::OutOfTime`]).
 //! - **look back** ([`ShotLook`], [`look_back`]): for each shot, the
 //!   layouts left after it beside what the best possible shot from the
 //!   position before it would have left on average.
@@ -37,7 +38,7 @@ use tabletop::Budget;
 /// The solver's time for one position of a game in play: small, so that
 /// building a view after a move stays quick on every box
 /// (docs/performance.md).
-pub const LIVE_BUDGET: Duration = Duration::from_millis(40);
+pub const LIVE_BUDGET: Duration = Duration::from_millis(30);
 
 /// The most positions a [`LiveMemo`] keeps.
 const MEMO_LIMIT: usize = 512;
@@ -167,6 +168,16 @@ fn grouped_tenths(t: u64, tenths: &dyn Fn(u64) -> String) -> String {
     }
 }
 
+/// An average count of layouts for people: "8.4", "1,204", "about 2.3
+/// billion".
+pub fn average_words(x: f64) -> String {
+    if x < 100.0 {
+        format!("{x:.1}")
+    } else {
+        number(&BigUint::from(x.round() as u64), Round::Near)
+    }
+}
+
 fn grouped(digits: &str) -> String {
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -209,9 +220,25 @@ fn is_zero(x: &f64) -> bool {
     *x == 0.0
 }
 
+/// How the count was worked out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Worked {
+    /// Counted: the count and every chance exact.
+    Counted,
+    /// Too many cases to count: the chances estimated from a sample, the
+    /// count between proven bounds.
+    Estimated,
+    /// The solver did not answer within its time: the count between the
+    /// bounds the found mirrors and wrong guesses prove, no chances.
+    OutOfTime,
+}
+
 /// What the evidence says now, for people.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Live {
+    /// How it was worked out.
+    pub worked: Worked,
     /// How many layouts still fit.
     pub layouts: LayoutsLeft,
     /// That in words ("12 layouts still fit").
@@ -242,35 +269,46 @@ impl Live {
 }
 
 /// What the evidence says, worked out within `budget` (never fails: past
-/// the budget, or on evidence the solver refuses, the answer is the bounds).
+/// the budget, or on evidence the solver refuses, the answer is the
+/// bounds). First the count and the cells; then, in the time left, the
+/// best next shot.
 pub fn live_within(ev: &Evidence, budget: Duration) -> Live {
+    let started = std::time::Instant::now();
     let (b, _cancel) = Budget::with_limit(budget);
-    let options = SolveOptions::default();
-    let solution = solve_within(ev, &options, &b).ok();
-    let solution = solution.or_else(|| {
-        // No time left for the advice: the count and the cells alone.
-        let (b, _cancel) = Budget::with_limit(budget / 2);
-        let options = SolveOptions {
-            advice: false,
-            ..SolveOptions::default()
-        };
-        solve_within(ev, &options, &b).ok()
-    });
-    from_solution(ev, solution.as_ref())
+    let count_only = SolveOptions {
+        advice: false,
+        ..SolveOptions::default()
+    };
+    let Ok(counted) = solve_within(ev, &count_only, &b) else {
+        return from_solution(ev, None);
+    };
+    let left = budget.saturating_sub(started.elapsed());
+    // The advice only where the layouts were counted (an estimate's
+    // advice gives no count to compare a shot with).
+    let advised = (counted.layouts.is_some() && !left.is_zero())
+        .then(|| {
+            let (b, _cancel) = Budget::with_limit(left);
+            solve_within(ev, &SolveOptions::default(), &b).ok()
+        })
+        .flatten();
+    from_solution(ev, Some(advised.as_ref().unwrap_or(&counted)))
 }
 
 /// [`Live`] from the solver's answer (`None`: it gave none).
 pub fn from_solution(ev: &Evidence, solution: Option<&Solution>) -> Live {
-    let layouts = match solution {
+    let (worked, layouts) = match solution {
         Some(s) => match (&s.layouts, s.method) {
-            (Some(n), _) => LayoutsLeft::Exact { layouts: n.clone() },
-            (None, Method::Estimated { .. }) => LayoutsLeft::Between {
-                at_least: BigUint::from(s.found_layouts.unwrap_or(1).max(1)),
-                at_most: upper_bound(ev, Some(s)),
-            },
-            (None, _) => bounds_only(ev),
+            (Some(n), _) => (Worked::Counted, LayoutsLeft::Exact { layouts: n.clone() }),
+            (None, Method::Estimated { .. }) => (
+                Worked::Estimated,
+                LayoutsLeft::Between {
+                    at_least: BigUint::from(s.found_layouts.unwrap_or(1).max(1)),
+                    at_most: upper_bound(ev, Some(s)),
+                },
+            ),
+            (None, _) => (Worked::OutOfTime, bounds_only(ev)),
         },
-        None => bounds_only(ev),
+        None => (Worked::OutOfTime, bounds_only(ev)),
     };
     let counted = layouts
         .exact()
@@ -293,8 +331,16 @@ pub fn from_solution(ev: &Evidence, solution: Option<&Solution>) -> Live {
         })
         .unwrap_or_default();
     let best = solution.and_then(|s| s.best_next_shot.as_ref());
+    let words = match (worked, &layouts) {
+        (Worked::OutOfTime, LayoutsLeft::Between { at_most, .. }) => format!(
+            "too many layouts to count in time: at most {} fit",
+            number(at_most, Round::Up)
+        ),
+        _ => layouts.to_string(),
+    };
     Live {
-        words: layouts.to_string(),
+        worked,
+        words,
         layouts,
         cells,
         best_next: best
@@ -427,10 +473,35 @@ pub struct ShotLook {
     pub best_hole: Option<usize>,
 }
 
+impl std::fmt::Display for ShotLook {
+    /// "Shot 3, 7 → 22: 12 layouts still fit (the best shot then, into 9,
+    /// would have left 8.4 on average)."
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Shot {}, {} → {}: {}",
+            self.number, self.hole, self.exit, self.after
+        )?;
+        match (self.best, self.best_hole) {
+            (Some(best), Some(hole)) => write!(
+                f,
+                " (the best shot then, into {hole}, would have left {} on average).",
+                average_words(best)
+            ),
+            _ if self.before.exact().is_some() => {
+                f.write_str(" (no shot could have told the layouts apart).")
+            }
+            _ => f.write_str(" (the best shot was not worked out: too many layouts to count)."),
+        }
+    }
+}
+
 /// The look back of `game`'s shots, each position worked out within
-/// `each` (through `memo`, so positions already solved are not solved
-/// again).
-pub fn look_back(game: &Game, each: Duration, memo: &LiveMemo) -> Vec<ShotLook> {
+/// `each` through `memo`: a position the memo holds counted or estimated
+/// is not solved again; one that ran out of time during the game is, with
+/// `each`. Once `total` runs out (or is withdrawn), the positions left
+/// take what the memo holds, else the bounds.
+pub fn look_back(game: &Game, each: Duration, memo: &LiveMemo, total: &Budget) -> Vec<ShotLook> {
     let evidence = evidence_by_move(game);
     let view = game.view();
     let mut out = Vec::new();
@@ -440,8 +511,18 @@ pub fn look_back(game: &Game, each: Duration, memo: &LiveMemo) -> Vec<ShotLook> 
             continue;
         }
         let Some(shot) = shots.next() else { break };
-        let before = memo.get_or_solve(&evidence[m], each);
-        let after = memo.get_or_solve(&evidence[m + 1], each);
+        let at = |ev: &Evidence| {
+            let known = memo.get(ev);
+            match known {
+                Some(live) if live.worked != Worked::OutOfTime => live,
+                _ if total.check().is_err() => {
+                    known.unwrap_or_else(|| Arc::new(from_solution(ev, None)))
+                }
+                _ => memo.solve_again(ev, each),
+            }
+        };
+        let before = at(&evidence[m]);
+        let after = at(&evidence[m + 1]);
         out.push(ShotLook {
             number: out.len() + 1,
             hole: shot.hole,
@@ -458,7 +539,7 @@ pub fn look_back(game: &Game, each: Duration, memo: &LiveMemo) -> Vec<ShotLook> 
 /// The solver's time for the shots of a view's history not yet worked
 /// out (after a restart, or in a replay), in all, beyond the current
 /// position's: the rest say nothing until a later view.
-pub const HISTORY_BUDGET: Duration = Duration::from_millis(80);
+pub const HISTORY_BUDGET: Duration = Duration::from_millis(60);
 
 /// Fills `view` (of `game`'s box, as its player or a spectator sees it)
 /// with what its evidence says: [`View::live`] for the position now, and
@@ -565,9 +646,22 @@ impl LiveMemo {
         if let Some(live) = self.get(ev) {
             return live;
         }
+        self.solve_again(ev, budget)
+    }
+
+    /// The answer for `ev` worked out within `budget`, kept in place of
+    /// what the memo held unless that was better (counted or estimated
+    /// where this ran out of time).
+    pub fn solve_again(&self, ev: &Evidence, budget: Duration) -> Arc<Live> {
         // Solved outside the lock: another viewer may solve the same
         // position meanwhile, and the answers are the same.
         let live = Arc::new(live_within(ev, budget));
+        if live.worked == Worked::OutOfTime
+            && let Some(known) = self.get(ev)
+            && known.worked != Worked::OutOfTime
+        {
+            return known;
+        }
         let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
         memo.clock += 1;
         let now = memo.clock;

@@ -16,6 +16,7 @@ use crate::Refusal;
 use crate::any_match::{Adapter, AnyMatch, TypedMatch};
 use crate::registry::{Need, Supplied};
 use baffle::geometry::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
+use baffle::live::LiveMemo;
 use baffle::{Game, Move, Race, Setup, Side, Sides, Size, View};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -262,6 +263,64 @@ pub fn box_in_play(m: &dyn AnyMatch, viewer: Viewer) -> Result<(View, String), R
         }
     };
     Ok((race.view(own).own, box_title(race.board())))
+}
+
+/// The box whose look back `viewer` may see in a Baffle match, with the
+/// match's memo of worked-out positions and the box's title: the viewer's
+/// own box while the game is on (the seat's in a race; a spectator of a
+/// race sees none), and once it is over any seat's (`seat`, else as the
+/// viewer sees it).
+///
+/// # Errors
+/// `wrong_game` for another game's match; `no_such_seat` for a seat the match
+/// does not have; `not_your_seat` for another racer's box while the race
+/// is on; `no_token` for a spectator of a race in play.
+pub fn look_back_box(
+    m: &dyn AnyMatch,
+    viewer: Viewer,
+    seat: Option<u8>,
+) -> Result<(Game, LiveMemo, String), Refusal> {
+    let race = m
+        .as_any()
+        .downcast_ref::<TypedMatch<Race>>()
+        .map(|t| t.inner().game())
+        .ok_or_else(|| {
+            Refusal::new(
+                Code::WrongGame,
+                format!("this is a {} game, not Baffle", m.game_title()),
+            )
+        })?;
+    let own = match viewer {
+        Viewer::Seat { seat } => Some(seat),
+        Viewer::Spectator => None,
+    };
+    let asked = match seat {
+        Some(s) if !(1..=race.racers()).contains(&usize::from(s)) => {
+            return Err(Refusal::new(
+                Code::NoSuchSeat,
+                format!(
+                    "there is no seat {s}: this match has seats 1 to {}",
+                    race.racers()
+                ),
+            ));
+        }
+        Some(s) if !race.is_over() && race.racers() > 1 && own != Some(s) => {
+            return Err(Refusal::new(
+                Code::NotYourSeat,
+                format!("seat {s}'s box is theirs alone while the race is on"),
+            ));
+        }
+        Some(s) => Some(s),
+        None => own,
+    };
+    let game = race.own_box(asked).ok_or_else(|| {
+        Refusal::new(
+            Code::NoToken,
+            "in a race each player has their own box: send your seat token \
+             (Authorization: Bearer TOKEN)",
+        )
+    })?;
+    Ok((game.clone(), race.memo().clone(), box_title(race.board())))
 }
 
 #[cfg(test)]

@@ -43,7 +43,7 @@ mod registry;
 mod tycoon_adapter;
 
 pub use any_match::{Adapter, AnyMatch, BotWork, LOG_TAIL, MoveInput, TypedMatch, event_json};
-pub use baffle_adapter::{HolePlace, box_in_play, box_title, hole_places};
+pub use baffle_adapter::{HolePlace, box_in_play, box_title, hole_places, look_back_box};
 pub use players::Outcome;
 pub use protocol::{GameJson, Played, ReplayStep};
 pub use refusal::Refusal;

@@ -12,7 +12,9 @@
 //!   chance to win from any position, as Chutes & Ladders does): the
 //!   chances after each move, the biggest **swings** (how much a move
 //!   changed its mover's chance) and each player's **luck**: the sum of the
-//!   swings of their own moves, which on average is zero.
+//!   swings of their own moves, which on average is zero. For Baffle,
+//!   each box's shots instead: the layouts left after each beside what the
+//!   best possible shot would have left ([`baffle::live::look_back`]).
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -77,6 +79,42 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     replay(value, args, &mut input, &mut out)
 }
 
+/// The Baffle race a match is, if it is one.
+fn baffle_race(m: &dyn games::AnyMatch) -> Option<&baffle::Race> {
+    m.as_any()
+        .downcast_ref::<games::TypedMatch<baffle::Race>>()
+        .map(|t| t.inner().game())
+}
+
+/// Baffle's look back: each box's shots, the layouts left after each
+/// beside what the best possible shot would have left.
+fn baffle_look_back(race: &baffle::Race, names: &[String], out: &mut dyn Write) -> Result<()> {
+    for (i, game) in race.boxes().iter().enumerate() {
+        let looks = baffle::live::look_back(
+            game,
+            std::time::Duration::from_secs(2),
+            race.memo(),
+            &tabletop::Budget::unlimited(),
+        );
+        let whose = if race.racers() > 1 {
+            format!(" of {}", tabletop::play::seat_name(names, i as u8 + 1))
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "The look back{whose}: the layouts that fit after each shot."
+        )?;
+        if looks.is_empty() {
+            writeln!(out, "       No shot was fired.")?;
+        }
+        for look in &looks {
+            writeln!(out, "       {look}")?;
+        }
+    }
+    Ok(())
+}
+
 /// Replays a record of any game of the registry, move by move.
 fn replay(
     mut value: Value,
@@ -107,7 +145,8 @@ fn replay(
         .start_from_record(value)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let total = moves.len();
-    if args.explain && m.chances().is_none() {
+    let baffle_box = baffle_race(m.as_ref()).is_some();
+    if args.explain && m.chances().is_none() && !baffle_box {
         bail!(
             "{} does not know each player's exact chance to win, so --explain has nothing to say",
             m.game_title()
@@ -170,14 +209,17 @@ fn replay(
         for text in &words {
             writeln!(out, "       {text}")?;
         }
-        if args.explain {
+        if args.explain && !baffle_box {
             let after = m.chances().unwrap_or_default();
             writeln!(out, "       Chances: {}", chances_words(&names, &after))?;
             luck.note(played.number, played.seat, words.join("; "), after);
         }
     }
     if args.explain {
-        luck.say(&names, out)?;
+        match baffle_race(m.as_ref()) {
+            Some(race) => baffle_look_back(race, &names, out)?,
+            None => luck.say(&names, out)?,
+        }
     }
     if !args.json {
         let status = m.status();

@@ -287,6 +287,13 @@ fn estimated_bounds_hold_the_true_count() {
         };
         assert!(at_most >= BigUint::from(count));
         assert!(bare.cells.is_empty());
+        assert_eq!(bare.worked, live::Worked::OutOfTime);
+        assert!(
+            bare.words
+                .starts_with("too many layouts to count in time: at most "),
+            "{}",
+            bare.words
+        );
     }
     assert!(checked >= 6, "only {checked} estimates checked");
 }
@@ -301,7 +308,12 @@ fn the_look_back_sets_each_shot_beside_the_best_one() {
     }
     let game = &race.boxes()[0];
     let all = every_layout(4, 2);
-    let looks = live::look_back(game, AMPLE, &LiveMemo::default());
+    let looks = live::look_back(
+        game,
+        AMPLE,
+        &LiveMemo::default(),
+        &tabletop::Budget::unlimited(),
+    );
     assert_eq!(looks.len(), 3);
     let by_move = live::evidence_by_move(game);
     for (i, look) in looks.iter().enumerate() {

@@ -6,6 +6,8 @@
 //!   asker's own box: the seat token says whose.
 //! - **bot move**: the bot's move on the view, played for the player's seat
 //!   as if they had made it (so it needs their token and the move number).
+//! - **look back**: the layouts left after each shot beside what the best
+//!   shot would have left, as a chart ([`baffle::live::look_back`]).
 
 use crate::AppState;
 use crate::http::error::{ApiError, ApiResult, JsonBody};
@@ -13,12 +15,13 @@ use crate::matches::seats::Bearer;
 use crate::work::Line;
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State};
-use axum::routing::post;
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use axum::routing::{get, post};
 use baffle::MoveError;
 use baffle::bot::{BotError, BotOptions, Decision, decide_within};
 use games::protocol::MatchView;
-use games::{MoveInput, Played, box_in_play};
+use games::{MoveInput, Played, box_in_play, look_back_box};
 use serde::{Deserialize, Serialize};
 use tabletop::Code;
 
@@ -27,6 +30,44 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/matches/{id}/hint", post(hint))
         .route("/matches/{id}/bot", post(bot_move))
+        .route("/matches/{id}/layouts.svg", get(layouts_picture))
+}
+
+/// The solver's time for each position of a look back not counted during
+/// the game.
+const LOOK_BACK_EACH: std::time::Duration = std::time::Duration::from_millis(300);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LayoutsQuery {
+    /// Whose box, once the game is over (a race's seat).
+    #[serde(default)]
+    seat: Option<u8>,
+}
+
+/// `GET /api/baffle/matches/{id}/layouts.svg[?seat=N]`: the layouts left
+/// after each shot beside what the best shot would have left, as a chart;
+/// the asker's own box while the game is on, any seat's once it is over.
+async fn layouts_picture(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<LayoutsQuery>,
+    Bearer(token): Bearer,
+) -> Result<Response, ApiError> {
+    let (game, memo, title) = state
+        .hub
+        .with_table_as(&id, token.as_deref(), |m, viewer| {
+            look_back_box(m, viewer, query.seat)
+        })
+        .await??;
+    let svg = state
+        .long_work
+        .run(Line::Long, move |budget| {
+            let looks = baffle::live::look_back(&game, LOOK_BACK_EACH, &memo, budget);
+            render::baffle_layouts::layouts_chart(&looks, &title).map(|p| p.to_svg())
+        })
+        .await?;
+    crate::svg_text_response(svg)
 }
 
 /// What the solver says from the player's evidence.
