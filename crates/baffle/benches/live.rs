@@ -107,7 +107,7 @@ fn main() {
         counted.sort();
         let three = |v: &[Duration]| {
             format!(
-                "{:.2} / {:.2} / {:.1}",
+                "{:.3} / {:.3} / {:.1}",
                 ms(quantile(v, 0.5)),
                 ms(quantile(v, 0.9)),
                 ms(*v.last().unwrap_or(&Duration::ZERO))

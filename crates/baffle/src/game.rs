@@ -446,6 +446,9 @@ pub struct ShotCount {
     /// would have left on average (when counted).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best: Option<f64>,
+    /// That in words ("8.4", "1,204", "about 2.9 × 10⁸⁷").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_words: Option<String>,
 }
 
 /// A guess as the player sees it.

@@ -174,12 +174,20 @@ fn grouped_tenths(t: u64, tenths: &dyn Fn(u64) -> String) -> String {
 }
 
 /// An average count of layouts for people: "8.4", "1,204", "about 2.3
-/// billion".
+/// billion", "about 2.9 × 10⁸⁷".
 pub fn average_words(x: f64) -> String {
     if x < 100.0 {
         format!("{x:.1}")
-    } else {
+    } else if x < 1e15 {
         number(&BigUint::from(x.round() as u64), Round::Near)
+    } else {
+        let mut e = x.log10().floor();
+        let mut m = x / 10f64.powf(e);
+        if m >= 9.95 {
+            m /= 10.0;
+            e += 1.0;
+        }
+        format!("about {m:.1} × 10{}", superscript(e as usize))
     }
 }
 
@@ -588,6 +596,7 @@ pub fn fill(view: &mut View, game: Option<&Game>, memo: &LiveMemo) {
                 layouts: after.layouts.clone(),
                 words: after.words.clone(),
                 best,
+                best_words: best.map(average_words),
             });
         }
     }
@@ -717,6 +726,10 @@ mod tests {
         assert_eq!(words(3 * 10u128.pow(20) + 1, Round::Up), "3.1 × 10²⁰");
         assert_eq!(words(999 * 10u128.pow(20), Round::Up), "1 × 10²³");
         assert_eq!(words(999 * 10u128.pow(20), Round::Down), "9.9 × 10²²");
+        assert_eq!(average_words(8.44), "8.4");
+        assert_eq!(average_words(1204.4), "1,204");
+        assert_eq!(average_words(2.85e87), "about 2.9 × 10⁸⁷");
+        assert_eq!(average_words(9.96e40), "about 1.0 × 10⁴¹");
         let between = LayoutsLeft::Between {
             at_least: BigUint::from(3000u32),
             at_most: BigUint::from(2_000_000u32),

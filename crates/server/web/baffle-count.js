@@ -35,11 +35,6 @@ function percent(p) {
   return `${Math.round(p * 100)}%`;
 }
 
-/** An average count of layouts: "8.4", "1,204". */
-function average(x) {
-  return x < 100 ? x.toFixed(1) : Math.round(x).toLocaleString("en-GB");
-}
-
 /** What cell (row, col) may hold, in words, from the view `g` ("C5: a mirror in 3 of 4 layouts"). */
 export function cellWords(g, row, col) {
   const name = cellName(row, col);
@@ -58,16 +53,17 @@ export function cellWords(g, row, col) {
     const total = Number(live.layouts.layouts);
     return `${name}: a mirror in ${c.mirror_layouts.toLocaleString("en-GB")} of ${total.toLocaleString("en-GB")} layouts ${kinds}`;
   }
-  const about = c.std_error ? ` (± ${Math.max(1, Math.round(c.std_error * 200))} points)` : "";
+  // Two standard errors either side.
+  const about = c.std_error ? `, ± ${Math.max(1, Math.round(c.std_error * 200))} points,` : "";
   const how = live.layouts.kind === "exact" ? "" : "about ";
   return `${name}: a mirror in ${how}${percent(mirror)} of layouts${about} ${kinds}`;
 }
 
-/** A shot in the history: "7 → 22 · 12 layouts still fit (best shot: 8.4)". */
+/** A shot in the history: "7 → 22 · 12 layouts still fit (the best shot: 8.4 on average)". */
 function shotItem(s) {
   const item = el("li", {}, `${s.hole} → ${s.exit}`);
   if (s.count) {
-    const best = s.count.best === undefined ? "" : `; the best shot would have left ${average(s.count.best)}`;
+    const best = s.count.best_words === undefined ? "" : ` (the best shot: ${s.count.best_words} on average)`;
     item.append(el("span", { class: "shot-count" }, ` · ${s.count.words}${best}`));
   }
   return item;
