@@ -65,6 +65,7 @@ fn main() {
         "{:<18} {:>6}  {:>22}  {:>22}  exact counts",
         "box", "moves", "view alone p50/p90/max", "with count p50/p90/max"
     );
+    let mut slowest = Duration::ZERO;
     for (n, k) in [(8, 5), (26, 5), (26, 40)] {
         let mut alone = Vec::new();
         let mut counted = Vec::new();
@@ -105,6 +106,7 @@ fn main() {
         }
         alone.sort();
         counted.sort();
+        slowest = slowest.max(counted.last().copied().unwrap_or_default());
         let three = |v: &[Duration]| {
             format!(
                 "{:.3} / {:.3} / {:.1}",
@@ -121,4 +123,5 @@ fn main() {
             three(&counted)
         );
     }
+    println!("slowest move with the count: {:.1} ms", ms(slowest));
 }
