@@ -48,6 +48,11 @@ pub const LIVE_BUDGET: Duration = Duration::from_millis(30 * SLOWER as u64);
 /// The most positions a [`LiveMemo`] keeps.
 const MEMO_LIMIT: usize = 512;
 
+/// The positions, newest first, whose cells' chances a [`LiveMemo`] keeps
+/// (on a 26 × 26 box they are 676 cells each); older ones keep their count
+/// only, which is all a history needs.
+const KEEP_CELLS: u64 = 8;
+
 /// How many layouts fit the evidence.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -569,7 +574,12 @@ pub fn fill(view: &mut View, game: Option<&Game>, memo: &LiveMemo) {
         None => vec![view.evidence()],
     };
     let Some(now) = evidence.last() else { return };
-    view.live = Some((*memo.get_or_solve(now, now_budget)).clone());
+    // A position whose cells the memo no longer keeps is solved again.
+    let live = match memo.get(now) {
+        Some(live) if !live.cells.is_empty() || live.worked == Worked::OutOfTime => live,
+        _ => memo.solve_again(now, now_budget),
+    };
+    view.live = Some((*live).clone());
     let Some(game) = game else { return };
     let started = std::time::Instant::now();
     let known = |ev: &Evidence| -> Option<Arc<Live>> {
@@ -688,6 +698,13 @@ impl LiveMemo {
         }
         memo.by_evidence
             .insert(ev.clone(), (now, Arc::clone(&live)));
+        for (t, old) in memo.by_evidence.values_mut() {
+            if *t + KEEP_CELLS <= now && !old.cells.is_empty() {
+                let mut count_only = (**old).clone();
+                count_only.cells = Vec::new();
+                *old = Arc::new(count_only);
+            }
+        }
         live
     }
 }

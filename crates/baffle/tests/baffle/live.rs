@@ -347,3 +347,31 @@ fn the_look_back_sets_each_shot_beside_the_best_one() {
         assert!(best <= took + 0.01, "shot {}", i + 1);
     }
 }
+
+/// The memo keeps the cells' chances of the newest positions only; a view
+/// of an older position works them out again, the same.
+#[test]
+fn old_positions_keep_their_count_and_give_their_cells_again() {
+    let mut race = Race::new(Setup::seeded(5, 2, Sides::All, 21), 1).expect("a legal case");
+    race.set_count_budgets(AMPLE, AMPLE);
+    let first = {
+        race.apply(Move::Shoot { hole: 0 }).expect("a legal case");
+        race.view_with_count(Some(1)).own
+    };
+    for hole in 1..12 {
+        race.apply(Move::Shoot { hole }).expect("a legal case");
+        race.view_with_count(Some(1));
+    }
+    let ev = first.evidence();
+    let kept = race.memo().get(&ev).expect("still remembered");
+    assert!(
+        kept.cells.is_empty(),
+        "an old position keeps its count only"
+    );
+    assert_eq!(Some(&kept.layouts), first.live.as_ref().map(|l| &l.layouts));
+    // Its view (as in a replay step) has its cells again.
+    let mut view = first.clone();
+    view.live = None;
+    live::fill(&mut view, None, race.memo());
+    assert_eq!(view.live, first.live);
+}
