@@ -223,6 +223,10 @@ run answers env BAFFLE_BENCH_BOXES="$(big 1 2)" cargo bench --locked -p baffle -
 row "Baffle odds, hint and bot move" "$(pick answers '^slowest single answer')" \
   "BAFFLE_BENCH_BOXES=$(big 1 2) cargo bench -p baffle --bench answers"
 
+run live env BAFFLE_LIVE_BOXES="$(big 1 3)" cargo bench --locked -p baffle --bench live
+row "Baffle: a move's answer with the layouts left" "$(pick live '^slowest move with the count')" \
+  "BAFFLE_LIVE_BOXES=$(big 1 3) cargo bench -p baffle --bench live"
+
 run solve env BAFFLE_BENCH_PER_SIZE="$(big 1 10)" cargo bench --locked -p baffle --bench solve
 row "Baffle: the fixed game's subsets" "$(pick solve '^ *slowest: ' | cut -d: -f1-2 | cut -c1-80)" \
   "BAFFLE_BENCH_PER_SIZE=$(big 1 10) cargo bench -p baffle --bench solve"

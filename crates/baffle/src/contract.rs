@@ -11,6 +11,9 @@
 //! - **view**: [`View`] holds shots as entry and exit, guesses and found
 //!   mirrors; paths and every mirror only once the game is over — for the
 //!   player and for a spectator alike.
+//! - **count**: a match's view carries how many layouts still fit the
+//!   viewer's evidence, each cell's chances, and each shot's count after
+//!   it ([`crate::live`]), worked out within a small time budget.
 //! - **bot levels**: `normal` and `hard` play the solver's bot
 //!   ([`crate::bot`]); `easy` shoots a random untried hole half the time.
 
@@ -172,8 +175,8 @@ impl Playable for Race {
 
     fn view(&self, viewer: Viewer) -> RaceView {
         match viewer {
-            Viewer::Seat { seat } => Race::view(self, Some(seat)),
-            Viewer::Spectator => Race::view(self, None),
+            Viewer::Seat { seat } => Race::view_with_count(self, Some(seat)),
+            Viewer::Spectator => Race::view_with_count(self, None),
         }
     }
 

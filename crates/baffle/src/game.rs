@@ -419,7 +419,7 @@ impl fmt::Display for Status {
 }
 
 /// A shot as the player sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ShotView {
     /// Where the beam went in.
     pub hole: usize,
@@ -429,6 +429,26 @@ pub struct ShotView {
     pub deflections: Option<usize>,
     /// Its path: only once the game is over.
     pub path: Option<Vec<Step>>,
+    /// The layouts that fit after it, and what the best shot would have
+    /// left (in a match's view: [`crate::live`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<ShotCount>,
+}
+
+/// The layouts left after a shot, beside the best possible shot's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShotCount {
+    /// The layouts that fit after the shot.
+    pub layouts: crate::live::LayoutsLeft,
+    /// That in words.
+    pub words: String,
+    /// The layouts the best possible shot from the position before it
+    /// would have left on average (when counted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best: Option<f64>,
+    /// That in words ("8.4", "1,204", "about 2.9 × 10⁸⁷").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_words: Option<String>,
 }
 
 /// A guess as the player sees it.
@@ -457,7 +477,7 @@ pub struct RevealedMirror {
 
 /// What the player may see. It never holds an unfound mirror, a beam's path
 /// or a deflection count while the game is on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct View {
     /// Box size `n`.
     pub size: usize,
@@ -479,6 +499,10 @@ pub struct View {
     pub status: Status,
     /// Every mirror, found or not: only once the game is over.
     pub revealed: Option<Vec<RevealedMirror>>,
+    /// How many layouts still fit what the viewer knows, and each cell's
+    /// chances (in a match's view: [`crate::live`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live: Option<crate::live::Live>,
 }
 
 impl View {
@@ -742,6 +766,7 @@ impl Game {
                     exit: b.exit,
                     deflections: over.then(|| b.deflections()),
                     path: over.then(|| b.path.clone()),
+                    count: None,
                 })
                 .collect(),
             guesses: self.guesses.clone(),
@@ -758,6 +783,7 @@ impl Game {
                     })
                     .collect()
             }),
+            live: None,
         }
     }
 }

@@ -17,6 +17,8 @@
 //! - **text** ([`text`]): the box printed in the original assignment's style.
 //! - **solver** ([`solve`]): from the shots seen, exactly how many layouts
 //!   remain, which cells are certain, and the most telling next shot.
+//! - **live** ([`live`]): how many layouts still fit after each shot, and
+//!   each cell's chances, in a player's view and the look back.
 //! - **bot** ([`bot`]): plays a game with the solver, as a player would.
 //! - **optimal play** ([`optimal`]): on small boxes, the best strategy's
 //!   expected score worked out exactly, and the bot's beside it.
@@ -29,6 +31,7 @@ pub mod contract;
 pub mod game;
 pub mod geometry;
 pub mod layout;
+pub mod live;
 pub mod optimal;
 pub mod race;
 pub mod solve;

@@ -19,6 +19,7 @@
 //!   is shown.
 
 use crate::game::{Event, Game, Move, MoveError, Score, Setup, SetupError, Status, View};
+use crate::live::{self, LiveMemo};
 use serde::Serialize;
 use std::fmt;
 
@@ -31,6 +32,8 @@ pub struct Race {
     boxes: Vec<Game>,
     /// The seat to move, from 0 (meaningless once over).
     turn: usize,
+    /// What each position's evidence says, worked out once.
+    memo: LiveMemo,
 }
 
 /// Why a race could not start.
@@ -49,7 +52,7 @@ pub enum RaceError {
 
 /// Another racer as a viewer sees them: counts while the race is on, their
 /// whole box once it is over.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Racer {
     /// The seat (from 1).
     pub seat: u8,
@@ -69,7 +72,7 @@ pub struct Racer {
 }
 
 /// What one viewer sees of a race.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RaceView {
     /// The viewer's own box. A spectator of a race sees the box with no
     /// shot while it is on (the counts are in `racers`), and the first
@@ -168,6 +171,7 @@ impl Race {
         Ok(Self {
             boxes: vec![game; racers],
             turn: 0,
+            memo: LiveMemo::default(),
         })
     }
 
@@ -255,6 +259,48 @@ impl Race {
             .filter(|(_, g)| g.score().total == best)
             .map(|(i, _)| i as u8 + 1)
             .collect()
+    }
+
+    /// What `seat` sees, with how many layouts still fit its evidence and
+    /// each cell's chances ([`crate::live::fill`]), worked out within a
+    /// small time budget and remembered by evidence.
+    pub fn view_with_count(&self, seat: Option<u8>) -> RaceView {
+        let mut view = self.view(seat);
+        let game = self.own_box(seat);
+        live::fill(&mut view.own, game, &self.memo);
+        view
+    }
+
+    /// The memo of what each position's evidence says ([`LiveMemo`]).
+    pub fn memo(&self) -> &LiveMemo {
+        &self.memo
+    }
+
+    /// Gives the count's solver `now` per position and `history` in all
+    /// for the history's positions not yet known (forgetting what was
+    /// worked out). The defaults are [`crate::live::LIVE_BUDGET`] and
+    /// [`crate::live::HISTORY_BUDGET`].
+    pub fn set_count_budgets(&mut self, now: std::time::Duration, history: std::time::Duration) {
+        self.memo = LiveMemo::with_budgets(now, history);
+    }
+
+    /// The box whose view `seat` sees as its own ([`RaceView::own`]);
+    /// `None` for a spectator of a race in play (the box with nothing
+    /// played).
+    pub fn own_box(&self, seat: Option<u8>) -> Option<&Game> {
+        let own_index = seat
+            .map(usize::from)
+            .filter(|s| (1..=self.boxes.len()).contains(s))
+            .map(|s| s - 1);
+        match (self.boxes.len(), own_index) {
+            (1, _) => self.boxes.first(),
+            (_, Some(i)) => self.boxes.get(i),
+            (_, None) if self.is_over() => {
+                let shown = self.winners().first().map_or(0, |&s| usize::from(s) - 1);
+                self.boxes.get(shown)
+            }
+            (_, None) => None,
+        }
     }
 
     /// What `seat` sees (a spectator with `None`, or a seat the race does

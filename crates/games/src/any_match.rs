@@ -20,7 +20,7 @@
 //!   viewer may know (the game's own [`Playable::view`]).
 
 use crate::Refusal;
-use crate::help::Helper;
+use crate::help::{Helper, ShotsLookBack};
 use crate::protocol::{
     DiceKind, Fixed, GameJson, LogLine, Played, Position, ReplayStep, TableView, game_json,
 };
@@ -185,6 +185,33 @@ where
             Code::WrongGame,
             format!("{} offers no hint and no bot move", Self::TITLE),
         ))
+    }
+
+    /// The game's own look back of `viewer`'s box in match `m` (`seat`'s
+    /// box instead, where the game allows), taken now and drawn later
+    /// ([`crate::help::ShotsLookBack`]).
+    ///
+    /// # Errors
+    /// `wrong_game` for a game with no such look back (the default); the
+    /// game's own refusal (a box the viewer may not see yet).
+    fn shots_look_back(
+        m: &Match<Self>,
+        viewer: Viewer,
+        seat: Option<u8>,
+    ) -> Result<Box<dyn ShotsLookBack>, Refusal> {
+        let _ = (m, viewer, seat);
+        Err(Refusal::new(
+            Code::WrongGame,
+            format!("{} has no look back of its shots", Self::TITLE),
+        ))
+    }
+
+    /// The game's own look back of every box of match `m`, in words for
+    /// `parlor replay --explain` (a record's reader sees every box); `None`
+    /// (the default) for a game with none.
+    fn shots_look_back_words(m: &Match<Self>, names: &[String]) -> Option<Vec<String>> {
+        let _ = (m, names);
+        None
     }
 
     /// The game's length once it is over, in the game's own count (Chutes:
@@ -384,6 +411,29 @@ pub trait AnyMatch: Send + Sync {
             Code::WrongGame,
             format!("{} offers no hint and no bot move", self.game_title()),
         ))
+    }
+    /// The game's own look back of `viewer`'s box (or `seat`'s)
+    /// ([`Adapter::shots_look_back`]).
+    ///
+    /// # Errors
+    /// `wrong_game` for a game with none (the default); the game's own
+    /// refusal.
+    fn shots_look_back(
+        &self,
+        viewer: Viewer,
+        seat: Option<u8>,
+    ) -> Result<Box<dyn ShotsLookBack>, Refusal> {
+        let _ = (viewer, seat);
+        Err(Refusal::new(
+            Code::WrongGame,
+            format!("{} has no look back of its shots", self.game_title()),
+        ))
+    }
+    /// The game's own look back of every box, in words
+    /// ([`Adapter::shots_look_back_words`]); none by default.
+    fn shots_look_back_words(&self, names: &[String]) -> Option<Vec<String>> {
+        let _ = names;
+        None
     }
     /// The game's length once it is over, in its own count
     /// ([`Adapter::length`]); none by default.
@@ -940,6 +990,18 @@ where
 
     fn helper(&self, viewer: Viewer) -> Result<Box<dyn Helper>, Refusal> {
         G::helper(&self.m, viewer)
+    }
+
+    fn shots_look_back(
+        &self,
+        viewer: Viewer,
+        seat: Option<u8>,
+    ) -> Result<Box<dyn ShotsLookBack>, Refusal> {
+        G::shots_look_back(&self.m, viewer, seat)
+    }
+
+    fn shots_look_back_words(&self, names: &[String]) -> Option<Vec<String>> {
+        G::shots_look_back_words(&self.m, names)
     }
 
     fn length(&self) -> Option<u32> {

@@ -170,6 +170,18 @@ impl Adapter for Race {
     fn helper(m: &Match<Self>, viewer: Viewer) -> Result<Box<dyn crate::Helper>, Refusal> {
         Ok(Box::new(help::own_box(m, viewer)?))
     }
+
+    fn shots_look_back(
+        m: &Match<Self>,
+        viewer: Viewer,
+        seat: Option<u8>,
+    ) -> Result<Box<dyn crate::ShotsLookBack>, Refusal> {
+        Ok(Box::new(help::look_back_box(m, viewer, seat)?))
+    }
+
+    fn shots_look_back_words(m: &Match<Self>, names: &[String]) -> Option<Vec<String>> {
+        Some(help::look_back_words(m.game(), names))
+    }
 }
 
 /// Where a hole sits round the box.

@@ -13,6 +13,11 @@
 //!   player, as the move's text (played as the player's own move), and
 //!   the game's own account of it (its decision and reason, in words).
 //!
+//! - **shots' look back** ([`ShotsLookBack`]): a game's own look back
+//!   beside the seats' chances, for a viewer's box (Baffle: the layouts
+//!   left after each shot beside what the best possible shot would have
+//!   left), drawn as a chart away from the match.
+//!
 //! A game offers help when its adapter says so ([`crate::Adapter::HELPS`],
 //! listed as [`crate::GameInfo::helps`]); any other game's match answers
 //! `wrong_game`.
@@ -46,4 +51,13 @@ pub struct BotChoice {
     /// The game's account of the choice: its decision and why, typed in
     /// its crate.
     pub why: GameJson,
+}
+
+/// A game's own look back for one viewer's box (see the module's terms).
+pub trait ShotsLookBack: Send + Sync {
+    /// The look back as a chart.
+    ///
+    /// # Errors
+    /// `invalid` when the chart cannot be drawn.
+    fn chart(&self, budget: &Budget) -> Result<render::Picture, Refusal>;
 }

@@ -47,7 +47,7 @@ pub use any_match::{
     Adapter, AnyMatch, BotWork, LOG_TAIL, LookBack, MoveInput, MoveLine, TypedMatch, event_json,
 };
 pub use baffle_adapter::{HolePlace, box_title, hole_places};
-pub use help::{BotChoice, Helper};
+pub use help::{BotChoice, Helper, ShotsLookBack};
 pub use players::Outcome;
 pub use protocol::{GameJson, Played, ReplayStep};
 pub use refusal::Refusal;

@@ -13,14 +13,18 @@
 //!   bots' playouts with a 95% interval in Tycoon): the chances after each
 //!   move, the biggest **swings** (how much a move changed its mover's
 //!   chance) and each player's **luck**: the sum of the swings of their own
-//!   moves, which on average is zero.
+//!   moves, which on average is zero. For a game with a look back of its
+//!   own shots instead (Baffle), each box's shots: the layouts left after
+//!   each beside what the best possible shot would have left
+//!   ([`games::AnyMatch::shots_look_back_words`]).
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde_json::Value;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use tabletop::play::{Chances, DiceMode, SeatKind, Status};
+use tabletop::Code;
+use tabletop::play::{Chances, DiceMode, SeatKind, Status, Viewer};
 
 /// Arguments of `parlor replay`.
 #[derive(Args, Debug)]
@@ -109,7 +113,11 @@ fn replay(
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let total = moves.len();
     let start = m.chances();
-    if args.explain && start.is_none() {
+    let own_look_back = !matches!(
+        m.shots_look_back(Viewer::Spectator, None),
+        Err(refused) if refused.code == Code::WrongGame
+    );
+    if args.explain && start.is_none() && !own_look_back {
         bail!(
             "{} does not know each player's chance to win, so --explain has nothing to say",
             m.game_title()
@@ -190,7 +198,14 @@ fn replay(
         }
     }
     if args.explain {
-        luck.say(&names, out)?;
+        match m.shots_look_back_words(&names) {
+            Some(lines) => {
+                for line in lines {
+                    writeln!(out, "{line}")?;
+                }
+            }
+            None => luck.say(&names, out)?,
+        }
     }
     if !args.json {
         let status = m.status();

@@ -59,6 +59,7 @@
 //!   this crate.
 
 pub mod baffle;
+pub mod baffle_layouts;
 pub mod chances;
 pub mod chutes;
 pub mod draw;

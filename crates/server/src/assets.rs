@@ -77,6 +77,7 @@ static ASSETS: &[Asset] = &[
     asset!("baffle-start.js", JS),
     asset!("baffle-words.js", JS),
     asset!("baffle-race.js", JS),
+    asset!("baffle-count.js", JS),
     asset!("tycoon.js", JS),
     asset!("tycoon-tables.js", JS),
     asset!("tycoon-design.js", JS),

@@ -20,6 +20,7 @@ import { quickParts } from "/static/onetap.js";
 import { box, startBox, drawBox, drawMark, resetBox, isFound } from "/static/baffle-box.js";
 import { botText, botWhy, eventsText, gameTitle, roleText, statusText, liveText } from "/static/baffle-words.js";
 import { drawRace } from "/static/baffle-race.js";
+import { countDisplay } from "/static/baffle-count.js";
 
 const GAME = "baffle";
 /** This game in the registry (GET /api/games): seats, default box, bounds. */
@@ -45,10 +46,6 @@ const ui = {
   zoomNote: byId("zoom-note"),
   boxError: byId("box-error"),
   role: byId("role"),
-  shots: byId("shots"),
-  guesses: byId("guesses"),
-  score: byId("score"),
-  found: byId("found"),
   makeGuess: byId("make-guess"),
   quit: byId("quit"),
   newGame: byId("new-game"),
@@ -60,8 +57,6 @@ const ui = {
   replayPanel: byId("replay-panel"),
   seats: byId("seats"),
   connection: byId("connection"),
-  shotList: byId("shot-list"),
-  noShots: byId("no-shots"),
 };
 
 /** The shell (shell.js), which owns the match's life; the match shown, or null on the start screen. */
@@ -80,6 +75,9 @@ let hintPending = false;
 /** The bot playing on by itself ("Bot finishes"), and a bot move awaited. */
 let botRunning = false;
 let botThinking = false;
+
+/** The score, the layouts left, each cell's chance and the shots' history (baffle-count.js). */
+const counts = countDisplay({ game: () => (match ? game() : null), over: () => Boolean(match) && over(), match: () => match });
 
 // ---- What the match says ----
 
@@ -121,10 +119,7 @@ function draw() {
   ui.boxCaption.textContent = step ? `The box after move ${step.at} of ${step.moves}` : "The box";
   ui.role.textContent = roleText(match);
   ui.role.hidden = !ui.role.textContent;
-  ui.shots.textContent = g.score.shots;
-  ui.guesses.textContent = g.score.guess_points;
-  ui.score.textContent = g.score.total;
-  ui.found.textContent = `Mirrors found: ${g.found.length} of ${g.mirrors}.`;
+  counts.show();
   ui.makeGuess.hidden = !mine || over();
   ui.quit.hidden = !mine || over();
   ui.quit.disabled = !playing;
@@ -141,8 +136,6 @@ function draw() {
   ui.odds.setAttribute("aria-pressed", String(showOdds));
   ui.odds.textContent = showOdds ? "Hide the odds" : "Show the odds";
   if (over() && !hint) ui.hintText.textContent = "";
-  ui.shotList.replaceChildren(...g.shots.map((s) => el("li", {}, `${s.hole} → ${s.exit}`)));
-  ui.noShots.hidden = g.shots.length > 0;
   ui.status.classList.toggle("win", v.status === "won" && !step);
   ui.status.dataset.status = v.status;
   if (!step) drawRace(match, byId("play-panel"));
@@ -403,6 +396,7 @@ function leaveMatch() {
   botRunning = false;
   forgetHint();
   resetBox();
+  counts.reset();
 }
 
 /** One move told live (another tab or device's, a bot's): its words, its shot outlined. */

@@ -60,7 +60,7 @@ use std::collections::HashMap;
 use tabletop::{Budget, Rng, Stopped};
 
 /// What a player knows.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Evidence {
     /// Box size `n`.
@@ -440,6 +440,10 @@ pub struct Solution {
     /// When no layout fits the evidence: what contradicts what.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contradiction: Option<Contradiction>,
+    /// When estimated: how many different consistent layouts the sample
+    /// holds (each fits the evidence, so the count is at least this).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found_layouts: Option<u64>,
 }
 
 impl Solution {
@@ -949,6 +953,7 @@ fn solve_inner(
         advice: Advice::Contradiction,
         steps: 0,
         contradiction: None,
+        found_layouts: None,
     };
     let Some(problem) = &checked.problem else {
         solution.contradiction.clone_from(&checked.contradiction);
@@ -1089,6 +1094,8 @@ fn estimated(
     let all: Vec<&Vec<u8>> = sample.chains.iter().flatten().collect();
     let n = all.len().max(1) as f64;
     solution.layouts = None;
+    let distinct: std::collections::HashSet<&Vec<u8>> = all.iter().copied().collect();
+    solution.found_layouts = Some(distinct.len() as u64);
     solution.method = Method::Estimated {
         chains: sample.chains.len(),
         samples: all.len(),

@@ -143,3 +143,104 @@ impl Helper for OwnBox {
         Ok(BotChoice { text, why })
     }
 }
+
+/// The solver's time for each position of a look back not counted during
+/// the game.
+const LOOK_BACK_EACH: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// One box's look back: the box, the match's memo of worked-out
+/// positions, and the box's title.
+pub(super) struct LookBackBox {
+    game: baffle::Game,
+    memo: baffle::live::LiveMemo,
+    title: String,
+}
+
+/// The box whose look back `viewer` may see in Baffle match `m`: the
+/// viewer's own box while the game is on (the seat's in a race; a
+/// spectator of a race sees none), and once it is over any seat's
+/// (`seat`, else as the viewer sees it).
+///
+/// # Errors
+/// `no_such_seat` for a seat the match does not have; `not_your_seat` for
+/// another racer's box while the race is on; `no_token` for a spectator of
+/// a race in play.
+pub(super) fn look_back_box(
+    m: &Match<Race>,
+    viewer: Viewer,
+    seat: Option<u8>,
+) -> Result<LookBackBox, Refusal> {
+    let race = m.game();
+    let own = match viewer {
+        Viewer::Seat { seat } => Some(seat),
+        Viewer::Spectator => None,
+    };
+    let asked = match seat {
+        Some(s) if !(1..=race.racers()).contains(&usize::from(s)) => {
+            return Err(Refusal::new(
+                Code::NoSuchSeat,
+                format!(
+                    "there is no seat {s}: this match has seats 1 to {}",
+                    race.racers()
+                ),
+            ));
+        }
+        Some(s) if !race.is_over() && race.racers() > 1 && own != Some(s) => {
+            return Err(Refusal::new(
+                Code::NotYourSeat,
+                format!("seat {s}'s box is theirs alone while the race is on"),
+            ));
+        }
+        Some(s) => Some(s),
+        None => own,
+    };
+    let game = race.own_box(asked).ok_or_else(|| {
+        Refusal::new(
+            Code::NoToken,
+            "in a race each player has their own box: send your seat token \
+             (Authorization: Bearer TOKEN)",
+        )
+    })?;
+    Ok(LookBackBox {
+        game: game.clone(),
+        memo: race.memo().clone(),
+        title: super::box_title(race.board()),
+    })
+}
+
+impl crate::ShotsLookBack for LookBackBox {
+    fn chart(&self, budget: &Budget) -> Result<render::Picture, Refusal> {
+        let looks = baffle::live::look_back(&self.game, LOOK_BACK_EACH, &self.memo, budget);
+        render::baffle_layouts::layouts_chart(&looks, &self.title)
+            .map_err(|e| Refusal::new(Code::Invalid, e.to_string()))
+    }
+}
+
+/// Every box's look back of race `race` in words: the layouts left after
+/// each shot beside what the best possible shot would have left.
+pub(super) fn look_back_words(race: &Race, names: &[String]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (i, game) in race.boxes().iter().enumerate() {
+        let looks = baffle::live::look_back(
+            game,
+            std::time::Duration::from_secs(2),
+            race.memo(),
+            &Budget::unlimited(),
+        );
+        let whose = if race.racers() > 1 {
+            format!(" of {}", tabletop::play::seat_name(names, i as u8 + 1))
+        } else {
+            String::new()
+        };
+        lines.push(format!(
+            "The look back{whose}: the layouts that fit after each shot."
+        ));
+        if looks.is_empty() {
+            lines.push("       No shot was fired.".to_string());
+        }
+        for look in &looks {
+            lines.push(format!("       {look}"));
+        }
+    }
+    lines
+}

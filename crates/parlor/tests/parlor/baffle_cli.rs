@@ -566,3 +566,70 @@ fn solve_states_calibrated_estimates_beside_proven_flags() {
         "{text}"
     );
 }
+
+/// `replay --explain` of a Baffle record: each shot's layouts left, the
+/// same count as `baffle solve` of the shots so far, beside the best shot's
+/// average (the solver's `best_next_shot` before it).
+#[test]
+fn a_replay_explains_the_layouts_left_after_each_shot() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("game.json");
+    let s = save.to_str().expect("utf-8 path");
+    let out = parlor_with_input(
+        &["baffle", "play", "--save", s],
+        "shoot 7\nguess 4 2 /\nshoot 5\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = ok(&["replay", s, "--explain"]);
+    let before = json(&["baffle", "solve", "--json"]);
+    let after_one = json(&["baffle", "solve", "--shots", "7:22", "--json"]);
+    let after_two = json(&[
+        "baffle",
+        "solve",
+        "--shots",
+        "7:22 5:12",
+        "--found",
+        "4,2,/",
+        "--json",
+    ]);
+    let best = |v: &Value| {
+        (
+            v["best_next_shot"]["hole"].as_u64().expect("a best shot"),
+            v["best_next_shot"]["expected_layouts"]
+                .as_f64()
+                .expect("counted"),
+        )
+    };
+    let group = |digits: &str| {
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let grouped = |v: &Value| group(v["layouts"].as_str().expect("a count"));
+    // An average under a billion, to the nearest layout.
+    let grouped_f = |x: f64| group(&format!("{x:.0}"));
+    // 1,406,446,416 layouts, said "about 1.4 billion".
+    assert_eq!(after_one["layouts"], "1406446416");
+    let (hole, average) = best(&before);
+    let first = format!(
+        "Shot 1, 7 → 22: about 1.4 billion layouts still fit (the best shot then, into {hole}, would have left {} on average).",
+        grouped_f(average)
+    );
+    assert!(text.contains(&first), "{first}\n{text}");
+    // The second shot's position has the mirror found in between.
+    let mid = json(&[
+        "baffle", "solve", "--shots", "7:22", "--found", "4,2,/", "--json",
+    ]);
+    let (hole, average) = best(&mid);
+    let second = format!(
+        "Shot 2, 5 → 12: {} layouts still fit (the best shot then, into {hole}, would have left {} on average).",
+        grouped(&after_two),
+        grouped_f(average)
+    );
+    assert!(text.contains(&second), "{second}\n{text}");
+}

@@ -11,7 +11,13 @@
 //!   if they had made it (so it needs their token and the move number),
 //!   with the game's account of why ([`games::BotChoice`]).
 //!
-//! Both are taken from the match under its lock ([`games::AnyMatch::helper`])
+//! - **look back** (`GET …/layouts.svg[?seat=N]`): the game's own look
+//!   back of the asker's box as a chart ([`games::ShotsLookBack`]: Baffle's
+//!   layouts left after each shot beside what the best shot would have
+//!   left); the asker's own box while the game is on, any seat's once it
+//!   is over.
+//!
+//! All are taken from the match under its lock ([`games::AnyMatch::helper`])
 //! and worked out in the long-work line, away from it. A match of another
 //! game is refused `wrong_game`.
 
@@ -21,8 +27,9 @@ use crate::state::AppState;
 use crate::work::Line;
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State};
-use axum::routing::post;
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use axum::routing::{get, post};
 use games::protocol::MatchView;
 use games::{GameInfo, GameJson, Helper, MoveInput, Played, Refusal};
 use serde::{Deserialize, Serialize};
@@ -41,6 +48,17 @@ pub fn routes(games: &games::Registry) -> Router<AppState> {
                           Path(id): Path<String>,
                           Bearer(token): Bearer| async move {
                         hint(state, game, id, token).await
+                    },
+                ),
+            )
+            .route(
+                &format!("/{}/matches/{{id}}/layouts.svg", game.name),
+                get(
+                    move |State(state): State<AppState>,
+                          Path(id): Path<String>,
+                          Query(query): Query<LayoutsQuery>,
+                          Bearer(token): Bearer| async move {
+                        layouts_picture(state, game, id, token, query).await
                     },
                 ),
             )
@@ -142,4 +160,42 @@ async fn bot_move(
         played,
         view,
     }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LayoutsQuery {
+    /// Whose box, once the game is over (a race's seat).
+    #[serde(default)]
+    seat: Option<u8>,
+}
+
+/// `GET /api/{game}/matches/{id}/layouts.svg[?seat=N]`: the game's own
+/// look back of a box, as a chart.
+async fn layouts_picture(
+    state: AppState,
+    game: &'static GameInfo,
+    id: String,
+    token: Option<String>,
+    query: LayoutsQuery,
+) -> Result<Response, ApiError> {
+    let look_back = state
+        .hub
+        .with_table_as(&id, token.as_deref(), |m, viewer| {
+            if m.game() != game.name {
+                return Err(Refusal::new(
+                    Code::WrongGame,
+                    format!("this is a {} game, not {}", m.game_title(), game.title),
+                ));
+            }
+            m.shots_look_back(viewer, query.seat)
+        })
+        .await??;
+    let svg = state
+        .long_work
+        .run(Line::Long, move |budget| {
+            look_back.chart(budget).map(|picture| picture.to_svg())
+        })
+        .await??;
+    crate::http::svg::svg_text_response(Ok(svg))
 }

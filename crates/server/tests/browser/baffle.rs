@@ -1387,3 +1387,81 @@ fn two_browsers_race_on_the_same_box_and_both_see_the_result() {
     }
     assert_eq!(server_view(ada, &id)["status"], json!("shared"));
 }
+
+/// The layouts that still fit, after each shot: shown under the box and
+/// falling with each shot (533,685 after the fixed game's 7 → 22, 5 → 12
+/// and 1 → 24, as `parlor baffle solve` counts them), a cell's chance
+/// under the pointer, each shot's count in the history, and once the game
+/// is over the look back's chart.
+#[test]
+fn the_layouts_left_show_and_fall_after_each_shot() {
+    let b = Browser::open();
+    open_start(&b);
+    let id = start(&b, "fixed", None, "here");
+    // C(100, 5) · 2⁵ boxes before any shot.
+    b.wait_for_text("#layouts-left", "About 2.4 billion layouts still fit.");
+    let mut counts = Vec::new();
+    for (n, h) in [7u32, 5, 1].into_iter().enumerate() {
+        b.click_css(&hole(h));
+        wait_moves(&b, n as u64 + 1);
+        let view = server_view(&b, &id);
+        let layouts: u64 = view["view"]["live"]["layouts"]["layouts"]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .expect("an exact count on the fixed game");
+        counts.push(layouts);
+        let words = view["view"]["live"]["words"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        b.wait_for_text("#layouts-left", &words[1..]);
+    }
+    assert!(counts.windows(2).all(|w| w[1] < w[0]), "{counts:?}");
+    assert_eq!(counts[2], 533_685);
+    b.wait_for_text("#layouts-left", "533,685 layouts still fit.");
+    // Each shot's entry carries the count after it.
+    let items: Vec<String> = b
+        .find_all("#shot-list li")
+        .iter()
+        .map(|e| b.text(e))
+        .collect();
+    assert_eq!(items.len(), 3);
+    assert!(items[2].contains("533,685 layouts still fit"), "{items:?}");
+    assert!(items[0].contains("(the best shot: "), "{items:?}");
+    // A cell's chance under the pointer: C5 (row 4, column 2).
+    b.script(
+        "document.querySelector(arguments[0]).dispatchEvent(new PointerEvent('pointerover', {bubbles: true}));",
+        vec![json!(cell(4, 2))],
+    );
+    let said = b.wait_for_text("#cell-chance", "C5: ");
+    assert!(
+        said.contains("C5: a mirror in ") && said.contains(" of 533,685 layouts"),
+        "{said}"
+    );
+    for viewport in [VIEWPORTS[0], VIEWPORTS[VIEWPORTS.len() - 1]] {
+        set_viewport(&b, viewport);
+        b.screenshot(&format!("baffle-count-{}", viewport.name));
+    }
+    // The bot finishes; the look back shows each shot's count and the chart.
+    b.click_css("#bot-finish");
+    b.wait_for_text("#status", "Every mirror found");
+    let shots = counter(&b, "#shots") as usize;
+    b.wait_for("every shot's count", || {
+        (b.find_all("#shot-list li .shot-count").len() == shots).then_some(())
+    });
+    b.wait_for("the look back's chart", || {
+        b.script(
+            "const i = document.getElementById('layouts-chart-img'); \
+             return !document.getElementById('layouts-chart').hidden && i.complete && i.naturalWidth > 0;",
+            vec![],
+        )
+        .as_bool()
+        .filter(|&shown| shown)
+    });
+    let last = b.text(&b.find_all("#shot-list li").pop().expect("a shot"));
+    assert!(
+        last.contains("1 layout fits") || last.contains("layouts still fit"),
+        "{last}"
+    );
+    b.screenshot("baffle-look-back");
+}

@@ -237,3 +237,56 @@ async fn tycoon_plays_with_two_and_three_seats() {
         .await;
     one.refused(StatusCode::BAD_REQUEST, "bad_seats");
 }
+
+/// How many layouts still fit is each racer's own: after Ada's 7 → 22 her
+/// view counts 1,406,446,416 (as `parlor baffle solve --shots 7:22` does),
+/// Bo's and a watcher's the untouched box's C(100, 5) · 2⁵; the look back's
+/// chart is the asker's own box while the race is on.
+#[tokio::test]
+async fn each_racer_sees_the_layouts_left_on_their_own_box() {
+    let app = App::new().await;
+    let (mut ada, mut bo) = ada_and_bo(&app).await;
+    let shot = app.play(&mut ada, json!("shoot 7")).await;
+    let view = &shot.ok()["view"]["view"];
+    assert_eq!(
+        view["live"]["layouts"],
+        json!({"kind": "exact", "layouts": "1406446416"})
+    );
+    assert_eq!(
+        view["shots"][0]["count"]["layouts"]["layouts"],
+        "1406446416"
+    );
+    assert!(
+        view["shots"][0]["count"]["best"].as_f64().is_some(),
+        "{view}"
+    );
+    let seen = app.look(&mut bo).await;
+    assert_eq!(seen["view"]["live"]["layouts"]["layouts"], "2409200640");
+    assert!(!seen.to_string().contains("1406446416"), "{seen}");
+    let watcher = app.get(&format!("/api/matches/{}", ada.id)).await;
+    let watcher = watcher.ok();
+    assert_eq!(watcher["view"]["live"]["layouts"]["layouts"], "2409200640");
+    assert!(!watcher.to_string().contains("1406446416"), "{watcher}");
+    assert_eq!(
+        watcher["view"]["live"]["cells"].as_array().map(Vec::len),
+        Some(100)
+    );
+    // The chart: Ada's own; Bo may not see Ada's while the race is on, a
+    // watcher of a race has no box.
+    let chart = format!("/api/baffle/matches/{}/layouts.svg", ada.id);
+    let svg = app.get_as(&ada.token, &chart).await;
+    let svg = svg.body.as_str().expect("an SVG").to_string();
+    assert!(
+        svg.contains("after 1 shots: about 1.4 billion layouts still fit"),
+        "{svg}"
+    );
+    app.get_as(&bo.token, &format!("{chart}?seat=1"))
+        .await
+        .refused(StatusCode::FORBIDDEN, "not_your_seat");
+    app.get(&chart)
+        .await
+        .refused(StatusCode::UNAUTHORIZED, "no_token");
+    app.get_as(&ada.token, &format!("{chart}?seat=5"))
+        .await
+        .refused(StatusCode::BAD_REQUEST, "no_such_seat");
+}
