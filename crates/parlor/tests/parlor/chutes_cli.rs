@@ -396,12 +396,4 @@ fn a_replay_explains_the_chances_swings_and_luck() {
         out.contains("  Ada: -6.5%\n  Bo: +44.2%\nBo wins."),
         "{out}"
     );
-    // A game that does not know its chances says so.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let save = dir.path().join("baffle.json");
-    let save = save.to_str().expect("utf-8 path");
-    let played = parlor_with_input(&["baffle", "play", "--save", save], "shoot 7\n");
-    assert!(played.status.success(), "{}", stderr(&played));
-    let err = fails(&["replay", save, "--explain"]);
-    assert!(err.contains("--explain has nothing to say"), "{err}");
 }
