@@ -276,8 +276,12 @@ fn thirty_students_games_reach_the_projected_page_as_they_end() {
     b.wait_for_text("#student-heading", "Hello, Pat");
     b.click_css("#student-play");
     let said = b.wait_for_text("#student-result", "You finished in");
-    let view = ok(&base, "GET", &format!("/api/classrooms/{id}"), None, None);
-    assert_eq!(view["figures"]["counted"], 41, "{said}");
+    // The classroom notes a finished game as it hears of it, a moment
+    // after the game's last move was answered.
+    let view = b.wait_for("the classroom to count Pat's game", || {
+        let view = ok(&base, "GET", &format!("/api/classrooms/{id}"), None, None);
+        (view["figures"]["counted"] == 41).then_some(view)
+    });
     let pat = view["students"]
         .as_array()
         .expect("students")
