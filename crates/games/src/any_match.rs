@@ -378,6 +378,21 @@ pub trait AnyMatch: Send + Sync {
     fn chances(&self) -> Option<Chances> {
         None
     }
+    /// The work of this position's chances, to be done away from the
+    /// move's path, when they take a while and no view carries them yet
+    /// ([`tabletop::play::Playable::chances_work`]); `None` when they are
+    /// cheap (a view works them out itself), already known, or unknown to
+    /// the game. Its answer is kept with [`AnyMatch::keep_chances`].
+    fn chances_work(&self) -> Option<ChancesWork> {
+        None
+    }
+    /// Keeps `chances`, worked out by [`AnyMatch::chances_work`] after the
+    /// first `moves` moves, when the match still stands there; true when
+    /// kept (views carry them from now on).
+    fn keep_chances(&mut self, moves: usize, chances: Chances) -> bool {
+        let _ = (moves, chances);
+        false
+    }
     /// Every seat's chance to win after each move, from the start (the
     /// game replayed from its record), for a game that knows its chances:
     /// the same figures each position gave live.
@@ -444,6 +459,15 @@ pub trait AnyMatch: Send + Sync {
     /// a picture, the chances over the game) to work on away from the
     /// match, which goes on meanwhile.
     fn copy(&self) -> Box<dyn AnyMatch>;
+}
+
+/// A position's chances taken out of the match, to be worked out away from
+/// the move's path ([`AnyMatch::chances_work`]).
+pub struct ChancesWork {
+    /// The move number of the position.
+    pub moves: usize,
+    /// The work: the position's chances.
+    pub work: tabletop::play::ChancesWork,
 }
 
 /// A bot's turn taken out of the match.
@@ -940,6 +964,22 @@ where
 
     fn chances(&self) -> Option<Chances> {
         self.m.game().chances()
+    }
+
+    fn chances_work(&self) -> Option<ChancesWork> {
+        let work = self.m.game().chances_work()?;
+        Some(ChancesWork {
+            moves: self.moves(),
+            work,
+        })
+    }
+
+    fn keep_chances(&mut self, moves: usize, chances: Chances) -> bool {
+        if self.moves() != moves {
+            return false;
+        }
+        self.m.game().keep_chances(chances);
+        true
     }
 
     fn chances_over_game(&self, budget: &tabletop::Budget) -> Result<LookBack, Refusal> {

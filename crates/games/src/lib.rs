@@ -44,7 +44,8 @@ mod registry;
 mod tycoon_adapter;
 
 pub use any_match::{
-    Adapter, AnyMatch, BotWork, LOG_TAIL, LookBack, MoveInput, MoveLine, TypedMatch, event_json,
+    Adapter, AnyMatch, BotWork, ChancesWork, LOG_TAIL, LookBack, MoveInput, MoveLine, TypedMatch,
+    event_json,
 };
 pub use baffle_adapter::{HolePlace, box_title, hole_places};
 pub use help::{BotChoice, Helper, ShotsLookBack};

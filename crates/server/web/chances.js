@@ -63,13 +63,29 @@ export function estimates(chances, interval) {
  * the move; `current(id)` is true while match `id` is the one shown.
  */
 export function chancesDisplay(ui, { playerName, lineOf = () => null, current }) {
+  /** What the bar shows the chances of (`show`'s key), or null. */
+  let shownFor = null;
+
   /**
    * Each player's chance to win from the position shown (null: none to
    * show); `interval` (each player's {low, high}) and `playouts` for an
-   * estimate.
+   * estimate. `key` names the live match shown (null for a past step):
+   * when a view of the same match comes without chances (its estimate is
+   * still being worked out), the bar keeps the last figures, marked stale.
    */
-  function show(chances, interval = null, playouts = null) {
+  function show(chances, interval = null, playouts = null, key = null) {
+    if (!chances && key !== null && key === shownFor && !ui.chances.hidden) {
+      // A slow estimate is worked out after the move: the last bar stays,
+      // marked as the previous move's, until the new figures arrive.
+      ui.chances.dataset.stale = "true";
+      if (ui.chancesNote && ui.chances.dataset.estimate === "true") {
+        ui.chancesNote.textContent = "From the previous move: the new estimate is on its way.";
+      }
+      return;
+    }
     ui.chances.hidden = !chances || chances.length < 2;
+    shownFor = ui.chances.hidden ? null : key;
+    ui.chances.dataset.stale = "false";
     if (ui.chances.hidden) return;
     const estimated = Array.isArray(interval) && interval.length === chances.length;
     const words = estimated ? estimates(chances, interval) : percents(chances);

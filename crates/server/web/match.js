@@ -361,6 +361,13 @@ export class Match {
           if (told) view.result = { ...view.result, ...told };
         }
       }
+      // A position's slow estimate may come live before the answer of the
+      // move that reached it, which lacks it: the figures stay.
+      const had = this.view && this.view.moves === view.moves && this.view.view;
+      if (had && had.chances != null && view.view && view.view.chances == null) {
+        const { chances, chances_interval, chances_playouts } = had;
+        view = { ...view, view: { ...view.view, chances, chances_interval, chances_playouts } };
+      }
       this.view = view;
       return true;
     }
@@ -409,8 +416,12 @@ export class Match {
       // Seats taken, players named, a rematch made: changes with no move.
       const seating = (v) => JSON.stringify([(v.players || []).map((p) => [p.state, p.name]), v.rematch || null]);
       const seatsChanged = this.view && seating(this.view) !== seating(change.view);
+      // A slow estimate of the chances, worked out after the move, comes
+      // as a change with no move too.
+      const chancesOf = (v) => JSON.stringify((v.view && v.view.chances) || null);
+      const chancesCame = this.view && chancesOf(this.view) !== chancesOf(change.view);
       if (change.view.moves < before) return;
-      if (this.accept(change.view) && (played.length > 0 || seatsChanged || change.view.moves > before)) {
+      if (this.accept(change.view) && (played.length > 0 || seatsChanged || chancesCame || change.view.moves > before)) {
         onChange({ played, view: this.view });
       }
     });

@@ -298,7 +298,9 @@ async function sendMove(answer, event) {
 function showBoard(view) {
   board.show(view, view.view.players.map((p) => `${seatName(p.seat)} on cell ${p.cell}`).join(", "));
   showTables(play, view, { playerName, seatName, seats: () => (current() && current().view.players) || [] });
-  chances.show(view.view.chances, view.view.chances_interval, view.view.chances_playouts);
+  // The live match's bar stays while its new estimate is worked out.
+  const live = shell.step || !current() ? null : current().id;
+  chances.show(view.view.chances, view.view.chances_interval, view.view.chances_playouts, live);
 }
 
 /** The board, its tables and the answers, for the view shown (the match's, or a replay's step). */

@@ -11,7 +11,10 @@
 //!   anyone but the dice, which the game never holds — and each seat's
 //!   chance to win from here, estimated by the default bot's playouts with
 //!   a 95% interval ([`crate::chances`]): a function of the table alone,
-//!   the same for every viewer.
+//!   the same for every viewer. A view never works the estimate out: it
+//!   carries it once worked out for the position (the server does so away
+//!   from the move's path, [`Playable::chances_work`]), exact once the
+//!   game is over.
 
 use crate::game::{
     DEFAULT_TURN_CAP, Event, Game, GameError, MAX_TURN_CAP, MIN_SEATS, Move, SEATS, Seat, View,
@@ -20,20 +23,22 @@ use crate::grid::Grid;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tabletop::Code;
-use tabletop::play::{Chances, Coded, Playable, SeatKind, Stall, Status, Viewer};
+use tabletop::play::{Chances, ChancesWork, Coded, Playable, SeatKind, Stall, Status, Viewer};
 use tabletop::{BotLevel, DiceSource, Rng};
 
 /// What a viewer sees of a Tycoon match: the whole table, and each seat's
 /// estimated chance to win from here (`chances`, `chances_interval`,
-/// `chances_playouts`; exact once the game is over).
+/// `chances_playouts`; exact once the game is over), when already worked
+/// out for this position.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TableView {
     /// The table.
     #[serde(flatten)]
     pub table: View,
-    /// Each seat's chance to win, to four decimals.
+    /// Each seat's chance to win, to four decimals, once worked out for
+    /// this position (away from the move's path: absent meanwhile).
     #[serde(flatten)]
-    pub chances: Chances,
+    pub chances: Option<Chances>,
 }
 
 impl std::ops::Deref for TableView {
@@ -132,7 +137,7 @@ impl Playable for Game {
     fn view(&self, _viewer: Viewer) -> TableView {
         TableView {
             table: Game::view(self),
-            chances: self.live_chances().rounded(4),
+            chances: self.known_chances().map(|c| c.rounded(4)),
         }
     }
 
@@ -143,6 +148,22 @@ impl Playable for Game {
 
     fn chances(&self) -> Option<Chances> {
         Some(Chances::clone(&self.live_chances()))
+    }
+
+    fn known_chances(&self) -> Option<Chances> {
+        Game::known_chances(self).map(|c| Chances::clone(&c))
+    }
+
+    fn chances_work(&self) -> Option<ChancesWork> {
+        if Game::known_chances(self).is_some() {
+            return None;
+        }
+        let position = self.clone();
+        Some(Box::new(move || crate::chances::estimate(&position)))
+    }
+
+    fn keep_chances(&self, chances: Chances) {
+        Game::keep_chances(self, chances);
     }
 
     fn words(event: &Event, _mover: u8, names: &[String]) -> String {

@@ -72,7 +72,13 @@ impl Hub {
                 // the last look and before the flag went down.
                 let again = {
                     let live = slot.state.lock().await;
-                    !live.broken && live.table.bot_turn().is_some()
+                    let again = !live.broken && live.table.bot_turn().is_some();
+                    if !again {
+                        // A person is to move (or the match is over): the
+                        // position a page shows for a while.
+                        hub.kick_chances(&slot, &live);
+                    }
+                    again
                 };
                 if !again || slot.bots_running.swap(true, Ordering::SeqCst) {
                     break;

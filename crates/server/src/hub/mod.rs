@@ -30,6 +30,7 @@
 //!   as a player or a watcher is sent it.
 
 mod bots;
+mod chances;
 mod follow;
 pub mod lobby;
 mod rematch;
@@ -173,6 +174,8 @@ pub struct Slot {
     state: Arc<tokio::sync::Mutex<Live>>,
     changes: broadcast::Sender<Arc<Change>>,
     bots_running: AtomicBool,
+    /// A task works the position's chances out ([`chances`]).
+    chances_running: AtomicBool,
     touched_ms: AtomicI64,
 }
 
@@ -492,6 +495,7 @@ impl Hub {
             state: Arc::new(tokio::sync::Mutex::new(live)),
             changes,
             bots_running: AtomicBool::new(false),
+            chances_running: AtomicBool::new(false),
             touched_ms: AtomicI64::new(crate::store::now_ms()),
         });
         let mut map = self.map();
@@ -772,6 +776,9 @@ impl Hub {
         // set going when a bot is to move (a runner per move, which then
         // found nothing to do, cost a task and a wake-up of another thread).
         let bot_next = live.table.bot_turn().is_some();
+        if !bot_next {
+            self.kick_chances(&slot, &live);
+        }
         drop(live);
         if bot_next {
             self.kick_bots(&slot);

@@ -1,5 +1,6 @@
 //! Tycoon's live chances on its page: the bar and its sentence follow the
-//! server's estimate through a game against a bot, say they are estimates
+//! server's estimate (worked out after each move, the last bar staying
+//! meanwhile) through a game against a bot, say they are estimates
 //! ("about 48% (45–51%)"), read 100% and 0% at the end, and the look back
 //! charts them with their band and names the biggest swing.
 //!
@@ -73,12 +74,15 @@ fn chances_words(view: &Value) -> String {
 }
 
 /// The page idle on the server's latest move, the bot done (our turn, or
-/// the end), and that view.
+/// the end) and the position's estimate worked out (the server does so
+/// after the move, away from its answer), and that view.
 fn shown(b: &Browser, id: &str) -> Value {
     b.wait_for("the page to show the server's last move", || {
         let view = server_view(b, id);
         let moves = view["moves"].as_u64()?;
-        if view["status"] == "playing" && view["to_move"] != 1 {
+        if view["status"] == "playing"
+            && (view["to_move"] != 1 || !view["view"]["chances"].is_array())
+        {
             return None;
         }
         let idle = b.attr_css("body", "data-idle").as_deref() == Some("true");
@@ -143,6 +147,11 @@ fn the_tycoon_chances_bar_follows_a_game_against_a_bot_and_the_look_back_charts_
         b.wait_for("the answer to be taken", || {
             (server_view(&b, &id)["moves"] != view["moves"]).then_some(())
         });
+        // The answer comes before the new estimate: the bar stays meanwhile.
+        assert!(
+            b.find_all("#chances[hidden]").is_empty(),
+            "the bar went blank"
+        );
     }
     seen.dedup();
     assert!(seen.len() > 2, "the chances hardly changed: {seen:?}");

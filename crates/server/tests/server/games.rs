@@ -443,8 +443,10 @@ async fn four_tycoon_bots_play_a_match_to_the_end() {
 #[tokio::test]
 async fn tycoon_chances_are_estimated_live_and_charted_once_over() {
     let app = App::new().await;
-    // Live: a person against a bot; the host's view and a spectator's carry
-    // the same estimate, the library's own for the start.
+    // Live: a person against a bot. The estimate is worked out away from
+    // the move's path once a person is to move, and views carry it from
+    // then on; the host's view and a spectator's carry the same estimate,
+    // the library's own for the start.
     let mut host = app
         .start(json!({
             "game": "tycoon",
@@ -453,9 +455,10 @@ async fn tycoon_chances_are_estimated_live_and_charted_once_over() {
             "seed": 3,
         }))
         .await;
+    let has_chances = |v: &Value| v["view"]["chances"].is_array();
+    let anyone = app.wait_for(&host.id, has_chances).await;
     let mine = app.look(&mut host).await;
-    let anyone = app.get(&format!("/api/matches/{}", host.id)).await;
-    let anyone = anyone.ok();
+    assert_eq!(mine["moves"], 0);
     for key in ["chances", "chances_interval", "chances_playouts"] {
         assert_eq!(mine["view"][key], anyone["view"][key], "{key}");
     }
@@ -469,6 +472,31 @@ async fn tycoon_chances_are_estimated_live_and_charted_once_over() {
         "the library's estimate"
     );
     assert_eq!(mine["view"]["chances_playouts"], 1000);
+    // A move's answer does not wait for the new position's estimate: it
+    // comes without it, and the view has it once a person is to move.
+    let rolled = app.play(&mut host, json!({"move": "roll"})).await;
+    let answer = &rolled.ok()["view"];
+    assert!(answer["view"].get("chances").is_none(), "{answer}");
+    assert!(answer["view"].get("chances_playouts").is_none(), "{answer}");
+    let later = app
+        .wait_for(&host.id, |v| {
+            v["status"] != "playing" || (v["to_move"] == 1 && has_chances(v))
+        })
+        .await;
+    if later["status"] == "playing" {
+        assert!(
+            later["moves"].as_u64() >= answer["moves"].as_u64(),
+            "{later}"
+        );
+        assert_eq!(later["view"]["chances_playouts"], 1000, "{later}");
+        let each = later["view"]["chances"].as_array().expect("chances");
+        let bands = later["view"]["chances_interval"].as_array().expect("bands");
+        assert_eq!(each.len(), 2);
+        for (p, b) in each.iter().zip(bands) {
+            let p = p.as_f64().unwrap();
+            assert!(b["low"].as_f64().unwrap() <= p && p <= b["high"].as_f64().unwrap());
+        }
+    }
     // Over: two bots to the end; the look back's figures and chart.
     let bots = app
         .start(json!({

@@ -42,6 +42,11 @@ pub struct Chances {
     pub playouts: Option<u32>,
 }
 
+/// A position's chances to be worked out away from the move's path
+/// ([`crate::play::Playable::chances_work`]): it owns a copy of the
+/// position.
+pub type ChancesWork = Box<dyn FnOnce() -> Chances + Send>;
+
 impl Chances {
     /// Exact chances, seat 1 first.
     pub fn exact(each: Vec<f64>) -> Self {

@@ -34,7 +34,7 @@ mod names;
 mod record;
 mod status;
 
-pub use chances::{Chances, Interval, Z95, wilson};
+pub use chances::{Chances, ChancesWork, Interval, Z95, wilson};
 pub use names::{
     NAME_MAX, NameError, TITLE_MAX, check_name, check_text, check_unlike, cut_title, looks_alike,
 };
@@ -201,6 +201,29 @@ pub trait Playable: Clone + Sized {
     /// cannot. The same position always gives the same chances.
     fn chances(&self) -> Option<Chances> {
         None
+    }
+
+    /// The chances a view carries now: [`Playable::chances`] when they
+    /// are cheap (the default), or only those already worked out for this
+    /// position when they take a while (a game that offers
+    /// [`Playable::chances_work`]), so that a view never waits for them.
+    fn known_chances(&self) -> Option<Chances> {
+        self.chances()
+    }
+
+    /// The work of this position's chances, to be done away from the
+    /// move's path, when they take a while and are not yet worked out;
+    /// `None` (the default) when they are cheap, already known, or the
+    /// game has none. Its answer is kept with [`Playable::keep_chances`].
+    fn chances_work(&self) -> Option<ChancesWork> {
+        None
+    }
+
+    /// Keeps `chances`, worked out by [`Playable::chances_work`] for this
+    /// very position, so that views carry them from now on; the default
+    /// keeps nothing.
+    fn keep_chances(&self, chances: Chances) {
+        let _ = chances;
     }
 
     /// `event` of a move by seat `mover` (from 1) in a sentence for

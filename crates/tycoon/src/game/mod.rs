@@ -481,6 +481,22 @@ impl Game {
         )
     }
 
+    /// This position's chances when already worked out (or exact, once
+    /// the game is over), without working them out: what a view carries.
+    pub fn known_chances(&self) -> Option<Arc<Chances>> {
+        if self.is_over() {
+            return Some(self.live_chances());
+        }
+        self.chances.0.get().map(Arc::clone)
+    }
+
+    /// Keeps `chances` as this position's, worked out elsewhere by
+    /// [`crate::chances::estimate`] on a copy of it; a position that
+    /// already has its chances keeps them.
+    pub fn keep_chances(&self, chances: Chances) {
+        let _ = self.chances.0.set(Arc::new(chances));
+    }
+
     /// True once the game is over: won, or stopped at the turn cap.
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over

@@ -168,6 +168,12 @@ fn the_chances_are_the_same_for_every_viewer_and_never_tell_the_dice() {
         });
         let mut dice = ScriptedDice::new(rolled.into_iter().collect::<Vec<_>>());
         chosen.play_rolling(seat, mv, &mut dice).unwrap();
+        // Worked out away from the views, as the server does.
+        for m in [&seeded, &chosen] {
+            if let Some(work) = m.game().chances_work() {
+                m.game().keep_chances(work());
+            }
+        }
         let spectator =
             serde_json::to_value(seeded.view(Viewer::Spectator)).unwrap()["view"].clone();
         assert!(spectator["chances_interval"].is_array());
@@ -184,6 +190,41 @@ fn the_chances_are_the_same_for_every_viewer_and_never_tell_the_dice() {
             break;
         }
     }
+}
+
+#[test]
+fn a_view_carries_the_chances_only_once_worked_out_and_never_works_them_out() {
+    let people = vec![SeatKind::Person; 2];
+    let mut m = Match::<Game>::start(setup(), people, DiceMode::Seeded { seed: 5 }).unwrap();
+    let seat = m.to_move().unwrap();
+    let mv = DefaultBot.choose(m.game());
+    m.play(
+        seat,
+        Request {
+            mv,
+            after: None,
+            roll: None,
+        },
+    )
+    .unwrap();
+    let fresh = serde_json::to_value(m.view(Viewer::Spectator)).unwrap()["view"].clone();
+    for key in ["chances", "chances_interval", "chances_playouts"] {
+        assert!(fresh.get(key).is_none(), "{key}: {fresh}");
+    }
+    // Looking did not work them out: the work is still to do, and its
+    // answer is the library's estimate of the position.
+    let work = m.game().chances_work().expect("the estimate to work out");
+    let worked = work();
+    assert_eq!(worked, estimate(m.game()));
+    m.game().keep_chances(worked.clone());
+    assert!(
+        m.game().chances_work().is_none(),
+        "kept: nothing left to do"
+    );
+    assert_eq!(m.game().known_chances().as_deref(), Some(&worked));
+    let seen = serde_json::to_value(m.view(Viewer::Spectator)).unwrap()["view"].clone();
+    assert_eq!(seen["chances"], serde_json::json!(worked.rounded(4).each));
+    assert_eq!(seen["chances_playouts"], 1000);
 }
 
 #[test]
