@@ -175,9 +175,13 @@ impl Playable for Race {
 
     fn view(&self, viewer: Viewer) -> RaceView {
         match viewer {
-            Viewer::Seat { seat } => Race::view_with_count(self, Some(seat)),
-            Viewer::Spectator => Race::view_with_count(self, None),
+            Viewer::Seat { seat } => Race::view_with_known_count(self, Some(seat)),
+            Viewer::Spectator => Race::view_with_known_count(self, None),
         }
+    }
+
+    fn figures_work(&self) -> Option<tabletop::play::FiguresWork> {
+        self.count_work()
     }
 
     fn bot_move(&self, level: BotLevel, rng: &mut Rng) -> Move {

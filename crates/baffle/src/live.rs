@@ -568,6 +568,32 @@ pub const HISTORY_BUDGET: Duration = Duration::from_millis(60 * SLOWER as u64);
 /// not yet known within [`HISTORY_BUDGET`] in all. `game` is `None` for a
 /// box with nothing played (a spectator's view of a race).
 pub fn fill(view: &mut View, game: Option<&Game>, memo: &LiveMemo) {
+    fill_with(view, game, memo, true);
+}
+
+/// Fills `view` as [`fill`] does, but only with what `memo` already
+/// holds: nothing is solved, so it costs no time (a view built on a
+/// move's path); [`fill`] on a copy of the game, away from it, works the
+/// rest out into the shared memo.
+pub fn fill_known(view: &mut View, game: Option<&Game>, memo: &LiveMemo) {
+    fill_with(view, game, memo, false);
+}
+
+/// Whether `memo` already holds the answer for the position `view` (of
+/// `game`'s box) shows now.
+pub fn known(view: &View, game: Option<&Game>, memo: &LiveMemo) -> bool {
+    let now = match game {
+        Some(game) => evidence_by_move_of(view, game.moves()).pop(),
+        None => Some(view.evidence()),
+    };
+    now.is_none_or(|now| {
+        memo.get(&now)
+            .is_some_and(|live| !live.cells.is_empty() || live.worked == Worked::OutOfTime)
+    })
+}
+
+/// [`fill`] (solving what `memo` lacks when `solve`) or [`fill_known`].
+fn fill_with(view: &mut View, game: Option<&Game>, memo: &LiveMemo, solve: bool) {
     let (now_budget, history_budget) = memo.budgets();
     let evidence = match game {
         Some(game) => evidence_by_move_of(view, game.moves()),
@@ -576,15 +602,16 @@ pub fn fill(view: &mut View, game: Option<&Game>, memo: &LiveMemo) {
     let Some(now) = evidence.last() else { return };
     // A position whose cells the memo no longer keeps is solved again.
     let live = match memo.get(now) {
-        Some(live) if !live.cells.is_empty() || live.worked == Worked::OutOfTime => live,
-        _ => memo.solve_again(now, now_budget),
+        Some(live) if !live.cells.is_empty() || live.worked == Worked::OutOfTime => Some(live),
+        _ if solve => Some(memo.solve_again(now, now_budget)),
+        _ => None,
     };
-    view.live = Some((*live).clone());
+    view.live = live.map(|live| (*live).clone());
     let Some(game) = game else { return };
     let started = std::time::Instant::now();
     let known = |ev: &Evidence| -> Option<Arc<Live>> {
         memo.get(ev).or_else(|| {
-            (started.elapsed() < history_budget).then(|| memo.get_or_solve(ev, now_budget))
+            (solve && started.elapsed() < history_budget).then(|| memo.get_or_solve(ev, now_budget))
         })
     };
     let shot_moves = game

@@ -271,6 +271,40 @@ impl Race {
         view
     }
 
+    /// What `seat` sees, with the count and chances only where already
+    /// worked out ([`crate::live::fill_known`]): no time spent, for a view
+    /// built on a move's path; [`Race::count_work`] works the rest out.
+    pub fn view_with_known_count(&self, seat: Option<u8>) -> RaceView {
+        let mut view = self.view(seat);
+        let game = self.own_box(seat);
+        live::fill_known(&mut view.own, game, &self.memo);
+        view
+    }
+
+    /// The work of the counts the views of this position lack (each
+    /// seat's box and a spectator's), on a copy of the race, filling the
+    /// shared memo away from the move's path; `None` when every view's
+    /// count is known.
+    pub fn count_work(&self) -> Option<Box<dyn FnOnce() + Send>> {
+        let seats: Vec<Option<u8>> = (1..=self.racers())
+            .map(|s| Some(s as u8))
+            .chain(std::iter::once(None))
+            .collect();
+        let lacking: Vec<Option<u8>> = seats
+            .into_iter()
+            .filter(|&seat| !live::known(&self.view(seat).own, self.own_box(seat), &self.memo))
+            .collect();
+        if lacking.is_empty() {
+            return None;
+        }
+        let race = self.clone();
+        Some(Box::new(move || {
+            for seat in lacking {
+                let _ = race.view_with_count(seat);
+            }
+        }))
+    }
+
     /// The memo of what each position's evidence says ([`LiveMemo`]).
     pub fn memo(&self) -> &LiveMemo {
         &self.memo

@@ -386,6 +386,12 @@ pub trait AnyMatch: Send + Sync {
     fn chances_work(&self) -> Option<ChancesWork> {
         None
     }
+    /// The work of this position's own figures, to be done away from the
+    /// move's path ([`tabletop::play::Playable::figures_work`]), with the
+    /// move number of the position; `None` when nothing is lacking.
+    fn figures_work(&self) -> Option<(usize, tabletop::play::FiguresWork)> {
+        None
+    }
     /// Keeps `chances`, worked out by [`AnyMatch::chances_work`] after the
     /// first `moves` moves, when the match still stands there; true when
     /// kept (views carry them from now on).
@@ -972,6 +978,10 @@ where
             moves: self.moves(),
             work,
         })
+    }
+
+    fn figures_work(&self) -> Option<(usize, tabletop::play::FiguresWork)> {
+        Some((self.moves(), self.m.game().figures_work()?))
     }
 
     fn keep_chances(&mut self, moves: usize, chances: Chances) -> bool {

@@ -112,11 +112,14 @@ export async function drawBox() {
   ui.box.innerHTML = svg;
   decorate();
   traceBeams(id);
-  // Which move the box shows, for whoever waits for it (the tests).
-  ui.box.dataset.moves = String(host.step ? host.step.at : host.match.view.moves);
+  // Which move the box shows, for whoever waits for it (the tests); the
+  // same move drawn again (its late count came) keeps the zoomed view put.
+  const shows = String(host.step ? host.step.at : host.match.view.moves);
+  const again = ui.box.dataset.moves === shows;
+  ui.box.dataset.moves = shows;
   if ((hadFocus || box.focusOnDraw) && canPlay() && !(aimingNeeded() && !box.zoomed)) {
     box.focusOnDraw = false;
-    cursorEl()?.focus({ preventScroll: !box.zoomed });
+    cursorEl()?.focus({ preventScroll: !box.zoomed || again });
   } else if (hadFocus && over() && !host.step) {
     // The game ended under the keyboard: New Game is next, as in the original.
     ui.newGame.focus();

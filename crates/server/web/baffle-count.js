@@ -5,6 +5,7 @@
 //
 // Terms:
 // - layouts left: the server's figure in the view (`view.live`), worked out
+//   after the move is answered (a moment later, by a change with no move);
 //   from the shots, the mirrors found and the wrong guesses only; exact
 //   when counted, else between two proven bounds. The page computes none.
 // - cell chance: a cell's share of those layouts holding a mirror
@@ -109,8 +110,15 @@ export function countDisplay(host) {
     ui.guesses.textContent = g.score.guess_points;
     ui.score.textContent = g.score.total;
     ui.found.textContent = `Mirrors found: ${g.found.length} of ${g.mirrors}.`;
-    ui.layoutsLeft.hidden = !g.live;
-    ui.layoutsLeft.textContent = g.live ? `${g.live.words[0].toUpperCase()}${g.live.words.slice(1)}.` : "";
+    // The server counts after the move is answered: until its figure
+    // comes, the page says it is counting (once there is a shot to count).
+    const counting = !g.live && g.shots.length > 0 && !host.over();
+    ui.layoutsLeft.hidden = !g.live && !counting;
+    ui.layoutsLeft.textContent = g.live
+      ? `${g.live.words[0].toUpperCase()}${g.live.words.slice(1)}.`
+      : counting
+        ? "Counting the layouts that still fit…"
+        : "";
     sayCell();
     ui.shotList.replaceChildren(...g.shots.map(shotItem));
     ui.noShots.hidden = g.shots.length > 0;

@@ -64,6 +64,7 @@ let shell = null;
 let match = null;
 /** What the status line says now (the shell writes it at each redraw). */
 let said = "";
+let standing = ""; // how the game stood when it was said: a change with no move re-says it only if this moved on
 /** The box the start screen offers next (New Game: this game's box again), or null. */
 let prefill = null;
 /** The replay step shown ({at, moves, played, view}), or null for the game as it stands. */
@@ -96,10 +97,10 @@ function canPlay() {
 }
 
 // ---- The page around the box ----
-
 /** Says what happened in the status line (a live region), and the bot's reason under it. */
 function say(text, why = "") {
   said = text;
+  standing = match ? statusText(match) : "";
   ui.status.textContent = text;
   ui.botWhy.textContent = why;
 }
@@ -450,9 +451,9 @@ const page = {
 
   title: (m) => `Baffle: ${gameTitle(m)} · Parlor`,
 
-  /** A change with no move (a seat taken, a rematch): the status line as the game stands. */
+  /** A change with no move: a seat taken or a rematch says how the game stands; the count's late figures keep what was said. */
   changed(played) {
-    if (played.length === 0 && !step) say(statusText(match));
+    if (played.length === 0 && !step && statusText(match) !== standing) say(statusText(match));
   },
 
   leave: leaveMatch,

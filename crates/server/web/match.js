@@ -155,6 +155,13 @@ function inviteInFragment() {
 }
 
 /** A match as this page holds it: its view, its setup, this device's token. */
+/**
+ * The game view's late figures: worked out by the server after a move is
+ * answered (Tycoon's estimated chances, Baffle's count of the layouts that
+ * still fit), they reach the page by a change with no move.
+ */
+const LATE_FIGURES = ["chances", "chances_interval", "chances_playouts", "live"];
+
 export class Match {
   constructor(game, id, stored, view) {
     this.game = game;
@@ -361,12 +368,12 @@ export class Match {
           if (told) view.result = { ...view.result, ...told };
         }
       }
-      // A position's slow estimate may come live before the answer of the
-      // move that reached it, which lacks it: the figures stay.
+      // A position's late figures may come live before the answer of the
+      // move that reached it, which lacks them: they stay.
       const had = this.view && this.view.moves === view.moves && this.view.view;
-      if (had && had.chances != null && view.view && view.view.chances == null) {
-        const { chances, chances_interval, chances_playouts } = had;
-        view = { ...view, view: { ...view.view, chances, chances_interval, chances_playouts } };
+      if (had && view.view) {
+        const kept = LATE_FIGURES.filter((key) => had[key] != null && view.view[key] == null);
+        if (kept.length) view = { ...view, view: { ...view.view, ...Object.fromEntries(kept.map((key) => [key, had[key]])) } };
       }
       this.view = view;
       return true;
@@ -416,10 +423,10 @@ export class Match {
       // Seats taken, players named, a rematch made: changes with no move.
       const seating = (v) => JSON.stringify([(v.players || []).map((p) => [p.state, p.name]), v.rematch || null]);
       const seatsChanged = this.view && seating(this.view) !== seating(change.view);
-      // A slow estimate of the chances, worked out after the move, comes
-      // as a change with no move too.
-      const chancesOf = (v) => JSON.stringify((v.view && v.view.chances) || null);
-      const chancesCame = this.view && chancesOf(this.view) !== chancesOf(change.view);
+      // Late figures, worked out after the move, come as a change with no
+      // move too.
+      const lateOf = (v) => JSON.stringify(LATE_FIGURES.map((key) => (v.view && v.view[key]) || null));
+      const chancesCame = this.view && lateOf(this.view) !== lateOf(change.view);
       if (change.view.moves < before) return;
       if (this.accept(change.view) && (played.length > 0 || seatsChanged || chancesCame || change.view.moves > before)) {
         onChange({ played, view: this.view });

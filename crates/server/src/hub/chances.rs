@@ -1,4 +1,5 @@
-//! Live chances worked out away from the move's path.
+//! Live chances, and a game's own live figures (Baffle's count of the
+//! layouts that still fit), worked out away from the move's path.
 //!
 //! Terms:
 //! - **slow chances**: a game whose chances take a while (an estimate by
@@ -7,6 +8,11 @@
 //!   worked out, so no move's answer and no change waits for them. Cheap
 //!   chances (exact ones) are worked out by the view itself, and offer no
 //!   work.
+//! - **own figures**: a game's figures that its views show once worked
+//!   out ([`games::AnyMatch::figures_work`]): the work fills a memo the
+//!   game shares, views carry what it holds, and the watchers are told a
+//!   change with no moves. Worked out for a settled position, and for the
+//!   last one once the match is over.
 //! - **settled**: the match is on and a person is to move: the position a
 //!   page will show for a while. A bot's position is soon gone, and is not
 //!   worked out.
@@ -46,15 +52,51 @@ fn settled(live: &Live) -> bool {
     })
 }
 
+/// What a runner works out for a position (see the module's terms).
+enum Work {
+    /// Its chances, kept with the match once worked out.
+    Chances(games::ChancesWork),
+    /// Its own figures, which fill the game's shared memo.
+    Figures {
+        moves: usize,
+        work: tabletop::play::FiguresWork,
+    },
+}
+
+/// The work `live`'s position lacks: its chances or its own figures when
+/// it is settled, its own figures once the match is over (the final
+/// position's).
+fn work_for(live: &Live) -> Option<Work> {
+    if live.broken {
+        return None;
+    }
+    let figures = || {
+        live.table
+            .figures_work()
+            .map(|(moves, work)| Work::Figures { moves, work })
+    };
+    if settled(live) {
+        live.table
+            .chances_work()
+            .map(Work::Chances)
+            .or_else(figures)
+    } else if live.table.status().is_over() {
+        figures()
+    } else {
+        None
+    }
+}
+
 impl Hub {
-    /// Sets the chances of `slot`'s position (`live`, locked by the caller)
-    /// being worked out, when they are slow, not yet known and the position
-    /// is settled, unless a runner already goes (it looks again when done).
+    /// Sets what `slot`'s position (`live`, locked by the caller) lacks
+    /// being worked out, when it is slow, not yet known and the position
+    /// is settled (or the match over), unless a runner already goes (it
+    /// looks again when done).
     pub(super) fn kick_chances(self: &Arc<Self>, slot: &Arc<Slot>, live: &Live) {
-        if slot.chances_running.load(Ordering::SeqCst) || !settled(live) {
+        if slot.chances_running.load(Ordering::SeqCst) {
             return;
         }
-        let Some(work) = live.table.chances_work() else {
+        let Some(work) = work_for(live) else {
             return;
         };
         if slot.chances_running.swap(true, Ordering::SeqCst) {
@@ -65,10 +107,21 @@ impl Hub {
         tokio::spawn(async move { hub.run_chances(&slot, work).await });
     }
 
-    /// Works out `work` and every settled position after it that lacks its
-    /// chances, one at a time; puts the runner's flag down under the
-    /// match's lock once there is nothing left (or no thread was free).
-    async fn run_chances(&self, slot: &Slot, mut work: games::ChancesWork) {
+    /// [`Hub::kick_chances`] for a match just made or loaded, once its
+    /// lock is free (its first position's figures).
+    pub(super) fn kick_chances_soon(self: &Arc<Self>, slot: &Arc<Slot>) {
+        let hub = Arc::clone(self);
+        let slot = Arc::clone(slot);
+        tokio::spawn(async move {
+            let live = slot.state.lock().await;
+            hub.kick_chances(&slot, &live);
+        });
+    }
+
+    /// Works out `work` and every position after it that lacks its
+    /// chances or figures, one at a time; puts the runner's flag down under
+    /// the match's lock once there is nothing left (or no thread was free).
+    async fn run_chances(&self, slot: &Slot, mut work: Work) {
         loop {
             let mut tries = 0;
             let permit = loop {
@@ -81,18 +134,39 @@ impl Hub {
                 }
                 tokio::time::sleep(BUSY_WAIT).await;
             };
-            let worked = match permit {
-                Some(permit) => {
-                    let worked = self.thinkers.run(work.work).await;
-                    drop(permit);
-                    worked
+            let Some(permit) = permit else {
+                tracing::warn!(match_id = %slot.id, "a position's chances were not worked out: no thread was free");
+                slot.chances_running.store(false, Ordering::SeqCst);
+                return;
+            };
+            let worked = match work {
+                Work::Chances(chances) => {
+                    let moves = chances.moves;
+                    self.thinkers
+                        .run(chances.work)
+                        .await
+                        .map(|answer| (moves, Some(answer)))
                 }
-                None => Err("no thread was free".to_string()),
+                Work::Figures { moves, work } => {
+                    self.thinkers.run(work).await.map(|()| (moves, None))
+                }
+            };
+            drop(permit);
+            let figures_done = match &worked {
+                Ok((moves, None)) => Some(*moves),
+                _ => None,
             };
             let mut live = slot.state.lock().await;
             match worked {
-                Ok(chances) => {
-                    if live.table.keep_chances(work.moves, chances) {
+                Ok((moves, Some(chances))) => {
+                    if live.table.keep_chances(moves, chances) {
+                        tell(slot, &live, &[]);
+                    }
+                }
+                Ok((moves, None)) => {
+                    // The memo is filled: views of the same position now
+                    // carry the figures.
+                    if live.table.moves() == moves {
                         tell(slot, &live, &[]);
                     }
                 }
@@ -102,11 +176,12 @@ impl Hub {
                     return;
                 }
             }
-            let next = if settled(&live) {
-                live.table.chances_work()
-            } else {
-                None
-            };
+            // Figures just worked out for this very position that are still
+            // lacking (the memo kept too little) are not worked out again.
+            let next = work_for(&live).filter(|next| match next {
+                Work::Figures { moves, .. } => figures_done != Some(*moves),
+                Work::Chances(_) => true,
+            });
             match next {
                 Some(next) => work = next,
                 None => {

@@ -485,6 +485,7 @@ impl Hub {
             },
         );
         self.kick_bots(&slot);
+        self.kick_chances_soon(&slot);
         Ok(Made { id, token, invites })
     }
 
@@ -521,6 +522,7 @@ impl Hub {
         let live = self.read(id).await?;
         let slot = self.insert(id.to_string(), live);
         self.kick_bots(&slot);
+        self.kick_chances_soon(&slot);
         Ok(slot)
     }
 

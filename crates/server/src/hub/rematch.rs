@@ -174,6 +174,7 @@ impl Hub {
         fresh.seat(rows, tokens);
         let new_slot = self.insert(new_id.clone(), fresh);
         self.kick_bots(&new_slot);
+        self.kick_chances_soon(&new_slot);
         live.rematch = Some(new_id.clone());
         live.updated_ms = now;
         tell(&slot, &live, &[]);

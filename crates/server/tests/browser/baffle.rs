@@ -1404,7 +1404,12 @@ fn the_layouts_left_show_and_fall_after_each_shot() {
     for (n, h) in [7u32, 5, 1].into_iter().enumerate() {
         b.click_css(&hole(h));
         wait_moves(&b, n as u64 + 1);
-        let view = server_view(&b, &id);
+        // Counted after the shot's answer, away from the move's path.
+        let view = b.wait_for("the count after the shot", || {
+            let view = server_view(&b, &id);
+            (!view["view"]["live"].is_null() && view["view"]["shots"][n]["count"].is_object())
+                .then_some(view)
+        });
         let layouts: u64 = view["view"]["live"]["layouts"]["layouts"]
             .as_str()
             .and_then(|s| s.parse().ok())

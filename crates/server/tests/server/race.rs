@@ -241,13 +241,20 @@ async fn tycoon_plays_with_two_and_three_seats() {
 /// How many layouts still fit is each racer's own: after Ada's 7 → 22 her
 /// view counts 1,406,446,416 (as `parlor baffle solve --shots 7:22` does),
 /// Bo's and a watcher's the untouched box's C(100, 5) · 2⁵; the look back's
-/// chart is the asker's own box while the race is on.
+/// chart is the asker's own box while the race is on. The counts come
+/// after the shot's answer, which never waits for them.
 #[tokio::test]
 async fn each_racer_sees_the_layouts_left_on_their_own_box() {
     let app = App::new().await;
     let (mut ada, mut bo) = ada_and_bo(&app).await;
-    let shot = app.play(&mut ada, json!("shoot 7")).await;
-    let view = &shot.ok()["view"]["view"];
+    app.play(&mut ada, json!("shoot 7")).await.ok();
+    // Counted after the shot's answer, away from the move's path.
+    let seen = app
+        .look_until(&mut ada, |v| {
+            v["view"]["shots"][0]["count"]["best"].as_f64().is_some()
+        })
+        .await;
+    let view = &seen["view"];
     assert_eq!(
         view["live"]["layouts"],
         json!({"kind": "exact", "layouts": "1406446416"})
@@ -260,7 +267,9 @@ async fn each_racer_sees_the_layouts_left_on_their_own_box() {
         view["shots"][0]["count"]["best"].as_f64().is_some(),
         "{view}"
     );
-    let seen = app.look(&mut bo).await;
+    let seen = app
+        .look_until(&mut bo, |v| !v["view"]["live"].is_null())
+        .await;
     assert_eq!(seen["view"]["live"]["layouts"]["layouts"], "2409200640");
     assert!(!seen.to_string().contains("1406446416"), "{seen}");
     let watcher = app.get(&format!("/api/matches/{}", ada.id)).await;

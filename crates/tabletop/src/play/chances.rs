@@ -47,6 +47,11 @@ pub struct Chances {
 /// position.
 pub type ChancesWork = Box<dyn FnOnce() -> Chances + Send>;
 
+/// A position's own figures to be worked out away from the move's path
+/// ([`crate::play::Playable::figures_work`]): it owns a copy of the
+/// position and fills the game's memo, which the game shares with it.
+pub type FiguresWork = Box<dyn FnOnce() + Send>;
+
 impl Chances {
     /// Exact chances, seat 1 first.
     pub fn exact(each: Vec<f64>) -> Self {

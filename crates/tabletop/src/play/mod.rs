@@ -34,7 +34,7 @@ mod names;
 mod record;
 mod status;
 
-pub use chances::{Chances, ChancesWork, Interval, Z95, wilson};
+pub use chances::{Chances, ChancesWork, FiguresWork, Interval, Z95, wilson};
 pub use names::{
     NAME_MAX, NameError, TITLE_MAX, check_name, check_text, check_unlike, cut_title, looks_alike,
 };
@@ -216,6 +216,15 @@ pub trait Playable: Clone + Sized {
     /// `None` (the default) when they are cheap, already known, or the
     /// game has none. Its answer is kept with [`Playable::keep_chances`].
     fn chances_work(&self) -> Option<ChancesWork> {
+        None
+    }
+
+    /// The work of this position's own figures that its views show once
+    /// worked out (Baffle: how many layouts still fit), to be done away
+    /// from the move's path; it fills a memo the game shares with it, and
+    /// views carry what the memo holds. `None` (the default) when nothing
+    /// is lacking or the game has no such figures.
+    fn figures_work(&self) -> Option<FiguresWork> {
         None
     }
 

@@ -249,6 +249,24 @@ impl App {
         view
     }
 
+    /// Waits (up to 20 s) until `seat`'s view of its match satisfies
+    /// `done` (figures the server works out after a move's answer, say),
+    /// and returns that view.
+    pub async fn look_until(&self, seat: &mut Seat, done: impl Fn(&Value) -> bool) -> Value {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let view = self.look(seat).await;
+            if done(&view) {
+                return view;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the view did not get there: {view}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
     /// Waits (up to 20 s) until match `id` satisfies `done` as a spectator
     /// sees it — the bots move on the server, after the answer — and
     /// returns that view.
