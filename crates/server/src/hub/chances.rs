@@ -81,14 +81,13 @@ impl Hub {
                 }
                 tokio::time::sleep(BUSY_WAIT).await;
             };
-            let worked = match permit {
-                Some(permit) => {
-                    let worked = self.thinkers.run(work.work).await;
-                    drop(permit);
-                    worked
-                }
-                None => Err("no thread was free".to_string()),
+            let Some(permit) = permit else {
+                // Left to the next settled move.
+                slot.chances_running.store(false, Ordering::SeqCst);
+                return;
             };
+            let worked = self.thinkers.run(work.work).await;
+            drop(permit);
             let mut live = slot.state.lock().await;
             match worked {
                 Ok(chances) => {
@@ -97,7 +96,7 @@ impl Hub {
                     }
                 }
                 Err(why) => {
-                    tracing::warn!(match_id = %slot.id, why, "a position's chances were not worked out");
+                    tracing::error!(match_id = %slot.id, why, "a position's chances were not worked out");
                     slot.chances_running.store(false, Ordering::SeqCst);
                     return;
                 }
