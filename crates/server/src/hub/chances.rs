@@ -135,7 +135,7 @@ impl Hub {
                 tokio::time::sleep(BUSY_WAIT).await;
             };
             let Some(permit) = permit else {
-                tracing::warn!(match_id = %slot.id, "a position's chances were not worked out: no thread was free");
+                // Left to the next settled move.
                 slot.chances_running.store(false, Ordering::SeqCst);
                 return;
             };
@@ -171,7 +171,7 @@ impl Hub {
                     }
                 }
                 Err(why) => {
-                    tracing::warn!(match_id = %slot.id, why, "a position's chances were not worked out");
+                    tracing::error!(match_id = %slot.id, why, "a position's chances were not worked out");
                     slot.chances_running.store(false, Ordering::SeqCst);
                     return;
                 }

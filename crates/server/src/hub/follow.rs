@@ -104,6 +104,10 @@ impl Hub {
             let moves = live.table.moves();
             drop(live);
             self.kick_bots_later(slot, moves);
+        } else {
+            // A person is to move: this server's watchers get the
+            // position's slow chances too.
+            self.kick_chances(&slot, &live);
         }
     }
 
