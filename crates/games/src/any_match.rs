@@ -166,6 +166,15 @@ where
         Self::picture(m, name)
     }
 
+    /// The game's own page module, when it has one: the source of a
+    /// JavaScript module (`include_str!` from the game's crate) that draws
+    /// the game's view and turns a click into a move. Served at
+    /// `/static/games/GAME.js` and run by any game's page on the one page
+    /// shell (docs/architecture.md, "A game's page module"). `None` (the
+    /// default): any game's page draws the game's picture and takes moves
+    /// in words.
+    const PAGE_MODULE: Option<&'static str> = None;
+
     /// Whether the game offers a player help on their turn: a hint and a
     /// bot's move played for them ([`Adapter::helper`]). The registry says
     /// so ([`crate::GameInfo::helps`]); the server gives such a game its

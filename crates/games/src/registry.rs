@@ -54,6 +54,11 @@ pub struct GameInfo {
     /// bot's move for them ([`crate::Adapter::HELPS`], [`crate::help`]).
     #[serde(skip)]
     pub helps: bool,
+    /// The game's own page module's source ([`Adapter::PAGE_MODULE`]);
+    /// the API says only whether there is one (`page_module: true`), served
+    /// at `/static/games/GAME.js`.
+    #[serde(serialize_with = "is_some")]
+    pub page_module: Option<&'static str>,
     /// Who sits when the maker names nobody: `person` or a bot's level.
     #[serde(serialize_with = "seat_words")]
     pub default_seats: fn() -> Vec<SeatKind>,
@@ -76,6 +81,10 @@ type LoadFn = fn(&str, &[String]) -> Result<Box<dyn AnyMatch>, String>;
 
 fn call<S: serde::Serializer>(f: &fn() -> Value, s: S) -> Result<S::Ok, S::Error> {
     f().serialize(s)
+}
+
+fn is_some<S: serde::Serializer>(module: &Option<&'static str>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_bool(module.is_some())
 }
 
 fn seat_words<S: serde::Serializer>(f: &fn() -> Vec<SeatKind>, s: S) -> Result<S::Ok, S::Error> {
@@ -113,6 +122,7 @@ impl GameInfo {
             max_seats: G::MAX_SEATS,
             bot_levels: G::BOT_LEVELS,
             helps: G::HELPS,
+            page_module: G::PAGE_MODULE,
             default_seats: G::default_seats,
             default_setup: default_setup::<G>,
             setup_limits: G::setup_limits,

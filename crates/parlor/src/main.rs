@@ -73,7 +73,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => serve::run(&args),
         Command::Backup(args) => backup::run(&args),
         Command::Health(args) => health::run(&args),
-        Command::Replay(args) => replay::run(&args),
+        Command::Replay(args) => replay::run(&games::Registry::standard(), &args),
         Command::Tycoon(cmd) => tycoon::run(cmd),
         Command::Completions { shell } => {
             let mut command = Cli::command();

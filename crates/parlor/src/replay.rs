@@ -56,12 +56,13 @@ pub struct ReplayArgs {
     explain: bool,
 }
 
-/// Replays the record `args.file` names.
+/// Replays the record `args.file` names, of any game of `games` (the
+/// shipped registry: `games::Registry::standard()`).
 ///
 /// # Errors
 /// When the file cannot be read, is not a record, or a move does not
 /// replay (with its number and why).
-pub fn run(args: &ReplayArgs) -> Result<()> {
+pub fn run(games: &games::Registry, args: &ReplayArgs) -> Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let value: Value = serde_json::from_str(&text)
@@ -79,11 +80,12 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    replay(value, args, &mut input, &mut out)
+    replay(games, value, args, &mut input, &mut out)
 }
 
 /// Replays a record of any game of the registry, move by move.
 fn replay(
+    games: &games::Registry,
     mut value: Value,
     args: &ReplayArgs,
     input: &mut dyn BufRead,
@@ -108,7 +110,7 @@ fn replay(
         .get("dice")
         .and_then(|d| serde_json::from_value(d.clone()).ok());
     value["moves"] = Value::Array(Vec::new());
-    let mut m = games::Registry::standard()
+    let mut m = games
         .start_from_record(value)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let total = moves.len();
@@ -320,5 +322,64 @@ impl Luck {
             writeln!(out, "  {}: {:+.1}%", name(i as u8 + 1), luck * 100.0)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nim::{Nim, Setup, Take};
+    use tabletop::play::{Match, Request};
+
+    /// A game the shipped registry does not hold (the tests' Nim) is
+    /// replayed by the same command once its registry line is added: the
+    /// command reads every game through the registry it is given.
+    #[test]
+    fn a_game_added_to_the_registry_is_replayed_by_parlor_replay() {
+        let seats = vec![SeatKind::Person, SeatKind::Person];
+        let mut m = Match::<Nim>::start(
+            Setup { pile: 5, most: 3 },
+            seats,
+            DiceMode::Seeded { seed: 9 },
+        )
+        .expect("a game of Nim");
+        m.set_name(1, Some("Ada")).expect("a name");
+        m.set_name(2, Some("Bo")).expect("a name");
+        for (seat, n) in [(1, 2), (2, 3)] {
+            let request = Request {
+                mv: Take(n),
+                after: None,
+                roll: None,
+            };
+            m.play(seat, request).expect("a take");
+        }
+        let record = serde_json::to_value(m.record()).expect("a record");
+        let args = ReplayArgs {
+            file: PathBuf::from("nim.json"),
+            step: false,
+            to: None,
+            json: false,
+            explain: false,
+        };
+        let mut out = Vec::new();
+        let shipped = games::Registry::standard();
+        let refused = replay(
+            &shipped,
+            record.clone(),
+            &args,
+            &mut std::io::empty(),
+            &mut out,
+        )
+        .expect_err("the shipped registry has no Nim");
+        assert!(refused.to_string().contains("nim"), "{refused}");
+
+        let mut out = Vec::new();
+        let with_nim = games::Registry::standard().with(&nim::NIM);
+        replay(&with_nim, record, &args, &mut std::io::empty(), &mut out).expect("replayed");
+        let text = String::from_utf8(out).expect("text");
+        assert!(text.starts_with("A nim match: "), "{text}");
+        assert!(text.contains("Ada takes 2: 3 left"), "{text}");
+        assert!(text.contains("Bo takes 3: 0 left"), "{text}");
+        assert!(text.contains("Bo wins"), "{text}");
     }
 }

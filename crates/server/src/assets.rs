@@ -13,6 +13,9 @@
 //!   before anyone writes its page.
 //! - **asset**: a file a page loads from `/static/` (style sheet, JavaScript
 //!   module, icon). Plain files, no build step: what is in `web/` is served.
+//! - **game's page module** (`/static/games/GAME.js`): a game's own
+//!   drawing and input, from its crate ([`games::GameInfo::page_module`]);
+//!   any game's page runs it in place of the game's picture and typed moves.
 //! - **pictures' sheet** (`/static/pictures.css`): the one asset not in
 //!   `web/`: the dark scheme of Parlor's pictures, written by the renderer
 //!   from its palette ([`render::scheme::style_sheet`]), so that the colours
@@ -168,6 +171,20 @@ pub fn routes(web_dir: Option<PathBuf>, games: &games::Registry) -> Router<AppSt
             router = router.route(&path, page_at(file, html));
         }
         router = router.route(&format!("{path}/m/{{id}}"), page_at(file, html));
+        if let Some(module) = game.page_module {
+            router = router.route(
+                &format!("/static/games/{}.js", game.name),
+                get(move || async move {
+                    (
+                        [
+                            (header::CONTENT_TYPE, JS),
+                            (header::CACHE_CONTROL, "no-cache"),
+                        ],
+                        module,
+                    )
+                }),
+            );
+        }
     }
     let icon_dir = dir;
     router

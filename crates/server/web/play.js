@@ -11,6 +11,13 @@
 // - move: a game's move in its text form ("roll", "shoot 7"), typed, or
 //   one of the moves the game offers (the view's page.moves, when it gives
 //   them); the server says when one is not a move here.
+// - page module: a game's own drawing and input, from its crate (the
+//   registry's page_module, served at /static/games/GAME.js). It exports
+//   draw(into, game, { play }): draw the game's own view (the match view's
+//   "view") into the element `into`, and call play(text) with a move when
+//   a click or key makes one; `play` is null when this viewer cannot move
+//   (another's turn, the end, a replay step, a spectator). With one, the
+//   page shows it in place of the picture and the typed moves.
 // No rule of any game is here: the page shows what the match view says.
 import { el, byId, showPicture, gameInfo, allGames } from "/static/common.js";
 import { gonePanel } from "/static/matchui.js";
@@ -18,6 +25,7 @@ import { runShell } from "/static/shell.js";
 
 const GAME = location.pathname.split("/")[1] || "";
 const INFO = await gameInfo(GAME).catch(() => null);
+const MODULE = INFO && INFO.page_module ? await import(`/static/games/${GAME}.js`) : null;
 
 const ui = {
   heading: byId("heading"),
@@ -61,6 +69,12 @@ const page = {
   draw(match) {
     const view = match.view;
     ui.caption.textContent = `${view.title || title()}: after move ${view.moves}`;
+    if (MODULE) {
+      const canMove = view.status === "playing" && match.myTurn();
+      MODULE.draw(ui.picture, view.view, { play: canMove ? send : null });
+      ui.moveForm.hidden = true;
+      return;
+    }
     // The picture as it stands, read again after each change.
     showPicture(ui.picture, `/api/matches/${match.id}/svg`, `The game after move ${view.moves}. ${byId("status").textContent}`);
     ui.moveForm.hidden = !(view.status === "playing" && match.myTurn());
@@ -75,7 +89,8 @@ const page = {
   },
 
   drawStep(step, match) {
-    showPicture(ui.picture, `/api/matches/${match.id}/svg?at=${step.at}`, `The game after move ${step.at} of ${step.moves}`);
+    if (MODULE) MODULE.draw(ui.picture, step.view.view, { play: null });
+    else showPicture(ui.picture, `/api/matches/${match.id}/svg?at=${step.at}`, `The game after move ${step.at} of ${step.moves}`);
     ui.caption.textContent = `${match.view.title || title()}: after move ${step.at} of ${step.moves}`;
   },
 };
@@ -108,6 +123,9 @@ async function main() {
     return;
   }
   ui.heading.textContent = title();
+  // A game with a page module of its own is no longer on the page any game has.
+  byId("about-page").hidden = Boolean(MODULE);
+  if (MODULE) document.body.classList.add("own-page-module");
   document.title = `${title()} · Parlor`;
   await runShell(page);
   document.body.dataset.ready = "true";

@@ -675,8 +675,9 @@ class Shell {
     const m = this.match;
     if (this.page.stepWords) return this.page.stepWords(step, m);
     if (step.at === 0) return `Move 0 of ${step.moves}: the start.`;
+    // The move's words are sentences already, each ending with its stop.
     const words = step.played ? moveWords(m.view, step.played) : "";
-    return `Move ${step.at} of ${step.moves}${words ? `: ${words}` : ""}.`;
+    return `Move ${step.at} of ${step.moves}${words ? `: ${words}` : "."}`;
   }
 
   /** One step of a finished match's replay: the server's view and picture at that step. */

@@ -19,6 +19,7 @@
 //!   pace, live updates); a test that restarts the server holds the app
 //!   **alone** ([`alone`]), so that no other test's page sees it go.
 
+mod added_game;
 mod baffle;
 mod checks;
 mod chutes;
@@ -64,8 +65,10 @@ impl TestServer {
     fn start(addr: SocketAddr, data_dir: &Path) -> Self {
         let mut config = server::Config::new(data_dir.to_path_buf());
         // A game with no page of its own (testkit's race): any game's page
-        // plays it.
-        config.games = games::Registry::standard().with(&testkit::race::RACE);
+        // plays it; and one with its own page module (the tests' Nim).
+        config.games = games::Registry::standard()
+            .with(&testkit::race::RACE)
+            .with(&nim::NIM);
         config.shutdown_grace = Duration::from_secs(2);
         // Hints and analyses in a debug build on a busy machine: no 10 s limit.
         config.long_work_limit = Duration::from_secs(600);

@@ -94,3 +94,59 @@ async fn the_standard_registry_knows_nothing_of_the_race() {
         .await
         .refused(axum::http::StatusCode::BAD_REQUEST, "bad_request");
 }
+
+/// A game's own page module comes from its crate through the registry
+/// (the tests' Nim): the API says it has one and the server serves it at
+/// `/static/games/nim.js`; a game without one (the race) has none there.
+#[tokio::test]
+async fn a_games_page_module_is_served_from_its_registry_entry() {
+    let app =
+        App::with(|config| config.games = games::Registry::standard().with(&RACE).with(&nim::NIM))
+            .await;
+    let listed = app.get("/api/games").await;
+    let modules: Vec<(String, bool)> = listed
+        .ok()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["name"].as_str().unwrap().to_string(),
+                g["page_module"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        modules,
+        [
+            ("chutes".to_string(), false),
+            ("baffle".to_string(), false),
+            ("tycoon".to_string(), false),
+            ("race".to_string(), false),
+            ("nim".to_string(), true),
+        ]
+    );
+    let module = app.get("/static/games/nim.js").await;
+    assert_eq!(module.status, axum::http::StatusCode::OK);
+    assert_eq!(
+        module.headers["content-type"],
+        "text/javascript; charset=utf-8"
+    );
+    let text = module.body.as_str().unwrap_or_default();
+    assert!(text.contains("export function draw("), "{text}");
+    assert_eq!(
+        app.get("/static/games/race.js").await.status,
+        axum::http::StatusCode::NOT_FOUND
+    );
+    // Nim's own page is any game's page, which runs the module.
+    let page = app.get("/nim").await;
+    assert_eq!(page.status, axum::http::StatusCode::OK);
+    assert!(
+        page.body
+            .as_str()
+            .unwrap_or_default()
+            .contains("/static/play.js"),
+        "{}",
+        page.body
+    );
+}
