@@ -14,15 +14,15 @@
 //!   game never holds, so the chances are a function of what every viewer
 //!   sees.
 
-use crate::analysis::chances::{self, Chances, ChancesOptions, Position, Remaining, Spreader};
-use crate::analysis::{Chain, Reach};
+use crate::analysis::chances::{Chances, ChancesOptions, Position, Remaining};
 use crate::board::{Board, JumpKind};
+use crate::board_memo::BoardMemo;
 use crate::game::{Game, GameError, PlayerState, Turn};
 use crate::rules::{Outcome, Rules};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use tabletop::Code;
 use tabletop::play::{Coded, Playable, SeatKind, Stall, Status, Viewer};
 use tabletop::{BotLevel, DiceSource, Rng};
@@ -166,21 +166,13 @@ impl Coded for GameError {
     }
 }
 
-/// Tokens' remaining rolls, by the square they are from.
-type RemainingBySquare = Vec<(u32, Arc<Remaining>)>;
-
 /// A Chutes & Ladders game with what it knows of its board: which squares
-/// can still reach the finish.
+/// can still reach the finish, and the remaining rolls from each square
+/// (shared with every game on the same board: [`BoardMemo`]).
 #[derive(Clone, Debug)]
 pub struct Table {
     game: Game,
-    reach: Arc<Reach>,
-    /// The board's moves as the chances read them.
-    spreader: Arc<Spreader>,
-    /// The remaining rolls from the squares the tokens stood on lately: a
-    /// move changes one token's square, so only its rolls are worked out
-    /// again (at most two entries a seat are kept).
-    remaining: Arc<Mutex<RemainingBySquare>>,
+    memo: Arc<BoardMemo>,
     /// The chances from the current position, computed when a view first
     /// asks for them after a move (a replay computes none).
     chances: OnceLock<Option<Chances>>,
@@ -194,12 +186,12 @@ impl Table {
 
     /// True when no token can ever reach the finish again.
     pub fn stuck(&self) -> bool {
-        self.game.stuck(&self.reach)
+        self.game.stuck(self.memo.reach())
     }
 
     /// Each player's exact chance to win from the current position, or
     /// `None` on a board too large to work them out within
-    /// [`chances::VIEW_MAX_STEPS`].
+    /// [`crate::analysis::chances::VIEW_MAX_STEPS`].
     pub fn chances(&self) -> Option<&Chances> {
         self.chances
             .get_or_init(|| {
@@ -208,45 +200,17 @@ impl Table {
                     squares: game.players().iter().map(|p| p.square).collect(),
                     to_move: game.to_move().or(game.winner()).unwrap_or(1),
                 };
-                let options = ChancesOptions {
-                    max_steps: chances::VIEW_MAX_STEPS,
-                    ..ChancesOptions::default()
-                };
                 let remaining: Option<Vec<Arc<Remaining>>> = position
                     .squares
                     .iter()
-                    .map(|&square| self.remaining_from(square, &options))
+                    .map(|&square| self.memo.remaining(square))
                     .collect();
                 let remaining = remaining?;
                 let refs: Vec<&Remaining> = remaining.iter().map(AsRef::as_ref).collect();
-                self.spreader.combine(&position, &refs, options.tail).ok()
+                let tail = ChancesOptions::default().tail;
+                self.memo.spreader().combine(&position, &refs, tail).ok()
             })
             .as_ref()
-    }
-}
-
-impl Table {
-    /// The remaining rolls from `square`, from the cache or worked out;
-    /// `None` past the view's budget of work.
-    fn remaining_from(&self, square: u32, options: &ChancesOptions) -> Option<Arc<Remaining>> {
-        let cached = {
-            let known = self.remaining.lock().unwrap_or_else(|e| e.into_inner());
-            known
-                .iter()
-                .find(|(s, _)| *s == square)
-                .map(|(_, r)| Arc::clone(r))
-        };
-        if let Some(r) = cached {
-            return Some(r);
-        }
-        let r = Arc::new(self.spreader.remaining(square, options).ok()?);
-        let mut known = self.remaining.lock().unwrap_or_else(|e| e.into_inner());
-        let keep = 2 * self.game.players().len();
-        if known.len() >= keep {
-            known.remove(0);
-        }
-        known.push((square, Arc::clone(&r)));
-        Some(r)
     }
 }
 
@@ -288,14 +252,10 @@ impl Playable for Table {
 
     fn start(setup: &Setup, seats: &[SeatKind], _seed: u64) -> Result<Self, GameError> {
         let board = Arc::new(setup.board.clone());
-        let chain = Chain::new(&board, &setup.rules);
-        let reach = chain.reach();
-        let spreader = Arc::new(Spreader::new(&chain, &reach));
+        let game = Game::new(Arc::clone(&board), setup.rules, seats.len())?;
         Ok(Self {
-            game: Game::new(board, setup.rules, seats.len())?,
-            reach: Arc::new(reach),
-            spreader,
-            remaining: Arc::default(),
+            game,
+            memo: BoardMemo::of(&board, &setup.rules),
             chances: OnceLock::new(),
         })
     }

@@ -16,6 +16,7 @@
 
 pub mod analysis;
 pub mod board;
+pub mod board_memo;
 pub mod contract;
 pub mod formats;
 pub mod game;

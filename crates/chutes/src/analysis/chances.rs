@@ -416,6 +416,12 @@ pub struct Remaining {
 }
 
 impl Remaining {
+    /// The bytes its tables take.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + std::mem::size_of::<f64>() * (self.finish.capacity() + self.survival.capacity())
+    }
+
     /// P(T = n), 0 past the rolls tabulated.
     fn finish_at(&self, n: usize) -> f64 {
         self.finish.get(n.wrapping_sub(1)).copied().unwrap_or(0.0)
