@@ -41,6 +41,15 @@ pub trait Helper: Send + Sync {
     /// `game_over` when no move is left; `bot_stuck` when the bot finds
     /// none within its budget.
     fn bot_move(&self, budget: &Budget) -> Result<BotChoice, Refusal>;
+
+    /// Whether this help takes milliseconds (a small box), so that it
+    /// waits in the server's quick line beside moves rather than behind
+    /// big boxes' hints in the long one; false (the default) for help
+    /// that may take seconds. Quick help that runs past the quick line's
+    /// limit starts again in the long line.
+    fn quick(&self) -> bool {
+        false
+    }
 }
 
 /// A bot's move for a player (see the module's terms).

@@ -93,7 +93,16 @@ pub(super) fn bot_refused(e: &BotError) -> Refusal {
     }
 }
 
+/// The largest box whose hint and bot move take milliseconds: the
+/// slowest bot move on 4 × 4 to 10 × 10 boxes took 91 ms at load 2–4.5
+/// (docs/performance.md, "What does a Baffle answer cost").
+const QUICK_SIZE: usize = 10;
+
 impl Helper for OwnBox {
+    fn quick(&self) -> bool {
+        self.view.size <= QUICK_SIZE
+    }
+
     fn hint(&self, budget: &Budget) -> Result<GameJson, Refusal> {
         let solution = baffle::solve_within(
             &self.view.evidence(),

@@ -18,7 +18,9 @@
 //!   is over.
 //!
 //! All are taken from the match under its lock ([`games::AnyMatch::helper`])
-//! and worked out in the long-work line, away from it. A match of another
+//! and worked out away from it: in the quick line for help that takes
+//! milliseconds (a small box, [`games::Helper::quick`]), else in the
+//! long-work line. A match of another
 //! game is refused `wrong_game`.
 
 use crate::http::error::{ApiError, ApiResult, JsonBody};
@@ -99,6 +101,17 @@ async fn helper(
     Ok(helper)
 }
 
+/// The line a piece of help waits in: the quick one for help that takes
+/// milliseconds (a small box), so that a player's hint never waits behind
+/// another's big box; the long one otherwise.
+fn line_for(helper: &dyn games::Helper) -> Line {
+    if helper.quick() {
+        Line::Quick
+    } else {
+        Line::Long
+    }
+}
+
 /// `POST /api/{game}/matches/{id}/hint`: the game's hint, as it writes it.
 async fn hint(
     state: AppState,
@@ -109,7 +122,7 @@ async fn hint(
     let helper = helper(&state, game, &id, token.as_deref()).await?;
     let hint = state
         .long_work
-        .run(Line::Long, move |budget| helper.hint(budget))
+        .run(line_for(helper.as_ref()), move |budget| helper.hint(budget))
         .await??;
     Ok(Json(hint))
 }
@@ -141,7 +154,9 @@ async fn bot_move(
     let helper = helper(&state, game, &id, token.as_deref()).await?;
     let choice = state
         .long_work
-        .run(Line::Long, move |budget| helper.bot_move(budget))
+        .run(line_for(helper.as_ref()), move |budget| {
+            helper.bot_move(budget)
+        })
         .await??;
     let (played, view) = state
         .hub

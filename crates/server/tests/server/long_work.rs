@@ -297,6 +297,61 @@ async fn the_solver_checks_its_time_limit() {
     assert_eq!(state.long_work.tally().timed_out, 1);
 }
 
+/// A Baffle match's hint from the API: (its status, its answer).
+async fn match_hint(app: &Router, size: usize) -> (StatusCode, Value) {
+    let setup = serde_json::json!({"game": "baffle", "setup": {"size": size, "mirrors": 4}});
+    let (status, made) = call(app, "POST", "/api/matches", Some(setup)).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["id"].as_str().expect("an id");
+    let empty = serde_json::json!({});
+    call(
+        app,
+        "POST",
+        &format!("/api/baffle/matches/{id}/hint"),
+        Some(empty),
+    )
+    .await
+}
+
+/// A small box's hint takes milliseconds: it waits in the quick line, so
+/// a long line full of others' work never holds it back; a big box's
+/// waits in the long line, and is refused while it is full.
+#[tokio::test]
+async fn a_small_boxs_hint_does_not_wait_behind_the_long_line() {
+    let (app, state, _dir) = app(|c| {
+        c.max_long_work = 1;
+        c.long_work_limit = Duration::from_secs(24 * 3600);
+    })
+    .await;
+    let board = upload(&app, ENDLESS_CHUTE).await;
+    let waiting = server::work::WAITING_PER_SLOT as u64;
+    let mut clients = Vec::new();
+    for _ in 0..=waiting {
+        let app = app.clone();
+        let uri = format!("/api/chutes/boards/{board}/analysis");
+        clients.push(tokio::spawn(
+            async move { call(&app, "GET", &uri, None).await },
+        ));
+    }
+    until(&state, "the long line to fill", |t| {
+        t.running == 1 && t.waiting == waiting
+    })
+    .await;
+    let small = match_hint(&app, 8).await;
+    assert_eq!(small.0, StatusCode::OK, "{}", small.1);
+    assert!(small.1["advice_short"].is_string(), "{}", small.1);
+    let big = match_hint(&app, 26).await;
+    assert_eq!(big.0, StatusCode::SERVICE_UNAVAILABLE, "{}", big.1);
+    assert_eq!(code_of(&big), "busy");
+    for client in clients {
+        client.abort();
+    }
+    until(&state, "the endless analysis to stop", |t| {
+        t.withdrawn == 1 && t.running == 0
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn cheap_analyses_are_answered_while_the_long_line_is_full() {
     let (app, state, _dir) = app(|c| {
