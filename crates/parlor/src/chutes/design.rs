@@ -115,10 +115,37 @@ pub struct DesignArgs {
     /// Write the board as a TOML board file here.
     #[arg(long, short = 'o', value_name = "FILE")]
     out: Option<PathBuf>,
+    /// The board's name, on its pictures and in games (by default the
+    /// --out file's name, else design-SEED).
+    #[arg(long, value_name = "NAME")]
+    name: Option<String>,
     /// Print the report as JSON (the board, the targets and the board's
     /// analysis).
     #[arg(long)]
     json: bool,
+}
+
+/// The designed board's name: `--name`, else the `--out` file's name
+/// without its extension; `None` keeps the design's own (`design-SEED`).
+/// A name follows the rule of an uploaded board's (at most 64
+/// characters, nothing invisible), so that the board can be played on a
+/// server.
+///
+/// # Errors
+/// A `--name` that breaks the rule (a file's name that does is left out).
+fn board_name(args: &DesignArgs) -> Result<Option<String>> {
+    let most = server::tools::chutes_boards::BOARD_NAME_MAX;
+    if let Some(name) = &args.name {
+        let name =
+            tabletop::play::check_text(name, most).map_err(|e| anyhow::anyhow!("--name: {e}"))?;
+        return Ok(Some(name));
+    }
+    let stem = args
+        .out
+        .as_deref()
+        .and_then(Path::file_stem)
+        .and_then(|s| s.to_str());
+    Ok(stem.and_then(|s| tabletop::play::check_text(s, most).ok()))
 }
 
 /// A goal read with `tolerance` for a plain number.
@@ -240,6 +267,7 @@ pub fn run(args: &DesignArgs) -> Result<()> {
     if let Some(path) = &args.out {
         check_out(path)?;
     }
+    let name = board_name(args)?;
     if let Err(e) = design::check(&shape, &rules, &targets) {
         let defaults = match (
             args.from.is_some(),
@@ -278,7 +306,10 @@ pub fn run(args: &DesignArgs) -> Result<()> {
         bar.set_message(format!("best miss {:.3}", p.best_cost));
     });
     bar.finish_and_clear();
-    let found = found?;
+    let mut found = found?;
+    if let Some(name) = name {
+        found.board = found.board.with_name(name);
+    }
     let report = DesignReport::new(&found, &shape, &rules, options.seed, args.players)?;
     if let Some(path) = &args.out {
         tabletop::write_atomic(path, report.board_file.as_bytes())

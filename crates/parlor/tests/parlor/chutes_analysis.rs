@@ -1203,3 +1203,34 @@ fn simulate_and_search_stop_on_ctrl_c_with_the_games_so_far() {
         assert!(!text.contains("100,000,000,000 games"), "{command}: {text}");
     }
 }
+
+/// A designed board is named for its file (`family.toml`: "family") or by
+/// `--name`, on its pictures and in games; a name that breaks the rule of
+/// an uploaded board's is refused before any search.
+#[test]
+fn a_designed_board_takes_its_files_name_or_the_one_asked() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let out = dir.path().join("family.toml");
+    let out = out.to_str().expect("a path");
+    let args = [
+        "chutes", "design", "--from", "classic", "--mean", "25", "--seed", "1",
+    ];
+    ok(&[&args[..], &["--out", out]].concat());
+    let written = std::fs::read_to_string(out).expect("the board file");
+    assert!(written.starts_with("name = \"family\"\n"), "{written}");
+    let named = ok(&[&args[..], &["--out", out, "--name", "Our short board"]].concat());
+    assert!(named.contains("Game length on Our short board"), "{named}");
+    let written = std::fs::read_to_string(out).expect("the board file");
+    assert!(
+        written.starts_with("name = \"Our short board\"\n"),
+        "{written}"
+    );
+    let refused = parlor(&[&args[..], &["--name", "a\u{200b}b"]].concat());
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stderr(&refused)
+            .contains("--name: a name may not hold the invisible or blank character U+200B"),
+        "{}",
+        stderr(&refused)
+    );
+}
