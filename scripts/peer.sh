@@ -9,6 +9,8 @@
 #   scripts/peer.sh                         3 rounds of 10 s, 1 and 8 clients
 #   PEER_SECONDS=5 PEER_ROUNDS=1 scripts/peer.sh   a quick pass
 #   PARLOR_BIN=/elsewhere/parlor scripts/peer.sh   another build of Parlor
+#   PARLOR_BEFORE=/old/parlor scripts/peer.sh      that build too, as "before",
+#                                                  in the same interleaved rounds
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,6 +55,19 @@ parlor_pid=$!
 wait_for "$work/parlor.out" "http://"
 parlor_addr="$(head -n 1 "$work/parlor.out" | sed -e 's|/$||')"
 
+# Another build, side by side in the same rounds (PARLOR_BEFORE).
+before_target=()
+if [ -n "${PARLOR_BEFORE:-}" ]; then
+  mkdir -p "$work/before"
+  "$(realpath "$PARLOR_BEFORE")" serve --addr 127.0.0.1:0 --data-dir "$work/before" \
+    --rate-limit 0 --matches-per-client 0 --connections-per-client 0 --streams-per-client 0 \
+    >"$work/before.out" 2>"$work/before.err" &
+  pids+=($!)
+  before_pid=$!
+  wait_for "$work/before.out" "http://"
+  before_target=(--target "before=$(head -n 1 "$work/before.out" | sed -e 's|/$||')@$before_pid")
+fi
+
 memory_port="$(free_port)"
 node scripts/peer/server.js "$memory_port" memory >"$work/memory.out" 2>&1 &
 pids+=($!)
@@ -67,5 +82,6 @@ wait_for "$work/flatfile.out" "listening"
 echo "== machine: $(nproc) cores, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg); node $(node --version); parlor ${PARLOR_BIN:-$(git rev-parse --short HEAD)}"
 node scripts/peer/bench.js --seconds "$seconds" --rounds "$rounds" --clients "$clients" \
   --target "parlor=$parlor_addr@$parlor_pid" \
+  "${before_target[@]}" \
   --target "memory=http://127.0.0.1:$memory_port@$memory_pid" \
   --target "flatfile=http://127.0.0.1:$flatfile_port@$flatfile_pid"

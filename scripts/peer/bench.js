@@ -10,7 +10,9 @@
 //
 // Terms:
 // - target: a server, named, with its address and its process id (for its
-//   CPU time and memory, read from /proc).
+//   CPU time and memory, read from /proc); `parlor` and `before` (another
+//   build of Parlor) are played through Parlor's API, any other through
+//   boardgame.io's.
 // - move: one roll answered. A boardgame.io roll is made through its own
 //   client over socket.io, as its pages do (the move runs on the server
 //   only: `client: false`), and counts when the new state arrives; a Parlor
@@ -142,7 +144,8 @@ function percentile(sorted, p) {
 
 /** One round of `clients` clients against `target` for `seconds`. */
 async function round(target, clients, seconds) {
-  const play = target.name === "parlor" ? parlorClient : bgioClient;
+  // "before": another build of Parlor (scripts/peer.sh, PARLOR_BEFORE).
+  const play = ["parlor", "before"].includes(target.name) ? parlorClient : bgioClient;
   const times = [];
   const cpu0 = cpuSeconds(target.pid);
   const t0 = Date.now();

@@ -300,10 +300,11 @@ fn start_log(format: LogFormat) -> Result<server::http::log::LogGuard> {
             .with_context(|| format!("RUST_LOG={spec} is not a log level"))?,
         _ => EnvFilter::new("info"),
     };
-    let (writer, guard) = server::http::log::non_blocking(std::io::stderr());
+    let (writer, guard) = server::http::log::non_blocking(std::io::stderr())
+        .context("cannot start the log's writer")?;
     let log = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(writer);
+        .with_writer(move || writer.line());
     let started = match format {
         LogFormat::Human => log.try_init(),
         LogFormat::Json => log.json().flatten_event(true).try_init(),

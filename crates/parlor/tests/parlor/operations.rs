@@ -744,7 +744,8 @@ fn a_server_whose_log_nobody_reads_answers_ten_thousand_requests_and_counts_the_
     let data = tempdir();
     let dir = data_arg(data.path());
     // One line a request: the pipe (64 KiB) fills after a few hundred,
-    // the writer's own line after 8,192 more; the rest are dropped.
+    // the writer's pending lines (1 MiB) after a few thousand more; the
+    // rest are dropped.
     let server = Served::start_unread(
         &[
             "--addr",

@@ -26,12 +26,12 @@
 //! - **cut** ([`cut`]): any other value a log line carries that may be
 //!   long (an error's words) is cut at [`LOGGED_MOST`] characters, with an
 //!   ellipsis.
-//! - **log writer** ([`non_blocking`]): the log's lines go to a channel
-//!   that one thread of its own writes out; a request never waits for the
-//!   log's reader. When that reader is stuck (a pipe nobody reads, a paused
-//!   log shipper) and the channel is full ([`LOG_LINES_BUFFERED`]), a new
-//!   line is dropped, and counted ([`dropped_lines`], the metric
-//!   `parlor_log_lines_dropped_total`).
+//! - **log writer** ([`non_blocking`], [`crate::http::log_writer`]): the
+//!   log's lines are handed to a thread of its own that writes them out a
+//!   few at a time; a request never waits for the log's reader. When that
+//!   reader is stuck (a pipe nobody reads, a paused log shipper) and the
+//!   pending lines are full, a new line is dropped, and counted
+//!   ([`dropped_lines`], the metric `parlor_log_lines_dropped_total`).
 
 use axum::extract::{MatchedPath, Request};
 use axum::http::HeaderName;
@@ -60,39 +60,30 @@ pub fn method_label(method: &axum::http::Method) -> &'static str {
     }
 }
 
-/// The most lines the log holds waiting for its reader: at a few hundred
-/// bytes a line, a few megabytes at most.
-pub const LOG_LINES_BUFFERED: usize = 8192;
+pub use crate::http::log_writer::{LogGuard, LogWriter};
 
-/// What keeps a [`non_blocking`] log writer's thread: dropped, it writes
-/// out the lines still waiting (for up to a second) and stops.
-pub use tracing_appender::non_blocking::WorkerGuard as LogGuard;
-
-/// The dropped-line count of the process's log writer, once one is made.
-static DROPPED: OnceLock<tracing_appender::non_blocking::ErrorCounter> = OnceLock::new();
+/// The process's log writer, once one is made (its dropped lines).
+static WRITER: OnceLock<LogWriter> = OnceLock::new();
 
 /// A log writer over `out` that never blocks its caller (see the module's
 /// terms), and the guard that flushes it when dropped (keep it until the
 /// process ends). The first one made in a process is the one whose dropped
 /// lines [`dropped_lines`] counts.
+///
+/// # Errors
+/// When its thread cannot be started.
 pub fn non_blocking<W: std::io::Write + Send + 'static>(
     out: W,
-) -> (tracing_appender::non_blocking::NonBlocking, LogGuard) {
-    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
-        .lossy(true)
-        .buffered_lines_limit(LOG_LINES_BUFFERED)
-        .thread_name("parlor-log")
-        .finish(out);
-    let _ = DROPPED.set(writer.error_counter());
-    (writer, guard)
+) -> std::io::Result<(LogWriter, LogGuard)> {
+    let (writer, guard) = LogWriter::new(out)?;
+    let _ = WRITER.set(writer.clone());
+    Ok((writer, guard))
 }
 
 /// The lines the process's log writer dropped because its reader was not
 /// keeping up (0 without one).
 pub fn dropped_lines() -> u64 {
-    DROPPED
-        .get()
-        .map_or(0, |c| u64::try_from(c.dropped_lines()).unwrap_or(u64::MAX))
+    WRITER.get().map_or(0, LogWriter::dropped)
 }
 
 /// The header that carries the request id back.

@@ -37,6 +37,7 @@ pub mod host;
 pub mod limits;
 pub mod listen;
 pub mod log;
+pub mod log_writer;
 pub mod metrics;
 pub mod origin;
 pub mod svg;
