@@ -150,7 +150,14 @@ async function round(target, clients, seconds) {
   const cpu0 = cpuSeconds(target.pid);
   const t0 = Date.now();
   const deadline = t0 + seconds * 1000;
-  await Promise.all(Array.from({ length: clients }, () => play(target.base, deadline, times)));
+  // A server that dies mid-round (boardgame.io's FlatFile server has
+  // crashed on its own state file) leaves its clients reconnecting for
+  // ever: the round ends 10 s past its deadline, and says so.
+  const playing = Promise.all(Array.from({ length: clients }, () => play(target.base, deadline, times)));
+  const late = new Promise((resolve) => setTimeout(() => resolve("late"), seconds * 1000 + 10_000));
+  if ((await Promise.race([playing, late])) === "late" || !fs.existsSync(`/proc/${target.pid}`)) {
+    return { gone: true };
+  }
   const wall = (Date.now() - t0) / 1000;
   const cpu = cpuSeconds(target.pid) - cpu0;
   times.sort((a, b) => a - b);
@@ -179,6 +186,10 @@ async function main() {
     for (const clients of o.clients) {
       for (const target of o.targets) {
         const got = await round(target, clients, o.seconds);
+        if (got.gone) {
+          console.log(`round ${r}, ${clients} client(s), ${target.name}: stopped answering (its process ${fs.existsSync(`/proc/${target.pid}`) ? "hangs" : "is gone"}); left out`);
+          continue;
+        }
         (results[`${target.name}/${clients}`] ||= []).push(got);
         console.log(
           `round ${r}, ${clients} client(s), ${target.name}: ${got.moves} moves, ${fmt(got.perSecond)}/s, ` +
@@ -196,6 +207,7 @@ async function main() {
     const base = results[`${first}/${clients}`];
     for (const target of o.targets) {
       const runs = results[`${target.name}/${clients}`];
+      if (!runs || !base) continue;
       const m = (key) => median(runs.map((x) => x[key]));
       const ratio = (key) => (target.name === first ? "" : `${fmt(median(base.map((x) => x[key])) / m(key), 2)}×`);
       console.log(
