@@ -286,6 +286,7 @@ fn every_game_page_fits_in_light_and_dark() {
             ("/", "home"),
             ("/lobby", "lobby"),
             ("/race", "any game's page"),
+            ("/nim", "a game's own page module"),
             ("/tycoon", "Tycoon's designer"),
             ("/chutes#analysis", "Chutes' analysis"),
             ("/nowhere", "404"),
