@@ -297,6 +297,56 @@ async fn the_solver_checks_its_time_limit() {
     assert_eq!(state.long_work.tally().timed_out, 1);
 }
 
+/// A server whose long line is full: one endless analysis holds its one
+/// slot and as many more as may wait are waiting.
+struct LongLineFull {
+    app: Router,
+    state: AppState,
+    clients: Vec<tokio::task::JoinHandle<(StatusCode, Value)>>,
+    _dir: tempfile::TempDir,
+}
+
+impl LongLineFull {
+    async fn make() -> Self {
+        let (app, state, dir) = app(|c| {
+            c.max_long_work = 1;
+            c.long_work_limit = Duration::from_secs(24 * 3600);
+        })
+        .await;
+        let board = upload(&app, ENDLESS_CHUTE).await;
+        let waiting = server::work::WAITING_PER_SLOT as u64;
+        let mut clients = Vec::new();
+        for _ in 0..=waiting {
+            let app = app.clone();
+            let uri = format!("/api/chutes/boards/{board}/analysis");
+            clients.push(tokio::spawn(
+                async move { call(&app, "GET", &uri, None).await },
+            ));
+        }
+        until(&state, "the long line to fill", |t| {
+            t.running == 1 && t.waiting == waiting
+        })
+        .await;
+        Self {
+            app,
+            state,
+            clients,
+            _dir: dir,
+        }
+    }
+
+    /// Hangs up every client, which withdraws the endless analysis.
+    async fn empty(self) {
+        for client in &self.clients {
+            client.abort();
+        }
+        until(&self.state, "the endless analysis to stop", |t| {
+            t.withdrawn == 1 && t.running == 0
+        })
+        .await;
+    }
+}
+
 /// A Baffle match's hint from the API: (its status, its answer).
 async fn match_hint(app: &Router, size: usize) -> (StatusCode, Value) {
     let setup = serde_json::json!({"game": "baffle", "setup": {"size": size, "mirrors": 4}});
@@ -318,83 +368,36 @@ async fn match_hint(app: &Router, size: usize) -> (StatusCode, Value) {
 /// waits in the long line, and is refused while it is full.
 #[tokio::test]
 async fn a_small_boxs_hint_does_not_wait_behind_the_long_line() {
-    let (app, state, _dir) = app(|c| {
-        c.max_long_work = 1;
-        c.long_work_limit = Duration::from_secs(24 * 3600);
-    })
-    .await;
-    let board = upload(&app, ENDLESS_CHUTE).await;
-    let waiting = server::work::WAITING_PER_SLOT as u64;
-    let mut clients = Vec::new();
-    for _ in 0..=waiting {
-        let app = app.clone();
-        let uri = format!("/api/chutes/boards/{board}/analysis");
-        clients.push(tokio::spawn(
-            async move { call(&app, "GET", &uri, None).await },
-        ));
-    }
-    until(&state, "the long line to fill", |t| {
-        t.running == 1 && t.waiting == waiting
-    })
-    .await;
-    let small = match_hint(&app, 8).await;
+    let full = LongLineFull::make().await;
+    let app = &full.app;
+    let small = match_hint(app, 8).await;
     assert_eq!(small.0, StatusCode::OK, "{}", small.1);
     assert!(small.1["advice_short"].is_string(), "{}", small.1);
-    let big = match_hint(&app, 26).await;
+    let big = match_hint(app, 26).await;
     assert_eq!(big.0, StatusCode::SERVICE_UNAVAILABLE, "{}", big.1);
     assert_eq!(code_of(&big), "busy");
-    for client in clients {
-        client.abort();
-    }
-    until(&state, "the endless analysis to stop", |t| {
-        t.withdrawn == 1 && t.running == 0
-    })
-    .await;
+    full.empty().await;
 }
 
 #[tokio::test]
 async fn cheap_analyses_are_answered_while_the_long_line_is_full() {
-    let (app, state, _dir) = app(|c| {
-        c.max_long_work = 1;
-        c.long_work_limit = Duration::from_secs(24 * 3600);
-    })
-    .await;
-    let board = upload(&app, ENDLESS_CHUTE).await;
+    let full = LongLineFull::make().await;
+    let (app, state) = (&full.app, &full.state);
     // One endless analysis holds the long line's slot, and eight more
     // wait: the line is full.
-    let waiting = server::work::WAITING_PER_SLOT as u64;
-    let mut clients = Vec::new();
-    for _ in 0..=waiting {
-        let app = app.clone();
-        let uri = format!("/api/chutes/boards/{board}/analysis");
-        clients.push(tokio::spawn(
-            async move { call(&app, "GET", &uri, None).await },
-        ));
-    }
-    until(&state, "the long line to fill", |t| {
-        t.running == 1 && t.waiting == waiting
-    })
-    .await;
     // A hint's solve is refused at once.
-    let answer = call(&app, "POST", "/api/baffle/solve", Some(hard_box())).await;
+    let answer = call(app, "POST", "/api/baffle/solve", Some(hard_box())).await;
     assert_eq!(answer.0, StatusCode::SERVICE_UNAVAILABLE, "{}", answer.1);
     assert_eq!(code_of(&answer), "busy");
     assert!(error_of(&answer).contains("try again"), "{}", answer.1);
     // The classic board's analysis waits in the quick line: answered.
     for _ in 0..5 {
-        let (status, body) = call(&app, "GET", "/api/chutes/boards/classic/analysis", None).await;
+        let (status, body) = call(app, "GET", "/api/chutes/boards/classic/analysis", None).await;
         assert_eq!(status, StatusCode::OK, "{body}");
-        let (status, _) = call(&app, "GET", "/api/chutes/boards/classic/min-throws", None).await;
+        let (status, _) = call(app, "GET", "/api/chutes/boards/classic/min-throws", None).await;
         assert_eq!(status, StatusCode::OK);
     }
     let tally = state.long_work.tally();
     assert_eq!(tally.finished, 10, "{tally:?}");
-    // Hanging up every client withdraws the endless analysis.
-    for client in clients {
-        client.abort();
-    }
-    until(&state, "the endless analysis to stop", |t| {
-        t.withdrawn == 1 && t.running == 0
-    })
-    .await;
+    full.empty().await;
 }
