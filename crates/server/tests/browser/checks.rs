@@ -13,6 +13,8 @@
 //!   pixels (WCAG's enhanced target size) is too small to tap. A checkbox
 //!   or radio button is measured with the label that wraps it (a tap on
 //!   the label ticks it).
+//! - **at rest**: the page once every animation that ends has ended; it
+//!   is measured then, not halfway through a bounce.
 //! - **broken word**: a word of a header or a button drawn across two
 //!   lines ("Ladd" over "ers"), which reads as two.
 //! - **audit**: axe-core run on the page (injected from
@@ -234,6 +236,7 @@ fn strings(value: &Value) -> Vec<String> {
 /// no control too small to tap, no broken word in a header or a button.
 /// Panics with every problem found, naming `what`.
 pub fn assert_page_fits(session: &Session, what: &str, size: Viewport) {
+    bring_to_rest(session);
     let mut problems = Vec::new();
     let overflow = sideways_overflow(session);
     if overflow > 0 {
@@ -260,6 +263,19 @@ pub fn assert_page_fits(session: &Session, what: &str, size: Viewport) {
         size.width,
         size.height,
         problems.join("\n  ")
+    );
+}
+
+/// Ends every animation that ends (a won result's bounce, a die's
+/// tumble), so the page is measured **at rest**: a control scaled to 96%
+/// for a moment is not too small to tap, nor one moved a moment covered.
+/// Animations that run forever (the reconnecting dot) are left running.
+fn bring_to_rest(session: &Session) {
+    session.script(
+        "for (const a of document.getAnimations()) { \
+           if (a.effect && a.effect.getComputedTiming().endTime !== Infinity) a.finish(); \
+         }",
+        vec![],
     );
 }
 
