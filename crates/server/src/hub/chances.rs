@@ -16,6 +16,11 @@
 //! - **settled**: the match is on and a person is to move: the position a
 //!   page will show for a while. A bot's position is soon gone, and is not
 //!   worked out.
+//! - **looked at**: someone on this server follows the match's stream,
+//!   or has just asked for its view. Only a position looked at is worked
+//!   out: behind a balancer a match's moves may reach one server and its
+//!   stream another, and the server with no one to tell does no work (the
+//!   other reads the move from the shared store and works it out).
 //! - **chances runner**: at most one task a match works its chances out,
 //!   on the hub's threads for thinking (at a lower priority than moves),
 //!   when one is free: while the bots of any match think, it waits
@@ -87,12 +92,27 @@ fn work_for(live: &Live) -> Option<Work> {
     }
 }
 
+/// True when someone on this server follows `slot`'s stream.
+fn watched(slot: &Slot) -> bool {
+    slot.changes.receiver_count() > 0
+}
+
 impl Hub {
     /// Sets what `slot`'s position (`live`, locked by the caller) lacks
-    /// being worked out, when it is slow, not yet known and the position
-    /// is settled (or the match over), unless a runner already goes (it
-    /// looks again when done).
+    /// being worked out, when it is slow, not yet known, the position
+    /// settled (or the match over) and someone here follows the match
+    /// (see **looked at**), unless a runner already goes (it looks again
+    /// when done).
     pub(super) fn kick_chances(self: &Arc<Self>, slot: &Arc<Slot>, live: &Live) {
+        if watched(slot) {
+            self.kick_chances_asked(slot, live);
+        }
+    }
+
+    /// [`Hub::kick_chances`] for a view just asked for, watched or not.
+    pub(super) fn kick_chances_asked(self: &Arc<Self>, slot: &Arc<Slot>, live: &Live) {
+        slot.chances_asked
+            .store(live.table.moves() + 1, Ordering::SeqCst);
         if slot.chances_running.load(Ordering::SeqCst) {
             return;
         }
@@ -178,10 +198,16 @@ impl Hub {
             }
             // Figures just worked out for this very position that are still
             // lacking (the memo kept too little) are not worked out again.
-            let next = work_for(&live).filter(|next| match next {
-                Work::Figures { moves, .. } => figures_done != Some(*moves),
-                Work::Chances(_) => true,
-            });
+            // Gone on with only while looked at (the lock is held, so a
+            // view asked for meanwhile has named its position).
+            let asked = slot.chances_asked.load(Ordering::SeqCst) == live.table.moves() + 1;
+            let next =
+                work_for(&live)
+                    .filter(|_| asked || watched(slot))
+                    .filter(|next| match next {
+                        Work::Figures { moves, .. } => figures_done != Some(*moves),
+                        Work::Chances(_) => true,
+                    });
             match next {
                 Some(next) => work = next,
                 None => {

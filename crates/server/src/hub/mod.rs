@@ -48,7 +48,7 @@ use games::{AnyMatch, MoveInput, Played};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::Poll;
 use tabletop::Code;
@@ -176,6 +176,9 @@ pub struct Slot {
     bots_running: AtomicBool,
     /// A task works the position's chances out ([`chances`]).
     chances_running: AtomicBool,
+    /// The position (its move number plus one; 0: none) whose view was
+    /// last asked for: a runner goes on to it even with no one watching.
+    chances_asked: AtomicUsize,
     touched_ms: AtomicI64,
 }
 
@@ -497,6 +500,7 @@ impl Hub {
             changes,
             bots_running: AtomicBool::new(false),
             chances_running: AtomicBool::new(false),
+            chances_asked: AtomicUsize::new(0),
             touched_ms: AtomicI64::new(crate::store::now_ms()),
         });
         let mut map = self.map();
@@ -607,8 +611,10 @@ impl Hub {
         id: &str,
         token: Option<&str>,
     ) -> Result<MatchView, ApiError> {
-        let (_slot, mut live) = self.lock(id).await?;
+        let (slot, mut live) = self.lock(id).await?;
         let holder = self.holder(id, &mut live, token).await?;
+        // Asked for: its slow figures are worked out for the next look.
+        self.kick_chances_asked(&slot, &live);
         whole(id, &live, holder)
     }
 
@@ -885,6 +891,8 @@ impl Hub {
     ) -> Result<(Arc<Change>, broadcast::Receiver<Arc<Change>>), ApiError> {
         let (slot, live) = self.lock(id).await?;
         let changes = slot.watch();
+        // Watched now: what its position lacks is worked out and told.
+        self.kick_chances(&slot, &live);
         let first = Arc::new(change(&slot.id, &live, &[])?);
         Ok((first, changes))
     }

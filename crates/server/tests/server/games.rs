@@ -441,6 +441,37 @@ async fn four_tycoon_bots_play_a_match_to_the_end() {
 }
 
 #[tokio::test]
+async fn a_positions_estimate_is_worked_out_only_once_someone_looks() {
+    // Behind a balancer a match's moves may reach one server and its
+    // stream another: the server where nobody watches or asks does not
+    // work the position out (the one with the watchers does).
+    let app = App::new().await;
+    let mut host = app
+        .start(json!({
+            "game": "tycoon",
+            "setup": {"text": SAMPLE},
+            "seats": ["here", "here"],
+            "seed": 3,
+        }))
+        .await;
+    let rolled = app.play(&mut host, json!({"move": "roll"})).await;
+    let moves = rolled.ok()["view"]["moves"].clone();
+    // Nobody looks for a while: a person is to move, nothing is worked out.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let first = app.look(&mut host).await;
+    assert_eq!(first["moves"], moves);
+    assert!(
+        first["view"].get("chances").is_none(),
+        "worked out with nobody looking: {first}"
+    );
+    // Asked for, it is worked out for the next look.
+    let later = app
+        .wait_for(&host.id, |v| v["view"]["chances"].is_array())
+        .await;
+    assert_eq!(later["moves"], moves);
+}
+
+#[tokio::test]
 async fn tycoon_chances_are_estimated_live_and_charted_once_over() {
     let app = App::new().await;
     // Live: a person against a bot. The estimate is worked out away from
