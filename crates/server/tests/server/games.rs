@@ -304,6 +304,12 @@ async fn chutes_matches_are_drawn_as_svg() {
 
 const SAMPLE: &str = include_str!("../../../tycoon/tests/data/sample.grid");
 
+/// A Tycoon match on the sample grid with these seats and seed.
+async fn start_on_sample(app: &App, seats: Value, seed: u64) -> Seat {
+    app.start(json!({"game": "tycoon", "setup": {"text": SAMPLE}, "seats": seats, "seed": seed}))
+        .await
+}
+
 /// Waits until the person in seat 1 is to move, or the match is over.
 async fn wait_for_seat_one(app: &App, id: &str) -> Value {
     app.wait_for(id, |v| v["status"] != "playing" || v["to_move"] == 1)
@@ -313,14 +319,7 @@ async fn wait_for_seat_one(app: &App, id: &str) -> Value {
 #[tokio::test]
 async fn a_tycoon_match_is_played_by_a_person_and_bots() {
     let app = App::new().await;
-    let mut host = app
-        .start(json!({
-            "game": "tycoon",
-            "setup": {"text": SAMPLE},
-            "seats": ["here", "normal", "easy", "normal"],
-            "seed": 5,
-        }))
-        .await;
+    let mut host = start_on_sample(&app, json!(["here", "normal", "easy", "normal"]), 5).await;
     let game = app.look(&mut host).await;
     // The seed would tell every roll to come: it stays secret until the end.
     assert!(game.get("seed").is_none(), "{game}");
@@ -393,14 +392,7 @@ async fn a_tycoon_match_is_played_by_a_person_and_bots() {
 #[tokio::test]
 async fn four_tycoon_bots_play_a_match_to_the_end() {
     let app = App::new().await;
-    let host = app
-        .start(json!({
-            "game": "tycoon",
-            "setup": {"text": SAMPLE},
-            "seats": ["normal", "normal", "normal", "normal"],
-            "seed": 9,
-        }))
-        .await;
+    let host = start_on_sample(&app, json!(["normal", "normal", "normal", "normal"]), 9).await;
     let done = app.wait_for(&host.id, |v| v["status"] != "playing").await;
     assert_eq!(done["status"], "won", "{done}");
     assert_eq!(done["seed"], 9, "shown once the match is over");
@@ -446,14 +438,7 @@ async fn a_positions_estimate_is_worked_out_only_once_someone_looks() {
     // stream another: the server where nobody watches or asks does not
     // work the position out (the one with the watchers does).
     let app = App::new().await;
-    let mut host = app
-        .start(json!({
-            "game": "tycoon",
-            "setup": {"text": SAMPLE},
-            "seats": ["here", "here"],
-            "seed": 3,
-        }))
-        .await;
+    let mut host = start_on_sample(&app, json!(["here", "here"]), 3).await;
     let rolled = app.play(&mut host, json!({"move": "roll"})).await;
     let moves = rolled.ok()["view"]["moves"].clone();
     // Nobody looks for a while: a person is to move, nothing is worked out.
@@ -478,14 +463,7 @@ async fn tycoon_chances_are_estimated_live_and_charted_once_over() {
     // the move's path once a person is to move, and views carry it from
     // then on; the host's view and a spectator's carry the same estimate,
     // the library's own for the start.
-    let mut host = app
-        .start(json!({
-            "game": "tycoon",
-            "setup": {"text": SAMPLE},
-            "seats": ["here", "normal"],
-            "seed": 3,
-        }))
-        .await;
+    let mut host = start_on_sample(&app, json!(["here", "normal"]), 3).await;
     let has_chances = |v: &Value| v["view"]["chances"].is_array();
     let anyone = app.wait_for(&host.id, has_chances).await;
     let mine = app.look(&mut host).await;
@@ -529,14 +507,7 @@ async fn tycoon_chances_are_estimated_live_and_charted_once_over() {
         }
     }
     // Over: two bots to the end; the look back's figures and chart.
-    let bots = app
-        .start(json!({
-            "game": "tycoon",
-            "setup": {"text": SAMPLE},
-            "seats": ["normal", "normal"],
-            "seed": 3,
-        }))
-        .await;
+    let bots = start_on_sample(&app, json!(["normal", "normal"]), 3).await;
     let done = app.wait_for(&bots.id, |v| v["status"] != "playing").await;
     let winner = done["winner"].as_u64().expect("a winner") as usize;
     let moves = done["moves"].as_u64().expect("moves") as usize;
