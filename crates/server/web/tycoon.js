@@ -59,6 +59,13 @@ let shell = null;
 let keepFocus = false;
 /** The kind of attack chosen, while its target is asked. */
 let attackKind = null;
+/**
+ * What the answers' buttons were drawn for (the position, the names, the answers, the
+ * kind chosen): a later render of the same, such as the late chances, keeps
+ * them, so that a click landing just then is not lost on a button replaced
+ * under it. null draws them afresh.
+ */
+let decisionDrawn = null;
 /** The list of this device's games. */
 let mine = null;
 const PAGE_TITLE = document.title;
@@ -258,8 +265,13 @@ function showDecision(m, busy) {
   play.status.classList.toggle("win", view.status === "won" && view.result?.you_won !== false);
   play.status.dataset.winner = view.status !== "playing" && view.winner ? String(view.winner) : "";
   const mine = view.status === "playing" && m.myTurn() && !busy;
-  play.decision.replaceChildren(...(mine ? answers(m) : []));
-  numberButtons();
+  const page = view.page || {};
+  const drawn = mine ? JSON.stringify([view.moves, view.to_move, view.names, attackKind, page.moves, page.attacks]) : "";
+  if (drawn !== decisionDrawn) {
+    play.decision.replaceChildren(...(mine ? answers(m) : []));
+    numberButtons();
+    decisionDrawn = drawn;
+  }
   if (hadFocus) {
     keepFocus = false;
     const first = play.decision.querySelector("button");
@@ -290,6 +302,7 @@ async function sendMove(answer, event) {
   // A disabled button loses the focus: the buttons drawn next take it back.
   keepFocus = play.decision.contains(document.activeElement);
   for (const b of play.decision.querySelectorAll("button")) b.disabled = true;
+  decisionDrawn = null;
   attackKind = null;
   await shell.play(answer.text);
 }
