@@ -115,11 +115,7 @@ fn run(input: Input) {
         let before = game.clone();
         let moves_before = m.moves();
         let seat = m.to_move().unwrap_or(1);
-        let request = Request {
-            mv,
-            after: Some(m.moves()),
-            roll: None,
-        };
+        let request = Request::after_moves(mv, m.moves());
         if m.play(seat, request).is_err() {
             // Nothing changed, so nothing below can have: the checks after
             // the last accepted move stand.

@@ -320,11 +320,7 @@ mod tests {
     }
 
     fn take(m: &mut Match<Nim>, seat: u8, n: u8) -> Result<(), String> {
-        let request = MoveRequest {
-            mv: Take(n),
-            after: None,
-            roll: None,
-        };
+        let request = MoveRequest::new(Take(n));
         m.play(seat, request).map(|_| ()).map_err(|e| e.to_string())
     }
 

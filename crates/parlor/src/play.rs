@@ -148,14 +148,7 @@ pub(crate) fn run<G: Playable>(
         };
         let result = match console.dice.as_mut() {
             Some(dice) => m.play_rolling(seat, mv, dice),
-            None => m.play(
-                seat,
-                Request {
-                    mv,
-                    after: None,
-                    roll: None,
-                },
-            ),
+            None => m.play(seat, Request::new(mv)),
         };
         match result {
             Ok(played) => table.played(m, &played, console.out)?,

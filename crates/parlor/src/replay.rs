@@ -346,11 +346,7 @@ mod tests {
         m.set_name(1, Some("Ada")).expect("a name");
         m.set_name(2, Some("Bo")).expect("a name");
         for (seat, n) in [(1, 2), (2, 3)] {
-            let request = Request {
-                mv: Take(n),
-                after: None,
-                roll: None,
-            };
+            let request = Request::new(Take(n));
             m.play(seat, request).expect("a take");
         }
         let record = serde_json::to_value(m.record()).expect("a record");

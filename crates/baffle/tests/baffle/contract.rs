@@ -45,11 +45,7 @@ fn a_record_with_an_illegal_move_is_refused_with_its_index() {
         DiceMode::Seeded { seed: 1 },
     )
     .unwrap();
-    let shoot = |hole| tabletop::play::Request {
-        mv: Move::Shoot { hole },
-        after: None,
-        roll: None,
-    };
+    let shoot = |hole| tabletop::play::Request::new(Move::Shoot { hole });
     m.play(1, shoot(7)).unwrap();
     m.play(1, shoot(5)).unwrap();
     let mut record = m.record().clone();

@@ -210,11 +210,7 @@ fn after_the_end(
         match table.command(m, text, out)? {
             Command::Leave => return Ok(()),
             Command::Move(mv) => {
-                let request = tabletop::play::Request {
-                    mv,
-                    after: None,
-                    roll: None,
-                };
+                let request = tabletop::play::Request::new(mv);
                 if let Err(e) = m.play(1, request) {
                     table.refused(&e, out)?;
                 }

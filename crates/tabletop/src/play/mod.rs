@@ -270,6 +270,28 @@ pub struct Request<M> {
     pub roll: Option<u32>,
 }
 
+impl<M> Request<M> {
+    /// `mv` with no move number (not checked) and no roll (the match's
+    /// own dice).
+    pub fn new(mv: M) -> Self {
+        Self {
+            mv,
+            after: None,
+            roll: None,
+        }
+    }
+
+    /// `mv` sent by a client that saw `moves` moves (refused when the
+    /// match has moved on), with the match's own dice.
+    pub fn after_moves(mv: M, moves: usize) -> Self {
+        Self {
+            mv,
+            after: Some(moves),
+            roll: None,
+        }
+    }
+}
+
 /// Why the match refused a move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MatchError<E> {

@@ -141,11 +141,7 @@ impl Playable for Race {
 const PEOPLE: [SeatKind; 2] = [SeatKind::Person, SeatKind::Person];
 
 fn roll() -> Request<RaceMove> {
-    Request {
-        mv: RaceMove::Roll,
-        after: None,
-        roll: None,
-    }
+    Request::new(RaceMove::Roll)
 }
 
 #[test]
@@ -379,15 +375,7 @@ fn record_entries_are_the_moves_text() {
         },
     )
     .unwrap();
-    m.play(
-        2,
-        Request {
-            mv: RaceMove::Wait,
-            after: None,
-            roll: None,
-        },
-    )
-    .unwrap();
+    m.play(2, Request::new(RaceMove::Wait)).unwrap();
     let json = serde_json::to_value(m.record()).unwrap();
     assert_eq!(json["moves"], serde_json::json!(["roll @4", "wait"]));
     assert_eq!(json["dice"], serde_json::json!("chosen"));

@@ -152,16 +152,7 @@ fn the_chances_are_the_same_for_every_viewer_and_never_tell_the_dice() {
     for step in 0..40 {
         let seat = seeded.to_move().unwrap();
         let mv = DefaultBot.choose(seeded.game());
-        let played = seeded
-            .play(
-                seat,
-                Request {
-                    mv,
-                    after: None,
-                    roll: None,
-                },
-            )
-            .unwrap();
+        let played = seeded.play(seat, Request::new(mv)).unwrap();
         let rolled = played.events.iter().find_map(|e| match e {
             tycoon::Event::Rolled { roll, .. } => Some(u32::from(*roll)),
             _ => None,
@@ -198,15 +189,7 @@ fn a_view_carries_the_chances_only_once_worked_out_and_never_works_them_out() {
     let mut m = Match::<Game>::start(setup(), people, DiceMode::Seeded { seed: 5 }).unwrap();
     let seat = m.to_move().unwrap();
     let mv = DefaultBot.choose(m.game());
-    m.play(
-        seat,
-        Request {
-            mv,
-            after: None,
-            roll: None,
-        },
-    )
-    .unwrap();
+    m.play(seat, Request::new(mv)).unwrap();
     let fresh = serde_json::to_value(m.view(Viewer::Spectator)).unwrap()["view"].clone();
     for key in ["chances", "chances_interval", "chances_playouts"] {
         assert!(fresh.get(key).is_none(), "{key}: {fresh}");

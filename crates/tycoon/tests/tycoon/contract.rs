@@ -44,11 +44,7 @@ fn a_record_with_an_illegal_move_is_refused_with_its_index() {
         DiceMode::Seeded { seed: 5 },
     )
     .unwrap();
-    let roll = tabletop::play::Request {
-        mv: Move::Roll,
-        after: Some(0),
-        roll: None,
-    };
+    let roll = tabletop::play::Request::after_moves(Move::Roll, 0);
     m.play(1, roll.clone()).unwrap();
     assert_eq!(
         tabletop::play::Coded::code(&m.play(1, roll.clone()).unwrap_err()),
