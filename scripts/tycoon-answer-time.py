@@ -36,7 +36,7 @@ for g in range(games):
             if v["status"] != "playing" or v["to_move"] == 1: break
             time.sleep(0.01)
         if v["status"] != "playing": break
-        mv = v["page"]["moves"][0]["move"]
+        mv = v["page"]["moves"][0]["text"]
         t = time.perf_counter()
         a = call("POST", f"/api/matches/{mid}/moves?view=full", {"move": mv, "after": v["moves"]}, token)
         times.append((time.perf_counter() - t) * 1000)

@@ -120,7 +120,7 @@ where
     fn public_setup(m: &Match<Self>) -> Value;
 
     /// What a page needs besides the game's view, for `viewer` (Tycoon's
-    /// prompt in words). Nothing by default.
+    /// question in words). Nothing by default.
     fn extras(_m: &Match<Self>, _viewer: Viewer) -> Value {
         Value::Null
     }

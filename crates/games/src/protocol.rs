@@ -104,7 +104,7 @@ pub struct Position {
     /// The game's own view for this viewer (each game's docs).
     #[schemars(with = "serde_json::Value")]
     pub view: GameJson,
-    /// What the game's page shows besides (Tycoon's prompt in words);
+    /// What the game's page shows besides (Tycoon's question in words);
     /// `null` when nothing.
     #[schemars(with = "serde_json::Value")]
     pub page: GameJson,

@@ -6,13 +6,12 @@
 //!   [`Need::SavedGrid`]), `{"text": "..."}` (a grid file's text),
 //!   `{"sample": true}` (the original assignment's sample) or none (an
 //!   empty grid) — and optionally `"turn_cap"`.
-//! - **public setup**: the grid's objects and the cells as drawn; Tycoon
-//!   hides nothing but the dice.
-//! - **extras**: the decision awaited in words (`question`, and the CLI's
-//!   `prompt`), the moves that answer it (as JSON and text, each with a
-//!   button's label and what it does), the kinds of attack offered, and
-//!   once over, how the game ended (`outcome`): the library's words
-//!   ([`tycoon::game::words`]).
+//! - **public setup**: the grid's objects and the cells as drawn, and the
+//!   kinds of attack in words; Tycoon hides nothing but the dice.
+//! - **extras**: the decision awaited in words (`question`) and the moves
+//!   that answer it (each its text, with a button's label and what it
+//!   does, an attack's kind and target); once over, how the game ended (`outcome`): the
+//!   library's words ([`tycoon::game::words`]).
 
 use crate::Refusal;
 use crate::any_match::Adapter;
@@ -121,6 +120,8 @@ impl Adapter for Game {
             "objects": grid.objects().map(object_view).collect::<Vec<_>>(),
             "layout": layout(),
             "turn_cap": m.record().setup.turn_cap,
+            // The same in every game: told once, and named by the answers.
+            "attacks": words::attack_kinds(),
         })
     }
 
@@ -134,15 +135,15 @@ impl Adapter for Game {
         } else {
             words::asked(game, &names)
         };
-        let (question, moves, attacks) = match asked {
-            Some(a) => (Some(a.question), a.answers, a.attacks),
-            None => (None, Vec::new(), Vec::new()),
+        // Every viewer is told the answers (the live stream's one view
+        // serves all, and the seat to move shows them as buttons).
+        let (question, moves) = match asked {
+            Some(a) => (Some(a.question), a.answers),
+            None => (None, Vec::new()),
         };
         json!({
-            "prompt": game.pending().filter(|_| !m.status().is_over()).map(|d| d.prompt()),
             "question": question,
             "moves": moves,
-            "attacks": attacks,
             "outcome": words::outcome(game, &names),
         })
     }

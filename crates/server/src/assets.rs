@@ -196,6 +196,11 @@ pub fn routes(web_dir: Option<PathBuf>, games: &games::Registry) -> Router<AppSt
             }),
         )
         .fallback(not_found)
+        // No page or script holds a secret: each is compressed when the
+        // browser accepts it (`http::compress`).
+        .layer(axum::middleware::map_response(
+            crate::http::compress::mark::<axum::body::Body>,
+        ))
 }
 
 /// A file of the web folder, when one is set and holds it.

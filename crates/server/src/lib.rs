@@ -121,7 +121,8 @@ pub fn router_for(state: AppState) -> Router {
             http::client::identify,
         ));
     let app = host_checked(app, config.listen, &config.public_hosts);
-    app.layer(axum::middleware::map_response(http::headers::add))
+    app.layer(http::compress::layer())
+        .layer(axum::middleware::map_response(http::headers::add))
         .layer(axum::middleware::from_fn_with_state(
             state,
             ops::observe::observe,

@@ -216,13 +216,19 @@ function statusLine(m) {
   const to = view.to_move;
   const seat = (view.players || []).find((p) => p.seat === to) || {};
   if (m.myTurn() && page.question) {
-    const choice = attackKind && (page.attacks || []).find((a) => a.attack === attackKind);
+    const choice = attackKind && kindsOffered(m).find((a) => a.attack === attackKind);
     if (choice) return `${playerName(to)}: ${choice.label.toLowerCase()} on whom? ${capital(named(choice.detail))}.`;
     attackKind = null;
     return named(page.question);
   }
   if (seat.state === "open" || seat.state === "anyone") return statusWords(m, seatName);
   return `${page.question ? named(page.question) : `${playerName(to)} to play.`} (${seat.kind === "bot" ? "a bot, on the server" : "waiting for them"})`;
+}
+
+/** The kinds of attack the answers offer, in words (the match's setup has every kind's, once). */
+function kindsOffered(m) {
+  const moves = (m.view.page && m.view.page.moves) || [];
+  return ((m.setup && m.setup.attacks) || []).filter((k) => moves.some((x) => x.attack === k.attack));
 }
 
 /** The answers' buttons for the decision awaited, when this device answers it. */
@@ -232,9 +238,10 @@ function answers(m) {
   const parts = [];
   const send = (answer) => (event) => sendMove(answer, event);
   if (attackKind) {
-    const choice = (page.attacks || []).find((a) => a.attack === attackKind);
+    const choice = kindsOffered(m).find((a) => a.attack === attackKind);
     for (const a of all.filter((x) => x.attack === attackKind)) {
-      parts.push(answerButton(seatName(a.target), named(a.detail), send(a), { seat: a.target, dataset: { move: a.text } }));
+      // Whom: the kind's words, in the line above, say what it does.
+      parts.push(answerButton(seatName(a.target), "", send(a), { seat: a.target, dataset: { move: a.text } }));
     }
     parts.push(
       el(
@@ -247,7 +254,7 @@ function answers(m) {
     return parts;
   }
   for (const a of all.filter((x) => !x.attack)) parts.push(answerButton(a.label, a.detail, send(a), { dataset: { move: a.text } }));
-  for (const k of page.attacks || []) {
+  for (const k of kindsOffered(m)) {
     const direct = all.find((x) => x.attack === k.attack && !k.needs_target);
     if (direct) {
       parts.push(answerButton(direct.label, direct.detail, send(direct), { class: "attack", dataset: { move: direct.text } }));
@@ -266,7 +273,7 @@ function showDecision(m, busy) {
   play.status.dataset.winner = view.status !== "playing" && view.winner ? String(view.winner) : "";
   const mine = view.status === "playing" && m.myTurn() && !busy;
   const page = view.page || {};
-  const drawn = mine ? JSON.stringify([view.moves, view.to_move, view.names, attackKind, page.moves, page.attacks]) : "";
+  const drawn = mine ? JSON.stringify([view.moves, view.to_move, view.names, attackKind, page.moves]) : "";
   if (drawn !== decisionDrawn) {
     play.decision.replaceChildren(...(mine ? answers(m) : []));
     numberButtons();

@@ -24,11 +24,14 @@
 //!   peer, or `X-Forwarded-For` from a trusted proxy) and the rates per
 //!   client address on the routes that make something or ask for long
 //!   work (`429` with `Retry-After`).
+//! - **compression** ([`compress`]): gzip for the answers marked as never
+//!   holding a secret, when the asker accepts it.
 //! - **metrics** ([`metrics`]): counters, gauges and histograms in
 //!   Prometheus' text format, served on their own address
 //!   (`--metrics-addr`).
 
 pub mod client;
+pub mod compress;
 pub mod error;
 pub mod fair;
 pub mod headers;

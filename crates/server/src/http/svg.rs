@@ -1,4 +1,5 @@
-//! A picture as an answer: `render`'s SVG text, or its refusal as a 422.
+//! A picture as an answer: `render`'s SVG text (compressed when the asker
+//! accepts it), or its refusal as a 422.
 
 use crate::http::error::ApiError;
 use axum::http::header;
@@ -22,12 +23,18 @@ pub fn svg_response(
 /// 422 with the renderer's reason.
 pub fn svg_text_response(svg: Result<String, render::RenderError>) -> Result<Response, ApiError> {
     let svg = svg.map_err(|e| ApiError::unprocessable(format!("cannot draw this: {e}")))?;
-    Ok((
+    let mut response = (
         [
             (header::CONTENT_TYPE, "image/svg+xml"),
             (header::CACHE_CONTROL, "no-cache"),
         ],
         svg,
     )
-        .into_response())
+        .into_response();
+    // A picture never shows a secret (an unfound mirror is not drawn):
+    // compressed when the asker accepts it.
+    response
+        .extensions_mut()
+        .insert(crate::http::compress::Compressible);
+    Ok(response)
 }

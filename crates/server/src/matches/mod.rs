@@ -55,25 +55,32 @@ use tabletop::play::{DiceMode, SeatKind};
 
 /// The routes under `/api`: `/matches…` and `/lobby`.
 pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/matches", post(create))
+    // Answers that never hold a token or an invite: compressed when the
+    // asker accepts it (`http::compress`).
+    let open = Router::new()
         .route("/matches/{id}", get(view))
         .route("/matches/{id}/setup", get(public_setup))
         .route("/matches/{id}/moves", post(play))
-        .route("/matches/{id}/join", post(join))
-        .route("/matches/{id}/seats/{seat}/invite", post(reinvite))
-        .route("/matches/{id}/rematch", post(rematch))
-        .route("/matches/{id}/name", post(name_seat))
-        .route("/matches/{id}/events", get(events))
         .route("/matches/{id}/record", get(record))
         .route("/matches/{id}/replay", get(replay))
         .route("/matches/{id}/svg", get(picture))
         .route("/matches/{id}/chances.svg", get(chances_picture))
         .route("/matches/{id}/chances", get(chances_over_game))
         .route("/lobby", get(lobby::lobby))
-        .route("/lobby/events", get(lobby::events))
         .route("/games", get(list_games))
+        .route_layer(axum::middleware::map_response(
+            crate::http::compress::mark::<axum::body::Body>,
+        ));
+    Router::new()
+        .route("/matches", post(create))
+        .route("/matches/{id}/join", post(join))
+        .route("/matches/{id}/seats/{seat}/invite", post(reinvite))
+        .route("/matches/{id}/rematch", post(rematch))
+        .route("/matches/{id}/name", post(name_seat))
+        .route("/matches/{id}/events", get(events))
+        .route("/lobby/events", get(lobby::events))
         .route("/qr", post(qr::picture))
+        .merge(open)
 }
 
 /// `GET /api/games`: every game of this Parlor, as the registry declares

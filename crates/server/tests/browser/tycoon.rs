@@ -1094,11 +1094,14 @@ fn a_tycoon_turn_is_played_by_keyboard() {
     );
     // 2: ice; its targets by name and colour; Escape goes back.
     b.press("2");
-    b.wait_for_text("#play-status", "ice on whom?");
+    // What it does, once, in the line above the targets.
+    b.wait_for_text(
+        "#play-status",
+        "ice on whom? The player you choose loses their next turn.",
+    );
     let target = b.text_css("#decision button[data-move='attack ice 2']");
-    // Each target by its player's name and colour, in words about them.
+    // Each target by its player's name and colour.
     assert!(target.contains("Easy bot 2 (purple)"), "{target}");
-    assert!(target.contains("Easy bot 2 loses"), "{target}");
     b.press(ESCAPE);
     b.wait_for("the kinds again", || (answers(&b).len() == 5).then_some(()));
     // 3: fire; Tab to the second target and Enter: fire on Player 3.

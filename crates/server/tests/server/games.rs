@@ -330,15 +330,24 @@ async fn a_tycoon_match_is_played_by_a_person_and_bots() {
     assert_eq!(game["view"]["players"][0]["coins"], 100);
     let offered = game["page"]["moves"].as_array().unwrap();
     assert_eq!(offered.len(), 1, "{offered:?}");
-    assert_eq!(offered[0]["move"], json!({"move": "roll"}));
-    assert_eq!(offered[0]["text"], "roll");
-    assert_eq!(game["page"]["prompt"], "P1: roll");
+    assert_eq!(
+        offered[0],
+        json!({"text": "roll", "label": "Roll", "detail": "roll the die and move"})
+    );
+    assert_eq!(game["page"]["question"], "Player 1 to roll.");
     assert_eq!(
         game["players"][1],
         json!({"seat": 2, "kind": "bot", "level": "normal", "yours": false, "name": "Normal bot 2", "colour": 2})
     );
     let setup = app.get(&format!("/api/matches/{}/setup", host.id)).await;
     assert_eq!(setup.ok()["objects"].as_array().unwrap().len(), 17);
+    let kinds: Vec<&str> = setup.ok()["attacks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["Ice", "Fire", "Poison", "Lightning"]);
 
     // Only the pending decision's answers are accepted.
     let wrong = app.play(&mut host, json!("buy")).await;

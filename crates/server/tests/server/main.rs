@@ -20,6 +20,7 @@
 //! - [`race`]: friends racing on one Baffle box, and Tycoon for two or
 //!   three;
 //! - [`servers`]: several servers on one PostgreSQL;
+//! - [`sizes`]: what answers weigh as sent, and which are compressed;
 //! - [`store`]: the store, on SQLite and PostgreSQL;
 //! - [`support`]: the app on a fresh store, shared by the subjects.
 
@@ -39,5 +40,6 @@ mod new_game;
 mod players;
 mod race;
 mod servers;
+mod sizes;
 mod store;
 mod support;

@@ -6,12 +6,16 @@
 //!   ("Player 1's recharge turn: Do you wish to launch a special attack
 //!   instead of recharging?", the original assignment's question), and every
 //!   legal move as an [`Answer`].
-//! - **answer** ([`Answer`]): one legal move with a button's label ("Ice on
-//!   Player 2") and what it does ("Player 2 loses their next turn"). An
-//!   attack's answers carry their kind and target, so that a page can ask
-//!   the kind first and the target second without knowing any rule.
-//! - **attack choice** ([`AttackChoice`]): a kind of attack the player may
-//!   still launch, with its label and effect, in the order offered.
+//! - **answer** ([`Answer`]): one legal move with a button's label ("Buy
+//!   for 50 coins", "Ice on Player 2") and what it does ("Player 1 owns
+//!   every station 9 …"; an attack on a chosen player says it with its
+//!   kind). An attack's answers carry their kind and target, so that a
+//!   page can ask the kind first and the target second without knowing
+//!   any rule.
+//! - **attack kind** ([`AttackChoice`], [`attack_kinds`]): a kind of
+//!   attack with its label and effect; the same for every game, so a page
+//!   is told them once (with the match's setup) and an answer names its
+//!   kind.
 //! - **outcome** ([`outcome`]): how a finished game ended, counting the
 //!   winner's own turns and the turns of all players apart.
 //!
@@ -20,10 +24,7 @@
 //! passed in (seat 1's first), "Player N" for a seat past their end.
 
 use super::dialogue::ATTACK_QUESTION;
-use super::{
-    Attack, Decision, FIRE_COINS, FIRE_TURNS, Game, LIGHTNING_COINS, Move, POISON_TURNS,
-    PRISON_TURNS, RECHARGE_PER_PIP, TurnKind,
-};
+use super::{Attack, Decision, Game, Move, PRISON_TURNS, RECHARGE_PER_PIP, TurnKind};
 use serde::Serialize;
 
 /// A seat's name for people: its name in `names`, else `Player 2`.
@@ -40,22 +41,22 @@ pub struct Asked {
     pub question: String,
     /// Every legal move, in [`Game::legal_moves`]'s order.
     pub answers: Vec<Answer>,
-    /// The kinds of attack offered, in order (empty unless the decision
-    /// is to recharge or attack).
-    pub attacks: Vec<AttackChoice>,
 }
 
-/// One legal move, worded for a button.
+/// One legal move, worded for a button. Written as JSON, its move is its
+/// text (one way to send it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Answer {
     /// The move.
-    #[serde(rename = "move")]
+    #[serde(skip)]
     pub mv: Move,
     /// Its text form (`attack ice 2`), as the API and the CLI read it.
     pub text: String,
     /// A button's words: `Roll`, `Buy for 50 coins`, `Ice on Player 2`.
     pub label: String,
-    /// What it does, in a sentence's words.
+    /// What it does, in a sentence's words; empty (and left out of its
+    /// JSON) for an attack on a chosen player, whose kind's words say it.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub detail: String,
     /// The attack it launches, if it is one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -65,7 +66,7 @@ pub struct Answer {
     pub target: Option<u8>,
 }
 
-/// A kind of attack the player may launch now.
+/// A kind of attack, in words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct AttackChoice {
     /// The kind.
@@ -76,6 +77,20 @@ pub struct AttackChoice {
     pub detail: &'static str,
     /// True when a target is chosen next.
     pub needs_target: bool,
+}
+
+/// Every kind of attack in words, in [`Attack::ALL`]'s order (the order
+/// answers offer them in).
+pub fn attack_kinds() -> Vec<AttackChoice> {
+    Attack::ALL
+        .into_iter()
+        .map(|attack| AttackChoice {
+            attack,
+            label: attack_label(attack),
+            detail: attack_effect(attack),
+            needs_target: attack.needs_target(),
+        })
+        .collect()
 }
 
 /// What an attack does, for the player choosing it.
@@ -97,21 +112,6 @@ fn attack_label(attack: Attack) -> &'static str {
         Attack::Fire => "Fire",
         Attack::Poison => "Poison",
         Attack::Lightning => "Lightning",
-    }
-}
-
-/// What an attack does to `target` (or to everyone, for lightning).
-fn attack_on(attack: Attack, target: Option<u8>, names: &[String]) -> String {
-    let them = target.map_or_else(|| "everyone".to_string(), |t| player_name(names, t));
-    match attack {
-        Attack::Ice => format!("{them} loses their next turn"),
-        Attack::Fire => {
-            format!("{them} loses {FIRE_COINS} coins on each of their next {FIRE_TURNS} turns")
-        }
-        Attack::Poison => {
-            format!("{them}'s rolls count one less for their next {POISON_TURNS} turns")
-        }
-        Attack::Lightning => format!("every other player loses {LIGHTNING_COINS} coins"),
     }
 }
 
@@ -196,15 +196,18 @@ pub fn asked(game: &Game, names: &[String]) -> Option<Asked> {
                     ),
                 },
                 (_, Move::Recharge) => ("Recharge".to_string(), recharge.clone()),
-                (_, Move::Attack { attack, target }) => {
-                    let label = match target {
-                        Some(t) => {
-                            format!("{} on {}", attack_label(attack), player_name(names, t))
-                        }
-                        None => format!("{} on everyone", attack_label(attack)),
-                    };
-                    (label, attack_on(attack, target, names))
-                }
+                // An attack on a chosen player: its kind's words say what
+                // it does (`attack_kinds`), its label whom.
+                (_, Move::Attack { attack, target }) => match target {
+                    Some(t) => (
+                        format!("{} on {}", attack_label(attack), player_name(names, t)),
+                        String::new(),
+                    ),
+                    None => (
+                        format!("{} on everyone", attack_label(attack)),
+                        attack_effect(attack).to_string(),
+                    ),
+                },
                 (Decision::BuyOrPass { station, price, .. }, Move::Buy) => {
                     let fee = game
                         .grid()
@@ -246,23 +249,10 @@ pub fn asked(game: &Game, names: &[String]) -> Option<Asked> {
             }
         })
         .collect::<Vec<_>>();
-    let mut attacks: Vec<AttackChoice> = Vec::new();
-    for a in &answers {
-        let Some(attack) = a.attack else { continue };
-        if !attacks.iter().any(|c| c.attack == attack) {
-            attacks.push(AttackChoice {
-                attack,
-                label: attack_label(attack),
-                detail: attack_effect(attack),
-                needs_target: attack.needs_target(),
-            });
-        }
-    }
     Some(Asked {
         player,
         question,
         answers,
-        attacks,
     })
 }
 
@@ -290,7 +280,9 @@ pub fn outcome(game: &Game, names: &[String]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{MAX_ATTACKS, SEATS, Seat};
+    use crate::game::{
+        FIRE_COINS, FIRE_TURNS, LIGHTNING_COINS, MAX_ATTACKS, POISON_TURNS, SEATS, Seat,
+    };
     use crate::grid::Grid;
     use crate::parse_grid;
     use std::sync::Arc;
@@ -333,7 +325,7 @@ mod tests {
         assert_eq!(asked.answers.len(), 1);
         assert_eq!(asked.answers[0].label, "Roll");
         assert_eq!(asked.answers[0].text, "roll");
-        assert!(asked.attacks.is_empty());
+        assert!(asked.answers.iter().all(|a| a.attack.is_none()));
     }
 
     #[test]
@@ -356,7 +348,7 @@ mod tests {
             .find(|a| a.text == "attack ice 2")
             .unwrap();
         assert_eq!(ice2.label, "Ice on Player 2");
-        assert_eq!(ice2.detail, "Player 2 loses their next turn");
+        assert_eq!(ice2.detail, "", "its kind's words say what it does");
         assert_eq!((ice2.attack, ice2.target), (Some(Attack::Ice), Some(2)));
         let lightning = asked
             .answers
@@ -365,31 +357,23 @@ mod tests {
             .unwrap();
         assert_eq!(lightning.label, "Lightning on everyone");
         assert_eq!(lightning.target, None);
-        // The kinds, in order, each once, with their effect in words that
-        // say the rules' numbers.
-        let kinds: Vec<&str> = asked.attacks.iter().map(|c| c.label).collect();
-        assert_eq!(kinds, ["Ice", "Fire", "Poison", "Lightning"]);
+        // The answers offer the kinds in their words' order, and those
+        // words say the rules' numbers.
+        let mut offered: Vec<Attack> = asked.answers.iter().filter_map(|a| a.attack).collect();
+        offered.dedup();
+        let kinds = attack_kinds();
+        assert_eq!(offered, kinds.iter().map(|k| k.attack).collect::<Vec<_>>());
+        let labels: Vec<&str> = kinds.iter().map(|c| c.label).collect();
+        assert_eq!(labels, ["Ice", "Fire", "Poison", "Lightning"]);
+        assert!(kinds[1].detail.contains(&format!("{FIRE_COINS} coins")));
+        assert!(kinds[1].detail.contains(&format!("{FIRE_TURNS} turns")));
+        assert!(kinds[2].detail.contains(&format!("{POISON_TURNS} turns")));
         assert!(
-            asked.attacks[1]
-                .detail
-                .contains(&format!("{FIRE_COINS} coins"))
-        );
-        assert!(
-            asked.attacks[1]
-                .detail
-                .contains(&format!("{FIRE_TURNS} turns"))
-        );
-        assert!(
-            asked.attacks[2]
-                .detail
-                .contains(&format!("{POISON_TURNS} turns"))
-        );
-        assert!(
-            asked.attacks[3]
+            kinds[3]
                 .detail
                 .contains(&format!("{LIGHTNING_COINS} coins"))
         );
-        assert!(!asked.attacks[3].needs_target);
+        assert!(!kinds[3].needs_target);
         // Nobody is offered as their own target.
         assert!(asked.answers.iter().all(|a| a.target != Some(1)));
         assert_eq!(MAX_ATTACKS, 2);

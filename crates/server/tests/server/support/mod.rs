@@ -172,6 +172,27 @@ impl App {
 
     /// Sends a request as built (any headers, any body).
     pub async fn request(&self, request: Request<Body>) -> Answer {
+        self.request_on_the_wire(request).await.0
+    }
+
+    /// Sends `method uri` as a browser does, accepting a gzip answer, with
+    /// a seat token (or none) and a JSON body (or none); returns the answer
+    /// (its body unpacked) and the bytes its body took as sent.
+    pub async fn send_as_a_browser(
+        &self,
+        method: &str,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> (Answer, usize) {
+        let headers = [("accept-encoding", "gzip, deflate, br")];
+        self.request_on_the_wire(with_body(json_request(method, uri, token, &headers), body))
+            .await
+    }
+
+    /// Sends a request as built; returns the answer (a gzip body
+    /// unpacked) and the bytes its body took as sent.
+    async fn request_on_the_wire(&self, request: Request<Body>) -> (Answer, usize) {
         let response = self
             .router
             .clone()
@@ -180,19 +201,33 @@ impl App {
             .expect("an answer");
         let status = response.status();
         let headers = response.headers().clone();
-        let bytes = response
+        let sent = response
             .into_body()
             .collect()
             .await
             .expect("a body")
             .to_bytes();
+        let bytes = if headers
+            .get(header::CONTENT_ENCODING)
+            .is_some_and(|e| e == "gzip")
+        {
+            let mut unpacked = Vec::new();
+            std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&sent[..]), &mut unpacked)
+                .expect("a gzip body that unpacks");
+            unpacked
+        } else {
+            sent.to_vec()
+        };
         let body = serde_json::from_slice(&bytes)
             .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-        Answer {
-            status,
-            headers,
-            body,
-        }
+        (
+            Answer {
+                status,
+                headers,
+                body,
+            },
+            sent.len(),
+        )
     }
 
     /// `GET uri`.

@@ -1,0 +1,79 @@
+# What a move's answer weighs, as written and as a browser is sent it
+# (gzip): Chutes and Tycoon with four seats at one screen (every seat's
+# answers offered here in turn), each person named with the longest name
+# allowed, moves chosen at random from those offered; median, 90th
+# percentile and largest, and how many reach 1 KB. Then a Baffle answer,
+# which carries the asker's whole box, as the box fills: one player
+# shooting every hole once on the default box and on the biggest.
+#
+#   parlor serve --addr 127.0.0.1:18412 --data-dir "$(mktemp -d)" \
+#       --rate-limit 0 --matches-per-client 0 &
+#   python3 scripts/answer-sizes.py http://127.0.0.1:18412 6     # 6 games a game
+import gzip, json, random, sys, urllib.request
+
+base = sys.argv[1]
+games = int(sys.argv[2]) if len(sys.argv) > 2 else 6
+names = ["Alexandria Montgomery Xy", "Bartholomew Fitzgerald X",
+         "Cassiopeia Wolfington Xy", "Dimitrios Papadopoulos X"]
+seats = [{"plan": "here", "name": n} for n in names]
+
+
+def call(method, path, body=None, token=None):
+    """The answer's status, its JSON, and the bytes its body took as sent."""
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method=method)
+    req.add_header("content-type", "application/json")
+    req.add_header("accept-encoding", "gzip")
+    if token:
+        req.add_header("authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(req) as r:
+            sent = r.read()
+            body = gzip.decompress(sent) if r.headers.get("content-encoding") == "gzip" else sent
+            return r.status, json.loads(body), len(sent)
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read()), 0
+
+
+def choose(game, view, rng):
+    if game == "tycoon":
+        return rng.choice(view["page"]["moves"])["text"]
+    return "roll"
+
+
+setups = {"chutes": {}, "tycoon": {"sample": True}}
+for game, setup in setups.items():
+    written, sent = [], []
+    for seed in range(1, games + 1):
+        _, made, _ = call("POST", "/api/matches", {"game": game, "setup": setup, "seats": seats, "seed": seed})
+        mid, token = made["id"], made["token"]
+        rng = random.Random(seed)
+        view = made["view"]
+        for _ in range(400):
+            if view["status"] != "playing":
+                break
+            status, answer, size = call("POST", f"/api/matches/{mid}/moves",
+                                        {"move": choose(game, view, rng), "after": view["moves"]}, token)
+            if status == 200:
+                written.append(len(json.dumps(answer, separators=(",", ":"), ensure_ascii=False).encode()))
+                sent.append(size)
+            view = call("GET", f"/api/matches/{mid}", token=token)[1]
+    for label, sizes in (("as written", written), ("as sent", sent)):
+        sizes.sort()
+        n = len(sizes)
+        print(f"{game:7} {label:10} {n:5} answers: median {sizes[n // 2]:5} B, p90 {sizes[int(0.9 * (n - 1))]:5} B, "
+              f"largest {sizes[-1]:5} B, {sum(s >= 1024 for s in sizes)} of 1 KB or more")
+
+for size, mirrors in ((10, 5), (26, 40)):
+    _, made, _ = call("POST", "/api/matches", {"game": "baffle", "setup": {"size": size, "mirrors": mirrors},
+                                                "seats": seats[:1], "seed": 3})
+    mid, token, view = made["id"], made["token"], made["view"]
+    sent = []
+    for hole in range(4 * size):
+        status, answer, size_sent = call("POST", f"/api/matches/{mid}/moves",
+                                         {"move": f"shoot {hole}", "after": view["moves"]}, token)
+        sent.append(size_sent)
+        view = call("GET", f"/api/matches/{mid}", token=token)[1]
+    at = ", ".join(f"{n} shots {sent[n - 1]} B" for n in sorted({10, 20, 40, 4 * size}))
+    first = next((i + 1 for i, s in enumerate(sent) if s >= 1024), None)
+    print(f"baffle  {size}x{size} as sent: {at}; 1 KB or more from shot {first}")
