@@ -10,6 +10,7 @@
 #   CAPACITY_CLUSTER=1 scripts/capacity.sh     two servers on PostgreSQL behind
 #                                              HAProxy (scripts/cluster.sh)
 #   PARLOR_BIN=/elsewhere/parlor scripts/capacity.sh   another build of the server
+#   CAPACITY_GZIP=0 scripts/capacity.sh        players that do not ask for gzip answers
 #
 # A player keeps a connection and a stream (more for spectators and lobby
 # readers): the server runs with --max-connections 16000 under a file limit

@@ -16,6 +16,9 @@
 //!   (they start spread over the first quarter); a step **holds** when the
 //!   moves' p99 is under 50 ms, no stream the server ended or cut early
 //!   (a **dropped** stream), and no move refused or failed.
+//! - **as a browser**: every request says `Accept-Encoding: gzip`, so
+//!   the server compresses what it would compress for a page
+//!   (`CAPACITY_GZIP=0`: none does).
 //! - the figure: the largest step that holds, with the server's CPU (from
 //!   `/proc`) and resident memory per 1,000 players.
 
@@ -71,6 +74,13 @@ async fn connect(addr: &str, from: [u8; 4]) -> std::io::Result<TcpStream> {
     TcpStream::from_std(stream)
 }
 
+/// True unless `CAPACITY_GZIP=0`: the players ask for gzip answers, as a
+/// browser does.
+fn as_a_browser() -> bool {
+    static GZIP: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *GZIP.get_or_init(|| std::env::var("CAPACITY_GZIP").map_or(true, |v| v != "0"))
+}
+
 /// Writes a request's head and body.
 async fn send(
     stream: &mut TcpStream,
@@ -82,6 +92,9 @@ async fn send(
 ) -> std::io::Result<()> {
     let body = body.map(Value::to_string).unwrap_or_default();
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\n");
+    if as_a_browser() {
+        head.push_str("Accept-Encoding: gzip\r\n");
+    }
     if let Some(token) = token {
         head.push_str(&format!("Authorization: Bearer {token}\r\n"));
     }
@@ -96,12 +109,22 @@ async fn send(
     stream.write_all(head.as_bytes()).await
 }
 
-/// Reads a response's status line and headers: the status and the body's
-/// length (the API's answers always say it).
-async fn read_head(reader: &mut BufReader<TcpStream>) -> std::io::Result<(u16, usize)> {
+/// A response's status line and headers, as far as the client reads them.
+#[derive(Default)]
+struct Head {
+    status: u16,
+    /// `Content-Length`, when given.
+    length: usize,
+    /// `Transfer-Encoding: chunked` (a compressed answer's).
+    chunked: bool,
+    /// `Content-Encoding: gzip`.
+    gzip: bool,
+}
+
+/// Reads a response's status line and headers.
+async fn read_head(reader: &mut BufReader<TcpStream>) -> std::io::Result<Head> {
     let mut line = String::new();
-    let mut status = 0;
-    let mut length = 0;
+    let mut head = Head::default();
     loop {
         line.clear();
         if reader.read_line(&mut line).await? == 0 {
@@ -109,20 +132,56 @@ async fn read_head(reader: &mut BufReader<TcpStream>) -> std::io::Result<(u16, u
         }
         let text = line.trim_end();
         if text.is_empty() {
-            return Ok((status, length));
+            return Ok(head);
         }
-        if status == 0 {
-            status = text
+        if head.status == 0 {
+            head.status = text
                 .split(' ')
                 .nth(1)
                 .and_then(|s| s.parse().ok())
                 .unwrap_or(0);
-        } else if let Some((name, value)) = text.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse().unwrap_or(0);
+        } else if let Some((name, value)) = text.split_once(':') {
+            let value = value.trim();
+            if name.eq_ignore_ascii_case("content-length") {
+                head.length = value.parse().unwrap_or(0);
+            } else if name.eq_ignore_ascii_case("transfer-encoding") {
+                head.chunked = value.eq_ignore_ascii_case("chunked");
+            } else if name.eq_ignore_ascii_case("content-encoding") {
+                head.gzip = value.eq_ignore_ascii_case("gzip");
+            }
         }
     }
+}
+
+/// Reads the body `head` announces (its length, or its chunks), unpacked
+/// when gzip-compressed.
+async fn read_body(reader: &mut BufReader<TcpStream>, head: &Head) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    if head.chunked {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            reader.read_line(&mut line).await?;
+            let size = usize::from_str_radix(line.trim(), 16)
+                .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidData))?;
+            let start = bytes.len();
+            bytes.resize(start + size + 2, 0);
+            reader.read_exact(&mut bytes[start..]).await?;
+            bytes.truncate(start + size);
+            if size == 0 {
+                break;
+            }
+        }
+    } else {
+        bytes.resize(head.length, 0);
+        reader.read_exact(&mut bytes).await?;
+    }
+    if head.gzip {
+        let mut unpacked = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut unpacked)?;
+        bytes = unpacked;
+    }
+    Ok(bytes)
 }
 
 impl Connection {
@@ -171,11 +230,10 @@ impl Connection {
         }
         let reader = self.stream.as_mut().expect("connected");
         send(reader.get_mut(), &self.addr, method, path, token, body).await?;
-        let (status, length) = read_head(reader).await?;
-        let mut bytes = vec![0; length];
-        reader.read_exact(&mut bytes).await?;
+        let head = read_head(reader).await?;
+        let bytes = read_body(reader, &head).await?;
         Ok((
-            status,
+            head.status,
             serde_json::from_slice(&bytes).unwrap_or(Value::Null),
         ))
     }
@@ -207,7 +265,10 @@ async fn follow(
             .await
             .map_err(|e| e.to_string())?;
         let mut reader = BufReader::new(stream);
-        let (status, _) = read_head(&mut reader).await.map_err(|e| e.to_string())?;
+        let status = read_head(&mut reader)
+            .await
+            .map_err(|e| e.to_string())?
+            .status;
         if status != 200 {
             return Err(format!("GET {path}: {status}"));
         }
