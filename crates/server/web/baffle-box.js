@@ -45,6 +45,8 @@ export const box = {
   finalSvg: null,
   /** Whether the box should take the focus once drawn (after Start). */
   focusOnDraw: false,
+  /** What the picture drawn shows: the match, the move (or replay step), its status, whose eyes, and the hint whose odds it shows. */
+  shown: null,
 };
 
 /** A cell as the box labels it: "C5" (column C from the left, row 5 from the top). */
@@ -64,7 +66,7 @@ const holesOfSetup = () => (host.match && host.match.setup && host.match.setup.h
 
 /** Forgets the box of the match left. */
 export function resetBox() {
-  Object.assign(box, { mark: null, lastShot: null, followShot: null, cursor: null, zoomed: false, finalSvg: null });
+  Object.assign(box, { mark: null, lastShot: null, followShot: null, cursor: null, zoomed: false, finalSvg: null, shown: null });
   box.drawing += 1;
   ui.box.replaceChildren();
   delete ui.box.dataset.moves;
@@ -97,8 +99,19 @@ async function pictureNow() {
 /** Fetches the picture and shows it, made into controls. */
 export async function drawBox() {
   if (!host.match) return;
-  const number = ++box.drawing;
   const id = host.match.id;
+  // A render that changes nothing the picture shows (a late count, a hint)
+  // keeps it, its controls brought up to date: a click landing just then
+  // is not lost on a box replaced under it, and nothing is fetched again.
+  const m = host.match;
+  const odds = host.showOdds && host.hint && host.hint.svg && !host.step ? host.hint : null;
+  const shown = { of: [id, host.step ? `step ${host.step.at}` : m.view.moves, m.view.status, m.token || ""].join(" "), odds };
+  // (A game just started is drawn until it has taken the focus.)
+  if (box.shown && shown.of === box.shown.of && odds === box.shown.odds && ui.box.firstChild && !box.focusOnDraw) {
+    decorate();
+    return;
+  }
+  const number = ++box.drawing;
   let svg;
   try {
     svg = await pictureNow();
@@ -110,6 +123,7 @@ export async function drawBox() {
   showError(ui.boxError, "");
   const hadFocus = ui.box.contains(document.activeElement);
   ui.box.innerHTML = svg;
+  box.shown = shown;
   decorate();
   traceBeams(id);
   // Which move the box shows, for whoever waits for it (the tests); the

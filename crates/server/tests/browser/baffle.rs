@@ -1404,6 +1404,12 @@ fn the_layouts_left_show_and_fall_after_each_shot() {
     for (n, h) in [7u32, 5, 1].into_iter().enumerate() {
         b.click_css(&hole(h));
         wait_moves(&b, n as u64 + 1);
+        // The box drawn for the shot is kept when its count comes (a click
+        // landing then is not lost on a box replaced under it).
+        b.script(
+            "document.querySelector('#box svg').dataset.drawnFor = String(arguments[0]);",
+            vec![json!(n)],
+        );
         // Counted after the shot's answer, away from the move's path.
         let view = b.wait_for("the count after the shot", || {
             let view = server_view(&b, &id);
@@ -1420,6 +1426,11 @@ fn the_layouts_left_show_and_fall_after_each_shot() {
             .unwrap_or_default()
             .to_string();
         b.wait_for_text("#layouts-left", &words[1..]);
+        assert_eq!(
+            b.attr_css("#box svg", "data-drawn-for").as_deref(),
+            Some(n.to_string().as_str()),
+            "the count came and the box was drawn again"
+        );
     }
     assert!(counts.windows(2).all(|w| w[1] < w[0]), "{counts:?}");
     assert_eq!(counts[2], 533_685);
