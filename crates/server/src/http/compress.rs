@@ -10,8 +10,7 @@
 //!   the text beside it (the BREACH attack), so those go as they are.
 //! - **small**: an answer under [`SMALLEST`] bytes (1 KB) goes as it is:
 //!   it is small enough already, and gzip's cost (30–60 µs of CPU for an
-//!   answer of 1.5–4.4 KB, most of it readying its tables) would be a
-//!   quarter of a Chutes roll's.
+//!   answer of 1.5–4.4 KB) would be a quarter of a Chutes roll's.
 //! - **live stream**: `text/event-stream` answers are never marked; each
 //!   change is sent as it comes.
 
