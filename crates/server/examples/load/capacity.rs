@@ -6,7 +6,8 @@
 //! - **player**: plays one match after another, all three games (6 in 10
 //!   Chutes against a bot, 2 in 10 Tycoon against three bots, 2 in 10
 //!   Baffle alone), a move every 2–4 s (think time drawn at random), with
-//!   the match's live stream open the whole game, as its page has; on
+//!   the match's live stream open the whole game, as its page has (and,
+//!   as the page does, playing on from the views it tells); on
 //!   Baffle it asks a hint one move in six; when a game ends it asks a
 //!   rematch half the time, else makes a new match.
 //! - **spectator**: one player in ten also watches another player's match
@@ -239,12 +240,14 @@ impl Connection {
     }
 }
 
-/// The newest view a match's stream told: its move count and whose turn.
-#[derive(Clone, Copy, Default)]
+/// The newest view a match's stream told: its move count, whose turn, and
+/// the view itself (none when the player's own answer was newer).
+#[derive(Clone, Default)]
 struct Seen {
     moves: u64,
     to_move: Option<u64>,
     over: bool,
+    view: Option<Arc<Value>>,
 }
 
 /// Follows `path`'s server-sent events until `until`; each `change`
@@ -287,8 +290,8 @@ async fn follow(
             }
             if let Some(data) = line.strip_prefix("data: ") {
                 tally.events.fetch_add(1, Ordering::Relaxed);
-                if let (Some(seen), Ok(change)) = (&seen, serde_json::from_str::<Value>(data)) {
-                    let view = &change["view"];
+                if let (Some(seen), Ok(mut change)) = (&seen, serde_json::from_str::<Value>(data)) {
+                    let view = change["view"].take();
                     let mut s = seen.lock().expect("seen");
                     if let Some(moves) = view["moves"].as_u64()
                         && moves >= s.moves
@@ -297,6 +300,7 @@ async fn follow(
                             moves,
                             to_move: view["to_move"].as_u64(),
                             over: view["status"] != "playing",
+                            view: Some(Arc::new(view)),
                         };
                     }
                 }
@@ -452,8 +456,7 @@ async fn player(
         }
         let seen = Arc::new(std::sync::Mutex::new(Seen {
             moves: held.after,
-            to_move: None,
-            over: false,
+            ..Seen::default()
         }));
         let stop_stream = Arc::new(tokio::sync::Notify::new());
         tokio::spawn(follow(
@@ -473,16 +476,30 @@ async fn player(
             }
             tokio::time::sleep(pause).await;
             // The bots' moves come on the stream; play on once it is our turn.
-            let now = *seen.lock().expect("seen");
+            let now = seen.lock().expect("seen").clone();
             if now.over {
                 break true;
             }
             if now.to_move.is_some_and(|seat| seat != me) {
                 continue;
             }
-            // Others moved since this player's last answer: read the match
-            // as its page does, for the moves it offers now.
-            if now.moves > held.after || now.to_move.is_none() {
+            // Others moved since this player's last answer: play on from
+            // the view the stream told, as the page does (its moves offered
+            // are every viewer's); read the match only when it has none.
+            let told = now
+                .view
+                .as_deref()
+                .filter(|view| view["moves"].as_u64() == Some(now.moves));
+            if now.moves > held.after
+                && let Some(view) = told
+            {
+                if !held.saw(view) {
+                    break true;
+                }
+                if view["to_move"].as_u64() != Some(me) {
+                    continue;
+                }
+            } else if now.moves > held.after || now.to_move.is_none() {
                 let path = format!("/api/matches/{}", held.id);
                 match http.call("GET", &path, Some(&held.token), None).await {
                     Ok((200, view)) => {
@@ -550,6 +567,7 @@ async fn player(
                             moves: held.after,
                             to_move: answer["view"]["to_move"].as_u64(),
                             over: false,
+                            view: None,
                         };
                     }
                 }
