@@ -101,14 +101,19 @@ export async function drawBox() {
   if (!host.match) return;
   const id = host.match.id;
   // A render that changes nothing the picture shows (a late count, a hint)
-  // keeps it, its controls brought up to date: a click landing just then
-  // is not lost on a box replaced under it, and nothing is fetched again.
+  // keeps it, its controls brought up to date while they can be used (a
+  // move on its way leaves them, and the keyboard's place, as they are): a
+  // click landing just then is not lost on a box replaced under it, and
+  // nothing is fetched again.
   const m = host.match;
   const odds = host.showOdds && host.hint && host.hint.svg && !host.step ? host.hint : null;
   const shown = { of: [id, host.step ? `step ${host.step.at}` : m.view.moves, m.view.status, m.token || ""].join(" "), odds };
   // (A game just started is drawn until it has taken the focus.)
   if (box.shown && shown.of === box.shown.of && odds === box.shown.odds && ui.box.firstChild && !box.focusOnDraw) {
+    if (!canPlay()) return;
+    const hadFocus = ui.box.contains(document.activeElement);
     decorate();
+    if (hadFocus && !ui.box.contains(document.activeElement)) cursorEl()?.focus({ preventScroll: true });
     return;
   }
   const number = ++box.drawing;
