@@ -8,16 +8,20 @@
 //!
 //! 3. On 26 × 26 with 40 mirrors (beams from all sides), the bot's games
 //!    on `BIG` random boxes (seeds 1 to
-//!    `BIG`): each game's shots, wrong guesses and score, their means, and
-//!    the slowest move.
+//!    `BIG`): each game's shots, wrong guesses (and how many of them were
+//!    made on estimated odds rather than on layouts counted exactly, where
+//!    no shot could tell the layouts apart) and score, their means, and the
+//!    slowest move.
 //!
 //! `BAFFLE_BOT_GAMES` sets `GAMES` (default 2000; 0 skips part 2);
 //! `BAFFLE_OPTIMAL_MAX` limits the layouts of the boxes weighed exactly
 //! (default 20000: all; 0 skips part 1); `BAFFLE_BOT_BIG` sets `BIG`
 //! (default 30; 0 skips part 3).
 
-use baffle::bot::{BotOptions, decide, play};
+use baffle::bot::{BotOptions, Reason, decide, play};
+use baffle::game::Event;
 use baffle::optimal::expected_scores;
+use baffle::solve::Advice;
 use baffle::{Game, Setup, Sides};
 use std::time::Duration;
 use std::time::Instant;
@@ -65,10 +69,35 @@ fn main() {
     }
 }
 
+/// One game of part 3.
+struct Row {
+    seed: u64,
+    shots: usize,
+    wrong: usize,
+    /// Wrong guesses made on estimated odds (the rest were made on the
+    /// layouts counted exactly, when no shot could tell them apart).
+    wrong_estimated: usize,
+    total: usize,
+    slowest: Duration,
+}
+
+/// Whether the bot chose a move on estimated odds (a sample, or no
+/// solver answer at all) rather than on the layouts counted.
+fn on_estimated_odds(reason: &Reason) -> bool {
+    match reason {
+        Reason::Advice { advice } => matches!(
+            advice,
+            Advice::SampleUndivided { .. } | Advice::SampledBestShot { .. }
+        ),
+        Reason::Likely { estimated, .. } => *estimated,
+        Reason::Explore | Reason::Explains { .. } => true,
+    }
+}
+
 /// Part 3: the bot on 26 × 26 boxes with 40 mirrors, seeds 1 to `games`.
 fn big_games(games: u64, threads: u64, options: &BotOptions) {
     let t = Instant::now();
-    let mut rows: Vec<(u64, usize, usize, usize, Duration)> = std::thread::scope(|scope| {
+    let mut rows: Vec<Row> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|w| {
                 scope.spawn(move || {
@@ -78,14 +107,28 @@ fn big_games(games: u64, threads: u64, options: &BotOptions) {
                             let mut game =
                                 Game::new(Setup::seeded(26, 40, Sides::All, seed)).expect("a box");
                             let mut slowest = Duration::ZERO;
+                            let mut wrong_estimated = 0;
                             while !game.status().is_over() {
                                 let m = Instant::now();
                                 let d = decide(&game.view(), options).expect("a move");
                                 slowest = slowest.max(m.elapsed());
-                                game.apply(d.mv).expect("a legal move");
+                                let events = game.apply(d.mv).expect("a legal move");
+                                let wrong = events
+                                    .iter()
+                                    .any(|e| matches!(e, Event::Guess { right: false, .. }));
+                                if wrong && on_estimated_odds(&d.reason) {
+                                    wrong_estimated += 1;
+                                }
                             }
                             let score = game.score();
-                            (seed, score.shots, score.wrong_guesses, score.total, slowest)
+                            Row {
+                                seed,
+                                shots: score.shots,
+                                wrong: score.wrong_guesses,
+                                wrong_estimated,
+                                total: score.total,
+                                slowest,
+                            }
                         })
                         .collect::<Vec<_>>()
                 })
@@ -96,24 +139,30 @@ fn big_games(games: u64, threads: u64, options: &BotOptions) {
             .flat_map(|w| w.join().expect("a worker"))
             .collect()
     });
-    rows.sort_by_key(|r| r.0);
-    println!("26x26/40, all sides: seed, shots, wrong guesses, score, slowest move");
-    for (seed, shots, wrong, total, slowest) in &rows {
+    rows.sort_by_key(|r| r.seed);
+    println!(
+        "26x26/40, all sides: seed, shots, wrong guesses (on estimated odds), score, slowest move"
+    );
+    for r in &rows {
         println!(
-            "  {seed:>3} {shots:>4} {wrong:>5} {total:>6} {:>7.0} ms",
-            slowest.as_secs_f64() * 1000.0
+            "  {:>3} {:>4} {:>5} ({:>3}) {:>6} {:>7.0} ms",
+            r.seed,
+            r.shots,
+            r.wrong,
+            r.wrong_estimated,
+            r.total,
+            r.slowest.as_secs_f64() * 1000.0
         );
     }
     let n = rows.len().max(1) as f64;
-    let mean = |f: fn(&(u64, usize, usize, usize, Duration)) -> usize| {
-        rows.iter().map(f).sum::<usize>() as f64 / n
-    };
-    let slowest = rows.iter().map(|r| r.4).max().unwrap_or_default();
+    let mean = |f: fn(&Row) -> usize| rows.iter().map(f).sum::<usize>() as f64 / n;
+    let slowest = rows.iter().map(|r| r.slowest).max().unwrap_or_default();
     println!(
-        "26x26/40, {games} random boxes: mean score {:.1} (shots {:.1}, wrong guesses {:.1}); slowest move {:.0} ms; {:.1} s on {threads} threads",
-        mean(|r| r.3),
-        mean(|r| r.1),
-        mean(|r| r.2),
+        "26x26/40, {games} random boxes: mean score {:.1} (shots {:.1}, wrong guesses {:.1}, {:.1} of them on estimated odds); slowest move {:.0} ms; {:.1} s on {threads} threads",
+        mean(|r| r.total),
+        mean(|r| r.shots),
+        mean(|r| r.wrong),
+        mean(|r| r.wrong_estimated),
         slowest.as_secs_f64() * 1000.0,
         t.elapsed().as_secs_f64()
     );

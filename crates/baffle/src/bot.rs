@@ -9,9 +9,14 @@
 //!      guess the likeliest mirror when its chance is over one half: a
 //!      wrong guess costs 2, so such a guess costs less than a shot on
 //!      average, and it teaches as much as a shot whichever way it goes.
-//!      An estimated chance is not trusted for this: sampled chances that
-//!      said "every sample" were wrong often enough on big boxes to cost
-//!      more than the shots they saved (docs/performance.md);
+//!      Past the count, the same for a mirror that (nearly) every sampled
+//!      layout holds ([`BotOptions::guess_sampled_above`]) when its chance
+//!      stated through the calibration map is over one half: the bot's
+//!      chains start from layouts found apart
+//!      ([`crate::solve::EstimateOptions::starts_share`]), so a mirror they
+//!      all hold is one that layouts found in different ways agree on (from
+//!      one start, the chains had agreed on mirrors that were wrong more
+//!      often than right);
 //!   3. otherwise follow the solver's [`Advice`]: its best next shot, or,
 //!      when no shot can tell the layouts apart, its likeliest mirror. Past
 //!      the exact count's budget the solver estimates by sampling, so the
@@ -105,8 +110,14 @@ pub struct BotOptions {
     /// estimate than a hint's).
     pub solve: SolveOptions,
     /// A mirror at least this likely is guessed rather than shot for,
-    /// when the layouts were counted (exact chances).
+    /// when the layouts were counted (exact chances), or, past the count,
+    /// when its chance stated through the calibration map is and the
+    /// sample agrees on it ([`Self::guess_sampled_above`]).
     pub guess_above: f64,
+    /// Past the count, a mirror held by at least this share of the sampled
+    /// layouts may be guessed rather than shot for (above 1: never).
+    #[serde(default = "default_guess_sampled_above")]
+    pub guess_sampled_above: f64,
     /// The solver's options for a second try, when the first finds the
     /// evidence too hard and every exit is already known (so that the bot
     /// would have to guess with no sample): by default a hint's
@@ -120,6 +131,7 @@ impl Default for BotOptions {
         Self {
             solve: bot_solve_options(),
             guess_above: 0.5,
+            guess_sampled_above: default_guess_sampled_above(),
             stuck: SolveOptions {
                 calibrate: false,
                 ..SolveOptions::default()
@@ -128,19 +140,27 @@ impl Default for BotOptions {
     }
 }
 
+/// The share of the sampled layouts that must hold a mirror for the bot to
+/// guess it past the count (with [`BotOptions::guess_above`]).
+const fn default_guess_sampled_above() -> f64 {
+    0.999
+}
+
 /// The solver's options for the bot's first try at a move: a hint's, but
-/// with half the chains' steps and half the steps for their starts, and
-/// the sampled shares not calibrated ([`crate::solve::calibrate`]: the
-/// map is the same for every cell of a box, so it hardly changes which
-/// mirror is likeliest, and the bot's measured play stays as it was). The
-/// bot needs a good move, not odds with a small stated error, and on the
-/// largest boxes late in a game the hint's effort took up to a second a
-/// move; when this gives up, the bot shoots a hole whose exit is unknown
-/// (a shot always teaches), or tries again with [`BotOptions::stuck`].
+/// with half the chains' steps and half the steps for their starts, the
+/// starts found apart with up to half of those steps (a hint's take an
+/// eighth), and the sampled shares not calibrated
+/// ([`crate::solve::calibrate`]: the map is the same for every cell of a
+/// box, so it hardly changes which mirror is likeliest). The bot needs a
+/// good move, not odds with a small stated error, and on the largest boxes
+/// late in a game the hint's effort took up to a second a move; when this
+/// gives up, the bot shoots a hole whose exit is unknown (a shot always
+/// teaches), or tries again with [`BotOptions::stuck`].
 pub fn bot_solve_options() -> SolveOptions {
     let mut options = SolveOptions::default();
     options.estimate.find_steps /= 2;
     options.estimate.chain_steps /= 2;
+    options.estimate.starts_share = 2;
     options.calibrate = false;
     options
 }
@@ -232,6 +252,20 @@ fn from_solution(
             },
         ));
     }
+    if !solution.method.counted()
+        && let Some((p, share)) = likeliest(&view.evidence(), solution)
+        && share >= options.guess_sampled_above
+        && let Some(chance) = stated_chance(&p, solution, view)
+        && chance > options.guess_above
+    {
+        return Ok(guess(
+            p,
+            Reason::Likely {
+                chance,
+                estimated: true,
+            },
+        ));
+    }
     if let Some(hole) = advice.hole() {
         return Ok(Decision {
             mv: Move::Shoot { hole },
@@ -254,28 +288,7 @@ fn calibrated(advice: &Advice, solution: &Solution, view: &View) -> Advice {
     else {
         return advice.clone();
     };
-    let evidence = view.evidence();
-    let stated = |placed: &Placed| {
-        let odds = solution
-            .cells
-            .iter()
-            .find(|c| c.cell == placed.cell && !c.proven)?;
-        let ruled_out = |m: Mirror| evidence.not.contains(&Placed::new(placed.cell, m));
-        let c = calibrate::cell(
-            view.size,
-            view.mirrors,
-            [odds.empty, odds.slash, odds.backslash],
-            [
-                true,
-                !ruled_out(Mirror::Slash),
-                !ruled_out(Mirror::Backslash),
-            ],
-        );
-        Some(match placed.mirror {
-            Mirror::Slash => c[1],
-            Mirror::Backslash => c[2],
-        })
-    };
+    let stated = |placed: &Placed| stated_chance(placed, solution, view);
     let mut method = solution.method;
     if let Method::Estimated { calibrated, .. } = &mut method {
         *calibrated = true;
@@ -297,6 +310,41 @@ fn calibrated(advice: &Advice, solution: &Solution, view: &View) -> Advice {
         },
         other => other.clone(),
     }
+}
+
+/// The chance of `placed` as a hint states it: its sampled share through
+/// the calibration map when the solution is estimated and not calibrated
+/// yet, else its share as it is; none for a proven cell or one the
+/// solution does not list.
+fn stated_chance(placed: &Placed, solution: &Solution, view: &View) -> Option<f64> {
+    let odds = solution
+        .cells
+        .iter()
+        .find(|c| c.cell == placed.cell && !c.proven)?;
+    let shares = [odds.empty, odds.slash, odds.backslash];
+    let c = match solution.method {
+        Method::Estimated {
+            calibrated: false, ..
+        } => {
+            let evidence = view.evidence();
+            let ruled_out = |m: Mirror| evidence.not.contains(&Placed::new(placed.cell, m));
+            calibrate::cell(
+                view.size,
+                view.mirrors,
+                shares,
+                [
+                    true,
+                    !ruled_out(Mirror::Slash),
+                    !ruled_out(Mirror::Backslash),
+                ],
+            )
+        }
+        _ => shares,
+    };
+    Some(match placed.mirror {
+        Mirror::Slash => c[1],
+        Mirror::Backslash => c[2],
+    })
 }
 
 fn advised(advice: &Advice) -> Reason {
@@ -455,6 +503,54 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 0, "no estimated guess among the seeds");
+    }
+
+    /// Past the count, a mirror every sampled layout holds is guessed
+    /// rather than shot for when its calibrated chance is over one half,
+    /// and its reason states that chance.
+    #[test]
+    fn guesses_a_mirror_every_sample_holds_by_its_calibrated_chance() {
+        let mut game = Game::new(Setup::seeded(26, 40, Sides::All, 1)).unwrap();
+        for hole in [
+            69, 60, 9, 8, 35, 59, 93, 75, 5, 47, 97, 26, 58, 79, 45, 24, 92, 3, 77, 40, 1, 55, 76,
+            22, 100, 70, 87, 73, 95, 43, 64, 71, 34, 13, 31, 21, 11, 16, 67,
+        ] {
+            game.apply(Move::Shoot { hole }).unwrap();
+        }
+        let view = game.view();
+        let options = BotOptions::default();
+        let solution =
+            solve_within(&view.evidence(), &options.solve, &Budget::unlimited()).unwrap();
+        assert!(!solution.method.counted(), "{:?}", solution.method);
+        let d = from_solution(&view, &solution, &options).unwrap();
+        let Reason::Likely {
+            chance,
+            estimated: true,
+        } = d.reason
+        else {
+            panic!("{d:?}");
+        };
+        let Move::Guess { cell, mirror } = d.mv else {
+            panic!("{d:?}");
+        };
+        let odds = solution.cells.iter().find(|c| c.cell == cell).unwrap();
+        let (share, i) = match mirror {
+            Mirror::Slash => (odds.slash, 1),
+            Mirror::Backslash => (odds.backslash, 2),
+        };
+        assert!(share >= 0.999, "{share}");
+        let stated = calibrate::cell(26, 40, [odds.empty, odds.slash, odds.backslash], [true; 3]);
+        assert!(
+            (chance - stated[i]).abs() < 1e-12 && chance > 0.5,
+            "{chance} {stated:?}"
+        );
+        // Not when the sample's agreement asked for is out of reach.
+        let strict = BotOptions {
+            guess_sampled_above: 1.1,
+            ..options
+        };
+        let d = from_solution(&view, &solution, &strict).unwrap();
+        assert!(!matches!(d.reason, Reason::Likely { .. }), "{d:?}");
     }
 
     #[test]

@@ -425,9 +425,12 @@ pub struct ShotView {
     pub hole: usize,
     /// Where it came out.
     pub exit: usize,
-    /// Its deflections: only once the game is over.
+    /// Its deflections: only once the game is over (left out of the JSON
+    /// before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deflections: Option<usize>,
-    /// Its path: only once the game is over.
+    /// Its path: only once the game is over (left out of the JSON before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<Vec<Step>>,
     /// The layouts that fit after it, and what the best shot would have
     /// left (in a match's view: [`crate::live`]).

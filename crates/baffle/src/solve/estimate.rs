@@ -72,6 +72,18 @@ pub struct EstimateOptions {
     /// answer ([`super::Method::Estimated`]) say what the sample is worth.
     #[serde(default = "default_chain_steps")]
     pub chain_steps: u64,
+    /// Once one chain has a start, the repair search looks for a start for
+    /// each further chain while the starts have taken less than one part
+    /// in this many of [`Self::find_steps`] (each within what is left of
+    /// that part). Starts found apart let the chains disagree where the
+    /// layouts do; a chain without its own start begins where the first
+    /// does, and then the chains agree on everything that one start holds.
+    #[serde(default = "default_starts_share")]
+    pub starts_share: u64,
+}
+
+const fn default_starts_share() -> u64 {
+    8
 }
 
 const fn default_find_steps() -> u64 {
@@ -92,6 +104,7 @@ impl Default for EstimateOptions {
             start_steps: 300_000,
             find_steps: default_find_steps(),
             chain_steps: default_chain_steps(),
+            starts_share: default_starts_share(),
         }
     }
 }
@@ -166,7 +179,7 @@ pub fn sample(
     let chains = options.chains.max(2);
     let mut starts: Vec<Option<Vec<u8>>> = vec![None; chains];
     if options.find_steps > 0 {
-        steps += find_starts(p, pairs, options.find_steps, seed, budget, &mut starts)?;
+        steps += find_starts(p, pairs, options, seed, budget, &mut starts)?;
     }
     // Guided searches for the chains still without a start; after the
     // searches above, the first finding nothing, the others would most
@@ -231,20 +244,22 @@ pub fn sample(
     Ok(Sample { chains: out, steps })
 }
 
-/// The chains' starts, within `find_steps` cell steps: first a short
-/// propagating search (it proves quickly when no layout fits, and finds one
-/// when few do), then the repair search ([`super::repair`]) for a start per
-/// chain while they come cheap (the first with every step left, the others
-/// within the cheap share), then the propagating search again with the
-/// steps left. Returns the steps taken.
+/// The chains' starts, within `options.find_steps` cell steps: first a
+/// short propagating search (it proves quickly when no layout fits, and
+/// finds one when few do), then the repair search ([`super::repair`]) for
+/// a start per chain while they come cheap (the first with every step
+/// left, the others within [`EstimateOptions::starts_share`]), then the
+/// propagating search again with the steps left. Returns the steps taken.
 fn find_starts(
     p: &Problem,
     pairs: &[(usize, usize)],
-    find_steps: u64,
+    options: &EstimateOptions,
     seed: u64,
     budget: &Budget,
     starts: &mut [Option<Vec<u8>>],
 ) -> Result<u64, NoSample> {
+    let find_steps = options.find_steps;
+    let share = find_steps / options.starts_share.max(1);
     if find_steps == 0 || starts.is_empty() {
         return Ok(0);
     }
@@ -259,11 +274,11 @@ fn find_starts(
     let mut repair = Repair::new(p, pairs, Rng::stream(seed, 500));
     for start in starts.iter_mut().filter(|s| s.is_none()) {
         // The first start may take every step left; once there is one, a
-        // further start only what is left of the cheap share (one part in
-        // MORE_STARTS of the find steps): a hard one would cost as much
-        // as a whole search again, for a start the chains can do without.
+        // further start only what is left of the starts' share: a hard one
+        // would cost as much as a whole search again, for a start the
+        // chains can do without.
         let left = if one {
-            (find_steps / MORE_STARTS).saturating_sub(steps)
+            share.saturating_sub(steps)
         } else {
             find_steps.saturating_sub(steps)
         };
@@ -276,7 +291,7 @@ fn find_starts(
         }
         one = true;
         // One start is enough to go on; more only while cheap.
-        if steps.saturating_mul(MORE_STARTS) > find_steps {
+        if steps > share {
             break;
         }
     }
@@ -298,9 +313,6 @@ fn find_starts(
 /// The share of the find steps the first propagating search may take
 /// (one part in this many).
 const FIRST_PROOF: u64 = 40;
-/// More chain starts are searched for while the steps taken are below
-/// one part in this many of the find steps.
-const MORE_STARTS: u64 = 8;
 
 /// One chain: a consistent layout and the beams of the shots seen.
 struct Chain<'p> {

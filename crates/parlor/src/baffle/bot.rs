@@ -21,8 +21,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 #[command(
     after_help = "The bot sees only what a player sees. It guesses every mirror the shots
 prove, guesses a mirror more likely than not (a wrong guess costs 2, a shot
-1), and otherwise follows the solver's advice: its best next shot, exact or
-estimated by sampling when there are too many cases to count.
+1; past the count, only one that every sampled layout holds), and otherwise
+follows the solver's advice: its best next shot, exact or estimated by
+sampling when there are too many cases to count.
 
 Examples:
   parlor baffle bot                          the original assignment's fixed game, move by move
@@ -45,9 +46,10 @@ pub struct BotArgs {
     /// Write the finished game (JSON) here, for `play --resume` or `render --game`.
     #[arg(long, value_name = "FILE", conflicts_with = "games")]
     save: Option<PathBuf>,
-    /// Guess a mirror at least this likely rather than shoot, when the
-    /// layouts were counted (0 to 1; 1 guesses only what the shots prove,
-    /// or when no shot can help).
+    /// Guess a mirror at least this likely rather than shoot: by its exact
+    /// chance when the layouts were counted, else one every sampled layout
+    /// holds by its calibrated chance (0 to 1; 1 guesses only what the
+    /// shots prove, or when no shot can help).
     #[arg(long, default_value_t = 0.5, value_name = "P")]
     guess_above: f64,
     /// Print JSON.
