@@ -243,10 +243,17 @@ fn main() {
         cases.extend(c.iter().copied());
     }
     if let Ok(path) = std::env::var("BAFFLE_CALIB_FIT") {
-        std::fs::write(&path, fitted(&cases)).expect("the map written");
+        // A relative path is the workspace's (a bench runs in its crate).
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(path);
+        let written = path.with_extension("rs.new");
+        std::fs::write(&written, fitted(&cases)).expect("the map written");
+        std::fs::rename(&written, &path).expect("the map put in place");
         println!(
-            "calibration map fitted on {} cells, written to {path}",
-            cases.len()
+            "calibration map fitted on {} cells, written to {}",
+            cases.len(),
+            path.display()
         );
     }
     println!(

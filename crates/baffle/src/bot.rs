@@ -147,9 +147,9 @@ const fn default_guess_sampled_above() -> f64 {
 }
 
 /// The solver's options for the bot's first try at a move: a hint's, but
-/// with half the chains' steps and half the steps for their starts, the
-/// starts found apart with up to half of those steps (a hint's take an
-/// eighth), and the sampled shares not calibrated
+/// with half the chains' steps, half the steps for their starts (half of
+/// those for the starts after the first, as many as a hint's), and the
+/// sampled shares not calibrated
 /// ([`crate::solve::calibrate`]: the map is the same for every cell of a
 /// box, so it hardly changes which mirror is likeliest). The bot needs a
 /// good move, not odds with a small stated error, and on the largest boxes

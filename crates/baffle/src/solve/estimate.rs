@@ -83,7 +83,7 @@ pub struct EstimateOptions {
 }
 
 const fn default_starts_share() -> u64 {
-    8
+    4
 }
 
 const fn default_find_steps() -> u64 {
