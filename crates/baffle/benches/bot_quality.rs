@@ -90,7 +90,7 @@ fn on_estimated_odds(reason: &Reason) -> bool {
             Advice::SampleUndivided { .. } | Advice::SampledBestShot { .. }
         ),
         Reason::Likely { estimated, .. } => *estimated,
-        Reason::Explore | Reason::Explains { .. } => true,
+        Reason::Explore | Reason::Explains { .. } | Reason::Untried => true,
     }
 }
 

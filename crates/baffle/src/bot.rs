@@ -28,7 +28,11 @@
 //!   5. and when every exit is known, guess the mirror that alone explains
 //!      the most shots: a **one-turn explanation** of a shot is a cell and
 //!      mirror that, with the mirrors found and no other, send its beam out
-//!      at the exit seen.
+//!      at the exit seen;
+//!   6. and when no mirror explains a shot alone, guess the first mirror
+//!      not yet tried (row by row), so that the game always goes on: each
+//!      such guess rules one out, and an unfound mirror is always among
+//!      those left.
 //! - **options** ([`BotOptions`]): the solver's options (by default a
 //!   lighter estimate than a hint's, [`bot_solve_options`]), the chance
 //!   above which a guess is preferred to a shot, and the solver's options
@@ -71,6 +75,9 @@ pub enum Reason {
         /// The shots it explains with one turn.
         shots: usize,
     },
+    /// The solver could not sample, every exit known, and no mirror
+    /// explains a shot alone: the first mirror not yet tried.
+    Untried,
 }
 
 impl fmt::Display for Reason {
@@ -88,6 +95,10 @@ impl fmt::Display for Reason {
                 f,
                 "too many cases to weigh; alone it explains {}",
                 tabletop::count(*shots as u64, "shot", "shots")
+            ),
+            Self::Untried => write!(
+                f,
+                "too many cases to weigh, and no mirror explains a shot alone; the first not yet tried"
             ),
         }
     }
@@ -175,9 +186,9 @@ pub enum BotError {
     #[error(transparent)]
     Solve(#[from] SolveError),
     /// Every exit is known, the solver still finds the box too hard, and
-    /// no untried mirror explains a shot alone.
+    /// every mirror has been tried (a view no layout fits).
     #[error(
-        "every exit is known, but there are still too many cases to weigh and no single mirror explains a shot"
+        "every exit is known, but there are still too many cases to weigh and every mirror has been tried"
     )]
     TooHard,
     /// The view contradicts itself (no layout fits it): not a real game.
@@ -372,7 +383,20 @@ fn explore(view: &View) -> Result<Decision, BotError> {
             reason: Reason::Explore,
         })
         .or_else(|| best_explanation(view).map(|(p, shots)| guess(p, Reason::Explains { shots })))
+        .or_else(|| first_untried(view).map(|p| guess(p, Reason::Untried)))
         .ok_or(BotError::TooHard)
+}
+
+/// The first mirror, row by row, in a cell not found that no wrong guess
+/// has ruled out.
+fn first_untried(view: &View) -> Option<Placed> {
+    let size = Size::new(view.size).ok()?;
+    let evidence = view.evidence();
+    (0..size.cells())
+        .map(|i| size.cell(i))
+        .filter(|cell| !view.found.iter().any(|p| p.cell == *cell))
+        .flat_map(|cell| [Mirror::Slash, Mirror::Backslash].map(|m| Placed::new(cell, m)))
+        .find(|p| !evidence.not.contains(p))
 }
 
 /// The first shootable hole whose exit is not known yet.
@@ -703,6 +727,42 @@ mod tests {
         play(&mut game, &options, |d, _| reasons.push(d.reason.clone())).unwrap();
         assert_eq!(game.status(), Status::Won);
         assert!(reasons.contains(&Reason::Explore), "{reasons:?}");
+    }
+
+    /// With a solver that can neither count nor sample, the bot still
+    /// plays every game to its end: it explores, then guesses what explains
+    /// shots alone, then the mirrors not yet tried.
+    #[test]
+    fn a_solver_that_cannot_help_still_lets_the_bot_finish() {
+        let options = BotOptions {
+            solve: unable(),
+            stuck: unable(),
+            ..BotOptions::default()
+        };
+        let mut reasons = Vec::new();
+        for seed in 1..=3 {
+            let mut game = Game::new(Setup::seeded(6, 12, Sides::All, seed)).unwrap();
+            play(&mut game, &options, |d, _| reasons.push(d.reason.clone())).unwrap();
+            assert_eq!(game.status(), Status::Won, "seed {seed}");
+        }
+        assert!(reasons.contains(&Reason::Untried), "{reasons:?}");
+    }
+
+    #[test]
+    fn the_first_untried_mirror_skips_found_cells_and_wrong_guesses() {
+        let mut game = Game::new(Setup::fixed(Sides::All)).unwrap();
+        // <0,0> holds no mirror in the fixed box: / is ruled out by a
+        // wrong guess, then \ is the first untried.
+        game.apply(Move::Guess {
+            cell: crate::geometry::Cell { row: 0, col: 0 },
+            mirror: Mirror::Slash,
+        })
+        .unwrap();
+        let p = first_untried(&game.view()).unwrap();
+        assert_eq!(
+            p,
+            Placed::new(crate::geometry::Cell { row: 0, col: 0 }, Mirror::Backslash)
+        );
     }
 
     #[test]
