@@ -749,7 +749,7 @@ mod tests {
     }
 
     #[test]
-    fn the_first_untried_mirror_skips_found_cells_and_wrong_guesses() {
+    fn the_first_untried_mirror_skips_what_wrong_guesses_ruled_out() {
         let mut game = Game::new(Setup::fixed(Sides::All)).unwrap();
         // <0,0> holds no mirror in the fixed box: / is ruled out by a
         // wrong guess, then \ is the first untried.
