@@ -158,7 +158,7 @@ fn main() {
     // The bot's own options ([`baffle::bot::bot_solve_options`]), with the
     // same overrides.
     let mut bot = BotOptions::default();
-    for solve in [&mut bot.solve, &mut bot.stuck] {
+    for solve in [&mut bot.solve, &mut bot.all_exits_known] {
         solve.estimate.find_steps = env("BAFFLE_EVERY_FIND_STEPS", solve.estimate.find_steps);
         solve.step_limit = env("BAFFLE_EVERY_STEP_LIMIT", solve.step_limit);
     }
