@@ -112,8 +112,8 @@ impl Tally {
 type Tallies = [Tally; 4];
 
 /// An estimated cell not proven: its group, sampled shares (or stated
-/// chances) and true content (0 empty, 1 `/`, 2 `\\`).
-type Case = (usize, [f64; 3], usize);
+/// chances), true content (0 empty, 1 `/`, 2 `\\`) and box (its seed).
+type Case = (usize, [f64; 3], usize, u64);
 
 fn raw() -> bool {
     env("BAFFLE_CALIB_RAW", 0) != 0 || std::env::var("BAFFLE_CALIB_FIT").is_ok()
@@ -179,6 +179,7 @@ fn one(n: usize, b: u64, last: usize, out: &mut Tallies, cases: &mut Vec<Case>) 
                 calibrate::group(n, k),
                 [odds.empty, odds.slash, odds.backslash],
                 truth,
+                seed,
             ));
         }
         let tallies: &[usize] = match (estimated, odds.proven, n == last) {
@@ -248,7 +249,7 @@ fn main() {
             .join("../..")
             .join(path);
         let written = path.with_extension("rs.new");
-        std::fs::write(&written, fitted(&cases)).expect("the map written");
+        std::fs::write(&written, fitted(&cases, boxes, big)).expect("the map written");
         std::fs::rename(&written, &path).expect("the map put in place");
         println!(
             "calibration map fitted on {} cells, written to {}",
@@ -278,18 +279,19 @@ fn main() {
 
 /// The calibration maps fitted on `cases` (sampled shares), as the Rust
 /// source of `calibrate/table.rs`.
-fn fitted(cases: &[Case]) -> String {
+fn fitted(cases: &[Case], boxes: u64, big: u64) -> String {
     let points = |v: &[(f64, f64)]| {
         let items: Vec<String> = v.iter().map(|(x, y)| format!("({x:.4}, {y:.4})")).collect();
         format!("&[{}]", items.join(", "))
     };
-    let mut out = String::from(
+    let mut out = format!(
         "//! The calibration maps, one per group ([`super::group`]), as fitted by\n\
-         //! the calibration bench on the seed set 1, 60 boxes a size and 180 of\n\
-         //! 26 × 26: `BAFFLE_CALIB_SET=1 BAFFLE_CALIB_BOXES=60 BAFFLE_CALIB_BIG=180 \\\n\
+         //! the calibration bench on the seed set 1, {boxes} boxes a size and {big} of\n\
+         //! 26 × 26: `BAFFLE_CALIB_SET=1 BAFFLE_CALIB_BOXES={boxes} BAFFLE_CALIB_BIG={big} \\\n\
          //! BAFFLE_CALIB_FIT=crates/baffle/src/solve/calibrate/table.rs \\\n\
-         //! cargo bench -p baffle --bench calibration` (then `cargo fmt`).\n\n\
-         use super::{GROUPS, Map};\n\n\
+         //! cargo bench -p baffle --bench calibration` (then `cargo fmt`). An empty\n\
+         //! map: cases from too few boxes to fit one (shares stated as they are).\n\n\
+         use super::{{GROUPS, Map}};\n\n\
          /// The maps by group.\n\
          #[allow(\n\
              clippy::approx_constant,\n\
@@ -298,13 +300,13 @@ fn fitted(cases: &[Case]) -> String {
          pub const MAPS: [Map; GROUPS] = [\n",
     );
     for g in 0..calibrate::GROUPS {
-        let of = |content: usize| -> Vec<(f64, bool)> {
+        let of = |content: usize| -> Vec<(f64, bool, u64)> {
             cases
                 .iter()
                 .filter(|c| c.0 == g)
                 .flat_map(|c| {
                     let contents: &[usize] = if content == 0 { &[0] } else { &[1, 2] };
-                    contents.iter().map(move |&i| (c.1[i], c.2 == i))
+                    contents.iter().map(move |&i| (c.1[i], c.2 == i, c.3))
                 })
                 .collect()
         };

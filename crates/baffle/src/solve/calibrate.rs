@@ -16,8 +16,10 @@
 //!   to the frequency with which the true box held that content, one for
 //!   empty and one for either mirror (the two kinds are alike by
 //!   symmetry), measured over random boxes by isotonic regression
-//!   ([`isotonic`]: pool adjacent violators) and linear between its
-//!   points. The maps are fitted on one set of boxes
+//!   ([`isotonic`]: pool adjacent violators; each end pooled until its
+//!   cases come from at least [`MIN_END_BOXES`] boxes; no map for a group
+//!   with cases from too few) and linear between its points. The maps are
+//!   fitted on one set of boxes
 //!   (`BAFFLE_CALIB_SET=1 BAFFLE_CALIB_FIT=… cargo bench -p baffle --bench
 //!   calibration`, which writes `calibrate/table.rs`) and checked on
 //!   another (set 0); the figures are in docs/performance.md.
@@ -106,33 +108,68 @@ pub fn cell(n: usize, k: usize, shares: [f64; 3], allowed: [bool; 3]) -> [f64; 3
     }
 }
 
-/// The isotonic regression of `cases` (a share and whether the truth
-/// agreed): points (mean share, observed frequency) of the pooled blocks,
-/// shares first gathered into thousandths. Non-decreasing in both; empty
-/// when there are no cases.
-pub fn isotonic(cases: &[(f64, bool)]) -> Vec<(f64, f64)> {
-    // Per thousandth: sum of shares, agreements, cases.
-    let mut bins = vec![(0.0f64, 0.0f64, 0.0f64); 1001];
-    for &(x, agreed) in cases {
+/// The fewest boxes the cases of a map's first and last points come from
+/// (and half the fewest a map is fitted on). The ends are where the
+/// boldest chances are stated, and a box's cells agree or disagree
+/// together: the map of 26 × 26 boxes with 15% to 20% of the cells
+/// mirrors ended on 13 cases from a few boxes, 12 of them right, and
+/// stated 87% for a mirror every sample held, which 28% of such mirrors
+/// were (147 in 20 other boxes with 126 mirrors).
+pub const MIN_END_BOXES: usize = 10;
+
+/// A block of the regression: sum of shares, agreements, cases, and the
+/// boxes the cases came from.
+type Block = (f64, f64, f64, std::collections::BTreeSet<u64>);
+
+fn pooled(mut x: Block, y: Block) -> Block {
+    x.3.extend(y.3);
+    (x.0 + y.0, x.1 + y.1, x.2 + y.2, x.3)
+}
+
+/// The isotonic regression of `cases` (a share, whether the truth agreed,
+/// and the box it came from): points (mean share, observed frequency) of
+/// the pooled blocks, shares first gathered into thousandths; the first
+/// and the last block pooled with their neighbours until each holds cases
+/// of at least [`MIN_END_BOXES`] boxes (pooling neighbours keeps the
+/// order). Non-decreasing in both; empty (no map: shares stated as they
+/// are, see [`interpolate`]) when the cases come from fewer than twice
+/// that many boxes.
+pub fn isotonic(cases: &[(f64, bool, u64)]) -> Vec<(f64, f64)> {
+    let boxes: std::collections::BTreeSet<u64> = cases.iter().map(|c| c.2).collect();
+    if boxes.len() < 2 * MIN_END_BOXES {
+        return Vec::new();
+    }
+    let mut bins: Vec<Block> = vec![(0.0, 0.0, 0.0, std::collections::BTreeSet::new()); 1001];
+    for &(x, agreed, source) in cases {
         let b = &mut bins[(x.clamp(0.0, 1.0) * 1000.0).round() as usize];
         b.0 += x;
         b.1 += f64::from(u8::from(agreed));
         b.2 += 1.0;
+        b.3.insert(source);
     }
-    // Blocks: (sum of shares, agreements, cases), pooled while a block's
-    // frequency is above the next one's.
-    let mut blocks: Vec<(f64, f64, f64)> = Vec::new();
+    // Pooled while a block's frequency is above the next one's.
+    let mut blocks: Vec<Block> = Vec::new();
     for b in bins.into_iter().filter(|b| b.2 > 0.0) {
         blocks.push(b);
         while blocks.len() > 1 {
-            let (x, y) = (blocks[blocks.len() - 2], blocks[blocks.len() - 1]);
+            let (x, y) = (&blocks[blocks.len() - 2], &blocks[blocks.len() - 1]);
             if x.1 / x.2 <= y.1 / y.2 {
                 break;
             }
-            blocks.pop();
-            let last = blocks.len() - 1;
-            blocks[last] = (x.0 + y.0, x.1 + y.1, x.2 + y.2);
+            let y = blocks.pop().unwrap_or_default();
+            let x = blocks.pop().unwrap_or_default();
+            blocks.push(pooled(x, y));
         }
+    }
+    while blocks.len() > 1 && blocks[blocks.len() - 1].3.len() < MIN_END_BOXES {
+        let y = blocks.pop().unwrap_or_default();
+        let x = blocks.pop().unwrap_or_default();
+        blocks.push(pooled(x, y));
+    }
+    while blocks.len() > 1 && blocks[0].3.len() < MIN_END_BOXES {
+        let x = blocks.remove(0);
+        let y = blocks.remove(0);
+        blocks.insert(0, pooled(x, y));
     }
     blocks.iter().map(|b| (b.0 / b.2, b.1 / b.2)).collect()
 }
@@ -141,22 +178,59 @@ pub fn isotonic(cases: &[(f64, bool)]) -> Vec<(f64, f64)> {
 mod tests {
     use super::*;
 
+    /// One case of `share` from each of the boxes `boxes`, agreeing or not.
+    fn from_boxes(boxes: std::ops::Range<u64>, share: f64, agreed: bool) -> Vec<(f64, bool, u64)> {
+        boxes.map(|b| (share, agreed, b)).collect()
+    }
+
     #[test]
     fn isotonic_pools_what_decreases() {
-        // Frequencies 1/2 at 0.1, 0 at 0.2 (pooled: 1/3 over both), 1 at 0.9.
+        // Frequencies 1/2 at 0.1, 0 at 0.2 (pooled: 1/3 over both), 3/5 at
+        // 0.5 (a block of few boxes between the ends stands), 1 at 0.9;
+        // the ends from enough boxes to stand.
         let cases = [
-            (0.1, true),
-            (0.1, false),
-            (0.2, false),
-            (0.9, true),
-            (0.9, true),
-        ];
+            from_boxes(0..10, 0.1, true),
+            from_boxes(10..20, 0.1, false),
+            from_boxes(20..30, 0.2, false),
+            from_boxes(30..33, 0.5, true),
+            from_boxes(33..35, 0.5, false),
+            from_boxes(35..45, 0.9, true),
+        ]
+        .concat();
         let fit = isotonic(&cases);
-        assert_eq!(fit.len(), 2);
+        assert_eq!(fit.len(), 3, "{fit:?}");
         assert!((fit[0].0 - 0.4 / 3.0).abs() < 1e-12);
         assert!((fit[0].1 - 1.0 / 3.0).abs() < 1e-12);
-        assert_eq!(fit[1], (0.9, 1.0));
+        assert!(
+            (fit[1].0 - 0.5).abs() < 1e-12 && (fit[1].1 - 0.6).abs() < 1e-12,
+            "{fit:?}"
+        );
+        assert!((fit[2].0 - 0.9).abs() < 1e-12 && fit[2].1 == 1.0, "{fit:?}");
         assert!(isotonic(&[]).is_empty());
+    }
+
+    /// Many cases from a few boxes at an end (12 right and 1 wrong from
+    /// 3 boxes) are pooled with the block before, as are a few boxes at
+    /// the other end; with cases from too few boxes in all there is no map.
+    #[test]
+    fn isotonic_pools_ends_from_a_few_boxes() {
+        let few = [(0.99, true, 100); 12]
+            .into_iter()
+            .chain([(0.99, false, 101), (0.99, true, 102)]);
+        let cases: Vec<_> = [
+            from_boxes(0..2, 0.0, true),
+            from_boxes(10..22, 0.5, false),
+            from_boxes(30..38, 0.5, true),
+        ]
+        .concat()
+        .into_iter()
+        .chain(few)
+        .collect();
+        let fit = isotonic(&cases);
+        assert_eq!(fit.len(), 1, "{fit:?}");
+        assert!((fit[0].1 - 23.0 / 36.0).abs() < 1e-12, "{fit:?}");
+        assert!(isotonic(&from_boxes(0..19, 0.3, true)).is_empty());
+        assert_eq!(isotonic(&from_boxes(0..20, 0.5, true)).len(), 1);
     }
 
     #[test]
