@@ -662,17 +662,24 @@ mod tests {
         assert_eq!(d.mv, Move::Shoot { hole: 2 });
     }
 
-    /// Once every exit is known, the bot asks the solver with the options
-    /// for that position instead of its first ones (here the first cannot
-    /// sample, the others count: the bot guesses a mirror the shots prove).
-    #[test]
-    fn once_every_exit_is_known_it_solves_with_those_options() {
+    /// The fixed game after shooting every hole whose exit is not yet
+    /// known.
+    fn fixed_game_with_every_exit_known() -> Game {
         let mut game = Game::new(Setup::fixed(Sides::All)).unwrap();
         for hole in 0..40 {
             if !game.view().shots.iter().any(|s| s.exit == hole) {
                 game.apply(Move::Shoot { hole }).unwrap();
             }
         }
+        game
+    }
+
+    /// Once every exit is known, the bot asks the solver with the options
+    /// for that position instead of its first ones (here the first cannot
+    /// sample, the others count: the bot guesses a mirror the shots prove).
+    #[test]
+    fn once_every_exit_is_known_it_solves_with_those_options() {
+        let game = fixed_game_with_every_exit_known();
         let first_unable = BotOptions {
             solve: unable(),
             ..BotOptions::default()
@@ -699,12 +706,7 @@ mod tests {
     fn guesses_the_best_single_explanation_when_the_search_is_too_big() {
         // The fixed game with every exit known but a solver that gives up
         // at once: the bot guesses mirrors that explain shots on their own.
-        let mut game = Game::new(Setup::fixed(Sides::All)).unwrap();
-        for hole in 0..40 {
-            if !game.view().shots.iter().any(|s| s.exit == hole) {
-                game.apply(Move::Shoot { hole }).unwrap();
-            }
-        }
+        let mut game = fixed_game_with_every_exit_known();
         let options = BotOptions {
             solve: unable(),
             all_exits_known: unable(),
