@@ -111,10 +111,8 @@ pub fn cell(n: usize, k: usize, shares: [f64; 3], allowed: [bool; 3]) -> [f64; 3
 /// The fewest boxes the cases of a map's first and last points come from
 /// (and half the fewest a map is fitted on). The ends are where the
 /// boldest chances are stated, and a box's cells agree or disagree
-/// together: the map of 26 × 26 boxes with 15% to 20% of the cells
-/// mirrors ended on 13 cases from a few boxes, 12 of them right, and
-/// stated 87% for a mirror every sample held, which 28% of such mirrors
-/// were (147 in 20 other boxes with 126 mirrors).
+/// together: an end of many cells from a few boxes measures those boxes,
+/// not the group (docs/performance.md, how calibrated the chances are).
 pub const MIN_END_BOXES: usize = 10;
 
 /// A block of the regression: sum of shares, agreements, cases, and the
