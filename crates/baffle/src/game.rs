@@ -14,7 +14,8 @@
 //! - **view** ([`View`]): what the player may see. While the game is on it
 //!   holds shots as entry and exit only (a path or a deflection count would
 //!   give mirrors away), guesses and found mirrors; once it is over, every
-//!   shot's path and every mirror, found or not.
+//!   shot's deflections and path (the path for pictures, never in the
+//!   JSON) and every mirror, found or not.
 //! - **record**: the setup and the moves applied; a game is stored as its
 //!   record and loaded by replaying it, so a stored game is always a legal
 //!   one.
@@ -429,8 +430,10 @@ pub struct ShotView {
     /// before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deflections: Option<usize>,
-    /// Its path: only once the game is over (left out of the JSON before).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Its path: only once the game is over. Never in the JSON: the
+    /// box's picture draws it ([`crate::trace`] gives it), and a
+    /// finished box's every path would make a view tens of kilobytes.
+    #[serde(skip)]
     pub path: Option<Vec<Step>>,
     /// The layouts that fit after it, and what the best shot would have
     /// left (in a match's view: [`crate::live`]).

@@ -18,7 +18,10 @@
 //!   (every box hides the same mirrors). Once the race is over, every box
 //!   is shown.
 
-use crate::game::{Event, Game, Move, MoveError, Score, Setup, SetupError, Status, View};
+use crate::game::{
+    Event, Game, GuessView, Move, MoveError, Score, Setup, SetupError, ShotView, Status, View,
+};
+use crate::layout::Placed;
 use crate::live::{self, LiveMemo};
 use serde::Serialize;
 use std::fmt;
@@ -66,9 +69,41 @@ pub struct Racer {
     pub points: usize,
     /// Whether their box is still on, won or given up.
     pub status: Status,
-    /// Their whole box: only once the race is over.
+    /// What they did on their box, and its mirrors: only once the race
+    /// is over.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub board: Option<View>,
+    pub board: Option<RacerBox>,
+}
+
+/// A racer's box once the race is over: what they did on it and what it
+/// hid. The box itself (its size, sides and holes) is the viewer's own.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RacerBox {
+    /// Their shots, in order, each with its deflections.
+    pub shots: Vec<ShotView>,
+    /// Their guesses, in order.
+    pub guesses: Vec<GuessView>,
+    /// The mirrors they did not find (every racer's box hides the same
+    /// mirrors: the viewer's own `revealed` has them all).
+    pub missed: Vec<Placed>,
+}
+
+impl RacerBox {
+    /// `game`'s box as its racer left it (`None` while it is on).
+    fn of(game: &Game) -> Option<Self> {
+        let view = game.view();
+        let missed = view
+            .revealed?
+            .into_iter()
+            .filter(|m| !m.found)
+            .map(|m| Placed::new(m.cell, m.mirror))
+            .collect();
+        Some(Self {
+            shots: view.shots,
+            guesses: view.guesses,
+            missed,
+        })
+    }
 }
 
 /// What one viewer sees of a race.
@@ -370,7 +405,7 @@ impl Race {
                         wrong_guesses: score.wrong_guesses,
                         points: score.total,
                         status: g.status(),
-                        board: over.then(|| g.view()),
+                        board: over.then(|| RacerBox::of(g)).flatten(),
                     }
                 })
                 .collect()
@@ -515,5 +550,41 @@ mod tests {
         play(&mut race, "quit");
         assert!(race.is_over());
         assert!(race.winners().is_empty());
+    }
+
+    #[test]
+    fn once_over_each_racer_is_shown_with_what_they_did_and_missed() {
+        let fixed = crate::layout::FIXED;
+        let mut race = two();
+        // Seat 1 finds one mirror and gives up; seat 2 shoots and gives up.
+        let (row, col, mirror) = fixed[0];
+        play(&mut race, &format!("guess {row} {col} {mirror}"));
+        play(&mut race, "shoot 7");
+        play(&mut race, "quit");
+        assert!(race.view(Some(2)).racers[0].board.is_none(), "on: no board");
+        play(&mut race, "quit");
+        let view = race.view(Some(2));
+        assert_eq!(view.own.revealed.as_ref().map(Vec::len), Some(5));
+        let first = view.racers[0].board.as_ref().expect("seat 1's box");
+        assert_eq!(first.guesses.len(), 1);
+        assert!(first.shots.is_empty());
+        let missed: Vec<Placed> = fixed[1..]
+            .iter()
+            .map(|&(row, col, mirror)| Placed::new(crate::Cell::new(row, col), mirror))
+            .collect();
+        assert_eq!(first.missed, missed);
+        let second = view.racers[1].board.as_ref().expect("seat 2's box");
+        assert_eq!((second.shots[0].hole, second.shots[0].exit), (7, 22));
+        assert_eq!(second.shots[0].deflections, Some(0));
+        assert_eq!(second.missed.len(), 5);
+        // A shot's path is the picture's: never in the JSON.
+        let json = serde_json::to_value(&view).unwrap();
+        assert!(second.shots[0].path.is_some());
+        assert!(json["racers"][1]["board"]["shots"][0].get("path").is_none());
+        assert!(
+            json["shots"]
+                .as_array()
+                .is_some_and(|s| s.iter().all(|s| s.get("path").is_none()))
+        );
     }
 }

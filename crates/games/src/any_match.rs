@@ -119,6 +119,12 @@ where
     /// Baffle box's size, never its mirrors).
     fn public_setup(m: &Match<Self>) -> Value;
 
+    /// The top-level fields of the game's view that no move changes (a
+    /// Baffle box's size and holes): a move's compact answer leaves them
+    /// out, and the page keeps its own ([`crate::protocol::Fixed::view_fixed`]).
+    /// None by default.
+    const VIEW_FIXED: &'static [&'static str] = &[];
+
     /// What a page needs besides the game's view, for `viewer` (Tycoon's
     /// question in words). Nothing by default.
     fn extras(_m: &Match<Self>, _viewer: Viewer) -> Value {
@@ -263,7 +269,9 @@ pub trait AnyMatch: Send + Sync {
     /// `server_error` when the game's view does not write.
     fn view(&self, viewer: Viewer) -> Result<TableView, Refusal>;
     /// What a move may change, as `viewer` sees it: a move's compact
-    /// answer's part (the client has the rest).
+    /// answer's part (the client has the rest), its game view without the
+    /// fields no move changes ([`Fixed::view_fixed`], when the game has
+    /// any).
     ///
     /// # Errors
     /// As [`AnyMatch::view`].
@@ -669,6 +677,25 @@ pub fn event_json<E: Serialize>(event: &E, words: String) -> Result<GameJson, Re
     game_json(&fields)
 }
 
+/// A game's view `view` without its top-level `fields` (a compact
+/// answer's: [`Adapter::VIEW_FIXED`]).
+///
+/// # Errors
+/// `server_error` when the view is not a JSON object or does not write.
+fn without_fields(view: &GameJson, fields: &[&str]) -> Result<GameJson, Refusal> {
+    let unwritten = |e: serde_json::Error| {
+        Refusal::new(
+            Code::ServerError,
+            format!("a game's compact view could not be written: {e}"),
+        )
+    };
+    let mut own: Map<String, Value> = serde_json::from_str(view.get()).map_err(unwritten)?;
+    for field in fields {
+        own.remove(*field);
+    }
+    game_json(&own)
+}
+
 /// A move as the API tells it; `m` is the match it was just played in (its
 /// record's last entry is the move as stored: with its roll, and marked
 /// when a bot chose it for a person).
@@ -786,6 +813,7 @@ where
                 DiceView::Chosen => DiceKind::Chosen,
             },
             names: self.names(),
+            view_fixed: G::VIEW_FIXED,
         };
         Ok(TableView {
             fixed,
@@ -795,7 +823,11 @@ where
     }
 
     fn position(&self, viewer: Viewer) -> Result<Position, Refusal> {
-        self.position_of(self.m.view(viewer), viewer)
+        let mut position = self.position_of(self.m.view(viewer), viewer)?;
+        if !G::VIEW_FIXED.is_empty() {
+            position.view = without_fields(&position.view, G::VIEW_FIXED)?;
+        }
+        Ok(position)
     }
 
     fn public_setup(&self) -> Result<GameJson, Refusal> {

@@ -62,6 +62,9 @@ impl Adapter for Race {
     const MAX_SEATS: u8 = baffle::MAX_RACERS as u8;
     type Request = Request;
 
+    /// The box: its size, mirror count, sides and shootable holes.
+    const VIEW_FIXED: &'static [&'static str] = &["size", "mirrors", "sides", "shootable"];
+
     fn need(_: &Request) -> Result<Option<Need>, Refusal> {
         Ok(None)
     }

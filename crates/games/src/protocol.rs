@@ -84,6 +84,12 @@ pub struct Fixed {
     pub dice: DiceKind,
     /// Every seat's name, seat 1 first.
     pub names: Vec<String>,
+    /// The top-level fields of the game's `view` that no move changes (a
+    /// Baffle box's `size`, `mirrors`, `sides` and `shootable`): a move's
+    /// compact answer leaves them out of its `view`, and the page keeps
+    /// the ones it has. None for most games.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub view_fixed: &'static [&'static str],
 }
 
 /// What a move may change, for one viewer.

@@ -42,10 +42,10 @@ export function racerLine(view, r) {
 
 /** A finished player's box in words: their shots, guesses and the mirrors they missed. */
 function story(view, r) {
-  const b = r.board || { shots: [], guesses: [], revealed: [] };
+  const b = r.board || { shots: [], guesses: [], missed: [] };
   const shots = b.shots.map((s) => `${s.hole} → ${s.exit}`).join(", ") || "none";
   const guesses = b.guesses.map((g) => `row ${g.row}, column ${g.col} ${g.mirror} ${g.right ? "right" : "wrong"}`).join("; ") || "none";
-  const missed = (b.revealed || []).filter((m) => !m.found).map((m) => `row ${m.row}, column ${m.col} ${m.mirror}`);
+  const missed = b.missed.map((m) => `row ${m.row}, column ${m.col} ${m.mirror}`);
   return el(
     "details",
     { class: "race-story", "data-seat": r.seat },

@@ -24,7 +24,7 @@ import { api, ApiFailure, storedName } from "/static/common.js";
 const MOVE_RETRIES = 18;
 
 /** The fields a move's compact answer leaves out: no move changes them. */
-const KEPT = ["id", "title", "names", "seats", "players", "game", "dice", "host"];
+const KEPT = ["id", "title", "names", "seats", "players", "game", "dice", "host", "view_fixed"];
 
 /** The log lines a view carries (the newest). */
 const LOG_TAIL = 100;
@@ -32,12 +32,16 @@ const LOG_TAIL = 100;
 /**
  * The full view from a move's compact answer `answer` and the page's last
  * view `last` (which holds every move up to the one sent): the kept fields
- * from `last`, its log's lines up to `compact.log_after`, then the played
- * moves' events as lines, the newest LOG_TAIL.
+ * from `last`, and the game view's fields no move changes (`view_fixed`),
+ * its log's lines up to `compact.log_after`, then the played moves' events
+ * as lines, the newest LOG_TAIL.
  */
 export function wholeView(last, answer) {
   const { compact, ...view } = answer.view;
   for (const field of KEPT) if (field in last) view[field] = last[field];
+  for (const field of last.view_fixed || []) {
+    if (last.view && field in last.view) view.view[field] = last.view[field];
+  }
   const older = (last.log || []).filter((line) => line.number <= compact.log_after);
   const newer = (answer.played || []).flatMap((p) =>
     p.events.map((e) => ({ number: p.number, seat: p.seat, text: e.text })),

@@ -83,9 +83,11 @@ fn a_race_of_bots_plays_to_its_end_and_the_fewest_points_win() {
             Status::GivenUp => assert!(winners.is_empty(), "seed {seed}"),
             other => panic!("seed {seed}: {other:?}"),
         }
-        // Once over, every box is shown, mirrors and all.
+        // Once over, every box is shown: what each racer did and missed.
         for r in racers {
-            assert!(r["board"]["revealed"].is_array(), "seed {seed}: {r}");
+            for part in ["shots", "guesses", "missed"] {
+                assert!(r["board"][part].is_array(), "seed {seed}: {r}");
+            }
             // Points are shots plus two for each wrong guess.
             assert_eq!(
                 r["points"].as_u64().unwrap(),
@@ -172,7 +174,8 @@ fn no_seat_sees_another_seats_shots_guesses_or_mirrors_while_the_race_is_on() {
                 assert!(!line.text.contains("comes out"), "{}", line.text);
             }
         } else {
-            assert!(one["racers"][1]["board"]["revealed"].is_array());
+            assert!(one["racers"][1]["board"]["missed"].is_array());
+            assert!(one["revealed"].is_array());
         }
     }
 }

@@ -1384,6 +1384,14 @@ fn two_browsers_race_on_the_same_box_and_both_see_the_result() {
         let table = b.text_css("#race-result table.race-result");
         assert!(table.contains("Ada") && table.contains("Bo"), "{table}");
         assert!(table.contains("shares the win"), "{table}");
+        // Each player's box in words: Bo's one shot, and no mirror missed.
+        let story = b.script(
+            "return document.querySelector(\"#race-result details.race-story[data-seat='2']\").textContent;",
+            vec![],
+        );
+        let story = story.as_str().unwrap_or_default();
+        assert!(story.contains("Shots: 1 → 24."), "{story}");
+        assert!(story.contains("Every mirror found."), "{story}");
     }
     assert_eq!(server_view(ada, &id)["status"], json!("shared"));
 }

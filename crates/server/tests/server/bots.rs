@@ -184,6 +184,7 @@ impl AnyMatch for Faulty {
                 seats: self.seats(),
                 dice: DiceKind::Seeded,
                 names: self.names(),
+                view_fixed: &[],
             },
             position: Position {
                 status: Status::Playing,

@@ -209,12 +209,27 @@ fn whole_view(last: &Value, answer: &Value) -> Value {
         .as_u64()
         .expect("log_after");
     for kept in [
-        "id", "title", "names", "seats", "players", "game", "dice", "host",
+        "id",
+        "title",
+        "names",
+        "seats",
+        "players",
+        "game",
+        "dice",
+        "host",
+        "view_fixed",
     ] {
         assert!(!fields.contains_key(kept), "{kept} is left out");
         if let Some(value) = last.get(kept) {
             fields.insert(kept.into(), value.clone());
         }
+    }
+    // The game view's fields no move changes, from the last view.
+    let game = fields["view"].as_object_mut().expect("a game view");
+    for field in last["view_fixed"].as_array().into_iter().flatten() {
+        let field = field.as_str().expect("a field's name");
+        assert!(!game.contains_key(field), "{field} is left out");
+        game.insert(field.into(), last["view"][field].clone());
     }
     assert!(!fields.contains_key("log"), "the log is left out");
     let mut log: Vec<Value> = last["log"]
@@ -313,6 +328,52 @@ async fn a_moves_compact_answer_is_small_and_makes_the_full_view_again() {
     )
     .await
     .refused(StatusCode::BAD_REQUEST, "bad_request");
+}
+
+#[tokio::test]
+async fn a_baffle_races_compact_answers_leave_the_box_out_and_make_the_full_view_again() {
+    // Four at one screen: each answer is the next seat's box, which the
+    // page's last view (the previous seat's) does not hold; the box's
+    // size and holes are the same for every seat.
+    let app = App::new().await;
+    let made = json!({"game": "baffle", "setup": {"fixed": true}, "seats": ["here", "here", "here", "here"], "seed": 3});
+    let host = app.start(made).await;
+    let path = format!("/api/matches/{}/moves", host.id);
+    let look = format!("/api/matches/{}", host.id);
+    let mut last = app.get_as(&host.token, &look).await.ok().clone();
+    assert_eq!(
+        last["view_fixed"],
+        json!(["size", "mirrors", "sides", "shootable"])
+    );
+    let guesses = baffle::layout::FIXED.map(|(row, col, m)| format!("guess {row} {col} {m}"));
+    let moves = (0..12)
+        .map(|hole| format!("shoot {hole}"))
+        .chain(guesses)
+        .flat_map(|mv| std::iter::repeat_n(mv, 4));
+    // The layouts left and each shot's count are worked out after the
+    // answer (the live stream tells them): compared without them.
+    let settled = |view: &Value| {
+        let mut view = view.clone();
+        let game = view["view"].as_object_mut().expect("a game view");
+        game.remove("live");
+        for shot in game["shots"].as_array_mut().expect("shots") {
+            shot.as_object_mut().expect("a shot").remove("count");
+        }
+        view
+    };
+    for mv in moves {
+        let after = last["moves"].as_u64().expect("moves");
+        let answer = app
+            .post_as(&host.token, &path, json!({"move": mv, "after": after}))
+            .await;
+        assert!(answer.ok()["view"]["view"].get("shootable").is_none());
+        let whole = whole_view(&last, answer.ok());
+        let full = app.get_as(&host.token, &look).await.ok().clone();
+        assert_eq!(settled(&whole), settled(&full), "after {mv}");
+        last = full;
+    }
+    assert_eq!(last["status"], "shared", "every racer found every mirror");
+    assert_eq!(last["view"]["shootable"].as_array().map(Vec::len), Some(40));
 }
 
 #[tokio::test]

@@ -2,7 +2,7 @@
 //! every game, with four seats at one screen (the longest answers: every
 //! seat's turn is answered here, and a win names four results), is under
 //! 1 KB as sent (gzip, which every browser accepts) — a Baffle box's up to
-//! every hole shot once on the default box; and which answers are
+//! every hole shot once, up to the biggest box, and a race's end; and which answers are
 //! compressed, and which never are (one with a token or an invite).
 
 use crate::support::{App, Seat};
@@ -93,16 +93,40 @@ async fn every_games_move_answers_are_under_1_kb_as_sent_with_four_seats() {
     assert_eq!(over.ok()["status"], "won", "after {moves} rolls");
 
     // Baffle: a race of four on the default box, every hole of each box
-    // shot once (a Baffle answer carries the asker's whole box, so it
-    // grows with its shots: docs/performance.md has how far).
-    let made = json!({"game": "baffle", "seats": long_names(), "seed": 5});
+    // shot once (a Baffle answer carries the asker's shots, so it grows
+    // with them), then every mirror found: the last answer shows each
+    // racer's box.
+    let made =
+        json!({"game": "baffle", "setup": {"fixed": true}, "seats": long_names(), "seed": 5});
     let seat = app.start(made).await;
-    let (moves, _) = play_measured(&app, &seat, 160, |view, n| {
+    let guesses: Vec<String> = baffle::layout::FIXED
+        .iter()
+        .map(|(row, col, mirror)| format!("guess {row} {col} {mirror}"))
+        .collect();
+    let (moves, _) = play_measured(&app, &seat, 200, |view, n| {
         assert_eq!(view["to_move"], 1 + n % 4);
-        format!("shoot {}", n / 4)
+        match n / 4 {
+            hole @ 0..40 => format!("shoot {hole}"),
+            found => guesses[found - 40].clone(),
+        }
     })
     .await;
-    assert_eq!(moves, 160);
+    assert_eq!(moves, 180);
+    let over = app.get(&format!("/api/matches/{}", seat.id)).await;
+    assert_eq!(over.ok()["status"], "shared");
+
+    // And on the biggest box, alone and four at once, every hole shot.
+    for (seats, mirrors) in [(1, 40), (4, 126)] {
+        let names = long_names().as_array().expect("names")[..seats].to_vec();
+        let setup = json!({"size": 26, "mirrors": mirrors});
+        let made = json!({"game": "baffle", "setup": setup, "seats": names, "seed": 6});
+        let seat = app.start(made).await;
+        let (moves, _) = play_measured(&app, &seat, 104 * seats, |_, n| {
+            format!("shoot {}", n / seats)
+        })
+        .await;
+        assert_eq!(moves, 104 * seats);
+    }
 }
 
 #[tokio::test]
