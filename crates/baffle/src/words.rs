@@ -105,19 +105,24 @@ pub fn words(event: &Event, who: Option<&str>) -> String {
             format!("Every mirror found. Final score {}", score.total)
         }
         (Event::Quit { score, unfound }, who) => {
-            let list: Vec<String> = unfound
-                .iter()
-                .map(|p| format!("{} at {}", p.mirror, cell_name(p.cell)))
-                .collect();
+            // A few are named; more are counted (the box shows them all).
+            let missed = if unfound.len() <= NAMED_UNFOUND {
+                let list: Vec<String> = unfound.iter().map(placed_name).collect();
+                format!("not found: {}", list.join(", "))
+            } else {
+                format!("{} mirrors not found", unfound.len())
+            };
             format!(
-                "{} up with a score of {}; not found: {}",
+                "{} up with a score of {}; {missed}",
                 who.map_or_else(|| "The game is given".to_string(), |w| format!("{w} gives")),
                 score.total,
-                list.join(", ")
             )
         }
     }
 }
+
+/// The most unfound mirrors a given-up game's words name one by one.
+const NAMED_UNFOUND: usize = 6;
 
 /// A mirror where it sits: "/ at C5".
 fn placed_name(placed: &Placed) -> String {
@@ -259,6 +264,17 @@ mod tests {
         assert_eq!(
             words(&quit, Some("Ada")),
             "Ada gives up with a score of 3; not found: \\ at B2"
+        );
+        // Many are counted, not named.
+        let many = Event::Quit {
+            score: Score::default(),
+            unfound: (0..7)
+                .map(|i| Placed::new(Cell::new(i, 0), Mirror::Slash))
+                .collect(),
+        };
+        assert_eq!(
+            words(&many, None),
+            "The game is given up with a score of 0; 7 mirrors not found"
         );
         for e in [right, shot, quit] {
             let w = words(&e, Some("Ada"));

@@ -406,15 +406,15 @@ impl Held {
                         .collect()
                 })
                 .unwrap_or_default(),
-            "baffle" => view["view"]["shootable"]
-                .as_array()
-                .map(|holes| {
-                    holes
-                        .iter()
-                        .filter_map(|h| h.as_u64().map(|h| format!("shoot {h}")))
-                        .collect()
-                })
-                .unwrap_or_default(),
+            // The box's holes are fixed: a move's compact answer leaves
+            // them out (`view_fixed`), and the ones held stay.
+            "baffle" => match view["view"]["shootable"].as_array() {
+                Some(holes) => holes
+                    .iter()
+                    .filter_map(|h| h.as_u64().map(|h| format!("shoot {h}")))
+                    .collect(),
+                None => std::mem::take(&mut self.offered),
+            },
             _ => vec!["roll".to_string()],
         };
         view["status"] == "playing"
