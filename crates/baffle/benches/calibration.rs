@@ -12,7 +12,9 @@
 //! the proven cells that are wrong (must be 0). Counted answers (exact
 //! shares) and estimated ones are tallied apart; the estimated cells not
 //! proven are tallied again on their own. `BAFFLE_CALIB_PROOF_CONFLICTS`
-//! sets the SAT proofs' conflicts (0: none).
+//! sets the SAT proofs' conflicts (0: none). `BAFFLE_CALIB_GUESSES=P`
+//! adds a player's guesses to P% of the positions (default 0; 100: every
+//! one): up to half the mirrors found and up to three wrong guesses.
 //!
 //! The seeds: `BAFFLE_CALIB_SET` picks a set of boxes (default 0; box `b`
 //! of size `n` in set `s` has seed `n·10⁶ + 7000 + s·10⁵ + b`), so that
@@ -25,7 +27,7 @@
 //! 0 empty, 1 `/`, 2 `\`), the data the map is fitted on.
 
 use baffle::solve::{Method, calibrate};
-use baffle::{Evidence, Layout, Mirror, Size, SolveError, SolveOptions, solve};
+use baffle::{Cell, Evidence, Layout, Mirror, Placed, Size, SolveError, SolveOptions, solve};
 use std::time::Instant;
 use tabletop::Rng;
 
@@ -128,7 +130,7 @@ fn one(n: usize, b: u64, last: usize, out: &mut Tallies, cases: &mut Vec<Case>) 
     let mut holes: Vec<usize> = (0..4 * n).collect();
     rng.shuffle(&mut holes);
     let m = rng.below(4 * n as u64 + 1) as usize;
-    let ev = Evidence {
+    let mut ev = Evidence {
         size: n,
         mirrors: k,
         shots: holes[..m]
@@ -137,6 +139,10 @@ fn one(n: usize, b: u64, last: usize, out: &mut Tallies, cases: &mut Vec<Case>) 
             .collect(),
         ..Evidence::default()
     };
+    let guesses = env("BAFFLE_CALIB_GUESSES", 0);
+    if guesses > 0 && rng.below(100) < guesses {
+        add_guesses(&mut ev, &truth, &mut rng);
+    }
     let t = Instant::now();
     let mut options = SolveOptions::default();
     options.proof.conflicts = env("BAFFLE_CALIB_PROOF_CONFLICTS", options.proof.conflicts);
@@ -176,7 +182,7 @@ fn one(n: usize, b: u64, last: usize, out: &mut Tallies, cases: &mut Vec<Case>) 
                 Some(Mirror::Backslash) => 2,
             };
             cases.push((
-                calibrate::group(n, k),
+                calibrate::group_of(&ev),
                 [odds.empty, odds.slash, odds.backslash],
                 truth,
                 seed,
@@ -202,6 +208,29 @@ fn one(n: usize, b: u64, last: usize, out: &mut Tallies, cases: &mut Vec<Case>) 
                     tally.wrong_proven += 1;
                 }
             }
+        }
+    }
+}
+
+/// A player's guesses besides the shots (`BAFFLE_CALIB_GUESSES`): up to
+/// half the box's mirrors found, chosen at random, and up to three wrong
+/// guesses (a random cell and a mirror it does not hold).
+fn add_guesses(ev: &mut Evidence, truth: &Layout, rng: &mut Rng) {
+    let mut mirrors: Vec<Placed> = truth.mirrors().collect();
+    rng.shuffle(&mut mirrors);
+    let found = rng.below((mirrors.len() / 2 + 1) as u64) as usize;
+    ev.found = mirrors[..found].to_vec();
+    let n = ev.size as u64;
+    for _ in 0..rng.below(4) {
+        let cell = Cell::new(rng.below(n) as u32, rng.below(n) as u32);
+        let mirror = match truth.get(cell) {
+            Some(Mirror::Slash) => Mirror::Backslash,
+            Some(Mirror::Backslash) => Mirror::Slash,
+            None if rng.below(2) == 0 => Mirror::Slash,
+            None => Mirror::Backslash,
+        };
+        if ev.not.iter().all(|p| p.cell != cell) {
+            ev.not.push(Placed::new(cell, mirror));
         }
     }
 }
@@ -249,7 +278,11 @@ fn main() {
             .join("../..")
             .join(path);
         let written = path.with_extension("rs.new");
-        std::fs::write(&written, fitted(&cases, boxes, big)).expect("the map written");
+        std::fs::write(
+            &written,
+            fitted(&cases, boxes, big, env("BAFFLE_CALIB_GUESSES", 0)),
+        )
+        .expect("the map written");
         std::fs::rename(&written, &path).expect("the map put in place");
         println!(
             "calibration map fitted on {} cells, written to {}",
@@ -279,7 +312,7 @@ fn main() {
 
 /// The calibration maps fitted on `cases` (sampled shares), as the Rust
 /// source of `calibrate/table.rs`.
-fn fitted(cases: &[Case], boxes: u64, big: u64) -> String {
+fn fitted(cases: &[Case], boxes: u64, big: u64, guesses: u64) -> String {
     let points = |v: &[(f64, f64)]| {
         let items: Vec<String> = v.iter().map(|(x, y)| format!("({x:.4}, {y:.4})")).collect();
         format!("&[{}]", items.join(", "))
@@ -287,7 +320,8 @@ fn fitted(cases: &[Case], boxes: u64, big: u64) -> String {
     let mut out = format!(
         "//! The calibration maps, one per group ([`super::group`]), as fitted by\n\
          //! the calibration bench on the seed set 1, {boxes} boxes a size and {big} of\n\
-         //! 26 × 26: `BAFFLE_CALIB_SET=1 BAFFLE_CALIB_BOXES={boxes} BAFFLE_CALIB_BIG={big} \\\n\
+         //! 26 × 26, {guesses}% of the positions with guesses: `BAFFLE_CALIB_SET=1 \\\n\
+         //! BAFFLE_CALIB_BOXES={boxes} BAFFLE_CALIB_BIG={big} BAFFLE_CALIB_GUESSES={guesses} \\\n\
          //! BAFFLE_CALIB_FIT=crates/baffle/src/solve/calibrate/table.rs \\\n\
          //! cargo bench -p baffle --bench calibration` (then `cargo fmt`). An empty\n\
          //! map: cases from too few boxes to fit one (shares stated as they are).\n\n\

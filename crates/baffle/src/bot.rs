@@ -351,8 +351,7 @@ fn stated_chance(placed: &Placed, solution: &Solution, view: &View) -> Option<f6
             let evidence = view.evidence();
             let ruled_out = |m: Mirror| evidence.not.contains(&Placed::new(placed.cell, m));
             calibrate::cell(
-                view.size,
-                view.mirrors,
+                &evidence,
                 shares,
                 [
                     true,
@@ -531,8 +530,11 @@ mod tests {
                 .iter()
                 .find(|c| c.cell == placed.cell)
                 .unwrap();
-            let stated =
-                calibrate::cell(12, 30, [odds.empty, odds.slash, odds.backslash], [true; 3]);
+            let stated = calibrate::cell(
+                &view.evidence(),
+                [odds.empty, odds.slash, odds.backslash],
+                [true; 3],
+            );
             let i = usize::from(placed.mirror == Mirror::Backslash) + 1;
             assert!((chance - stated[i]).abs() < 1e-12, "{chance} {stated:?}");
             checked += 1;
@@ -574,7 +576,11 @@ mod tests {
             Mirror::Backslash => (odds.backslash, 2),
         };
         assert!(share >= 0.999, "{share}");
-        let stated = calibrate::cell(26, 40, [odds.empty, odds.slash, odds.backslash], [true; 3]);
+        let stated = calibrate::cell(
+            &view.evidence(),
+            [odds.empty, odds.slash, odds.backslash],
+            [true; 3],
+        );
         assert!(
             (chance - stated[i]).abs() < 1e-12 && chance > 0.5,
             "{chance} {stated:?}"

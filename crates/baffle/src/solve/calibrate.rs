@@ -8,10 +8,13 @@
 //!   themselves: on 26 × 26 with more than a tenth of the cells
 //!   mirrors, a mirror every sample shows in a cell is there only about a
 //!   quarter of the time (the fitted maps, `calibrate/table.rs`).
-//! - **group**: the boxes a map is fitted on and applied to, by size
-//!   (up to 12, 13 to 19, 20 to 25, 26) and mirror density `k / n²` (up to
-//!   0.05, 0.1, 0.15, 0.2, 0.3, more): how far off the shares are depends
-//!   on both.
+//! - **group**: the positions a map is fitted on and applied to, by the
+//!   box's size (up to 12, 13 to 19, 20 to 25, 26), the density of the
+//!   mirrors still to find, `(k − found) / n²` (up to 0.05, 0.1, 0.15,
+//!   0.2, 0.3, more), and whether any mirror is found: how far off the
+//!   shares are depends on all three (a found mirror is one the chains no
+//!   longer have to place, and the shares of a position with some found
+//!   are less far off than those of a box as sparse with none).
 //! - **map**: for a group, a non-decreasing function from a sampled share
 //!   to the frequency with which the true box held that content, one for
 //!   empty and one for either mirror (the two kinds are alike by
@@ -19,13 +22,17 @@
 //!   ([`isotonic`]: pool adjacent violators; each end pooled until its
 //!   cases come from at least [`MIN_END_BOXES`] boxes; no map for a group
 //!   with cases from too few) and linear between its points. The maps are
-//!   fitted on one set of boxes
-//!   (`BAFFLE_CALIB_SET=1 BAFFLE_CALIB_FIT=… cargo bench -p baffle --bench
-//!   calibration`, which writes `calibrate/table.rs`) and checked on
-//!   another (set 0); the figures are in docs/performance.md.
+//!   fitted on one set of boxes, half of whose positions hold a player's
+//!   guesses (some mirrors found, some wrong guesses)
+//!   (`BAFFLE_CALIB_SET=1 BAFFLE_CALIB_GUESSES=50 BAFFLE_CALIB_FIT=… cargo
+//!   bench -p baffle --bench calibration`, which writes
+//!   `calibrate/table.rs`) and checked on another (set 0), with and
+//!   without guesses; the figures are in docs/performance.md.
 //! - **stated chance**: what the solver says of an estimated cell not
 //!   proven: each content's mapped share, those the evidence leaves the
 //!   cell (a wrong guess rules one out) scaled to sum to 1.
+
+use super::Evidence;
 
 mod table;
 
@@ -34,8 +41,12 @@ mod table;
 pub const DENSITY_BANDS: [f64; 5] = [0.05, 0.1, 0.15, 0.2, 0.3];
 /// Upper bounds of the size bands; bigger boxes are in the last band.
 pub const SIZE_BANDS: [usize; 3] = [12, 19, 25];
+/// How many groups of size and density there are: the groups of the
+/// positions with no mirror found; as many again follow for those with
+/// one found or more.
+const BANDED: usize = (DENSITY_BANDS.len() + 1) * (SIZE_BANDS.len() + 1);
 /// How many groups there are.
-pub const GROUPS: usize = (DENSITY_BANDS.len() + 1) * (SIZE_BANDS.len() + 1);
+pub const GROUPS: usize = 2 * BANDED;
 
 /// A group's maps: points (sampled share, observed frequency), both
 /// increasing.
@@ -47,8 +58,9 @@ pub struct Map {
     pub mirror: &'static [(f64, f64)],
 }
 
-/// The group of a box of size `n` with `k` mirrors.
-pub fn group(n: usize, k: usize) -> usize {
+/// The group of a position on a box of size `n` with `k` mirrors still
+/// to find, `found` telling whether any is found.
+pub fn group(n: usize, k: usize, found: bool) -> usize {
     let density = k as f64 / (n * n).max(1) as f64;
     let d = DENSITY_BANDS
         .iter()
@@ -58,7 +70,13 @@ pub fn group(n: usize, k: usize) -> usize {
         .iter()
         .position(|&b| n <= b)
         .unwrap_or(SIZE_BANDS.len());
-    s * (DENSITY_BANDS.len() + 1) + d
+    s * (DENSITY_BANDS.len() + 1) + d + if found { BANDED } else { 0 }
+}
+
+/// The group of the position `ev` tells: its box's size, the mirrors
+/// still to find, and whether any is found.
+pub fn group_of(ev: &Evidence) -> usize {
+    group(ev.size, ev.mirrors_to_find(), !ev.found.is_empty())
 }
 
 /// `points`' value at `x`: linear between points, flat beyond the ends;
@@ -79,11 +97,11 @@ pub fn interpolate(points: &[(f64, f64)], x: f64) -> f64 {
 }
 
 /// A cell's stated chances (empty, `/`, `\`) from its sampled `shares`,
-/// on a box of size `n` with `k` mirrors, where `allowed` says which
-/// contents the evidence leaves it: a content ruled out keeps chance 0
-/// (`shares` as they are when it leaves none).
-pub fn cell(n: usize, k: usize, shares: [f64; 3], allowed: [bool; 3]) -> [f64; 3] {
-    let map = table::MAPS[group(n, k).min(GROUPS - 1)];
+/// in a position with evidence `ev` (its group: [`group_of`]), where
+/// `allowed` says which contents the evidence leaves it: a content ruled
+/// out keeps chance 0 (`shares` as they are when it leaves none).
+pub fn cell(ev: &Evidence, shares: [f64; 3], allowed: [bool; 3]) -> [f64; 3] {
+    let map = table::MAPS[group_of(ev).min(GROUPS - 1)];
     let mapped = [
         (map.empty, shares[0], allowed[0]),
         (map.mirror, shares[1], allowed[1]),
@@ -241,13 +259,27 @@ mod tests {
     }
 
     #[test]
-    fn groups_by_size_and_density() {
+    fn groups_by_size_density_and_whether_a_mirror_is_found() {
         // 1/16 ≈ 0.06: the second density band of the first size band.
-        assert_eq!(group(4, 1), 1);
-        assert_eq!(group(26, 338), GROUPS - 1);
-        assert_eq!(group(12, 7), 0);
-        assert_eq!(group(13, 7), DENSITY_BANDS.len() + 1);
-        assert!((4..=26).all(|n| (1..=n * n / 2).all(|k| group(n, k) < GROUPS)));
+        assert_eq!(group(4, 1, false), 1);
+        assert_eq!(group(26, 338, true), GROUPS - 1);
+        assert_eq!(group(12, 7, false), 0);
+        assert_eq!(group(13, 7, false), DENSITY_BANDS.len() + 1);
+        assert_eq!(group(13, 7, true), BANDED + DENSITY_BANDS.len() + 1);
+        assert!((4..=26).all(|n| {
+            (1..=n * n / 2).all(|k| group(n, k, false) < BANDED && group(n, k, true) < GROUPS)
+        }));
+        // A position counts the mirrors still to find.
+        let mut ev = Evidence {
+            size: 26,
+            mirrors: 126,
+            ..Evidence::default()
+        };
+        assert_eq!(group_of(&ev), group(26, 126, false));
+        ev.found = (0..60)
+            .map(|i| crate::Placed::new(crate::Cell::new(i / 26, i % 26), crate::Mirror::Slash))
+            .collect();
+        assert_eq!(group_of(&ev), group(26, 66, true));
     }
 
     #[test]
@@ -256,7 +288,12 @@ mod tests {
             for k in [1, n, n * n / 2] {
                 for shares in [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.5, 0.25, 0.25]] {
                     for allowed in [[true; 3], [true, false, true], [true, true, false]] {
-                        let c = cell(n, k, shares, allowed);
+                        let ev = Evidence {
+                            size: n,
+                            mirrors: k,
+                            ..Evidence::default()
+                        };
+                        let c = cell(&ev, shares, allowed);
                         assert!((c.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{c:?}");
                         assert!(c.iter().all(|x| (0.0..=1.0).contains(x)), "{c:?}");
                         for i in 0..3 {

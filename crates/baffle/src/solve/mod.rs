@@ -81,6 +81,14 @@ pub struct Evidence {
     pub not: Vec<Placed>,
 }
 
+impl Evidence {
+    /// The mirrors not found yet: what the calibration map's group counts
+    /// ([`calibrate::group_of`]).
+    pub fn mirrors_to_find(&self) -> usize {
+        self.mirrors.saturating_sub(self.found.len())
+    }
+}
+
 /// How hard to try.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SolveOptions {
@@ -1107,12 +1115,7 @@ fn estimated(
     for (i, (m, &e)) in shares.iter().zip(&se).enumerate() {
         let cell = size.cell(i);
         let m = if options.calibrate {
-            calibrate::cell(
-                size.n(),
-                p.k,
-                *m,
-                [EMPTY, SLASH, BACK].map(|c| p.dom[i] & bit(c) != 0),
-            )
+            calibrate::cell(ev, *m, [EMPTY, SLASH, BACK].map(|c| p.dom[i] & bit(c) != 0))
         } else {
             *m
         };

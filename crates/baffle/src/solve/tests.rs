@@ -881,3 +881,54 @@ fn a_contradiction_says_what_contradicts_what() {
     assert!(!serde_json::to_string(&s).unwrap().contains("contradiction"));
     assert!(s.consistent().is_ok());
 }
+
+/// An estimated cell's stated chance goes through the map of its
+/// position's group: a position with half its mirrors found is stated by
+/// the map of a sparser box's positions with mirrors found (26 × 26, 80
+/// mirrors, 40 of them found), not by that of the box with none found.
+#[test]
+fn stated_chances_take_the_map_of_the_positions_group() {
+    let holes: Vec<usize> = (0..104).step_by(3).collect();
+    let (truth, mut ev) = evidence_of(26, 80, 5, &holes);
+    ev.found = truth.mirrors().take(40).collect();
+    assert_eq!(ev.mirrors_to_find(), 40);
+    let none_found = Evidence {
+        found: Vec::new(),
+        ..ev.clone()
+    };
+    assert_ne!(calibrate::group_of(&none_found), calibrate::group_of(&ev));
+    let with = |calibrate: bool| {
+        let opts = SolveOptions {
+            calibrate,
+            ..crate::bot::bot_solve_options()
+        };
+        solve(&ev, &opts).unwrap()
+    };
+    let (raw, stated) = (with(false), with(true));
+    assert!(
+        matches!(stated.method, Method::Estimated { .. }),
+        "{:?}",
+        stated.method
+    );
+    let mut checked = 0;
+    let mut unlike_all_mirrors = 0;
+    for (r, s) in raw.cells.iter().zip(&stated.cells) {
+        let shares = [r.empty, r.slash, r.backslash];
+        if s.proven || shares.contains(&0.0) {
+            continue;
+        }
+        let expected = calibrate::cell(&ev, shares, [true; 3]);
+        assert!(
+            (expected[1] - s.slash).abs() < 1e-12 && (expected[0] - s.empty).abs() < 1e-12,
+            "{:?}: {expected:?} against {s:?}",
+            s.cell
+        );
+        let by_all = calibrate::cell(&none_found, shares, [true; 3]);
+        unlike_all_mirrors += usize::from((by_all[1] - s.slash).abs() > 1e-6);
+        checked += 1;
+    }
+    assert!(
+        checked > 0 && unlike_all_mirrors > 0,
+        "{checked} {unlike_all_mirrors}"
+    );
+}
