@@ -1393,6 +1393,11 @@ fn two_browsers_race_on_the_same_box_and_both_see_the_result() {
         assert!(story.contains("Shots: 1 → 24."), "{story}");
         assert!(story.contains("Every mirror found."), "{story}");
     }
+    ada.script(
+        "document.querySelectorAll('#race-result details.race-story').forEach((d) => { d.open = true; });",
+        vec![],
+    );
+    ada.screenshot("baffle-race-end");
     assert_eq!(server_view(ada, &id)["status"], json!("shared"));
 }
 
