@@ -261,6 +261,8 @@ fn play_through_stops(
                     told.push(Told::new());
                     after.push(0);
                 }
+                // One address's fair share met: waited out, as a client would.
+                Some((429, _)) => std::thread::sleep(Duration::from_millis(100)),
                 // Told to stop, the server refuses new moves.
                 Some((503, body))
                     if how == Stop::Terminate && body["error"]["code"] == "draining" =>
@@ -303,42 +305,55 @@ fn play_through_stops(
     }
     // Finish every match, then read each move from its record.
     for (m, (id, token)) in matches.iter().enumerate() {
-        let (status, body) = request(
+        let (status, body) = call_as_a_client_would(
             &server.addr,
             "POST",
             &format!("/api/matches/{id}/moves"),
             Some(token),
             Some(&json!({"move": "roll", "after": after[m], "repeat": true})),
-        )
-        .unwrap();
+        );
         assert!(
             status == 200 || body["error"]["code"] == "game_over",
             "{body}"
         );
-        let (status, record) = request(
+        let (status, record) = call_as_a_client_would(
             &server.addr,
             "GET",
             &format!("/api/matches/{id}/record"),
             None,
             None,
-        )
-        .unwrap();
+        );
         assert_eq!(status, 200, "{record}");
         let stored = record["moves"].as_array().unwrap().len() as u64;
         for (&n, events) in &told[m] {
             assert!(n <= stored, "acknowledged move {n} is not in the record");
-            let (_, step) = request(
-                &server.addr,
-                "GET",
-                &format!("/api/matches/{id}/replay?at={n}"),
-                None,
-                None,
-            )
-            .unwrap();
+            let path = format!("/api/matches/{id}/replay?at={n}");
+            let (status, step) = call_as_a_client_would(&server.addr, "GET", &path, None, None);
+            assert_eq!(status, 200, "{path}: {step}");
             assert_eq!(&words(&step["played"]), events, "move {n} as stored");
         }
     }
     told
+}
+
+/// `method path`'s answer, asked again, as a client would, while the
+/// server says to wait (`429`: one address finishing matches and reading
+/// hundreds of replays at once meets its fair share; `503 busy`).
+fn call_as_a_client_would(
+    addr: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> (u16, Value) {
+    for _ in 0..100 {
+        let answer = request(addr, method, path, token, body).expect("the server answers");
+        if answer.0 != 429 && answer.0 != 503 {
+            return answer;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("{method} {path}: still told to wait after 10 s");
 }
 
 /// Makes three matches on a server with `extra` arguments (its store),
