@@ -13,15 +13,26 @@
 //!    no shot could tell the layouts apart) and score, their means, and the
 //!    slowest move.
 //!
+//!    Then, for its guesses on estimated odds, the chance it stated by
+//!    tenth beside how often such guesses were right (the in-play map's
+//!    check: [`baffle::solve::calibrate::likeliest`]).
+//!
 //! `BAFFLE_BOT_GAMES` sets `GAMES` (default 2000; 0 skips part 2);
 //! `BAFFLE_OPTIMAL_MAX` limits the layouts of the boxes weighed exactly
 //! (default 20000: all; 0 skips part 1); `BAFFLE_BOT_BIG` sets `BIG`
-//! (default 30; 0 skips part 3).
+//! (default 30; 0 skips part 3); `BAFFLE_BOT_FIRST_SEED` the first seed
+//! of part 3 (default 1) and `BAFFLE_BOT_MIRRORS` its mirror counts
+//! (default `40`; a comma-separated list plays `BIG` boxes of each).
+//! `BAFFLE_BOT_FIT=path` fits the in-play map instead: part 3 is played
+//! with guesses' chances stated through the cells' map alone, and the
+//! isotonic regression of how often they were right is written to `path`
+//! (`crates/baffle/src/solve/calibrate/likeliest.rs`; then `cargo fmt`).
 
 use baffle::bot::{BotOptions, Reason, decide, play};
 use baffle::game::Event;
 use baffle::optimal::expected_scores;
 use baffle::solve::Advice;
+use baffle::solve::calibrate::{GROUPS, group_of, isotonic};
 use baffle::{Game, Setup, Sides};
 use std::time::Duration;
 use std::time::Instant;
@@ -64,9 +75,115 @@ fn main() {
         small_games(games, threads, &options);
     }
     let big = env("BAFFLE_BOT_BIG", 30);
+    let first = env("BAFFLE_BOT_FIRST_SEED", 1);
+    let mirrors: Vec<usize> = std::env::var("BAFFLE_BOT_MIRRORS")
+        .unwrap_or_else(|_| "40".into())
+        .split(',')
+        .filter_map(|m| m.trim().parse().ok())
+        .collect();
+    let fit = std::env::var("BAFFLE_BOT_FIT").ok();
+    let options = BotOptions {
+        likeliest_in_play: fit.is_none(),
+        ..options
+    };
+    let mut stated = Vec::new();
     if big > 0 {
-        big_games(big, threads, &options);
+        for &k in &mirrors {
+            let rows = big_games(first..first + big, k, threads, &options);
+            stated.extend(rows.iter().flat_map(|r| {
+                r.stated.iter().map(move |&(chance, right, group)| Case {
+                    chance,
+                    right,
+                    group,
+                    game: r.seed * 1000 + k as u64,
+                })
+            }));
+        }
+        in_play_reliability(&stated);
     }
+    if let Some(path) = fit {
+        write_in_play_map(&path, &stated, first..first + big, &mirrors);
+    }
+}
+
+/// A guess on estimated odds in part 3.
+struct Case {
+    /// The chance stated.
+    chance: f64,
+    /// Whether the guess was right.
+    right: bool,
+    /// The position's group ([`group_of`]).
+    group: usize,
+    /// The game (its seed and mirror count).
+    game: u64,
+}
+
+/// The isotonic regression of `cases`' outcomes on their chances.
+fn fitted<'a>(cases: impl Iterator<Item = &'a Case>) -> Vec<(f64, f64)> {
+    let cases: Vec<(f64, bool, u64)> = cases.map(|c| (c.chance, c.right, c.game)).collect();
+    isotonic(&cases)
+}
+
+/// A map as Rust: `&[(x, y), ...]`.
+fn points_text(points: &[(f64, f64)]) -> String {
+    let points: Vec<String> = points
+        .iter()
+        .map(|(x, y)| format!("({x:.4}, {y:.4})"))
+        .collect();
+    format!("&[{}]", points.join(", "))
+}
+
+/// Writes the in-play maps fitted on `stated`, per group and pooled, to
+/// `path`.
+fn write_in_play_map(path: &str, stated: &[Case], seeds: std::ops::Range<u64>, mirrors: &[usize]) {
+    let pooled = fitted(stated.iter());
+    // A group's map of one point would state one chance for every guess
+    // of the group, whatever its stated chance: the pooled map instead.
+    let groups: Vec<Vec<(f64, f64)>> = (0..GROUPS)
+        .map(|g| fitted(stated.iter().filter(|c| c.group == g)))
+        .map(|map| if map.len() < 2 { Vec::new() } else { map })
+        .collect();
+    let list: Vec<String> = mirrors.iter().map(ToString::to_string).collect();
+    let mut text = format!(
+        "//! The in-play maps (see [`super::likeliest`]), as fitted by the bot's\n\
+         //! games on 26 × 26 with {} mirrors, seeds {} to {}, {} guesses on\n\
+         //! estimated odds: `BAFFLE_BOT_GAMES=0 BAFFLE_OPTIMAL_MAX=0 \\\n\
+         //! BAFFLE_BOT_BIG={} BAFFLE_BOT_FIRST_SEED={} BAFFLE_BOT_MIRRORS={} \\\n\
+         //! BAFFLE_BOT_FIT=crates/baffle/src/solve/calibrate/likeliest.rs \\\n\
+         //! cargo bench -p baffle --bench bot_quality` (then `cargo fmt`). A\n\
+         //! group's map is empty when its guesses came from too few games or\n\
+         //! were all pooled into one point (the pooled map then serves).\n\n\
+         use super::GROUPS;\n\n\
+         /// Each group's points (stated chance, observed frequency), both increasing.\n\
+         pub const MAPS: [&[(f64, f64)]; GROUPS] = [\n",
+        list.join(", "),
+        seeds.start,
+        seeds.end - 1,
+        stated.len(),
+        seeds.end - seeds.start,
+        seeds.start,
+        list.join(","),
+    );
+    for map in &groups {
+        text.push_str(&format!("    {},\n", points_text(map)));
+    }
+    text.push_str(&format!(
+        "];\n\n/// Every group's guesses pooled, for a group without a map.\n\
+         pub const POOLED: &[(f64, f64)] = {};\n",
+        points_text(&pooled)
+    ));
+    // A relative path is the workspace's (a bench runs in its crate).
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path);
+    let tmp = path.with_extension("rs.tmp");
+    std::fs::write(&tmp, text).expect("the map written");
+    std::fs::rename(&tmp, &path).expect("the map in place");
+    println!(
+        "in-play maps: {} groups and the pooled one written to {}",
+        groups.iter().filter(|m| !m.is_empty()).count(),
+        path.display()
+    );
 }
 
 /// One game of part 3.
@@ -79,6 +196,24 @@ struct Row {
     wrong_estimated: usize,
     total: usize,
     slowest: Duration,
+    /// Each guess made on estimated odds: the chance the bot stated,
+    /// whether it was right, and its position's group.
+    stated: Vec<(f64, bool, usize)>,
+}
+
+/// The chance the bot stated for a guess made on estimated odds (through
+/// the calibration map, as a hint states it), if the move was such a guess.
+fn stated_estimated_chance(reason: &Reason) -> Option<f64> {
+    match reason {
+        Reason::Likely {
+            chance,
+            estimated: true,
+        } => Some(*chance),
+        Reason::Advice {
+            advice: Advice::SampleUndivided { chance, .. },
+        } => Some(*chance),
+        _ => None,
+    }
 }
 
 /// Whether the bot chose a move on estimated odds (a sample, or no
@@ -94,23 +229,31 @@ fn on_estimated_odds(reason: &Reason) -> bool {
     }
 }
 
-/// Part 3: the bot on 26 × 26 boxes with 40 mirrors, seeds 1 to `games`.
-fn big_games(games: u64, threads: u64, options: &BotOptions) {
+/// Part 3: the bot on 26 × 26 boxes with `k` mirrors, `seeds`.
+fn big_games(
+    seeds: std::ops::Range<u64>,
+    k: usize,
+    threads: u64,
+    options: &BotOptions,
+) -> Vec<Row> {
+    let games = seeds.end - seeds.start;
     let t = Instant::now();
     let mut rows: Vec<Row> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|w| {
                 scope.spawn(move || {
-                    (1 + w..=games)
+                    (seeds.start + w..seeds.end)
                         .step_by(threads as usize)
                         .map(|seed| {
                             let mut game =
-                                Game::new(Setup::seeded(26, 40, Sides::All, seed)).expect("a box");
+                                Game::new(Setup::seeded(26, k, Sides::All, seed)).expect("a box");
                             let mut slowest = Duration::ZERO;
                             let mut wrong_estimated = 0;
+                            let mut stated = Vec::new();
                             while !game.status().is_over() {
                                 let m = Instant::now();
-                                let d = decide(&game.view(), options).expect("a move");
+                                let view = game.view();
+                                let d = decide(&view, options).expect("a move");
                                 slowest = slowest.max(m.elapsed());
                                 let events = game.apply(d.mv).expect("a legal move");
                                 let wrong = events
@@ -118,6 +261,9 @@ fn big_games(games: u64, threads: u64, options: &BotOptions) {
                                     .any(|e| matches!(e, Event::Guess { right: false, .. }));
                                 if wrong && on_estimated_odds(&d.reason) {
                                     wrong_estimated += 1;
+                                }
+                                if let Some(chance) = stated_estimated_chance(&d.reason) {
+                                    stated.push((chance, !wrong, group_of(&view.evidence())));
                                 }
                             }
                             let score = game.score();
@@ -128,6 +274,7 @@ fn big_games(games: u64, threads: u64, options: &BotOptions) {
                                 wrong_estimated,
                                 total: score.total,
                                 slowest,
+                                stated,
                             }
                         })
                         .collect::<Vec<_>>()
@@ -141,7 +288,7 @@ fn big_games(games: u64, threads: u64, options: &BotOptions) {
     });
     rows.sort_by_key(|r| r.seed);
     println!(
-        "26x26/40, all sides: seed, shots, wrong guesses (on estimated odds), score, slowest move"
+        "26x26/{k}, all sides: seed, shots, wrong guesses (on estimated odds), score, slowest move"
     );
     for r in &rows {
         println!(
@@ -158,7 +305,7 @@ fn big_games(games: u64, threads: u64, options: &BotOptions) {
     let mean = |f: fn(&Row) -> usize| rows.iter().map(f).sum::<usize>() as f64 / n;
     let slowest = rows.iter().map(|r| r.slowest).max().unwrap_or_default();
     println!(
-        "26x26/40, {games} random boxes: mean score {:.1} (shots {:.1}, wrong guesses {:.1}, {:.1} of them on estimated odds); slowest move {:.0} ms; {:.1} s on {threads} threads",
+        "26x26/{k}, {games} random boxes: mean score {:.1} (shots {:.1}, wrong guesses {:.1}, {:.1} of them on estimated odds); slowest move {:.0} ms; {:.1} s on {threads} threads",
         mean(|r| r.total),
         mean(|r| r.shots),
         mean(|r| r.wrong),
@@ -166,6 +313,34 @@ fn big_games(games: u64, threads: u64, options: &BotOptions) {
         slowest.as_secs_f64() * 1000.0,
         t.elapsed().as_secs_f64()
     );
+    rows
+}
+
+/// The chances the bot stated for its guesses on estimated odds, by tenth,
+/// beside how often such guesses were right: the calibration where the
+/// chances are used (the likeliest mirror, on the positions the bot's own
+/// play reaches), not on random positions as the calibration bench checks.
+fn in_play_reliability(stated: &[Case]) {
+    let mut tenths = [(0usize, 0usize, 0.0f64); 10];
+    for &Case { chance, right, .. } in stated {
+        let t = &mut tenths[((chance * 10.0) as usize).min(9)];
+        t.0 += 1;
+        t.1 += usize::from(right);
+        t.2 += chance;
+    }
+    println!("guesses on estimated odds: stated chance, guesses, mean stated, right");
+    for (i, &(n, right, sum)) in tenths.iter().enumerate() {
+        if n > 0 {
+            println!(
+                "  {:>3}-{:>3}% {:>5} {:>7.3} {:>7.3}",
+                i * 10,
+                i * 10 + 10,
+                n,
+                sum / n as f64,
+                right as f64 / n as f64
+            );
+        }
+    }
 }
 
 /// Part 2: the bot's mean score on 10 × 10 boxes with 5 mirrors.

@@ -135,6 +135,16 @@ pub struct BotOptions {
     /// [`all_exits_known_solve_options`].
     #[serde(default = "all_exits_known_solve_options")]
     pub all_exits_known: SolveOptions,
+    /// Whether a guess's chance on estimated odds is stated through the
+    /// in-play map ([`calibrate::likeliest`]), as a hint states it (off:
+    /// through the cells' calibration map alone, which is what the bench
+    /// that fits the in-play map plays with).
+    #[serde(default = "in_play")]
+    pub likeliest_in_play: bool,
+}
+
+const fn in_play() -> bool {
+    true
 }
 
 impl Default for BotOptions {
@@ -144,6 +154,7 @@ impl Default for BotOptions {
             guess_above: 0.5,
             guess_sampled_above: default_guess_sampled_above(),
             all_exits_known: all_exits_known_solve_options(),
+            likeliest_in_play: in_play(),
         }
     }
 }
@@ -277,7 +288,7 @@ fn from_solution(
     if !solution.method.counted()
         && let Some((p, share)) = likeliest(&view.evidence(), solution)
         && share >= options.guess_sampled_above
-        && let Some(chance) = stated_chance(&p, solution, view)
+        && let Some(chance) = stated_chance(&p, solution, view, options)
         && chance > options.guess_above
     {
         return Ok(guess(
@@ -295,7 +306,10 @@ fn from_solution(
         });
     }
     match advice.guess() {
-        Some(p) => Ok(guess(p, advised(&calibrated(advice, solution, view)))),
+        Some(p) => Ok(guess(
+            p,
+            advised(&calibrated(advice, solution, view, options)),
+        )),
         None => Err(BotError::Contradiction),
     }
 }
@@ -303,14 +317,14 @@ fn from_solution(
 /// The advice as the bot states it: an estimated guess's chance taken
 /// from the sampled shares (which the bot ranks by) through the
 /// calibration map, as a hint states it.
-fn calibrated(advice: &Advice, solution: &Solution, view: &View) -> Advice {
+fn calibrated(advice: &Advice, solution: &Solution, view: &View, options: &BotOptions) -> Advice {
     let Method::Estimated {
         calibrated: false, ..
     } = solution.method
     else {
         return advice.clone();
     };
-    let stated = |placed: &Placed| stated_chance(placed, solution, view);
+    let stated = |placed: &Placed| stated_chance(placed, solution, view, options);
     let mut method = solution.method;
     if let Method::Estimated { calibrated, .. } = &mut method {
         *calibrated = true;
@@ -334,11 +348,17 @@ fn calibrated(advice: &Advice, solution: &Solution, view: &View) -> Advice {
     }
 }
 
-/// The chance of `placed` as a hint states it: its sampled share through
-/// the calibration map when the solution is estimated and not calibrated
-/// yet, else its share as it is; none for a proven cell or one the
-/// solution does not list.
-fn stated_chance(placed: &Placed, solution: &Solution, view: &View) -> Option<f64> {
+/// The chance of `placed`, the mirror the bot would guess, as a hint
+/// states it: when the solution is estimated and not calibrated yet, its
+/// sampled share through the calibration map and then (with
+/// [`BotOptions::likeliest_in_play`]) the in-play map; else its share as
+/// it is; none for a proven cell or one the solution does not list.
+fn stated_chance(
+    placed: &Placed,
+    solution: &Solution,
+    view: &View,
+    options: &BotOptions,
+) -> Option<f64> {
     let odds = solution
         .cells
         .iter()
@@ -360,12 +380,22 @@ fn stated_chance(placed: &Placed, solution: &Solution, view: &View) -> Option<f6
                 ],
             )
         }
-        _ => shares,
+        _ => return Some(chance_of(placed, shares)),
     };
-    Some(match placed.mirror {
-        Mirror::Slash => c[1],
-        Mirror::Backslash => c[2],
+    let chance = chance_of(placed, c);
+    Some(if options.likeliest_in_play {
+        calibrate::likeliest(&view.evidence(), chance)
+    } else {
+        chance
     })
+}
+
+/// The chance of `placed` among a cell's chances (empty, `/`, `\`).
+fn chance_of(placed: &Placed, chances: [f64; 3]) -> f64 {
+    match placed.mirror {
+        Mirror::Slash => chances[1],
+        Mirror::Backslash => chances[2],
+    }
 }
 
 fn advised(advice: &Advice) -> Reason {
@@ -498,7 +528,8 @@ mod tests {
     }
 
     /// An estimated guess is ranked by the sampled shares, and its chance
-    /// stated through the calibration map, as a hint states it.
+    /// stated through the calibration map and the in-play map, as a hint
+    /// states it.
     #[test]
     fn states_an_estimated_guess_calibrated() {
         let options = BotOptions::default();
@@ -536,15 +567,16 @@ mod tests {
                 [true; 3],
             );
             let i = usize::from(placed.mirror == Mirror::Backslash) + 1;
-            assert!((chance - stated[i]).abs() < 1e-12, "{chance} {stated:?}");
+            let in_play = calibrate::likeliest(&view.evidence(), stated[i]);
+            assert!((chance - in_play).abs() < 1e-12, "{chance} {stated:?}");
             checked += 1;
         }
         assert!(checked > 0, "no estimated guess among the seeds");
     }
 
     /// Past the count, a mirror every sampled layout holds is guessed
-    /// rather than shot for when its calibrated chance is over one half,
-    /// and its reason states that chance.
+    /// rather than shot for when its calibrated chance (through the in-play
+    /// map) is over one half, and its reason states that chance.
     #[test]
     fn guesses_a_mirror_every_sample_holds_by_its_calibrated_chance() {
         let mut game = Game::new(Setup::seeded(26, 40, Sides::All, 1)).unwrap();
@@ -582,8 +614,19 @@ mod tests {
             [true; 3],
         );
         assert!(
-            (chance - stated[i]).abs() < 1e-12 && chance > 0.5,
+            (chance - calibrate::likeliest(&view.evidence(), stated[i])).abs() < 1e-12
+                && chance > 0.5,
             "{chance} {stated:?}"
+        );
+        // Without the in-play map, the cell's calibrated chance as it is.
+        let cell_map_only = BotOptions {
+            likeliest_in_play: false,
+            ..options
+        };
+        let d = from_solution(&view, &solution, &cell_map_only).unwrap();
+        assert!(
+            matches!(d.reason, Reason::Likely { chance, .. } if (chance - stated[i]).abs() < 1e-12),
+            "{d:?}"
         );
         // Not when the sample's agreement asked for is out of reach.
         let strict = BotOptions {

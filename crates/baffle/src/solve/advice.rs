@@ -131,7 +131,14 @@ impl Advice {
         if let Some(p) = unfound_certain(ev, solution) {
             return Self::GuessProven { placed: p };
         }
-        let likeliest = likeliest(ev, solution);
+        // The advice names the likeliest mirror: a stated chance goes
+        // through the in-play map too (see `calibrate`).
+        let likeliest = likeliest(ev, solution).map(|(placed, chance)| match solution.method {
+            Method::Estimated {
+                calibrated: true, ..
+            } => (placed, super::calibrate::likeliest(ev, chance)),
+            _ => (placed, chance),
+        });
         match (&solution.best_next_shot, likeliest) {
             (Some(best), _) => Self::SampledBestShot {
                 hole: best.hole,

@@ -31,9 +31,21 @@
 //! - **stated chance**: what the solver says of an estimated cell not
 //!   proven: each content's mapped share, those the evidence leaves the
 //!   cell (a wrong guess rules one out) scaled to sum to 1.
+//! - **in-play map** ([`likeliest`]): the maps above hold for a cell taken
+//!   at random, but the advice names the *likeliest* mirror, and a player
+//!   who follows it keeps going where the chains are stuck (after a wrong
+//!   guess, the chains restart and often agree on the next wrong mirror).
+//!   On the bot's own games the likeliest mirror's stated chance was off by
+//!   up to 0.2 (stated 96%, right 79%), so the advice's chance goes through
+//!   one more non-decreasing map per group, from the stated chance to how
+//!   often such guesses were right, fitted on the bot's games, with the
+//!   groups pooled for a group they gave too few boxes (`calibrate/likeliest.rs`,
+//!   written by `BAFFLE_BOT_FIT=… cargo bench -p baffle --bench
+//!   bot_quality`) and checked on other seeds (docs/performance.md).
 
 use super::Evidence;
 
+mod likeliest;
 mod table;
 
 /// Upper bounds of the density bands (`k / n²`); denser boxes are in the
@@ -126,6 +138,20 @@ pub fn cell(ev: &Evidence, shares: [f64; 3], allowed: [bool; 3]) -> [f64; 3] {
     }
 }
 
+/// The chance of the likeliest mirror as the advice states it, in the
+/// position `ev` tells: `chance` (its stated chance as a cell, [`cell`])
+/// through the in-play map of the position's group, or the map of every
+/// group pooled when the bot's games gave its group too few boxes.
+pub fn likeliest(ev: &Evidence, chance: f64) -> f64 {
+    let group = likeliest::MAPS[group_of(ev).min(GROUPS - 1)];
+    let map = if group.is_empty() {
+        likeliest::POOLED
+    } else {
+        group
+    };
+    interpolate(map, chance.clamp(0.0, 1.0)).clamp(0.0, 1.0)
+}
+
 /// The fewest boxes the cases of a map's first and last points come from
 /// (and half the fewest a map is fitted on). The ends are where the
 /// boldest chances are stated, and a box's cells agree or disagree
@@ -193,6 +219,8 @@ pub fn isotonic(cases: &[(f64, bool, u64)]) -> Vec<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::Cell;
+    use crate::layout::{Mirror, Placed};
 
     /// One case of `share` from each of the boxes `boxes`, agreeing or not.
     fn from_boxes(boxes: std::ops::Range<u64>, share: f64, agreed: bool) -> Vec<(f64, bool, u64)> {
@@ -247,6 +275,52 @@ mod tests {
         assert!((fit[0].1 - 23.0 / 36.0).abs() < 1e-12, "{fit:?}");
         assert!(isotonic(&from_boxes(0..19, 0.3, true)).is_empty());
         assert_eq!(isotonic(&from_boxes(0..20, 0.5, true)).len(), 1);
+    }
+
+    /// The in-play maps are fitted, a chance within 0 to 1 and never
+    /// falling as the stated chance rises; a group without a map of its
+    /// own takes the pooled one.
+    #[test]
+    fn the_in_play_maps_are_fitted_and_keep_order() {
+        let pooled = likeliest::POOLED;
+        assert!(pooled.len() >= 2, "{pooled:?}");
+        let own: Vec<usize> = (0..GROUPS)
+            .filter(|&g| !likeliest::MAPS[g].is_empty())
+            .collect();
+        assert!(!own.is_empty() && own.len() < GROUPS, "{own:?}");
+        for map in likeliest::MAPS.iter().chain([&pooled]) {
+            for w in map.windows(2) {
+                assert!(w[0].0 < w[1].0 && w[0].1 <= w[1].1, "{w:?}");
+            }
+        }
+        // Positions of each kind: 26 × 26 with 40 mirrors and 8 found
+        // (a group the bot's games fitted), and 6 × 6 with 3 (pooled).
+        let position = |n: usize, k: usize, found: u32| Evidence {
+            size: n,
+            mirrors: k,
+            found: (0..found)
+                .map(|i| Placed::new(Cell::new(0, i), Mirror::Slash))
+                .collect(),
+            ..Evidence::default()
+        };
+        let fitted = position(26, 40, 8);
+        let small = position(6, 3, 0);
+        assert!(own.contains(&group_of(&fitted)));
+        assert!(!own.contains(&group_of(&small)));
+        for ev in [&fitted, &small] {
+            let mut last = 0.0;
+            for i in 0..=100 {
+                let c = likeliest(ev, f64::from(i) / 100.0);
+                assert!(
+                    (0.0..=1.0).contains(&c) && c >= last,
+                    "{i}: {c} after {last}"
+                );
+                last = c;
+            }
+        }
+        let map = likeliest::MAPS[group_of(&fitted)];
+        assert_eq!(likeliest(&fitted, 1.0), map[map.len() - 1].1);
+        assert_eq!(likeliest(&small, 1.0), pooled[pooled.len() - 1].1);
     }
 
     #[test]

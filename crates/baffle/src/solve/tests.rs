@@ -932,3 +932,48 @@ fn stated_chances_take_the_map_of_the_positions_group() {
         "{checked} {unlike_all_mirrors}"
     );
 }
+
+/// A hint's advice names the likeliest mirror, and on estimated odds its
+/// chance goes through the in-play map after the cell's own map (the
+/// cells' odds do not).
+#[test]
+fn the_advices_likeliest_mirror_is_stated_through_the_in_play_map() {
+    let options = SolveOptions::default();
+    let mut checked = 0;
+    for seed in 1..=4 {
+        let holes: Vec<usize> = (0..48).collect();
+        let (_, ev) = evidence_of(12, 30, seed, &holes);
+        let solution = solve(&ev, &options).unwrap();
+        let (Advice::SampleUndivided { placed, chance, .. }
+        | Advice::NothingToLearn { placed, chance, .. }) = solution.advice
+        else {
+            continue;
+        };
+        assert!(
+            matches!(
+                solution.method,
+                Method::Estimated {
+                    calibrated: true,
+                    ..
+                }
+            ),
+            "{:?}",
+            solution.method
+        );
+        let odds = solution
+            .cells
+            .iter()
+            .find(|c| c.cell == placed.cell)
+            .unwrap();
+        let as_a_cell = match placed.mirror {
+            Mirror::Slash => odds.slash,
+            Mirror::Backslash => odds.backslash,
+        };
+        assert!(
+            (chance - calibrate::likeliest(&ev, as_a_cell)).abs() < 1e-12,
+            "{chance} {as_a_cell}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 0, "no estimated advice to guess among the seeds");
+}
