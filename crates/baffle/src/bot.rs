@@ -364,27 +364,26 @@ fn stated_chance(
         .iter()
         .find(|c| c.cell == placed.cell && !c.proven)?;
     let shares = [odds.empty, odds.slash, odds.backslash];
-    let c = match solution.method {
-        Method::Estimated {
-            calibrated: false, ..
-        } => {
-            let evidence = view.evidence();
-            let ruled_out = |m: Mirror| evidence.not.contains(&Placed::new(placed.cell, m));
-            calibrate::cell(
-                &evidence,
-                shares,
-                [
-                    true,
-                    !ruled_out(Mirror::Slash),
-                    !ruled_out(Mirror::Backslash),
-                ],
-            )
-        }
-        _ => return Some(chance_of(placed, shares)),
+    let Method::Estimated {
+        calibrated: false, ..
+    } = solution.method
+    else {
+        return Some(chance_of(placed, shares));
     };
+    let evidence = view.evidence();
+    let ruled_out = |m: Mirror| evidence.not.contains(&Placed::new(placed.cell, m));
+    let c = calibrate::cell(
+        &evidence,
+        shares,
+        [
+            true,
+            !ruled_out(Mirror::Slash),
+            !ruled_out(Mirror::Backslash),
+        ],
+    );
     let chance = chance_of(placed, c);
     Some(if options.likeliest_in_play {
-        calibrate::likeliest(&view.evidence(), chance)
+        calibrate::likeliest(&evidence, chance)
     } else {
         chance
     })
