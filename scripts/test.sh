@@ -23,6 +23,13 @@ fi
 sed -n 's/.*"src_path":"\([^"]*\)".*"executable":"\([^"]*\)".*/\2 \1/p' \
   "$tmp/build.json" >"$tmp/binaries.map"
 
+# At least three tests at a time in each test binary (libtest's default is
+# one a core): the browser tests mostly wait on their pages (a bot's pace,
+# animations, live updates), and two at a time left a third of two cores
+# idle.
+cores="$(nproc 2>/dev/null || echo 2)"
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-$((cores > 3 ? cores : 3))}"
+
 # A PostgreSQL for the store's tests: installed when missing, started in a
 # temporary directory on a free port, stopped afterwards. Every test binary
 # runs, also after one fails, so that the summary lists every failure.

@@ -367,9 +367,9 @@ fn assert_no_board_board(b: &Browser) {
 
 #[test]
 fn an_uploaded_board_is_played_and_the_form_is_the_next_games() {
-    // It restarts the server.
-    let _alone = crate::alone();
-    let b = Browser::open();
+    // It restarts the server: one of its own.
+    let server = crate::OwnServer::start();
+    let b = Browser::open_on(&server);
     open_new_game(&b);
     let dir = tempfile::tempdir().expect("a temporary directory");
 
@@ -505,7 +505,7 @@ fn an_uploaded_board_is_played_and_the_form_is_the_next_games() {
 
     // The match keeps its own copy of its board: after the server lost the
     // upload (a restart), the page still draws it.
-    crate::restart_server();
+    server.restart();
     b.visit(&format!("/chutes/m/{id}"));
     wait_for_game(&b);
     wait_for_count(&b, "#board svg g.square", 12);
@@ -1000,9 +1000,9 @@ fn check_question(b: &Browser, what: &str) {
 /// watches live; nobody can move out of turn or after the end.
 #[test]
 fn two_people_play_from_their_own_browsers() {
-    // It restarts the server.
-    let _alone = crate::alone();
-    let people = Browser::group(3);
+    // It restarts the server: one of its own.
+    let server = crate::OwnServer::start();
+    let people = Browser::group_on(&server, 3);
     let (maker, friend, watcher) = (&people[0], &people[1], &people[2]);
 
     open_new_game(maker);
@@ -1082,7 +1082,7 @@ fn two_people_play_from_their_own_browsers() {
     }
 
     // The server restarts mid-game: every page reconnects and goes on.
-    crate::restart_server();
+    server.restart();
     for b in [maker, friend, watcher] {
         b.wait_for_text("#connection", "Live");
     }
@@ -1330,8 +1330,8 @@ fn the_designer_takes_the_command_lines_options_and_starts_from_a_board() {
 /// the server answers: played once, not dropped.
 #[test]
 fn a_roll_made_while_the_server_is_down_is_played_when_it_is_back() {
-    let _alone = crate::alone();
-    let b = Browser::open();
+    let server = crate::OwnServer::start();
+    let b = Browser::open_on(&server);
     open_new_game(&b);
     let id = start_game(&b, &["here", "here"], Some(5));
     b.wait_for_text("#status", "Player 1 to roll");
@@ -1341,7 +1341,7 @@ fn a_roll_made_while_the_server_is_down_is_played_when_it_is_back() {
         b.attr_css("#connection .connection", "data-state")
             .filter(|s| s == "live")
     });
-    crate::while_the_server_is_down(|| {
+    server.while_down(|| {
         b.press("r");
         b.wait_for_text("#connection", "your move is kept and sent again");
     });

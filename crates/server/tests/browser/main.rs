@@ -8,16 +8,16 @@
 //!
 //! Terms:
 //! - **harness**: the server and the driver, started once for all tests.
-//!   The server can be restarted on the same port and store
-//!   ([`restart_server`]), as a crash and restart would.
+//! - **own server**: an app server of one test's own ([`OwnServer`]), with
+//!   its own port and store, for a test that stops and restarts it as a
+//!   crash and restart would; no other test's page sees it go.
 //! - **browser**: one Chromium window with a profile of its own, opened per
 //!   test. A test of people playing each other opens a **group** of
 //!   browsers at once ([`Browser::group`]): separate profiles, as separate
 //!   people's devices.
 //! - **turn**: the right to hold browsers. Up to [`AT_ONCE`] tests hold
-//!   one at a time (a test mostly waits on its page: animations, a bot's
-//!   pace, live updates); a test that restarts the server holds the app
-//!   **alone** ([`alone`]), so that no other test's page sees it go.
+//!   them at a time (a test mostly waits on its page: animations, a bot's
+//!   pace, live updates).
 
 mod added_game;
 mod baffle;
@@ -35,7 +35,6 @@ mod tycoon_chances;
 mod webdriver;
 mod words;
 
-use std::cell::Cell;
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -48,8 +47,7 @@ struct Harness {
     base: String,
     driver_port: u16,
     chromium: String,
-    data_dir: PathBuf,
-    server: Mutex<TestServer>,
+    _server: TestServer,
     _driver: DriverProcess,
 }
 
@@ -239,36 +237,62 @@ fn start_harness() -> Harness {
         base: format!("http://{addr}"),
         driver_port,
         chromium,
-        data_dir,
-        server: Mutex::new(server),
+        _server: server,
         _driver: driver,
     }
 }
 
-/// Stops the app's server and starts it again on the same port and store,
-/// as a crash and a restart would; pages reconnect by themselves. Only a
-/// test that holds the app [`alone`] may.
-pub fn restart_server() {
-    while_the_server_is_down(|| {});
+/// An app server of one test's own, on its own port and store: a test that
+/// stops and restarts the server opens its browsers on one
+/// ([`Browser::open_on`], [`Browser::group_on`]), so that no other test's
+/// page sees it go. Stopped when dropped.
+pub struct OwnServer {
+    base: String,
+    server: Mutex<TestServer>,
+    data_dir: tempfile::TempDir,
 }
 
-/// Stops the app's server, runs `meanwhile` (the pages find no server),
-/// then starts it again on the same port and store. Only a test that holds
-/// the app [`alone`] may.
-pub fn while_the_server_is_down(meanwhile: impl FnOnce()) {
-    assert!(
-        HOLDS_ALONE.with(Cell::get),
-        "a test that stops the server takes `let _alone = crate::alone();` first"
-    );
-    let h = harness();
-    let mut server = h
-        .server
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let addr = server.addr;
-    server.stop();
-    meanwhile();
-    *server = TestServer::start(addr, &h.data_dir);
+impl OwnServer {
+    /// Starts an app server with a fresh store, on a free port.
+    pub fn start() -> Self {
+        let servers = own_dir("browser-servers");
+        std::fs::create_dir_all(&servers).expect("a folder for the tests' own servers");
+        let data_dir = tempfile::tempdir_in(&servers).expect("a data dir for a test's server");
+        let server = TestServer::start("127.0.0.1:0".parse().expect("an address"), data_dir.path());
+        Self {
+            base: format!("http://{}", server.addr),
+            server: Mutex::new(server),
+            data_dir,
+        }
+    }
+
+    /// Stops the server and starts it again on the same port and store, as
+    /// a crash and a restart would; pages reconnect by themselves.
+    pub fn restart(&self) {
+        self.while_down(|| {});
+    }
+
+    /// Stops the server, runs `meanwhile` (the pages find no server), then
+    /// starts it again on the same port and store.
+    pub fn while_down(&self, meanwhile: impl FnOnce()) {
+        let mut server = self
+            .server
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let addr = server.addr;
+        server.stop();
+        meanwhile();
+        *server = TestServer::start(addr, self.data_dir.path());
+    }
+}
+
+impl Drop for OwnServer {
+    fn drop(&mut self) {
+        self.server
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .stop();
+    }
 }
 
 /// Where the browsers' fresh profiles go.
@@ -294,7 +318,7 @@ fn remove_dead_runs_dirs() {
     };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().to_string();
-        let pid = ["browser-data-", "browser-profiles-"]
+        let pid = ["browser-data-", "browser-profiles-", "browser-servers-"]
             .iter()
             .find_map(|prefix| name.strip_prefix(prefix))
             .and_then(|pid| pid.parse::<u32>().ok());
@@ -322,86 +346,37 @@ pub struct Browser {
 }
 
 /// How many tests hold browsers at once.
-pub const AT_ONCE: usize = 2;
+pub const AT_ONCE: usize = 3;
 
-/// Who holds turns now.
-#[derive(Default)]
-struct Turns {
-    /// Tests holding a shared turn.
-    shared: usize,
-    /// Whether a test holds the app alone.
-    alone: bool,
-    /// Tests waiting to hold it alone (no new shared turn starts meanwhile).
-    waiting_alone: usize,
-}
-
-static TURNS: Mutex<Turns> = Mutex::new(Turns {
-    shared: 0,
-    alone: false,
-    waiting_alone: 0,
-});
+/// How many tests hold browsers now.
+static HOLDING: Mutex<usize> = Mutex::new(0);
 static TURN_CHANGED: Condvar = Condvar::new();
 
-thread_local! {
-    /// Whether this test (its thread) holds the app alone.
-    static HOLDS_ALONE: Cell<bool> = const { Cell::new(false) };
-}
-
 /// A test's turn at the browsers, given back when dropped.
-pub struct Turn {
-    alone: bool,
-}
+pub struct Turn;
 
 impl Drop for Turn {
     fn drop(&mut self) {
-        let mut turns = TURNS
+        let mut holding = HOLDING
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if self.alone {
-            turns.alone = false;
-            HOLDS_ALONE.with(|h| h.set(false));
-        } else {
-            turns.shared -= 1;
-        }
+        *holding -= 1;
         TURN_CHANGED.notify_all();
     }
 }
 
-/// Waits for a shared turn; `None` when this test holds the app alone
-/// already (its browsers need no other turn).
-fn take_turn() -> Option<Turn> {
-    if HOLDS_ALONE.with(Cell::get) {
-        return None;
-    }
-    let mut turns = TURNS
+/// Waits for a turn at the browsers.
+fn take_turn() -> Turn {
+    let mut holding = HOLDING
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    while turns.alone || turns.waiting_alone > 0 || turns.shared >= AT_ONCE {
-        turns = TURN_CHANGED
-            .wait(turns)
+    while *holding >= AT_ONCE {
+        holding = TURN_CHANGED
+            .wait(holding)
             .unwrap_or_else(std::sync::PoisonError::into_inner);
     }
-    turns.shared += 1;
-    Some(Turn { alone: false })
-}
-
-/// Waits until no other test holds browsers, and holds the app alone until
-/// the answer is dropped: for a test that restarts the server. Take it
-/// before opening this test's browsers.
-pub fn alone() -> Turn {
-    let mut turns = TURNS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    turns.waiting_alone += 1;
-    while turns.alone || turns.shared > 0 {
-        turns = TURN_CHANGED
-            .wait(turns)
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-    }
-    turns.waiting_alone -= 1;
-    turns.alone = true;
-    HOLDS_ALONE.with(|h| h.set(true));
-    Turn { alone: true }
+    *holding += 1;
+    Turn
 }
 
 impl Browser {
@@ -415,24 +390,42 @@ impl Browser {
     /// whose page is `width` × `height`.
     pub fn open_at(width: u32, height: u32) -> Self {
         let turn = take_turn();
-        let mut browser = Self::launch(width, height);
-        browser._turn = turn;
+        let mut browser = Self::launch(&harness().base, width, height);
+        browser._turn = Some(turn);
+        browser
+    }
+
+    /// Waits for this test's turn, then opens a fresh headless Chromium of
+    /// 1400 × 1000 on the test's own `server`.
+    pub fn open_on(server: &OwnServer) -> Self {
+        let turn = take_turn();
+        let mut browser = Self::launch(&server.base, 1400, 1000);
+        browser._turn = Some(turn);
         browser
     }
 
     /// Waits for this test's turn, then opens `n` fresh headless Chromiums,
     /// each with a profile of its own: separate people on separate devices.
     pub fn group(n: usize) -> Vec<Self> {
+        Self::group_at(&harness().base, n)
+    }
+
+    /// [`Browser::group`] on the test's own `server`.
+    pub fn group_on(server: &OwnServer, n: usize) -> Vec<Self> {
+        Self::group_at(&server.base, n)
+    }
+
+    fn group_at(base: &str, n: usize) -> Vec<Self> {
         let turn = take_turn();
-        let mut browsers: Vec<Self> = (0..n).map(|_| Self::launch(1280, 900)).collect();
+        let mut browsers: Vec<Self> = (0..n).map(|_| Self::launch(base, 1280, 900)).collect();
         // The last to close gives the turn back.
         if let Some(last) = browsers.last_mut() {
-            last._turn = turn;
+            last._turn = Some(turn);
         }
         browsers
     }
 
-    fn launch(width: u32, height: u32) -> Self {
+    fn launch(base: &str, width: u32, height: u32) -> Self {
         let h = harness();
         let profile = tempfile::tempdir_in(profiles_dir()).expect("a browser profile");
         let args: Vec<String> = [
@@ -467,7 +460,7 @@ impl Browser {
         Self {
             session,
             _profile: profile,
-            base: h.base.clone(),
+            base: base.to_string(),
             _turn: None,
         }
     }
@@ -553,9 +546,4 @@ pub fn open_drawers(b: &Browser) {
         "for (const d of document.querySelectorAll('details.drawer, details.custom-game')) d.open = true;",
         vec![],
     );
-}
-
-/// Where the test server saves files.
-pub fn data_dir() -> &'static Path {
-    &harness().data_dir
 }

@@ -322,8 +322,8 @@ fn the_shared_components_work_by_keyboard() {
 /// with no reload: a move made elsewhere after the restart shows here.
 #[test]
 fn the_connection_line_follows_a_server_restart() {
-    let _alone = crate::alone();
-    let b = Browser::open();
+    let server = crate::OwnServer::start();
+    let b = Browser::open_on(&server);
     b.visit("/lobby");
     b.wait_for("the lobby to be ready", || b.attr_css("body", "data-ready"));
     component_bench(&b, &["conn", "invites"]);
@@ -337,7 +337,7 @@ fn the_connection_line_follows_a_server_restart() {
            window.match.watch(() => { window.changes += 1; });"#,
     );
     b.wait_for_text("#conn .connection", "Live: moves show");
-    crate::restart_server();
+    server.restart();
     b.wait_for_text("#conn .connection", "Live again");
     let states = b.script("return window.states;", vec![]);
     assert!(

@@ -10,10 +10,10 @@
 //!   with its move's text in `data-move` (`roll`, `buy`, `attack ice 2`) or,
 //!   for an attack's kind, `data-attack`.
 
+use crate::Browser;
 use crate::checks::{VIEWPORTS, Viewport, assert_page_fits, drawn_size, set_viewport};
 use crate::pages::{svg_text, wait_for_count};
 use crate::webdriver::keys::{ARROW_LEFT, ARROW_RIGHT, CONTROL, ENTER, ESCAPE, NULL, TAB};
-use crate::{Browser, restart_server};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -1133,9 +1133,9 @@ fn a_tycoon_turn_is_played_by_keyboard() {
 /// (ten each), so it ends within a test's time, won or stopped.
 #[test]
 fn two_people_play_tycoon_online_to_the_end() {
-    // It restarts the server.
-    let _alone = crate::alone();
-    let browsers = Browser::group(3);
+    // It restarts the server: one of its own.
+    let server = crate::OwnServer::start();
+    let browsers = Browser::group_on(&server, 3);
     let (maker, friend, watcher) = (&browsers[0], &browsers[1], &browsers[2]);
     maker.visit("/tycoon#play");
     ready(maker);
@@ -1236,7 +1236,7 @@ fn two_people_play_tycoon_online_to_the_end() {
             friend.wait_for_text("#seats-state li[data-seat='2']", "you");
             reloaded = true;
         } else if reloaded && !restarted && turns_played[0] >= 6 {
-            restart_server();
+            server.restart();
             restarted = true;
             // Each page noticed, and is live again.
             for b in [maker, friend, watcher] {
