@@ -198,7 +198,8 @@ fn a_chutes_game_is_played_at_one_screen() {
     // The classic board, drawn by the server, cropped to its squares.
     wait_for_count(&b, "#board svg g.square", 100);
 
-    let id = start_game(&b, &["here", "here"], Some(7));
+    // Seed 9: a game of 18 rolls.
+    let id = start_game(&b, &["here", "here"], Some(9));
     b.wait_for_text("#status", "Player 1 to roll");
     let info = b.text_css("#game-info");
     assert!(info.contains("The classic board: 100 squares"), "{info}");
@@ -255,7 +256,7 @@ fn a_chutes_game_is_played_at_one_screen() {
     let again = post(
         &b,
         "/api/matches",
-        json!({"game": "chutes", "setup": {"board": "classic"}, "seats": ["here", "here"], "seed": 7}),
+        json!({"game": "chutes", "setup": {"board": "classic"}, "seats": ["here", "here"], "seed": 9}),
         None,
     );
     let (other, other_token) = (
@@ -694,7 +695,8 @@ fn an_unknown_game_says_so_and_offers_a_new_one() {
 fn a_double_click_on_roll_plays_one_roll() {
     let b = Browser::open();
     open_new_game(&b);
-    let id = start_game(&b, &["here", "here"], Some(11));
+    // Seed 9: a game of 18 rolls.
+    let id = start_game(&b, &["here", "here"], Some(9));
     b.wait_for_text("#status", "Player 1 to roll");
     let roll = b.find("#roll");
     b.double_click(&roll);
@@ -911,7 +913,8 @@ fn every_state_of_the_page_fits_every_screen() {
     check_every_size(&b, "a spectator's view");
     // A game at one screen, in play and finished.
     open_new_game(&b);
-    let id = start_game(&b, &["here", "here", "here", "here"], Some(5));
+    // Seed 32: a four-player game of 30 rolls.
+    let id = start_game(&b, &["here", "here", "here", "here"], Some(32));
     b.press("r");
     wait_for_logged(&b, 1);
     check_every_size(&b, "four players at one screen");

@@ -108,7 +108,8 @@ fn a_step_through_keeps_the_page_still() {
     for size in [VIEWPORTS[2], VIEWPORTS[0]] {
         set_viewport(&b, size);
         open_new_game(&b);
-        let id = start_game(&b, &["here", "bot"], Some(7));
+        // Seed 9: a game of 18 rolls.
+        let id = start_game(&b, &["here", "bot"], Some(9));
         b.select("#speed", "60");
         wait_until_enabled(&b, "#watch");
         b.click_css("#watch");
