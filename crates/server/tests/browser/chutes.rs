@@ -799,9 +799,16 @@ fn a_whole_game_is_played_by_keyboard() {
         (b.script("return document.activeElement.id;", vec![]) == json!("board-select"))
             .then_some(())
     });
+    // On the way, the seed is typed: 9, a game of 18 rolls.
+    let mut seeded = false;
     for _ in 0..40 {
-        if b.script("return document.activeElement.id;", vec![]) == json!("new-game") {
+        let focused = b.script("return document.activeElement.id;", vec![]);
+        if focused == json!("new-game") {
             break;
+        }
+        if focused == json!("seed") {
+            b.press("9");
+            seeded = true;
         }
         b.press(TAB);
     }
@@ -810,6 +817,7 @@ fn a_whole_game_is_played_by_keyboard() {
         json!("new-game"),
         "Tab reaches Start"
     );
+    assert!(seeded, "Tab reaches the seed");
     b.press(ENTER);
     let id = wait_for_game(&b);
     b.wait_for_text("#status", "Player 1 to roll");
@@ -837,6 +845,7 @@ fn a_whole_game_is_played_by_keyboard() {
     wait_for_end(&b);
     let view = wait_until_shown(&b, &id);
     let total = view["moves"].as_u64().expect("moves");
+    assert_eq!(total, 18, "the typed seed's game");
     // The arrow keys step through the finished game (Roll has gone, and
     // the focus with it).
     b.press(HOME);
