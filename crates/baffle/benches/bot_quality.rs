@@ -210,7 +210,13 @@ fn stated_estimated_chance(reason: &Reason) -> Option<f64> {
             estimated: true,
         } => Some(*chance),
         Reason::Advice {
-            advice: Advice::SampleUndivided { chance, .. },
+            advice:
+                Advice::SampleUndivided { chance, .. }
+                | Advice::NothingToLearn {
+                    chance,
+                    estimated: true,
+                    ..
+                },
         } => Some(*chance),
         _ => None,
     }
@@ -222,7 +228,12 @@ fn on_estimated_odds(reason: &Reason) -> bool {
     match reason {
         Reason::Advice { advice } => matches!(
             advice,
-            Advice::SampleUndivided { .. } | Advice::SampledBestShot { .. }
+            Advice::SampleUndivided { .. }
+                | Advice::SampledBestShot { .. }
+                | Advice::NothingToLearn {
+                    estimated: true,
+                    ..
+                }
         ),
         Reason::Likely { estimated, .. } => *estimated,
         Reason::Explore | Reason::Explains { .. } | Reason::Untried => true,

@@ -7,6 +7,9 @@
 //!   differ is a **turn** (a deflection).
 //! - **walk** ([`walk`]): the tracer itself, over any way of looking up a
 //!   cell's mirror; [`trace`] and [`exit`] are it over a [`Layout`].
+//! - **last pair** ([`last_pair`]): the two holes whose beams must lead to
+//!   each other once every other hole's partner is known (below: the holes
+//!   pair off), so that a shot into either tells nothing new.
 //!
 //! Why a beam always leaves, and never by its entry hole (tested exhaustively
 //! on small boxes in this module): think of the sides of the cells (the
@@ -148,6 +151,19 @@ pub fn trace(layout: &Layout, hole: usize) -> Result<Beam, GeometryError> {
 /// Fails when the box has no such hole.
 pub fn exit(layout: &Layout, hole: usize) -> Result<Exit, GeometryError> {
     walk(layout.size(), hole, |i| layout.at(i), |_, _, _| {})
+}
+
+/// The [last pair](self): when exactly two of the box's holes have no
+/// known partner (`paired(h)` tells whether hole `h`'s has been seen, as
+/// a shot's entry or exit), they lead to each other in every layout,
+/// whichever sides beams may be shot from, since the holes pair off (see
+/// the module's documentation). None otherwise.
+pub fn last_pair(size: Size, paired: impl Fn(usize) -> bool) -> Option<(usize, usize)> {
+    let mut unpaired = (0..size.holes()).filter(|&h| !paired(h));
+    match (unpaired.next(), unpaired.next(), unpaired.next()) {
+        (Some(a), Some(b), None) => Some((a, b)),
+        _ => None,
+    }
 }
 
 impl Layout {
@@ -329,6 +345,16 @@ mod tests {
                 "hole {hole}"
             );
         }
+    }
+
+    /// Only two holes left unpaired make a last pair; none or four, not.
+    #[test]
+    fn the_last_pair_is_two_holes_left_and_only_two() {
+        let size = Size::new(4).unwrap();
+        assert_eq!(last_pair(size, |h| h != 3 && h != 9), Some((3, 9)));
+        assert_eq!(last_pair(size, |_| true), None);
+        assert_eq!(last_pair(size, |h| h != 3), None);
+        assert_eq!(last_pair(size, |h| ![1, 2, 5, 6].contains(&h)), None);
     }
 
     /// Every layout of up to two mirrors on 4 × 4 and 5 × 5, and many random

@@ -41,7 +41,7 @@
 //! - **budget**: [`decide_within`] passes a [`Budget`] to the solver, which
 //!   stops when it runs out.
 
-use crate::beam::walk;
+use crate::beam::{last_pair, walk};
 use crate::game::{Event, Game, Move, MoveError, View};
 use crate::geometry::Size;
 use crate::layout::{Mirror, Placed};
@@ -334,10 +334,12 @@ fn calibrated(advice: &Advice, solution: &Solution, view: &View, options: &BotOp
             placed,
             chance,
             all_shot,
+            estimated,
         } => Advice::NothingToLearn {
             placed: *placed,
             chance: stated(placed).unwrap_or(*chance),
             all_shot: *all_shot,
+            estimated: *estimated,
         },
         Advice::SampleUndivided { placed, chance, .. } => Advice::SampleUndivided {
             placed: *placed,
@@ -438,9 +440,14 @@ fn first_untried(view: &View) -> Option<Placed> {
         .find(|p| !evidence.not.contains(p))
 }
 
-/// The first shootable hole whose exit is not known yet.
+/// The first shootable hole whose exit is not known yet: none when the
+/// only two such holes lead to each other ([`last_pair`]).
 fn unknown_exit(view: &View) -> Option<usize> {
     let known = |h: usize| view.shots.iter().any(|s| s.hole == h || s.exit == h);
+    let size = Size::new(view.size).ok()?;
+    if last_pair(size, known).is_some() {
+        return None;
+    }
     view.shootable.iter().copied().find(|&h| !known(h))
 }
 
@@ -748,6 +755,44 @@ mod tests {
         };
         let d = decide(&game.view(), &then_unable).unwrap();
         assert!(matches!(d.reason, Reason::Explains { .. }), "{d:?}");
+    }
+
+    /// With two holes' exits left unknown, which lead to each other, the
+    /// bot plays as with every exit known: it does not shoot either.
+    #[test]
+    fn the_last_two_holes_count_as_known() {
+        let mut game = Game::new(Setup::fixed(Sides::All)).unwrap();
+        let unknown = |game: &Game| {
+            let view = game.view();
+            (0..40)
+                .filter(|&h| !view.shots.iter().any(|s| s.hole == h || s.exit == h))
+                .collect::<Vec<_>>()
+        };
+        while unknown(&game).len() > 2 {
+            let hole = unknown(&game)[0];
+            game.apply(Move::Shoot { hole }).unwrap();
+        }
+        assert_eq!(unknown_exit(&game.view()), None);
+        let first_unable = BotOptions {
+            solve: unable(),
+            ..BotOptions::default()
+        };
+        let d = decide(&game.view(), &first_unable).unwrap();
+        assert!(
+            matches!(
+                d.reason,
+                Reason::Advice {
+                    advice: Advice::GuessProven { .. }
+                }
+            ),
+            "{d:?}"
+        );
+        let neither = BotOptions {
+            all_exits_known: unable(),
+            ..first_unable
+        };
+        let d = decide(&game.view(), &neither).unwrap();
+        assert!(matches!(d.mv, Move::Guess { .. }), "{d:?}");
     }
 
     #[test]

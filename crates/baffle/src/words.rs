@@ -179,14 +179,16 @@ pub fn hint_detail(advice: &Advice) -> String {
             placed,
             chance,
             all_shot,
+            estimated,
         } => format!(
-            "{}, so guess: the likeliest mirror is {} ({}).",
+            "{}, so guess: the likeliest mirror is {} ({}{}).",
             if *all_shot {
                 "Every hole has been shot"
             } else {
                 "No shot left can tell the layouts that fit apart (proven)"
             },
             placed_name(placed),
+            if *estimated { "about " } else { "" },
             percent(*chance)
         ),
         Advice::SampleUndivided {

@@ -9,9 +9,11 @@
 //! - **best shot**: the hole whose beam leaves the smallest share of the
 //!   layouts on average ([`super::ShotOdds::expected_share`]).
 //! - **nothing left to learn**: no shot can tell the layouts apart: every
-//!   hole is shot, or, counted exactly, every remaining shot comes out at
-//!   the same hole in every layout. Only then does the advice say so; when
-//!   a sample merely failed to show a difference, it says that instead.
+//!   hole is shot, or the two holes left lead to each other
+//!   ([`crate::beam::last_pair`]), or, counted exactly, every remaining
+//!   shot comes out at the same hole in every layout. Only then does the
+//!   advice say so; when a sample merely failed to show a difference, it
+//!   says that instead.
 
 use super::{Evidence, Method, Solution};
 use crate::layout::{Mirror, Placed};
@@ -59,9 +61,14 @@ pub enum Advice {
         placed: Placed,
         /// Its chance.
         chance: f64,
-        /// Whether every allowed hole has been shot (else every remaining
-        /// shot has one possible exit).
+        /// Whether every allowed hole has been shot or seen as an exit
+        /// (else every remaining shot has one possible exit).
         all_shot: bool,
+        /// Whether the chance is estimated from a sample (too many layouts
+        /// to count), not counted: what no shot can do is proven either
+        /// way.
+        #[serde(default)]
+        estimated: bool,
     },
     /// No shot told the sampled layouts apart (not proven: a bigger sample
     /// might); the likeliest mirror.
@@ -110,7 +117,8 @@ impl Advice {
                         Self::NothingToLearn {
                             placed,
                             chance,
-                            all_shot: solution.candidates.is_empty(),
+                            all_shot: every_hole_seen(ev),
+                            estimated: false,
                         }
                     } else {
                         Self::SampleUndivided {
@@ -150,7 +158,8 @@ impl Advice {
                     Self::NothingToLearn {
                         placed,
                         chance,
-                        all_shot: true,
+                        all_shot: every_hole_seen(ev),
+                        estimated: true,
                     }
                 } else {
                     Self::SampleUndivided {
@@ -181,6 +190,19 @@ impl Advice {
             _ => None,
         }
     }
+}
+
+/// Whether every hole beams may be shot into has been shot or seen as an
+/// exit.
+fn every_hole_seen(ev: &Evidence) -> bool {
+    let Ok(size) = crate::geometry::Size::new(ev.size) else {
+        return false;
+    };
+    size.shootable(ev.sides).all(|h| {
+        ev.shots
+            .iter()
+            .any(|&(entry, exit)| entry == h || exit == h)
+    })
 }
 
 /// A proven mirror not yet found, the first in row order.
@@ -259,14 +281,16 @@ impl fmt::Display for Advice {
                 placed,
                 chance,
                 all_shot,
+                estimated,
             } => write!(
                 f,
-                "{}: guess. The likeliest mirror is {placed} ({}).",
+                "{}: guess. The likeliest mirror is {placed} ({}{}).",
                 if *all_shot {
                     "Every hole has been shot"
                 } else {
                     "No shot can tell the layouts left apart (proven)"
                 },
+                if *estimated { "about " } else { "" },
                 percent(*chance)
             ),
             Self::SampleUndivided {

@@ -555,6 +555,15 @@ fn check(ev: &Evidence) -> Result<Checked, SolveError> {
             }
         }
     }
+    // Two holes left unpaired lead to each other: a shot the player need
+    // not make (so no candidate either).
+    if contradiction.is_none()
+        && let Some((a, b)) = crate::beam::last_pair(size, |h| partner[h].is_some())
+    {
+        partner[a] = Some(b);
+        partner[b] = Some(a);
+        pairs.push((a, b));
+    }
     let cells = size.cells();
     let mut dom = vec![ALL; cells];
     for p in &ev.found {

@@ -45,6 +45,17 @@ fn brute(layouts: &[Layout], ev: &Evidence) -> Brute {
     let ok: Vec<&Layout> = layouts.iter().filter(|l| consistent(l, ev)).collect();
     let shot_holes: Vec<usize> = ev.shots.iter().flat_map(|&(h, e)| [h, e]).collect();
     let allowed: Vec<usize> = size.shootable(ev.sides).collect();
+    // Two holes left unseen lead to each other in every consistent layout
+    // (checked here), so neither is a candidate shot.
+    let unseen: Vec<usize> = (0..size.holes())
+        .filter(|h| !shot_holes.contains(h))
+        .collect();
+    let last_pair = unseen.len() == 2;
+    if last_pair {
+        for l in &ok {
+            assert_eq!(l.trace(unseen[0]).unwrap().exit, unseen[1], "{ev:?}");
+        }
+    }
     let mut exits: HashMap<usize, HashMap<usize, u64>> = HashMap::new();
     let mut reached = vec![false; size.cells()];
     for l in &ok {
@@ -53,7 +64,7 @@ fn brute(layouts: &[Layout], ev: &Evidence) -> Brute {
             for s in &b.path {
                 reached[size.index(s.cell)] = true;
             }
-            if !shot_holes.contains(&h) {
+            if !shot_holes.contains(&h) && !last_pair {
                 *exits.entry(h).or_default().entry(b.exit).or_insert(0) += 1;
             }
         }
@@ -976,4 +987,63 @@ fn the_advices_likeliest_mirror_is_stated_through_the_in_play_map() {
         checked += 1;
     }
     assert!(checked > 0, "no estimated advice to guess among the seeds");
+}
+
+/// Every hole shot but two, which lead to each other whatever the layout
+/// ([`crate::beam::last_pair`]): no shot is a candidate, and the advice,
+/// counted or sampled, says it is proven that no shot can help (a sample
+/// alone could only say that none of its layouts told apart), not that
+/// every hole has been shot. Boxes whose layouts the shots leave open,
+/// the mirrors they prove found.
+#[test]
+fn the_last_two_holes_lead_to_each_other_so_no_shot_can_help() {
+    let mut tested = 0;
+    for seed in 0..200 {
+        let truth = Layout::seeded(Size::new(6).unwrap(), 6, seed).unwrap();
+        let (a, b) = (0, truth.trace(0).unwrap().exit);
+        let mut ev = Evidence {
+            size: 6,
+            mirrors: 6,
+            shots: (0..24)
+                .filter(|&h| h != a && h != b)
+                .map(|h| (h, truth.trace(h).unwrap().exit))
+                .filter(|&(h, e)| h < e)
+                .collect(),
+            ..Evidence::default()
+        };
+        assert_eq!(
+            crate::beam::last_pair(Size::new(6).unwrap(), |h| {
+                ev.shots.iter().any(|&(x, y)| x == h || y == h)
+            }),
+            Some((a.min(b), a.max(b))),
+            "seed {seed}"
+        );
+        ev.found = solve(&ev, &SolveOptions::default())
+            .unwrap()
+            .certain_mirrors;
+        let exact = solve(&ev, &SolveOptions::default()).unwrap();
+        if exact.layouts.as_ref().is_none_or(|l| *l < 2u32.into()) {
+            continue;
+        }
+        let sampled = estimate_of(&ev, 3);
+        for solution in [&exact, &sampled] {
+            assert!(solution.candidates.is_empty(), "seed {seed}");
+            assert!(
+                matches!(
+                    solution.advice,
+                    Advice::NothingToLearn {
+                        all_shot: false,
+                        ..
+                    }
+                ),
+                "seed {seed}: {:?}",
+                solution.advice
+            );
+        }
+        tested += 1;
+        if tested == 5 {
+            break;
+        }
+    }
+    assert_eq!(tested, 5, "too few boxes left open by their shots");
 }
