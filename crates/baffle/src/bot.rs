@@ -35,8 +35,9 @@
 //! - **options** ([`BotOptions`]): the solver's options (by default a
 //!   lighter estimate than a hint's, [`bot_solve_options`]), the chance
 //!   above which a guess is preferred to a shot, and the solver's options
-//!   once **every exit is known** (no shot can teach anything, so the bot
-//!   must guess: more effort on the starts,
+//!   once **every exit is known** (or every one but the two holes that
+//!   then lead to each other, [`crate::beam::last_pair`]: no shot can
+//!   teach anything, so the bot must guess: more effort on the starts,
 //!   [`all_exits_known_solve_options`]), used instead of the first.
 //! - **budget**: [`decide_within`] passes a [`Budget`] to the solver, which
 //!   stops when it runs out.
