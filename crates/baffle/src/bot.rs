@@ -730,38 +730,9 @@ mod tests {
         game
     }
 
-    /// Once every exit is known, the bot asks the solver with the options
-    /// for that position instead of its first ones (here the first cannot
-    /// sample, the others count: the bot guesses a mirror the shots prove).
-    #[test]
-    fn once_every_exit_is_known_it_solves_with_those_options() {
-        let game = fixed_game_with_every_exit_known();
-        let first_unable = BotOptions {
-            solve: unable(),
-            ..BotOptions::default()
-        };
-        let d = decide(&game.view(), &first_unable).unwrap();
-        assert!(
-            matches!(
-                d.reason,
-                Reason::Advice {
-                    advice: Advice::GuessProven { .. }
-                }
-            ),
-            "{d:?}"
-        );
-        let then_unable = BotOptions {
-            all_exits_known: unable(),
-            ..BotOptions::default()
-        };
-        let d = decide(&game.view(), &then_unable).unwrap();
-        assert!(matches!(d.reason, Reason::Explains { .. }), "{d:?}");
-    }
-
-    /// With two holes' exits left unknown, which lead to each other, the
-    /// bot plays as with every exit known: it does not shoot either.
-    #[test]
-    fn the_last_two_holes_count_as_known() {
+    /// The fixed game after shooting every hole but two whose exit is not
+    /// yet known: those two lead to each other.
+    fn fixed_game_with_the_last_pair_left() -> Game {
         let mut game = Game::new(Setup::fixed(Sides::All)).unwrap();
         let unknown = |game: &Game| {
             let view = game.view();
@@ -773,27 +744,42 @@ mod tests {
             let hole = unknown(&game)[0];
             game.apply(Move::Shoot { hole }).unwrap();
         }
-        assert_eq!(unknown_exit(&game.view()), None);
-        let first_unable = BotOptions {
-            solve: unable(),
-            ..BotOptions::default()
-        };
-        let d = decide(&game.view(), &first_unable).unwrap();
-        assert!(
-            matches!(
-                d.reason,
-                Reason::Advice {
-                    advice: Advice::GuessProven { .. }
-                }
-            ),
-            "{d:?}"
-        );
-        let neither = BotOptions {
-            all_exits_known: unable(),
-            ..first_unable
-        };
-        let d = decide(&game.view(), &neither).unwrap();
-        assert!(matches!(d.mv, Move::Guess { .. }), "{d:?}");
+        game
+    }
+
+    /// Once every exit is known, or every one but the last two holes'
+    /// (which lead to each other), the bot asks the solver with the
+    /// options for that position instead of its first ones (here the first
+    /// cannot sample, the others count: the bot guesses a mirror the shots
+    /// prove), and shoots no hole.
+    #[test]
+    fn once_every_exit_is_known_it_solves_with_those_options() {
+        for game in [
+            fixed_game_with_every_exit_known(),
+            fixed_game_with_the_last_pair_left(),
+        ] {
+            assert_eq!(unknown_exit(&game.view()), None);
+            let first_unable = BotOptions {
+                solve: unable(),
+                ..BotOptions::default()
+            };
+            let d = decide(&game.view(), &first_unable).unwrap();
+            assert!(
+                matches!(
+                    d.reason,
+                    Reason::Advice {
+                        advice: Advice::GuessProven { .. }
+                    }
+                ),
+                "{d:?}"
+            );
+            let then_unable = BotOptions {
+                all_exits_known: unable(),
+                ..BotOptions::default()
+            };
+            let d = decide(&game.view(), &then_unable).unwrap();
+            assert!(matches!(d.reason, Reason::Explains { .. }), "{d:?}");
+        }
     }
 
     #[test]
