@@ -46,7 +46,7 @@ use crate::beam::{last_pair, walk};
 use crate::game::{Event, Game, Move, MoveError, View};
 use crate::geometry::Size;
 use crate::layout::{Mirror, Placed};
-use crate::solve::advice::likeliest;
+use crate::solve::advice::{estimated_chance_words, likeliest};
 use crate::solve::{Advice, Method, Solution, SolveError, SolveOptions, calibrate, solve_within};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -87,9 +87,12 @@ impl fmt::Display for Reason {
             Self::Advice { advice } => write!(f, "{advice}"),
             Self::Likely { chance, estimated } => write!(
                 f,
-                "{}{:.0}% likely, cheaper than a shot",
-                if *estimated { "about " } else { "" },
-                100.0 * chance
+                "{} likely, cheaper than a shot",
+                if *estimated {
+                    estimated_chance_words(*chance)
+                } else {
+                    format!("{:.0}%", 100.0 * chance)
+                }
             ),
             Self::Explore => write!(f, "too many cases to weigh yet; an unknown exit"),
             Self::Explains { shots } => write!(

@@ -17,6 +17,7 @@ use crate::geometry::Cell;
 use crate::layout::Placed;
 use crate::race::{RaceEvent, RaceNews};
 use crate::solve::Advice;
+use crate::solve::advice::estimated_chance_words;
 
 /// A cell as the page's box labels it: "C5" (column C from the left, row
 /// 5 from the top).
@@ -159,6 +160,9 @@ pub fn reason_words(reason: &crate::bot::Reason) -> String {
     }
 }
 
+/// Why an estimated chance is a range, for whoever asks why.
+const ESTIMATE_GOOD_TO: &str = "an estimate, good to about 10 points in play";
+
 /// Why: the advice's figures and how they were counted, the cells named
 /// as the box labels them.
 pub fn hint_detail(advice: &Advice) -> String {
@@ -181,24 +185,27 @@ pub fn hint_detail(advice: &Advice) -> String {
             all_shot,
             estimated,
         } => format!(
-            "{}, so guess: the likeliest mirror is {} ({}{}).",
+            "{}, so guess: the likeliest mirror is {} ({}).",
             if *all_shot {
                 "Every hole has been shot"
             } else {
                 "No shot left can tell the layouts that fit apart (proven)"
             },
             placed_name(placed),
-            if *estimated { "about " } else { "" },
-            percent(*chance)
+            if *estimated {
+                format!("{}: {ESTIMATE_GOOD_TO}", estimated_chance_words(*chance))
+            } else {
+                percent(*chance)
+            }
         ),
         Advice::SampleUndivided {
             placed,
             chance,
             method,
         } => format!(
-            "No shot told the sampled layouts apart ({method}), which does not prove that none can; the likeliest mirror is {} (about {}).",
+            "No shot told the sampled layouts apart ({method}), which does not prove that none can; the likeliest mirror is {} ({}: {ESTIMATE_GOOD_TO}).",
             placed_name(placed),
-            percent(*chance)
+            estimated_chance_words(*chance)
         ),
         other => other.to_string(),
     }
@@ -227,6 +234,51 @@ mod tests {
         };
         assert_eq!(hint_words(&sure), "Guess / at C5: it is surely there.");
         assert!(!hint_detail(&sure).contains('<'));
+    }
+
+    #[test]
+    fn an_estimated_chance_is_said_with_its_range_and_a_counted_one_alone() {
+        let placed = Placed {
+            cell: Cell::new(0, 2),
+            mirror: Mirror::Slash,
+        };
+        let advice = |estimated| Advice::NothingToLearn {
+            placed,
+            chance: 0.853,
+            all_shot: true,
+            estimated,
+        };
+        let counted = hint_detail(&advice(false));
+        assert!(
+            counted.ends_with("the likeliest mirror is / at C1 (85%)."),
+            "{counted}"
+        );
+        let estimated = hint_detail(&advice(true));
+        assert!(
+            estimated.contains("/ at C1 (about 85% (75–95%): an estimate, good to about 10 points"),
+            "{estimated}"
+        );
+        // Within 0 and 100%.
+        let sure = crate::solve::advice::estimated_chance_words(0.97);
+        assert_eq!(sure, "about 97% (87–100%)");
+        assert_eq!(
+            crate::solve::advice::estimated_chance_words(0.04),
+            "about 4% (0–14%)"
+        );
+        // The CLI's words and the bot's reason say the same range.
+        assert!(
+            advice(true)
+                .to_string()
+                .contains("<0,2>=/ (about 85% (75–95%))")
+        );
+        let reason = crate::bot::Reason::Likely {
+            chance: 0.853,
+            estimated: true,
+        };
+        assert_eq!(
+            reason.to_string(),
+            "about 85% (75–95%) likely, cheaper than a shot"
+        );
     }
 
     #[test]

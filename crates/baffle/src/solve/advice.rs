@@ -234,6 +234,19 @@ pub fn likeliest(ev: &Evidence, solution: &Solution) -> Option<(Placed, f64)> {
     best
 }
 
+/// An estimated chance of the likeliest mirror in words, with the range it
+/// is good to ([`super::calibrate::in_play_range`]): "about 68%
+/// (58–78%)", as Tycoon's live chances are said.
+pub fn estimated_chance_words(chance: f64) -> String {
+    let (low, high) = super::calibrate::in_play_range(chance);
+    format!(
+        "about {:.0}% ({:.0}–{:.0}%)",
+        100.0 * chance,
+        100.0 * low,
+        100.0 * high
+    )
+}
+
 fn percent(x: f64) -> String {
     let p = 100.0 * x;
     if p > 0.0 && p < 1.0 {
@@ -284,14 +297,17 @@ impl fmt::Display for Advice {
                 estimated,
             } => write!(
                 f,
-                "{}: guess. The likeliest mirror is {placed} ({}{}).",
+                "{}: guess. The likeliest mirror is {placed} ({}).",
                 if *all_shot {
                     "Every hole has been shot"
                 } else {
                     "No shot can tell the layouts left apart (proven)"
                 },
-                if *estimated { "about " } else { "" },
-                percent(*chance)
+                if *estimated {
+                    estimated_chance_words(*chance)
+                } else {
+                    percent(*chance)
+                }
             ),
             Self::SampleUndivided {
                 placed,
@@ -299,8 +315,8 @@ impl fmt::Display for Advice {
                 method,
             } => write!(
                 f,
-                "No shot told the sampled layouts apart ({method}), which does not prove that none can; the likeliest mirror is {placed} (about {}).",
-                percent(*chance)
+                "No shot told the sampled layouts apart ({method}), which does not prove that none can; the likeliest mirror is {placed} ({}).",
+                estimated_chance_words(*chance)
             ),
         }
     }

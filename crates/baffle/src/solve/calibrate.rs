@@ -42,6 +42,12 @@
 //!   groups pooled for a group they gave too few boxes (`calibrate/likeliest.rs`,
 //!   written by `BAFFLE_BOT_FIT=… cargo bench -p baffle --bench
 //!   bot_quality`) and checked on other seeds (docs/performance.md).
+//! - **in-play range** ([`in_play_range`]): on seeds the in-play map was
+//!   not fitted on, its stated chances were off by up to 0.09 in a tenth
+//!   of hundreds of guesses (a box's guesses go right or wrong together,
+//!   so a few boxes move a tenth), so the advice states its estimated
+//!   chance as a range [`IN_PLAY_ERROR`] wide on either side, not as one
+//!   figure.
 
 use super::Evidence;
 
@@ -150,6 +156,23 @@ pub fn likeliest(ev: &Evidence, chance: f64) -> f64 {
         group
     };
     interpolate(map, chance.clamp(0.0, 1.0)).clamp(0.0, 1.0)
+}
+
+/// How far on either side of an estimated chance of the likeliest mirror
+/// ([`likeliest`]) the advice's range reaches: the largest gap measured
+/// between the chance stated and how often such guesses were right, by
+/// tenth of the chance stated, on the bot's games on seeds the in-play
+/// map was not fitted on (0.09 over 1,600 guesses, seeds 1 to 30; a tenth
+/// of fewer than 10 guesses aside), rounded up.
+pub const IN_PLAY_ERROR: f64 = 0.1;
+
+/// The range an estimated chance of the likeliest mirror is stated as:
+/// [`IN_PLAY_ERROR`] on either side of `chance`, within 0 and 1.
+pub fn in_play_range(chance: f64) -> (f64, f64) {
+    (
+        (chance - IN_PLAY_ERROR).max(0.0),
+        (chance + IN_PLAY_ERROR).min(1.0),
+    )
 }
 
 /// The fewest boxes the cases of a map's first and last points come from
