@@ -161,7 +161,7 @@ pub fn reason_words(reason: &crate::bot::Reason) -> String {
 }
 
 /// Why an estimated chance is a range, for whoever asks why.
-const ESTIMATE_GOOD_TO: &str = "an estimate, good to about 10 points in play";
+const ESTIMATE_GOOD_TO: &str = "an estimate, good to about 10 points either way";
 
 /// Why: the advice's figures and how they were counted, the cells named
 /// as the box labels them.
@@ -255,30 +255,23 @@ mod tests {
         );
         let estimated = hint_detail(&advice(true));
         assert!(
-            estimated.contains("/ at C1 (about 85% (75–95%): an estimate, good to about 10 points"),
+            estimated.ends_with(
+                "the likeliest mirror is / at C1 (75–95%: an estimate, good to about 10 points either way)."
+            ),
             "{estimated}"
         );
         // Within 0 and 100%.
-        let sure = crate::solve::advice::estimated_chance_words(0.97);
-        assert_eq!(sure, "about 97% (87–100%)");
-        assert_eq!(
-            crate::solve::advice::estimated_chance_words(0.04),
-            "about 4% (0–14%)"
-        );
+        let words = crate::solve::advice::estimated_chance_words;
+        assert_eq!(words(0.97), "87–100%");
+        assert_eq!(words(0.04), "0–14%");
         // The CLI's words and the bot's reason say the same range.
-        assert!(
-            advice(true)
-                .to_string()
-                .contains("<0,2>=/ (about 85% (75–95%))")
-        );
+        let cli = advice(true).to_string();
+        assert!(cli.ends_with("mirror is <0,2>=/ (75–95%)."), "{cli}");
         let reason = crate::bot::Reason::Likely {
             chance: 0.853,
             estimated: true,
         };
-        assert_eq!(
-            reason.to_string(),
-            "about 85% (75–95%) likely, cheaper than a shot"
-        );
+        assert_eq!(reason.to_string(), "75–95% likely, cheaper than a shot");
     }
 
     #[test]

@@ -234,17 +234,11 @@ pub fn likeliest(ev: &Evidence, solution: &Solution) -> Option<(Placed, f64)> {
     best
 }
 
-/// An estimated chance of the likeliest mirror in words, with the range it
-/// is good to ([`super::calibrate::in_play_range`]): "about 68%
-/// (58–78%)", as Tycoon's live chances are said.
+/// An estimated chance of the likeliest mirror in words, as the range it
+/// is good to ([`super::calibrate::in_play_range`]): "58–78%".
 pub fn estimated_chance_words(chance: f64) -> String {
     let (low, high) = super::calibrate::in_play_range(chance);
-    format!(
-        "about {:.0}% ({:.0}–{:.0}%)",
-        100.0 * chance,
-        100.0 * low,
-        100.0 * high
-    )
+    format!("{:.0}–{:.0}%", 100.0 * low, 100.0 * high)
 }
 
 fn percent(x: f64) -> String {
