@@ -3,8 +3,9 @@
 # answers offered here in turn), each person named with the longest name
 # allowed, moves chosen at random from those offered; median, 90th
 # percentile and largest, and how many reach 1 KB. Then a Baffle answer,
-# which carries the asker's whole box, as the box fills: one player
-# shooting every hole once on the default box and on the biggest.
+# which carries the asker's whole box, as the box fills: every hole shot
+# once on the default box and on the biggest (alone, and four at one
+# screen), and the end, every mirror shown, once all give up.
 #
 #   parlor serve --addr 127.0.0.1:18412 --data-dir "$(mktemp -d)" \
 #       --rate-limit 0 --matches-per-client 0 &
@@ -64,16 +65,19 @@ for game, setup in setups.items():
         print(f"{game:7} {label:10} {n:5} answers: median {sizes[n // 2]:5} B, p90 {sizes[int(0.9 * (n - 1))]:5} B, "
               f"largest {sizes[-1]:5} B, {sum(s >= 1024 for s in sizes)} of 1 KB or more")
 
-for size, mirrors in ((10, 5), (26, 40)):
+for size, mirrors, racers in ((10, 5, 1), (26, 40, 1), (26, 126, 1), (26, 300, 4)):
     _, made, _ = call("POST", "/api/matches", {"game": "baffle", "setup": {"size": size, "mirrors": mirrors},
-                                                "seats": seats[:1], "seed": 3})
+                                                "seats": seats[:racers], "seed": 3})
     mid, token, view = made["id"], made["token"], made["view"]
     sent = []
-    for hole in range(4 * size):
+    # Each racer in turn (four at one screen), every hole once, then all give up.
+    for move in [f"shoot {hole}" for hole in range(4 * size) for _ in range(racers)] + ["quit"] * racers:
         status, answer, size_sent = call("POST", f"/api/matches/{mid}/moves",
-                                         {"move": f"shoot {hole}", "after": view["moves"]}, token)
+                                         {"move": move, "after": view["moves"]}, token)
         sent.append(size_sent)
         view = call("GET", f"/api/matches/{mid}", token=token)[1]
-    at = ", ".join(f"{n} shots {sent[n - 1]} B" for n in sorted({10, 20, 40, 4 * size}))
-    first = next((i + 1 for i, s in enumerate(sent) if s >= 1024), None)
-    print(f"baffle  {size}x{size} as sent: {at}; 1 KB or more from shot {first}")
+    shots = [sent[n * racers - 1] for n in range(1, 4 * size + 1)]
+    at = ", ".join(f"{n} shots {shots[n - 1]} B" for n in sorted({10, 20, 40, 4 * size}))
+    first = next((i + 1 for i, s in enumerate(shots) if s >= 1024), None)
+    print(f"baffle  {size}x{size}, {mirrors} mirrors, {racers} at one screen, as sent: {at}; "
+          f"1 KB or more from shot {first}; the end (given up) {sent[-1]} B")

@@ -331,7 +331,7 @@ pub enum Event {
         /// The final score.
         score: Score,
         /// The mirrors not found.
-        unfound: Vec<Placed>,
+        missed: Vec<Placed>,
     },
 }
 
@@ -348,8 +348,8 @@ impl fmt::Display for Event {
                 write!(f, "Wrong: {cell} does not hold {mirror} (+2).")
             }
             Self::Won { score } => write!(f, "Every mirror found. Final score {score}."),
-            Self::Quit { score, unfound } => {
-                let list: Vec<String> = unfound.iter().map(ToString::to_string).collect();
+            Self::Quit { score, missed } => {
+                let list: Vec<String> = missed.iter().map(ToString::to_string).collect();
                 write!(
                     f,
                     "Game given up with score {score}; not found: {}.",
@@ -469,18 +469,6 @@ pub struct GuessView {
     pub right: bool,
 }
 
-/// A mirror shown after the game: found or not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RevealedMirror {
-    /// The cell.
-    #[serde(flatten)]
-    pub cell: Cell,
-    /// The mirror.
-    pub mirror: Mirror,
-    /// Whether the player found it.
-    pub found: bool,
-}
-
 /// What the player may see. It never holds an unfound mirror, a beam's path
 /// or a deflection count while the game is on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -503,8 +491,9 @@ pub struct View {
     pub score: Score,
     /// Whether the game is on.
     pub status: Status,
-    /// Every mirror, found or not: only once the game is over.
-    pub revealed: Option<Vec<RevealedMirror>>,
+    /// The mirrors not found, in row order (those found are in `found`):
+    /// only once the game is over.
+    pub missed: Option<Vec<Placed>>,
     /// How many layouts still fit what the viewer knows, and each cell's
     /// chances (in a match's view: [`crate::live`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -626,7 +615,7 @@ impl Game {
                 self.status = Status::Quit;
                 vec![Event::Quit {
                     score: self.score(),
-                    unfound: self.unfound().collect(),
+                    missed: self.missed().collect(),
                 }]
             }
         };
@@ -699,7 +688,8 @@ impl Game {
         Ok(events)
     }
 
-    fn unfound(&self) -> impl Iterator<Item = Placed> + '_ {
+    /// The mirrors not found (yet).
+    fn missed(&self) -> impl Iterator<Item = Placed> + '_ {
         self.layout
             .mirrors()
             .filter(|p| !self.found.iter().any(|f| f.cell == p.cell))
@@ -779,16 +769,7 @@ impl Game {
             found: self.found.clone(),
             score: self.score(),
             status: self.status,
-            revealed: over.then(|| {
-                self.layout
-                    .mirrors()
-                    .map(|p| RevealedMirror {
-                        cell: p.cell,
-                        mirror: p.mirror,
-                        found: self.found.iter().any(|f| f.cell == p.cell),
-                    })
-                    .collect()
-            }),
+            missed: over.then(|| self.missed().collect()),
             live: None,
         }
     }
@@ -908,7 +889,8 @@ mod tests {
         ));
         assert!(matches!(play(&mut g, "quit"), Err(MoveError::Over { .. })));
         let v = g.view();
-        assert!(v.revealed.unwrap().iter().all(|m| m.found));
+        assert_eq!(v.missed, Some(vec![]));
+        assert_eq!(v.found.len(), 5);
     }
 
     #[test]
@@ -917,16 +899,19 @@ mod tests {
         play(&mut g, "shoot 5").unwrap();
         play(&mut g, "guess 4 2 /").unwrap();
         let ev = play(&mut g, "quit").unwrap();
-        let Event::Quit { score, unfound } = &ev[0] else {
+        let Event::Quit { score, missed } = &ev[0] else {
             panic!("{ev:?}")
         };
         assert_eq!(score.total, 1);
-        assert_eq!(unfound.len(), 4);
+        assert_eq!(missed.len(), 4);
         let v = g.view();
         assert_eq!(v.status, Status::Quit);
-        let revealed = v.revealed.unwrap();
-        assert_eq!(revealed.len(), 5);
-        assert_eq!(revealed.iter().filter(|m| m.found).count(), 1);
+        // The view shows the mirrors missed beside those found: all five.
+        assert_eq!(v.missed.as_ref(), Some(missed));
+        assert_eq!(v.found.len(), 1);
+        let mut all: Vec<Placed> = v.found.iter().chain(missed).copied().collect();
+        all.sort_by_key(|p| (p.cell.row, p.cell.col));
+        assert_eq!(all, Layout::fixed().mirrors().collect::<Vec<_>>());
         assert_eq!(v.shots[0].deflections, Some(1));
         assert!(v.shots[0].path.is_some());
     }
@@ -961,7 +946,7 @@ mod tests {
                     break;
                 }
                 let v = g.view();
-                assert!(v.revealed.is_none());
+                assert!(v.missed.is_none());
                 assert!(
                     v.shots
                         .iter()

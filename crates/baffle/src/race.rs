@@ -84,7 +84,7 @@ pub struct RacerBox {
     /// Their guesses, in order.
     pub guesses: Vec<GuessView>,
     /// The mirrors they did not find (every racer's box hides the same
-    /// mirrors: the viewer's own `revealed` has them all).
+    /// mirrors: the viewer's own `found` and `missed` hold them all).
     pub missed: Vec<Placed>,
 }
 
@@ -92,16 +92,10 @@ impl RacerBox {
     /// `game`'s box as its racer left it (`None` while it is on).
     fn of(game: &Game) -> Option<Self> {
         let view = game.view();
-        let missed = view
-            .revealed?
-            .into_iter()
-            .filter(|m| !m.found)
-            .map(|m| Placed::new(m.cell, m.mirror))
-            .collect();
         Some(Self {
+            missed: view.missed?,
             shots: view.shots,
             guesses: view.guesses,
-            missed,
         })
     }
 }
@@ -423,7 +417,7 @@ fn blank(game: &Game) -> View {
     view.found.clear();
     view.score = Score::default();
     view.status = Status::Playing;
-    view.revealed = None;
+    view.missed = None;
     view
 }
 
@@ -431,7 +425,7 @@ fn blank(game: &Game) -> View {
 /// shows no path and no unfound mirror until every racer has finished, since
 /// every racer's box hides the same mirrors.
 fn kept(mut view: View) -> View {
-    view.revealed = None;
+    view.missed = None;
     for shot in &mut view.shots {
         shot.deflections = None;
         shot.path = None;
@@ -564,7 +558,8 @@ mod tests {
         assert!(race.view(Some(2)).racers[0].board.is_none(), "on: no board");
         play(&mut race, "quit");
         let view = race.view(Some(2));
-        assert_eq!(view.own.revealed.as_ref().map(Vec::len), Some(5));
+        let own_missed = view.own.missed.as_ref().map(Vec::len);
+        assert_eq!(own_missed.map(|m| m + view.own.found.len()), Some(5));
         let first = view.racers[0].board.as_ref().expect("seat 1's box");
         assert_eq!(first.guesses.len(), 1);
         assert!(first.shots.is_empty());

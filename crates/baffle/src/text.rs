@@ -48,10 +48,12 @@ pub fn view_text(view: &View) -> String {
     let Ok(size) = Size::new(view.size) else {
         return String::new();
     };
-    let shown: Vec<(Cell, Mirror)> = match &view.revealed {
-        Some(all) => all.iter().map(|m| (m.cell, m.mirror)).collect(),
-        None => view.found.iter().map(|p| (p.cell, p.mirror)).collect(),
-    };
+    let shown: Vec<(Cell, Mirror)> = view
+        .found
+        .iter()
+        .chain(view.missed.iter().flatten())
+        .map(|p| (p.cell, p.mirror))
+        .collect();
     let mut s = box_text(size, |c| {
         shown
             .iter()
@@ -93,10 +95,9 @@ pub fn view_text(view: &View) -> String {
         tabletop::count(view.mirrors as u64, "mirror", "mirrors"),
         view.score
     );
-    if let Some(all) = &view.revealed {
-        let missed: Vec<String> = all
+    if let Some(missed) = &view.missed {
+        let missed: Vec<String> = missed
             .iter()
-            .filter(|m| !m.found)
             .map(|m| format!("{}={}", m.cell, m.mirror))
             .collect();
         match view.status {

@@ -105,13 +105,13 @@ pub fn words(event: &Event, who: Option<&str>) -> String {
         (Event::Won { score }, None) => {
             format!("Every mirror found. Final score {}", score.total)
         }
-        (Event::Quit { score, unfound }, who) => {
+        (Event::Quit { score, missed }, who) => {
             // A few are named; more are counted (the box shows them all).
-            let missed = if unfound.len() <= NAMED_UNFOUND {
-                let list: Vec<String> = unfound.iter().map(placed_name).collect();
+            let missed = if missed.len() <= NAMED_MISSED {
+                let list: Vec<String> = missed.iter().map(placed_name).collect();
                 format!("not found: {}", list.join(", "))
             } else {
-                format!("{} mirrors not found", unfound.len())
+                format!("{} mirrors not found", missed.len())
             };
             format!(
                 "{} up with a score of {}; {missed}",
@@ -122,8 +122,8 @@ pub fn words(event: &Event, who: Option<&str>) -> String {
     }
 }
 
-/// The most unfound mirrors a given-up game's words name one by one.
-const NAMED_UNFOUND: usize = 6;
+/// The most mirrors not found that a given-up game's words name one by one.
+const NAMED_MISSED: usize = 6;
 
 /// A mirror where it sits: "/ at C5".
 fn placed_name(placed: &Placed) -> String {
@@ -303,7 +303,7 @@ mod tests {
                 guess_points: 0,
                 total: 3,
             },
-            unfound: vec![Placed {
+            missed: vec![Placed {
                 cell: Cell::new(1, 1),
                 mirror: Mirror::Backslash,
             }],
@@ -315,7 +315,7 @@ mod tests {
         // Many are counted, not named.
         let many = Event::Quit {
             score: Score::default(),
-            unfound: (0..7)
+            missed: (0..7)
                 .map(|i| Placed::new(Cell::new(i, 0), Mirror::Slash))
                 .collect(),
         };

@@ -31,7 +31,7 @@ use crate::palette::{self, Colour};
 use crate::svg::{Element, Picture, group};
 use baffle::solve::CellOdds;
 use baffle::words::cell_name;
-use baffle::{Cell, Mirror, Side, Size, View};
+use baffle::{Cell, Mirror, Placed, Side, Size, View};
 use tabletop::Cell as GridCell;
 
 /// Side of the box for big boxes, in user units.
@@ -305,11 +305,7 @@ fn legend(view: &View, style: &BaffleStyle) -> Legend {
     if !view.found.is_empty() {
         legend = legend.entry(Swatch::Line(palette::MIRROR_FOUND), "mirror found");
     }
-    if view
-        .revealed
-        .as_ref()
-        .is_some_and(|r| r.iter().any(|m| !m.found))
-    {
+    if view.missed.as_ref().is_some_and(|m| !m.is_empty()) {
         legend = legend.entry(Swatch::Line(palette::MIRROR_UNFOUND), "mirror not found");
     }
     if view.guesses.iter().any(|g| !g.right) {
@@ -417,15 +413,9 @@ fn placed_group(class: &str, cell: Cell, mirror: Mirror) -> Element {
 fn mirrors(frame: &Frame, view: &View) -> Element {
     let width = frame.grid.cell * 0.13;
     let mut g = group().class("mirrors");
-    let shown: Vec<(Cell, Mirror, bool)> = match &view.revealed {
-        Some(all) => all.iter().map(|m| (m.cell, m.mirror, m.found)).collect(),
-        None => view
-            .found
-            .iter()
-            .map(|p| (p.cell, p.mirror, true))
-            .collect(),
-    };
-    for (cell, mirror, found) in shown {
+    let found = view.found.iter().map(|p| (p, true));
+    let missed = view.missed.iter().flatten().map(|p| (p, false));
+    for (&Placed { cell, mirror }, found) in found.chain(missed) {
         let (class, colour, what) = if found {
             ("mirror found", palette::MIRROR_FOUND, "found")
         } else {

@@ -353,10 +353,8 @@ function pictureWords() {
   const shots = g.shots.map((s) => `${s.hole} to ${s.exit}`).join(", ");
   const found = g.found.map((f) => `${f.mirror} at ${cellName(f.row, f.col)}`).join(", ");
   let words = `The box, ${g.size} × ${g.size}: ${count(g.shots.length, "shot", "shots")}${shots ? ` (${shots})` : ""}; ${g.found.length} of ${g.mirrors} mirrors found${found ? ` (${found})` : ""}.`;
-  if (g.revealed) {
-    const unfound = g.revealed.filter((m) => !m.found).map((m) => `${m.mirror} at ${cellName(m.row, m.col)}`);
-    if (unfound.length) words += ` Not found: ${unfound.join(", ")}.`;
-  }
+  const missed = (g.missed || []).map((m) => `${m.mirror} at ${cellName(m.row, m.col)}`);
+  if (missed.length) words += ` Not found: ${missed.join(", ")}.`;
   return words;
 }
 

@@ -77,7 +77,7 @@ fn no_view_shows_an_unfound_mirror_or_the_seed_while_the_game_is_on() {
             let mut texts = vec![serde_json::to_string(&played).unwrap()];
             texts.extend(played.events.iter().map(ToString::to_string));
             if on {
-                assert!(view.view.revealed.is_none(), "round {round}");
+                assert!(view.view.missed.is_none(), "round {round}");
                 assert!(
                     view.view
                         .shots
@@ -95,7 +95,7 @@ fn no_view_shows_an_unfound_mirror_or_the_seed_while_the_game_is_on() {
             }
         }
         let end = m.view(Viewer::Spectator);
-        assert!(end.view.revealed.is_some());
+        assert!(end.view.missed.is_some());
         assert!(
             serde_json::to_string(&end)
                 .unwrap()

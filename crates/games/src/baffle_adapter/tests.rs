@@ -132,7 +132,7 @@ fn no_seat_sees_another_seats_shots_guesses_or_mirrors_while_the_race_is_on() {
                 for racer in view["racers"].as_array().unwrap() {
                     assert!(racer.get("board").is_none(), "{racer}");
                 }
-                assert!(view["revealed"].is_null());
+                assert!(view["missed"].is_null());
                 let mine = exits(view);
                 let theirs = exits(other);
                 assert!(
@@ -144,7 +144,7 @@ fn no_seat_sees_another_seats_shots_guesses_or_mirrors_while_the_race_is_on() {
             assert_eq!(watcher["shots"], json!([]));
             assert_eq!(watcher["guesses"], json!([]));
             assert_eq!(watcher["found"], json!([]));
-            assert!(watcher["revealed"].is_null());
+            assert!(watcher["missed"].is_null());
             // The counts agree with each seat's own box.
             let racers = watcher["racers"].as_array().unwrap();
             assert_eq!(racers[0]["shots"], one["score"]["shots"]);
@@ -161,7 +161,7 @@ fn no_seat_sees_another_seats_shots_guesses_or_mirrors_while_the_race_is_on() {
             for event in told.events.iter().map(as_json) {
                 assert!(event.get("exit").is_none(), "{event}");
                 assert!(event.get("row").is_none(), "{event}");
-                assert!(event.get("unfound").is_none(), "{event}");
+                assert!(event.get("missed").is_none(), "{event}");
             }
             // Looking back while it is on, seat 2 sees seat 1's move as told.
             let step = m.replay_step(m.moves(), Viewer::Seat { seat: 2 }).unwrap();
@@ -175,7 +175,7 @@ fn no_seat_sees_another_seats_shots_guesses_or_mirrors_while_the_race_is_on() {
             }
         } else {
             assert!(one["racers"][1]["board"]["missed"].is_array());
-            assert!(one["revealed"].is_array());
+            assert!(one["missed"].is_array());
         }
     }
 }

@@ -931,7 +931,10 @@ fn the_log_of_two_played_matches_holds_no_secret() {
     assert_eq!(over["status"], "given_up", "{over}");
     let baffle_seed = over["seed"].as_u64().unwrap();
     secrets.extend([maker, player, invite, baffle_seed.to_string()]);
-    let mirrors = over["view"]["revealed"].as_array().unwrap();
+    // Every mirror, found or missed.
+    let found = over["view"]["found"].as_array().unwrap();
+    let missed = over["view"]["missed"].as_array().unwrap();
+    let mirrors: Vec<&Value> = found.iter().chain(missed).collect();
     assert_eq!(mirrors.len(), 4);
     let mut positions = Vec::new();
     for m in mirrors {

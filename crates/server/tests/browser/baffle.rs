@@ -554,7 +554,7 @@ fn nothing_names_an_unfound_mirror_while_the_game_is_on() {
             .is_empty(),
         "no mirror is marked not found"
     );
-    assert!(!page.contains("revealed\":[") && !page.contains("data-revealed"));
+    assert!(!page.contains("missed\":[") && !page.contains("data-revealed"));
     assert_eq!(
         b.find_all("#box svg [data-mirror]:not(.certain)").len(),
         1,

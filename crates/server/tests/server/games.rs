@@ -821,7 +821,7 @@ async fn the_fixed_baffle_game_is_played_and_hides_its_mirrors() {
     for answer in &answers {
         for view in baffle_views(answer) {
             views += 1;
-            assert_eq!(view["revealed"], Value::Null);
+            assert_eq!(view["missed"], Value::Null);
             assert!(
                 view["shots"]
                     .as_array()
@@ -868,12 +868,14 @@ async fn the_fixed_baffle_game_is_played_and_hides_its_mirrors() {
         done["view"]["score"],
         json!({"shots": 3, "wrong_guesses": 1, "guess_points": 2, "total": 5})
     );
-    let revealed = done["view"]["revealed"].as_array().unwrap();
-    assert_eq!(revealed.len(), 5);
+    // Every mirror found, none missed.
+    assert_eq!(done["view"]["missed"], json!([]));
+    let found = done["view"]["found"].as_array().unwrap();
+    assert_eq!(found.len(), 5);
     for &(row, col, mirror) in &FIXED {
         assert!(
-            revealed.contains(&json!({"row": row, "col": col, "mirror": mirror, "found": true})),
-            "{revealed:?}"
+            found.contains(&json!({"row": row, "col": col, "mirror": mirror})),
+            "{found:?}"
         );
     }
     let more = app.play(&mut host, json!("shoot 3")).await;
@@ -937,7 +939,7 @@ async fn the_bot_plays_the_fixed_baffle_game_move_by_move() {
         }
         // Nothing names a mirror the player has not found.
         assert_eq!(
-            view["revealed"].is_null(),
+            view["missed"].is_null(),
             body["view"]["status"] == "playing"
         );
         moves.push(text.to_string());
@@ -1099,9 +1101,10 @@ async fn random_baffle_games_hide_their_seed_until_the_end() {
     assert_eq!(view["status"], "given_up");
     assert_eq!(view["view"]["status"], "quit");
     assert_eq!(view["seed"], SEED, "shown once it is over");
-    let revealed = view["view"]["revealed"].as_array().unwrap();
-    assert_eq!(revealed.len(), 5);
-    assert!(revealed.iter().all(|m| m["found"] == false));
+    // Every mirror shown once over: none was found.
+    assert_eq!(view["view"]["found"], json!([]));
+    let missed = view["view"]["missed"].as_array().unwrap();
+    assert_eq!(missed.len(), 5);
     let hint = app
         .post(&format!("/api/baffle/matches/{}/hint", host.id), json!({}))
         .await;
@@ -1111,7 +1114,7 @@ async fn random_baffle_games_hide_their_seed_until_the_end() {
         .start(json!({"game": "baffle", "setup": {"sides": "left-top"}, "seed": SEED}))
         .await;
     let quit_again = app.play(&mut again, json!("quit")).await;
-    assert_eq!(quit_again.ok()["view"]["view"]["revealed"], json!(revealed));
+    assert_eq!(quit_again.ok()["view"]["view"]["missed"], json!(missed));
 
     let missing = app
         .post_as(

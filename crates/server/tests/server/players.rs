@@ -415,7 +415,7 @@ async fn a_look_back_while_the_game_is_on_shows_what_the_player_saw_then() {
     assert_eq!(back["view"]["view"], then["view"]);
     assert_eq!(back["view"]["view"]["shots"].as_array().unwrap().len(), 1);
     assert_eq!(
-        back["view"]["view"]["revealed"],
+        back["view"]["view"]["missed"],
         Value::Null,
         "no mirror while on"
     );

@@ -161,9 +161,10 @@ async fn the_fewest_points_win_a_race_and_everything_is_shown_at_the_end() {
     let racers = end["view"]["racers"].as_array().unwrap();
     assert_eq!(racers[0]["points"], 0);
     assert_eq!(racers[1]["points"], 1);
-    // The box's mirrors once, in the viewer's own box; each racer's board
-    // says which they missed (none here).
-    assert_eq!(end["view"]["revealed"].as_array().unwrap().len(), 5);
+    // The box's mirrors once, in the viewer's own box (found, and none
+    // missed); each racer's board says which they missed (none here).
+    assert_eq!(end["view"]["found"].as_array().unwrap().len(), 5);
+    assert_eq!(end["view"]["missed"], json!([]));
     for r in racers {
         assert_eq!(r["board"]["missed"], json!([]), "{r}");
         assert_eq!(r["board"]["guesses"].as_array().unwrap().len(), 5);
