@@ -850,6 +850,12 @@ fn quit_and_new_game_ask_first() {
     wait_moves(&b, 3);
     wait_for_count(&b, "#box svg g.mirror.unfound", 4);
     wait_for_count(&b, "#box svg g.mirror.found", 1);
+    // The picture in words, for a screen reader: the mirror found, and
+    // the four missed, each by name.
+    let words = b.attr_css("#box svg", "aria-label").unwrap_or_default();
+    assert!(words.contains("1 of 5 mirrors found (/ at C5)"), "{words}");
+    let missed = words.split("Not found: ").nth(1).unwrap_or_default();
+    assert_eq!(missed.matches(" at ").count(), 4, "{words}");
     assert_eq!(server_view(&b, &id)["status"], json!("given_up"));
     b.screenshot("baffle-quit");
     check_every_size(&b, "the fixed game given up");
