@@ -112,8 +112,11 @@ export function countDisplay(host) {
     ui.found.textContent = `Mirrors found: ${g.found.length} of ${g.mirrors}.`;
     // The server counts after the move is answered: until its figure
     // comes, the page says it is counting (once there is a shot to count).
+    // Once over the box is shown whole, and "N layouts still fit" would
+    // read as a riddle beside it: the shots' history and the look back's
+    // chart tell the counts then.
     const counting = !g.live && g.shots.length > 0 && !host.over();
-    ui.layoutsLeft.hidden = !g.live && !counting;
+    ui.layoutsLeft.hidden = host.over() || (!g.live && !counting);
     ui.layoutsLeft.textContent = g.live
       ? `${g.live.words[0].toUpperCase()}${g.live.words.slice(1)}.`
       : counting

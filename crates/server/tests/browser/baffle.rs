@@ -1411,7 +1411,7 @@ fn two_browsers_race_on_the_same_box_and_both_see_the_result() {
 /// falling with each shot (533,685 after the fixed game's 7 → 22, 5 → 12
 /// and 1 → 24, as `parlor baffle solve` counts them), a cell's chance
 /// under the pointer, each shot's count in the history, and once the game
-/// is over the look back's chart.
+/// is over the look back's chart instead of the count under the box.
 #[test]
 fn the_layouts_left_show_and_fall_after_each_shot() {
     let b = Browser::open();
@@ -1497,6 +1497,11 @@ fn the_layouts_left_show_and_fall_after_each_shot() {
     assert!(
         last.contains("1 layout fits") || last.contains("layouts still fit"),
         "{last}"
+    );
+    // Beside the box shown whole, no "layouts still fit" under it.
+    assert!(
+        b.attr_css("#layouts-left", "hidden").is_some(),
+        "the count under the box once over"
     );
     b.screenshot("baffle-look-back");
 }
