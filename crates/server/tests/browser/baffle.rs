@@ -1475,7 +1475,7 @@ fn the_layouts_left_show_and_fall_after_each_shot() {
     );
     for viewport in [VIEWPORTS[0], VIEWPORTS[VIEWPORTS.len() - 1]] {
         set_viewport(&b, viewport);
-        b.screenshot(&format!("baffle-count-{}", viewport.name));
+        b.screenshot_as_is(&format!("baffle-count-{}", viewport.name));
     }
     // The bot finishes; the look back shows each shot's count and the chart.
     b.click_css("#bot-finish");
@@ -1504,4 +1504,11 @@ fn the_layouts_left_show_and_fall_after_each_shot() {
         "the count under the box once over"
     );
     b.screenshot("baffle-look-back");
+    // On a phone the chart comes under the box, the width of the page.
+    set_viewport(&b, VIEWPORTS[0]);
+    b.script(
+        "document.getElementById('layouts-chart').scrollIntoView();",
+        vec![],
+    );
+    b.screenshot_as_is("baffle-look-back-phone");
 }
