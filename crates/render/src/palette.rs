@@ -189,6 +189,36 @@ pub fn dark(colour: Colour) -> Option<Colour> {
         .map(|(_, dark)| *dark)
 }
 
+/// The WCAG contrast ratio of two colours: 1 (the same) to 21 (black on
+/// white).
+pub fn contrast(a: Colour, b: Colour) -> f64 {
+    let (x, y) = (a.luminance() + 0.05, b.luminance() + 0.05);
+    x.max(y) / x.min(y)
+}
+
+/// The contrast a line or a band needs against what it is drawn on (WCAG
+/// 2.2's for graphics, 1.4.11).
+pub const GRAPHIC_CONTRAST: f64 = 3.0;
+
+/// What a player's colour becomes as a line or a band (a chart's curve,
+/// its interval, a beam) in the dark scheme, if it changes: a colour too
+/// dark to stand out from the dark background (charcoal, purple, brown) is
+/// lightened until it does on every dark paper. Tokens keep their colour:
+/// white numbers sit on them, and a white rim parts them from the paper.
+pub fn dark_line(colour: Colour) -> Option<Colour> {
+    if contrast(colour, DARK_BACKGROUND) >= GRAPHIC_CONTRAST {
+        return None;
+    }
+    let papers = [DARK_BACKGROUND, dark(PAPER)?, dark(PAPER_DARK)?];
+    (1..=20)
+        .map(|step| colour.tint(f64::from(step) * 0.05))
+        .find(|c| {
+            papers
+                .iter()
+                .all(|&paper| contrast(*c, paper) >= GRAPHIC_CONTRAST)
+        })
+}
+
 /// The player colours, seat 1 first: distinct from each other, from the
 /// ladder green and from the chute blue, and dark enough for white numbers.
 pub const PLAYERS: [Colour; 8] = [
@@ -277,10 +307,32 @@ mod tests {
         assert_eq!(player(0), PLAYERS[0]);
     }
 
-    /// The WCAG contrast ratio of two colours.
-    fn contrast(a: Colour, b: Colour) -> f64 {
-        let (x, y) = (a.luminance() + 0.05, b.luminance() + 0.05);
-        x.max(y) / x.min(y)
+    #[test]
+    fn every_players_line_stands_out_in_the_dark_scheme() {
+        let lines: Vec<Colour> = PLAYERS.iter().map(|&c| dark_line(c).unwrap_or(c)).collect();
+        for (i, line) in lines.iter().enumerate() {
+            assert!(
+                contrast(*line, DARK_BACKGROUND) >= GRAPHIC_CONTRAST,
+                "player {}'s line {line}",
+                i + 1
+            );
+            for other in &lines[i + 1..] {
+                assert_ne!(line, other);
+            }
+            assert_ne!(Some(*line), dark(INK), "a line is not the ink");
+        }
+        // Those too dark on the dark background change (charcoal, purple,
+        // brown), and stand out on every dark paper; the others keep theirs.
+        let changed: Vec<usize> = (0..PLAYERS.len())
+            .filter(|&i| dark_line(PLAYERS[i]).is_some())
+            .collect();
+        assert_eq!(changed, vec![1, 3, 5]);
+        for i in changed {
+            for paper in [PAPER, PAPER_DARK] {
+                let paper = dark(paper).expect("paper darkens");
+                assert!(contrast(lines[i], paper) >= GRAPHIC_CONTRAST, "{paper}");
+            }
+        }
     }
 
     #[test]

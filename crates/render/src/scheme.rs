@@ -8,6 +8,10 @@
 //! - **repaint** ([`crate::palette::Repaint`]): a colour and the one it
 //!   takes in the dark scheme. [`crate::palette::DARK`] gives the neutral
 //!   ones; Tycoon adds its cells' tints ([`crate::tycoon::dark_repaints`]).
+//! - **player's line**: a player's colour as a line or a band (a chart's
+//!   curve, its interval, a beam), lightened where it would not stand out
+//!   on the dark background ([`crate::palette::dark_line`]); tokens keep
+//!   the player's colour.
 //! - **style sheet** ([`style_sheet`]): a rule a repaint, each an attribute
 //!   selector on the colour as the pictures write it, scoped to
 //!   `svg.parlor-picture` under a dark page, so that nothing else on the
@@ -52,6 +56,17 @@ pub fn style_sheet() -> String {
         palette::WHITE,
         palette::DARK_BACKGROUND
     );
+    // A player's colour too dark to see as a line or a band (a chart's
+    // curve and its interval, a beam): lighter; a token keeps its colour.
+    for light in palette::PLAYERS {
+        if let Some(dark) = palette::dark_line(light) {
+            let _ = writeln!(
+                out,
+                "{scope} :is(line, polyline, path)[stroke=\"{light}\"] {{ stroke: {dark}; }}"
+            );
+            let _ = writeln!(out, "{scope} polygon[fill=\"{light}\"] {{ fill: {dark}; }}");
+        }
+    }
     for r in repaints() {
         let (light, dark) = (r.light, r.dark);
         if r.text_only {
@@ -95,6 +110,16 @@ mod tests {
                 "{kept} is kept: {css}"
             );
         }
+        // Charcoal lines lighten; charcoal tokens (circles) do not.
+        let charcoal = palette::PLAYERS[3];
+        let line = palette::dark_line(charcoal).expect("charcoal lightens");
+        assert!(
+            css.contains(&format!(
+                "{scope} :is(line, polyline, path)[stroke=\"{charcoal}\"] {{ stroke: {line}; }}"
+            )),
+            "{css}"
+        );
+        assert!(!css.contains(&format!("circle[fill=\"{charcoal}\"]")));
         // White stays white but as a halo round text.
         let white = palette::WHITE;
         assert!(!css.contains(&format!("[fill=\"{white}\"]")), "{css}");

@@ -13,7 +13,7 @@
 // - look back: each shot's layouts left beside what the best possible shot
 //   would have left (`shot.count`), and their chart
 //   (`/api/baffle/matches/ID/layouts.svg`).
-import { el, byId } from "/static/common.js";
+import { el, byId, showChart, clearChart } from "/static/common.js";
 import { cellName } from "/static/baffle-box.js";
 
 const ui = {
@@ -26,7 +26,7 @@ const ui = {
   shotList: byId("shot-list"),
   noShots: byId("no-shots"),
   chart: byId("layouts-chart"),
-  chartImg: byId("layouts-chart-img"),
+  chartPicture: byId("layouts-chart-picture"),
 };
 
 /** A share as people read it: "37%", "<1%", ">99%". */
@@ -130,14 +130,14 @@ export function countDisplay(host) {
     if (charted) {
       const seat = m.mySeats()[0];
       const src = `/api/baffle/matches/${m.id}/layouts.svg${seat ? `?seat=${seat}` : ""}`;
-      if (ui.chartImg.getAttribute("src") !== src) ui.chartImg.src = src;
+      showChart(ui.chartPicture, src);
     }
   }
 
   /** Forgets the cell pointed at (another match). */
   function reset() {
     pointed = null;
-    ui.chartImg.removeAttribute("src");
+    clearChart(ui.chartPicture);
   }
 
   return { show, reset };

@@ -13,7 +13,7 @@
 //   (`/api/matches/ID/chances.svg`) and its figures (`/chances`), which
 //   name each move's player and words.
 // - swing: how much one move changed its own mover's chance.
-import { api, el } from "/static/common.js";
+import { api, el, showChart } from "/static/common.js";
 import { colourOf, sentences } from "/static/matchui.js";
 
 /**
@@ -57,7 +57,7 @@ export function estimates(chances, interval) {
 /**
  * The chances shown in `ui.chances` (`ui.chancesWords`, `ui.chancesBar`,
  * and `ui.chancesNote` when the page has one) and the look back in
- * `ui.chancesChart` (`ui.chancesChartImg`, `ui.chancesSwing`).
+ * `ui.chancesChart` (`ui.chancesChartPicture`, `ui.chancesSwing`).
  * `playerName(seat)` names a seat; `lineOf(n)` is the log's line of move n
  * ({seat, words}, or null), used when the look back's figures do not name
  * the move; `current(id)` is true while match `id` is the one shown.
@@ -150,8 +150,8 @@ export function chancesDisplay(ui, { playerName, lineOf = () => null, current })
   function lookBack(id, charted) {
     ui.chancesChart.hidden = !charted;
     const chart = `/api/matches/${id}/chances.svg`;
-    if (charted && ui.chancesChartImg.getAttribute("src") !== chart) {
-      ui.chancesChartImg.src = chart;
+    if (charted && ui.chancesChartPicture.dataset.asked !== chart) {
+      showChart(ui.chancesChartPicture, chart);
       nameTheBiggestSwing(id);
     }
   }

@@ -56,7 +56,7 @@ const ui = {
   gameError: byId("game-error"),
   replay: byId("replay"),
   chancesChart: byId("chances-chart"),
-  chancesChartImg: byId("chances-chart-img"),
+  chancesChartPicture: byId("chances-chart-picture"),
   chancesSwing: byId("chances-swing"),
   playersBody: document.querySelector("#players-table tbody"),
   chances: byId("chances"),

@@ -140,6 +140,26 @@ export async function showPicture(box, path, label) {
   return true;
 }
 
+/**
+ * Shows the chart at `path` in `box` as [`showPicture`] does, so that it
+ * takes the page's scheme too, named by the box's `data-label`. Asks for it
+ * once: again only for another path, or after it could not be shown.
+ */
+export function showChart(box, path) {
+  if (box.dataset.asked === path) return;
+  box.dataset.asked = path;
+  showPicture(box, path, box.dataset.label).then((shown) => {
+    if (!shown && box.dataset.asked === path) delete box.dataset.asked;
+  });
+}
+
+/** Empties a box [`showChart`] filled, for another match's chart. */
+export function clearChart(box) {
+  delete box.dataset.asked;
+  picturesAsked.delete(box);
+  box.replaceChildren();
+}
+
 /** Shows `message` in the error box `box` (empty clears it). */
 export function showError(box, message) {
   box.textContent = message || "";

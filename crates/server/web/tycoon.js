@@ -46,7 +46,7 @@ const play = {
   chancesNote: byId("chances-note"),
   chancesBar: byId("chances-bar"),
   chancesChart: byId("chances-chart"),
-  chancesChartImg: byId("chances-chart-img"),
+  chancesChartPicture: byId("chances-chart-picture"),
   chancesSwing: byId("chances-swing"),
 };
 

@@ -1484,15 +1484,11 @@ fn the_layouts_left_show_and_fall_after_each_shot() {
     b.wait_for("every shot's count", || {
         (b.find_all("#shot-list li .shot-count").len() == shots).then_some(())
     });
-    b.wait_for("the look back's chart", || {
-        b.script(
-            "const i = document.getElementById('layouts-chart-img'); \
-             return !document.getElementById('layouts-chart').hidden && i.complete && i.naturalWidth > 0;",
-            vec![],
-        )
-        .as_bool()
-        .filter(|&shown| shown)
-    });
+    let label = b.wait_for_chart("#layouts-chart");
+    assert!(
+        label.starts_with("The layouts that fit after each shot"),
+        "{label}"
+    );
     let last = b.text(&b.find_all("#shot-list li").pop().expect("a shot"));
     assert!(
         last.contains("1 layout fits") || last.contains("layouts still fit"),
@@ -1511,4 +1507,17 @@ fn the_layouts_left_show_and_fall_after_each_shot() {
         vec![],
     );
     b.screenshot_as_is("baffle-look-back-phone");
+    // In the dark scheme the chart is repainted with the page (its
+    // background the pictures' dark one, 0x1b222b), not a light panel.
+    b.switch_scheme("dark");
+    let background = b.script(
+        "return getComputedStyle(document.querySelector('#layouts-chart svg rect.background')).fill;",
+        vec![],
+    );
+    assert_eq!(
+        background,
+        json!("rgb(27, 34, 43)"),
+        "the chart's background, dark"
+    );
+    b.screenshot_as_is("baffle-look-back-phone-dark");
 }

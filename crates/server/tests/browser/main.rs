@@ -499,6 +499,33 @@ impl Browser {
         path
     }
 
+    /// Waits until the figure `figure` (a CSS selector) is shown with its
+    /// chart drawn into the page (not an `<img>`: so that the page's scheme
+    /// repaints it), read as one image; returns the chart's label.
+    pub fn wait_for_chart(&self, figure: &str) -> String {
+        self.wait_for(&format!("the chart in {figure}"), || {
+            let label = self.script(
+                "const f = document.querySelector(arguments[0]); \
+                 const svg = f && !f.hidden && f.querySelector('svg.parlor-picture[role=img]'); \
+                 return svg ? svg.getAttribute('aria-label') : null;",
+                vec![serde_json::json!(figure)],
+            );
+            label.as_str().map(str::to_string)
+        })
+    }
+
+    /// Switches the page to the `scheme` ("light" or "dark") with the
+    /// header's switch, as a person would, without reloading it.
+    pub fn switch_scheme(&self, scheme: &str) {
+        for _ in 0..3 {
+            if self.attr_css("html", "data-theme").as_deref() == Some(scheme) {
+                return;
+            }
+            self.click_css("header.top button.theme-toggle");
+        }
+        panic!("the header's switch never showed the {scheme} scheme");
+    }
+
     /// Saves a screenshot of the window as it is (its size kept), as
     /// `target/tmp/screenshots/NAME.png`: a phone's view of a page.
     pub fn screenshot_as_is(&self, name: &str) -> PathBuf {

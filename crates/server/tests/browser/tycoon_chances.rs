@@ -165,15 +165,8 @@ fn the_tycoon_chances_bar_follows_a_game_against_a_bot_and_the_look_back_charts_
     );
     assert!(b.find_all("#chances-note:not([hidden])").is_empty());
     // The look back: a line and a band a player, drawn by the server.
-    b.wait_for("the chances chart", || {
-        b.script(
-            "const i = document.querySelector('#chances-chart img'); \
-             return !document.querySelector('#chances-chart').hidden && i.complete && i.naturalWidth > 0;",
-            vec![],
-        )
-        .as_bool()
-        .filter(|&shown| shown)
-    });
+    let label = b.wait_for_chart("#chances-chart");
+    assert!(label.contains("estimated chance to win"), "{label}");
     let svg = b.script_async(
         "const done = arguments[arguments.length - 1]; \
          fetch('/api/matches/' + arguments[0] + '/chances.svg').then((r) => r.text()).then(done, (e) => done(String(e)));",
@@ -189,4 +182,6 @@ fn the_tycoon_chances_bar_follows_a_game_against_a_bot_and_the_look_back_charts_
         "{swing}"
     );
     b.screenshot("tycoon-chances-end");
+    b.switch_scheme("dark");
+    b.screenshot("tycoon-chances-end-dark");
 }
