@@ -1432,7 +1432,8 @@ fn a_roll_walks_the_token_unless_less_motion_is_asked_for() {
 
 /// At 1280 × 800, moves leave the page where it is (the header stays in
 /// view: the page does not scroll itself), and a spectator's tallies of four
-/// players fit their panel.
+/// players fit their panel, there and on a big monitor (2560 × 1440, where
+/// the board, sized by the height, leaves the side column its narrowest).
 #[test]
 fn moves_leave_the_page_still_and_a_spectators_tallies_fit() {
     let b = Browser::open_at(1280, 800);
@@ -1450,15 +1451,29 @@ fn moves_leave_the_page_still_and_a_spectators_tallies_fit() {
     b.visit(&format!("/chutes/m/{id}"));
     wait_for_game(&b);
     b.wait_for_text("#you", "You are watching this game.");
-    let fits = b.script(
-        "const t = document.getElementById('players-table'); \
-         const p = t.closest('.panel').getBoundingClientRect(); \
-         const r = t.getBoundingClientRect(); \
-         return r.right <= p.right + 0.5 && r.left >= p.left - 0.5;",
-        vec![],
-    );
-    assert_eq!(fits, json!(true), "the tallies fit their panel");
     assert_eq!(b.script("return window.scrollY;", vec![]), json!(0));
+    for (name, width, height) in [("laptop", 1280, 800), ("big monitor", 2560, 1440)] {
+        set_size(
+            &b,
+            Viewport {
+                name,
+                width,
+                height,
+            },
+        );
+        let fits = b.script(
+            "const t = document.getElementById('players-table'); \
+             const p = t.closest('.panel'); \
+             const box = p.getBoundingClientRect(), r = t.getBoundingClientRect(); \
+             return [r.right <= box.right + 0.5 && r.left >= box.left - 0.5, p.scrollWidth <= p.clientWidth];",
+            vec![],
+        );
+        assert_eq!(
+            fits,
+            json!([true, true]),
+            "the tallies fit their panel at {width} × {height}"
+        );
+    }
     // The tallies' headers and names keep their words whole, on a laptop
     // and on a phone ("Ladders" was drawn as "Ladd" over "ers"), and fit.
     for size in [VIEWPORTS[0], VIEWPORTS[2]] {
@@ -1616,15 +1631,8 @@ fn the_chances_bar_follows_every_roll_against_a_bot() {
         "the end's chances: {words}"
     );
     // The look back: a line a player over every move, drawn by the server.
-    b.wait_for("the chances chart", || {
-        b.script(
-            "const i = document.querySelector('#chances-chart img'); \
-             return !document.querySelector('#chances-chart').hidden && i.complete && i.naturalWidth > 0;",
-            vec![],
-        )
-        .as_bool()
-        .filter(|&shown| shown)
-    });
+    let label = b.wait_for_chart("#chances-chart");
+    assert!(label.contains("chance to win after every move"), "{label}");
     let svg = b.script_async(
         "const done = arguments[arguments.length - 1]; \
          fetch('/api/matches/' + arguments[0] + '/chances.svg').then((r) => r.text()).then(done, (e) => done(String(e)));",
