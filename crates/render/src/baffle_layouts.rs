@@ -86,10 +86,13 @@ pub fn layouts_chart(looks: &[ShotLook], title: &str) -> Result<Picture, RenderE
         860.0,
         440.0,
         title,
-        &format!(
-            "the layouts that fit after each of the {shots} {}, beside the best possible shot",
-            if shots == 1 { "shot" } else { "shots" }
-        ),
+        &if shots == 1 {
+            "the layouts that fit after the one shot, beside the best possible shot".to_string()
+        } else {
+            format!(
+                "the layouts that fit after each of the {shots} shots, beside the best possible shot"
+            )
+        },
         &legend,
         y_width,
         0.0,
@@ -196,6 +199,12 @@ mod tests {
             "{svg}"
         );
         assert!(svg.contains("would have left 120.5 layouts"), "{svg}");
+        assert!(svg.contains("after each of the 2 shots,"), "{svg}");
+        // One shot is said as one, not "each of the 1 shot".
+        let one = layouts_chart(&looks[..1], "Baffle")
+            .expect("a chart")
+            .to_svg();
+        assert!(one.contains("after the one shot,"), "{one}");
         assert!(layouts_chart(&[], "Baffle").is_err());
     }
 }

@@ -69,16 +69,21 @@ pub fn chances_chart(
     let y_ticks = nice_ticks(0.0, 1.0, 5);
     let y_labels: Vec<String> = y_ticks.iter().map(|&t| format_percent(t, 0.2)).collect();
     let moves = series.len() - 1;
+    let after = if moves == 1 {
+        "after the one move".to_string()
+    } else {
+        format!("after each of the {moves} moves")
+    };
     let mut chart = Chart::new(
         860.0,
         440.0,
         "Chances to win, move by move",
         &if estimated {
             format!(
-                "each player's chance after each of the {moves} moves, estimated by the bots' playouts (band: 95% interval)"
+                "each player's chance {after}, estimated by the bots' playouts (band: 95% interval)"
             )
         } else {
-            format!("each player's exact chance after each of the {moves} moves")
+            format!("each player's exact chance {after}")
         },
         &legend,
         label_width(y_labels.iter().map(String::as_str)),

@@ -9,6 +9,7 @@
 //   mirrors they did not find.
 import { el, count } from "/static/common.js";
 import { playerName } from "/static/matchui.js";
+import { cellName } from "/static/baffle-box.js";
 
 /** The race's panel, made once beside `after` (the score panel). */
 function panelAfter(after) {
@@ -33,6 +34,13 @@ function standing(r) {
   return "racing";
 }
 
+/** How a player's race ended, in a word or two for the result's narrow table. */
+function ending(r, winners) {
+  if (winners.has(r.seat)) return winners.size > 1 ? "won (tie)" : "won";
+  if (r.status === "won") return "finished";
+  return r.status === "quit" ? "gave up" : "racing";
+}
+
 /** "Bo: 7 shots, 2 mirrors found" (and whose turn, or that they finished). */
 export function racerLine(view, r) {
   const finished = r.status === "playing" ? "" : `; ${standing(r)}`;
@@ -44,15 +52,15 @@ export function racerLine(view, r) {
 function story(view, r) {
   const b = r.board || { shots: [], guesses: [], missed: [] };
   const shots = b.shots.map((s) => `${s.hole} → ${s.exit}`).join(", ") || "none";
-  const guesses = b.guesses.map((g) => `row ${g.row}, column ${g.col} ${g.mirror} ${g.right ? "right" : "wrong"}`).join("; ") || "none";
-  const missed = b.missed.map((m) => `row ${m.row}, column ${m.col} ${m.mirror}`);
+  const guesses = b.guesses.map((g) => `${g.mirror} at ${cellName(g.row, g.col)} (${g.right ? "right" : "wrong"})`).join(", ") || "none";
+  const missed = b.missed.map((m) => `${m.mirror} at ${cellName(m.row, m.col)}`);
   return el(
     "details",
     { class: "race-story", "data-seat": r.seat },
     el("summary", {}, `${playerName(view, r.seat)}'s box`),
     el("p", { class: "note" }, `Shots: ${shots}.`),
     el("p", { class: "note" }, `Guesses: ${guesses}.`),
-    el("p", { class: "note" }, missed.length ? `Not found: ${missed.join("; ")}.` : "Every mirror found."),
+    el("p", { class: "note" }, missed.length ? `Not found: ${missed.join(", ")}.` : "Every mirror found."),
   );
 }
 
@@ -70,7 +78,7 @@ function resultTable(view, racers) {
       el("td", {}, String(r.shots)),
       el("td", {}, String(r.wrong_guesses)),
       el("td", {}, String(r.found)),
-      el("td", {}, winners.has(r.seat) ? (winners.size > 1 ? "shares the win" : "wins") : standing(r)),
+      el("td", {}, ending(r, winners)),
     ),
   );
   return el("table", { class: "data race-result" }, el("caption", {}, "Fewest points wins"), el("thead", {}, head), el("tbody", {}, ...rows));

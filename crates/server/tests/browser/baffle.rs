@@ -1389,7 +1389,7 @@ fn two_browsers_race_on_the_same_box_and_both_see_the_result() {
         wait_for_count(b, "#race-result details.race-story", 2);
         let table = b.text_css("#race-result table.race-result");
         assert!(table.contains("Ada") && table.contains("Bo"), "{table}");
-        assert!(table.contains("shares the win"), "{table}");
+        assert!(table.contains("won (tie)"), "{table}");
         // Each player's box in words: Bo's one shot, and no mirror missed.
         let story = b.script(
             "return document.querySelector(\"#race-result details.race-story[data-seat='2']\").textContent;",
@@ -1397,14 +1397,35 @@ fn two_browsers_race_on_the_same_box_and_both_see_the_result() {
         );
         let story = story.as_str().unwrap_or_default();
         assert!(story.contains("Shots: 1 → 24."), "{story}");
+        // Cells named as the box's edges name them (column letter, row
+        // number): the fixed game's <0,9>=\ is J1.
+        assert!(story.contains("\\ at J1 (right)"), "{story}");
         assert!(story.contains("Every mirror found."), "{story}");
+        assert_race_table_fits(b);
     }
     ada.script(
         "document.querySelectorAll('#race-result details.race-story').forEach((d) => { d.open = true; });",
         vec![],
     );
     ada.screenshot("baffle-race-end");
+    // At the screenshot's 1400 pixels the side column is at its narrowest.
+    assert_race_table_fits(ada);
     assert_eq!(server_view(ada, &id)["status"], json!("shared"));
+}
+
+/// The race's result table stays inside its panel's padding.
+fn assert_race_table_fits(b: &Browser) {
+    let spill = b.script(
+        "const p = document.getElementById('race-panel'); \
+         const t = p.querySelector('table.race-result'); \
+         const right = p.getBoundingClientRect().right - parseFloat(getComputedStyle(p).paddingRight); \
+         return t.getBoundingClientRect().right - right;",
+        vec![],
+    );
+    assert!(
+        spill.as_f64().unwrap_or(f64::MAX) <= 0.5,
+        "the race's table runs {spill} px past its panel's content"
+    );
 }
 
 /// The layouts that still fit, after each shot: shown under the box and
