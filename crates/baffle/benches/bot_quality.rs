@@ -34,6 +34,7 @@ use baffle::optimal::expected_scores;
 use baffle::solve::Advice;
 use baffle::solve::calibrate::{GROUPS, group_of, isotonic};
 use baffle::{Game, Setup, Sides};
+use std::collections::HashMap;
 use std::time::Duration;
 use std::time::Instant;
 
@@ -331,26 +332,53 @@ fn big_games(
 /// beside how often such guesses were right: the calibration where the
 /// chances are used (the likeliest mirror, on the positions the bot's own
 /// play reaches), not on random positions as the calibration bench checks.
+/// Beside each tenth, right minus stated with its 95% interval, clustered
+/// by game (a game's guesses go right or wrong together, so its games,
+/// not its guesses, are the sample).
 fn in_play_reliability(stated: &[Case]) {
-    let mut tenths = [(0usize, 0usize, 0.0f64); 10];
-    for &Case { chance, right, .. } in stated {
-        let t = &mut tenths[((chance * 10.0) as usize).min(9)];
-        t.0 += 1;
-        t.1 += usize::from(right);
-        t.2 += chance;
+    let mut tenths: Vec<Vec<&Case>> = vec![Vec::new(); 10];
+    for case in stated {
+        tenths[((case.chance * 10.0) as usize).min(9)].push(case);
     }
-    println!("guesses on estimated odds: stated chance, guesses, mean stated, right");
-    for (i, &(n, right, sum)) in tenths.iter().enumerate() {
-        if n > 0 {
-            println!(
-                "  {:>3}-{:>3}% {:>5} {:>7.3} {:>7.3}",
-                i * 10,
-                i * 10 + 10,
-                n,
-                sum / n as f64,
-                right as f64 / n as f64
-            );
+    println!(
+        "guesses on estimated odds: stated chance, guesses, games, mean stated, right, right - stated (95%, by game)"
+    );
+    for (i, cases) in tenths.iter().enumerate() {
+        if cases.is_empty() {
+            continue;
         }
+        let n = cases.len() as f64;
+        let stated_mean = cases.iter().map(|c| c.chance).sum::<f64>() / n;
+        let right = cases.iter().filter(|c| c.right).count() as f64 / n;
+        let gap = right - stated_mean;
+        // Each game's summed gap, less its guesses' share of the mean.
+        let mut games: HashMap<u64, (f64, f64)> = HashMap::new();
+        for c in cases {
+            let g = games.entry(c.game).or_default();
+            g.0 += f64::from(u8::from(c.right)) - c.chance;
+            g.1 += 1.0;
+        }
+        let clusters = games.len() as f64;
+        let spread = if clusters > 1.0 {
+            let sum: f64 = games
+                .values()
+                .map(|&(sum, count)| (sum - count * gap).powi(2))
+                .sum();
+            1.96 * (sum * clusters / (clusters - 1.0)).sqrt() / n
+        } else {
+            f64::NAN
+        };
+        println!(
+            "  {:>3}-{:>3}% {:>5} {:>4} {:>7.3} {:>7.3} {:>+7.3} ± {:.3}",
+            i * 10,
+            i * 10 + 10,
+            cases.len(),
+            games.len(),
+            stated_mean,
+            right,
+            gap,
+            spread
+        );
     }
 }
 
