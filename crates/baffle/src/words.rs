@@ -161,7 +161,10 @@ pub fn reason_words(reason: &crate::bot::Reason) -> String {
 }
 
 /// Why an estimated chance is a range, for whoever asks why.
-const ESTIMATE_GOOD_TO: &str = "an estimate, good to about 10 points either way";
+fn estimate_good_to() -> String {
+    let points = (crate::solve::calibrate::IN_PLAY_ERROR * 100.0).round();
+    format!("an estimate, good to about {points} points either way")
+}
 
 /// Why: the advice's figures and how they were counted, the cells named
 /// as the box labels them.
@@ -193,7 +196,11 @@ pub fn hint_detail(advice: &Advice) -> String {
             },
             placed_name(placed),
             if *estimated {
-                format!("{}: {ESTIMATE_GOOD_TO}", estimated_chance_words(*chance))
+                format!(
+                    "{}: {}",
+                    estimated_chance_words(*chance),
+                    estimate_good_to()
+                )
             } else {
                 percent(*chance)
             }
@@ -203,9 +210,10 @@ pub fn hint_detail(advice: &Advice) -> String {
             chance,
             method,
         } => format!(
-            "No shot told the sampled layouts apart ({method}), which does not prove that none can; the likeliest mirror is {} ({}: {ESTIMATE_GOOD_TO}).",
+            "No shot told the sampled layouts apart ({method}), which does not prove that none can; the likeliest mirror is {} ({}: {}).",
             placed_name(placed),
-            estimated_chance_words(*chance)
+            estimated_chance_words(*chance),
+            estimate_good_to()
         ),
         other => other.to_string(),
     }
@@ -256,22 +264,22 @@ mod tests {
         let estimated = hint_detail(&advice(true));
         assert!(
             estimated.ends_with(
-                "the likeliest mirror is / at C1 (75–95%: an estimate, good to about 10 points either way)."
+                "the likeliest mirror is / at C1 (73–97%: an estimate, good to about 12 points either way)."
             ),
             "{estimated}"
         );
         // Within 0 and 100%.
         let words = crate::solve::advice::estimated_chance_words;
-        assert_eq!(words(0.97), "87–100%");
-        assert_eq!(words(0.04), "0–14%");
+        assert_eq!(words(0.97), "85–100%");
+        assert_eq!(words(0.04), "0–16%");
         // The CLI's words and the bot's reason say the same range.
         let cli = advice(true).to_string();
-        assert!(cli.ends_with("mirror is <0,2>=/ (75–95%)."), "{cli}");
+        assert!(cli.ends_with("mirror is <0,2>=/ (73–97%)."), "{cli}");
         let reason = crate::bot::Reason::Likely {
             chance: 0.853,
             estimated: true,
         };
-        assert_eq!(reason.to_string(), "75–95% likely, cheaper than a shot");
+        assert_eq!(reason.to_string(), "73–97% likely, cheaper than a shot");
     }
 
     #[test]

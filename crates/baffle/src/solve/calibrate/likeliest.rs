@@ -1,7 +1,7 @@
 //! The in-play maps (see [`super::likeliest`]), as fitted by the bot's
-//! games on 26 × 26 with 26, 40 mirrors, seeds 101 to 140, 3050 guesses on
+//! games on 26 × 26 with 40 mirrors, seeds 101 to 300, 10342 guesses on
 //! estimated odds: `BAFFLE_BOT_GAMES=0 BAFFLE_OPTIMAL_MAX=0 \
-//! BAFFLE_BOT_BIG=40 BAFFLE_BOT_FIRST_SEED=101 BAFFLE_BOT_MIRRORS=26,40 \
+//! BAFFLE_BOT_BIG=200 BAFFLE_BOT_FIRST_SEED=101 BAFFLE_BOT_MIRRORS=40 \
 //! BAFFLE_BOT_FIT=crates/baffle/src/solve/calibrate/likeliest.rs \
 //! cargo bench -p baffle --bench bot_quality` (then `cargo fmt`). A
 //! group's map is empty when its guesses came from too few games or
@@ -54,14 +54,25 @@ pub const MAPS: [&[(f64, f64)]; GROUPS] = [
     &[],
     &[],
     &[
-        (0.4029, 0.1562),
-        (0.5357, 0.3854),
-        (0.5982, 0.4444),
-        (0.6220, 0.5821),
-        (0.6701, 0.6406),
-        (0.7638, 0.7188),
-        (0.9432, 0.8235),
-        (0.9616, 0.8465),
+        (0.1394, 0.0463),
+        (0.3909, 0.2321),
+        (0.4491, 0.2917),
+        (0.4688, 0.3333),
+        (0.5027, 0.3727),
+        (0.5372, 0.4146),
+        (0.5525, 0.4286),
+        (0.5576, 0.4286),
+        (0.5731, 0.4421),
+        (0.5973, 0.4486),
+        (0.6251, 0.5350),
+        (0.6434, 0.5862),
+        (0.6451, 0.5890),
+        (0.6517, 0.6126),
+        (0.6722, 0.6137),
+        (0.7012, 0.6465),
+        (0.7050, 0.6842),
+        (0.7837, 0.6883),
+        (0.9616, 0.7636),
     ],
     &[],
     &[],
@@ -72,12 +83,18 @@ pub const MAPS: [&[(f64, f64)]; GROUPS] = [
 
 /// Every group's guesses pooled, for a group without a map.
 pub const POOLED: &[(f64, f64)] = &[
-    (0.4029, 0.1562),
-    (0.5357, 0.3854),
-    (0.5982, 0.4444),
-    (0.5998, 0.6667),
-    (0.6442, 0.7306),
-    (0.9432, 0.8235),
-    (0.9616, 0.8465),
-    (0.9708, 0.8889),
+    (0.1394, 0.0463),
+    (0.3909, 0.2321),
+    (0.4491, 0.2917),
+    (0.4688, 0.3333),
+    (0.5027, 0.3727),
+    (0.5372, 0.4146),
+    (0.5525, 0.4286),
+    (0.5576, 0.4286),
+    (0.5731, 0.4421),
+    (0.5973, 0.4486),
+    (0.6000, 0.6000),
+    (0.6041, 0.6667),
+    (0.6460, 0.7308),
+    (0.9616, 0.7636),
 ];
