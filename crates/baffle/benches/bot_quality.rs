@@ -32,7 +32,7 @@ use baffle::bot::{BotOptions, Reason, decide, play};
 use baffle::game::Event;
 use baffle::optimal::expected_scores;
 use baffle::solve::Advice;
-use baffle::solve::calibrate::{GROUPS, group_of, isotonic};
+use baffle::solve::calibrate::{GROUPS, Guessed, group_of, isotonic};
 use baffle::{Game, Setup, Sides};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -92,15 +92,26 @@ fn main() {
         for &k in &mirrors {
             let rows = big_games(first..first + big, k, threads, &options);
             stated.extend(rows.iter().flat_map(|r| {
-                r.stated.iter().map(move |&(chance, right, group)| Case {
-                    chance,
-                    right,
-                    group,
-                    game: r.seed * 1000 + k as u64,
-                })
+                r.stated
+                    .iter()
+                    .map(move |&(chance, right, group, guessed)| Case {
+                        chance,
+                        right,
+                        group,
+                        guessed,
+                        game: r.seed * 1000 + k as u64,
+                    })
             }));
         }
-        in_play_reliability(&stated);
+        let all: Vec<&Case> = stated.iter().collect();
+        in_play_reliability("every guess", &all);
+        for (guessed, what) in [
+            (Guessed::EverySample, "a mirror every sample holds"),
+            (Guessed::Likeliest, "the likeliest mirror"),
+        ] {
+            let kind: Vec<&Case> = stated.iter().filter(|c| c.guessed == guessed).collect();
+            in_play_reliability(what, &kind);
+        }
     }
     if let Some(path) = fit {
         write_in_play_map(&path, &stated, first..first + big, &mirrors);
@@ -115,6 +126,8 @@ struct Case {
     right: bool,
     /// The position's group ([`group_of`]).
     group: usize,
+    /// Which kind of guess it was.
+    guessed: Guessed,
     /// The game (its seed and mirror count).
     game: u64,
 }
@@ -134,16 +147,9 @@ fn points_text(points: &[(f64, f64)]) -> String {
     format!("&[{}]", points.join(", "))
 }
 
-/// Writes the in-play maps fitted on `stated`, per group and pooled, to
-/// `path`.
+/// Writes the in-play maps fitted on `stated`, for each kind of guess per
+/// group and pooled, to `path`.
 fn write_in_play_map(path: &str, stated: &[Case], seeds: std::ops::Range<u64>, mirrors: &[usize]) {
-    let pooled = fitted(stated.iter());
-    // A group's map of one point would state one chance for every guess
-    // of the group, whatever its stated chance: the pooled map instead.
-    let groups: Vec<Vec<(f64, f64)>> = (0..GROUPS)
-        .map(|g| fitted(stated.iter().filter(|c| c.group == g)))
-        .map(|map| if map.len() < 2 { Vec::new() } else { map })
-        .collect();
     let list: Vec<String> = mirrors.iter().map(ToString::to_string).collect();
     let mut text = format!(
         "//! The in-play maps (see [`super::likeliest`]), as fitted by the bot's\n\
@@ -154,9 +160,7 @@ fn write_in_play_map(path: &str, stated: &[Case], seeds: std::ops::Range<u64>, m
          //! cargo bench -p baffle --bench bot_quality` (then `cargo fmt`). A\n\
          //! group's map is empty when its guesses came from too few games or\n\
          //! were all pooled into one point (the pooled map then serves).\n\n\
-         use super::GROUPS;\n\n\
-         /// Each group's points (stated chance, observed frequency), both increasing.\n\
-         pub const MAPS: [&[(f64, f64)]; GROUPS] = [\n",
+         use super::GROUPS;\n",
         list.join(", "),
         seeds.start,
         seeds.end - 1,
@@ -165,14 +169,46 @@ fn write_in_play_map(path: &str, stated: &[Case], seeds: std::ops::Range<u64>, m
         seeds.start,
         list.join(","),
     );
-    for map in &groups {
-        text.push_str(&format!("    {},\n", points_text(map)));
+    for (guessed, name, what) in [
+        (
+            Guessed::Likeliest,
+            "LIKELIEST",
+            "the likeliest mirror where no shot told the samples apart",
+        ),
+        (
+            Guessed::EverySample,
+            "EVERY_SAMPLE",
+            "a mirror every sampled layout holds",
+        ),
+    ] {
+        let cases: Vec<&Case> = stated.iter().filter(|c| c.guessed == guessed).collect();
+        let pooled = fitted(cases.iter().copied());
+        // A group's map of one point would state one chance for every guess
+        // of the group, whatever its stated chance: the pooled map instead.
+        let groups: Vec<Vec<(f64, f64)>> = (0..GROUPS)
+            .map(|g| fitted(cases.iter().copied().filter(|c| c.group == g)))
+            .map(|map| if map.len() < 2 { Vec::new() } else { map })
+            .collect();
+        text.push_str(&format!(
+            "\n/// Each group's points for {what}\n\
+             /// (stated chance, observed frequency), both increasing.\n\
+             pub const {name}: [&[(f64, f64)]; GROUPS] = [\n"
+        ));
+        for map in &groups {
+            text.push_str(&format!("    {},\n", points_text(map)));
+        }
+        text.push_str(&format!(
+            "];\n\n/// Every group's guesses of {what},\n\
+             /// pooled, for a group without a map.\n\
+             pub const {name}_POOLED: &[(f64, f64)] = {};\n",
+            points_text(&pooled)
+        ));
+        println!(
+            "in-play maps for {what}: {} guesses, {} groups and the pooled one",
+            cases.len(),
+            groups.iter().filter(|m| !m.is_empty()).count(),
+        );
     }
-    text.push_str(&format!(
-        "];\n\n/// Every group's guesses pooled, for a group without a map.\n\
-         pub const POOLED: &[(f64, f64)] = {};\n",
-        points_text(&pooled)
-    ));
     // A relative path is the workspace's (a bench runs in its crate).
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
@@ -180,11 +216,7 @@ fn write_in_play_map(path: &str, stated: &[Case], seeds: std::ops::Range<u64>, m
     let tmp = path.with_extension("rs.tmp");
     std::fs::write(&tmp, text).expect("the map written");
     std::fs::rename(&tmp, &path).expect("the map in place");
-    println!(
-        "in-play maps: {} groups and the pooled one written to {}",
-        groups.iter().filter(|m| !m.is_empty()).count(),
-        path.display()
-    );
+    println!("in-play maps written to {}", path.display());
 }
 
 /// One game of part 3.
@@ -198,18 +230,19 @@ struct Row {
     total: usize,
     slowest: Duration,
     /// Each guess made on estimated odds: the chance the bot stated,
-    /// whether it was right, and its position's group.
-    stated: Vec<(f64, bool, usize)>,
+    /// whether it was right, its position's group and the kind of guess.
+    stated: Vec<(f64, bool, usize, Guessed)>,
 }
 
 /// The chance the bot stated for a guess made on estimated odds (through
-/// the calibration map, as a hint states it), if the move was such a guess.
-fn stated_estimated_chance(reason: &Reason) -> Option<f64> {
+/// the calibration map, as a hint states it) and the kind of guess, if the
+/// move was such a guess.
+fn stated_estimated_chance(reason: &Reason) -> Option<(f64, Guessed)> {
     match reason {
         Reason::Likely {
             chance,
             estimated: true,
-        } => Some(*chance),
+        } => Some((*chance, Guessed::EverySample)),
         Reason::Advice {
             advice:
                 Advice::SampleUndivided { chance, .. }
@@ -218,7 +251,7 @@ fn stated_estimated_chance(reason: &Reason) -> Option<f64> {
                     estimated: true,
                     ..
                 },
-        } => Some(*chance),
+        } => Some((*chance, Guessed::Likeliest)),
         _ => None,
     }
 }
@@ -274,8 +307,14 @@ fn big_games(
                                 if wrong && on_estimated_odds(&d.reason) {
                                     wrong_estimated += 1;
                                 }
-                                if let Some(chance) = stated_estimated_chance(&d.reason) {
-                                    stated.push((chance, !wrong, group_of(&view.evidence())));
+                                if let Some((chance, guessed)) = stated_estimated_chance(&d.reason)
+                                {
+                                    stated.push((
+                                        chance,
+                                        !wrong,
+                                        group_of(&view.evidence()),
+                                        guessed,
+                                    ));
                                 }
                             }
                             let score = game.score();
@@ -335,13 +374,13 @@ fn big_games(
 /// Beside each tenth, right minus stated with its 95% interval, clustered
 /// by game (a game's guesses go right or wrong together, so its games,
 /// not its guesses, are the sample).
-fn in_play_reliability(stated: &[Case]) {
+fn in_play_reliability(what: &str, stated: &[&Case]) {
     let mut tenths: Vec<Vec<&Case>> = vec![Vec::new(); 10];
-    for case in stated {
+    for &case in stated {
         tenths[((case.chance * 10.0) as usize).min(9)].push(case);
     }
     println!(
-        "guesses on estimated odds: stated chance, guesses, games, mean stated, right, right - stated (95%, by game)"
+        "guesses on estimated odds ({what}): stated chance, guesses, games, mean stated, right, right - stated (95%, by game)"
     );
     for (i, cases) in tenths.iter().enumerate() {
         if cases.is_empty() {

@@ -47,6 +47,7 @@ use crate::game::{Event, Game, Move, MoveError, View};
 use crate::geometry::Size;
 use crate::layout::{Mirror, Placed};
 use crate::solve::advice::{estimated_chance_words, likeliest};
+use crate::solve::calibrate::Guessed;
 use crate::solve::{Advice, Method, Solution, SolveError, SolveOptions, calibrate, solve_within};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -292,7 +293,7 @@ fn from_solution(
     if !solution.method.counted()
         && let Some((p, share)) = likeliest(&view.evidence(), solution)
         && share >= options.guess_sampled_above
-        && let Some(chance) = stated_chance(&p, solution, view, options)
+        && let Some(chance) = stated_chance(&p, solution, view, options, Guessed::EverySample)
         && chance > options.guess_above
     {
         return Ok(guess(
@@ -328,7 +329,8 @@ fn calibrated(advice: &Advice, solution: &Solution, view: &View, options: &BotOp
     else {
         return advice.clone();
     };
-    let stated = |placed: &Placed| stated_chance(placed, solution, view, options);
+    let stated =
+        |placed: &Placed| stated_chance(placed, solution, view, options, Guessed::Likeliest);
     let mut method = solution.method;
     if let Method::Estimated { calibrated, .. } = &mut method {
         *calibrated = true;
@@ -357,13 +359,15 @@ fn calibrated(advice: &Advice, solution: &Solution, view: &View, options: &BotOp
 /// The chance of `placed`, the mirror the bot would guess, as a hint
 /// states it: when the solution is estimated and not calibrated yet, its
 /// sampled share through the calibration map and then (with
-/// [`BotOptions::likeliest_in_play`]) the in-play map; else its share as
-/// it is; none for a proven cell or one the solution does not list.
+/// [`BotOptions::likeliest_in_play`]) the in-play map of its kind of guess
+/// (`guessed`); else its share as it is; none for a proven cell or one the
+/// solution does not list.
 fn stated_chance(
     placed: &Placed,
     solution: &Solution,
     view: &View,
     options: &BotOptions,
+    guessed: Guessed,
 ) -> Option<f64> {
     let odds = solution
         .cells
@@ -389,7 +393,7 @@ fn stated_chance(
     );
     let chance = chance_of(placed, c);
     Some(if options.likeliest_in_play {
-        calibrate::likeliest(&evidence, chance)
+        calibrate::likeliest(&evidence, chance, guessed)
     } else {
         chance
     })
@@ -577,7 +581,7 @@ mod tests {
                 [true; 3],
             );
             let i = usize::from(placed.mirror == Mirror::Backslash) + 1;
-            let in_play = calibrate::likeliest(&view.evidence(), stated[i]);
+            let in_play = calibrate::likeliest(&view.evidence(), stated[i], Guessed::Likeliest);
             assert!((chance - in_play).abs() < 1e-12, "{chance} {stated:?}");
             checked += 1;
         }
@@ -624,7 +628,9 @@ mod tests {
             [true; 3],
         );
         assert!(
-            (chance - calibrate::likeliest(&view.evidence(), stated[i])).abs() < 1e-12
+            (chance - calibrate::likeliest(&view.evidence(), stated[i], Guessed::EverySample))
+                .abs()
+                < 1e-12
                 && chance > 0.5,
             "{chance} {stated:?}"
         );

@@ -264,22 +264,22 @@ mod tests {
         let estimated = hint_detail(&advice(true));
         assert!(
             estimated.ends_with(
-                "the likeliest mirror is / at C1 (73–97%: an estimate, good to about 12 points either way)."
+                "the likeliest mirror is / at C1 (75–95%: an estimate, good to about 10 points either way)."
             ),
             "{estimated}"
         );
         // Within 0 and 100%.
         let words = crate::solve::advice::estimated_chance_words;
-        assert_eq!(words(0.97), "85–100%");
-        assert_eq!(words(0.04), "0–16%");
+        assert_eq!(words(0.97), "87–100%");
+        assert_eq!(words(0.04), "0–14%");
         // The CLI's words and the bot's reason say the same range.
         let cli = advice(true).to_string();
-        assert!(cli.ends_with("mirror is <0,2>=/ (73–97%)."), "{cli}");
+        assert!(cli.ends_with("mirror is <0,2>=/ (75–95%)."), "{cli}");
         let reason = crate::bot::Reason::Likely {
             chance: 0.853,
             estimated: true,
         };
-        assert_eq!(reason.to_string(), "73–97% likely, cheaper than a shot");
+        assert_eq!(reason.to_string(), "75–95% likely, cheaper than a shot");
     }
 
     #[test]

@@ -144,7 +144,10 @@ impl Advice {
         let likeliest = likeliest(ev, solution).map(|(placed, chance)| match solution.method {
             Method::Estimated {
                 calibrated: true, ..
-            } => (placed, super::calibrate::likeliest(ev, chance)),
+            } => (
+                placed,
+                super::calibrate::likeliest(ev, chance, super::calibrate::Guessed::Likeliest),
+            ),
             _ => (placed, chance),
         });
         match (&solution.best_next_shot, likeliest) {

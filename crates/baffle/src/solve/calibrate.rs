@@ -42,12 +42,15 @@
 //!   groups pooled for a group they gave too few boxes (`calibrate/likeliest.rs`,
 //!   written by `BAFFLE_BOT_FIT=… cargo bench -p baffle --bench
 //!   bot_quality`) and checked on other seeds (docs/performance.md).
-//! - **in-play range** ([`in_play_range`]): on seeds the in-play map was
-//!   not fitted on, its stated chances were off by up to 0.11 in a tenth
-//!   of a thousand guesses (more than the games' noise: a monotone map of
-//!   one chance cannot follow both kinds of guess the bot makes), so the
-//!   advice states its estimated chance as a range [`IN_PLAY_ERROR`] wide
-//!   on either side, not as one figure.
+//! - **kind of guess** ([`Guessed`]): a mirror every sampled layout holds,
+//!   or the likeliest where no shot told the samples apart; the same chance
+//!   as a cell is right at different rates for the two (86% and 58% for a
+//!   cell's 62–65% on 26 × 26 with 40 mirrors), so each has its own maps.
+//! - **in-play range** ([`in_play_range`]): on seeds the in-play maps
+//!   were not fitted on, their stated chances were off by up to 0.085 in a
+//!   tenth (of 61 guesses from 8 games; a game's guesses go right or wrong
+//!   together), so the advice states its estimated chance as a range
+//!   [`IN_PLAY_ERROR`] wide on either side, not as one figure.
 
 use super::Evidence;
 
@@ -144,17 +147,30 @@ pub fn cell(ev: &Evidence, shares: [f64; 3], allowed: [bool; 3]) -> [f64; 3] {
     }
 }
 
-/// The chance of the likeliest mirror as the advice states it, in the
-/// position `ev` tells: `chance` (its stated chance as a cell, [`cell`])
-/// through the in-play map of the position's group, or the map of every
-/// group pooled when the bot's games gave its group too few boxes.
-pub fn likeliest(ev: &Evidence, chance: f64) -> f64 {
-    let group = likeliest::MAPS[group_of(ev).min(GROUPS - 1)];
-    let map = if group.is_empty() {
-        likeliest::POOLED
-    } else {
-        group
+/// Which guess on estimated odds a chance is stated for: the two are
+/// right at different rates for the same chance as a cell, so each has its
+/// own in-play maps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guessed {
+    /// A mirror every sampled layout holds (the bot's "likely" guess).
+    EverySample,
+    /// The likeliest mirror where no shot told the samples apart (the
+    /// advice's guess).
+    Likeliest,
+}
+
+/// The chance of a mirror guessed on estimated odds as the advice and the
+/// bot state it, in the position `ev` tells: `chance` (its stated chance
+/// as a cell, [`cell`]) through the in-play map of the guess's kind and
+/// the position's group, or that kind's map of every group pooled when
+/// the bot's games gave its group too few boxes.
+pub fn likeliest(ev: &Evidence, chance: f64, guessed: Guessed) -> f64 {
+    let (maps, pooled) = match guessed {
+        Guessed::EverySample => (&likeliest::EVERY_SAMPLE, likeliest::EVERY_SAMPLE_POOLED),
+        Guessed::Likeliest => (&likeliest::LIKELIEST, likeliest::LIKELIEST_POOLED),
     };
+    let group = maps[group_of(ev).min(GROUPS - 1)];
+    let map = if group.is_empty() { pooled } else { group };
     interpolate(map, chance.clamp(0.0, 1.0)).clamp(0.0, 1.0)
 }
 
@@ -162,10 +178,10 @@ pub fn likeliest(ev: &Evidence, chance: f64) -> f64 {
 /// ([`likeliest`]) the advice's range reaches: the largest gap measured
 /// between the chance stated and how often such guesses were right, by
 /// tenth of the chance stated, on the bot's games on seeds the in-play
-/// map was not fitted on (0.111 over 5,300 guesses in 100 games, seeds 1
-/// to 100: stated 67%, right 78%; the tenth of most guesses, 0.009),
-/// rounded up.
-pub const IN_PLAY_ERROR: f64 = 0.12;
+/// maps were not fitted on (seeds 1 to 100, 5,300 guesses: 0.085 in a
+/// tenth of 61 guesses from 8 games; at most 0.053 in a tenth of more than
+/// 75 games; 0.002 in the tenth of most guesses), rounded up.
+pub const IN_PLAY_ERROR: f64 = 0.1;
 
 /// The range an estimated chance of the likeliest mirror is stated as:
 /// [`IN_PLAY_ERROR`] on either side of `chance`, within 0 and 1.
@@ -301,22 +317,27 @@ mod tests {
         assert_eq!(isotonic(&from_boxes(0..20, 0.5, true)).len(), 1);
     }
 
-    /// The in-play maps are fitted, a chance within 0 to 1 and never
-    /// falling as the stated chance rises; a group without a map of its
-    /// own takes the pooled one.
+    /// The in-play maps of both kinds of guess are fitted, a chance within
+    /// 0 to 1 and never falling as the stated chance rises; a group without
+    /// a map of its own takes its kind's pooled one.
     #[test]
     fn the_in_play_maps_are_fitted_and_keep_order() {
-        let pooled = likeliest::POOLED;
-        assert!(pooled.len() >= 2, "{pooled:?}");
-        let own: Vec<usize> = (0..GROUPS)
-            .filter(|&g| !likeliest::MAPS[g].is_empty())
-            .collect();
-        assert!(!own.is_empty() && own.len() < GROUPS, "{own:?}");
-        for map in likeliest::MAPS.iter().chain([&pooled]) {
-            for w in map.windows(2) {
-                assert!(w[0].0 < w[1].0 && w[0].1 <= w[1].1, "{w:?}");
+        for (maps, pooled) in [
+            (&likeliest::LIKELIEST, likeliest::LIKELIEST_POOLED),
+            (&likeliest::EVERY_SAMPLE, likeliest::EVERY_SAMPLE_POOLED),
+        ] {
+            assert!(!pooled.is_empty());
+            for map in maps.iter().chain([&pooled]) {
+                for w in map.windows(2) {
+                    assert!(w[0].0 < w[1].0 && w[0].1 <= w[1].1, "{w:?}");
+                }
             }
         }
+        let pooled = likeliest::LIKELIEST_POOLED;
+        let own: Vec<usize> = (0..GROUPS)
+            .filter(|&g| !likeliest::LIKELIEST[g].is_empty())
+            .collect();
+        assert!(!own.is_empty() && own.len() < GROUPS, "{own:?}");
         // Positions of each kind: 26 × 26 with 40 mirrors and 8 found
         // (a group the bot's games fitted), and 6 × 6 with 3 (pooled).
         let position = |n: usize, k: usize, found: u32| Evidence {
@@ -332,19 +353,22 @@ mod tests {
         assert!(own.contains(&group_of(&fitted)));
         assert!(!own.contains(&group_of(&small)));
         for ev in [&fitted, &small] {
-            let mut last = 0.0;
-            for i in 0..=100 {
-                let c = likeliest(ev, f64::from(i) / 100.0);
-                assert!(
-                    (0.0..=1.0).contains(&c) && c >= last,
-                    "{i}: {c} after {last}"
-                );
-                last = c;
+            for guessed in [Guessed::Likeliest, Guessed::EverySample] {
+                let mut last = 0.0;
+                for i in 0..=100 {
+                    let c = likeliest(ev, f64::from(i) / 100.0, guessed);
+                    assert!(
+                        (0.0..=1.0).contains(&c) && c >= last,
+                        "{i}: {c} after {last}"
+                    );
+                    last = c;
+                }
             }
         }
-        let map = likeliest::MAPS[group_of(&fitted)];
-        assert_eq!(likeliest(&fitted, 1.0), map[map.len() - 1].1);
-        assert_eq!(likeliest(&small, 1.0), pooled[pooled.len() - 1].1);
+        let map = likeliest::LIKELIEST[group_of(&fitted)];
+        let top = |ev| likeliest(ev, 1.0, Guessed::Likeliest);
+        assert_eq!(top(&fitted), map[map.len() - 1].1);
+        assert_eq!(top(&small), pooled[pooled.len() - 1].1);
     }
 
     #[test]

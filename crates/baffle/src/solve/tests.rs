@@ -981,7 +981,8 @@ fn the_advices_likeliest_mirror_is_stated_through_the_in_play_map() {
             Mirror::Backslash => odds.backslash,
         };
         assert!(
-            (chance - calibrate::likeliest(&ev, as_a_cell)).abs() < 1e-12,
+            (chance - calibrate::likeliest(&ev, as_a_cell, calibrate::Guessed::Likeliest)).abs()
+                < 1e-12,
             "{chance} {as_a_cell}"
         );
         checked += 1;
