@@ -8,7 +8,6 @@ use baffle::bot::{BotOptions, Decision, play};
 use baffle::text::view_text;
 use baffle::{Event, Game, Score, Setup, Sides};
 use clap::Args;
-use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -174,6 +173,53 @@ struct Scores {
     scores: BTreeMap<usize, u32>,
 }
 
+/// Many games' scores, summed as the games end.
+#[derive(Default)]
+struct Tally {
+    games: u32,
+    /// The scores' sum, and the sum of their squares (for the variance).
+    total: u64,
+    total_squares: u64,
+    shots: u64,
+    wrong_guesses: u64,
+    /// Games by score.
+    by_score: BTreeMap<usize, u32>,
+}
+
+impl Tally {
+    fn add(&mut self, score: &Score) {
+        let total = score.total as u64;
+        self.games += 1;
+        self.total += total;
+        self.total_squares += total * total;
+        self.shots += score.shots as u64;
+        self.wrong_guesses += score.wrong_guesses as u64;
+        *self.by_score.entry(score.total).or_insert(0) += 1;
+    }
+
+    fn merge(&mut self, other: Self) {
+        self.games += other.games;
+        self.total += other.total;
+        self.total_squares += other.total_squares;
+        self.shots += other.shots;
+        self.wrong_guesses += other.wrong_guesses;
+        for (score, games) in other.by_score {
+            *self.by_score.entry(score).or_insert(0) += games;
+        }
+    }
+
+    /// The scores' sample variance (0 for one game), exact until the last
+    /// division: `(n Σx² − (Σx)²) / (n (n − 1))`.
+    fn variance(&self) -> f64 {
+        let n = u128::from(self.games);
+        if n < 2 {
+            return 0.0;
+        }
+        let spread = n * u128::from(self.total_squares) - u128::from(self.total).pow(2);
+        spread as f64 / (n * (n - 1)) as f64
+    }
+}
+
 fn many(args: &BotArgs, options: &BotOptions) -> Result<()> {
     if args.source.fixed || args.source.layout.is_some() {
         bail!("--games plays random boxes: give --seed (or nothing), not --fixed or --layout");
@@ -187,55 +233,54 @@ fn many(args: &BotArgs, options: &BotOptions) -> Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("cannot start the threads")?;
-    // The first Ctrl-C stops the run: the games not yet started are
-    // skipped and the report is of those played.
+    // The first Ctrl-C stops the run: each thread finishes the game it is
+    // playing and takes no other, so the games played are the first seeds.
     let stop = Arc::new(AtomicBool::new(false));
     let stopper = Arc::clone(&stop);
     progress::on_ctrl_c(move || stopper.store(true, Ordering::SeqCst));
+    let next = AtomicU64::new(0);
     let played = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
     let bar = progress::games_bar(u64::from(args.games), "playing", "games", args.json);
-    let results: Vec<Option<Result<Score>>> = progress::follow(&bar, &played, || {
-        pool.install(|| {
-            (0..u64::from(args.games))
-                .into_par_iter()
-                .map(|i| {
-                    if stop.load(Ordering::Relaxed) {
-                        return None;
-                    }
-                    let seed = first_seed.wrapping_add(i);
-                    let score = Game::new(Setup::seeded(size, mirrors, args.sides, seed))
-                        .map_err(anyhow::Error::from)
-                        .and_then(|mut game| {
-                            play(&mut game, options, |_, _| {})
-                                .with_context(|| format!("the bot could not finish seed {seed}"))?;
-                            Ok(game.score())
-                        });
-                    played.fetch_add(1, Ordering::Relaxed);
-                    Some(score)
-                })
-                .collect()
+    // Each thread takes the next seed until none is left, summing its
+    // scores as it goes: memory does not grow with the games asked for.
+    let tallies: Vec<Result<Tally>> = progress::follow(&bar, &played, || {
+        pool.broadcast(|_| {
+            let mut tally = Tally::default();
+            while !stop.load(Ordering::Relaxed) && !failed.load(Ordering::Relaxed) {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= u64::from(args.games) {
+                    break;
+                }
+                let seed = first_seed.wrapping_add(i);
+                let score = Game::new(Setup::seeded(size, mirrors, args.sides, seed))
+                    .map_err(anyhow::Error::from)
+                    .and_then(|mut game| {
+                        play(&mut game, options, |_, _| {})
+                            .with_context(|| format!("the bot could not finish seed {seed}"))?;
+                        Ok(game.score())
+                    })
+                    .inspect_err(|_| failed.store(true, Ordering::Relaxed))?;
+                tally.add(&score);
+                played.fetch_add(1, Ordering::Relaxed);
+            }
+            Ok(tally)
         })
     });
-    let scores: Vec<Score> = results.into_iter().flatten().collect::<Result<_>>()?;
-    let stopped = scores.len() < args.games as usize;
-    if scores.is_empty() {
+    let mut tally = Tally::default();
+    for part in tallies {
+        tally.merge(part?);
+    }
+    let stopped = tally.games < args.games;
+    if tally.games == 0 {
         bail!("stopped (Ctrl-C) before any game was played");
     }
-    let n = scores.len() as f64;
-    let mean = |f: fn(&Score) -> usize| scores.iter().map(|s| f(s) as f64).sum::<f64>() / n;
-    let mut by_score = BTreeMap::new();
-    for s in &scores {
-        *by_score.entry(s.total).or_insert(0u32) += 1;
-    }
-    let mean_score = mean(|s| s.total);
-    let variance = scores
-        .iter()
-        .map(|s| (s.total as f64 - mean_score).powi(2))
-        .sum::<f64>()
-        / (n - 1.0).max(1.0);
-    let half = 1.96 * (variance / n).sqrt();
+    let n = f64::from(tally.games);
+    let mean = |sum: u64| sum as f64 / n;
+    let mean_score = mean(tally.total);
+    let half = 1.96 * (tally.variance() / n).sqrt();
     let report = Scores {
-        games: scores.len() as u32,
+        games: tally.games,
         stopped,
         first_seed,
         size,
@@ -243,11 +288,11 @@ fn many(args: &BotArgs, options: &BotOptions) -> Result<()> {
         sides: args.sides,
         mean_score,
         mean_score_ci95: [mean_score - half, mean_score + half],
-        mean_shots: mean(|s| s.shots),
-        mean_wrong_guesses: mean(|s| s.wrong_guesses),
-        best: scores.iter().map(|s| s.total).min().unwrap_or(0),
-        worst: scores.iter().map(|s| s.total).max().unwrap_or(0),
-        scores: by_score,
+        mean_shots: mean(tally.shots),
+        mean_wrong_guesses: mean(tally.wrong_guesses),
+        best: tally.by_score.keys().next().copied().unwrap_or(0),
+        worst: tally.by_score.keys().next_back().copied().unwrap_or(0),
+        scores: tally.by_score,
     };
     if args.json {
         return print_json(&report);
@@ -266,7 +311,7 @@ fn many(args: &BotArgs, options: &BotOptions) -> Result<()> {
         tabletop::count(report.games.into(), "random box", "random boxes"),
         sides_text(report.sides),
         first_seed,
-        first_seed.wrapping_add(u64::from(args.games) - 1),
+        first_seed.wrapping_add(u64::from(report.games) - 1),
         n = size,
         k = tabletop::count(mirrors as u64, "mirror", "mirrors"),
     )?;

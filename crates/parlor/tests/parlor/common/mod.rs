@@ -83,10 +83,14 @@ pub fn chutes_data(name: &str) -> String {
     format!("{}/../chutes/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs `parlor ARGS`, presses Ctrl-C (SIGINT) after `after`, and waits for
-/// it: long work must stop cleanly with what it has.
+/// Runs `parlor ARGS` in 1 GiB of address space (`prlimit`, which runs
+/// it in its own process), presses Ctrl-C (SIGINT) after `after`, and waits
+/// for it: long work must stop cleanly with what it has, in memory that
+/// does not grow with the work asked for.
 pub fn interrupted(args: &[&str], after: std::time::Duration) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_parlor"))
+    let child = Command::new("prlimit")
+        .arg("--as=1073741824")
+        .arg(env!("CARGO_BIN_EXE_parlor"))
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
