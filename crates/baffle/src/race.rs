@@ -21,7 +21,6 @@
 use crate::game::{
     Event, Game, GuessView, Move, MoveError, Score, Setup, SetupError, ShotView, Status, View,
 };
-use crate::layout::Placed;
 use crate::live::{self, LiveMemo};
 use serde::Serialize;
 use std::fmt;
@@ -75,25 +74,25 @@ pub struct Racer {
     pub board: Option<RacerBox>,
 }
 
-/// A racer's box once the race is over: what they did on it and what it
-/// hid. The box itself (its size, sides and holes) is the viewer's own.
+/// A racer's box once the race is over: what they did on it. Every
+/// racer's box hides the same mirrors, which the viewer's own `found` and
+/// `missed` hold (so the mirrors a racer missed are those they did not
+/// guess right: not repeated here, where four racers' lists of up to 338
+/// mirrors made the race's last answer tens of kilobytes); the box itself
+/// (its size, sides and holes) is the viewer's own too.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RacerBox {
     /// Their shots, in order, each with its deflections.
     pub shots: Vec<ShotView>,
     /// Their guesses, in order.
     pub guesses: Vec<GuessView>,
-    /// The mirrors they did not find (every racer's box hides the same
-    /// mirrors: the viewer's own `found` and `missed` hold them all).
-    pub missed: Vec<Placed>,
 }
 
 impl RacerBox {
     /// `game`'s box as its racer left it (`None` while it is on).
     fn of(game: &Game) -> Option<Self> {
         let view = game.view();
-        Some(Self {
-            missed: view.missed?,
+        view.status.is_over().then_some(Self {
             shots: view.shots,
             guesses: view.guesses,
         })
@@ -451,6 +450,7 @@ fn news(event: &Event, own: &Game) -> RaceNews {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layout::Placed;
 
     fn two() -> Race {
         Race::new(Setup::default(), 2).unwrap()
@@ -562,16 +562,24 @@ mod tests {
         assert_eq!(own_missed.map(|m| m + view.own.found.len()), Some(5));
         let first = view.racers[0].board.as_ref().expect("seat 1's box");
         assert_eq!(first.guesses.len(), 1);
+        assert!(first.guesses[0].right);
         assert!(first.shots.is_empty());
+        // What seat 1 missed: the box's mirrors (the viewer's found and
+        // missed) but the one it guessed right.
+        let mut every: Vec<Placed> = view.own.found.clone();
+        every.extend(view.own.missed.clone().unwrap_or_default());
+        let right = Placed::new(first.guesses[0].cell, first.guesses[0].mirror);
+        every.retain(|m| *m != right);
+        every.sort_by_key(|m| (m.cell.row, m.cell.col));
         let missed: Vec<Placed> = fixed[1..]
             .iter()
             .map(|&(row, col, mirror)| Placed::new(crate::Cell::new(row, col), mirror))
             .collect();
-        assert_eq!(first.missed, missed);
+        assert_eq!(every, missed);
         let second = view.racers[1].board.as_ref().expect("seat 2's box");
         assert_eq!((second.shots[0].hole, second.shots[0].exit), (7, 22));
         assert_eq!(second.shots[0].deflections, Some(0));
-        assert_eq!(second.missed.len(), 5);
+        assert!(second.guesses.is_empty());
         // A shot's path is the picture's: never in the JSON.
         let json = serde_json::to_value(&view).unwrap();
         assert!(second.shots[0].path.is_some());

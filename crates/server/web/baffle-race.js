@@ -48,12 +48,24 @@ export function racerLine(view, r) {
   return `${playerName(view, r.seat)}: ${count(r.shots, "shot", "shots")}, ${count(r.found, "mirror", "mirrors")} found${finished}${turn}`;
 }
 
+/**
+ * The mirrors `board`'s racer did not find: every racer's box hides the same
+ * mirrors, which the viewer's own box `own` holds (found and missed); the
+ * racer found those they guessed right. In row order.
+ */
+export function missedBy(own, board) {
+  const right = new Set(board.guesses.filter((g) => g.right).map((g) => `${g.row},${g.col}`));
+  return [...(own.found || []), ...(own.missed || [])]
+    .filter((m) => !right.has(`${m.row},${m.col}`))
+    .sort((a, b) => a.row - b.row || a.col - b.col);
+}
+
 /** A finished player's box in words: their shots, guesses and the mirrors they missed. */
 function story(view, r) {
-  const b = r.board || { shots: [], guesses: [], missed: [] };
+  const b = r.board || { shots: [], guesses: [] };
   const shots = b.shots.map((s) => `${s.hole} → ${s.exit}`).join(", ") || "none";
   const guesses = b.guesses.map((g) => `${g.mirror} at ${cellName(g.row, g.col)} (${g.right ? "right" : "wrong"})`).join(", ") || "none";
-  const missed = b.missed.map((m) => `${m.mirror} at ${cellName(m.row, m.col)}`);
+  const missed = missedBy(view.view, b).map((m) => `${m.mirror} at ${cellName(m.row, m.col)}`);
   return el(
     "details",
     { class: "race-story", "data-seat": r.seat },

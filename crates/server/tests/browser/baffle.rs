@@ -1403,6 +1403,31 @@ fn two_browsers_race_on_the_same_box_and_both_see_the_result() {
         assert!(story.contains("Every mirror found."), "{story}");
         assert_race_table_fits(b);
     }
+    // A racer's missed mirrors come from the viewer's box (the answer
+    // does not repeat them for each racer): the end's own box, with the
+    // one guessed right by a racer who found only that one.
+    let missed = ada.script_async(
+        r#"
+        const done = arguments[arguments.length - 1];
+        fetch(arguments[0]).then((r) => r.json()).then((view) =>
+          import("/static/baffle-race.js").then((race) => {
+            const board = view.view.racers[1].board;
+            const first = board.guesses[0];
+            const gaveUp = { guesses: [first, { ...board.guesses[1], right: false }] };
+            done(race.missedBy(view.view, gaveUp).map((m) => `${m.mirror}${m.row},${m.col}`));
+          })).catch((e) => done("failed: " + e));
+        "#,
+        vec![json!(format!("/api/matches/{id}"))],
+    );
+    let first = FIXED_MIRRORS[0];
+    let expected: Vec<String> = {
+        let mut rest: Vec<_> = FIXED_MIRRORS[1..].to_vec();
+        rest.sort_by_key(|&(row, col, _)| (row, col));
+        rest.iter()
+            .map(|(row, col, mirror)| format!("{mirror}{row},{col}"))
+            .collect()
+    };
+    assert_eq!(missed, json!(expected), "all but {first:?}");
     ada.script(
         "document.querySelectorAll('#race-result details.race-story').forEach((d) => { d.open = true; });",
         vec![],
