@@ -190,7 +190,8 @@ pub fn search_until(
     let run = || {
         let batch = (rayon::current_num_threads() as u64 * 8).max(64);
         let mut first = 0;
-        while first < chunks {
+        // After a stop no batch starts: a huge count must not be walked.
+        while first < chunks && !stop.load(Ordering::Relaxed) {
             let last = chunks.min(first + batch);
             let parts: Vec<(u64, ChunkFind)> = (first..last)
                 .into_par_iter()

@@ -211,10 +211,10 @@ pub fn simulate_until(
         (0..chunks)
             .into_par_iter()
             .map(|c| {
-                let mut out = SimResult::empty(options);
                 if stop.load(Ordering::Relaxed) {
-                    return out;
+                    return None;
                 }
+                let mut out = SimResult::empty(options);
                 let games = CHUNK.min(options.games - c * CHUNK);
                 let mut rng = Rng::stream(options.seed, c);
                 match &pairs {
@@ -222,8 +222,10 @@ pub fn simulate_until(
                     None => several(&table, options.players, games, &mut rng, &mut out),
                 }
                 progress(games);
-                out
+                Some(out)
             })
+            // After a stop no chunk starts: a huge count is not walked.
+            .while_some()
             // Summed as they come (sums do not depend on the order), so
             // memory stays the same however many games are asked for.
             .reduce(

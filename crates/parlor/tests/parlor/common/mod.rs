@@ -86,9 +86,10 @@ pub fn chutes_data(name: &str) -> String {
 /// Runs `parlor ARGS` in 1 GiB of address space (`prlimit`, which runs
 /// it in its own process), presses Ctrl-C (SIGINT) after `after`, and waits
 /// for it: long work must stop cleanly with what it has, in memory that
-/// does not grow with the work asked for.
+/// does not grow with the work asked for. One still running a minute after
+/// Ctrl-C fails the test (and is killed): a stop that never comes.
 pub fn interrupted(args: &[&str], after: std::time::Duration) -> Output {
-    let child = Command::new("prlimit")
+    let mut child = Command::new("prlimit")
         .arg("--as=1073741824")
         .arg(env!("CARGO_BIN_EXE_parlor"))
         .args(args)
@@ -96,11 +97,41 @@ pub fn interrupted(args: &[&str], after: std::time::Duration) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run parlor");
+    // Both pipes are read meanwhile, so that a long report never blocks it.
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
     std::thread::sleep(after);
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .expect("kill");
     assert!(sent.success(), "kill -INT {}", child.id());
-    child.wait_with_output().expect("wait for parlor")
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for parlor") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} did not stop within a minute of Ctrl-C");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: stdout.join().expect("stdout read"),
+        stderr: stderr.join().expect("stderr read"),
+    }
+}
+
+/// Reads `pipe` to its end on a thread of its own.
+fn drain(pipe: Option<impl std::io::Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_end(&mut bytes);
+        }
+        bytes
+    })
 }
