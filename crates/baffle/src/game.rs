@@ -436,7 +436,9 @@ pub struct ShotView {
     #[serde(skip)]
     pub path: Option<Vec<Step>>,
     /// The layouts that fit after it, and what the best shot would have
-    /// left (in a match's view: [`crate::live`]).
+    /// left (in a match's view: [`crate::live`]); none until worked out,
+    /// and none when the position after it could not be worked out in
+    /// time (its bounds alone would repeat shot after shot).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<ShotCount>,
 }

@@ -70,7 +70,8 @@ pub enum LayoutsLeft {
         #[serde(with = "decimal")]
         at_least: BigUint,
         /// At most this many: every way to place the mirrors not proven in
-        /// the cells not proven.
+        /// the cells not proven, past 15 digits rounded up to its first
+        /// four.
         #[serde(with = "decimal")]
         at_most: BigUint,
     },
@@ -427,7 +428,28 @@ fn upper_bound(ev: &Evidence, solution: Option<&Solution>) -> BigUint {
         }
     }
     let left = ev.mirrors.saturating_sub(proven_mirrors);
-    Weights::default().completions(a, b, left)
+    rounded_up(Weights::default().completions(a, b, left))
+}
+
+/// A bound of more than this many digits is written with its first
+/// [`BOUND_DIGITS`] only, rounded up (the rest zeros): still a proven
+/// upper bound, and its hundreds of digits said nothing a player reads
+/// ("2.8 × 10²⁹⁰") but took a big box's answer past 1 KB.
+const FULL_DIGITS: usize = 15;
+
+/// The digits kept of a bound past [`FULL_DIGITS`].
+const BOUND_DIGITS: u32 = 4;
+
+/// `n`, or past [`FULL_DIGITS`] digits the least number of
+/// [`BOUND_DIGITS`] leading digits, then zeros, that is at least `n`.
+fn rounded_up(n: BigUint) -> BigUint {
+    let digits = n.to_string().len();
+    if digits <= FULL_DIGITS {
+        return n;
+    }
+    let scale = BigUint::from(10u8).pow(digits as u32 - BOUND_DIGITS);
+    let head = (&n + &scale - 1u8) / &scale;
+    head * scale
 }
 
 /// The evidence after each number of moves of `game`: entry `m` is what
@@ -563,7 +585,8 @@ pub const HISTORY_BUDGET: Duration = Duration::from_millis(60 * SLOWER as u64);
 /// Fills `view` (of `game`'s box, as its player or a spectator sees it)
 /// with what its evidence says: [`View::live`] for the position now, and
 /// each shot's [`crate::game::ShotCount`] from the positions before and
-/// after it. Worked out from the view's evidence only, through `memo`;
+/// after it, where the position after it was counted or estimated (not
+/// where it ran out of time). Worked out from the view's evidence only, through `memo`;
 /// the current position within [`LIVE_BUDGET`], the history's positions
 /// not yet known within [`HISTORY_BUDGET`] in all. `game` is `None` for a
 /// box with nothing played (a spectator's view of a race).
@@ -626,7 +649,13 @@ fn fill_with(view: &mut View, game: Option<&Game>, memo: &LiveMemo, solve: bool)
         let (Some(before), Some(after)) = (evidence.get(m), evidence.get(m + 1)) else {
             continue;
         };
-        let Some(after) = known(after) else { continue };
+        // A position not worked out in time has the evidence's bounds
+        // only, the same shot after shot: its count says nothing a
+        // player can use, and `live` gives the bounds for the position
+        // now.
+        let Some(after) = known(after).filter(|a| a.worked != Worked::OutOfTime) else {
+            continue;
+        };
         let best = known(before).and_then(|b| b.best_next);
         if let Some(shot) = view.shots.get_mut(i) {
             shot.count = Some(crate::game::ShotCount {
@@ -786,5 +815,28 @@ mod tests {
             layouts: BigUint::from(1u8),
         };
         assert_eq!(one.to_string(), "1 layout fits: every mirror is certain");
+    }
+
+    #[test]
+    fn a_long_bound_keeps_four_digits_rounded_up() {
+        let up = |n: u128| rounded_up(BigUint::from(n)).to_string();
+        // Up to 15 digits, as it is.
+        assert_eq!(up(999_999_999_999_999), "999999999999999");
+        assert_eq!(up(1_234_000_000_000_000), "1234000000000000");
+        assert_eq!(up(1_234_000_000_000_001), "1235000000000000");
+        assert_eq!(up(9_999_100_000_000_000), "10000000000000000");
+        // A box's real bound: 26 × 26, 300 mirrors, nothing proven.
+        let ev = Evidence {
+            size: 26,
+            mirrors: 300,
+            ..Evidence::default()
+        };
+        let full = Weights::default().completions(676, 0, 300);
+        let bound = upper_bound(&ev, None);
+        assert!(bound >= full);
+        let written = bound.to_string();
+        assert_eq!(written.len(), full.to_string().len());
+        assert_eq!(written.trim_end_matches('0').len(), 4, "{written}");
+        assert!(bound - &full < BigUint::from(10u8).pow(287));
     }
 }

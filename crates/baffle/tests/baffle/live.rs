@@ -375,3 +375,34 @@ fn old_positions_keep_their_count_and_give_their_cells_again() {
     live::fill(&mut view, None, race.memo());
     assert_eq!(view.live, first.live);
 }
+
+/// A position the solver could not work out in time gives the shot before
+/// it no count (its bounds alone would repeat shot after shot, and a big
+/// box's answer would carry them all); the position now still says its
+/// bounds.
+#[test]
+fn a_shot_whose_position_ran_out_of_time_has_no_count() {
+    let mut race = Race::new(Setup::seeded(26, 300, Sides::All, 3), 1).expect("a legal case");
+    // No time for any position, ample for the history as a whole: each
+    // position is tried and runs out of time.
+    race.set_count_budgets(Duration::ZERO, AMPLE);
+    for hole in 0..12 {
+        race.apply(Move::Shoot { hole }).expect("a legal case");
+    }
+    let view = race.view_with_count(Some(1)).own;
+    let now = view.live.as_ref().expect("the position now");
+    assert_eq!(now.worked, live::Worked::OutOfTime);
+    assert!(
+        now.words.starts_with("too many layouts to count in time"),
+        "{}",
+        now.words
+    );
+    assert_eq!(view.shots.len(), 12);
+    assert!(
+        view.shots.iter().all(|s| s.count.is_none()),
+        "{:?}",
+        view.shots
+    );
+    let json = serde_json::to_string(&view).expect("a view writes");
+    assert!(!json.contains("\"count\""), "{json}");
+}
