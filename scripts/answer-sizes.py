@@ -5,7 +5,10 @@
 # percentile and largest, and how many reach 1 KB. Then a Baffle answer,
 # which carries the asker's whole box, as the box fills: every hole shot
 # once on the default box and on the biggest (alone, and four at one
-# screen), and the end, every mirror shown, once all give up.
+# screen), and the end, every mirror shown, once all give up. Last, races
+# as people play them: two or four racers at one screen, each shooting
+# holes of their own in an order of their own (a share of the box's holes
+# drawn at random), then giving up; the largest answer in play and the end.
 #
 #   parlor serve --addr 127.0.0.1:18412 --data-dir "$(mktemp -d)" \
 #       --rate-limit 0 --matches-per-client 0 &
@@ -81,3 +84,33 @@ for size, mirrors, racers in ((10, 5, 1), (26, 40, 1), (26, 126, 1), (26, 300, 4
     first = next((i + 1 for i, s in enumerate(shots) if s >= 1024), None)
     print(f"baffle  {size}x{size}, {mirrors} mirrors, {racers} at one screen, as sent: {at}; "
           f"1 KB or more from shot {first}; the end (given up) {sent[-1]} B")
+
+for size, mirrors in ((10, 5), (16, 20), (20, 30), (26, 40)):
+    for racers in (2, 4):
+        largest, ends = 0, []
+        for seed in range(1, games + 1):
+            _, made, _ = call("POST", "/api/matches", {"game": "baffle", "setup": {"size": size, "mirrors": mirrors},
+                                                        "seats": seats[:racers], "seed": seed})
+            mid, token, view = made["id"], made["token"], made["view"]
+            rng = random.Random(seed)
+            holes = []
+            for _ in range(racers):
+                own = list(range(4 * size))
+                rng.shuffle(own)
+                holes.append(own[:rng.randint(size, 4 * size)])
+            size_sent = 0
+            while view["status"] == "playing":
+                own = holes[view["to_move"] - 1]
+                move = f"shoot {own.pop()}" if own else "quit"
+                status, answer, size_sent = call("POST", f"/api/matches/{mid}/moves",
+                                                 {"move": move, "after": view["moves"]}, token)
+                if status != 200:
+                    sys.exit(f"baffle race: {move} refused: {answer}")
+                view = call("GET", f"/api/matches/{mid}", token=token)[1]
+                if view["status"] == "playing":
+                    largest = max(largest, size_sent)
+            ends.append(size_sent)
+        ends.sort()
+        print(f"baffle  race {size}x{size}, {mirrors} mirrors, {racers} racers, their own holes, as sent: "
+              f"largest in play {largest} B; the end (given up) median {ends[len(ends) // 2]} B, "
+              f"largest {ends[-1]} B, {sum(e >= 1024 for e in ends)} of {len(ends)} of 1 KB or more")
