@@ -42,5 +42,5 @@ pub use beam::{Beam, Exit, Step, trace};
 pub use game::{Event, Game, Move, MoveError, Origin, Score, Setup, SetupError, Status, View};
 pub use geometry::{Cell, Dir, GeometryError, Side, Sides, Size};
 pub use layout::{Layout, LayoutError, Mirror, Placed};
-pub use race::{MAX_RACERS, Race, RaceError, RaceEvent, RaceView, Racer, RacerBox};
+pub use race::{MAX_RACERS, Race, RaceError, RaceEvent, RaceView, Racer};
 pub use solve::{Evidence, Solution, SolveError, SolveOptions, solve, solve_within};

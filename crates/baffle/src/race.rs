@@ -16,11 +16,10 @@
 //!   ([`Racer`]), and a race's events say no more than the counts. A racer
 //!   who has finished sees no more of their own box than while racing
 //!   (every box hides the same mirrors). Once the race is over, every box
-//!   is shown.
+//!   is shown: a viewer's own in their view, every other one on its own
+//!   ([`Race::box_view`]), so that the race's last answer stays small.
 
-use crate::game::{
-    Event, Game, GuessView, Move, MoveError, Score, Setup, SetupError, ShotView, Status, View,
-};
+use crate::game::{Event, Game, Move, MoveError, Score, Setup, SetupError, Status, View};
 use crate::live::{self, LiveMemo};
 use serde::Serialize;
 use std::fmt;
@@ -52,8 +51,8 @@ pub enum RaceError {
     },
 }
 
-/// Another racer as a viewer sees them: counts while the race is on, their
-/// whole box once it is over.
+/// A racer as every viewer sees them: counts (their box itself is
+/// [`Race::box_view`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Racer {
     /// The seat (from 1).
@@ -68,35 +67,6 @@ pub struct Racer {
     pub points: usize,
     /// Whether their box is still on, won or given up.
     pub status: Status,
-    /// What they did on their box, and its mirrors: only once the race
-    /// is over.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub board: Option<RacerBox>,
-}
-
-/// A racer's box once the race is over: what they did on it. Every
-/// racer's box hides the same mirrors, which the viewer's own `found` and
-/// `missed` hold (so the mirrors a racer missed are those they did not
-/// guess right: not repeated here, where four racers' lists of up to 338
-/// mirrors made the race's last answer tens of kilobytes); the box itself
-/// (its size, sides and holes) is the viewer's own too.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RacerBox {
-    /// Their shots, in order, each with its deflections.
-    pub shots: Vec<ShotView>,
-    /// Their guesses, in order.
-    pub guesses: Vec<GuessView>,
-}
-
-impl RacerBox {
-    /// `game`'s box as its racer left it (`None` while it is on).
-    fn of(game: &Game) -> Option<Self> {
-        let view = game.view();
-        view.status.is_over().then_some(Self {
-            shots: view.shots,
-            guesses: view.guesses,
-        })
-    }
 }
 
 /// What one viewer sees of a race.
@@ -320,7 +290,7 @@ impl Race {
             .collect();
         let lacking: Vec<Option<u8>> = seats
             .into_iter()
-            .filter(|&seat| !live::known(&self.view(seat).own, self.own_box(seat), &self.memo))
+            .filter(|&seat| !live::known(&self.box_view(seat), self.own_box(seat), &self.memo))
             .collect();
         if lacking.is_empty() {
             return None;
@@ -368,21 +338,7 @@ impl Race {
     /// What `seat` sees (a spectator with `None`, or a seat the race does
     /// not have): see [`RaceView`].
     pub fn view(&self, seat: Option<u8>) -> RaceView {
-        let over = self.is_over();
-        let own_index = seat
-            .map(usize::from)
-            .filter(|s| (1..=self.boxes.len()).contains(s))
-            .map(|s| s - 1);
-        let own = match (self.boxes.len(), own_index) {
-            (1, _) => self.boxes[0].view(),
-            (_, Some(i)) if over => self.boxes[i].view(),
-            (_, Some(i)) => kept(self.boxes[i].view()),
-            (_, None) if over => {
-                let shown = self.winners().first().map_or(0, |&s| usize::from(s) - 1);
-                self.boxes[shown].view()
-            }
-            (_, None) => blank(self.board()),
-        };
+        let own = self.box_view(seat);
         let racers = if self.boxes.len() == 1 {
             Vec::new()
         } else {
@@ -398,12 +354,36 @@ impl Race {
                         wrong_guesses: score.wrong_guesses,
                         points: score.total,
                         status: g.status(),
-                        board: over.then(|| RacerBox::of(g)).flatten(),
                     }
                 })
                 .collect()
         };
         RaceView { own, racers }
+    }
+
+    /// The box `seat` sees as its own ([`RaceView::own`]), as the race's
+    /// secrets allow (see the module's terms): their own box while the
+    /// race is on, with no path and no unfound mirror, and once it is over
+    /// the whole of it; for a spectator (`None`, or a seat the race does
+    /// not have) the box with nothing played while it is on, the first
+    /// winner's (else seat 1's) once it is over. Once the race is over,
+    /// this is how anyone sees any racer's box.
+    pub fn box_view(&self, seat: Option<u8>) -> View {
+        let over = self.is_over();
+        let own_index = seat
+            .map(usize::from)
+            .filter(|s| (1..=self.boxes.len()).contains(s))
+            .map(|s| s - 1);
+        match (self.boxes.len(), own_index) {
+            (1, _) => self.boxes[0].view(),
+            (_, Some(i)) if over => self.boxes[i].view(),
+            (_, Some(i)) => kept(self.boxes[i].view()),
+            (_, None) if over => {
+                let shown = self.winners().first().map_or(0, |&s| usize::from(s) - 1);
+                self.boxes[shown].view()
+            }
+            (_, None) => blank(self.board()),
+        }
     }
 }
 
@@ -555,35 +535,50 @@ mod tests {
         play(&mut race, &format!("guess {row} {col} {mirror}"));
         play(&mut race, "shoot 7");
         play(&mut race, "quit");
-        assert!(race.view(Some(2)).racers[0].board.is_none(), "on: no board");
+        // While the race is on, seat 1's box as they see it: their guess,
+        // and no unfound mirror though they have given up.
+        let on = race.box_view(Some(1));
+        assert_eq!(on.found.len(), 1);
+        assert!(on.missed.is_none(), "on: no unfound mirror");
         play(&mut race, "quit");
+        // The race's view says counts only: no racer's box in it.
         let view = race.view(Some(2));
-        let own_missed = view.own.missed.as_ref().map(Vec::len);
-        assert_eq!(own_missed.map(|m| m + view.own.found.len()), Some(5));
-        let first = view.racers[0].board.as_ref().expect("seat 1's box");
+        let json = serde_json::to_value(&view).unwrap();
+        for racer in json["racers"].as_array().unwrap() {
+            let keys: Vec<&String> = racer.as_object().unwrap().keys().collect();
+            assert_eq!(
+                keys,
+                [
+                    "found",
+                    "points",
+                    "seat",
+                    "shots",
+                    "status",
+                    "wrong_guesses"
+                ],
+                "{racer}"
+            );
+        }
+        // Each racer's box on its own: seat 1 found the one it guessed and
+        // missed the other four, in row order.
+        let first = race.box_view(Some(1));
         assert_eq!(first.guesses.len(), 1);
         assert!(first.guesses[0].right);
         assert!(first.shots.is_empty());
-        // What seat 1 missed: the box's mirrors (the viewer's found and
-        // missed) but the one it guessed right.
-        let mut every: Vec<Placed> = view.own.found.clone();
-        every.extend(view.own.missed.clone().unwrap_or_default());
-        let right = Placed::new(first.guesses[0].cell, first.guesses[0].mirror);
-        every.retain(|m| *m != right);
-        every.sort_by_key(|m| (m.cell.row, m.cell.col));
         let missed: Vec<Placed> = fixed[1..]
             .iter()
             .map(|&(row, col, mirror)| Placed::new(crate::Cell::new(row, col), mirror))
             .collect();
-        assert_eq!(every, missed);
-        let second = view.racers[1].board.as_ref().expect("seat 2's box");
+        assert_eq!(first.missed, Some(missed));
+        let second = race.box_view(Some(2));
         assert_eq!((second.shots[0].hole, second.shots[0].exit), (7, 22));
         assert_eq!(second.shots[0].deflections, Some(0));
         assert!(second.guesses.is_empty());
+        assert_eq!(second.missed.as_ref().map(Vec::len), Some(5));
+        assert_eq!(second, view.own, "seat 2's view is its own box");
         // A shot's path is the picture's: never in the JSON.
-        let json = serde_json::to_value(&view).unwrap();
         assert!(second.shots[0].path.is_some());
-        assert!(json["racers"][1]["board"]["shots"][0].get("path").is_none());
+        let json = serde_json::to_value(&second).unwrap();
         assert!(
             json["shots"]
                 .as_array()

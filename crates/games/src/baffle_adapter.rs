@@ -164,7 +164,7 @@ impl Adapter for Race {
             steady: true,
             ..render::baffle::BaffleStyle::default()
         };
-        render::baffle::view_with(&m.game().view(Some(seat)).own, &style)
+        render::baffle::view_with(&m.game().box_view(Some(seat)), &style)
     }
 
     /// A player's hint and bot move, on their own box ([`help`]).

@@ -16,7 +16,9 @@
 //! - **shots' look back** ([`ShotsLookBack`]): a game's own look back
 //!   beside the seats' chances, for a viewer's box (Baffle: the layouts
 //!   left after each shot beside what the best possible shot would have
-//!   left), drawn as a chart away from the match.
+//!   left), drawn as a chart away from the match; and the box itself,
+//!   as the game's view of it (Baffle: a racer's shots, guesses and, once
+//!   over, the mirrors they missed).
 //!
 //! A game offers help when its adapter says so ([`crate::Adapter::HELPS`],
 //! listed as [`crate::GameInfo::helps`]); any other game's match answers
@@ -69,4 +71,11 @@ pub trait ShotsLookBack: Send + Sync {
     /// # Errors
     /// `invalid` when the chart cannot be drawn.
     fn chart(&self, budget: &Budget) -> Result<render::Picture, Refusal>;
+
+    /// The box itself, as the game's view of it (what the viewer may see of
+    /// it, as in a match's view).
+    ///
+    /// # Errors
+    /// `server_error` when the view does not write as JSON.
+    fn view(&self) -> Result<GameJson, Refusal>;
 }

@@ -4,10 +4,13 @@
 // result's table and every player's box in words. No rule is here.
 //
 // Terms:
-// - racers: the view's `racers`, seat 1 first (none in a one-player game).
+// - racers: the view's `racers`, seat 1 first (none in a one-player game):
+//   counts only, also once the race is over, so that its last answer stays
+//   small.
 // - story: a player's shots (entry → exit) and guesses, in order, and the
-//   mirrors they did not find.
-import { el, count } from "/static/common.js";
+//   mirrors they did not find: their box (`GET /api/baffle/matches/ID/box
+//   ?seat=N`), asked for when the story is first opened.
+import { el, count, api } from "/static/common.js";
 import { playerName } from "/static/matchui.js";
 import { cellName } from "/static/baffle-box.js";
 
@@ -48,32 +51,46 @@ export function racerLine(view, r) {
   return `${playerName(view, r.seat)}: ${count(r.shots, "shot", "shots")}, ${count(r.found, "mirror", "mirrors")} found${finished}${turn}`;
 }
 
-/**
- * The mirrors `board`'s racer did not find: every racer's box hides the same
- * mirrors, which the viewer's own box `own` holds (found and missed); the
- * racer found those they guessed right. In row order.
- */
-export function missedBy(own, board) {
-  const right = new Set(board.guesses.filter((g) => g.right).map((g) => `${g.row},${g.col}`));
-  return [...(own.found || []), ...(own.missed || [])]
-    .filter((m) => !right.has(`${m.row},${m.col}`))
-    .sort((a, b) => a.row - b.row || a.col - b.col);
-}
+/** Each racer's box once the race is over, by match and seat: asked for once. */
+const boxes = new Map();
 
-/** A finished player's box in words: their shots, guesses and the mirrors they missed. */
-function story(view, r) {
-  const b = r.board || { shots: [], guesses: [] };
+/** A finished player's box `b` (the game's view of it) in words. */
+function storyLines(b) {
   const shots = b.shots.map((s) => `${s.hole} → ${s.exit}`).join(", ") || "none";
   const guesses = b.guesses.map((g) => `${g.mirror} at ${cellName(g.row, g.col)} (${g.right ? "right" : "wrong"})`).join(", ") || "none";
-  const missed = missedBy(view.view, b).map((m) => `${m.mirror} at ${cellName(m.row, m.col)}`);
-  return el(
-    "details",
-    { class: "race-story", "data-seat": r.seat },
-    el("summary", {}, `${playerName(view, r.seat)}'s box`),
+  const missed = (b.missed || []).map((m) => `${m.mirror} at ${cellName(m.row, m.col)}`);
+  return [
     el("p", { class: "note" }, `Shots: ${shots}.`),
     el("p", { class: "note" }, `Guesses: ${guesses}.`),
     el("p", { class: "note" }, missed.length ? `Not found: ${missed.join(", ")}.` : "Every mirror found."),
-  );
+  ];
+}
+
+/** A finished player's box in words, asked for when first opened. */
+function story(match, r) {
+  const summary = el("summary", {}, `${playerName(match.view, r.seat)}'s box`);
+  const body = el("div", { class: "race-story-body", "aria-live": "polite" });
+  const details = el("details", { class: "race-story", "data-seat": r.seat }, summary, body);
+  const key = `${match.id} ${r.seat}`;
+  let asked = false;
+  async function load() {
+    if (asked) return;
+    asked = true;
+    body.replaceChildren(el("p", { class: "note" }, "Fetching their box…"));
+    if (!boxes.has(key)) boxes.set(key, api("GET", `/api/baffle/matches/${match.id}/box?seat=${r.seat}`));
+    try {
+      body.replaceChildren(...storyLines(await boxes.get(key)));
+      details.dataset.shown = "true";
+    } catch (e) {
+      boxes.delete(key);
+      asked = false;
+      body.replaceChildren(el("p", { class: "error", role: "alert" }, `Their box cannot be shown just now (${e.message}): close and open it again.`));
+    }
+  }
+  details.addEventListener("toggle", () => {
+    if (details.open) load();
+  });
+  return details;
 }
 
 /** The result's table: each player's points, shots, wrong guesses and end, the winners first. */
@@ -109,5 +126,9 @@ export function drawRace(match, after) {
   list.replaceChildren(...others.map((r) => el("li", { "data-seat": r.seat }, racerLine(view, r))));
   list.hidden = over;
   const result = panel.querySelector("#race-result");
-  result.replaceChildren(...(over ? [resultTable(view, racers), ...racers.map((r) => story(view, r))] : []));
+  // A story opened stays open when the panel is drawn again.
+  const opened = new Set([...result.querySelectorAll("details.race-story[open]")].map((d) => d.dataset.seat));
+  const stories = over ? racers.map((r) => story(match, r)) : [];
+  result.replaceChildren(...(over ? [resultTable(view, racers), ...stories] : []));
+  for (const d of stories) if (opened.has(d.dataset.seat)) d.open = true;
 }

@@ -47,7 +47,7 @@ pub(super) fn own_box(m: &Match<Race>, viewer: Viewer) -> Result<OwnBox, Refusal
         }
     };
     Ok(OwnBox {
-        view: race.view(own).own,
+        view: race.box_view(own),
         title: super::box_title(race.board()),
     })
 }
@@ -157,10 +157,11 @@ impl Helper for OwnBox {
 /// the game.
 const LOOK_BACK_EACH: std::time::Duration = std::time::Duration::from_millis(300);
 
-/// One box's look back: the box, the match's memo of worked-out
-/// positions, and the box's title.
+/// One box's look back: the box, its view as the race's secrets allow,
+/// the match's memo of worked-out positions, and the box's title.
 pub(super) struct LookBackBox {
     game: baffle::Game,
+    view: View,
     memo: baffle::live::LiveMemo,
     title: String,
 }
@@ -212,6 +213,7 @@ pub(super) fn look_back_box(
     })?;
     Ok(LookBackBox {
         game: game.clone(),
+        view: race.box_view(asked),
         memo: race.memo().clone(),
         title: super::box_title(race.board()),
     })
@@ -222,6 +224,10 @@ impl crate::ShotsLookBack for LookBackBox {
         let looks = baffle::live::look_back(&self.game, LOOK_BACK_EACH, &self.memo, budget);
         render::baffle_layouts::layouts_chart(&looks, &self.title)
             .map_err(|e| Refusal::new(Code::Invalid, e.to_string()))
+    }
+
+    fn view(&self) -> Result<GameJson, Refusal> {
+        game_json(&self.view)
     }
 }
 

@@ -31,6 +31,12 @@ fn game_view(m: &dyn AnyMatch, viewer: Viewer) -> Value {
     as_json(&m.view(viewer).unwrap().position.view)
 }
 
+/// The box of `seat` (else the viewer's own) as `viewer` may see it, as
+/// JSON ([`AnyMatch::shots_look_back`]).
+fn own_box(m: &dyn AnyMatch, viewer: Viewer, seat: Option<u8>) -> Value {
+    as_json(&m.shots_look_back(viewer, seat).unwrap().view().unwrap())
+}
+
 /// The exits a view's own box shows, by the hole shot.
 fn exits(view: &Value) -> Vec<(u64, u64)> {
     view["shots"]
@@ -83,18 +89,30 @@ fn a_race_of_bots_plays_to_its_end_and_the_fewest_points_win() {
             Status::GivenUp => assert!(winners.is_empty(), "seed {seed}"),
             other => panic!("seed {seed}: {other:?}"),
         }
-        // Once over, every box is shown: what each racer did (the box's
-        // mirrors are in the viewer's own found and missed, not repeated).
+        // Once over, the race's view says each racer's counts (not their
+        // box), and anyone may see every box on its own: its shots and
+        // wrong guesses are the counts, and what it found and missed is
+        // the box's mirrors.
         for r in racers {
-            for part in ["shots", "guesses"] {
-                assert!(r["board"][part].is_array(), "seed {seed}: {r}");
-            }
-            assert!(r["board"].get("missed").is_none(), "seed {seed}: {r}");
-            // Points are shots plus two for each wrong guess.
+            assert!(r.get("board").is_none(), "seed {seed}: {r}");
+            let seat = r["seat"].as_u64().unwrap() as u8;
+            let own = own_box(m.as_ref(), Viewer::Spectator, Some(seat));
+            let shots = own["shots"].as_array().unwrap().len() as u64;
+            let wrong = own["guesses"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|g| g["right"] == false)
+                .count() as u64;
             assert_eq!(
-                r["points"].as_u64().unwrap(),
-                r["shots"].as_u64().unwrap() + 2 * r["wrong_guesses"].as_u64().unwrap()
+                (r["shots"].as_u64(), r["wrong_guesses"].as_u64()),
+                (Some(shots), Some(wrong))
             );
+            assert_eq!(r["points"].as_u64().unwrap(), shots + 2 * wrong);
+            let found = own["found"].as_array().unwrap().len();
+            let missed = own["missed"].as_array().unwrap().len();
+            assert_eq!(found + missed, 3, "seed {seed}: {own}");
+            assert!(own.get("racers").is_none(), "seed {seed}");
         }
     }
 }
@@ -175,9 +193,19 @@ fn no_seat_sees_another_seats_shots_guesses_or_mirrors_while_the_race_is_on() {
             for line in log {
                 assert!(!line.text.contains("comes out"), "{}", line.text);
             }
+            // A seat's box on its own is theirs alone, as in their view.
+            let mine = own_box(m.as_ref(), Viewer::Seat { seat: 1 }, None);
+            assert_eq!(exits(&mine), exits(&one));
+            assert!(mine["missed"].is_null());
+            for (viewer, seat) in [(Viewer::Seat { seat: 2 }, 1), (Viewer::Spectator, 2)] {
+                let refused = m.shots_look_back(viewer, Some(seat)).err().unwrap();
+                assert_eq!(refused.code, tabletop::Code::NotYourSeat);
+            }
         } else {
-            assert!(one["racers"][1]["board"]["shots"].is_array());
             assert!(one["missed"].is_array());
+            let theirs = own_box(m.as_ref(), Viewer::Seat { seat: 1 }, Some(2));
+            assert_eq!(exits(&theirs), exits(&two));
+            assert!(theirs["missed"].is_array());
         }
     }
 }

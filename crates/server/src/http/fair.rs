@@ -105,6 +105,7 @@ pub const ROUTES: &[(&str, &str, Kind)] = &[
     ("POST", "/api/baffle/matches/{id}/hint", Kind::Asking),
     ("POST", "/api/baffle/matches/{id}/bot", Kind::Asking),
     ("GET", "/api/baffle/matches/{id}/layouts.svg", Kind::Asking),
+    ("GET", "/api/baffle/matches/{id}/box", Kind::Everyday),
     // Chutes & Ladders boards.
     ("GET", "/api/chutes/boards", Kind::Everyday),
     ("POST", "/api/chutes/boards", Kind::Making),

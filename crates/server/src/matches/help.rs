@@ -16,6 +16,9 @@
 //!   layouts left after each shot beside what the best shot would have
 //!   left); the asker's own box while the game is on, any seat's once it
 //!   is over.
+//! - **box** (`GET …/box[?seat=N]`): the same box as the game's view of it
+//!   (Baffle: a racer's shots, guesses and, once over, the mirrors they
+//!   missed), for a race's end, whose answer says only each racer's counts.
 //!
 //! All are taken from the match under its lock ([`games::AnyMatch::helper`])
 //! and worked out away from it: in the quick line for help that takes
@@ -58,9 +61,20 @@ pub fn routes(games: &games::Registry) -> Router<AppState> {
                 get(
                     move |State(state): State<AppState>,
                           Path(id): Path<String>,
-                          Query(query): Query<LayoutsQuery>,
+                          Query(query): Query<SeatQuery>,
                           Bearer(token): Bearer| async move {
                         layouts_picture(state, game, id, token, query).await
+                    },
+                ),
+            )
+            .route(
+                &format!("/{}/matches/{{id}}/box", game.name),
+                get(
+                    move |State(state): State<AppState>,
+                          Path(id): Path<String>,
+                          Query(query): Query<SeatQuery>,
+                          Bearer(token): Bearer| async move {
+                        box_view(state, game, id, token, query).await
                     },
                 ),
             )
@@ -179,24 +193,24 @@ async fn bot_move(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct LayoutsQuery {
+struct SeatQuery {
     /// Whose box, once the game is over (a race's seat).
     #[serde(default)]
     seat: Option<u8>,
 }
 
-/// `GET /api/{game}/matches/{id}/layouts.svg[?seat=N]`: the game's own
-/// look back of a box, as a chart.
-async fn layouts_picture(
-    state: AppState,
+/// The box of match `id` (a match of `game`) that the holder of `token`
+/// may see: their own, or `query`'s seat's once the game is over.
+async fn look_back(
+    state: &AppState,
     game: &'static GameInfo,
-    id: String,
-    token: Option<String>,
-    query: LayoutsQuery,
-) -> Result<Response, ApiError> {
+    id: &str,
+    token: Option<&str>,
+    query: &SeatQuery,
+) -> Result<Box<dyn games::ShotsLookBack>, ApiError> {
     let look_back = state
         .hub
-        .with_table_as(&id, token.as_deref(), |m, viewer| {
+        .with_table_as(id, token, |m, viewer| {
             if m.game() != game.name {
                 return Err(Refusal::new(
                     Code::WrongGame,
@@ -206,6 +220,32 @@ async fn layouts_picture(
             m.shots_look_back(viewer, query.seat)
         })
         .await??;
+    Ok(look_back)
+}
+
+/// `GET /api/{game}/matches/{id}/box[?seat=N]`: a box, as the game's view
+/// of it.
+async fn box_view(
+    state: AppState,
+    game: &'static GameInfo,
+    id: String,
+    token: Option<String>,
+    query: SeatQuery,
+) -> ApiResult<GameJson> {
+    let look_back = look_back(&state, game, &id, token.as_deref(), &query).await?;
+    Ok(Json(look_back.view()?))
+}
+
+/// `GET /api/{game}/matches/{id}/layouts.svg[?seat=N]`: the game's own
+/// look back of a box, as a chart.
+async fn layouts_picture(
+    state: AppState,
+    game: &'static GameInfo,
+    id: String,
+    token: Option<String>,
+    query: SeatQuery,
+) -> Result<Response, ApiError> {
+    let look_back = look_back(&state, game, &id, token.as_deref(), &query).await?;
     let svg = state
         .long_work
         .run(Line::Long, move |budget| {

@@ -1,6 +1,6 @@
 //! Friends on one game, through the router: two people race on the same
 //! Baffle box (each sees their own shots, the other's only as counts, and
-//! every box at the end), and Tycoon for two and three seats.
+//! every box at the end, on its own), and Tycoon for two and three seats.
 
 use crate::support;
 
@@ -161,18 +161,35 @@ async fn the_fewest_points_win_a_race_and_everything_is_shown_at_the_end() {
     let racers = end["view"]["racers"].as_array().unwrap();
     assert_eq!(racers[0]["points"], 0);
     assert_eq!(racers[1]["points"], 1);
-    // The box's mirrors once, in the viewer's own box (found, and none
-    // missed); each racer's board holds what they did, not the mirrors
-    // again (each found all five, by right guesses).
+    // The viewer's own box whole (found, and none missed); the racers'
+    // counts only: each box on its own, to anyone once the race is over
+    // (each found all five, by right guesses; Bo's shot with its
+    // deflections).
     assert_eq!(end["view"]["found"].as_array().unwrap().len(), 5);
     assert_eq!(end["view"]["missed"], json!([]));
     for r in racers {
-        assert!(r["board"].get("missed").is_none(), "{r}");
-        let guesses = r["board"]["guesses"].as_array().unwrap();
+        assert!(r.get("board").is_none(), "{r}");
+        let seat = &r["seat"];
+        let own = app
+            .get(&format!("/api/baffle/matches/{}/box?seat={seat}", ada.id))
+            .await
+            .ok()
+            .clone();
+        let guesses = own["guesses"].as_array().unwrap();
         assert_eq!(guesses.len(), 5);
-        assert!(guesses.iter().all(|g| g["right"] == true), "{r}");
+        assert!(guesses.iter().all(|g| g["right"] == true), "{own}");
+        assert_eq!(own["missed"], json!([]));
+        assert_eq!(own["score"]["total"], r["points"]);
     }
-    assert_eq!(racers[1]["board"]["shots"][0]["exit"], 22);
+    let bos = app
+        .get(&format!("/api/baffle/matches/{}/box?seat=2", ada.id))
+        .await
+        .ok()
+        .clone();
+    assert_eq!(
+        bos["shots"],
+        json!([{"hole": 7, "exit": 22, "deflections": 0}])
+    );
     let ada_sees = app.look(&mut ada).await;
     assert_eq!(ada_sees["result"]["words"], "You win");
 }
@@ -306,4 +323,18 @@ async fn each_racer_sees_the_layouts_left_on_their_own_box() {
     app.get_as(&ada.token, &format!("{chart}?seat=5"))
         .await
         .refused(StatusCode::BAD_REQUEST, "no_such_seat");
+    // The box itself, as JSON: the same rules.
+    let boxed = format!("/api/baffle/matches/{}/box", ada.id);
+    let own = app.get_as(&ada.token, &boxed).await.ok().clone();
+    assert_eq!(own["shots"], json!([{"hole": 7, "exit": 22}]), "{own}");
+    assert!(
+        own.get("racers").is_none() && own["missed"].is_null(),
+        "{own}"
+    );
+    app.get_as(&bo.token, &format!("{boxed}?seat=1"))
+        .await
+        .refused(StatusCode::FORBIDDEN, "not_your_seat");
+    app.get(&boxed)
+        .await
+        .refused(StatusCode::UNAUTHORIZED, "no_token");
 }
