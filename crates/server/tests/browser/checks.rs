@@ -232,9 +232,10 @@ fn strings(value: &Value) -> Vec<String> {
 }
 
 /// Checks the page as it stands at `size`: no sideways scroll, no covered
-/// control, no serious or critical accessibility violation, and on a phone
-/// no control too small to tap, no broken word in a header or a button.
-/// Panics with every problem found, naming `what`.
+/// control, no fold without a sign that it opens, no serious or critical
+/// accessibility violation, and on a phone no control too small to tap, no
+/// broken word in a header or a button. Panics with every problem found,
+/// naming `what`.
 pub fn assert_page_fits(session: &Session, what: &str, size: Viewport) {
     bring_to_rest(session);
     let mut problems = Vec::new();
@@ -247,6 +248,9 @@ pub fn assert_page_fits(session: &Session, what: &str, size: Viewport) {
     }
     for word in broken_words(session, WHOLE_WORDS) {
         problems.push(format!("a word drawn across two lines: {word}"));
+    }
+    for fold in unmarked_folds(session) {
+        problems.push(format!("a fold with no sign that it opens: {fold}"));
     }
     if size.is_phone() {
         for small in small_targets(session, 44.0) {
@@ -264,6 +268,32 @@ pub fn assert_page_fits(session: &Session, what: &str, size: Viewport) {
         size.height,
         problems.join("\n  ")
     );
+}
+
+/// The visible summaries of `<details>` drawn with no disclosure sign:
+/// neither the browser's own marker (a `list-item` summary) nor a drawn
+/// chevron (a `::before` with a border), as `"summary.x Keys"` lines.
+fn unmarked_folds(session: &Session) -> Vec<String> {
+    let found = session.script(
+        r##"
+        const out = [];
+        for (const s of document.querySelectorAll("details > summary")) {
+            const style = getComputedStyle(s);
+            if (s.closest("[hidden], [inert]") || style.visibility === "hidden" || style.display === "none") continue;
+            const outer = s.parentElement.parentElement;
+            if (outer && outer.closest("details:not([open])")) continue;
+            const r = s.getBoundingClientRect();
+            if (r.width === 0 && r.height === 0) continue;
+            const native = style.display === "list-item" && style.listStyleType !== "none";
+            const before = getComputedStyle(s, "::before");
+            const drawn = before.content !== "none" && before.content !== "normal" && parseFloat(before.borderRightWidth) > 0;
+            if (!native && !drawn) out.push(`summary${s.id ? "#" + s.id : ""} ${s.textContent.trim().slice(0, 40)}`);
+        }
+        return out;
+        "##,
+        vec![],
+    );
+    strings(&found)
 }
 
 /// Ends every animation that ends (a won result's bounce, a die's
