@@ -1602,6 +1602,16 @@ fn the_chances_bar_follows_every_roll_against_a_bot() {
     let id = start_game(&b, &["here", "bot"], Some(5));
     let view = wait_until_shown(&b, &id);
     assert_eq!(b.text_css("#chances-words"), chances_words(&view));
+    // In sight while the game is played: beside the status, not in a fold.
+    assert_eq!(
+        b.script(
+            "const c = document.getElementById('chances'); \
+             return [c.checkVisibility(), !!c.closest('#game-panel')];",
+            vec![]
+        ),
+        json!([true, true]),
+        "the chances are shown beside the status"
+    );
     assert_eq!(
         b.find_all("#chances-bar .chance").len(),
         2,
