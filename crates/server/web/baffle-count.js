@@ -15,6 +15,7 @@
 //   (`/api/baffle/matches/ID/layouts.svg`).
 import { el, byId, showChart, clearChart } from "/static/common.js";
 import { cellName } from "/static/baffle-box.js";
+import { shotWords } from "/static/baffle-words.js";
 
 const ui = {
   shots: byId("shots"),
@@ -62,7 +63,7 @@ export function cellWords(g, row, col) {
 
 /** A shot in the history: "7 → 22 · 12 layouts still fit (the best shot: 8.4 on average)". */
 function shotItem(s) {
-  const item = el("li", {}, `${s.hole} → ${s.exit}`);
+  const item = el("li", {}, shotWords(s));
   if (s.count) {
     const best = s.count.best_words === undefined ? "" : ` (the best shot: ${s.count.best_words} on average)`;
     item.append(el("span", { class: "shot-count" }, ` · ${s.count.words}${best}`));

@@ -13,6 +13,7 @@
 import { el, count, api } from "/static/common.js";
 import { playerName } from "/static/matchui.js";
 import { cellName } from "/static/baffle-box.js";
+import { shotWords } from "/static/baffle-words.js";
 
 /** The race's panel, made once beside `after` (the score panel). */
 function panelAfter(after) {
@@ -56,7 +57,7 @@ const boxes = new Map();
 
 /** A finished player's box `b` (the game's view of it) in words. */
 function storyLines(b) {
-  const shots = b.shots.map((s) => `${s.hole} → ${s.exit}`).join(", ") || "none";
+  const shots = b.shots.map((s) => shotWords(s)).join("; ") || "none";
   const guesses = b.guesses.map((g) => `${g.mirror} at ${cellName(g.row, g.col)} (${g.right ? "right" : "wrong"})`).join(", ") || "none";
   const missed = (b.missed || []).map((m) => `${m.mirror} at ${cellName(m.row, m.col)}`);
   return [

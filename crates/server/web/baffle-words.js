@@ -10,6 +10,16 @@ import { sentences } from "/static/matchui.js";
 import { touchy } from "/static/baffle-box.js";
 import { playerName } from "/static/matchui.js";
 
+/**
+ * A shot in words: "5 → 12", and once the game is over (when its
+ * deflections are told) ", 1 deflection" ("no deflection", "2 deflections").
+ */
+export function shotWords(s) {
+  if (s.deflections === undefined || s.deflections === null) return `${s.hole} → ${s.exit}`;
+  const turns = s.deflections === 0 ? "no deflection" : count(s.deflections, "deflection", "deflections");
+  return `${s.hole} → ${s.exit}, ${turns}`;
+}
+
 /** True in a race: two to four players on the same box. */
 function racing(match) {
   return ((match.view.view && match.view.view.racers) || []).length > 0;

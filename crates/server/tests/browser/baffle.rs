@@ -288,6 +288,16 @@ fn selected_style(b: &Browser) -> Value {
     )
 }
 
+/// Each line of the shot list, without its count of the layouts left.
+fn shot_list(b: &Browser) -> Vec<String> {
+    let lines = b.script(
+        "return [...document.querySelectorAll('#shot-list li')].map((li) => \
+           [...li.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(''));",
+        vec![],
+    );
+    serde_json::from_value(lines).expect("the shot list's lines")
+}
+
 #[test]
 fn the_fixed_baffle_game_is_solved() {
     let b = Browser::open();
@@ -353,6 +363,8 @@ fn the_fixed_baffle_game_is_solved() {
     wait_for_count(&b, "#box svg g.hole.last", 2);
     assert_eq!(b.find_all("#shot-list li").len(), 2);
     assert_eq!(server_moves(&b, &id), 2);
+    // While the game is on a shot says where it came out, not how it went.
+    assert_eq!(shot_list(&b), ["7 → 22", "5 → 12"]);
 
     // A hint from the solver: the advised hole is outlined, and the odds
     // can be drawn on the box.
@@ -438,6 +450,12 @@ fn the_fixed_baffle_game_is_solved() {
     assert_eq!(counter(&b, "#score"), 4);
     wait_for_count(&b, "#box svg g.mirror.found", 5);
     wait_for_count(&b, "#box svg g.beam", 2);
+    // Once over, each shot's deflections, as the original assignment's
+    // checks say them: 7 undeflected, 5 after one.
+    assert_eq!(
+        shot_list(&b),
+        ["7 → 22, no deflection", "5 → 12, 1 deflection"]
+    );
     let facts = svg_text(&b, "#box svg .subtitle");
     assert!(
         facts.contains("score 4") && facts.contains("won"),
@@ -1408,7 +1426,7 @@ fn two_browsers_race_on_the_same_box_and_both_see_the_result() {
             1,
         );
         let story = b.text_css("#race-result details.race-story[data-seat='2']");
-        assert!(story.contains("Shots: 1 → 24."), "{story}");
+        assert!(story.contains("Shots: 1 → 24, 2 deflections."), "{story}");
         // Cells named as the box's edges name them (column letter, row
         // number): the fixed game's <0,9>=\ is J1.
         assert!(story.contains("\\ at J1 (right)"), "{story}");
@@ -1440,7 +1458,7 @@ fn two_browsers_race_on_the_same_box_and_both_see_the_result() {
     );
     wait_for_count(ada, "#race-result details.race-story[data-shown]", 2);
     let first = ada.text_css("#race-result details.race-story[data-seat='1']");
-    assert!(first.contains("Shots: 7 → 22."), "{first}");
+    assert!(first.contains("Shots: 7 → 22, no deflection."), "{first}");
     assert!(first.contains("Guesses: \\ at J1 (right)"), "{first}");
     ada.screenshot("baffle-race-end");
     // At the screenshot's 1400 pixels the side column is at its narrowest.
